@@ -1,0 +1,1 @@
+"""Subcommands of the ``fengsheng`` CLI: one module each, with ``add_arguments`` and ``run``."""

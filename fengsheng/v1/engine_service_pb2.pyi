@@ -1,0 +1,160 @@
+from fengsheng.v1 import game_pb2 as _game_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class SeatKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEAT_KIND_UNSPECIFIED: _ClassVar[SeatKind]
+    HUMAN: _ClassVar[SeatKind]
+    BOT_RANDOM: _ClassVar[SeatKind]
+    BOT_HEURISTIC: _ClassVar[SeatKind]
+    BOT_EXTERNAL: _ClassVar[SeatKind]
+SEAT_KIND_UNSPECIFIED: SeatKind
+HUMAN: SeatKind
+BOT_RANDOM: SeatKind
+BOT_HEURISTIC: SeatKind
+BOT_EXTERNAL: SeatKind
+
+class MatchSettings(_message.Message):
+    __slots__ = ("ruleset", "players", "seed", "tutorial", "characters", "seats", "turn_timeout_s", "bot_delay_s")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    TUTORIAL_FIELD_NUMBER: _ClassVar[int]
+    CHARACTERS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    TURN_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
+    BOT_DELAY_S_FIELD_NUMBER: _ClassVar[int]
+    ruleset: str
+    players: int
+    seed: int
+    tutorial: bool
+    characters: bool
+    seats: _containers.RepeatedScalarFieldContainer[SeatKind]
+    turn_timeout_s: float
+    bot_delay_s: float
+    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., tutorial: _Optional[bool] = ..., characters: _Optional[bool] = ..., seats: _Optional[_Iterable[_Union[SeatKind, str]]] = ..., turn_timeout_s: _Optional[float] = ..., bot_delay_s: _Optional[float] = ...) -> None: ...
+
+class CreateMatchRequest(_message.Message):
+    __slots__ = ("settings", "match_id")
+    SETTINGS_FIELD_NUMBER: _ClassVar[int]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    settings: MatchSettings
+    match_id: str
+    def __init__(self, settings: _Optional[_Union[MatchSettings, _Mapping]] = ..., match_id: _Optional[str] = ...) -> None: ...
+
+class CreateMatchResponse(_message.Message):
+    __slots__ = ("match_id", "pending")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    PENDING_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    pending: _game_pb2.Decision
+    def __init__(self, match_id: _Optional[str] = ..., pending: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ...) -> None: ...
+
+class GetObservationRequest(_message.Message):
+    __slots__ = ("match_id", "seat", "include_events")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_EVENTS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    include_events: bool
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., include_events: _Optional[bool] = ...) -> None: ...
+
+class ListLegalActionsRequest(_message.Message):
+    __slots__ = ("match_id", "seat")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class LegalActions(_message.Message):
+    __slots__ = ("decision", "seat_to_act", "actions")
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    decision: int
+    seat_to_act: int
+    actions: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, decision: _Optional[int] = ..., seat_to_act: _Optional[int] = ..., actions: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ActRequest(_message.Message):
+    __slots__ = ("match_id", "seat", "decision", "action", "origin")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    ORIGIN_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    decision: int
+    action: str
+    origin: str
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., action: _Optional[str] = ..., origin: _Optional[str] = ...) -> None: ...
+
+class ActResponse(_message.Message):
+    __slots__ = ("version", "pending", "outcome")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    PENDING_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    pending: _game_pb2.Decision
+    outcome: _game_pb2.Outcome
+    def __init__(self, version: _Optional[int] = ..., pending: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ...) -> None: ...
+
+class WatchRequest(_message.Message):
+    __slots__ = ("match_id", "seat", "from_event_id")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    FROM_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    from_event_id: str
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., from_event_id: _Optional[str] = ...) -> None: ...
+
+class WatchEvent(_message.Message):
+    __slots__ = ("event_id", "event", "pending", "outcome")
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    PENDING_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    event: _game_pb2.Event
+    pending: _game_pb2.Decision
+    outcome: _game_pb2.Outcome
+    def __init__(self, event_id: _Optional[str] = ..., event: _Optional[_Union[_game_pb2.Event, _Mapping]] = ..., pending: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ...) -> None: ...
+
+class GetReplayRequest(_message.Message):
+    __slots__ = ("match_id",)
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+
+class ReplayAction(_message.Message):
+    __slots__ = ("seat", "action", "decision")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    action: str
+    decision: int
+    def __init__(self, seat: _Optional[int] = ..., action: _Optional[str] = ..., decision: _Optional[int] = ...) -> None: ...
+
+class Replay(_message.Message):
+    __slots__ = ("settings", "actions", "final_snapshot", "outcome")
+    SETTINGS_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    FINAL_SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    settings: MatchSettings
+    actions: _containers.RepeatedCompositeFieldContainer[ReplayAction]
+    final_snapshot: bytes
+    outcome: _game_pb2.Outcome
+    def __init__(self, settings: _Optional[_Union[MatchSettings, _Mapping]] = ..., actions: _Optional[_Iterable[_Union[ReplayAction, _Mapping]]] = ..., final_snapshot: _Optional[bytes] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ...) -> None: ...
