@@ -1,0 +1,142 @@
+"""Bot policies: pure functions from one seat's observation to one legal action.
+
+A policy is ``(observation, legal, rng) -> action``: ``observation`` is the
+``fengsheng.v1.Observation`` of the bot's own seat (never anyone else's), ``legal`` the
+legal actions of that seat in notation (docs/notation.md), ``rng`` a seeded
+:class:`random.Random` owned by the caller (the Celery task seeds it from the match id,
+seat and decision number, so a redelivered move is the same move). No I/O.
+
+>>> import random
+>>> from fengsheng.v1 import game_pb2
+>>> obs = game_pb2.Observation(viewer=0)
+>>> random_bot(obs, ["pass", "play 3"], random.Random(1)) in ("pass", "play 3")
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from engine import deck
+from fengsheng.v1 import game_pb2
+
+Policy = Callable[[game_pb2.Observation, list[str], random.Random], str]
+
+#: Card functions worth playing whenever legal in the play phase (no downside to the user).
+_MAIN_PLAYS = frozenset({"probe", "public_text", "danger", "lock", "reinforce", "classified"})
+#: Functions the heuristic uses at a response point when the chain threatens it.
+_COUNTERS = frozenset({"see_through"})
+
+
+def random_bot(observation: game_pb2.Observation, legal: list[str], rng: random.Random) -> str:
+    """Any legal action, uniformly."""
+    if not legal:
+        raise ValueError("no legal action to choose from")
+    return rng.choice(legal)
+
+
+def _me(observation: game_pb2.Observation) -> game_pb2.SeatView | None:
+    for view in observation.seats:
+        if view.seat == observation.viewer:
+            found: game_pb2.SeatView = view
+            return found
+    return None
+
+
+def _card_of(action: str) -> int:
+    """The card number after ``play``/``send``/``choose``, or 0."""
+    words = action.split()
+    if len(words) >= 2 and words[1].isdigit():
+        return int(words[1])
+    return 0
+
+
+def _function(card: int) -> str:
+    return deck.FUNCTION[card] if 0 < card < len(deck.FUNCTION) else ""
+
+
+def _wants(identity: int, card: int) -> bool:
+    """Whether receiving ``card`` helps a player of ``identity`` (true intel of its colour)."""
+    if not 0 < card < len(deck.IS_RED):
+        return False
+    if identity == game_pb2.LATENT:
+        return deck.IS_RED[card]
+    if identity == game_pb2.MILITARY:
+        return deck.IS_BLUE[card]
+    if identity == game_pb2.AGENT:
+        return deck.IS_TRUE[card]
+    return False
+
+
+def _black_count(view: game_pb2.SeatView | None) -> int:
+    if view is None:
+        return 0
+    return sum(1 for c in view.intel if 0 < c < len(deck.IS_BLACK) and deck.IS_BLACK[c])
+
+
+def heuristic_bot(observation: game_pb2.Observation, legal: list[str], rng: random.Random) -> str:
+    """A simple, cautious player that uses only its own observation:
+
+    - intel that reached it: accept true intel of its own colour, decline black intel once
+      it holds two black ones (a third kills), otherwise accept half the time;
+    - send: prefer a card that does not help its own side's enemies, i.e. black first;
+    - response points: answer a chain item aimed at itself with 识破 when it has one,
+      else pass;
+    - play phase: play a harmless card now and then, then declare the send;
+    - discards and other choices: drop black cards first, else pick at random.
+    """
+    if not legal:
+        raise ValueError("no legal action to choose from")
+    if len(legal) == 1:
+        return legal[0]
+    kind = observation.pending.kind
+    me = _me(observation)
+    identity = me.identity if me is not None else game_pb2.IDENTITY_UNSPECIFIED
+    blacks = _black_count(me)
+
+    if kind == "arrive" and {"accept", "decline"} <= set(legal):
+        card = observation.transit.card if observation.has_transit else 0
+        if card and _wants(identity, card):
+            return "accept"
+        if card and deck.IS_BLACK[card]:
+            return "decline" if blacks >= 1 else rng.choice(["accept", "decline"])
+        if blacks >= 2:
+            return "decline"
+        return rng.choice(["accept", "decline"])
+
+    if kind == "send":
+        sends = [a for a in legal if a.startswith("send")]
+        black = [a for a in sends if deck.IS_BLACK[_card_of(a)]] if sends else []
+        pool = black or [a for a in sends if not _wants(identity, _card_of(a))] or sends
+        return rng.choice(pool)
+
+    if kind in ("respond", "returned"):
+        chain = observation.chain
+        if chain and chain[-1].target == observation.viewer:
+            counters = [a for a in legal if _function(_card_of(a)) in _COUNTERS and a.startswith("play")]
+            if counters:
+                return rng.choice(counters)
+        if "pass" in legal:
+            return "pass"
+
+    if kind == "main":
+        plays = [a for a in legal if a.startswith("play") and _function(_card_of(a)) in _MAIN_PLAYS]
+        if plays and rng.random() < 0.3:
+            return rng.choice(plays)
+        if "declare" in legal:
+            return "declare"
+
+    if kind in ("discard", "choose"):
+        chooses = [a for a in legal if a.startswith("choose")]
+        black = [a for a in chooses if 0 < _card_of(a) < len(deck.IS_BLACK) and deck.IS_BLACK[_card_of(a)]]
+        if kind == "discard" and black:
+            return rng.choice(black)
+        if chooses:
+            return rng.choice(chooses)
+
+    return rng.choice(legal)
+
+
+#: Policies by the name the engine service passes to ``bots.move``.
+POLICIES: dict[str, Policy] = {"random": random_bot, "heuristic": heuristic_bot}

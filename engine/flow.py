@@ -1,0 +1,462 @@
+"""The flow of a turn as frame handlers on the engine's explicit stack.
+
+A handler looks at its frame, does what it can, and either opens a decision
+(:meth:`Game.ask`), pushes more work, or pops itself. When a decision is answered, the
+action is written into the top frame's ``answer`` and its handler runs again. Nothing is
+held in Python call frames, so any decision point snapshots and restores.
+
+Rules: turn (rulebook p.5; digest §4), intel steps (p.4–5; §4), the response chain
+(p.4 ①–⑦; §5), death and victory (p.5; §6–7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine import deck
+from engine.cards import FUNCTIONS, PSEUDO
+from engine.rules import after_placement, identity_action
+from engine.state import Frame, Item, Prompt, Transit
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+HAND_LIMIT = 6
+TURN_DRAW = 2
+CODES = ("听风", "看雨", "日落")
+
+
+# ---------------------------------------------------------------------- turn
+def h_turn(g: Game, fr: Frame) -> None:
+    """A seat's turn: start, draw 2, play phase with the send, discard to 6, end."""
+    st = g.state
+    s = fr.seat
+    alive = st.seats[s].alive
+    if fr.stage == 0:
+        st.turn = s
+        st.turn_number += 1
+        st.received = False
+        st.locked.clear()
+        st.send_code = ""
+        st.send_code_user = -1
+        g.log("turn_start", s, f"turn {st.turn_number}: seat {s}")
+        fr.stage = 1
+    elif fr.stage == 1:
+        fr.stage = 2
+        if alive:
+            g.draw(s, TURN_DRAW)
+    elif fr.stage == 2:
+        fr.stage = 3
+        if alive:
+            g.push(Frame("main", seat=s))
+    elif fr.stage == 3:
+        fr.stage = 4
+        if alive and len(st.seats[s].hand) > HAND_LIMIT:
+            g.push(Frame("discard", seat=s))
+    else:
+        g.log("turn_end", s, f"seat {s} ends the turn")
+        st.stack.pop()
+        st.transit = None
+        st.stack.append(Frame("turn", seat=g.next_living(s, 1)))
+
+
+def h_main(g: Game, fr: Frame) -> None:
+    """The play phase: use cards, then declare the send (rulebook p.5 ②)."""
+    st = g.state
+    if not st.seats[fr.seat].alive or st.received:
+        st.stack.pop()
+        return
+    if fr.answer:
+        action, fr.answer = fr.answer, ""
+        if action == "declare":
+            st.stack.pop()
+            g.push(Frame("send", seat=fr.seat))
+            g.log("declare", fr.seat, f"seat {fr.seat} declares the intel send")
+            start_chain(g, Item("declare", fr.seat), "declare")
+        else:
+            start_chain(g, use_card(g, fr.seat, action), "main")
+        return
+    g.ask(fr.seat, "main", "use cards, or declare the intel send")
+
+
+def h_send(g: Game, fr: Frame) -> None:
+    """After the declaration resolved: pick the intel, its mode and route (p.5 ①)."""
+    st = g.state
+    s = fr.seat
+    if fr.stage == 1 or not st.seats[s].alive:
+        st.stack.pop()
+        return
+    if not fr.answer:
+        seat = st.seats[s]
+        if not seat.hand and not st.pile:
+            g.reshuffle()
+        if not seat.hand and not st.pile:
+            g.log("no_intel", s, f"seat {s} has no card to send")
+            st.stack.pop()
+            return
+        g.ask(s, "send", "send an intel: card, mode and route")
+        return
+    words = fr.answer.split()
+    fr.answer = ""
+    fr.stage = 1
+    if words[1] == "pile":
+        card = g.take_pile_top()
+        g.log("pile_send", s, f"seat {s} sends the pile top", audience=(s,), cards=(card,),
+              public=f"seat {s} sends the pile top")
+    else:
+        card = int(words[1])
+        st.seats[s].hand.remove(card)
+    mode = words[2]
+    target = int(words[words.index("to") + 1]) if "to" in words else -1
+    direction = 0 if mode == "direct" else (-1 if words[-1] == "left" else 1)
+    t = Transit(card=card, mode=mode, direction=direction, sender=s, user=s, holder=s, target=target,
+                face_up=mode == "text", known_by=[s])
+    st.transit = t
+    route = f"to {target}" if mode == "direct" else ("left" if direction < 0 else "right")
+    shown = str(card) if t.face_up else "?"
+    g.log("send", s, f"seat {s} sends {card} {mode} {route}", audience=() if t.face_up else (s,),
+          cards=(card,), public=None if t.face_up else f"seat {s} sends {shown} {mode} {route}")
+    move_to(g, target if mode == "direct" else g.next_living(s, direction))
+    g.push(Frame("transit", seat=s))
+
+
+def move_to(g: Game, holder: int, *, forced: bool = False) -> None:
+    """The intel reaches ``holder`` (情报传至)."""
+    st = g.state
+    t = st.transit
+    assert t is not None
+    t.holder = holder
+    t.forced = forced
+    t.sender_done = False
+    g.log("arrive", holder, f"the intel reaches seat {holder}", seats=(holder,))
+
+
+def pass_on(g: Game, from_seat: int) -> None:
+    """Move the intel on by its mode after a decline (or 调虎离山): 密电/文本 to the next
+    living seat in its direction, 直达 back to the sender (p.4 ④)."""
+    t = g.state.transit
+    assert t is not None
+    if t.mode == "direct":
+        move_to(g, t.sender)
+    else:
+        move_to(g, g.next_living(from_seat, t.direction))
+
+
+def h_transit(g: Game, fr: Frame) -> None:
+    """The intel travels until someone receives it successfully (p.4 ④, p.5 ②)."""
+    st = g.state
+    t = st.transit
+    if t is None or st.received:
+        st.stack.pop()
+        return
+    h = t.holder
+    if fr.answer:
+        action, fr.answer = fr.answer, ""
+        if action == "accept":
+            if h == t.sender and not t.sender_done:
+                t.sender_done = True
+                others = [(h + i) % st.players for i in range(1, st.players)]
+                g.push(Frame("returned", seat=h, order=others))
+                return
+            g.log("receive", h, f"seat {h} chooses to receive the intel")
+            start_chain(g, Item("receive", h, on=t.card), "receive")
+        elif action == "decline":
+            g.log("decline", h, f"seat {h} declines the intel")
+            pass_on(g, h)
+        else:
+            start_chain(g, use_card(g, h, action), "arrive")
+        return
+    if h == t.sender and t.sender_done:
+        fr.answer = "accept"
+        return
+    g.ask(h, "arrive", "the intel reached you: accept or decline")
+
+
+def h_returned(g: Game, fr: Frame) -> None:
+    """The intel is back at its sender: the other players may still use 调包 (p.8)."""
+    st = g.state
+    t = st.transit
+    if t is None or t.holder != t.sender or st.received:
+        st.stack.pop()
+        return
+    if fr.answer:
+        action, fr.answer = fr.answer, ""
+        seat = fr.order[fr.index]
+        fr.index += 1
+        if action != "pass":
+            start_chain(g, use_card(g, seat, action), "returned")
+        return
+    while fr.index < len(fr.order) and not st.seats[fr.order[fr.index]].alive:
+        fr.index += 1
+    if fr.index >= len(fr.order):
+        st.stack.pop()
+        return
+    g.ask(fr.order[fr.index], "returned", "the intel is back at its sender: use 调包 or pass")
+
+
+def h_discard(g: Game, fr: Frame) -> None:
+    """Turn end: the turn player discards down to 6 (p.5 ③)."""
+    st = g.state
+    hand = st.seats[fr.seat].hand
+    if fr.answer:
+        card = int(fr.answer.split()[1])
+        fr.answer = ""
+        hand.remove(card)
+        g.discard_card(card)
+        g.log("discard", fr.seat, f"seat {fr.seat} discards {card}", cards=(card,))
+    if len(hand) <= HAND_LIMIT:
+        st.stack.pop()
+        return
+    g.ask(fr.seat, "discard", f"discard down to {HAND_LIMIT} ({len(hand) - HAND_LIMIT} more)")
+
+
+# ---------------------------------------------------------------------- chain
+def use_card(g: Game, seat: int, action: str) -> Item:
+    """Take the card of a ``play`` action out of the hand and make its chain item."""
+    words = action.split()
+    card = int(words[1])
+    st = g.state
+    st.seats[seat].hand.remove(card)
+    item = Item(deck.FUNCTION[card], seat, card)
+    i = 2
+    while i < len(words):
+        key, val = words[i], words[i + 1]
+        if key == "to":
+            item.target = int(val)
+        elif key == "on":
+            item.on = int(val)
+        elif key == "code":
+            item.code = val
+        elif key == "as":
+            item.alt = val
+        i += 2
+    FUNCTIONS[item.kind].on_use(g, item)
+    return item
+
+
+def start_chain(g: Game, item: Item, timing: str) -> None:
+    """Open a response chain with ``item`` and poll for responses (p.4 ②③)."""
+    st = g.state
+    st.chain = [item]
+    st.timing = timing
+    g.push(Frame("chain", seat=item.user, order=poll_order(g, item)))
+
+
+def poll_order(g: Game, item: Item) -> list[int]:
+    """Every other seat, in turn order from the user's right-hand neighbour; for a
+    receive, in the intel's direction of travel after the receiver (直达: turn order)
+    (p.5 ②; digest §5.4)."""
+    n = g.state.players
+    step = 1
+    t = g.state.transit
+    if item.kind == "receive" and t is not None and t.direction:
+        step = t.direction
+    return [(item.user + step * i) % n for i in range(1, n)]
+
+
+def h_chain(g: Game, fr: Frame) -> None:
+    """Poll for responses to the last item; when all pass, resolve last-in-first-out."""
+    st = g.state
+    if fr.stage == 0:
+        if fr.answer:
+            action, fr.answer = fr.answer, ""
+            if action == "pass":
+                fr.index += 1
+            else:
+                item = use_card(g, fr.order[fr.index], action)
+                st.chain.append(item)
+                fr.order = poll_order(g, item)
+                fr.index = 0
+                return
+        seats = st.seats
+        while fr.index < len(fr.order) and not seats[fr.order[fr.index]].alive:
+            fr.index += 1
+        if fr.index < len(fr.order):
+            last = st.chain[-1]
+            g.ask(fr.order[fr.index], "respond", f"respond to {describe(last)} or pass")
+            return
+        fr.stage = 1
+    if not st.chain or st.over:
+        st.chain.clear()
+        st.timing = ""
+        st.stack.pop()
+        return
+    g.push(Frame("resolve", seat=st.chain[-1].user, index=len(st.chain) - 1))
+
+
+def h_resolve(g: Game, fr: Frame) -> None:
+    """Resolve the top chain item; a negated (识破) or void item has no effect (p.4 ⑤)."""
+    st = g.state
+    item = st.chain[fr.index]
+    if not (item.negated or item.void):
+        effect = PSEUDO.get(item.kind) or FUNCTIONS[item.kind]
+        if not effect.resolve(g, item, fr):
+            return
+    elif fr.stage == 0 and item.card:
+        g.log("no_effect", item.user, f"{describe(item)} has no effect", cards=(item.card,))
+    st.chain.pop()
+    st.stack.pop()
+    if item.card:
+        effect = PSEUDO.get(item.kind) or FUNCTIONS[item.kind]
+        effect.dispose(g, item)
+
+
+def h_after(g: Game, fr: Frame) -> None:
+    """After an intel is placed with a player: victory, death, then 公开文本's action."""
+    st = g.state
+    if fr.stage == 0:
+        fr.stage = 1
+        after_placement(g, fr.order)
+        return
+    seat = st.seats[fr.seat]
+    if fr.stage == 1:
+        fr.stage = 2
+        if deck.FUNCTION[fr.card] == "public_text" and seat.alive:
+            kind, n = identity_action(g, fr.card, seat.identity)
+            g.log("public_text", fr.seat, f"seat {fr.seat} carries out 公开文本: {kind} {n}")
+            if kind == "draw":
+                g.draw(fr.seat, n)
+            elif seat.hand:
+                fr.text = "discard"
+                ask_card(g, fr.seat, seat.hand, "公开文本: discard a hand card")
+                return
+        st.stack.pop()
+        return
+    if fr.answer:
+        card = int(fr.answer.split()[1])
+        fr.answer = ""
+        seat.hand.remove(card)
+        g.discard_card(card)
+        g.log("discard", fr.seat, f"seat {fr.seat} discards {card}", cards=(card,))
+    st.stack.pop()
+
+
+def ask_card(g: Game, seat: int, cards: list[int], text: str) -> None:
+    g.ask(seat, "choose", text, [f"choose {c}" for c in sorted(set(cards))])
+
+
+def describe(item: Item) -> str:
+    if item.kind in ("declare", "receive"):
+        return f"seat {item.user}'s {item.kind}"
+    return f"seat {item.user}'s {item.kind}"
+
+
+HANDLERS: dict[str, Callable[[Game, Frame], None]] = {
+    "turn": h_turn,
+    "main": h_main,
+    "send": h_send,
+    "transit": h_transit,
+    "returned": h_returned,
+    "discard": h_discard,
+    "chain": h_chain,
+    "resolve": h_resolve,
+    "after": h_after,
+}
+
+
+# ---------------------------------------------------------------------- legal actions
+def legal_for(g: Game, p: Prompt) -> list[str]:
+    """All legal actions for the open decision, in canonical notation."""
+    kind = p.kind
+    if kind in ("choose",):
+        return list(p.options)
+    if kind == "discard":
+        return [f"choose {c}" for c in sorted(set(g.state.seats[p.seat].hand))]
+    if kind == "main":
+        return card_plays(g, p.seat, "main") + ["declare"]
+    if kind == "respond":
+        return ["pass", *card_plays(g, p.seat, "respond")]
+    if kind == "returned":
+        return ["pass", *card_plays(g, p.seat, "returned")]
+    if kind == "arrive":
+        return arrive_actions(g, p.seat)
+    if kind == "send":
+        return send_actions(g, p.seat)
+    raise AssertionError(f"unknown decision kind {kind}")
+
+
+def card_plays(g: Game, seat: int, ctx: str) -> list[str]:
+    out: list[str] = []
+    seen: set[int] = set()
+    for card in sorted(g.state.seats[seat].hand):
+        if card in seen:
+            continue
+        seen.add(card)
+        for suffix in FUNCTIONS[deck.FUNCTION[card]].plays(g, seat, card, ctx):
+            out.append(f"play {card}{suffix}")
+    return out
+
+
+def arrive_actions(g: Game, seat: int) -> list[str]:
+    st = g.state
+    t = st.transit
+    assert t is not None
+    out = ["accept"]
+    if not (t.forced or seat == t.sender or seat in st.locked):
+        out.append("decline")
+    out.extend(card_plays(g, seat, "arrive"))
+    return out
+
+
+def send_actions(g: Game, seat: int) -> list[str]:
+    st = g.state
+    hand = st.seats[seat].hand
+    others = [s for s in g.living() if s != seat]
+    out: list[str] = []
+    if hand:
+        cards = sorted(set(hand))
+        if st.send_code:
+            match = [c for c in cards if code_matches(st.send_code, c)]
+            if match:
+                cards = match
+        for c in cards:
+            out.extend(f"send {c} {rest}" for rest in routes(g, c, others))
+    elif st.pile:
+        out.extend(f"send pile {rest}" for rest in routes(g, st.pile[-1], others))
+    return out
+
+
+def routes(g: Game, card: int, others: list[int]) -> list[str]:
+    mode = deck.MODE[card]
+    modes = deck.MODES if mode == "any" else (mode,)
+    turnable = deck.DIRECTION_ANY[card] and not g.state.tutorial
+    out: list[str] = []
+    for m in modes:
+        if m == "direct":
+            out.extend(f"direct to {o}" for o in others)
+        elif turnable:
+            out.append(f"{m} left")
+            out.append(f"{m} right")
+        else:
+            out.append(m)
+    return out
+
+
+def code_matches(code: str, card: int) -> bool:
+    """秘密下达 codes (decision §11.3): 听风 red, 看雨 blue, 日落 black; 机密文件 is red and blue."""
+    if code == "听风":
+        return deck.IS_RED[card]
+    if code == "看雨":
+        return deck.IS_BLUE[card]
+    return deck.IS_BLACK[card]
+
+
+def hidden_action(g: Game, seat: int, canon: str) -> tuple[tuple[int, ...], str] | None:
+    """For an action that shows a hidden card: (who sees it, what the others see)."""
+    words = canon.split()
+    if words[0] == "play":
+        card = int(words[1])
+        fn = deck.FUNCTION[card]
+        if fn in ("probe", "secret_order"):
+            st = g.state
+            target = int(words[words.index("to") + 1]) if "to" in words else st.turn
+            audience = (seat,) if target == seat else (seat, target)
+            return audience, f"play {deck.CARDS[card - 1].function_zh} (face down) to {target}"
+        return None
+    if words[0] == "send" and words[1] != "pile":
+        card = int(words[1])
+        if deck.MODE[card] != "text" and words[2] != "text":
+            return (seat,), " ".join(["send", "?", *words[2:]])
+        return None
+    return None

@@ -1,0 +1,418 @@
+"""The public face of the engine: :class:`Game`, a 风声 match as a state machine that
+stops only at decisions.
+
+>>> g = Game.new(players=5, seed=1)
+>>> p = g.pending
+>>> p.kind
+'main'
+>>> "declare" in g.legal_actions(p.seat)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import deck, rng
+from engine.errors import IllegalAction, SetupError
+from engine.state import Frame, Prompt, Seat, State
+
+RULESETS = ("return",)
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """The open decision: ``seat`` must answer a decision of ``kind`` (see
+    docs/notation.md); ``number`` increases by one at every decision."""
+
+    seat: int
+    kind: str
+    number: int
+    prompt: str
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``audience`` empty means public; otherwise only those
+    seats see it (a 试探 card, a looked-at hand, a 破译'd intel …)."""
+
+    index: int
+    kind: str
+    seat: int
+    text: str
+    audience: tuple[int, ...] = ()
+    cards: tuple[int, ...] = ()
+    seats: tuple[int, ...] = ()
+
+    def visible_to(self, seat: int) -> bool:
+        """Whether ``seat`` (-1: a spectator) may see this event."""
+        return not self.audience or seat in self.audience
+
+    def to_proto(self) -> Any:
+        from fengsheng.v1 import game_pb2
+
+        return game_pb2.Event(
+            index=self.index,
+            kind=self.kind,
+            seat=self.seat,
+            text=self.text,
+            audience=self.audience,
+            cards=self.cards,
+            seats=self.seats,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished match ended: the winning seats, why, and who killed whom."""
+
+    over: bool
+    winners: tuple[int, ...]
+    reason: str
+    killers: dict[int, tuple[int, ...]] = field(default_factory=dict)
+
+    def to_proto(self) -> Any:
+        from fengsheng.v1 import game_pb2
+
+        msg = game_pb2.Outcome(over=self.over, winners=self.winners, reason=self.reason)
+        for dead, who in self.killers.items():
+            msg.killers[dead].values.extend(who)
+        return msg
+
+
+class Game:
+    """A match of 风声再临.
+
+    Build one with :meth:`new` (a random deal from a seed), :meth:`from_position` (a
+    scenario position) or :meth:`restore` (a snapshot). Then loop: :attr:`pending` says
+    who must decide, :meth:`legal_actions` lists the answers in notation, :meth:`apply`
+    takes one.
+    """
+
+    __slots__ = ("_legal_cache", "events", "history", "state")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        #: Every event since this object was created (restored games start empty;
+        #: indices continue from the snapshot).
+        self.events: list[Event] = []
+        #: The applied actions, ``(seat, action)`` in canonical notation.
+        self.history: list[tuple[int, str]] = []
+        self._legal_cache: tuple[int, int, list[str]] = (-1, -1, [])
+
+    # ------------------------------------------------------------------ creation
+    @classmethod
+    def new(
+        cls,
+        ruleset: str = "return",
+        players: int = 5,
+        seed: int = 0,
+        *,
+        tutorial: bool = False,
+        characters: bool = False,
+    ) -> Game:
+        """Deal a new match: identities by the player-count table, a shuffled pile,
+        two cards each, a random first player (rules digest §1, §3; decision §11.7)."""
+        from engine.setup import new_state
+
+        if ruleset not in RULESETS:
+            raise SetupError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
+        if characters:
+            raise SetupError("characters are not implemented yet (issue 3); use characters=False")
+        game = cls(new_state(ruleset, players, seed, tutorial=tutorial))
+        game._run()
+        return game
+
+    @classmethod
+    def from_position(cls, position: dict[str, Any]) -> Game:
+        """Build a match from a scenario position (shared/spec/scenario-format.md);
+        raises :class:`SetupError` naming the broken invariant."""
+        from engine.setup import position_state
+
+        game = cls(position_state(position))
+        game._run()
+        return game
+
+    @classmethod
+    def restore(cls, data: bytes) -> Game:
+        """Rebuild a match from :meth:`snapshot` bytes; it continues exactly as the
+        original would."""
+        from engine.snapshot import state_from_bytes
+
+        return cls(state_from_bytes(data))
+
+    def snapshot(self) -> bytes:
+        """The full state as ``fengsheng.v1.Snapshot`` protobuf bytes (deterministic)."""
+        from engine.snapshot import state_to_bytes
+
+        return state_to_bytes(self.state)
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def players(self) -> int:
+        return self.state.players
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """What :meth:`new` needs to deal this match again."""
+        st = self.state
+        return {
+            "ruleset": st.ruleset,
+            "players": st.players,
+            "seed": st.seed,
+            "tutorial": st.tutorial,
+            "characters": st.characters,
+        }
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.over
+
+    @property
+    def decision_number(self) -> int:
+        return self.state.decision
+
+    @property
+    def pending(self) -> Pending | None:
+        """Who must decide what; ``None`` once the game is over."""
+        p = self.state.prompt
+        if p is None:
+            return None
+        return Pending(p.seat, p.kind, p.number, p.text)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        st = self.state
+        if not st.over:
+            return None
+        return Outcome(True, tuple(st.winners), st.reason, self.killers())
+
+    def killers(self) -> dict[int, tuple[int, ...]]:
+        """Dead seat -> seats credited with the kill (亲手杀死, rules digest §6.3)."""
+        return {k.dead: tuple(k.killers) for k in self.state.kills}
+
+    def legal_actions(self, seat: int) -> list[str]:
+        """Every legal action of ``seat`` now, in canonical notation (empty when the seat
+        is not to act)."""
+        p = self.state.prompt
+        if p is None or p.seat != seat:
+            return []
+        number, cached_seat, actions = self._legal_cache
+        if number == p.number and cached_seat == seat:
+            return list(actions)
+        from engine.flow import legal_for
+
+        actions = legal_for(self, p)
+        self._legal_cache = (p.number, seat, actions)
+        return list(actions)
+
+    def default_action(self, seat: int) -> str:
+        """The action taken for a seat whose time ran out (docs/protocol.md): ``pass``
+        where legal, else ``decline``, else ``accept``, else ``declare``, else the first
+        legal action (for ``send``: the first card as listed)."""
+        legal = self.legal_actions(seat)
+        if not legal:
+            raise IllegalAction(f"seat {seat} has no decision to take")
+        for preferred in ("pass", "decline", "accept", "declare"):
+            if preferred in legal:
+                return preferred
+        return legal[0]
+
+    def observation(self, seat: int = -1, *, include_events: bool = False) -> Any:
+        """What ``seat`` may know now, as a ``fengsheng.v1.Observation`` (seat -1: a
+        spectator, public information only)."""
+        from engine.observation import build_observation
+
+        return build_observation(self, seat, include_events=include_events)
+
+    def events_for(self, seat: int) -> list[Event]:
+        return [e for e in self.events if e.visible_to(seat)]
+
+    # ------------------------------------------------------------------ acting
+    def apply(self, seat: int, action: str) -> None:
+        """Take ``action`` for ``seat``; raise :class:`IllegalAction` (state unchanged)
+        when it is not legal now."""
+        st = self.state
+        p = st.prompt
+        if p is None:
+            raise IllegalAction(f"the game is over; seat {seat} cannot {action!r}")
+        if seat != p.seat:
+            raise IllegalAction(
+                f"seat {seat} is not to act: seat {p.seat} must decide ({p.kind}: {p.text})"
+            )
+        from engine.notation import normalize
+
+        legal = self.legal_actions(seat)
+        canon = normalize(action)
+        if canon not in legal:
+            expanded = self._expand(canon, legal)
+            if expanded is None:
+                raise IllegalAction(f"seat {seat} cannot {action.strip()!r} now ({p.kind})", legal)
+            for one in expanded:
+                self.apply(seat, one)
+            return
+        self.history.append((seat, canon))
+        from engine.flow import hidden_action
+
+        hidden = hidden_action(self, seat, canon)
+        if hidden is None:
+            self.log("action", seat, f"{seat}: {canon}")
+        else:
+            audience, public = hidden
+            self.log("action", seat, f"{seat}: {canon}", audience=audience, public=f"{seat}: {public}")
+        st.stack[-1].answer = canon
+        st.prompt = None
+        self._run()
+
+    def _expand(self, canon: str, legal: list[str]) -> list[str] | None:
+        """Accepted aliases: ``choose a b`` for several discards at once; ``send … right``
+        for a card that can only go right."""
+        words = canon.split()
+        if not words:
+            return None
+        if words[0] == "choose" and len(words) > 2 and self.state.prompt is not None:
+            if self.state.prompt.kind != "discard":
+                return None
+            picks = [f"choose {w}" for w in words[1:]]
+            hand = list(self.state.seats[self.state.prompt.seat].hand)
+            need = len(hand) - 6
+            if len(picks) > need:
+                return None
+            for w in words[1:]:
+                if not w.isdigit() or int(w) not in hand:
+                    return None
+                hand.remove(int(w))
+            return picks
+        if words[0] == "play" and "code" in words and "to" in words:
+            i = words.index("to")
+            if i + 1 < len(words) and words[i + 1] == str(self.state.turn):
+                from engine.notation import normalize
+
+                shorter = normalize(" ".join(words[:i] + words[i + 2:]))
+                if shorter in legal:
+                    return [shorter]
+        if words[0] == "send" and words[-1] == "right":
+            shorter = " ".join(words[:-1])
+            if shorter in legal:
+                return [shorter]
+        return None
+
+    # ------------------------------------------------------------------ internals
+    def _run(self) -> None:
+        """Advance until a decision is needed or the game is over."""
+        from engine.flow import HANDLERS
+
+        st = self.state
+        while st.prompt is None and not st.over:
+            if not st.stack:
+                raise RuntimeError("engine stack empty without a decision")
+            frame = st.stack[-1]
+            HANDLERS[frame.kind](self, frame)
+
+    def ask(self, seat: int, kind: str, text: str, options: Iterable[str] = ()) -> None:
+        """Open a decision for ``seat``."""
+        st = self.state
+        st.decision += 1
+        st.prompt = Prompt(seat, kind, st.decision, text, list(options))
+
+    def push(self, frame: Frame) -> None:
+        self.state.stack.append(frame)
+
+    def log(
+        self,
+        kind: str,
+        seat: int,
+        text: str,
+        *,
+        audience: Iterable[int] = (),
+        cards: Iterable[int] = (),
+        seats: Iterable[int] = (),
+        public: str | None = None,
+    ) -> None:
+        """Record an event. With ``audience``, only those seats see ``text``; if
+        ``public`` is given too, everyone else (spectators included) sees that line."""
+        st = self.state
+        aud = tuple(audience)
+        self.events.append(Event(st.event_count, kind, seat, text, aud, tuple(cards), tuple(seats)))
+        st.event_count += 1
+        if public is not None and aud:
+            others = (-1, *(s for s in range(st.players) if s not in aud))
+            self.events.append(Event(st.event_count, kind, seat, public, others))
+            st.event_count += 1
+
+    # zone helpers -------------------------------------------------------------
+    def next_living(self, seat: int, direction: int = 1) -> int:
+        seats = self.state.seats
+        n = len(seats)
+        s = seat
+        for _ in range(n):
+            s = (s + direction) % n
+            if seats[s].alive:
+                return s
+        return seat
+
+    def living(self) -> list[int]:
+        return [i for i, s in enumerate(self.state.seats) if s.alive]
+
+    def draw(self, seat: int, n: int) -> list[int]:
+        """Draw ``n`` cards from the pile top into ``seat``'s hand, reshuffling the
+        discard pile into a new pile when it runs out (rulebook p.5 ①; both empty: draw
+        what there is)."""
+        st = self.state
+        got: list[int] = []
+        for _ in range(n):
+            card = self.take_pile_top()
+            if card == 0:
+                break
+            got.append(card)
+        if got:
+            st.seats[seat].hand.extend(got)
+            self.log("draw", seat, f"{seat} draws {' '.join(map(str, got))}", audience=(seat,), cards=got,
+                     public=f"{seat} draws {len(got)}")
+        return got
+
+    def take_pile_top(self) -> int:
+        """Remove and return the pile's top card (0 when pile and discard are empty)."""
+        st = self.state
+        if not st.pile:
+            self.reshuffle()
+            if not st.pile:
+                return 0
+        card = st.pile.pop()
+        if not st.pile:
+            st.pile_exhausted_once = True
+        return card
+
+    def reshuffle(self) -> None:
+        st = self.state
+        st.pile_exhausted_once = True
+        if not st.discard:
+            return
+        cards = st.discard
+        st.discard = []
+        st.rng = rng.shuffle(st.rng, cards)
+        st.pile = cards
+        self.log("reshuffle", -1, f"the discard pile ({len(cards)}) is shuffled into a new pile")
+
+    def random_below(self, n: int) -> int:
+        st = self.state
+        st.rng, r = rng.below(st.rng, n)
+        return r
+
+    def discard_card(self, card: int) -> None:
+        self.state.discard.append(card)
+
+    def seat(self, i: int) -> Seat:
+        return self.state.seats[i]
+
+    def check_zones(self) -> None:
+        """Raise AssertionError unless each of the 87 cards is in exactly one zone."""
+        from engine.setup import zone_counts
+
+        counts = zone_counts(self.state)
+        bad = {c: n for c, n in counts.items() if n != 1}
+        if bad or len(counts) != deck.N_CARDS:
+            missing = [c for c in deck.ALL_CARDS if c not in counts]
+            raise AssertionError(f"card zones broken: duplicated {bad}, missing {missing}")

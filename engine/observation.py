@@ -1,0 +1,99 @@
+"""The view of one seat (OpenSpiel's observer): only what that seat may know.
+
+A seat sees its own hand and identity, every public zone (intel areas, the discard pile,
+counts), identities that were revealed, the intel in transmission when it is face up or
+the seat has seen it (as its sender, by 破译 …), the chain with face-down cards (试探,
+秘密下达) shown only to their user and target, and the events addressed to it.
+A spectator (seat -1) sees public information only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fengsheng.v1 import game_pb2
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+IDENTITY = {"military": game_pb2.MILITARY, "latent": game_pb2.LATENT, "agent": game_pb2.AGENT}
+MODE = {"secret": game_pb2.SECRET, "direct": game_pb2.DIRECT, "text": game_pb2.TEXT}
+HIDDEN_KINDS = ("probe", "secret_order")
+
+
+def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> Any:
+    st = g.state
+    obs = game_pb2.Observation(
+        ruleset=st.ruleset,
+        viewer=viewer,
+        players=st.players,
+        turn=st.turn,
+        turn_number=st.turn_number,
+        pile_count=len(st.pile),
+        discard=st.discard,
+        removed_count=len(st.removed),
+        pile_exhausted_once=st.pile_exhausted_once,
+    )
+    locked = st.locked
+    for i, p in enumerate(st.seats):
+        sv = obs.seats.add(
+            seat=i,
+            alive=p.alive,
+            identity_revealed=p.identity_revealed,
+            intel=p.intel,
+            hand_count=len(p.hand),
+            character=p.character if (p.exposed or i == viewer) else "",
+            exposed=p.exposed,
+            locked=i in locked,
+        )
+        if i == viewer or p.identity_revealed:
+            sv.identity = IDENTITY[p.identity]
+        if i == viewer:
+            sv.hand.extend(p.hand)
+    t = st.transit
+    if t is not None:
+        obs.has_transit = True
+        tv = obs.transit
+        tv.mode = MODE[t.mode]
+        tv.direction = t.direction
+        tv.sender = t.sender
+        tv.holder = t.holder
+        tv.target = t.target
+        tv.face_up = t.face_up
+        tv.receiver = st.chain[0].user if st.timing == "receive" and st.chain else -1
+        if t.face_up or viewer in t.known_by:
+            tv.card = t.card
+    for item in st.chain:
+        secret = item.kind in HIDDEN_KINDS and viewer not in (item.user, item.target)
+        obs.chain.add(
+            user=item.user,
+            kind=item.kind,
+            card=0 if secret else item.card,
+            target=item.target,
+            on=item.on if item.kind == "burn" else 0,
+            code="" if secret else item.code,
+            negated=item.negated,
+        )
+        if secret and item.negated:
+            # A 识破'd face-down card is discarded face up: only then does it show.
+            pass
+    p = st.prompt
+    if p is not None:
+        obs.pending.seat = p.seat
+        obs.pending.kind = p.kind
+        obs.pending.number = p.number
+        obs.pending.prompt = p.text
+        if viewer == p.seat:
+            obs.legal_actions.extend(g.legal_actions(viewer))
+    else:
+        obs.pending.seat = -1
+        obs.pending.number = st.decision
+    if st.over:
+        obs.outcome.over = True
+        obs.outcome.winners.extend(st.winners)
+        obs.outcome.reason = st.reason
+        for k in st.kills:
+            obs.outcome.killers[k.dead].values.extend(k.killers)
+    if include_events:
+        obs.events.extend(e.to_proto() for e in g.events if e.visible_to(viewer))
+    return obs

@@ -1,0 +1,99 @@
+"""The full state as protobuf bytes (``fengsheng.v1.Snapshot``) and back.
+
+The state is a tree of slotted dataclasses whose fields are ints, strs, bools, lists of
+those, nested records or None (:mod:`engine.state`). It is written field by field, in
+declaration order, as generic ``Record`` messages, so serialisation is deterministic and a
+new state field needs no snapshot code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from engine import state as S
+from fengsheng.v1 import game_pb2
+
+FORMAT = 1
+RECORD_TYPES: dict[str, type[Any]] = {
+    cls.__name__: cls for cls in (S.Seat, S.Transit, S.Item, S.Frame, S.Prompt, S.Kill, S.State)
+}
+
+
+def _to_record(obj: Any) -> game_pb2.Record:
+    rec = game_pb2.Record(kind=type(obj).__name__)
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        field = rec.fields.add(name=f.name)
+        if value is None:
+            field.none = True
+        elif isinstance(value, bool):
+            field.flag = value
+        elif isinstance(value, int):
+            field.int = value
+        elif isinstance(value, str):
+            field.str = value
+        elif isinstance(value, list):
+            if value and dataclasses.is_dataclass(value[0]):
+                field.records.SetInParent()
+                field.records.values.extend(_to_record(v) for v in value)
+            elif value and isinstance(value[0], str):
+                field.strs.SetInParent()
+                field.strs.values.extend(value)
+            else:
+                field.ints.SetInParent()
+                field.ints.values.extend(value)
+        elif dataclasses.is_dataclass(value):
+            field.record.CopyFrom(_to_record(value))
+        else:
+            raise TypeError(f"cannot snapshot {type(obj).__name__}.{f.name}: {type(value).__name__}")
+    return rec
+
+
+def _from_record(rec: game_pb2.Record) -> Any:
+    cls = RECORD_TYPES.get(rec.kind)
+    if cls is None:
+        raise ValueError(f"unknown record kind {rec.kind!r}")
+    kwargs: dict[str, Any] = {}
+    for field in rec.fields:
+        which = field.WhichOneof("value")
+        if which is None or which == "none":
+            kwargs[field.name] = None
+        elif which == "int":
+            kwargs[field.name] = int(field.int)
+        elif which == "str":
+            kwargs[field.name] = field.str
+        elif which == "flag":
+            kwargs[field.name] = field.flag
+        elif which == "ints":
+            kwargs[field.name] = list(field.ints.values)
+        elif which == "strs":
+            kwargs[field.name] = list(field.strs.values)
+        elif which == "record":
+            kwargs[field.name] = _from_record(field.record)
+        elif which == "records":
+            kwargs[field.name] = [_from_record(r) for r in field.records.values]
+    return cls(**kwargs)
+
+
+def state_to_bytes(st: S.State) -> bytes:
+    snap = game_pb2.Snapshot(
+        format=FORMAT,
+        ruleset=st.ruleset,
+        players=st.players,
+        decision_number=st.decision,
+        game_over=st.over,
+        state=_to_record(st),
+    )
+    return snap.SerializeToString(deterministic=True)
+
+
+def state_from_bytes(data: bytes) -> S.State:
+    snap = game_pb2.Snapshot()
+    snap.ParseFromString(data)
+    if snap.format != FORMAT:
+        raise ValueError(f"snapshot format {snap.format} is not supported (expected {FORMAT})")
+    st = _from_record(snap.state)
+    if not isinstance(st, S.State):
+        raise ValueError("snapshot does not hold a match state")
+    return st

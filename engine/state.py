@@ -1,0 +1,149 @@
+"""The plain-data state of a match: every field is an int, str, bool, list or a nested
+record of these, so the whole state (the response chain and half-resolved effects
+included) round-trips through the protobuf snapshot (:mod:`engine.snapshot`).
+
+Zones of physical cards: the draw pile (牌库), the discard pile (弃牌堆), removed from the
+game (移出游戏), each seat's hand and intel area, the intel in transmission, and cards on
+the response chain. Every card is in exactly one of them at every decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class Seat:
+    """One player: secret identity, hand, received intel (face up, in order), state."""
+
+    identity: str
+    hand: list[int] = field(default_factory=list)
+    intel: list[int] = field(default_factory=list)
+    alive: bool = True
+    identity_revealed: bool = False
+    character: str = ""
+    exposed: bool = True
+
+
+@dataclass(slots=True)
+class Transit:
+    """The intel in transmission (传递中的情报)."""
+
+    card: int
+    mode: str
+    """secret / direct / text."""
+    direction: int
+    """+1: to the right (next seat); -1: to the left; 0 for 直达."""
+    sender: int
+    """The turn player who sent it (传出者); a replaced intel keeps its sender."""
+    user: int
+    """Whose intel it counts as for kill credit: the sender, or the 转移/调包 user."""
+    holder: int
+    """The seat it has reached (情报传至)."""
+    target: int = -1
+    """直达 target."""
+    face_up: bool = False
+    forced: bool = False
+    """The holder cannot decline (转移'd to them, or back at the sender)."""
+    known_by: list[int] = field(default_factory=list)
+    """Seats that have seen the face-down card (the sender, 破译 users …)."""
+    sender_done: bool = False
+    """At the sender: the sender has passed its own window (see ``returned``)."""
+
+
+@dataclass(slots=True)
+class Item:
+    """One entry of the response chain: a used card or skill, or the declared send
+    (``declare``) or the choice to receive (``receive``) that opened the chain."""
+
+    kind: str
+    user: int
+    card: int = 0
+    target: int = -1
+    on: int = 0
+    code: str = ""
+    alt: str = ""
+    ref: int = -1
+    """Index of the chain item this one acts on (识破, 离间)."""
+    negated: bool = False
+    """识破 made it have no effect."""
+    void: bool = False
+    """Cancelled (a receive that was 截获'd / 调虎离山'd, a 秘密下达 voided by another)."""
+    done: bool = False
+    """Its effect took place (decides where the card goes afterwards)."""
+
+
+@dataclass(slots=True)
+class Frame:
+    """A unit of pending work on the engine's explicit stack (no recursion, no
+    generators): a turn, a phase, a response poll, a resolving effect. ``stage`` says how
+    far it got; ``answer`` holds the decision just taken for it."""
+
+    kind: str
+    seat: int = -1
+    stage: int = 0
+    index: int = 0
+    card: int = 0
+    order: list[int] = field(default_factory=list)
+    cards: list[int] = field(default_factory=list)
+    answer: str = ""
+    text: str = ""
+
+
+@dataclass(slots=True)
+class Prompt:
+    """The open decision: who, what kind, its number, and for ``choose``/``discard``
+    prompts the listed options."""
+
+    seat: int
+    kind: str
+    number: int
+    text: str = ""
+    options: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Kill:
+    """A death and the seats credited with it (亲手杀死)."""
+
+    dead: int
+    killers: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class State:
+    """The whole match."""
+
+    ruleset: str
+    players: int
+    seed: int
+    tutorial: bool
+    characters: bool
+    rng: int
+    seats: list[Seat]
+    pile: list[int] = field(default_factory=list)
+    """Draw pile, top = last element."""
+    discard: list[int] = field(default_factory=list)
+    """Discard pile, top = last element."""
+    removed: list[int] = field(default_factory=list)
+    turn: int = 0
+    turn_number: int = 0
+    pile_exhausted_once: bool = False
+    transit: Transit | None = None
+    received: bool = False
+    """This turn's intel has been received successfully (the play phase is over)."""
+    locked: list[int] = field(default_factory=list)
+    send_code: str = ""
+    """秘密下达 code binding this turn's send; ``send_code_user`` may see the hand."""
+    send_code_user: int = -1
+    chain: list[Item] = field(default_factory=list)
+    timing: str = ""
+    """What opened the current chain: main, declare, arrive, returned, receive."""
+    stack: list[Frame] = field(default_factory=list)
+    prompt: Prompt | None = None
+    decision: int = 0
+    event_count: int = 0
+    over: bool = False
+    winners: list[int] = field(default_factory=list)
+    reason: str = ""
+    kills: list[Kill] = field(default_factory=list)
