@@ -63,14 +63,22 @@ class RedisServer:
         log = Path(self._dir.name) / "redis.log"
         args = [
             self.executable,
-            "--bind", self.host,
-            "--port", str(self.port),
-            "--dir", self._dir.name,
-            "--save", "",
-            "--appendonly", "no",
-            "--protected-mode", "no",
-            "--logfile", str(log),
-            "--maxclients", "10000",
+            "--bind",
+            self.host,
+            "--port",
+            str(self.port),
+            "--dir",
+            self._dir.name,
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--protected-mode",
+            "no",
+            "--logfile",
+            str(log),
+            "--maxclients",
+            "10000",
         ]
         self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout

@@ -61,7 +61,9 @@ end
 #: count n, then n triples (index, audience, ``Event`` bytes).
 #: Returns ``{1, new_version, last_stream_id}`` on success, ``{0, current_version}`` when
 #: the version moved on (nothing written), ``{-1, 0}`` when the match does not exist.
-ACT_SCRIPT = _XADD_EVENTS + """
+ACT_SCRIPT = (
+    _XADD_EVENTS
+    + """
 local cur = redis.call('HGET', KEYS[1], 'version')
 if not cur then return {-1, 0} end
 cur = tonumber(cur)
@@ -75,11 +77,14 @@ local id = add_events(KEYS[3], v, ARGV[6], ARGV[7], tonumber(ARGV[9 + h]), 10 + 
 redis.call('PUBLISH', KEYS[4], v)
 return {1, v, id}
 """
+)
 
 #: Create a match. KEYS as above. ARGV: 1 snapshot, 2 settings, 3 decision, 4 seat,
 #: 5 over, 6 created (ms), 7 pending, 8 outcome or "", 9 event count n, then n triples.
 #: Returns ``{1, 1, last_stream_id}``, or ``{0, version}`` when the id is taken.
-CREATE_SCRIPT = _XADD_EVENTS + """
+CREATE_SCRIPT = (
+    _XADD_EVENTS
+    + """
 local cur = redis.call('HGET', KEYS[1], 'version')
 if cur then return {0, tonumber(cur)} end
 redis.call('HSET', KEYS[1], 'version', 1, 'snapshot', ARGV[1], 'settings', ARGV[2],
@@ -88,6 +93,7 @@ local id = add_events(KEYS[3], 1, ARGV[7], ARGV[8], tonumber(ARGV[9]), 10)
 redis.call('PUBLISH', KEYS[4], 1)
 return {1, 1, id}
 """
+)
 
 
 def state_key(match_id: str) -> str:
@@ -205,7 +211,17 @@ class MatchStore:
         outcome: bytes,
         events: Sequence[StoredEvent],
     ) -> WriteResult:
-        args: list[bytes | str | int] = [snapshot, settings, decision, seat, int(over), created_ms, pending, outcome, *_event_args(events)]
+        args: list[bytes | str | int] = [
+            snapshot,
+            settings,
+            decision,
+            seat,
+            int(over),
+            created_ms,
+            pending,
+            outcome,
+            *_event_args(events),
+        ]
         res = await self._create(keys=_keys(match_id), args=args)
         return WriteResult(ok=res[0] == 1, version=int(res[1]), stream_id=_s(res[2]) if len(res) > 2 else "")
 
@@ -225,8 +241,16 @@ class MatchStore:
     ) -> WriteResult:
         """Compare-and-set one action: see :data:`ACT_SCRIPT`."""
         args: list[bytes | str | int] = [
-            expected_version, snapshot, decision, seat, int(over), pending, outcome,
-            len(entries), *(e.encode() for e in entries), *_event_args(events),
+            expected_version,
+            snapshot,
+            decision,
+            seat,
+            int(over),
+            pending,
+            outcome,
+            len(entries),
+            *(e.encode() for e in entries),
+            *_event_args(events),
         ]
         res = await self._act(keys=_keys(match_id), args=args)
         status = int(res[0])

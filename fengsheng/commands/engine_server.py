@@ -1,0 +1,54 @@
+"""``fengsheng engine-server``: the engine gRPC service on Redis.
+
+Prints ``fengsheng engine-server listening on HOST:PORT`` once it serves (``--port 0``
+picks a free port); stops gracefully on SIGTERM or Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--redis-url", default=None, help="Redis URL (default: $FENGSHENG_REDIS_URL)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=50051, help="port to bind; 0 = any free port")
+    parser.add_argument("--metrics-port", type=int, default=0, help="serve Prometheus metrics here (0 = off)")
+    parser.add_argument(
+        "--no-celery",
+        action="store_true",
+        help="queue no bot moves or turn timers (clients act for every seat)",
+    )
+    parser.add_argument("--log-level", default="WARNING", help="Python log level (default: WARNING)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+    import signal
+
+    from services import config
+    from services.grpc_server import build_server
+
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    redis_url = args.redis_url or config.redis_url()
+
+    async def serve() -> None:
+        built = await build_server(f"{args.host}:{args.port}", redis_url, celery=not args.no_celery)
+        await built.start()
+        if args.metrics_port:
+            from prometheus_client import start_http_server
+
+            start_http_server(args.metrics_port, addr=args.host)
+        print(f"fengsheng engine-server listening on {args.host}:{built.port}", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        await built.stop(2.0)
+
+    asyncio.run(serve())
+    return 0

@@ -1,0 +1,44 @@
+"""The Celery app (Redis broker) that runs bot moves and turn timers.
+
+Tasks live in :mod:`services.tasks` under the names ``bots.move`` and ``timers.expire``;
+the engine service sends them by name (:class:`services.scheduler.CeleryScheduler`).
+Delivery is at least once: ``acks_late`` + ``reject_on_worker_lost`` mean a task whose
+worker dies is redelivered (after the broker's visibility timeout), and every task is
+idempotent by decision number, so a second delivery is a no-op. No result backend: no
+task waits on another.
+"""
+
+from __future__ import annotations
+
+from celery import Celery
+
+from services import config
+
+
+def make_app(redis_url: str | None = None) -> Celery:
+    """A configured Celery app on ``redis_url`` (default: :func:`services.config.redis_url`)."""
+    url = redis_url or config.redis_url()
+    app = Celery("fengsheng", broker=url, include=["services.tasks"])
+    app.conf.update(
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        task_acks_on_failure_or_timeout=True,
+        worker_prefetch_multiplier=1,
+        task_ignore_result=True,
+        task_serializer="json",
+        accept_content=["json"],
+        task_default_queue="fengsheng",
+        broker_connection_retry_on_startup=True,
+        worker_hijack_root_logger=False,
+        worker_send_task_events=False,
+        broker_transport_options={
+            "visibility_timeout": config.visibility_timeout(),
+            "unacked_restore_interval": config.restore_interval(),
+            "unacked_restore_throttle": 1,
+        },
+    )
+    return app
+
+
+#: The app the worker runs (``celery -A services.celery_app worker``).
+app = make_app()

@@ -1,0 +1,250 @@
+"""The engine gRPC service (``grpc.aio``): a thin servicer over :class:`MatchService`, the
+standard health service, server reflection, and the one table mapping service errors to
+status codes.
+
+Error details: the status message is human-readable; trailing metadata carries the
+machine-readable parts (docs/protocol.md): ``fs-error`` (the error kind),
+``fs-decision`` (the open decision number), ``fs-seat-to-act`` and ``fs-legal`` (a JSON
+list of the legal actions, ASCII-escaped).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from fengsheng.v1 import engine_service_pb2 as es
+from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+from fengsheng.v1 import game_pb2
+from services import metrics
+from services.errors import (
+    BadRequest,
+    Conflict,
+    IllegalActionError,
+    MatchExists,
+    MatchNotFound,
+    OutOfTurn,
+    ServiceError,
+    StaleDecision,
+)
+from services.matches import MatchService
+from services.scheduler import Scheduler
+from services.store import MatchStore
+
+log = logging.getLogger(__name__)
+
+SERVICE_NAME = "fengsheng.v1.EngineService"
+
+#: The one place where service errors become gRPC status codes.
+STATUS_CODES: dict[type[ServiceError], grpc.StatusCode] = {
+    MatchNotFound: grpc.StatusCode.NOT_FOUND,
+    MatchExists: grpc.StatusCode.ALREADY_EXISTS,
+    BadRequest: grpc.StatusCode.INVALID_ARGUMENT,
+    IllegalActionError: grpc.StatusCode.INVALID_ARGUMENT,
+    StaleDecision: grpc.StatusCode.FAILED_PRECONDITION,
+    OutOfTurn: grpc.StatusCode.FAILED_PRECONDITION,
+    Conflict: grpc.StatusCode.ABORTED,
+}
+
+
+def status_of(exc: ServiceError) -> grpc.StatusCode:
+    for cls in type(exc).__mro__:
+        code = STATUS_CODES.get(cls)  # type: ignore[call-overload]
+        if code is not None:
+            return code
+    return grpc.StatusCode.UNKNOWN
+
+
+def error_metadata(exc: ServiceError) -> tuple[tuple[str, str], ...]:
+    md: list[tuple[str, str]] = [("fs-error", exc.kind)]
+    if exc.decision is not None:
+        md.append(("fs-decision", str(exc.decision)))
+    if exc.seat_to_act is not None:
+        md.append(("fs-seat-to-act", str(exc.seat_to_act)))
+    if exc.legal is not None:
+        md.append(("fs-legal", json.dumps(exc.legal, ensure_ascii=True)))
+    return tuple(md)
+
+
+async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: ServiceError) -> None:
+    context.set_trailing_metadata(error_metadata(exc))
+    details = exc.message
+    if exc.legal is not None and "legal:" not in details:
+        details += "; legal: " + " | ".join(exc.legal)
+    await context.abort(status_of(exc), details)
+
+
+Req = TypeVar("Req")
+Resp = TypeVar("Resp")
+
+
+def _unary(
+    name: str,
+) -> Callable[
+    [Callable[[Any, Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[Resp]]],
+    Callable[[Any, Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[Resp]],
+]:
+    """Time the call and map service errors (the servicer methods stay one-liners)."""
+
+    def wrap(
+        fn: Callable[[Any, Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[Resp]],
+    ) -> Callable[[Any, Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[Resp]]:
+        hist = metrics.RPC_SECONDS.labels(name)
+
+        async def method(self: Any, request: Req, context: grpc.aio.ServicerContext[Any, Any]) -> Resp:
+            t0 = time.perf_counter()
+            try:
+                return await fn(self, request, context)
+            except ServiceError as exc:
+                await _abort(context, exc)
+                raise AssertionError("unreachable") from exc  # abort raises
+            finally:
+                hist.observe(time.perf_counter() - t0)
+
+        method.__name__ = fn.__name__
+        method.__doc__ = fn.__doc__
+        return method
+
+    return wrap
+
+
+class EngineServicer(es_grpc.EngineServiceServicer):
+    """Translate, call one function of the service layer, translate back."""
+
+    def __init__(self, service: MatchService) -> None:
+        self.service = service
+
+    @_unary("CreateMatch")
+    async def CreateMatch(
+        self, request: es.CreateMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> es.CreateMatchResponse:
+        match_id, pending = await self.service.create_match(request.settings, request.match_id)
+        return es.CreateMatchResponse(match_id=match_id, pending=pending)
+
+    @_unary("GetObservation")
+    async def GetObservation(
+        self, request: es.GetObservationRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> game_pb2.Observation:
+        return await self.service.observation(
+            request.match_id, request.seat, include_events=request.include_events
+        )
+
+    @_unary("ListLegalActions")
+    async def ListLegalActions(
+        self, request: es.ListLegalActionsRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> es.LegalActions:
+        return await self.service.legal_actions(request.match_id, request.seat)
+
+    @_unary("Act")
+    async def Act(
+        self, request: es.ActRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> es.ActResponse:
+        res = await self.service.act(
+            request.match_id,
+            request.seat,
+            request.decision,
+            request.action,
+            origin=request.origin,
+            use_default=request.use_default,
+        )
+        out = es.ActResponse(version=res.version, pending=res.pending, applied=res.applied)
+        if res.outcome is not None:
+            out.outcome.CopyFrom(res.outcome)
+        return out
+
+    async def Watch(
+        self, request: es.WatchRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[es.WatchEvent]:
+        try:
+            async for item in self.service.watch(request.match_id, request.seat, request.from_event_id):
+                out = es.WatchEvent(event_id=item.event_id)
+                if item.event is not None:
+                    out.event.CopyFrom(item.event)
+                if item.pending is not None:
+                    out.pending.CopyFrom(item.pending)
+                if item.outcome is not None:
+                    out.outcome.CopyFrom(item.outcome)
+                yield out
+        except ServiceError as exc:
+            await _abort(context, exc)
+
+    @_unary("GetReplay")
+    async def GetReplay(
+        self, request: es.GetReplayRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> es.Replay:
+        return await self.service.replay(request.match_id)
+
+
+@dataclass
+class EngineServer:
+    """A built engine server: start it, then :meth:`stop` it (which closes the store)."""
+
+    server: grpc.aio.Server
+    port: int
+    service: MatchService
+
+    async def start(self) -> None:
+        await self.server.start()
+
+    async def stop(self, grace: float | None = 1.0) -> None:
+        await self.server.stop(grace)
+        await self.service.close()
+        await self.service.store.close()
+
+
+async def build_server(
+    address: str,
+    redis_url: str,
+    *,
+    scheduler: Scheduler | None = None,
+    celery: bool = True,
+) -> EngineServer:
+    """Build (not start) the engine server bound to ``address`` (``host:0`` picks a port).
+
+    ``scheduler`` defaults to a Celery scheduler on ``redis_url`` when ``celery`` is true,
+    else to none (nothing is queued: clients act for every seat).
+    """
+    from services.scheduler import CeleryScheduler, NullScheduler
+
+    if scheduler is None:
+        if celery:
+            from services.celery_app import make_app
+
+            scheduler = CeleryScheduler(make_app(redis_url))
+        else:
+            scheduler = NullScheduler()
+    service = MatchService(MatchStore.from_url(redis_url), scheduler)
+    server = grpc.aio.server(
+        options=[
+            ("grpc.so_reuseport", 0),
+            ("grpc.max_receive_message_length", 16 * 1024 * 1024),
+            ("grpc.max_send_message_length", 64 * 1024 * 1024),
+        ]
+    )
+    es_grpc.add_EngineServiceServicer_to_server(EngineServicer(service), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+    await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    port = server.add_insecure_port(address)
+    if port == 0:
+        raise RuntimeError(f"could not bind {address}")
+    return EngineServer(server, port, service)
+
+
+async def create_server(
+    address: str, redis_url: str, *, scheduler: Scheduler | None = None, celery: bool = True
+) -> tuple[grpc.aio.Server, int]:
+    """``(server, port)`` for ``address`` (bind ``127.0.0.1:0`` in tests); see
+    :func:`build_server`, which also hands back the service layer to close."""
+    built = await build_server(address, redis_url, scheduler=scheduler, celery=celery)
+    return built.server, built.port

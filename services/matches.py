@@ -1,0 +1,515 @@
+"""The service layer: plain async functions over a match store, an engine and a scheduler.
+
+:class:`MatchService` is what the gRPC servicer (and anything else) calls. It holds no
+truth: Redis does. Its cache maps a match id to the last :class:`engine.Game` this process
+saw with the version it was stored under; writes compare-and-set on that version, so any
+number of replicas can serve the same match.
+
+Act, in order (docs/protocol.md, "Errors"):
+
+1. unknown match -> :class:`MatchNotFound`;
+2. malformed request (seat out of range, empty/oversized action) -> :class:`BadRequest`;
+3. decision number not the open one -> :class:`StaleDecision` (``stale``, ``duplicate``,
+   ``future`` or ``over``);
+4. seat not the one to act -> :class:`OutOfTurn`;
+5. the engine rejects the action -> :class:`IllegalActionError` with the legal list;
+6. compare-and-set; on conflict reload and go back to 3.
+
+A rejection decided on a cached game is first re-checked on a fresh load, so a replica
+with a stale cache never gives a wrong answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import secrets
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+
+from engine import Game, IllegalAction
+from engine.errors import SetupError
+from fengsheng.v1 import engine_service_pb2 as es
+from fengsheng.v1 import game_pb2
+from services import metrics
+from services.errors import (
+    BadRequest,
+    Conflict,
+    IllegalActionError,
+    MatchExists,
+    MatchNotFound,
+    OutOfTurn,
+    ServiceError,
+    StaleDecision,
+)
+from services.scheduler import NullScheduler, Scheduler
+from services.store import (
+    NOTIFY_PATTERN,
+    HistoryEntry,
+    MatchStore,
+    StoredEvent,
+    match_id_of_channel,
+)
+
+log = logging.getLogger(__name__)
+
+MATCH_ID_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+MAX_ACTION_LEN = 200
+CAS_ATTEMPTS = 8
+BOT_POLICIES = {es.BOT_RANDOM: "random", es.BOT_HEURISTIC: "heuristic"}
+
+
+@dataclass
+class CachedMatch:
+    """A game as this process last saw it, with the stored version it came from."""
+
+    match_id: str
+    version: int
+    game: Game
+    settings: es.MatchSettings
+    last: str  # the last history entry, encoded
+
+
+@dataclass(frozen=True, slots=True)
+class ActResult:
+    version: int
+    pending: game_pb2.Decision
+    outcome: game_pb2.Outcome | None
+    applied: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class WatchItem:
+    event_id: str
+    event: game_pb2.Event | None
+    pending: game_pb2.Decision | None
+    outcome: game_pb2.Outcome | None
+
+
+def decision_proto(game: Game) -> game_pb2.Decision:
+    p = game.pending
+    if p is None:
+        return game_pb2.Decision(seat=-1, kind="over", number=game.decision_number, prompt="the game is over")
+    return game_pb2.Decision(seat=p.seat, kind=p.kind, number=p.number, prompt=p.prompt)
+
+
+def _norm(action: str) -> str:
+    return " ".join(action.split()).lower()
+
+
+class Notifier:
+    """One pattern subscription per process; wakes the watchers of a match when its
+    version changes. Watchers also poll, so a lost notification costs latency, not data."""
+
+    def __init__(self, store: MatchStore) -> None:
+        self.store = store
+        self._waiters: dict[str, set[asyncio.Event]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    @contextlib.contextmanager
+    def listen(self, match_id: str) -> Iterator[asyncio.Event]:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        ev = asyncio.Event()
+        self._waiters.setdefault(match_id, set()).add(ev)
+        try:
+            yield ev
+        finally:
+            waiters = self._waiters.get(match_id)
+            if waiters is not None:
+                waiters.discard(ev)
+                if not waiters:
+                    del self._waiters[match_id]
+
+    async def _run(self) -> None:
+        while True:
+            pubsub = self.store.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.psubscribe(NOTIFY_PATTERN)
+                while True:
+                    msg = await pubsub.get_message(timeout=5.0)
+                    if msg is None:
+                        continue
+                    channel = msg["channel"]
+                    mid = match_id_of_channel(channel.decode() if isinstance(channel, bytes) else channel)
+                    for ev in self._waiters.get(mid, ()):
+                        ev.set()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis went away: wake everyone (they re-read) and retry
+                log.warning("notification subscription lost; retrying", exc_info=True)
+                for waiters in self._waiters.values():
+                    for ev in waiters:
+                        ev.set()
+                await asyncio.sleep(0.5)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+
+
+@dataclass
+class MatchService:
+    store: MatchStore
+    scheduler: Scheduler = field(default_factory=NullScheduler)
+    cache_size: int = 2048
+    #: how long a watcher waits for a notification before re-reading the stream anyway
+    watch_poll_s: float = 2.0
+    _cache: OrderedDict[str, CachedMatch] = field(default_factory=OrderedDict)
+    _locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(
+        default_factory=weakref.WeakValueDictionary
+    )
+    _notifier: Notifier | None = None
+
+    # ------------------------------------------------------------------ loading
+    def _lock(self, match_id: str) -> asyncio.Lock:
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[match_id] = lock
+        return lock
+
+    def _remember(self, m: CachedMatch) -> None:
+        self._cache[m.match_id] = m
+        self._cache.move_to_end(m.match_id)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    async def _load(self, match_id: str) -> CachedMatch:
+        stored = await self.store.load(match_id)
+        if stored is None:
+            self._cache.pop(match_id, None)
+            raise MatchNotFound(f"no match {match_id!r}")
+        settings = es.MatchSettings.FromString(stored.settings)
+        m = CachedMatch(match_id, stored.version, Game.restore(stored.snapshot), settings, stored.last)
+        self._remember(m)
+        metrics.CACHE.labels("load").inc()
+        return m
+
+    async def _get(self, match_id: str, *, check: bool = True) -> tuple[CachedMatch, bool]:
+        """The cached match, checked against the stored version when ``check``; returns
+        (match, fresh) where fresh means it was just verified or loaded."""
+        if not MATCH_ID_RE.match(match_id):
+            raise BadRequest(f"malformed match id {match_id!r}")
+        m = self._cache.get(match_id)
+        if m is None:
+            return await self._load(match_id), True
+        if not check:
+            return m, False
+        version = await self.store.version(match_id)
+        if version is None:
+            self._cache.pop(match_id, None)
+            raise MatchNotFound(f"no match {match_id!r}")
+        if version != m.version:
+            return await self._load(match_id), True
+        metrics.CACHE.labels("hit").inc()
+        return m, True
+
+    def _check_seat(self, m: CachedMatch, seat: int, *, spectator: bool) -> None:
+        low = -1 if spectator else 0
+        if not low <= seat < m.game.players:
+            raise BadRequest(f"seat {seat} out of range {low}..{m.game.players - 1}")
+
+    # ------------------------------------------------------------------ create
+    async def create_match(
+        self, settings: es.MatchSettings, match_id: str = ""
+    ) -> tuple[str, game_pb2.Decision]:
+        s = es.MatchSettings()
+        s.CopyFrom(settings)
+        s.ruleset = s.ruleset or "return"
+        s.players = s.players or 5
+        if not s.seed:
+            s.seed = secrets.randbits(63) or 1
+        if s.seats and len(s.seats) != s.players:
+            raise BadRequest(f"{len(s.seats)} seat kinds for {s.players} players")
+        if not s.seats:
+            s.seats.extend([es.HUMAN] * s.players)
+        if s.turn_timeout_s < 0 or s.bot_delay_s < 0:
+            raise BadRequest("turn_timeout_s and bot_delay_s must be >= 0")
+        match_id = match_id or secrets.token_hex(8)
+        if not MATCH_ID_RE.match(match_id):
+            raise BadRequest(f"malformed match id {match_id!r} (letters, digits, _ . -; at most 64)")
+        try:
+            game = Game.new(
+                ruleset=s.ruleset,
+                players=s.players,
+                seed=s.seed,
+                tutorial=s.tutorial,
+                characters=s.characters,
+            )
+        except (SetupError, ValueError) as exc:
+            raise BadRequest(str(exc)) from exc
+        outcome = game.outcome
+        pending = decision_proto(game)
+        res = await self.store.create(
+            match_id,
+            snapshot=game.snapshot(),
+            settings=s.SerializeToString(),
+            decision=game.decision_number,
+            seat=pending.seat,
+            over=game.is_over,
+            created_ms=int(time.time() * 1000),
+            pending=pending.SerializeToString(),
+            outcome=outcome.to_proto().SerializeToString() if outcome else b"",
+            events=[StoredEvent(e.index, e.audience, e.to_proto().SerializeToString()) for e in game.events],
+        )
+        if not res.ok:
+            raise MatchExists(f"match {match_id!r} already exists")
+        m = CachedMatch(match_id, res.version, game, s, "")
+        self._remember(m)
+        metrics.MATCHES.inc()
+        await self._schedule(m)
+        return match_id, pending
+
+    # ------------------------------------------------------------------ reads
+    async def observation(
+        self, match_id: str, seat: int, *, include_events: bool = False
+    ) -> game_pb2.Observation:
+        m, _ = await self._get(match_id)
+        self._check_seat(m, seat, spectator=True)
+        obs: game_pb2.Observation = m.game.observation(seat)
+        if include_events:  # the cached game holds no event log: the stream does
+            after = ""
+            while True:
+                entries = await self.store.read_events(match_id, after=after, count=2048)
+                for eid, f in entries:
+                    after = eid
+                    item = _watch_item(eid, f, seat)
+                    if item is not None and item.event is not None:
+                        obs.events.append(item.event)
+                if len(entries) < 2048:
+                    break
+        return obs
+
+    async def legal_actions(self, match_id: str, seat: int) -> es.LegalActions:
+        m, _ = await self._get(match_id)
+        self._check_seat(m, seat, spectator=True)
+        game = m.game
+        p = game.pending
+        out = es.LegalActions(decision=game.decision_number, seat_to_act=p.seat if p else -1)
+        if p is not None and seat == p.seat:
+            out.actions.extend(game.legal_actions(seat))
+            out.default_action = game.default_action(seat)
+        return out
+
+    async def replay(self, match_id: str) -> es.Replay:
+        if not MATCH_ID_RE.match(match_id):
+            raise BadRequest(f"malformed match id {match_id!r}")
+        stored = await self.store.load(match_id)
+        history = await self.store.history(match_id)
+        if stored is None:
+            raise MatchNotFound(f"no match {match_id!r}")
+        out = es.Replay(
+            settings=es.MatchSettings.FromString(stored.settings),
+            actions=[es.ReplayAction(seat=h.seat, action=h.action, decision=h.decision) for h in history],
+            final_snapshot=stored.snapshot,
+        )
+        # The history and the snapshot come from two reads; if an action landed between
+        # them, read again (the history must end where the snapshot is).
+        if len(history) and history[-1].encode() != stored.last:
+            return await self.replay(match_id)
+        outcome = Game.restore(stored.snapshot).outcome
+        if outcome is not None:
+            out.outcome.CopyFrom(outcome.to_proto())
+        return out
+
+    # ------------------------------------------------------------------ act
+    def _validate(self, m: CachedMatch, seat: int, decision: int, action: str) -> None:
+        game = m.game
+        self._check_seat(m, seat, spectator=False)
+        current = game.decision_number
+        p = game.pending
+        to_act = p.seat if p else -1
+        if p is None:
+            raise StaleDecision("the match is over", kind="over", decision=current, seat_to_act=-1)
+        if decision != current:
+            kind = "future" if decision > current else "stale"
+            if m.last and kind == "stale":
+                last = HistoryEntry.decode(m.last)
+                if last.decision == decision and last.seat == seat and _norm(last.action) == _norm(action):
+                    kind = "duplicate"
+            raise StaleDecision(
+                f"decision {decision} is {kind}: the open decision is {current} (seat {to_act})",
+                kind=kind,
+                decision=current,
+                seat_to_act=to_act,
+            )
+        if seat != to_act:
+            raise OutOfTurn(
+                f"seat {seat} is not to act: seat {to_act} must answer decision {current} ({p.kind})",
+                decision=current,
+                seat_to_act=to_act,
+            )
+
+    async def act(
+        self,
+        match_id: str,
+        seat: int,
+        decision: int,
+        action: str,
+        *,
+        origin: str = "",
+        use_default: bool = False,
+    ) -> ActResult:
+        if use_default and action.strip():
+            raise BadRequest("use_default with a non-empty action")
+        async with self._lock(match_id):
+            m, fresh = await self._get(match_id, check=False)
+            for _attempt in range(CAS_ATTEMPTS):
+                game = m.game
+                try:
+                    self._validate(m, seat, decision, action)
+                    if use_default:
+                        action = game.default_action(seat)
+                    if not action.strip() or len(action) > MAX_ACTION_LEN or not action.isprintable():
+                        raise BadRequest(
+                            f"malformed action {action[:MAX_ACTION_LEN]!r}",
+                            decision=decision,
+                            seat_to_act=seat,
+                            legal=game.legal_actions(seat),
+                        )
+                    n_hist, n_events = len(game.history), len(game.events)
+                    try:
+                        game.apply(seat, action)
+                    except IllegalAction as exc:
+                        raise IllegalActionError(
+                            str(exc),
+                            decision=decision,
+                            seat_to_act=seat,
+                            legal=exc.legal or game.legal_actions(seat),
+                        ) from exc
+                    except Exception:  # an engine bug: the game may be half-changed
+                        self._cache.pop(match_id, None)
+                        raise
+                except ServiceError as exc:
+                    if not fresh:  # decided on a cached game: re-check on the stored state
+                        m, fresh = await self._get(match_id)
+                        continue
+                    if exc.kind == "duplicate":
+                        # The client retried an action we applied; make sure the next
+                        # decision's task exists (duplicates of tasks are harmless).
+                        await self._schedule(m)
+                    metrics.REJECTED.labels(exc.kind).inc()
+                    raise
+                # The game object is now ahead of the stored version: persist or drop it.
+                try:
+                    res = await self._commit(m, decision, origin, n_hist, n_events)
+                except BaseException:
+                    self._cache.pop(match_id, None)
+                    raise
+                if res is None:  # CAS conflict: another replica moved on; reload, re-check
+                    metrics.CONFLICTS.inc()
+                    m, fresh = await self._load(match_id), True
+                    continue
+                metrics.ACTIONS.labels(origin or "unknown").inc()
+                await self._schedule(m)
+                outcome = game.outcome
+                return ActResult(
+                    version=m.version,
+                    pending=decision_proto(game),
+                    outcome=outcome.to_proto() if outcome else None,
+                    applied=[a for _, a in game.history[n_hist:]],
+                )
+            raise Conflict(f"match {match_id!r}: too many concurrent writers, retry")
+
+    async def _commit(
+        self, m: CachedMatch, decision: int, origin: str, n_hist: int, n_events: int
+    ) -> CachedMatch | None:
+        game = m.game
+        entries = [HistoryEntry(decision + i, s, origin, a) for i, (s, a) in enumerate(game.history[n_hist:])]
+        pending = decision_proto(game)
+        outcome = game.outcome
+        res = await self.store.commit(
+            m.match_id,
+            expected_version=m.version,
+            snapshot=game.snapshot(),
+            decision=game.decision_number,
+            seat=pending.seat,
+            over=game.is_over,
+            entries=entries,
+            pending=pending.SerializeToString(),
+            outcome=outcome.to_proto().SerializeToString() if outcome else b"",
+            events=[
+                StoredEvent(e.index, e.audience, e.to_proto().SerializeToString())
+                for e in game.events[n_events:]
+            ],
+        )
+        if res.missing:
+            self._cache.pop(m.match_id, None)
+            raise MatchNotFound(f"no match {m.match_id!r}")
+        if not res.ok:
+            self._cache.pop(m.match_id, None)
+            return None
+        m.version = res.version
+        m.last = entries[-1].encode() if entries else m.last
+        # Restored games start with an empty event list; keep memory flat.
+        del game.events[:]
+        return m
+
+    async def _schedule(self, m: CachedMatch) -> None:
+        """Queue the task the open decision needs: a bot move or a turn timer."""
+        p = m.game.pending
+        if p is None:
+            return
+        s = m.settings
+        kind = s.seats[p.seat] if p.seat < len(s.seats) else es.HUMAN
+        policy = BOT_POLICIES.get(kind)
+        if policy is not None:
+            await self.scheduler.bot_move(m.match_id, p.seat, p.number, policy=policy, delay_s=s.bot_delay_s)
+        elif s.turn_timeout_s > 0:
+            await self.scheduler.turn_timer(m.match_id, p.number, countdown_s=s.turn_timeout_s)
+
+    # ------------------------------------------------------------------ watch
+    async def watch(self, match_id: str, seat: int, from_event_id: str = "") -> AsyncIterator[WatchItem]:
+        """The events ``seat`` may see (spectators: public ones), from the stream entry
+        after ``from_event_id`` on, until the game is over. Entries the seat may not see
+        are skipped, except that the last entry of each write still yields the new
+        decision (with no event)."""
+        m, _ = await self._get(match_id, check=False)
+        self._check_seat(m, seat, spectator=True)
+        if self._notifier is None:
+            self._notifier = Notifier(self.store)
+        after = from_event_id
+        with self._notifier.listen(match_id) as wake:
+            while True:
+                wake.clear()
+                entries = await self.store.read_events(match_id, after=after)
+                for eid, f in entries:
+                    after = eid
+                    item = _watch_item(eid, f, seat)
+                    if item is not None:
+                        yield item
+                    if b"o" in f:
+                        return
+                if not entries:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(wake.wait(), self.watch_poll_s)
+
+    async def close(self) -> None:
+        if self._notifier is not None:
+            await self._notifier.close()
+
+
+def _watch_item(eid: str, f: dict[bytes, bytes], seat: int) -> WatchItem | None:
+    last = f.get(b"l") == b"1"
+    pending = game_pb2.Decision.FromString(f[b"p"]) if b"p" in f else None
+    outcome = game_pb2.Outcome.FromString(f[b"o"]) if b"o" in f else None
+    event = None
+    if b"ev" in f:
+        aud = f.get(b"a", b"")
+        audience = {int(x) for x in aud.split(b",")} if aud else set()
+        if not audience or seat in audience:
+            event = game_pb2.Event.FromString(f[b"ev"])
+    if event is None and not last:
+        return None
+    return WatchItem(eid, event, pending, outcome)

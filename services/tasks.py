@@ -1,0 +1,141 @@
+"""Celery tasks: ``bots.move`` and ``timers.expire``.
+
+Both are thin: they call the engine service over gRPC (address: ``FENGSHENG_ENGINE_ADDR``,
+set by ``fengsheng worker --engine``), so workers hold no match state and need no access
+to the store, and every write goes through the one code path that checks decision
+numbers. Both take ids, re-read the match, and are idempotent by decision number: a task
+for a decision that is no longer open is a no-op (FAILED_PRECONDITION from Act counts as
+done). Transient failures (engine unreachable, CAS contention) are retried with backoff.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from typing import Any
+
+import grpc
+from celery import Task
+
+from engine.bots import POLICIES
+from fengsheng.v1 import engine_service_pb2 as es
+from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+from services import config
+from services.celery_app import app
+
+log = logging.getLogger("fengsheng.tasks")
+
+#: gRPC codes worth retrying: the engine is restarting, or too busy, or contended.
+TRANSIENT = frozenset(
+    {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.ABORTED}
+)
+RPC_TIMEOUT_S = 10.0
+
+_stub_lock = threading.Lock()
+_stub: tuple[int, str, es_grpc.EngineServiceStub] | None = None
+
+
+def engine_stub() -> es_grpc.EngineServiceStub:
+    """One channel per worker process (made after any fork), shared by its threads."""
+    global _stub
+    import os
+
+    addr = config.engine_addr()
+    with _stub_lock:
+        if _stub is None or _stub[0] != os.getpid() or _stub[1] != addr:
+            channel = grpc.insecure_channel(
+                addr,
+                options=[
+                    ("grpc.initial_reconnect_backoff_ms", 100),
+                    ("grpc.min_reconnect_backoff_ms", 100),
+                    ("grpc.max_reconnect_backoff_ms", 1000),
+                ],
+            )
+            _stub = (os.getpid(), addr, es_grpc.EngineServiceStub(channel))
+        return _stub[2]
+
+
+def _retry(task: Task[Any, Any], exc: grpc.RpcError) -> None:
+    """Retry a transient failure with capped exponential backoff; re-raise otherwise."""
+    if exc.code() in TRANSIENT:  # type: ignore[attr-defined]
+        countdown = min(2.0, 0.1 * 2**task.request.retries)
+        raise task.retry(exc=exc, countdown=countdown, max_retries=60)
+    raise exc
+
+
+@app.task(name="bots.move", bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def bot_move(
+    self: Task[Any, Any],
+    match_id: str,
+    seat: int,
+    decision: int,
+    policy: str = "random",
+    delay_s: float = 0.0,
+) -> str:
+    """Play ``seat``'s move for ``decision`` with the named policy, after ``delay_s``."""
+    log.info("bots.move start match=%s seat=%s decision=%s", match_id, seat, decision)
+    stub = engine_stub()
+    try:
+        legal = stub.ListLegalActions(
+            es.ListLegalActionsRequest(match_id=match_id, seat=seat), timeout=RPC_TIMEOUT_S
+        )
+        if legal.decision != decision or legal.seat_to_act != seat:
+            log.info("bots.move stale match=%s decision=%s (open: %s)", match_id, decision, legal.decision)
+            return "stale"
+        if delay_s > 0:
+            time.sleep(delay_s)
+        obs = stub.GetObservation(
+            es.GetObservationRequest(match_id=match_id, seat=seat), timeout=RPC_TIMEOUT_S
+        )
+        if obs.pending.number != decision:
+            return "stale"
+        actions = list(obs.legal_actions) or list(legal.actions)
+        rng = random.Random(f"{match_id}:{seat}:{decision}")
+        action = POLICIES.get(policy, POLICIES["random"])(obs, actions, rng)
+        stub.Act(
+            es.ActRequest(match_id=match_id, seat=seat, decision=decision, action=action, origin="bot"),
+            timeout=RPC_TIMEOUT_S,
+        )
+    except grpc.RpcError as exc:
+        code = exc.code()  # type: ignore[attr-defined]
+        if code == grpc.StatusCode.FAILED_PRECONDITION:
+            log.info("bots.move no-op match=%s decision=%s: %s", match_id, decision, exc.details())  # type: ignore[attr-defined]
+            return "stale"
+        if code in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
+            log.error(
+                "bots.move dropped match=%s decision=%s: %s %s", match_id, decision, code, exc.details()
+            )  # type: ignore[attr-defined]
+            return "dropped"
+        _retry(self, exc)
+    log.info("bots.move done match=%s seat=%s decision=%s action=%r", match_id, seat, decision, action)
+    return "applied"
+
+
+@app.task(name="timers.expire", bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def timer_expire(self: Task[Any, Any], match_id: str, decision: int) -> str:
+    """If ``decision`` is still open, apply its seat's default action."""
+    stub = engine_stub()
+    try:
+        legal = stub.ListLegalActions(
+            es.ListLegalActionsRequest(match_id=match_id, seat=-1), timeout=RPC_TIMEOUT_S
+        )
+        if legal.decision != decision or legal.seat_to_act < 0:
+            return "stale"
+        res = stub.Act(
+            es.ActRequest(
+                match_id=match_id, seat=legal.seat_to_act, decision=decision, use_default=True, origin="timer"
+            ),
+            timeout=RPC_TIMEOUT_S,
+        )
+    except grpc.RpcError as exc:
+        code = exc.code()  # type: ignore[attr-defined]
+        if code == grpc.StatusCode.FAILED_PRECONDITION:
+            return "stale"
+        if code in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
+            log.error("timers.expire dropped match=%s decision=%s: %s", match_id, decision, exc.details())  # type: ignore[attr-defined]
+            return "dropped"
+        _retry(self, exc)
+    log.info("timers.expire applied match=%s decision=%s action=%s", match_id, decision, list(res.applied))
+    return "applied"

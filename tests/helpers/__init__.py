@@ -1,0 +1,1 @@
+"""Helpers for tests that run real processes (import as ``helpers.processes``)."""
