@@ -10,6 +10,7 @@ list of the legal actions, ASCII-escaped).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -133,9 +134,7 @@ class EngineServicer(es_grpc.EngineServiceServicer):
     async def GetObservation(
         self, request: es.GetObservationRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> game_pb2.Observation:
-        return await self.service.observation(
-            request.match_id, request.seat, include_events=request.include_events
-        )
+        return await self.service.observation(request.match_id, request.seat, include_events=request.include_events)
 
     @_unary("ListLegalActions")
     async def ListLegalActions(
@@ -144,9 +143,7 @@ class EngineServicer(es_grpc.EngineServiceServicer):
         return await self.service.legal_actions(request.match_id, request.seat)
 
     @_unary("Act")
-    async def Act(
-        self, request: es.ActRequest, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> es.ActResponse:
+    async def Act(self, request: es.ActRequest, context: grpc.aio.ServicerContext[Any, Any]) -> es.ActResponse:
         res = await self.service.act(
             request.match_id,
             request.seat,
@@ -177,9 +174,7 @@ class EngineServicer(es_grpc.EngineServiceServicer):
             await _abort(context, exc)
 
     @_unary("GetReplay")
-    async def GetReplay(
-        self, request: es.GetReplayRequest, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> es.Replay:
+    async def GetReplay(self, request: es.GetReplayRequest, context: grpc.aio.ServicerContext[Any, Any]) -> es.Replay:
         return await self.service.replay(request.match_id)
 
 
@@ -190,11 +185,15 @@ class EngineServer:
     server: grpc.aio.Server
     port: int
     service: MatchService
+    sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         await self.server.start()
+        self.sweeper = asyncio.get_running_loop().create_task(self.service.run_sweeper())
 
     async def stop(self, grace: float | None = 1.0) -> None:
+        if self.sweeper is not None:
+            self.sweeper.cancel()
         await self.server.stop(grace)
         await self.service.close()
         await self.service.store.close()

@@ -54,6 +54,7 @@ from services.store import (
     MatchStore,
     StoredEvent,
     match_id_of_channel,
+    outbox_member,
 )
 
 log = logging.getLogger(__name__)
@@ -166,9 +167,7 @@ class MatchService:
     #: how long a watcher waits for a notification before re-reading the stream anyway
     watch_poll_s: float = 2.0
     _cache: OrderedDict[str, CachedMatch] = field(default_factory=OrderedDict)
-    _locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(
-        default_factory=weakref.WeakValueDictionary
-    )
+    _locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
     _notifier: Notifier | None = None
 
     # ------------------------------------------------------------------ loading
@@ -221,9 +220,7 @@ class MatchService:
             raise BadRequest(f"seat {seat} out of range {low}..{m.game.players - 1}")
 
     # ------------------------------------------------------------------ create
-    async def create_match(
-        self, settings: es.MatchSettings, match_id: str = ""
-    ) -> tuple[str, game_pb2.Decision]:
+    async def create_match(self, settings: es.MatchSettings, match_id: str = "") -> tuple[str, game_pb2.Decision]:
         s = es.MatchSettings()
         s.CopyFrom(settings)
         s.ruleset = s.ruleset or "return"
@@ -262,19 +259,19 @@ class MatchService:
             pending=pending.SerializeToString(),
             outcome=outcome.to_proto().SerializeToString() if outcome else b"",
             events=[StoredEvent(e.index, e.audience, e.to_proto().SerializeToString()) for e in game.events],
+            outbox=self._outbox(match_id, game, s),
         )
         if not res.ok:
             raise MatchExists(f"match {match_id!r} already exists")
         m = CachedMatch(match_id, res.version, game, s, "")
+        del game.events[:]
         self._remember(m)
         metrics.MATCHES.inc()
-        await self._schedule(m)
+        await self._schedule(m, outbox=True)
         return match_id, pending
 
     # ------------------------------------------------------------------ reads
-    async def observation(
-        self, match_id: str, seat: int, *, include_events: bool = False
-    ) -> game_pb2.Observation:
+    async def observation(self, match_id: str, seat: int, *, include_events: bool = False) -> game_pb2.Observation:
         m, _ = await self._get(match_id)
         self._check_seat(m, seat, spectator=True)
         obs: game_pb2.Observation = m.game.observation(seat)
@@ -412,7 +409,7 @@ class MatchService:
                     m, fresh = await self._load(match_id), True
                     continue
                 metrics.ACTIONS.labels(origin or "unknown").inc()
-                await self._schedule(m)
+                await self._schedule(m, outbox=True)
                 outcome = game.outcome
                 return ActResult(
                     version=m.version,
@@ -429,6 +426,7 @@ class MatchService:
         entries = [HistoryEntry(decision + i, s, origin, a) for i, (s, a) in enumerate(game.history[n_hist:])]
         pending = decision_proto(game)
         outcome = game.outcome
+        now_ms = int(time.time() * 1000)
         res = await self.store.commit(
             m.match_id,
             expected_version=m.version,
@@ -439,10 +437,9 @@ class MatchService:
             entries=entries,
             pending=pending.SerializeToString(),
             outcome=outcome.to_proto().SerializeToString() if outcome else b"",
-            events=[
-                StoredEvent(e.index, e.audience, e.to_proto().SerializeToString())
-                for e in game.events[n_events:]
-            ],
+            events=[StoredEvent(e.index, e.audience, e.to_proto().SerializeToString()) for e in game.events[n_events:]],
+            outbox=self._outbox(m.match_id, game, m.settings),
+            now_ms=now_ms,
         )
         if res.missing:
             self._cache.pop(m.match_id, None)
@@ -456,18 +453,69 @@ class MatchService:
         del game.events[:]
         return m
 
-    async def _schedule(self, m: CachedMatch) -> None:
-        """Queue the task the open decision needs: a bot move or a turn timer."""
-        p = m.game.pending
-        if p is None:
-            return
-        s = m.settings
-        kind = s.seats[p.seat] if p.seat < len(s.seats) else es.HUMAN
+    def _task_for(self, game: Game, settings: es.MatchSettings) -> str | None:
+        """``bot:POLICY``, ``timer`` or None: what the open decision needs."""
+        p = game.pending
+        if p is None or isinstance(self.scheduler, NullScheduler):
+            return None
+        kind = settings.seats[p.seat] if p.seat < len(settings.seats) else es.HUMAN
         policy = BOT_POLICIES.get(kind)
         if policy is not None:
-            await self.scheduler.bot_move(m.match_id, p.seat, p.number, policy=policy, delay_s=s.bot_delay_s)
-        elif s.turn_timeout_s > 0:
+            return f"bot:{policy}"
+        if settings.turn_timeout_s > 0:
+            return "timer"
+        return None
+
+    def _outbox(self, match_id: str, game: Game, settings: es.MatchSettings) -> str:
+        if self._task_for(game, settings) is None:
+            return ""
+        return outbox_member(match_id, game.decision_number)
+
+    async def _schedule(self, m: CachedMatch, *, outbox: bool = False) -> None:
+        """Queue the task the open decision needs: a bot move or a turn timer; then clear
+        its outbox entry (``outbox``) if the write made one."""
+        task = self._task_for(m.game, m.settings)
+        p = m.game.pending
+        if task is None or p is None:
+            return
+        s = m.settings
+        if task.startswith("bot:"):
+            await self.scheduler.bot_move(m.match_id, p.seat, p.number, policy=task[4:], delay_s=s.bot_delay_s)
+        else:
             await self.scheduler.turn_timer(m.match_id, p.number, countdown_s=s.turn_timeout_s)
+        if outbox:
+            await self.store.outbox_done(outbox_member(m.match_id, p.number))
+
+    async def sweep_outbox(self, grace_s: float = 3.0) -> int:
+        """Send again the tasks of decisions whose writer died before sending them (outbox
+        entries older than ``grace_s``); returns how many were re-sent."""
+        sent = 0
+        members = await self.store.overdue(int((time.time() - grace_s) * 1000))
+        for member in members:
+            match_id, _, decision = member.partition("\t")
+            try:
+                async with self._lock(match_id):
+                    m, _ = await self._get(match_id)
+                    if m.game.decision_number == int(decision) and not m.game.is_over:
+                        await self._schedule(m)
+                        sent += 1
+            except MatchNotFound:
+                pass
+            await self.store.outbox_done(member)
+        if sent:
+            log.warning("outbox sweep re-sent %d task(s)", sent)
+        return sent
+
+    async def run_sweeper(self, every_s: float = 1.0, grace_s: float = 3.0) -> None:
+        """Sweep the outbox forever (a background task of every engine server)."""
+        while True:
+            try:
+                await self.sweep_outbox(grace_s)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("outbox sweep failed", exc_info=True)
+            await asyncio.sleep(every_s)
 
     # ------------------------------------------------------------------ watch
     async def watch(self, match_id: str, seat: int, from_event_id: str = "") -> AsyncIterator[WatchItem]:

@@ -58,6 +58,4 @@ class CeleryScheduler:
         )
 
     async def turn_timer(self, match_id: str, decision: int, *, countdown_s: float) -> None:
-        await asyncio.to_thread(
-            self.app.send_task, "timers.expire", args=(match_id, decision), countdown=countdown_s
-        )
+        await asyncio.to_thread(self.app.send_task, "timers.expire", args=(match_id, decision), countdown=countdown_s)

@@ -54,11 +54,12 @@ local function add_events(stream, v, pending, outcome, n, first)
 end
 """
 
-#: Apply one action. KEYS: state hash, history list, event stream, notify channel.
+#: Apply one action. KEYS: state hash, history list, event stream, notify channel, outbox.
 #: ARGV: 1 expected version, 2 snapshot, 3 decision, 4 seat, 5 over (0/1), 6 pending
-#: ``Decision`` bytes, 7 ``Outcome`` bytes or "", 8 history entry count h (an action the
-#: engine expands, e.g. ``choose 3 7``, is several entries), then h entries, then the event
-#: count n, then n triples (index, audience, ``Event`` bytes).
+#: ``Decision`` bytes, 7 ``Outcome`` bytes or "", 8 outbox member ("" = the new decision
+#: needs no task), 9 outbox score (ms), 10 history entry count h (an action the engine
+#: expands, e.g. ``choose 3 7``, is several entries), then h entries, then the event count
+#: n, then n triples (index, audience, ``Event`` bytes).
 #: Returns ``{1, new_version, last_stream_id}`` on success, ``{0, current_version}`` when
 #: the version moved on (nothing written), ``{-1, 0}`` when the match does not exist.
 ACT_SCRIPT = (
@@ -69,18 +70,20 @@ if not cur then return {-1, 0} end
 cur = tonumber(cur)
 if cur ~= tonumber(ARGV[1]) then return {0, cur} end
 local v = cur + 1
-local h = tonumber(ARGV[8])
+local h = tonumber(ARGV[10])
 redis.call('HSET', KEYS[1], 'version', v, 'snapshot', ARGV[2], 'decision', ARGV[3],
-           'seat', ARGV[4], 'over', ARGV[5], 'last', ARGV[8 + h])
-for k = 1, h do redis.call('RPUSH', KEYS[2], ARGV[8 + k]) end
-local id = add_events(KEYS[3], v, ARGV[6], ARGV[7], tonumber(ARGV[9 + h]), 10 + h)
+           'seat', ARGV[4], 'over', ARGV[5], 'last', ARGV[10 + h])
+for k = 1, h do redis.call('RPUSH', KEYS[2], ARGV[10 + k]) end
+local id = add_events(KEYS[3], v, ARGV[6], ARGV[7], tonumber(ARGV[11 + h]), 12 + h)
+if ARGV[8] ~= '' then redis.call('ZADD', KEYS[5], ARGV[9], ARGV[8]) end
 redis.call('PUBLISH', KEYS[4], v)
 return {1, v, id}
 """
 )
 
 #: Create a match. KEYS as above. ARGV: 1 snapshot, 2 settings, 3 decision, 4 seat,
-#: 5 over, 6 created (ms), 7 pending, 8 outcome or "", 9 event count n, then n triples.
+#: 5 over, 6 created (ms), 7 pending, 8 outcome or "", 9 outbox member or "", 10 outbox
+#: score, 11 event count n, then n triples.
 #: Returns ``{1, 1, last_stream_id}``, or ``{0, version}`` when the id is taken.
 CREATE_SCRIPT = (
     _XADD_EVENTS
@@ -89,11 +92,19 @@ local cur = redis.call('HGET', KEYS[1], 'version')
 if cur then return {0, tonumber(cur)} end
 redis.call('HSET', KEYS[1], 'version', 1, 'snapshot', ARGV[1], 'settings', ARGV[2],
            'decision', ARGV[3], 'seat', ARGV[4], 'over', ARGV[5], 'last', '', 'created', ARGV[6])
-local id = add_events(KEYS[3], 1, ARGV[7], ARGV[8], tonumber(ARGV[9]), 10)
+local id = add_events(KEYS[3], 1, ARGV[7], ARGV[8], tonumber(ARGV[11]), 12)
+if ARGV[9] ~= '' then redis.call('ZADD', KEYS[5], ARGV[10], ARGV[9]) end
 redis.call('PUBLISH', KEYS[4], 1)
 return {1, 1, id}
 """
 )
+
+#: The transactional outbox: ``MATCH_ID\tDECISION`` members scored by the time (ms) the
+#: decision opened, for decisions that need a Celery task (bot move or turn timer). The
+#: write script adds the member atomically with the state; the process that wrote removes
+#: it once the task is sent. A process that dies in between leaves it for any replica's
+#: sweeper (:meth:`MatchStore.overdue`) to send again: tasks are idempotent by decision.
+OUTBOX_KEY = "fs:outbox"
 
 
 def state_key(match_id: str) -> str:
@@ -179,7 +190,17 @@ def _event_args(events: Sequence[StoredEvent]) -> list[bytes | str | int]:
 
 
 def _keys(match_id: str) -> list[str]:
-    return [state_key(match_id), history_key(match_id), events_key(match_id), notify_channel(match_id)]
+    return [
+        state_key(match_id),
+        history_key(match_id),
+        events_key(match_id),
+        notify_channel(match_id),
+        OUTBOX_KEY,
+    ]
+
+
+def outbox_member(match_id: str, decision: int) -> str:
+    return f"{match_id}\t{decision}"
 
 
 class MatchStore:
@@ -210,6 +231,7 @@ class MatchStore:
         pending: bytes,
         outcome: bytes,
         events: Sequence[StoredEvent],
+        outbox: str = "",
     ) -> WriteResult:
         args: list[bytes | str | int] = [
             snapshot,
@@ -220,6 +242,8 @@ class MatchStore:
             created_ms,
             pending,
             outcome,
+            outbox,
+            created_ms,
             *_event_args(events),
         ]
         res = await self._create(keys=_keys(match_id), args=args)
@@ -238,6 +262,8 @@ class MatchStore:
         pending: bytes,
         outcome: bytes,
         events: Sequence[StoredEvent],
+        outbox: str = "",
+        now_ms: int = 0,
     ) -> WriteResult:
         """Compare-and-set one action: see :data:`ACT_SCRIPT`."""
         args: list[bytes | str | int] = [
@@ -248,6 +274,8 @@ class MatchStore:
             int(over),
             pending,
             outcome,
+            outbox,
+            now_ms,
             len(entries),
             *(e.encode() for e in entries),
             *_event_args(events),
@@ -260,6 +288,14 @@ class MatchStore:
             missing=status == -1,
             stream_id=_s(res[2]) if len(res) > 2 else "",
         )
+
+    async def outbox_done(self, member: str) -> None:
+        await self.redis.zrem(OUTBOX_KEY, member)
+
+    async def overdue(self, older_than_ms: int, *, limit: int = 100) -> list[str]:
+        """Outbox members written before ``older_than_ms`` (their writer may have died)."""
+        raw = await self.redis.zrangebyscore(OUTBOX_KEY, "-inf", older_than_ms, start=0, num=limit)
+        return [_s(x) for x in raw]
 
     async def version(self, match_id: str) -> int | None:
         raw = await self.redis.hget(state_key(match_id), "version")

@@ -28,9 +28,7 @@ from services.celery_app import app
 log = logging.getLogger("fengsheng.tasks")
 
 #: gRPC codes worth retrying: the engine is restarting, or too busy, or contended.
-TRANSIENT = frozenset(
-    {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.ABORTED}
-)
+TRANSIENT = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.ABORTED})
 RPC_TIMEOUT_S = 10.0
 
 _stub_lock = threading.Lock()
@@ -78,17 +76,13 @@ def bot_move(
     log.info("bots.move start match=%s seat=%s decision=%s", match_id, seat, decision)
     stub = engine_stub()
     try:
-        legal = stub.ListLegalActions(
-            es.ListLegalActionsRequest(match_id=match_id, seat=seat), timeout=RPC_TIMEOUT_S
-        )
+        legal = stub.ListLegalActions(es.ListLegalActionsRequest(match_id=match_id, seat=seat), timeout=RPC_TIMEOUT_S)
         if legal.decision != decision or legal.seat_to_act != seat:
             log.info("bots.move stale match=%s decision=%s (open: %s)", match_id, decision, legal.decision)
             return "stale"
         if delay_s > 0:
             time.sleep(delay_s)
-        obs = stub.GetObservation(
-            es.GetObservationRequest(match_id=match_id, seat=seat), timeout=RPC_TIMEOUT_S
-        )
+        obs = stub.GetObservation(es.GetObservationRequest(match_id=match_id, seat=seat), timeout=RPC_TIMEOUT_S)
         if obs.pending.number != decision:
             return "stale"
         actions = list(obs.legal_actions) or list(legal.actions)
@@ -104,9 +98,7 @@ def bot_move(
             log.info("bots.move no-op match=%s decision=%s: %s", match_id, decision, exc.details())  # type: ignore[attr-defined]
             return "stale"
         if code in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
-            log.error(
-                "bots.move dropped match=%s decision=%s: %s %s", match_id, decision, code, exc.details()
-            )  # type: ignore[attr-defined]
+            log.error("bots.move dropped match=%s decision=%s: %s %s", match_id, decision, code, exc.details())  # type: ignore[attr-defined]
             return "dropped"
         _retry(self, exc)
     log.info("bots.move done match=%s seat=%s decision=%s action=%r", match_id, seat, decision, action)
@@ -118,9 +110,7 @@ def timer_expire(self: Task[Any, Any], match_id: str, decision: int) -> str:
     """If ``decision`` is still open, apply its seat's default action."""
     stub = engine_stub()
     try:
-        legal = stub.ListLegalActions(
-            es.ListLegalActionsRequest(match_id=match_id, seat=-1), timeout=RPC_TIMEOUT_S
-        )
+        legal = stub.ListLegalActions(es.ListLegalActionsRequest(match_id=match_id, seat=-1), timeout=RPC_TIMEOUT_S)
         if legal.decision != decision or legal.seat_to_act < 0:
             return "stale"
         res = stub.Act(

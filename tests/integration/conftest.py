@@ -1,0 +1,47 @@
+"""Fixtures for integration tests: real Redis, real engine servers, real Celery workers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+import redis
+from helpers.processes import ServiceProcess, start_engine_server, start_worker
+
+from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+
+
+@pytest.fixture(scope="session")
+def proc_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("proc-logs")
+
+
+@pytest.fixture(scope="session")
+def engine(redis_url: str, proc_logs: Path) -> Iterator[ServiceProcess]:
+    """One engine server shared by the tests that do not kill it."""
+    proc = start_engine_server(redis_url, proc_logs)
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="session")
+def worker(redis_url: str, engine: ServiceProcess, proc_logs: Path) -> Iterator[ServiceProcess]:
+    """One Celery worker (threads pool) calling the shared engine server."""
+    proc = start_worker(redis_url, engine.address, proc_logs, concurrency=4)
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="session")
+def stub(engine: ServiceProcess) -> Iterator[es_grpc.EngineServiceStub]:
+    with grpc.insecure_channel(engine.address) as channel:
+        yield es_grpc.EngineServiceStub(channel)
+
+
+@pytest.fixture(scope="session")
+def rdb(redis_url: str) -> Iterator[redis.Redis]:
+    client = redis.Redis.from_url(redis_url)
+    yield client
+    client.close()
