@@ -1,0 +1,503 @@
+"""The gateway's ASGI app: REST + WebSocket for people and bots, over the engine's gRPC API.
+
+Routes are thin: check the token, make one engine call, translate the answer. The engine is
+reached only through :class:`gateway.engine_client.EngineClient` (gRPC); errors leave in
+the one shape of :mod:`gateway.errors`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import grpc
+from fastapi import Depends, FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from fengsheng.v1 import engine_service_pb2 as pb
+from gateway import errors
+from gateway.auth import Player, SeatGrant, TokenError, TokenSigner
+from gateway.convert import to_dict
+from gateway.engine_client import EngineClient
+from gateway.metrics import Metrics
+from gateway.schemas import (
+    ActIn,
+    CreateMatchIn,
+    CreateMatchOut,
+    ErrorOut,
+    GuestIn,
+    GuestOut,
+    JoinIn,
+    JoinOut,
+    LegalActionsOut,
+    MatchInfo,
+    SeatInfo,
+)
+from gateway.store import MatchRecord, MatchStore, open_store
+
+SEAT_KINDS: dict[str, int] = {
+    "human": pb.HUMAN,
+    "random": pb.BOT_RANDOM,
+    "heuristic": pb.BOT_HEURISTIC,
+    "external": pb.BOT_EXTERNAL,
+}
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "illegal action; `legal_actions` lists the alternatives"},
+    401: {"model": ErrorOut, "description": "missing, malformed or forged token"},
+    403: {"model": ErrorOut, "description": "the token is for another match or seat"},
+    404: {"model": ErrorOut, "description": "unknown match"},
+    409: {"model": ErrorOut, "description": "stale or duplicate decision, not your turn, seat taken"},
+    422: {"model": ErrorOut, "description": "malformed body or query"},
+}
+
+
+@dataclass
+class Services:
+    """What the routes need, built once per app in its lifespan (the composition root)."""
+
+    engine: EngineClient
+    store: MatchStore
+    signer: TokenSigner
+    metrics: Metrics
+
+
+def _token_from(request_headers: Any, query_token: str | None) -> str:
+    auth = request_headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return str(auth[7:].strip())
+    if query_token:
+        return query_token
+    raise errors.unauthenticated("missing token: send `Authorization: Bearer <token>` or `?token=`")
+
+
+def _seat_infos(record: MatchRecord | None, claims: dict[int, dict[str, str]]) -> list[SeatInfo]:
+    if record is None:
+        return []
+    return [SeatInfo(seat=i, kind=kind, player=claims.get(i, {}).get("name")) for i, kind in enumerate(record.seats)]
+
+
+def _services(request: Request) -> Services:
+    svc: Services = request.app.state.services
+    return svc
+
+
+Svc = Annotated[Services, Depends(_services)]
+
+
+def _player_of(svc: Svc, request: Request, token: Annotated[str | None, Query()] = None) -> Player:
+    """The guest named by the request's player token."""
+    try:
+        return svc.signer.player(_token_from(request.headers, token))
+    except TokenError as exc:
+        raise errors.unauthenticated(str(exc)) from exc
+
+
+def _optional_player(svc: Svc, request: Request, token: Annotated[str | None, Query()] = None) -> Player | None:
+    if "authorization" not in request.headers and not token:
+        return None
+    return _player_of(svc, request, token)
+
+
+def _seat_of(match_id: str, svc: Svc, request: Request, token: Annotated[str | None, Query()] = None) -> SeatGrant:
+    """The seat named by the request's seat token, which must be for this match."""
+    try:
+        grant = svc.signer.seat(_token_from(request.headers, token))
+    except TokenError as exc:
+        raise errors.unauthenticated(str(exc)) from exc
+    if grant.match_id != match_id:
+        raise errors.forbidden("this seat token is for another match")
+    return grant
+
+
+Grant = Annotated[SeatGrant, Depends(_seat_of)]
+PlayerDep = Annotated[Player, Depends(_player_of)]
+OptionalPlayer = Annotated[Player | None, Depends(_optional_player)]
+
+
+def create_app(engine_address: str, secret: str, redis_url: str | None = None) -> FastAPI:
+    """The gateway app for the engine service at ``engine_address`` (``host:port``).
+
+    ``secret`` signs the tokens (every replica must share it); ``redis_url`` keeps the
+    seat table in Redis (else in memory, one process only).
+    """
+    signer = TokenSigner(secret)
+    metrics = Metrics()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = EngineClient(engine_address, metrics)
+        store = open_store(redis_url)
+        app.state.services = Services(engine=engine, store=store, signer=signer, metrics=metrics)
+        try:
+            yield
+        finally:
+            await engine.close()
+            await store.close()
+
+    app = FastAPI(
+        title="fengsheng gateway",
+        version="0.1.0",
+        description=(
+            "REST + WebSocket access to 风声 (The Message) matches. Create a guest, create a match "
+            "against bots, act with your seat token; `/ws/matches/{id}?token=` streams your seat's "
+            "events and prompts. Actions use the notation of docs/notation.md."
+        ),
+        lifespan=lifespan,
+    )
+    errors.install_handlers(app)
+
+    @app.middleware("http")
+    async def count_requests(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        start = time.perf_counter()
+        status = 500
+        try:
+            response = await call_next(request)
+            status = response.status_code
+            return response
+        finally:
+            route = request.scope.get("route")
+            path = getattr(route, "path", "unmatched")
+            metrics.requests.labels(method=request.method, route=path, status=str(status)).inc()
+            metrics.request_seconds.labels(route=path).observe(time.perf_counter() - start)
+
+    # ---- health and metrics -------------------------------------------------------------
+
+    @app.get("/healthz", tags=["ops"])
+    async def healthz(svc: Svc, response: Response) -> dict[str, str]:
+        """200 when the engine service answers SERVING (and Redis, when used, answers PING)."""
+        engine_status, store_ok = await asyncio.gather(svc.engine.healthy(), svc.store.ping())
+        ok = engine_status == "SERVING" and store_ok
+        response.status_code = 200 if ok else 503
+        return {
+            "status": "ok" if ok else "unavailable",
+            "engine": engine_status,
+            "store": "ok" if store_ok else "unavailable",
+        }
+
+    @app.get("/metrics", tags=["ops"], response_class=Response)
+    async def prometheus_metrics() -> Response:
+        """Prometheus text exposition of the gateway's metrics."""
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
+    # ---- guests and matches -------------------------------------------------------------
+
+    @app.post("/api/guests", tags=["accounts"], response_model=GuestOut, status_code=201, responses=ERROR_RESPONSES)
+    async def create_guest(body: GuestIn) -> GuestOut:
+        """Create a guest account; the token identifies it from now on."""
+        player, token = signer.new_player(body.name)
+        return GuestOut(player_id=player.pid, name=player.name, token=token)
+
+    @app.post(
+        "/api/matches",
+        tags=["matches"],
+        response_model=CreateMatchOut,
+        status_code=201,
+        responses=ERROR_RESPONSES,
+    )
+    async def create_match(body: CreateMatchIn, svc: Svc, player: OptionalPlayer) -> CreateMatchOut:
+        """Create a match against bots. With a player token the creator takes the first human seat."""
+        if body.seats is not None:
+            kinds = list(body.seats)
+            if not 3 <= len(kinds) <= 7:
+                raise errors.ApiError(422, "malformed_request", "`seats` must list 3 to 7 seats")
+        else:
+            if body.humans > body.players:
+                raise errors.ApiError(422, "malformed_request", "`humans` exceeds `players`")
+            kinds = ["human"] * body.humans + [body.bot] * (body.players - body.humans)
+        settings = pb.MatchSettings(
+            ruleset=body.ruleset,
+            players=len(kinds),
+            seed=body.seed,
+            tutorial=body.tutorial,
+            characters=body.characters,
+            seats=[SEAT_KINDS[k] for k in kinds],
+            turn_timeout_s=body.turn_timeout_s,
+            bot_delay_s=body.bot_delay_s,
+        )
+        created = await svc.engine.create_match(settings, body.match_id or "")
+        record = MatchRecord(
+            match_id=created.match_id,
+            seats=kinds,
+            settings=to_dict(settings),
+            created_by=player.pid if player else "",
+        )
+        await svc.store.put_match(record)
+        seat: int | None = None
+        seat_token: str | None = None
+        if player is not None and "human" in kinds:
+            seat = kinds.index("human")
+            await svc.store.claim(record.match_id, seat, player)
+            seat_token = signer.new_seat(record.match_id, seat, player)
+        claims = await svc.store.claims(record.match_id)
+        return CreateMatchOut(
+            match_id=created.match_id,
+            seats=_seat_infos(record, claims),
+            pending=to_dict(created.pending),
+            seat=seat,
+            seat_token=seat_token,
+        )
+
+    @app.get("/api/matches/{match_id}", tags=["matches"], response_model=MatchInfo, responses=ERROR_RESPONSES)
+    async def get_match(match_id: str, svc: Svc) -> MatchInfo:
+        """The seats of a match and the spectator's view of it (public information only)."""
+        observation = await svc.engine.observation(match_id, -1)
+        record = await svc.store.get_match(match_id)
+        claims = await svc.store.claims(match_id) if record else {}
+        return MatchInfo(
+            match_id=match_id,
+            seats=_seat_infos(record, claims),
+            settings=record.settings if record else {},
+            observation=to_dict(observation),
+        )
+
+    @app.post("/api/matches/{match_id}/join", tags=["matches"], response_model=JoinOut, responses=ERROR_RESPONSES)
+    async def join_match(match_id: str, svc: Svc, player: PlayerDep, body: JoinIn | None = None) -> JoinOut:
+        """Claim a human seat (a given one, or the first free one) and get its seat token.
+
+        Joining again returns the same seat.
+        """
+        record = await svc.store.get_match(match_id)
+        if record is None:
+            raise errors.not_found(f"no match {match_id!r} was created through this gateway")
+        claims = await svc.store.claims(match_id)
+        wanted = body.seat if body is not None else None
+        if wanted is None:
+            mine = [s for s, c in claims.items() if c["pid"] == player.pid]
+            free = [s for s, k in enumerate(record.seats) if k == "human" and s not in claims]
+            if not mine and not free:
+                raise errors.conflict("no free human seat in this match")
+            candidates = mine or free
+        else:
+            if wanted >= len(record.seats) or record.seats[wanted] != "human":
+                raise errors.conflict(f"seat {wanted} is not a human seat")
+            candidates = [wanted]
+        for seat in candidates:
+            if await svc.store.claim(match_id, seat, player):
+                return JoinOut(match_id=match_id, seat=seat, seat_token=signer.new_seat(match_id, seat, player))
+        raise errors.conflict("that seat is taken")
+
+    # ---- one seat -----------------------------------------------------------------------
+
+    @app.get("/api/matches/{match_id}/observation", tags=["seat"], responses=ERROR_RESPONSES)
+    async def get_observation(
+        match_id: str, grant: Grant, svc: Svc, events: bool = False, seat: int | None = None
+    ) -> dict[str, Any]:
+        """What the token's seat may know now (`events=true` adds the seat's event log)."""
+        if seat is not None and seat != grant.seat:
+            raise errors.forbidden("a seat token shows only its own seat")
+        return to_dict(await svc.engine.observation(match_id, grant.seat, events=events))
+
+    @app.get(
+        "/api/matches/{match_id}/legal-actions",
+        tags=["seat"],
+        response_model=LegalActionsOut,
+        responses=ERROR_RESPONSES,
+    )
+    async def get_legal_actions(match_id: str, grant: Grant, svc: Svc) -> LegalActionsOut:
+        """The pending decision number and, when the token's seat must act, its legal actions."""
+        legal = await svc.engine.legal_actions(match_id, grant.seat)
+        return LegalActionsOut(
+            decision=legal.decision,
+            seat_to_act=legal.seat_to_act,
+            seat=grant.seat,
+            actions=list(legal.actions),
+        )
+
+    @app.post("/api/matches/{match_id}/act", tags=["seat"], responses=ERROR_RESPONSES)
+    async def act(match_id: str, body: ActIn, grant: Grant, svc: Svc) -> dict[str, Any]:
+        """Answer decision `decision` with `action`. Stale or duplicate decisions get 409."""
+        result = await _act(svc, grant, body.decision, body.action, body.seat, transport="rest")
+        return result
+
+    @app.get("/api/matches/{match_id}/replay", tags=["matches"], responses=ERROR_RESPONSES)
+    async def get_replay(match_id: str, svc: Svc) -> dict[str, Any]:
+        """A finished match's replay (settings with the seed, every action, the final snapshot).
+
+        It reveals everything, so it is served only once the match is over (else 409).
+        """
+        observation = await svc.engine.observation(match_id, -1)
+        if not observation.outcome.over:
+            raise errors.conflict("the match is not over: its replay would reveal hidden cards")
+        return to_dict(await svc.engine.replay(match_id))
+
+    # ---- WebSockets ---------------------------------------------------------------------
+
+    @app.websocket("/ws/matches/{match_id}")
+    async def seat_socket(websocket: WebSocket, match_id: str) -> None:
+        """A seat's events and prompts as they happen; send `{"decision": N, "action": "..."}` to act.
+
+        Messages sent: `hello`, `observation`, `event` (a Watch event), `prompt` (your
+        decision is open: `decision`, `legal_actions`), `result` (your action applied),
+        `error` (same body as REST errors). Query: `token` (seat token), `from` (resume
+        after this event id).
+        """
+        svc: Services = websocket.app.state.services
+        await websocket.accept()
+        try:
+            grant = signer.seat(_token_from(websocket.headers, websocket.query_params.get("token")))
+        except (TokenError, errors.ApiError) as exc:
+            await _refuse(websocket, errors.unauthenticated(str(exc)), errors.WS_UNAUTHORIZED)
+            return
+        if grant.match_id != match_id:
+            await _refuse(websocket, errors.forbidden("this seat token is for another match"), errors.WS_FORBIDDEN)
+            return
+        await _stream(websocket, svc, match_id, grant, kind="seat")
+
+    @app.websocket("/ws/matches/{match_id}/spectate")
+    async def spectator_socket(websocket: WebSocket, match_id: str) -> None:
+        """Public events of a match (what a spectator may see); no token, no actions."""
+        svc: Services = websocket.app.state.services
+        await websocket.accept()
+        await _stream(websocket, svc, match_id, None, kind="spectator")
+
+    return app
+
+
+async def _act(
+    svc: Services, grant: SeatGrant, decision: int, action: str, seat: int | None, *, transport: str
+) -> dict[str, Any]:
+    if seat is not None and seat != grant.seat:
+        svc.metrics.actions.labels(transport=transport, result="forbidden").inc()
+        raise errors.forbidden("a seat token acts only for its own seat")
+    try:
+        result = await svc.engine.act(grant.match_id, grant.seat, decision, action)
+    except grpc.aio.AioRpcError as exc:
+        svc.metrics.actions.labels(transport=transport, result=exc.code().name.lower()).inc()
+        if exc.code() == grpc.StatusCode.INVALID_ARGUMENT:
+            try:
+                legal = await svc.engine.legal_actions(grant.match_id, grant.seat)
+                raise errors.from_grpc(
+                    exc,
+                    decision=legal.decision,
+                    seat_to_act=legal.seat_to_act,
+                    legal_actions=list(legal.actions),
+                ) from exc
+            except grpc.aio.AioRpcError:
+                pass
+        raise errors.from_grpc(exc) from exc
+    svc.metrics.actions.labels(transport=transport, result="ok").inc()
+    return to_dict(result)
+
+
+async def _refuse(websocket: WebSocket, err: errors.ApiError, close_code: int) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_json({"type": "error", **err.body()})
+        await websocket.close(code=close_code, reason=err.code)
+
+
+async def _stream(websocket: WebSocket, svc: Services, match_id: str, grant: SeatGrant | None, *, kind: str) -> None:
+    """Pump the engine's Watch stream to the socket, and (for a seat) the socket's actions to Act."""
+    seat = grant.seat if grant is not None else -1
+    send_lock = asyncio.Lock()
+
+    async def send(message: dict[str, Any]) -> None:
+        async with send_lock:
+            await websocket.send_json(message)
+
+    svc.metrics.websockets.labels(kind=kind).inc()
+    try:
+        try:
+            observation = await svc.engine.observation(match_id, seat)
+        except grpc.aio.AioRpcError as exc:
+            err = errors.from_grpc(exc)
+            await _refuse(websocket, err, 4000 + err.status)
+            return
+        await send({"type": "hello", "match_id": match_id, "seat": seat})
+        await send({"type": "observation", "observation": to_dict(observation)})
+
+        last_prompt = -1
+
+        async def prompt(number: int, kind: str, text: str) -> None:
+            nonlocal last_prompt
+            if grant is None or number == last_prompt:
+                return
+            legal = await svc.engine.legal_actions(match_id, seat)
+            if legal.decision == number and legal.seat_to_act == seat:
+                last_prompt = number
+                await send(
+                    {
+                        "type": "prompt",
+                        "decision": number,
+                        "kind": kind,
+                        "prompt": text,
+                        "legal_actions": list(legal.actions),
+                    }
+                )
+
+        if observation.pending.seat == seat and not observation.outcome.over:
+            pending = observation.pending
+            await prompt(pending.number, pending.kind, pending.prompt)
+
+        async def pump() -> None:
+            async for event in svc.engine.watch(match_id, seat, websocket.query_params.get("from", "")):
+                await send(
+                    {
+                        "type": "event",
+                        "event_id": event.event_id,
+                        "event": to_dict(event.event),
+                        "pending": to_dict(event.pending),
+                        "outcome": to_dict(event.outcome),
+                    }
+                )
+                pending = event.pending
+                if pending.seat == seat and not event.outcome.over:
+                    await prompt(pending.number, pending.kind, pending.prompt)
+                if event.outcome.over:
+                    await send({"type": "game_over", "outcome": to_dict(event.outcome)})
+
+        async def receive() -> None:
+            while True:
+                text = await websocket.receive_text()
+                try:
+                    message = json.loads(text)
+                except ValueError:
+                    await send({"type": "error", **errors.ApiError(422, "malformed_request", "not JSON").body()})
+                    continue
+                if grant is None:
+                    await send({"type": "error", **errors.forbidden("spectators cannot act").body()})
+                    continue
+                if not isinstance(message, dict) or message.get("type", "act") != "act":
+                    await send(
+                        {
+                            "type": "error",
+                            **errors.ApiError(422, "malformed_request", "unknown message").body(),
+                        }
+                    )
+                    continue
+                try:
+                    body = ActIn.model_validate({k: v for k, v in message.items() if k != "type"})
+                    result = await _act(svc, grant, body.decision, body.action, body.seat, transport="ws")
+                    await send({"type": "result", "decision": body.decision, "result": result})
+                except errors.ApiError as err:
+                    await send({"type": "error", "decision": message.get("decision"), **err.body()})
+                except ValueError as exc:
+                    err = errors.ApiError(422, "malformed_request", str(exc).splitlines()[0])
+                    await send({"type": "error", **err.body()})
+
+        tasks = [asyncio.create_task(pump()), asyncio.create_task(receive())]
+        done, pending_tasks = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending_tasks:
+            task.cancel()
+        for task in pending_tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for task in done:
+            exc = task.exception()
+            if isinstance(exc, grpc.aio.AioRpcError):
+                err = errors.from_grpc(exc)
+                await _refuse(websocket, err, 4000 + err.status)
+                return
+            if exc is not None and not isinstance(exc, WebSocketDisconnect):
+                raise exc
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1000)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        svc.metrics.websockets.labels(kind=kind).dec()

@@ -1,0 +1,66 @@
+"""Protobuf messages to JSON-ready dicts.
+
+Unlike ``json_format.MessageToDict`` this keeps 64-bit integers as JSON numbers (decision
+numbers are ``int64``), prints every field (defaults included, so clients need no schema
+to fill gaps), spells enums by name and keeps the proto field names.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
+
+
+def _scalar(field: FieldDescriptor, value: Any) -> Any:
+    if field.type == FieldDescriptor.TYPE_ENUM:
+        enum_value = field.enum_type.values_by_number.get(int(value))
+        return enum_value.name if enum_value is not None else int(value)
+    if field.type == FieldDescriptor.TYPE_BYTES:
+        return base64.b64encode(value).decode("ascii")
+    return value
+
+
+def _is_map(field: FieldDescriptor) -> bool:
+    return (
+        field.type == FieldDescriptor.TYPE_MESSAGE
+        and field.message_type is not None
+        and field.message_type.GetOptions().map_entry
+    )
+
+
+def _is_repeated(field: FieldDescriptor) -> bool:
+    # ``label`` is deprecated in recent protobuf releases in favour of ``is_repeated``.
+    is_repeated = getattr(field, "is_repeated", None)
+    if isinstance(is_repeated, bool):
+        return is_repeated
+    return bool(field.label == FieldDescriptor.LABEL_REPEATED)
+
+
+def to_dict(message: Message) -> dict[str, Any]:
+    """Every field of ``message`` (recursively) as plain JSON-ready data."""
+    out: dict[str, Any] = {}
+    for field in message.DESCRIPTOR.fields:
+        value = getattr(message, field.name)
+        if _is_map(field):
+            value_field = field.message_type.fields_by_name["value"]
+            out[field.name] = {
+                str(k): to_dict(v) if value_field.type == FieldDescriptor.TYPE_MESSAGE else _scalar(value_field, v)
+                for k, v in value.items()
+            }
+        elif _is_repeated(field):
+            if field.type == FieldDescriptor.TYPE_MESSAGE:
+                out[field.name] = [to_dict(v) for v in value]
+            else:
+                out[field.name] = [_scalar(field, v) for v in value]
+        elif field.type == FieldDescriptor.TYPE_MESSAGE:
+            if field.containing_oneof is not None and not message.HasField(field.name):
+                continue
+            out[field.name] = to_dict(value)
+        else:
+            if field.containing_oneof is not None and not message.HasField(field.name):
+                continue
+            out[field.name] = _scalar(field, value)
+    return out

@@ -1,0 +1,121 @@
+"""Every error the gateway returns, in one place.
+
+Every error body has the same shape::
+
+    {"error": {"status": 409, "code": "failed_precondition", "message": "...", ...}}
+
+| cause | HTTP | ``code`` |
+|---|---|---|
+| missing token | 401 | ``unauthenticated`` |
+| forged / malformed token, wrong token kind | 401 | ``unauthenticated`` |
+| a valid seat token used for another match or another seat | 403 | ``forbidden`` |
+| malformed body or query (validation) | 422 | ``malformed_request`` |
+| gRPC ``INVALID_ARGUMENT`` (illegal action) | 400 | ``invalid_argument`` + ``legal_actions`` |
+| gRPC ``FAILED_PRECONDITION`` (stale / duplicate decision, out of turn) | 409 | ``failed_precondition`` |
+| gRPC ``NOT_FOUND`` / unknown match | 404 | ``not_found`` |
+| gRPC ``ALREADY_EXISTS`` / ``ABORTED`` | 409 | ``already_exists`` / ``aborted`` |
+| gRPC ``UNAVAILABLE`` / ``DEADLINE_EXCEEDED`` | 503 / 504 | ``unavailable`` / ``deadline_exceeded`` |
+| any other gRPC failure | 502 | the gRPC code, lower case |
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+#: gRPC status -> HTTP status.
+GRPC_TO_HTTP: dict[grpc.StatusCode, int] = {
+    grpc.StatusCode.INVALID_ARGUMENT: 400,
+    grpc.StatusCode.OUT_OF_RANGE: 400,
+    grpc.StatusCode.UNAUTHENTICATED: 401,
+    grpc.StatusCode.PERMISSION_DENIED: 403,
+    grpc.StatusCode.NOT_FOUND: 404,
+    grpc.StatusCode.FAILED_PRECONDITION: 409,
+    grpc.StatusCode.ALREADY_EXISTS: 409,
+    grpc.StatusCode.ABORTED: 409,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
+    grpc.StatusCode.UNIMPLEMENTED: 501,
+    grpc.StatusCode.UNAVAILABLE: 503,
+    grpc.StatusCode.DEADLINE_EXCEEDED: 504,
+}
+
+#: WebSocket close codes for the same failures (4000 + the HTTP status).
+WS_UNAUTHORIZED = 4401
+WS_FORBIDDEN = 4403
+WS_NOT_FOUND = 4404
+
+
+class ApiError(Exception):
+    """An error with its HTTP status, a stable ``code`` and optional extra fields."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        return {"error": {"status": self.status, "code": self.code, "message": self.message, **self.extra}}
+
+
+def unauthenticated(message: str) -> ApiError:
+    return ApiError(401, "unauthenticated", message)
+
+
+def forbidden(message: str) -> ApiError:
+    return ApiError(403, "forbidden", message)
+
+
+def not_found(message: str) -> ApiError:
+    return ApiError(404, "not_found", message)
+
+
+def conflict(message: str) -> ApiError:
+    return ApiError(409, "conflict", message)
+
+
+def from_grpc(exc: grpc.aio.AioRpcError, **extra: Any) -> ApiError:
+    """Translate a failed engine call (the one mapping of gRPC codes to HTTP)."""
+    code = exc.code()
+    status = GRPC_TO_HTTP.get(code, 502)
+    name = code.name.lower() if code is not None else "unknown"
+    return ApiError(status, name, exc.details() or name, **extra)
+
+
+def install_handlers(app: FastAPI) -> None:
+    """Make every error leave the app in the shape above."""
+
+    async def api_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, ApiError)
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    async def grpc_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, grpc.aio.AioRpcError)
+        err = from_grpc(exc)
+        return JSONResponse(err.body(), status_code=err.status)
+
+    async def validation_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        details = [
+            {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+            for e in exc.errors()
+        ]
+        err = ApiError(422, "malformed_request", "the request body or query is malformed", details=details)
+        return JSONResponse(err.body(), status_code=err.status)
+
+    async def http_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        code = {401: "unauthenticated", 403: "forbidden", 404: "not_found", 405: "method_not_allowed"}
+        err = ApiError(exc.status_code, code.get(exc.status_code, "http_error"), str(exc.detail))
+        return JSONResponse(err.body(), status_code=err.status, headers=getattr(exc, "headers", None))
+
+    app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(grpc.aio.AioRpcError, grpc_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)

@@ -1,0 +1,95 @@
+"""Request and response bodies of the REST API (they make the OpenAPI document at /docs)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SeatKindName = Literal["human", "random", "heuristic", "external"]
+
+
+class GuestIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=32, description="display name of the guest")
+
+
+class GuestOut(BaseModel):
+    player_id: str
+    name: str
+    token: str = Field(description="player token: send as `Authorization: Bearer <token>`")
+
+
+class CreateMatchIn(BaseModel):
+    """A match against bots. Seats `0 .. humans-1` are human, the others bots of `bot`."""
+
+    model_config = ConfigDict(extra="forbid")
+    players: int = Field(5, ge=3, le=7, description="number of seats")
+    humans: int = Field(1, ge=0, le=7, description="human seats (the first ones); 0 = bots only")
+    bot: Literal["random", "heuristic"] = Field("heuristic", description="kind of every bot seat")
+    seats: list[SeatKindName] | None = Field(
+        None, description="explicit kind of every seat (overrides players / humans / bot)"
+    )
+    seed: int = Field(0, ge=0, lt=2**63, description="0 = the engine picks one")
+    ruleset: str = Field("return", description="rules edition")
+    characters: bool = Field(False, description="deal characters")
+    tutorial: bool = False
+    turn_timeout_s: float = Field(0.0, ge=0, le=3600, description="human decision timer; 0 = none")
+    bot_delay_s: float = Field(0.0, ge=0, le=30, description="pause before each bot move")
+    match_id: str | None = Field(None, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: str
+    player: str | None = Field(None, description="name of the guest who claimed a human seat")
+
+
+class CreateMatchOut(BaseModel):
+    match_id: str
+    seats: list[SeatInfo]
+    pending: dict[str, Any]
+    seat: int | None = Field(None, description="the seat the creator joined (with a player token)")
+    seat_token: str | None = None
+
+
+class JoinIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int | None = Field(None, ge=0, le=6, description="a free human seat; default: the first free one")
+
+
+class JoinOut(BaseModel):
+    match_id: str
+    seat: int
+    seat_token: str = Field(description="seat token: send as `Authorization: Bearer <token>` or `?token=`")
+
+
+class MatchInfo(BaseModel):
+    match_id: str
+    seats: list[SeatInfo]
+    settings: dict[str, Any]
+    observation: dict[str, Any] = Field(description="the spectator's view (public information only)")
+
+
+class ActIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    decision: int = Field(ge=0, description="the pending decision number this action answers")
+    action: str = Field(min_length=1, max_length=200, description="an action in notation (docs/notation.md)")
+    seat: int | None = Field(None, description="optional; must be the token's seat")
+
+
+class LegalActionsOut(BaseModel):
+    decision: int
+    seat_to_act: int
+    seat: int = Field(description="the token's seat")
+    actions: list[str] = Field(description="empty unless the token's seat must act")
+
+
+class ErrorBody(BaseModel):
+    status: int
+    code: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    error: ErrorBody

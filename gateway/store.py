@@ -1,0 +1,126 @@
+"""What the gateway itself remembers: which seats of a match are human and who claimed them.
+
+The engine service holds the game; the gateway only keeps the seat table of the matches
+created through it. With a Redis URL the table lives in Redis (so any gateway replica
+serves any match, and a seat is claimed once with ``HSETNX``); without one it lives in
+memory (one gateway process, for tests and ``fengsheng gateway`` without Redis).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from gateway.auth import Player
+
+
+@dataclass
+class MatchRecord:
+    """A match created through the gateway."""
+
+    match_id: str
+    #: one per seat: "human", "random", "heuristic" or "external"
+    seats: list[str]
+    settings: dict[str, Any]
+    created_by: str = ""
+    created_at: float = field(default_factory=time.time)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> MatchRecord:
+        data = json.loads(text)
+        return cls(**data)
+
+
+class MatchStore(Protocol):
+    async def put_match(self, record: MatchRecord) -> None: ...
+
+    async def get_match(self, match_id: str) -> MatchRecord | None: ...
+
+    async def claim(self, match_id: str, seat: int, player: Player) -> bool:
+        """Claim a seat for a player; true when the seat is now (or already was) theirs."""
+        ...
+
+    async def claims(self, match_id: str) -> dict[int, dict[str, str]]: ...
+
+    async def ping(self) -> bool: ...
+
+    async def close(self) -> None: ...
+
+
+class MemoryStore:
+    """The seat table in this process's memory."""
+
+    def __init__(self) -> None:
+        self._matches: dict[str, MatchRecord] = {}
+        self._claims: dict[str, dict[int, dict[str, str]]] = {}
+
+    async def put_match(self, record: MatchRecord) -> None:
+        self._matches[record.match_id] = record
+        self._claims.setdefault(record.match_id, {})
+
+    async def get_match(self, match_id: str) -> MatchRecord | None:
+        return self._matches.get(match_id)
+
+    async def claim(self, match_id: str, seat: int, player: Player) -> bool:
+        table = self._claims.setdefault(match_id, {})
+        holder = table.setdefault(seat, {"pid": player.pid, "name": player.name})
+        return holder["pid"] == player.pid
+
+    async def claims(self, match_id: str) -> dict[int, dict[str, str]]:
+        return dict(self._claims.get(match_id, {}))
+
+    async def ping(self) -> bool:
+        return True
+
+    async def close(self) -> None:
+        return None
+
+
+class RedisStore:
+    """The seat table in Redis: ``gw:match:{id}`` (JSON) and ``gw:claims:{id}`` (hash)."""
+
+    #: matches are forgotten a week after their creation
+    TTL_S = 7 * 24 * 3600
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as aredis
+
+        self._redis = aredis.Redis.from_url(url)
+
+    async def put_match(self, record: MatchRecord) -> None:
+        await self._redis.set(f"gw:match:{record.match_id}", record.to_json(), ex=self.TTL_S)
+
+    async def get_match(self, match_id: str) -> MatchRecord | None:
+        raw = await self._redis.get(f"gw:match:{match_id}")
+        return None if raw is None else MatchRecord.from_json(raw)
+
+    async def claim(self, match_id: str, seat: int, player: Player) -> bool:
+        key = f"gw:claims:{match_id}"
+        value = json.dumps({"pid": player.pid, "name": player.name})
+        if await self._redis.hsetnx(key, str(seat), value):
+            await self._redis.expire(key, self.TTL_S)
+            return True
+        raw = await self._redis.hget(key, str(seat))
+        return raw is not None and json.loads(raw)["pid"] == player.pid
+
+    async def claims(self, match_id: str) -> dict[int, dict[str, str]]:
+        raw = await self._redis.hgetall(f"gw:claims:{match_id}")
+        return {int(k): json.loads(v) for k, v in raw.items()}
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self._redis.ping())
+        except Exception:
+            return False
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+
+def open_store(redis_url: str | None) -> MatchStore:
+    return RedisStore(redis_url) if redis_url else MemoryStore()
