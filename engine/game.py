@@ -91,7 +91,7 @@ class Game:
     takes one.
     """
 
-    __slots__ = ("_legal_cache", "events", "history", "state")
+    __slots__ = ("_legal_cache", "_public_cache", "events", "history", "state")
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -101,6 +101,7 @@ class Game:
         #: The applied actions, ``(seat, action)`` in canonical notation.
         self.history: list[tuple[int, str]] = []
         self._legal_cache: tuple[int, int, list[str]] = (-1, -1, [])
+        self._public_cache: tuple[tuple[int, int, bool], Any] | None = None
 
     # ------------------------------------------------------------------ creation
     @classmethod

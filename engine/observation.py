@@ -23,9 +23,41 @@ HIDDEN_KINDS = ("probe", "secret_order")
 
 def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> Any:
     st = g.state
+    key = (st.decision, st.event_count, st.over)
+    cached = g._public_cache
+    if cached is None or cached[0] != key:
+        cached = (key, _public(g))
+        g._public_cache = cached
+    obs = game_pb2.Observation()
+    obs.CopyFrom(cached[1])
+    obs.viewer = viewer
+    if 0 <= viewer < st.players:
+        p = st.seats[viewer]
+        sv = obs.seats[viewer]
+        sv.identity = IDENTITY[p.identity]
+        sv.hand.extend(p.hand)
+        sv.character = p.character
+        t = st.transit
+        if t is not None and not t.face_up and viewer in t.known_by:
+            obs.transit.card = t.card
+        for item, shown in zip(st.chain, obs.chain, strict=True):
+            if item.kind in HIDDEN_KINDS and viewer in (item.user, item.target):
+                shown.card = item.card
+                shown.code = item.code
+        prompt = st.prompt
+        if prompt is not None and prompt.seat == viewer:
+            obs.legal_actions.extend(g.legal_actions(viewer))
+    if include_events:
+        obs.events.extend(e.to_proto() for e in g.events if e.visible_to(viewer))
+    return obs
+
+
+def _public(g: Game) -> Any:
+    """The spectator's view: public information only (shared by every seat's view)."""
+    st = g.state
     obs = game_pb2.Observation(
         ruleset=st.ruleset,
-        viewer=viewer,
+        viewer=-1,
         players=st.players,
         turn=st.turn,
         turn_number=st.turn_number,
@@ -42,14 +74,12 @@ def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> 
             identity_revealed=p.identity_revealed,
             intel=p.intel,
             hand_count=len(p.hand),
-            character=p.character if (p.exposed or i == viewer) else "",
+            character=p.character if p.exposed else "",
             exposed=p.exposed,
             locked=i in locked,
         )
-        if i == viewer or p.identity_revealed:
+        if p.identity_revealed:
             sv.identity = IDENTITY[p.identity]
-        if i == viewer:
-            sv.hand.extend(p.hand)
     t = st.transit
     if t is not None:
         obs.has_transit = True
@@ -61,10 +91,10 @@ def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> 
         tv.target = t.target
         tv.face_up = t.face_up
         tv.receiver = st.chain[0].user if st.timing == "receive" and st.chain else -1
-        if t.face_up or viewer in t.known_by:
+        if t.face_up:
             tv.card = t.card
     for item in st.chain:
-        secret = item.kind in HIDDEN_KINDS and viewer not in (item.user, item.target)
+        secret = item.kind in HIDDEN_KINDS
         obs.chain.add(
             user=item.user,
             kind=item.kind,
@@ -74,17 +104,12 @@ def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> 
             code="" if secret else item.code,
             negated=item.negated,
         )
-        if secret and item.negated:
-            # A 识破'd face-down card is discarded face up: only then does it show.
-            pass
-    p = st.prompt
-    if p is not None:
-        obs.pending.seat = p.seat
-        obs.pending.kind = p.kind
-        obs.pending.number = p.number
-        obs.pending.prompt = p.text
-        if viewer == p.seat:
-            obs.legal_actions.extend(g.legal_actions(viewer))
+    prompt = st.prompt
+    if prompt is not None:
+        obs.pending.seat = prompt.seat
+        obs.pending.kind = prompt.kind
+        obs.pending.number = prompt.number
+        obs.pending.prompt = prompt.text
     else:
         obs.pending.seat = -1
         obs.pending.number = st.decision
@@ -94,6 +119,4 @@ def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> 
         obs.outcome.reason = st.reason
         for k in st.kills:
             obs.outcome.killers[k.dead].values.extend(k.killers)
-    if include_events:
-        obs.events.extend(e.to_proto() for e in g.events if e.visible_to(viewer))
     return obs

@@ -30,7 +30,10 @@ def _to_record(obj: Any) -> game_pb2.Record:
         elif isinstance(value, bool):
             field.flag = value
         elif isinstance(value, int):
-            field.int = value
+            if value >= 1 << 63:
+                field.big = value
+            else:
+                field.int = value
         elif isinstance(value, str):
             field.str = value
         elif isinstance(value, list):
@@ -61,6 +64,8 @@ def _from_record(rec: game_pb2.Record) -> Any:
             kwargs[field.name] = None
         elif which == "int":
             kwargs[field.name] = int(field.int)
+        elif which == "big":
+            kwargs[field.name] = int(field.big)
         elif which == "str":
             kwargs[field.name] = field.str
         elif which == "flag":
@@ -85,7 +90,8 @@ def state_to_bytes(st: S.State) -> bytes:
         game_over=st.over,
         state=_to_record(st),
     )
-    return snap.SerializeToString(deterministic=True)
+    data: bytes = snap.SerializeToString(deterministic=True)
+    return data
 
 
 def state_from_bytes(data: bytes) -> S.State:

@@ -152,7 +152,7 @@ class Swap(CardFunction):
             t.face_up = True
             t.user = item.user
             t.target = -1
-            if deck.DIRECTION_ANY[item.card] and not st.tutorial:
+            if deck.DIRECTION_ANY[t.card] and not st.tutorial:
                 fr.stage = 1
                 g.ask(t.sender, "choose", "调包: send the new intel left or right", ["choose left", "choose right"])
                 return False

@@ -25,8 +25,6 @@ class Receive(Effect):
     id = "receive"
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
-        from engine.flow import Frame as F
-
         if fr.stage == 1:
             return True
         st = g.state
@@ -39,5 +37,5 @@ class Receive(Effect):
         st.received = True
         g.log("received", item.user, f"seat {item.user} receives {t.card}", cards=(t.card,))
         fr.stage = 1
-        g.push(F("after", seat=item.user, card=t.card, order=[t.user]))
+        g.push(Frame("after", seat=item.user, card=t.card, order=[t.user]))
         return False

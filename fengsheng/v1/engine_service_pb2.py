@@ -25,15 +25,15 @@ _sym_db = _symbol_database.Default()
 from fengsheng.v1 import game_pb2 as fengsheng_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!fengsheng/v1/engine_service.proto\x12\x0c\x66\x65ngsheng.v1\x1a\x17\x66\x65ngsheng/v1/game.proto\"\xb9\x01\n\rMatchSettings\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x0c\n\x04seed\x18\x03 \x01(\x04\x12\x10\n\x08tutorial\x18\x04 \x01(\x08\x12\x12\n\ncharacters\x18\x05 \x01(\x08\x12%\n\x05seats\x18\x06 \x03(\x0e\x32\x16.fengsheng.v1.SeatKind\x12\x16\n\x0eturn_timeout_s\x18\x07 \x01(\x01\x12\x13\n\x0b\x62ot_delay_s\x18\x08 \x01(\x01\"U\n\x12\x43reateMatchRequest\x12-\n\x08settings\x18\x01 \x01(\x0b\x32\x1b.fengsheng.v1.MatchSettings\x12\x10\n\x08match_id\x18\x02 \x01(\t\"P\n\x13\x43reateMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x07pending\x18\x02 \x01(\x0b\x32\x16.fengsheng.v1.Decision\"O\n\x15GetObservationRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x16\n\x0einclude_events\x18\x03 \x01(\x08\"9\n\x17ListLegalActionsRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\"^\n\x0cLegalActions\x12\x10\n\x08\x64\x65\x63ision\x18\x01 \x01(\x03\x12\x13\n\x0bseat_to_act\x18\x02 \x01(\x05\x12\x0f\n\x07\x61\x63tions\x18\x03 \x03(\t\x12\x16\n\x0e\x64\x65\x66\x61ult_action\x18\x04 \x01(\t\"s\n\nActRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x10\n\x08\x64\x65\x63ision\x18\x03 \x01(\x03\x12\x0e\n\x06\x61\x63tion\x18\x04 \x01(\t\x12\x0e\n\x06origin\x18\x05 \x01(\t\x12\x13\n\x0buse_default\x18\x06 \x01(\x08\"\x80\x01\n\x0b\x41\x63tResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\'\n\x07pending\x18\x02 \x01(\x0b\x32\x16.fengsheng.v1.Decision\x12&\n\x07outcome\x18\x03 \x01(\x0b\x32\x15.fengsheng.v1.Outcome\x12\x0f\n\x07\x61pplied\x18\x04 \x03(\t\"E\n\x0cWatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x15\n\rfrom_event_id\x18\x03 \x01(\t\"\x93\x01\n\nWatchEvent\x12\x10\n\x08\x65vent_id\x18\x01 \x01(\t\x12\"\n\x05\x65vent\x18\x02 \x01(\x0b\x32\x13.fengsheng.v1.Event\x12\'\n\x07pending\x18\x03 \x01(\x0b\x32\x16.fengsheng.v1.Decision\x12&\n\x07outcome\x18\x04 \x01(\x0b\x32\x15.fengsheng.v1.Outcome\"$\n\x10GetReplayRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\">\n\x0cReplayAction\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\x12\x10\n\x08\x64\x65\x63ision\x18\x03 \x01(\x03\"\xa4\x01\n\x06Replay\x12-\n\x08settings\x18\x01 \x01(\x0b\x32\x1b.fengsheng.v1.MatchSettings\x12+\n\x07\x61\x63tions\x18\x02 \x03(\x0b\x32\x1a.fengsheng.v1.ReplayAction\x12\x16\n\x0e\x66inal_snapshot\x18\x03 \x01(\x0c\x12&\n\x07outcome\x18\x04 \x01(\x0b\x32\x15.fengsheng.v1.Outcome*e\n\x08SeatKind\x12\x19\n\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\t\n\x05HUMAN\x10\x01\x12\x0e\n\nBOT_RANDOM\x10\x02\x12\x11\n\rBOT_HEURISTIC\x10\x03\x12\x10\n\x0c\x42OT_EXTERNAL\x10\x04\x32\xcc\x03\n\rEngineService\x12R\n\x0b\x43reateMatch\x12 .fengsheng.v1.CreateMatchRequest\x1a!.fengsheng.v1.CreateMatchResponse\x12P\n\x0eGetObservation\x12#.fengsheng.v1.GetObservationRequest\x1a\x19.fengsheng.v1.Observation\x12U\n\x10ListLegalActions\x12%.fengsheng.v1.ListLegalActionsRequest\x1a\x1a.fengsheng.v1.LegalActions\x12:\n\x03\x41\x63t\x12\x18.fengsheng.v1.ActRequest\x1a\x19.fengsheng.v1.ActResponse\x12?\n\x05Watch\x12\x1a.fengsheng.v1.WatchRequest\x1a\x18.fengsheng.v1.WatchEvent0\x01\x12\x41\n\tGetReplay\x12\x1e.fengsheng.v1.GetReplayRequest\x1a\x14.fengsheng.v1.Replayb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!fengsheng/v1/engine_service.proto\x12\x0c\x66\x65ngsheng.v1\x1a\x17\x66\x65ngsheng/v1/game.proto\"\xb9\x01\n\rMatchSettings\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x0c\n\x04seed\x18\x03 \x01(\x04\x12\x10\n\x08tutorial\x18\x04 \x01(\x08\x12\x12\n\ncharacters\x18\x05 \x01(\x08\x12%\n\x05seats\x18\x06 \x03(\x0e\x32\x16.fengsheng.v1.SeatKind\x12\x16\n\x0eturn_timeout_s\x18\x07 \x01(\x01\x12\x13\n\x0b\x62ot_delay_s\x18\x08 \x01(\x01\"U\n\x12\x43reateMatchRequest\x12-\n\x08settings\x18\x01 \x01(\x0b\x32\x1b.fengsheng.v1.MatchSettings\x12\x10\n\x08match_id\x18\x02 \x01(\t\"P\n\x13\x43reateMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x07pending\x18\x02 \x01(\x0b\x32\x16.fengsheng.v1.Decision\"O\n\x15GetObservationRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x16\n\x0einclude_events\x18\x03 \x01(\x08\"9\n\x17ListLegalActionsRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\"^\n\x0cLegalActions\x12\x10\n\x08\x64\x65\x63ision\x18\x01 \x01(\x03\x12\x13\n\x0bseat_to_act\x18\x02 \x01(\x05\x12\x0f\n\x07\x61\x63tions\x18\x03 \x03(\t\x12\x16\n\x0e\x64\x65\x66\x61ult_action\x18\x04 \x01(\t\"\x8c\x01\n\nActRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x10\n\x08\x64\x65\x63ision\x18\x03 \x01(\x03\x12\x0e\n\x06\x61\x63tion\x18\x04 \x01(\t\x12\x0e\n\x06origin\x18\x05 \x01(\t\x12\x13\n\x0buse_default\x18\x06 \x01(\x08\x12\x17\n\x0fwant_next_legal\x18\x07 \x01(\x08\"\xaa\x01\n\x0b\x41\x63tResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\'\n\x07pending\x18\x02 \x01(\x0b\x32\x16.fengsheng.v1.Decision\x12&\n\x07outcome\x18\x03 \x01(\x0b\x32\x15.fengsheng.v1.Outcome\x12\x0f\n\x07\x61pplied\x18\x04 \x03(\t\x12(\n\x04next\x18\x05 \x01(\x0b\x32\x1a.fengsheng.v1.LegalActions\"E\n\x0cWatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x15\n\rfrom_event_id\x18\x03 \x01(\t\"\x93\x01\n\nWatchEvent\x12\x10\n\x08\x65vent_id\x18\x01 \x01(\t\x12\"\n\x05\x65vent\x18\x02 \x01(\x0b\x32\x13.fengsheng.v1.Event\x12\'\n\x07pending\x18\x03 \x01(\x0b\x32\x16.fengsheng.v1.Decision\x12&\n\x07outcome\x18\x04 \x01(\x0b\x32\x15.fengsheng.v1.Outcome\"$\n\x10GetReplayRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\">\n\x0cReplayAction\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\x12\x10\n\x08\x64\x65\x63ision\x18\x03 \x01(\x03\"\xa4\x01\n\x06Replay\x12-\n\x08settings\x18\x01 \x01(\x0b\x32\x1b.fengsheng.v1.MatchSettings\x12+\n\x07\x61\x63tions\x18\x02 \x03(\x0b\x32\x1a.fengsheng.v1.ReplayAction\x12\x16\n\x0e\x66inal_snapshot\x18\x03 \x01(\x0c\x12&\n\x07outcome\x18\x04 \x01(\x0b\x32\x15.fengsheng.v1.Outcome*e\n\x08SeatKind\x12\x19\n\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\t\n\x05HUMAN\x10\x01\x12\x0e\n\nBOT_RANDOM\x10\x02\x12\x11\n\rBOT_HEURISTIC\x10\x03\x12\x10\n\x0c\x42OT_EXTERNAL\x10\x04\x32\xcc\x03\n\rEngineService\x12R\n\x0b\x43reateMatch\x12 .fengsheng.v1.CreateMatchRequest\x1a!.fengsheng.v1.CreateMatchResponse\x12P\n\x0eGetObservation\x12#.fengsheng.v1.GetObservationRequest\x1a\x19.fengsheng.v1.Observation\x12U\n\x10ListLegalActions\x12%.fengsheng.v1.ListLegalActionsRequest\x1a\x1a.fengsheng.v1.LegalActions\x12:\n\x03\x41\x63t\x12\x18.fengsheng.v1.ActRequest\x1a\x19.fengsheng.v1.ActResponse\x12?\n\x05Watch\x12\x1a.fengsheng.v1.WatchRequest\x1a\x18.fengsheng.v1.WatchEvent0\x01\x12\x41\n\tGetReplay\x12\x1e.fengsheng.v1.GetReplayRequest\x1a\x14.fengsheng.v1.Replayb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'fengsheng.v1.engine_service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SEATKIND']._serialized_start=1407
-  _globals['_SEATKIND']._serialized_end=1508
+  _globals['_SEATKIND']._serialized_start=1475
+  _globals['_SEATKIND']._serialized_end=1576
   _globals['_MATCHSETTINGS']._serialized_start=77
   _globals['_MATCHSETTINGS']._serialized_end=262
   _globals['_CREATEMATCHREQUEST']._serialized_start=264
@@ -46,20 +46,20 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LISTLEGALACTIONSREQUEST']._serialized_end=571
   _globals['_LEGALACTIONS']._serialized_start=573
   _globals['_LEGALACTIONS']._serialized_end=667
-  _globals['_ACTREQUEST']._serialized_start=669
-  _globals['_ACTREQUEST']._serialized_end=784
-  _globals['_ACTRESPONSE']._serialized_start=787
-  _globals['_ACTRESPONSE']._serialized_end=915
-  _globals['_WATCHREQUEST']._serialized_start=917
-  _globals['_WATCHREQUEST']._serialized_end=986
-  _globals['_WATCHEVENT']._serialized_start=989
-  _globals['_WATCHEVENT']._serialized_end=1136
-  _globals['_GETREPLAYREQUEST']._serialized_start=1138
-  _globals['_GETREPLAYREQUEST']._serialized_end=1174
-  _globals['_REPLAYACTION']._serialized_start=1176
-  _globals['_REPLAYACTION']._serialized_end=1238
-  _globals['_REPLAY']._serialized_start=1241
-  _globals['_REPLAY']._serialized_end=1405
-  _globals['_ENGINESERVICE']._serialized_start=1511
-  _globals['_ENGINESERVICE']._serialized_end=1971
+  _globals['_ACTREQUEST']._serialized_start=670
+  _globals['_ACTREQUEST']._serialized_end=810
+  _globals['_ACTRESPONSE']._serialized_start=813
+  _globals['_ACTRESPONSE']._serialized_end=983
+  _globals['_WATCHREQUEST']._serialized_start=985
+  _globals['_WATCHREQUEST']._serialized_end=1054
+  _globals['_WATCHEVENT']._serialized_start=1057
+  _globals['_WATCHEVENT']._serialized_end=1204
+  _globals['_GETREPLAYREQUEST']._serialized_start=1206
+  _globals['_GETREPLAYREQUEST']._serialized_end=1242
+  _globals['_REPLAYACTION']._serialized_start=1244
+  _globals['_REPLAYACTION']._serialized_end=1306
+  _globals['_REPLAY']._serialized_start=1309
+  _globals['_REPLAY']._serialized_end=1473
+  _globals['_ENGINESERVICE']._serialized_start=1579
+  _globals['_ENGINESERVICE']._serialized_end=2039
 # @@protoc_insertion_point(module_scope)

@@ -88,32 +88,36 @@ class LegalActions(_message.Message):
     def __init__(self, decision: _Optional[int] = ..., seat_to_act: _Optional[int] = ..., actions: _Optional[_Iterable[str]] = ..., default_action: _Optional[str] = ...) -> None: ...
 
 class ActRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "decision", "action", "origin", "use_default")
+    __slots__ = ("match_id", "seat", "decision", "action", "origin", "use_default", "want_next_legal")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     ORIGIN_FIELD_NUMBER: _ClassVar[int]
     USE_DEFAULT_FIELD_NUMBER: _ClassVar[int]
+    WANT_NEXT_LEGAL_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     decision: int
     action: str
     origin: str
     use_default: bool
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., action: _Optional[str] = ..., origin: _Optional[str] = ..., use_default: _Optional[bool] = ...) -> None: ...
+    want_next_legal: bool
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., action: _Optional[str] = ..., origin: _Optional[str] = ..., use_default: _Optional[bool] = ..., want_next_legal: _Optional[bool] = ...) -> None: ...
 
 class ActResponse(_message.Message):
-    __slots__ = ("version", "pending", "outcome", "applied")
+    __slots__ = ("version", "pending", "outcome", "applied", "next")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     PENDING_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     APPLIED_FIELD_NUMBER: _ClassVar[int]
+    NEXT_FIELD_NUMBER: _ClassVar[int]
     version: int
     pending: _game_pb2.Decision
     outcome: _game_pb2.Outcome
     applied: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, version: _Optional[int] = ..., pending: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ..., applied: _Optional[_Iterable[str]] = ...) -> None: ...
+    next: LegalActions
+    def __init__(self, version: _Optional[int] = ..., pending: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ..., applied: _Optional[_Iterable[str]] = ..., next: _Optional[_Union[LegalActions, _Mapping]] = ...) -> None: ...
 
 class WatchRequest(_message.Message):
     __slots__ = ("match_id", "seat", "from_event_id")

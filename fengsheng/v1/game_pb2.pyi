@@ -271,7 +271,7 @@ class RecordList(_message.Message):
     def __init__(self, values: _Optional[_Iterable[_Union[Record, _Mapping]]] = ...) -> None: ...
 
 class Field(_message.Message):
-    __slots__ = ("name", "int", "str", "flag", "ints", "strs", "record", "records", "none")
+    __slots__ = ("name", "int", "str", "flag", "ints", "strs", "record", "records", "none", "big")
     NAME_FIELD_NUMBER: _ClassVar[int]
     INT_FIELD_NUMBER: _ClassVar[int]
     STR_FIELD_NUMBER: _ClassVar[int]
@@ -281,6 +281,7 @@ class Field(_message.Message):
     RECORD_FIELD_NUMBER: _ClassVar[int]
     RECORDS_FIELD_NUMBER: _ClassVar[int]
     NONE_FIELD_NUMBER: _ClassVar[int]
+    BIG_FIELD_NUMBER: _ClassVar[int]
     name: str
     int: int
     str: str
@@ -290,7 +291,8 @@ class Field(_message.Message):
     record: Record
     records: RecordList
     none: bool
-    def __init__(self, name: _Optional[str] = ..., int: _Optional[int] = ..., str: _Optional[str] = ..., flag: _Optional[bool] = ..., ints: _Optional[_Union[IntList, _Mapping]] = ..., strs: _Optional[_Union[StrList, _Mapping]] = ..., record: _Optional[_Union[Record, _Mapping]] = ..., records: _Optional[_Union[RecordList, _Mapping]] = ..., none: _Optional[bool] = ...) -> None: ...
+    big: int
+    def __init__(self, name: _Optional[str] = ..., int: _Optional[int] = ..., str: _Optional[str] = ..., flag: _Optional[bool] = ..., ints: _Optional[_Union[IntList, _Mapping]] = ..., strs: _Optional[_Union[StrList, _Mapping]] = ..., record: _Optional[_Union[Record, _Mapping]] = ..., records: _Optional[_Union[RecordList, _Mapping]] = ..., none: _Optional[bool] = ..., big: _Optional[int] = ...) -> None: ...
 
 class Snapshot(_message.Message):
     __slots__ = ("format", "ruleset", "players", "decision_number", "game_over", "state")

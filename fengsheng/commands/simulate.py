@@ -1,0 +1,103 @@
+"""``fengsheng simulate``: random legal play over many seeded games, with optional
+invariant checks, and a summary of speed and outcomes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
+    parser.add_argument("--players", default="5",
+                        help="player count, a range like 3-7, or a list like 4,5 (default 5)")
+    parser.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed+i (default 0)")
+    parser.add_argument("--check", action="store_true",
+                        help="check invariants after every decision (card zones, snapshot round trip, "
+                             "no hidden information in observations)")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def parse_players(text: str) -> list[int]:
+    counts: list[int] = []
+    for part in text.split(","):
+        if "-" in part:
+            lo, hi = (int(x) for x in part.split("-", 1))
+            counts.extend(range(lo, hi + 1))
+        else:
+            counts.append(int(part))
+    bad = [c for c in counts if not 3 <= c <= 7]
+    if bad or not counts:
+        raise argparse.ArgumentTypeError(f"player counts must be 3..7, got {text!r}")
+    return counts
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from fengsheng.invariants import Checker
+    from fengsheng.simulate import RunawayGame, play_random
+
+    try:
+        counts = parse_players(args.players)
+    except (argparse.ArgumentTypeError, ValueError) as exc:
+        print(f"fengsheng simulate: {exc}", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("fengsheng simulate: --games must be at least 1", file=sys.stderr)
+        return 2
+    reasons: Counter[str] = Counter()
+    identity_wins: Counter[str] = Counter()
+    decisions = turns = 0
+    failures: list[str] = []
+    start = time.perf_counter()
+    with Progress(TextColumn("simulate"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  disable=not sys.stderr.isatty(), transient=True) as progress:
+        task = progress.add_task("games", total=args.games)
+        for i in range(args.games):
+            seed = args.seed + i
+            players = counts[i % len(counts)]
+            checker = Checker(seed) if args.check else None
+            try:
+                result = play_random(seed, players, check=checker)
+            except (AssertionError, RunawayGame) as exc:
+                failures.append(f"seed {seed} ({players}p): {exc}")
+                progress.advance(task)
+                continue
+            decisions += result.decisions
+            turns += result.turns
+            reasons[result.reason] += 1
+            for w in result.winners:
+                identity_wins[result.game.state.seats[w].identity] += 1
+            progress.advance(task)
+    elapsed = time.perf_counter() - start
+    played = args.games - len(failures)
+    summary = {
+        "games": args.games,
+        "failed": len(failures),
+        "players": counts,
+        "seconds": round(elapsed, 3),
+        "games_per_s": round(args.games / elapsed, 1),
+        "decisions_per_s": round(decisions / elapsed, 1),
+        "decisions_per_game": round(decisions / max(played, 1), 1),
+        "turns_per_game": round(turns / max(played, 1), 1),
+        "endings": dict(reasons.most_common()),
+        "winning_identities": dict(identity_wins.most_common()),
+        "checked": bool(args.check),
+    }
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False))
+    else:
+        print(f"{args.games} games ({', '.join(map(str, counts))} players) in {elapsed:.1f}s: "
+              f"{summary['games_per_s']} games/s, {summary['decisions_per_s']} decisions/s, "
+              f"{summary['decisions_per_game']} decisions/game, {summary['turns_per_game']} turns/game")
+        for reason, n in reasons.most_common():
+            print(f"  {n:6d}  {reason}")
+        if args.check:
+            print(f"invariants checked after every decision: {'all held' if not failures else 'FAILED'}")
+    for f in failures[:20]:
+        print(f"FAILED {f}", file=sys.stderr)
+    return 1 if failures else 0

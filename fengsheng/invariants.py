@@ -1,0 +1,112 @@
+"""Invariant checks run after every decision of random play (``fengsheng simulate
+--check`` and the random-play tests):
+
+1. each of the 87 cards is in exactly one zone;
+2. ``Game.restore(game.snapshot())`` continues identically: at random decisions a restored
+   copy shadows the game, taking the same actions, and must produce identical snapshots;
+3. no observation holds another seat's hand card or unrevealed identity, and the
+   face-down intel in transmission or a face-down card on the chain is shown only to a
+   seat that was shown it by an event (its sender, a 破译 user, the 试探 target …).
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine import Game
+from engine.state import State
+from fengsheng.v1 import game_pb2
+
+HIDDEN_KINDS = ("probe", "secret_order")
+
+
+class Checker:
+    """Callable ``(game, decisions)`` for :func:`fengsheng.simulate.play_random`."""
+
+    def __init__(self, seed: int, *, restore_every: int = 40, shadow_steps: int = 6,
+                 observe_all: bool = True) -> None:
+        self.rng = random.Random(seed * 7919 + 1)
+        self.restore_every = restore_every
+        self.shadow_steps = shadow_steps
+        self.observe_all = observe_all
+        self.shadow: Game | None = None
+        self.shadow_left = 0
+        self.restores = 0
+
+    def __call__(self, game: Game, decisions: int) -> None:
+        game.check_zones()
+        self._check_restore(game)
+        self._check_observations(game)
+
+    # -------------------------------------------------------------- snapshots
+    def _check_restore(self, game: Game) -> None:
+        if self.shadow is not None:
+            seat, action = game.history[-1]
+            self.shadow.apply(seat, action)
+            self.shadow_left -= 1
+            if self.shadow_left == 0 or game.is_over:
+                mine, theirs = game.snapshot(), self.shadow.snapshot()
+                if mine != theirs:
+                    raise AssertionError(f"restored game diverged after {self.shadow_steps} actions "
+                                         f"(decision {game.decision_number})")
+                self.shadow = None
+        elif not game.is_over and self.rng.randrange(self.restore_every) == 0:
+            data = game.snapshot()
+            clone = Game.restore(data)
+            if clone.snapshot() != data:
+                raise AssertionError("snapshot does not round-trip byte for byte")
+            self.shadow = clone
+            self.shadow_left = self.shadow_steps
+            self.restores += 1
+
+    # -------------------------------------------------------------- hidden information
+    def _check_observations(self, game: Game) -> None:
+        st = game.state
+        p = st.prompt
+        viewers = range(-1, st.players) if self.observe_all else sorted({-1, p.seat if p else -1})
+        for viewer in viewers:
+            obs = game.observation(viewer)
+            check_observation(game, st, viewer, obs)
+
+
+def seen_by(game: Game, viewer: int, card: int, since: int) -> bool:
+    """Whether an event from index ``since`` on showed ``card`` to ``viewer``."""
+    for e in reversed(game.events):
+        if e.index < since:
+            return False
+        if card in e.cards and e.visible_to(viewer) and e.audience:
+            return True
+    return False
+
+
+def check_observation(game: Game, st: State, viewer: int, obs: game_pb2.Observation) -> None:
+    seats = st.seats
+    for j, sv in enumerate(obs.seats):
+        if j == viewer:
+            if sorted(sv.hand) != sorted(seats[j].hand):
+                raise AssertionError(f"seat {viewer}'s own hand is wrong in its observation")
+            continue
+        if sv.hand:
+            raise AssertionError(f"observation of {viewer} shows seat {j}'s hand")
+        if sv.identity and not seats[j].identity_revealed:
+            raise AssertionError(f"observation of {viewer} shows seat {j}'s hidden identity")
+        if viewer == -1 and (sv.hand_count != len(seats[j].hand) or list(sv.intel) != seats[j].intel):
+            raise AssertionError(f"the public view of seat {j}'s zones is wrong")
+    t = st.transit
+    if t is not None and not t.face_up and obs.transit.card:
+        entered = _entered_transit(game, t.card)
+        if not seen_by(game, viewer, t.card, entered):
+            raise AssertionError(f"observation of {viewer} shows the face-down intel {t.card} unseen")
+    for item, shown in zip(st.chain, obs.chain, strict=True):
+        if item.kind in HIDDEN_KINDS and shown.card and viewer not in (item.user, item.target):
+            raise AssertionError(f"observation of {viewer} shows a face-down {item.kind}")
+    if viewer != (st.prompt.seat if st.prompt else None) and len(obs.legal_actions):
+        raise AssertionError(f"observation of {viewer} lists another seat's legal actions")
+
+
+def _entered_transit(game: Game, card: int) -> int:
+    """Index of the latest event that put ``card`` in transit (send / swap)."""
+    for e in reversed(game.events):
+        if e.kind in ("send", "pile_send", "swap") and card in e.cards:
+            return e.index
+    return 0

@@ -1,0 +1,36 @@
+"""The deck table: the rulebook's totals (p.2 基础牌 87张) and the shared numbering."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from engine import deck
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "rules" / "return-deck.tsv"
+
+
+def test_rulebook_totals() -> None:
+    modes = Counter(c.transmission for c in deck.CARDS)
+    assert (modes["secret"], modes["direct"], modes["text"], modes["any"]) == (41, 31, 10, 5)
+    colours = Counter(c.color for c in deck.CARDS)
+    assert colours["red"] == 21 and colours["blue"] == 21
+    assert colours["black"] == 42 and colours["red+blue"] == 3
+    assert sum(c.encrypted for c in deck.CARDS) == 15
+    assert sum(c.direction_any for c in deck.CARDS) == 28
+    assert len(deck.CARDS) == 87 and [c.number for c in deck.CARDS] == list(range(1, 88))
+
+
+def test_every_function_is_implemented() -> None:
+    from engine.cards import FUNCTIONS
+
+    assert {c.function for c in deck.CARDS} == set(FUNCTIONS)
+    assert len(FUNCTIONS) == 15
+
+
+def test_same_numbering_as_the_shared_table() -> None:
+    if not SHARED.exists():  # pragma: no cover - shared/ sits beside every checkout here
+        import pytest
+
+        pytest.skip(f"{SHARED} not present")
+    assert deck.load_deck(SHARED) == deck.CARDS
