@@ -151,10 +151,13 @@ class EngineServicer(es_grpc.EngineServiceServicer):
             request.action,
             origin=request.origin,
             use_default=request.use_default,
+            want_next_legal=request.want_next_legal,
         )
         out = es.ActResponse(version=res.version, pending=res.pending, applied=res.applied)
         if res.outcome is not None:
             out.outcome.CopyFrom(res.outcome)
+        if res.next_legal is not None:
+            out.next.CopyFrom(res.next_legal)
         return out
 
     async def Watch(

