@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine import deck
+from engine import deck, ruledata
 from engine.cards import FUNCTIONS, PSEUDO
 from engine.rules import after_placement, identity_action
 from engine.state import Frame, Item, Prompt, Transit
@@ -22,9 +22,8 @@ from engine.state import Frame, Item, Prompt, Transit
 if TYPE_CHECKING:
     from engine.game import Game
 
-HAND_LIMIT = 6
-TURN_DRAW = 2
-CODES = ("听风", "看雨", "日落")
+HAND_LIMIT = ruledata.HAND_LIMIT
+TURN_DRAW = ruledata.TURN_DRAW
 
 
 # ---------------------------------------------------------------------- turn
@@ -435,9 +434,10 @@ def routes(g: Game, card: int, others: list[int]) -> list[str]:
 
 def code_matches(code: str, card: int) -> bool:
     """秘密下达 codes (decision §11.3): 听风 red, 看雨 blue, 日落 black; 机密文件 is red and blue."""
-    if code == "听风":
+    colour = ruledata.SECRET_ORDER_CODES[code]
+    if colour == "red":
         return deck.IS_RED[card]
-    if code == "看雨":
+    if colour == "blue":
         return deck.IS_BLUE[card]
     return deck.IS_BLACK[card]
 

@@ -5,24 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine import deck
+from engine import deck, ruledata
 from engine.state import Kill
 
 if TYPE_CHECKING:
     from engine.game import Game
 
-#: 公开文本 received as intel (decision §11.2): identity -> (action, count).
-PUBLIC_TEXT_ACTIONS: dict[int, dict[str, tuple[str, int]]] = {
-    19: {"latent": ("draw", 2), "military": ("discard", 1), "agent": ("draw", 1)},
-    20: {"latent": ("draw", 2), "military": ("discard", 1), "agent": ("draw", 1)},
-    21: {"military": ("draw", 2), "latent": ("discard", 1), "agent": ("draw", 1)},
-    22: {"military": ("draw", 2), "latent": ("discard", 1), "agent": ("draw", 1)},
-    23: {"military": ("draw", 2), "latent": ("discard", 1), "agent": ("draw", 1)},
-}
-
-DEATH_FAKES = 3
-FACTION_WIN = 3
-AGENT_TRUE_WIN = 6
+PUBLIC_TEXT_ACTIONS = ruledata.PUBLIC_TEXT_ACTIONS
+DEATH_FAKES = ruledata.DEATH_FAKES
+FACTION_WIN = ruledata.FACTION_WIN
+AGENT_TRUE_WIN = ruledata.AGENT_TRUE_WIN
 
 
 def identity_action(g: Game, card: int, identity: str) -> tuple[str, int]:

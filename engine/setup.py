@@ -6,19 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine import deck, rng
+from engine import deck, rng, ruledata
 from engine.errors import SetupError
 from engine.state import Frame, Seat, State
 
-#: Identity cards in play by player count (digest §1): (latent, military, agent).
-IDENTITY_TABLE: dict[int, tuple[int, int, int]] = {
-    3: (1, 1, 2),
-    4: (2, 2, 2),
-    5: (2, 2, 1),
-    6: (2, 2, 2),
-    7: (3, 3, 1),
-}
-START_HAND = 2
+IDENTITY_TABLE = ruledata.IDENTITY_TABLE
+START_HAND = ruledata.START_HAND
 
 
 def new_state(ruleset: str, players: int, seed: int, *, tutorial: bool = False) -> State:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine import deck
+from engine import deck, ruledata
 from engine.cards.base import (
     CardFunction,
     Context,
@@ -20,13 +20,8 @@ from engine.state import Frame, Item
 if TYPE_CHECKING:
     from engine.game import Game
 
-#: 试探: the identity each card names (decision §11.1): that identity draws 1, the
-#: others discard 1 hand card.
-PROBE_IDENTITY: dict[int, str] = {
-    1: "latent", 4: "latent", 7: "latent",
-    2: "military", 5: "military", 8: "military",
-    3: "agent", 6: "agent", 9: "agent",
-}
+#: 试探: the identity each card names (decision §11.1, engine/data/return-rules.json).
+PROBE_IDENTITY = ruledata.PROBE_IDENTITY
 
 
 def ask_discard_of(g: Game, chooser: int, owner: int, text: str) -> None:
@@ -99,7 +94,7 @@ class SecretOrder(CardFunction):
         st = g.state
         if ctx != "respond" or st.timing != "declare" or seat == st.turn or not st.seats[st.turn].hand:
             return []
-        return [f" code {c}" for c in ("听风", "看雨", "日落")]
+        return [f" code {c}" for c in ruledata.SECRET_ORDER_CODES]
 
     def on_use(self, g: Game, item: Item) -> None:
         item.target = g.state.turn
