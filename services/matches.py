@@ -74,6 +74,8 @@ class CachedMatch:
     game: Game
     settings: es.MatchSettings
     last: str  # the last history entry, encoded
+    #: history entries applied since the stored checkpoint
+    since_snapshot: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +168,8 @@ class MatchService:
     store: MatchStore
     scheduler: Scheduler = field(default_factory=NullScheduler)
     cache_size: int = 2048
+    #: write a snapshot checkpoint every this many actions (and at game over)
+    snapshot_every: int = 8
     #: how long a watcher waits for a notification before re-reading the stream anyway
     watch_poll_s: float = 2.0
     _cache: OrderedDict[str, CachedMatch] = field(default_factory=OrderedDict)
@@ -192,7 +196,8 @@ class MatchService:
             self._cache.pop(match_id, None)
             raise MatchNotFound(f"no match {match_id!r}")
         settings = es.MatchSettings.FromString(stored.settings)
-        m = CachedMatch(match_id, stored.version, Game.restore(stored.snapshot), settings, stored.last)
+        game = _rebuild(stored.snapshot, stored.tail)
+        m = CachedMatch(match_id, stored.version, game, settings, stored.last, len(stored.tail))
         self._remember(m)
         metrics.CACHE.labels("load").inc()
         return m
@@ -299,19 +304,17 @@ class MatchService:
         if not MATCH_ID_RE.match(match_id):
             raise BadRequest(f"malformed match id {match_id!r}")
         stored = await self.store.load(match_id)
-        history = await self.store.history(match_id)
         if stored is None:
             raise MatchNotFound(f"no match {match_id!r}")
+        game = _rebuild(stored.snapshot, stored.tail)
+        # the history is append-only: its first N entries are exactly those in this state
+        history = await self.store.history(match_id, upto=stored.snap_hist + len(stored.tail))
         out = es.Replay(
             settings=es.MatchSettings.FromString(stored.settings),
             actions=[es.ReplayAction(seat=h.seat, action=h.action, decision=h.decision) for h in history],
-            final_snapshot=stored.snapshot,
+            final_snapshot=game.snapshot(),
         )
-        # The history and the snapshot come from two reads; if an action landed between
-        # them, read again (the history must end where the snapshot is).
-        if len(history) and history[-1].encode() != stored.last:
-            return await self.replay(match_id)
-        outcome = Game.restore(stored.snapshot).outcome
+        outcome = game.outcome
         if outcome is not None:
             out.outcome.CopyFrom(outcome.to_proto())
         return out
@@ -425,10 +428,12 @@ class MatchService:
         pending = decision_proto(game)
         outcome = game.outcome
         now_ms = int(time.time() * 1000)
+        since = m.since_snapshot + len(entries)
+        checkpoint = game.is_over or since >= self.snapshot_every
         res = await self.store.commit(
             m.match_id,
             expected_version=m.version,
-            snapshot=game.snapshot(),
+            snapshot=game.snapshot() if checkpoint else b"",
             decision=game.decision_number,
             seat=pending.seat,
             over=game.is_over,
@@ -446,6 +451,7 @@ class MatchService:
             self._cache.pop(m.match_id, None)
             return None
         m.version = res.version
+        m.since_snapshot = 0 if checkpoint else since
         m.last = entries[-1].encode() if entries else m.last
         # Restored games start with an empty event list; keep memory flat.
         del game.events[:]
@@ -544,6 +550,15 @@ class MatchService:
     async def close(self) -> None:
         if self._notifier is not None:
             await self._notifier.close()
+
+
+def _rebuild(snapshot: bytes, tail: list[HistoryEntry]) -> Game:
+    """The checkpoint with the history after it re-applied (events already stored)."""
+    game = Game.restore(snapshot)
+    for h in tail:
+        game.apply(h.seat, h.action)
+    del game.events[:]
+    return game
 
 
 def _legal(game: Game, seat: int) -> es.LegalActions:

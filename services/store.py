@@ -7,7 +7,10 @@ Key layout (``{id}`` is a Redis Cluster hash tag, so one match's keys share a sl
 key                         type    holds
 ==========================  ======  ==========================================================
 ``fs:m:{ID}``               hash    ``version`` (int, 1 after create, +1 per action),
-                                    ``snapshot`` (``game_pb2.Snapshot`` bytes),
+                                    ``snapshot`` (``game_pb2.Snapshot`` bytes, a checkpoint),
+                                    ``snap_hist`` (how many history entries the snapshot
+                                    includes: the state is the snapshot plus the history
+                                    entries after it, re-applied),
                                     ``settings`` (``MatchSettings`` bytes, seed filled in),
                                     ``decision`` / ``seat`` (open decision number and seat,
                                     -1 when over), ``over`` (0/1), ``last`` (the last history
@@ -17,7 +20,11 @@ key                         type    holds
 ``fs:m:{ID}:n``             pubsub  the new version, published after every write
 ==========================  ======  ==========================================================
 
-Every write is one Lua script, so one Redis round trip per action.
+Every write is one Lua script, so one Redis round trip per action. The snapshot is a
+checkpoint written every few actions (and at game over), not at every action: restoring is
+``Game.restore(snapshot)`` plus the history entries after ``snap_hist`` re-applied (the
+engine guarantees a restored game continues exactly as the original), and encoding a full
+snapshot is the most expensive step of an action.
 """
 
 from __future__ import annotations
@@ -55,7 +62,7 @@ end
 """
 
 #: Apply one action. KEYS: state hash, history list, event stream, notify channel, outbox.
-#: ARGV: 1 expected version, 2 snapshot, 3 decision, 4 seat, 5 over (0/1), 6 pending
+#: ARGV: 1 expected version, 2 snapshot ("" = no new checkpoint), 3 decision, 4 seat, 5 over (0/1), 6 pending
 #: ``Decision`` bytes, 7 ``Outcome`` bytes or "", 8 outbox member ("" = the new decision
 #: needs no task), 9 outbox score (ms), 10 history entry count h (an action the engine
 #: expands, e.g. ``choose 3 7``, is several entries), then h entries, then the event count
@@ -71,9 +78,11 @@ cur = tonumber(cur)
 if cur ~= tonumber(ARGV[1]) then return {0, cur} end
 local v = cur + 1
 local h = tonumber(ARGV[10])
-redis.call('HSET', KEYS[1], 'version', v, 'snapshot', ARGV[2], 'decision', ARGV[3],
+redis.call('HSET', KEYS[1], 'version', v, 'decision', ARGV[3],
            'seat', ARGV[4], 'over', ARGV[5], 'last', ARGV[10 + h])
-for k = 1, h do redis.call('RPUSH', KEYS[2], ARGV[10 + k]) end
+local hl = 0
+for k = 1, h do hl = redis.call('RPUSH', KEYS[2], ARGV[10 + k]) end
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'snapshot', ARGV[2], 'snap_hist', hl) end
 local id = add_events(KEYS[3], v, ARGV[6], ARGV[7], tonumber(ARGV[11 + h]), 12 + h)
 if ARGV[8] ~= '' then redis.call('ZADD', KEYS[5], ARGV[9], ARGV[8]) end
 redis.call('PUBLISH', KEYS[4], v)
@@ -90,7 +99,7 @@ CREATE_SCRIPT = (
     + """
 local cur = redis.call('HGET', KEYS[1], 'version')
 if cur then return {0, tonumber(cur)} end
-redis.call('HSET', KEYS[1], 'version', 1, 'snapshot', ARGV[1], 'settings', ARGV[2],
+redis.call('HSET', KEYS[1], 'version', 1, 'snapshot', ARGV[1], 'snap_hist', 0, 'settings', ARGV[2],
            'decision', ARGV[3], 'seat', ARGV[4], 'over', ARGV[5], 'last', '', 'created', ARGV[6])
 local id = add_events(KEYS[3], 1, ARGV[7], ARGV[8], tonumber(ARGV[11]), 12)
 if ARGV[9] ~= '' then redis.call('ZADD', KEYS[5], ARGV[10], ARGV[9]) end
@@ -98,6 +107,16 @@ redis.call('PUBLISH', KEYS[4], 1)
 return {1, 1, id}
 """
 )
+
+#: Read a match in one round trip: KEYS: state hash, history list. Returns nil, or
+#: ``{version, snapshot, settings, last, snap_hist, tail}`` where ``tail`` is the history
+#: after the checkpoint.
+LOAD_SCRIPT = """
+local f = redis.call('HMGET', KEYS[1], 'version', 'snapshot', 'settings', 'last', 'snap_hist')
+if not f[1] then return nil end
+local tail = redis.call('LRANGE', KEYS[2], tonumber(f[5] or '0'), -1)
+return {f[1], f[2], f[3], f[4], f[5], tail}
+"""
 
 #: The transactional outbox: ``MATCH_ID\tDECISION`` members scored by the time (ms) the
 #: decision opened, for decisions that need a Celery task (bot move or turn timer). The
@@ -143,15 +162,16 @@ class StoredEvent:
 
 @dataclass(frozen=True, slots=True)
 class StoredMatch:
-    """The stored state of a match (one HMGET)."""
+    """The stored state of a match: the checkpoint and the history after it."""
 
     version: int
     snapshot: bytes
     settings: bytes
-    decision: int
-    seat: int
-    over: bool
     last: str
+    #: history entries included in ``snapshot``
+    snap_hist: int
+    #: history entries after the checkpoint, to re-apply
+    tail: list[HistoryEntry]
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +229,7 @@ class MatchStore:
     def __init__(self, redis: aioredis.Redis) -> None:
         self.redis = redis
         self._act = redis.register_script(ACT_SCRIPT)
+        self._load = redis.register_script(LOAD_SCRIPT)
         self._create = redis.register_script(CREATE_SCRIPT)
 
     @classmethod
@@ -302,22 +323,24 @@ class MatchStore:
         return None if raw is None else int(raw)
 
     async def load(self, match_id: str) -> StoredMatch | None:
-        fields = ("version", "snapshot", "settings", "decision", "seat", "over", "last")
-        raw = await self.redis.hmget(state_key(match_id), fields)
-        if raw[0] is None:
+        """The checkpoint and the history after it, consistently (one script)."""
+        raw = await self._load(keys=[state_key(match_id), history_key(match_id)])
+        if raw is None:
             return None
         return StoredMatch(
             version=int(raw[0]),
             snapshot=bytes(raw[1] or b""),
             settings=bytes(raw[2] or b""),
-            decision=int(raw[3]),
-            seat=int(raw[4]),
-            over=raw[5] in (b"1", "1"),
-            last=_s(raw[6] or b""),
+            last=_s(raw[3] or b""),
+            snap_hist=int(raw[4] or 0),
+            tail=[HistoryEntry.decode(x) for x in raw[5]],
         )
 
-    async def history(self, match_id: str) -> list[HistoryEntry]:
-        return [HistoryEntry.decode(x) for x in await self.redis.lrange(history_key(match_id), 0, -1)]
+    async def history(self, match_id: str, *, upto: int = -1) -> list[HistoryEntry]:
+        """The first ``upto`` history entries (all with -1); the list is append-only, so
+        a prefix read later is the same prefix."""
+        raw = await self.redis.lrange(history_key(match_id), 0, upto - 1 if upto >= 0 else -1)
+        return [HistoryEntry.decode(x) for x in raw]
 
     async def read_events(
         self, match_id: str, *, after: str = "", count: int = 512
