@@ -369,18 +369,14 @@ async def _act(
         result = await svc.engine.act(grant.match_id, grant.seat, decision, action)
     except grpc.aio.AioRpcError as exc:
         svc.metrics.actions.labels(transport=transport, result=exc.code().name.lower()).inc()
-        if exc.code() == grpc.StatusCode.INVALID_ARGUMENT:
-            try:
+        err = errors.from_grpc(exc)
+        if exc.code() == grpc.StatusCode.INVALID_ARGUMENT and "legal_actions" not in err.extra:
+            with contextlib.suppress(grpc.aio.AioRpcError):
                 legal = await svc.engine.legal_actions(grant.match_id, grant.seat)
-                raise errors.from_grpc(
-                    exc,
-                    decision=legal.decision,
-                    seat_to_act=legal.seat_to_act,
-                    legal_actions=list(legal.actions),
-                ) from exc
-            except grpc.aio.AioRpcError:
-                pass
-        raise errors.from_grpc(exc) from exc
+                err.extra.update(
+                    decision=legal.decision, seat_to_act=legal.seat_to_act, legal_actions=list(legal.actions)
+                )
+        raise err from exc
     svc.metrics.actions.labels(transport=transport, result="ok").inc()
     return to_dict(result)
 

@@ -10,16 +10,21 @@ Every error body has the same shape::
 | forged / malformed token, wrong token kind | 401 | ``unauthenticated`` |
 | a valid seat token used for another match or another seat | 403 | ``forbidden`` |
 | malformed body or query (validation) | 422 | ``malformed_request`` |
-| gRPC ``INVALID_ARGUMENT`` (illegal action) | 400 | ``invalid_argument`` + ``legal_actions`` |
+| gRPC ``INVALID_ARGUMENT`` (illegal action, bad settings) | 400 | ``invalid_argument`` + ``legal_actions`` |
 | gRPC ``FAILED_PRECONDITION`` (stale / duplicate decision, out of turn) | 409 | ``failed_precondition`` |
 | gRPC ``NOT_FOUND`` / unknown match | 404 | ``not_found`` |
 | gRPC ``ALREADY_EXISTS`` / ``ABORTED`` | 409 | ``already_exists`` / ``aborted`` |
 | gRPC ``UNAVAILABLE`` / ``DEADLINE_EXCEEDED`` | 503 / 504 | ``unavailable`` / ``deadline_exceeded`` |
 | any other gRPC failure | 502 | the gRPC code, lower case |
+
+Errors from the engine service also carry, when it sent them in trailing metadata, its
+error ``kind`` (``stale_decision``, ``out_of_turn``, ``illegal_action``...), the open
+``decision``, the ``seat_to_act`` and the ``legal_actions``.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import grpc
@@ -80,12 +85,41 @@ def conflict(message: str) -> ApiError:
     return ApiError(409, "conflict", message)
 
 
+def engine_error_fields(exc: grpc.aio.AioRpcError) -> dict[str, Any]:
+    """The machine-readable parts the engine service puts in trailing metadata.
+
+    ``fs-error`` -> ``kind``, ``fs-decision`` -> ``decision``, ``fs-seat-to-act`` ->
+    ``seat_to_act``, ``fs-legal`` (JSON list) -> ``legal_actions``.
+    """
+    fields: dict[str, Any] = {}
+    try:
+        metadata = exc.trailing_metadata() or ()
+    except Exception:
+        return fields
+    for key, value in metadata:
+        text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+        try:
+            if key == "fs-error":
+                fields["kind"] = text
+            elif key == "fs-decision":
+                fields["decision"] = int(text)
+            elif key == "fs-seat-to-act":
+                fields["seat_to_act"] = int(text)
+            elif key == "fs-legal":
+                legal = json.loads(text)
+                if isinstance(legal, list):
+                    fields["legal_actions"] = [str(a) for a in legal]
+        except ValueError:
+            continue
+    return fields
+
+
 def from_grpc(exc: grpc.aio.AioRpcError, **extra: Any) -> ApiError:
     """Translate a failed engine call (the one mapping of gRPC codes to HTTP)."""
     code = exc.code()
     status = GRPC_TO_HTTP.get(code, 502)
     name = code.name.lower() if code is not None else "unknown"
-    return ApiError(status, name, exc.details() or name, **extra)
+    return ApiError(status, name, exc.details() or name, **{**engine_error_fields(exc), **extra})
 
 
 def install_handlers(app: FastAPI) -> None:

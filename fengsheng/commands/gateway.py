@@ -1,0 +1,60 @@
+"""``fengsheng gateway``: serve the HTTP + WebSocket gateway (uvicorn) in front of an engine service.
+
+Prints ``gateway listening on http://HOST:PORT`` once the socket is bound (``--port 0``
+picks a free port), then serves until SIGINT / SIGTERM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--engine", required=True, metavar="ADDR", help="engine service gRPC address, host:port")
+    parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000; 0 = any free port)")
+    parser.add_argument(
+        "--secret",
+        default=os.environ.get("FENGSHENG_SECRET", ""),
+        help="secret signing the tokens (default $FENGSHENG_SECRET, else a random one per run)",
+    )
+    parser.add_argument(
+        "--redis-url",
+        default=os.environ.get("FENGSHENG_REDIS_URL", ""),
+        help="keep the seat table in this Redis (needed with several gateway replicas)",
+    )
+    parser.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import socket
+
+    import uvicorn
+
+    from gateway.app import create_app
+
+    secret = args.secret
+    if not secret:
+        secret = secrets.token_urlsafe(32)
+        print("gateway: no --secret given, using a random one (tokens die with this process)", file=sys.stderr)
+    app = create_app(args.engine, secret, redis_url=args.redis_url or None)
+
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((args.host, args.port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    config = uvicorn.Config(app, log_level=args.log_level, ws="auto", lifespan="on")
+    server = uvicorn.Server(config)
+    print(f"gateway listening on http://{shown}:{port} (engine {args.engine})", flush=True)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    return 0

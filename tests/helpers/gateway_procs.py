@@ -1,0 +1,102 @@
+"""Gateway processes and process-tree checks for integration tests.
+
+>>> gw = start_gateway(engine.address, tmp_path, redis_url=redis_url)   # doctest: +SKIP
+>>> httpx.get(gw.extra["url"] + "/healthz")                               # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from helpers.processes import ServiceProcess, spawn, wait_for_log
+
+
+def start_gateway(
+    engine_address: str,
+    log_dir: Path,
+    *,
+    redis_url: str | None = None,
+    secret: str = "integration-secret",
+    timeout: float = 30.0,
+) -> ServiceProcess:
+    """``fengsheng gateway --port 0``; returns once ``/healthz`` answers 200 (``extra["url"]``)."""
+    args = ["gateway", "--engine", engine_address, "--port", "0", "--secret", secret]
+    if redis_url:
+        args += ["--redis-url", redis_url]
+    proc = spawn("gateway", args, log_dir)
+    m = wait_for_log(proc, r"listening on (http://\S+)", timeout)
+    url = m.group(1)
+    proc.address = url.removeprefix("http://")
+    proc.extra["url"] = url
+    wait_until(lambda: httpx.get(f"{url}/healthz", timeout=2).status_code == 200, timeout, "gateway health")
+    return proc
+
+
+def wait_until(check: Callable[[], bool], timeout: float, what: str, interval: float = 0.05) -> None:
+    """Poll ``check`` (exceptions count as false) until it is true or ``timeout`` passes."""
+    deadline = time.monotonic() + timeout
+    last: Exception | None = None
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except Exception as exc:
+            last = exc
+        time.sleep(interval)
+    raise TimeoutError(f"timed out after {timeout}s waiting for {what} (last error: {last})")
+
+
+def poll_json(
+    client: httpx.Client, path: str, until: Callable[[Any], bool], timeout: float = 60.0, **kwargs: Any
+) -> Any:
+    """GET ``path`` until ``until(json)`` holds; return that JSON."""
+    deadline = time.monotonic() + timeout
+    data: Any = None
+    while time.monotonic() < deadline:
+        reply = client.get(path, **kwargs)
+        reply.raise_for_status()
+        data = reply.json()
+        if until(data):
+            return data
+        time.sleep(0.1)
+    raise TimeoutError(f"GET {path}: condition not met after {timeout}s; last: {str(data)[:2000]}")
+
+
+def _ppid(pid: int) -> int | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError, PermissionError):
+        return None
+    # the command name (field 2) may hold spaces or parentheses: split after the last ")"
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process below ``pid`` (children, grandchildren...), from /proc."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            ppid = _ppid(int(entry))
+            if ppid is not None:
+                parents[int(entry)] = ppid
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def alive(pid: int) -> bool:
+    """True while ``pid`` exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
