@@ -103,9 +103,12 @@ async def bench_echo(address: str, callers: int, seconds: float) -> dict[str, An
 
 
 # ---------------------------------------------------------------------------- direct mode
-async def bench_direct(address: str, matches: int, seconds: float, players: int, rate: float = 0.0) -> dict[str, Any]:
+async def bench_direct(
+    address: str, matches: int, seconds: float, players: int, rate: float = 0.0, channels: int = 1
+) -> dict[str, Any]:
     """K coroutines, each playing one match at a time as every seat. ``rate`` > 0 paces the
-    total to about that many actions/s."""
+    total to about that many actions/s. ``channels`` > 1 opens that many connections (one
+    subchannel pool each), so several replicas on one SO_REUSEPORT port share the load."""
     import grpc
 
     from fengsheng.v1 import engine_service_pb2 as es
@@ -118,12 +121,16 @@ async def bench_direct(address: str, matches: int, seconds: float, players: int,
     finished = 0
     interval = matches / rate if rate > 0 else 0.0
 
-    async with grpc.aio.insecure_channel(address) as channel:
-        stub = es_grpc.EngineServiceStub(channel)
+    opened = [
+        grpc.aio.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)]) for _ in range(channels)
+    ]
+    stubs = [es_grpc.EngineServiceStub(c) for c in opened]
+    try:
         stop = time.perf_counter() + seconds
 
         async def play(k: int) -> None:
             nonlocal actions, calls, finished
+            stub = stubs[k % len(stubs)]
             rng = random.Random(k)
             next_at = time.perf_counter() + rng.random() * interval
             while time.perf_counter() < stop:
@@ -164,8 +171,12 @@ async def bench_direct(address: str, matches: int, seconds: float, players: int,
         t0 = time.perf_counter()
         await asyncio.gather(*(play(k) for k in range(matches)))
         elapsed = time.perf_counter() - t0
+    finally:
+        for c in opened:
+            await c.close()
     return {
         "matches": matches,
+        "channels": channels,
         "target_rate": rate or None,
         "actions": actions,
         "matches_finished": finished,
@@ -242,6 +253,9 @@ def main() -> int:
     parser.add_argument("--echo-callers", type=int, default=32)
     parser.add_argument("--workers", type=int, default=2, help="Celery worker processes (celery mode)")
     parser.add_argument("--redis-url", default=None)
+    parser.add_argument(
+        "--replicas", type=int, default=1, help="engine server processes on one SO_REUSEPORT port (direct mode)"
+    )
     parser.add_argument("--modes", default="echo,direct,half,celery")
     parser.add_argument("--serve-echo", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -251,7 +265,7 @@ def main() -> int:
 
     import tempfile
 
-    from services.redis_server import RedisServer
+    from services.redis_server import RedisServer, free_port
 
     modes = set(args.modes.split(","))
     out: dict[str, Any] = {"matches": args.matches, "players": args.players, "seconds": args.seconds}
@@ -270,18 +284,32 @@ def main() -> int:
                 out["echo"] = asyncio.run(bench_echo(addr, args.echo_callers, min(args.seconds, 5.0)))
                 proc.terminate()
             if modes & {"direct", "half"}:
-                proc, addr = spawn(
-                    ["-m", "fengsheng.cli", "engine-server", "--redis-url", redis_url, "--port", "0", "--no-celery"],
-                    logs / "engine-direct.log",
-                )
-                procs.append(proc)
-                full = asyncio.run(bench_direct(addr, args.matches, args.seconds, args.players))
+                port = "0"
+                extra = []
+                if args.replicas > 1:
+                    port, extra = str(free_port()), ["--reuse-port"]
+                direct_procs = []
+                for i in range(args.replicas):
+                    proc, addr = spawn(
+                        ["-m", "fengsheng.cli", "engine-server", "--redis-url", redis_url, "--port", port,
+                         "--no-celery", *extra],
+                        logs / f"engine-direct-{i}.log",
+                    )  # fmt: skip
+                    procs.append(proc)
+                    direct_procs.append(proc)
+                channels = 1 if args.replicas == 1 else 4 * args.replicas
+                out["replicas"] = args.replicas
+                full = asyncio.run(bench_direct(addr, args.matches, args.seconds, args.players, channels=channels))
                 out["direct"] = full
                 if "half" in modes and full["actions_per_s"] > 0:
                     out["direct_half_load"] = asyncio.run(
-                        bench_direct(addr, args.matches, args.seconds, args.players, rate=full["actions_per_s"] / 2)
-                    )
-                proc.terminate()
+                        bench_direct(
+                            addr, args.matches, args.seconds, args.players, rate=full["actions_per_s"] / 2,
+                            channels=channels,
+                        )
+                    )  # fmt: skip
+                for proc in direct_procs:
+                    proc.terminate()
             if "celery" in modes:
                 proc, addr = spawn(
                     ["-m", "fengsheng.cli", "engine-server", "--redis-url", redis_url, "--port", "0"],

@@ -208,6 +208,7 @@ async def build_server(
     *,
     scheduler: Scheduler | None = None,
     celery: bool = True,
+    reuse_port: bool = False,
 ) -> EngineServer:
     """Build (not start) the engine server bound to ``address`` (``host:0`` picks a port).
 
@@ -226,7 +227,7 @@ async def build_server(
     service = MatchService(MatchStore.from_url(redis_url), scheduler)
     server = grpc.aio.server(
         options=[
-            ("grpc.so_reuseport", 0),
+            ("grpc.so_reuseport", 1 if reuse_port else 0),
             ("grpc.max_receive_message_length", 16 * 1024 * 1024),
             ("grpc.max_send_message_length", 64 * 1024 * 1024),
         ]

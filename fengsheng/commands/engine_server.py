@@ -20,6 +20,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="queue no bot moves or turn timers (clients act for every seat)",
     )
     parser.add_argument("--log-level", default="WARNING", help="Python log level (default: WARNING)")
+    parser.add_argument(
+        "--reuse-port", action="store_true", help="let several replicas bind the same port (SO_REUSEPORT)"
+    )
+    parser.add_argument("--uvloop", action="store_true", help="run on uvloop (experimental with grpc.aio)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,13 +34,13 @@ def run(args: argparse.Namespace) -> int:
     from services import config
     from services.grpc_server import build_server
 
-    logging.basicConfig(
-        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     redis_url = args.redis_url or config.redis_url()
 
     async def serve() -> None:
-        built = await build_server(f"{args.host}:{args.port}", redis_url, celery=not args.no_celery)
+        built = await build_server(
+            f"{args.host}:{args.port}", redis_url, celery=not args.no_celery, reuse_port=args.reuse_port
+        )
         await built.start()
         if args.metrics_port:
             from prometheus_client import start_http_server
@@ -50,5 +54,9 @@ def run(args: argparse.Namespace) -> int:
         await stop.wait()
         await built.stop(2.0)
 
+    if args.uvloop:
+        import uvloop
+
+        uvloop.install()
     asyncio.run(serve())
     return 0
