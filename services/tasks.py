@@ -76,16 +76,20 @@ def bot_move(
     log.info("bots.move start match=%s seat=%s decision=%s", match_id, seat, decision)
     stub = engine_stub()
     try:
-        legal = stub.ListLegalActions(es.ListLegalActionsRequest(match_id=match_id, seat=seat), timeout=RPC_TIMEOUT_S)
-        if legal.decision != decision or legal.seat_to_act != seat:
-            log.info("bots.move stale match=%s decision=%s (open: %s)", match_id, decision, legal.decision)
-            return "stale"
         if delay_s > 0:
+            # cheap staleness check before holding a worker thread for the delay
+            legal = stub.ListLegalActions(
+                es.ListLegalActionsRequest(match_id=match_id, seat=seat), timeout=RPC_TIMEOUT_S
+            )
+            if legal.decision != decision or legal.seat_to_act != seat:
+                log.info("bots.move stale match=%s decision=%s (open: %s)", match_id, decision, legal.decision)
+                return "stale"
             time.sleep(delay_s)
         obs = stub.GetObservation(es.GetObservationRequest(match_id=match_id, seat=seat), timeout=RPC_TIMEOUT_S)
-        if obs.pending.number != decision:
+        if obs.pending.number != decision or obs.pending.seat != seat or not obs.legal_actions:
+            log.info("bots.move stale match=%s decision=%s (open: %s)", match_id, decision, obs.pending.number)
             return "stale"
-        actions = list(obs.legal_actions) or list(legal.actions)
+        actions = list(obs.legal_actions)
         rng = random.Random(f"{match_id}:{seat}:{decision}")
         action = POLICIES.get(policy, POLICIES["random"])(obs, actions, rng)
         stub.Act(
