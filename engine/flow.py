@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING
 
 from engine import deck, ruledata
 from engine.cards import FUNCTIONS, PSEUDO
-from engine.rules import after_placement, identity_action
+from engine.cards.base import Effect
+from engine.rules import check_victory, h_death, identity_action, schedule_deaths
 from engine.state import Frame, Item, Prompt, Transit
+from engine.triggers import h_trigger, make_skill_item, open_window, trigger_options
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -28,7 +30,8 @@ TURN_DRAW = ruledata.TURN_DRAW
 
 # ---------------------------------------------------------------------- turn
 def h_turn(g: Game, fr: Frame) -> None:
-    """A seat's turn: start, draw 2, play phase with the send, discard to 6, end."""
+    """A seat's turn: start, draw 2, play phase with the send, discard to 6, end
+    (rulebook p.5; turn-start and turn-end windows for skills)."""
     st = g.state
     s = fr.seat
     alive = st.seats[s].alive
@@ -39,12 +42,15 @@ def h_turn(g: Game, fr: Frame) -> None:
         st.locked.clear()
         st.send_code = ""
         st.send_code_user = -1
+        st.used.clear()
         g.log("turn_start", s, f"turn {st.turn_number}: seat {s}")
         fr.stage = 1
+        if alive and st.characters:
+            g.push(Frame("turn_start", seat=s))
     elif fr.stage == 1:
         fr.stage = 2
         if alive:
-            g.draw(s, TURN_DRAW)
+            g.draw(s, turn_draw_count(g, s))
     elif fr.stage == 2:
         fr.stage = 3
         if alive:
@@ -53,11 +59,47 @@ def h_turn(g: Game, fr: Frame) -> None:
         fr.stage = 4
         if alive and len(st.seats[s].hand) > HAND_LIMIT:
             g.push(Frame("discard", seat=s))
+    elif fr.stage == 4:
+        fr.stage = 5
+        if alive:
+            open_window(g, "turn_end", s)
     else:
         g.log("turn_end", s, f"seat {s} ends the turn")
         st.stack.pop()
         st.transit = None
+        st.flags = [f for f in st.flags if f.startswith("game:")]
         st.stack.append(Frame("turn", seat=g.next_living(s, 1)))
+
+
+def turn_draw_count(g: Game, seat: int) -> int:
+    """The turn-start draw: 2, unless a skill set it (flag ``draw_set:N``) or added to it
+    (``draw_extra:N``)."""
+    count = TURN_DRAW
+    for flag in g.state.flags:
+        if flag.startswith("draw_set:"):
+            count = int(flag.split(":")[1])
+    for flag in g.state.flags:
+        if flag.startswith("draw_extra:"):
+            count += int(flag.split(":")[1])
+    return count
+
+
+def h_turn_start(g: Game, fr: Frame) -> None:
+    """Before the turn-start draw: the turn player may use turn-start skills (乔装,
+    战术大师, 先机后置, 精明, 英雄本色). A face-down turn player is always asked."""
+    st = g.state
+    s = fr.seat
+    if fr.answer:
+        action, fr.answer = fr.answer, ""
+        if action == "pass":
+            st.stack.pop()
+            return
+        start_chain(g, use_skill(g, s, action), "turn_start")
+        return
+    if skill_plays(g, s, "turn_start") or not st.seats[s].exposed:
+        g.ask(s, "turn_start", "before your draw: use a skill or pass")
+        return
+    st.stack.pop()
 
 
 def h_main(g: Game, fr: Frame) -> None:
@@ -74,7 +116,7 @@ def h_main(g: Game, fr: Frame) -> None:
             g.log("declare", fr.seat, f"seat {fr.seat} declares the intel send")
             start_chain(g, Item("declare", fr.seat), "declare")
         else:
-            start_chain(g, use_card(g, fr.seat, action), "main")
+            start_chain(g, use_action(g, fr.seat, action), "main")
         return
     g.ask(fr.seat, "main", "use cards, or declare the intel send")
 
@@ -118,6 +160,7 @@ def h_send(g: Game, fr: Frame) -> None:
           cards=(card,), public=None if t.face_up else f"seat {s} sends {shown} {mode} {route}")
     move_to(g, target if mode == "direct" else g.next_living(s, direction))
     g.push(Frame("transit", seat=s))
+    open_window(g, "send", s, card=card)
 
 
 def move_to(g: Game, holder: int, *, forced: bool = False) -> None:
@@ -164,7 +207,7 @@ def h_transit(g: Game, fr: Frame) -> None:
             g.log("decline", h, f"seat {h} declines the intel")
             pass_on(g, h)
         else:
-            start_chain(g, use_card(g, h, action), "arrive")
+            start_chain(g, use_action(g, h, action), "arrive")
         return
     if h == t.sender and t.sender_done:
         fr.answer = "accept"
@@ -184,7 +227,7 @@ def h_returned(g: Game, fr: Frame) -> None:
         seat = fr.order[fr.index]
         fr.index += 1
         if action != "pass":
-            start_chain(g, use_card(g, seat, action), "returned")
+            start_chain(g, use_action(g, seat, action), "returned")
         return
     while fr.index < len(fr.order) and not st.seats[fr.order[fr.index]].alive:
         fr.index += 1
@@ -201,9 +244,8 @@ def h_discard(g: Game, fr: Frame) -> None:
     if fr.answer:
         card = int(fr.answer.split()[1])
         fr.answer = ""
-        hand.remove(card)
-        g.discard_card(card)
-        g.log("discard", fr.seat, f"seat {fr.seat} discards {card}", cards=(card,))
+        g.discard_from_hand(fr.seat, [card])
+        return
     if len(hand) <= HAND_LIMIT:
         st.stack.pop()
         return
@@ -211,27 +253,62 @@ def h_discard(g: Game, fr: Frame) -> None:
 
 
 # ---------------------------------------------------------------------- chain
+def use_action(g: Game, seat: int, action: str) -> Item:
+    """The chain item of a ``play …`` or ``skill …`` action, its cost paid."""
+    if action.startswith("skill "):
+        return use_skill(g, seat, action)
+    return use_card(g, seat, action)
+
+
+def use_skill(g: Game, seat: int, action: str) -> Item:
+    from engine.characters import SKILLS, mark_used
+
+    item = make_skill_item(g, seat, action)
+    mark_used(g, seat, item.kind)
+    g.log("skill", seat, f"seat {seat} uses {item.kind}")
+    SKILLS[item.kind].on_use(g, item)
+    return item
+
+
 def use_card(g: Game, seat: int, action: str) -> Item:
-    """Take the card of a ``play`` action out of the hand and make its chain item."""
+    """Take the card of a ``play`` action out of the hand (or, for 就计, the intel area)
+    and make its chain item."""
     words = action.split()
     card = int(words[1])
     st = g.state
-    st.seats[seat].hand.remove(card)
+    p = st.seats[seat]
+    if card in p.hand:
+        p.hand.remove(card)
+    else:
+        p.intel.remove(card)
     item = Item(deck.FUNCTION[card], seat, card)
     i = 2
     while i < len(words):
         key, val = words[i], words[i + 1]
         if key == "to":
-            item.target = int(val)
+            seats = [int(x) for x in val.split(",")]
+            item.target = seats[0]
+            item.targets = seats[1:]
         elif key == "on":
             item.on = int(val)
         elif key == "code":
             item.code = val
         elif key == "as":
             item.alt = val
+            item.kind = val
         i += 2
-    FUNCTIONS[item.kind].on_use(g, item)
+    effect_of(item.kind).on_use(g, item)  # type: ignore[attr-defined]
     return item
+
+
+def effect_of(kind: str) -> Effect:
+    """The card function, alternative function (拷问 …), skill or pseudo-item ``kind``."""
+    found = PSEUDO.get(kind) or FUNCTIONS.get(kind)
+    if found is None:
+        from engine.characters import SKILLS
+
+        found = SKILLS[kind]
+    return found
 
 
 def start_chain(g: Game, item: Item, timing: str) -> None:
@@ -239,7 +316,15 @@ def start_chain(g: Game, item: Item, timing: str) -> None:
     st = g.state
     st.chain = [item]
     st.timing = timing
+    st.window += 1
     g.push(Frame("chain", seat=item.user, order=poll_order(g, item)))
+    announce_use(g, item)
+
+
+def announce_use(g: Game, item: Item) -> None:
+    """The 'when a card is used' window (反侦, 杀意, 窃于无形 …)."""
+    if item.card and g.state.characters:
+        open_window(g, "card_used", item.user, card=item.card, index=len(g.state.chain) - 1)
 
 
 def poll_order(g: Game, item: Item) -> list[int]:
@@ -263,10 +348,12 @@ def h_chain(g: Game, fr: Frame) -> None:
             if action == "pass":
                 fr.index += 1
             else:
-                item = use_card(g, fr.order[fr.index], action)
+                item = use_action(g, fr.order[fr.index], action)
                 st.chain.append(item)
+                st.window += 1
                 fr.order = poll_order(g, item)
                 fr.index = 0
+                announce_use(g, item)
                 return
         seats = st.seats
         while fr.index < len(fr.order) and not seats[fr.order[fr.index]].alive:
@@ -279,6 +366,7 @@ def h_chain(g: Game, fr: Frame) -> None:
     if not st.chain or st.over:
         st.chain.clear()
         st.timing = ""
+        st.fresh.clear()
         st.stack.pop()
         return
     g.push(Frame("resolve", seat=st.chain[-1].user, index=len(st.chain) - 1))
@@ -288,47 +376,79 @@ def h_resolve(g: Game, fr: Frame) -> None:
     """Resolve the top chain item; a negated (识破) or void item has no effect (p.4 ⑤)."""
     st = g.state
     item = st.chain[fr.index]
+    effect = effect_of(item.kind)
     if not (item.negated or item.void):
-        effect = PSEUDO.get(item.kind) or FUNCTIONS[item.kind]
         if not effect.resolve(g, item, fr):
             return
     elif fr.stage == 0 and item.card:
         g.log("no_effect", item.user, f"{describe(item)} has no effect", cards=(item.card,))
-    st.chain.pop()
-    st.stack.pop()
+    del st.chain[fr.index]
+    # Remove this frame, not whatever the effect may have pushed on top of it.
+    for i in range(len(st.stack) - 1, -1, -1):
+        if st.stack[i] is fr:
+            del st.stack[i]
+            break
     if item.card:
-        effect = PSEUDO.get(item.kind) or FUNCTIONS[item.kind]
         effect.dispose(g, item)
 
 
 def h_after(g: Game, fr: Frame) -> None:
-    """After an intel is placed with a player: victory, death, then 公开文本's action."""
+    """After intel is placed with a player (成功接收). Victory beats death (p.5 ③); then
+    the pre-receipt window (牺牲); players now holding 3 fake intel are dying: death-time
+    skills first, then what was left unresolved — 公开文本's action — then the deaths
+    themselves (p.5 角色死亡 ①②); then the receipt window. ``fr.seat`` receiver,
+    ``fr.card`` the card, ``fr.order`` seats credited with a kill, ``fr.text`` the cause,
+    ``fr.cards`` every card placed at once (血染)."""
     st = g.state
+    seat = st.seats[fr.seat]
     if fr.stage == 0:
         fr.stage = 1
-        after_placement(g, fr.order)
+        if check_victory(g):
+            return
+        open_window(g, "pre_received", fr.seat, card=fr.card, cards=fr.cards)
         return
-    seat = st.seats[fr.seat]
     if fr.stage == 1:
         fr.stage = 2
-        if deck.FUNCTION[fr.card] == "public_text" and seat.alive:
+        for s in reversed(dying_seats(g)):
+            open_window(g, "dying", s)
+        return
+    if fr.stage == 2:
+        fr.stage = 4
+        if deck.FUNCTION[fr.card] == "public_text" and seat.alive and fr.card in seat.intel:
             kind, n = identity_action(g, fr.card, seat.identity)
             g.log("public_text", fr.seat, f"seat {fr.seat} carries out 公开文本: {kind} {n}")
             if kind == "draw":
                 g.draw(fr.seat, n)
             elif seat.hand:
-                fr.text = "discard"
+                fr.stage = 3
                 ask_card(g, fr.seat, seat.hand, "公开文本: discard a hand card")
                 return
-        st.stack.pop()
-        return
-    if fr.answer:
+    if fr.stage == 3:
+        fr.stage = 4
         card = int(fr.answer.split()[1])
         fr.answer = ""
-        seat.hand.remove(card)
-        g.discard_card(card)
-        g.log("discard", fr.seat, f"seat {fr.seat} discards {card}", cards=(card,))
+        g.discard_from_hand(fr.seat, [card])
+        return
+    if fr.stage == 4:
+        fr.stage = 5
+        schedule_deaths(g, fr.order, fr.text, announced=True)
+        return
+    if fr.stage == 5:
+        fr.stage = 6
+        if check_victory(g):
+            return
+        open_window(g, "received", fr.seat, card=fr.card, cards=fr.cards or [fr.card])
+        return
     st.stack.pop()
+
+
+def dying_seats(g: Game) -> list[int]:
+    """Living players holding 3 or more fake intel, in turn order from the turn player."""
+    from engine.rules import DEATH_FAKES, fake_count
+
+    st = g.state
+    order = ((st.turn + i) % st.players for i in range(st.players))
+    return [s for s in order if st.seats[s].alive and fake_count(st.seats[s].intel) >= DEATH_FAKES]
 
 
 def ask_card(g: Game, seat: int, cards: list[int], text: str) -> None:
@@ -351,6 +471,9 @@ HANDLERS: dict[str, Callable[[Game, Frame], None]] = {
     "chain": h_chain,
     "resolve": h_resolve,
     "after": h_after,
+    "turn_start": h_turn_start,
+    "trigger": h_trigger,
+    "death": h_death,
 }
 
 
@@ -363,27 +486,51 @@ def legal_for(g: Game, p: Prompt) -> list[str]:
     if kind == "discard":
         return [f"choose {c}" for c in sorted(set(g.state.seats[p.seat].hand))]
     if kind == "main":
-        return card_plays(g, p.seat, "main") + ["declare"]
+        return [*card_plays(g, p.seat, "main"), *skill_plays(g, p.seat, "main"), "declare"]
     if kind == "respond":
-        return ["pass", *card_plays(g, p.seat, "respond")]
+        return ["pass", *card_plays(g, p.seat, "respond"), *skill_plays(g, p.seat, "respond")]
     if kind == "returned":
-        return ["pass", *card_plays(g, p.seat, "returned")]
+        return ["pass", *card_plays(g, p.seat, "returned"), *skill_plays(g, p.seat, "returned")]
     if kind == "arrive":
         return arrive_actions(g, p.seat)
     if kind == "send":
         return send_actions(g, p.seat)
+    if kind == "turn_start":
+        return ["pass", *skill_plays(g, p.seat, "turn_start")]
+    if kind == "trigger":
+        return ["pass", *trigger_options(g, p.seat, g.state.stack[-1])]
     raise AssertionError(f"unknown decision kind {kind}")
 
 
 def card_plays(g: Game, seat: int, ctx: str) -> list[str]:
+    """``play`` actions: each hand card's function (cards drawn during this chain by an
+    effect cannot join it), plus what skills add (就计, 拷问, 紧急下达 …)."""
+    st = g.state
     out: list[str] = []
-    seen: set[int] = set()
-    for card in sorted(g.state.seats[seat].hand):
-        if card in seen:
+    fresh = st.fresh
+    for card in sorted(set(st.seats[seat].hand)):
+        if fresh and card in fresh:
             continue
-        seen.add(card)
         for suffix in FUNCTIONS[deck.FUNCTION[card]].plays(g, seat, card, ctx):
             out.append(f"play {card}{suffix}")
+    if st.characters:
+        from engine.characters.hooks import extra_card_plays
+
+        out.extend(extra_card_plays(g, seat, ctx))
+    return out
+
+
+def skill_plays(g: Game, seat: int, ctx: str) -> list[str]:
+    """``skill`` actions the seat may take now in ``ctx``."""
+    st = g.state
+    if not st.characters or not st.seats[seat].alive:
+        return []
+    from engine.characters import SKILLS, skills_of, usable
+
+    out: list[str] = []
+    for sid in skills_of(g, seat):
+        if usable(g, seat, sid):
+            out.extend(f"skill {sid}{suffix}" for suffix in SKILLS[sid].plays(g, seat, ctx))
     return out
 
 
@@ -395,6 +542,7 @@ def arrive_actions(g: Game, seat: int) -> list[str]:
     if not (t.forced or seat == t.sender or seat in st.locked):
         out.append("decline")
     out.extend(card_plays(g, seat, "arrive"))
+    out.extend(skill_plays(g, seat, "arrive"))
     return out
 
 

@@ -370,6 +370,8 @@ class Game:
             got.append(card)
         if got:
             st.seats[seat].hand.extend(got)
+            if st.chain:
+                st.fresh.extend(got)
             self.log("draw", seat, f"{seat} draws {' '.join(map(str, got))}", audience=(seat,), cards=got,
                      public=f"{seat} draws {len(got)}")
         return got
@@ -403,7 +405,26 @@ class Game:
         return r
 
     def discard_card(self, card: int) -> None:
+        """Put a card on the discard pile (no discard trigger: a used card, a burned intel)."""
         self.state.discard.append(card)
+
+    def discard_from_hand(self, seat: int, cards: list[int]) -> None:
+        """The seat discards these hand cards (弃牌): the 'discarded' window (线索) follows."""
+        hand = self.state.seats[seat].hand
+        for card in cards:
+            hand.remove(card)
+            self.state.discard.append(card)
+        self.log("discard", seat, f"seat {seat} discards {' '.join(map(str, cards))}", cards=cards)
+        from engine.triggers import open_window
+
+        open_window(self, "discarded", seat, cards=cards)
+
+    def place_intel(self, seat: int, cards: list[int], users: list[int], *, cause: str) -> None:
+        """``seat`` receives ``cards`` successfully (成功接收), face up; then victory, deaths
+        and receipt triggers run (an ``after`` frame). ``users`` are credited with kills."""
+        self.state.seats[seat].intel.extend(cards)
+        self.log("received", seat, f"seat {seat} receives {' '.join(map(str, cards))}", cards=cards)
+        self.push(Frame("after", seat=seat, card=cards[0], order=list(users), text=cause, cards=list(cards)))
 
     def seat(self, i: int) -> Seat:
         return self.state.seats[i]

@@ -23,6 +23,12 @@ class Seat:
     identity_revealed: bool = False
     character: str = ""
     exposed: bool = True
+    relation: int = -1
+    """礼服蒙面's nemesis / 职业杀手's employer (a seat), chosen at game start."""
+    secret_character: str = ""
+    """致命香水's 绝密任务: the face-down character whose mission is an extra condition."""
+    options: list[str] = field(default_factory=list)
+    """Characters offered at set-up (private to this seat)."""
 
 
 @dataclass(slots=True)
@@ -63,6 +69,10 @@ class Item:
     on: int = 0
     code: str = ""
     alt: str = ""
+    targets: list[int] = field(default_factory=list)
+    """Further target seats (核燃机体's second 危险情报 target, skills naming several)."""
+    cards: list[int] = field(default_factory=list)
+    """Cards a skill names (costs paid, cards chosen)."""
     ref: int = -1
     """Index of the chain item this one acts on (识破, 离间)."""
     negated: bool = False
@@ -108,6 +118,12 @@ class Kill:
 
     dead: int
     killers: list[int] = field(default_factory=list)
+    cause: str = ""
+    """The card function or skill id that directly killed (黄雀's mission)."""
+    true_intel: int = 0
+    """True intel the dead player held when dying (missions count them)."""
+    non_agent: bool = False
+    identity: str = ""
 
 
 @dataclass(slots=True)
@@ -147,3 +163,16 @@ class State:
     winners: list[int] = field(default_factory=list)
     reason: str = ""
     kills: list[Kill] = field(default_factory=list)
+    used: list[str] = field(default_factory=list)
+    """``skill@window`` keys: a skill cannot be used twice at one timing (p.4 ②)."""
+    window: int = 0
+    """Serial number of timings (chains, trigger windows), for ``used``."""
+    fresh: list[int] = field(default_factory=list)
+    """Cards drawn by a card or skill during the current chain: they cannot join it
+    (rulebook 杀意/窃于无形 notes)."""
+    flags: list[str] = field(default_factory=list)
+    """Per-turn marks of skills (单枪匹马's extra send, 先机后置's choice, 乔装 …)."""
+    cause: str = ""
+    """What is placing the intel being received (kill credit cause)."""
+    character_pool: list[str] = field(default_factory=list)
+    """Characters not dealt (face down), for 绝密任务."""

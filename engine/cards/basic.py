@@ -32,9 +32,7 @@ def ask_discard_of(g: Game, chooser: int, owner: int, text: str) -> None:
 def discard_answer(g: Game, fr: Frame, owner: int) -> None:
     card = int(fr.answer.split()[1])
     fr.answer = ""
-    g.state.seats[owner].hand.remove(card)
-    g.discard_card(card)
-    g.log("discard", owner, f"seat {owner} discards {card}", cards=(card,))
+    g.discard_from_hand(owner, [card])
 
 
 class Probe(CardFunction):
@@ -151,9 +149,7 @@ class PublicText(CardFunction):
               audience=(item.user, item.target), cards=(taken,),
               public=f"seat {item.user} takes a random card from seat {item.target}")
         if deck.FUNCTION[taken] == "public_text":
-            user.hand.remove(taken)
-            g.discard_card(taken)
-            g.log("discard", item.user, f"seat {item.user} discards {taken} (公开文本)", cards=(taken,))
+            g.discard_from_hand(item.user, [taken])
         return True
 
     def dispose(self, g: Game, item: Item) -> None:
@@ -205,6 +201,17 @@ class Danger(CardFunction):
         return False
 
 
+def burn_intel(g: Game, owner: int, card: int) -> None:
+    """烧毁: a received intel goes to the discard pile (not a discard); the 'burned'
+    window follows (搜取)."""
+    g.state.seats[owner].intel.remove(card)
+    g.discard_card(card)
+    g.log("burn", owner, f"seat {owner}'s intel {card} is burned", cards=(card,))
+    from engine.triggers import open_window
+
+    open_window(g, "burned", owner, card=card)
+
+
 class Burn(CardFunction):
     """烧毁: put a received fake intel (not encrypted) in the discard pile. It targets the
     intel, so it still resolves if the intel moved (p.7 ①②)."""
@@ -220,10 +227,8 @@ class Burn(CardFunction):
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         for s, p in enumerate(g.state.seats):
             if p.alive and item.on in p.intel and burnable(g, item.on):
-                p.intel.remove(item.on)
-                g.discard_card(item.on)
+                burn_intel(g, s, item.on)
                 item.done = True
-                g.log("burn", s, f"seat {s}'s intel {item.on} is burned", cards=(item.on,))
                 break
         return True
 

@@ -32,10 +32,8 @@ class Receive(Effect):
         if t is None or t.holder != item.user or t.card != item.on or not st.seats[item.user].alive:
             return True
         item.done = True
-        st.seats[item.user].intel.append(t.card)
         st.transit = None
         st.received = True
-        g.log("received", item.user, f"seat {item.user} receives {t.card}", cards=(t.card,))
         fr.stage = 1
-        g.push(Frame("after", seat=item.user, card=t.card, order=[t.user]))
+        g.place_intel(item.user, [t.card], [t.user], cause="intel")
         return False
