@@ -22,6 +22,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from fengsheng.v1 import engine_service_pb2 as pb
 from gateway import errors
 from gateway.auth import Player, SeatGrant, TokenError, TokenSigner
+from gateway.cards import deck
 from gateway.convert import to_dict
 from gateway.engine_client import EngineClient
 from gateway.metrics import Metrics
@@ -184,6 +185,14 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
     async def prometheus_metrics() -> Response:
         """Prometheus text exposition of the gateway's metrics."""
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
+    @app.get("/api/cards", tags=["matches"])
+    async def get_cards(ruleset: str = "return") -> dict[str, Any]:
+        """The printed data of every card of a ruleset's deck, by card number."""
+        cards = deck(ruleset)
+        if not cards:
+            raise errors.not_found(f"no deck table for ruleset {ruleset!r}")
+        return {"ruleset": ruleset, "cards": {str(n): c for n, c in sorted(cards.items())}}
 
     # ---- guests and matches -------------------------------------------------------------
 

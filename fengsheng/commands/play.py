@@ -1,0 +1,338 @@
+"""``fengsheng play``: play one seat against bots in the terminal, through the gateway.
+
+It creates a guest and a match (``--bots`` bots + you) over REST, then follows your seat's
+WebSocket: every event is printed as it happens; when a decision is yours it shows the
+table (every seat's intel, characters and hand size, your hand and identity, the intel in
+transit, the response chain) and the legal actions as a numbered menu. Answer with a
+number, or type an action in notation (docs/notation.md); ``q`` quits. Choices are read
+line by line from standard input, so a script or a test can drive it through a pipe.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+COLOR_STYLE = {"red": "bold red", "blue": "bold blue", "black": "bright_black", "red_blue": "bold magenta"}
+COLOR_ZH = {"red": "红", "blue": "蓝", "black": "黑", "red_blue": "红蓝"}
+MODE_ZH = {"secret": "密电", "direct": "直达", "text": "文本", "any": "任意"}
+IDENTITY_ZH = {"MILITARY": "军情", "LATENT": "潜伏", "AGENT": "特工"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--bots", type=int, default=4, help="number of bot opponents, 2..6 (default 4)")
+    parser.add_argument("--url", default="http://127.0.0.1:8000", help="gateway URL (default http://127.0.0.1:8000)")
+    parser.add_argument("--bot", default="heuristic", choices=("heuristic", "random"), help="bot kind")
+    parser.add_argument("--name", default="you", help="your display name")
+    parser.add_argument("--seed", type=int, default=0, help="match seed (0 = random)")
+    parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds before each bot move (default 0.3)")
+    parser.add_argument("--turn-timeout", type=float, default=0.0, help="your decision timer; 0 = none")
+    parser.add_argument("--match", default="", help="join this existing match instead of creating one")
+    parser.add_argument("--width", type=int, default=0, help="output width (default: the terminal's, else 120)")
+
+
+class Client:
+    """The few gateway calls the terminal client needs."""
+
+    def __init__(self, url: str) -> None:
+        import httpx
+
+        self.url = url.rstrip("/")
+        self.http = httpx.Client(base_url=self.url, timeout=15)
+        self.token = ""
+
+    def _check(self, reply: Any) -> Any:
+        if reply.status_code >= 400:
+            try:
+                error = reply.json()["error"]
+            except Exception:
+                error = {"status": reply.status_code, "code": "http_error", "message": reply.text}
+            raise GatewayError(error)
+        return reply.json()
+
+    def guest(self, name: str) -> str:
+        return str(self._check(self.http.post("/api/guests", json={"name": name}))["token"])
+
+    def create(self, player: str, body: dict[str, Any]) -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {player}"}
+        result: dict[str, Any] = self._check(self.http.post("/api/matches", json=body, headers=headers))
+        return result
+
+    def join(self, player: str, match_id: str) -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {player}"}
+        result: dict[str, Any] = self._check(self.http.post(f"/api/matches/{match_id}/join", headers=headers))
+        return result
+
+    def observation(self, match_id: str) -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {self.token}"}
+        result: dict[str, Any] = self._check(self.http.get(f"/api/matches/{match_id}/observation", headers=headers))
+        return result
+
+    def cards(self) -> dict[int, dict[str, Any]]:
+        try:
+            data = self._check(self.http.get("/api/cards"))
+        except Exception:
+            return {}
+        return {int(k): v for k, v in data.get("cards", {}).items()}
+
+    def ws_url(self, match_id: str) -> str:
+        base = self.url.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
+        return f"{base}/ws/matches/{match_id}?token={self.token}"
+
+
+class GatewayError(Exception):
+    def __init__(self, error: dict[str, Any]) -> None:
+        super().__init__(error.get("message", "error"))
+        self.error = error
+
+
+class View:
+    """Renders observations, events and menus with rich."""
+
+    def __init__(self, console: Any, cards: dict[int, dict[str, Any]], seat: int, kinds: list[str]) -> None:
+        self.console = console
+        self.cards = cards
+        self.seat = seat
+        self.kinds = kinds
+
+    def card(self, number: int) -> Any:
+        from rich.text import Text
+
+        if number <= 0:
+            return Text("??", style="dim")
+        info = self.cards.get(number)
+        if not info:
+            return Text(f"#{number}")
+        color = info["color"]
+        label = f"#{number} {info['function_zh']}·{COLOR_ZH.get(color, color)}·{MODE_ZH.get(info['transmission'], '')}"
+        return Text(label, style=COLOR_STYLE.get(color, ""))
+
+    def cards_text(self, numbers: list[int]) -> Any:
+        from rich.text import Text
+
+        text = Text()
+        for i, n in enumerate(numbers):
+            if i:
+                text.append("  ")
+            text.append_text(self.card(n))
+        return text if numbers else Text("—", style="dim")
+
+    def who(self, seat: int) -> str:
+        if seat < 0:
+            return "—"
+        kind = self.kinds[seat] if seat < len(self.kinds) else ""
+        return "you" if seat == self.seat else f"seat {seat}" + (f" ({kind})" if kind and kind != "human" else "")
+
+    def intel_colors(self, numbers: list[int]) -> str:
+        counts: dict[str, int] = {}
+        for n in numbers:
+            color = self.cards.get(n, {}).get("color", "?")
+            counts[color] = counts.get(color, 0) + 1
+        return " ".join(f"{COLOR_ZH.get(c, c)}{k}" for c, k in sorted(counts.items()))
+
+    def table(self, obs: dict[str, Any]) -> None:
+        from rich.table import Table
+
+        table = Table(title=f"turn {obs['turn_number']} — seat {obs['turn']} is the turn player", expand=False)
+        for column in ("seat", "alive", "identity", "character", "hand", "intel", "counts"):
+            table.add_column(column)
+        for s in obs["seats"]:
+            identity = IDENTITY_ZH.get(s["identity"], "?")
+            if s["identity_revealed"]:
+                identity += " (revealed)"
+            character = s["character"] or "—"
+            if s["character"] and s["exposed"]:
+                character += " (face up)"
+            flags = " locked" if s["locked"] else ""
+            table.add_row(
+                self.who(s["seat"]) + flags,
+                "yes" if s["alive"] else "dead",
+                identity,
+                character,
+                str(s["hand_count"]),
+                self.cards_text(list(s["intel"])),
+                self.intel_colors(list(s["intel"])),
+            )
+        self.console.print(table)
+        me = obs["seats"][self.seat]
+        self.console.print("your hand: ", self.cards_text(list(me["hand"])))
+        if obs["has_transit"]:
+            t = obs["transit"]
+            mode = t["mode"].lower()
+            way = {1: "right", -1: "left"}.get(t["direction"], "")
+            target = f" to {self.who(t['target'])}" if t["target"] >= 0 else ""
+            receiver = f", received by {self.who(t['receiver'])}" if t["receiver"] >= 0 else ""
+            self.console.print(
+                "intel in transit: ",
+                self.card(t["card"]),
+                f" {MODE_ZH.get(mode, mode)} {way}{target}, from {self.who(t['sender'])}, "
+                f"now at {self.who(t['holder'])}{receiver}",
+            )
+        if obs["chain"]:
+            self.console.print("response chain (bottom first):")
+            for item in obs["chain"]:
+                parts = [f"  {self.who(item['user'])}: {item['kind']}"]
+                if item["card"]:
+                    parts.append(f" {self.card(item['card'])}")
+                if item["target"] >= 0:
+                    parts.append(f" → {self.who(item['target'])}")
+                if item["on"]:
+                    parts.append(f" on {self.card(item['on'])}")
+                if item["code"]:
+                    parts.append(f" code {item['code']}")
+                if item["negated"]:
+                    parts.append(" (negated)")
+                self.console.print("".join(parts))
+        self.console.print(f"pile {obs['pile_count']}  discard {len(obs['discard'])}")
+
+    def annotate(self, action: str) -> str:
+        words = action.split()
+        for i, word in enumerate(words):
+            if word.isdigit() and i > 0 and words[i - 1] in ("play", "send", "on", "choose", "cards"):
+                info = self.cards.get(int(word))
+                if info:
+                    color = COLOR_ZH.get(info["color"], info["color"])
+                    return f"{action}   [{info['function_zh']}·{color}·{MODE_ZH.get(info['transmission'], '')}]"
+        return action
+
+    def menu(self, prompt: dict[str, Any]) -> None:
+        self.console.print(f"[bold]your decision {prompt['decision']} ({prompt['kind']}):[/bold] {prompt['prompt']}")
+        for i, action in enumerate(prompt["legal_actions"], start=1):
+            self.console.print(f"  {i:>3}. {self.annotate(action)}", markup=False, highlight=False)
+        self.ask(prompt)
+
+    def ask(self, prompt: dict[str, Any]) -> None:
+        self.console.print(
+            f"choose 1-{len(prompt['legal_actions'])}, or type an action; q quits:", markup=False, highlight=False
+        )
+
+    def choose(self, prompt: dict[str, Any]) -> str | None:
+        """Read choices until one names an action (None: quit)."""
+        action = _read_choice(prompt)
+        while action == "":
+            self.console.print("no such choice", markup=False)
+            self.ask(prompt)
+            action = _read_choice(prompt)
+        return action
+
+
+def _read_choice(prompt: dict[str, Any]) -> str | None:
+    """A line from stdin as an action: a menu number, an action in notation; None to quit."""
+    line = sys.stdin.readline()
+    if not line:
+        return None
+    text = line.strip()
+    if text.lower() in ("q", "quit", "exit"):
+        return None
+    if text.isdigit():
+        index = int(text) - 1
+        if 0 <= index < len(prompt["legal_actions"]):
+            return str(prompt["legal_actions"][index])
+        return ""
+    return text
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from websockets.exceptions import ConnectionClosed
+
+    console = Console(width=args.width or (None if sys.stdout.isatty() else 120), highlight=False)
+    client = Client(args.url)
+    try:
+        player = client.guest(args.name)
+        if args.match:
+            joined = client.join(player, args.match)
+            match_id, seat = joined["match_id"], joined["seat"]
+            client.token = joined["seat_token"]
+            kinds: list[str] = []
+        else:
+            if not 2 <= args.bots <= 6:
+                console.print("play: --bots must be 2..6")
+                return 2
+            created = client.create(
+                player,
+                {
+                    "players": args.bots + 1,
+                    "humans": 1,
+                    "bot": args.bot,
+                    "seed": args.seed,
+                    "turn_timeout_s": args.turn_timeout,
+                    "bot_delay_s": args.bot_delay,
+                },
+            )
+            match_id, seat = created["match_id"], created["seat"]
+            client.token = created["seat_token"]
+            kinds = [s["kind"] for s in created["seats"]]
+    except GatewayError as exc:
+        console.print(f"play: the gateway said {exc.error.get('status')} {exc.error.get('code')}: {exc}")
+        return 1
+    except Exception as exc:  # connection refused and friends
+        console.print(f"play: cannot reach the gateway at {args.url}: {exc}")
+        return 1
+
+    view = View(console, client.cards(), seat, kinds)
+    console.print(f"match {match_id}: you are seat {seat} of {len(kinds) or '?'}", markup=False)
+    obs = client.observation(match_id)
+    me = obs["seats"][seat]
+    console.print(
+        f"your identity: {IDENTITY_ZH.get(me['identity'], me['identity'])}"
+        + (f", character {me['character']}" if me["character"] else ""),
+        markup=False,
+    )
+    if obs["outcome"]["over"]:
+        console.print(f"the match is over: winners {obs['outcome']['winners']}", markup=False)
+        return 0
+
+    try:
+        return _follow(console, client, view, match_id, seat)
+    except ConnectionClosed as exc:
+        console.print(f"play: the gateway closed the connection ({exc})", markup=False)
+        return 1
+
+
+def _follow(console: Any, client: Client, view: View, match_id: str, seat: int) -> int:
+    """Print the seat's events and answer its prompts until the game is over."""
+    import json
+
+    from websockets.sync.client import connect
+
+    with connect(client.ws_url(match_id), open_timeout=15, max_size=None) as ws:
+        open_prompt: dict[str, Any] | None = None
+        while True:
+            message = json.loads(ws.recv())
+            kind = message.get("type")
+            if kind == "event":
+                event = message["event"]
+                if event["text"]:
+                    console.print(f"  · {event['text']}", markup=False)
+            elif kind == "prompt":
+                open_prompt = message
+                view.table(client.observation(match_id))
+                view.menu(message)
+                action = view.choose(message)
+                if action is None:
+                    console.print("bye", markup=False)
+                    return 0
+                ws.send(json.dumps({"decision": message["decision"], "action": action}))
+            elif kind == "result":
+                open_prompt = None
+            elif kind == "error":
+                error = message["error"]
+                console.print(f"! {error.get('code')}: {error.get('message')}", markup=False)
+                if open_prompt is not None and error.get("status") in (400, 422):
+                    if error.get("legal_actions"):
+                        open_prompt["legal_actions"] = error["legal_actions"]
+                    view.menu(open_prompt)
+                    action = view.choose(open_prompt)
+                    if action is None:
+                        console.print("bye", markup=False)
+                        return 0
+                    ws.send(json.dumps({"decision": open_prompt["decision"], "action": action}))
+            elif kind == "game_over":
+                outcome = message["outcome"]
+                view.table(client.observation(match_id))
+                winners = ", ".join(view.who(w) for w in outcome["winners"]) or "nobody"
+                verdict = "you win!" if seat in outcome["winners"] else "you lose."
+                console.print(f"game over ({outcome['reason']}): winners {winners} — {verdict}", markup=False)
+                return 0

@@ -1,0 +1,92 @@
+"""``fengsheng play`` driven through a pipe: one human seat against four bots, to the end.
+
+The client runs as a real process against a real gateway, engine service and Celery
+worker; the test answers its numbered menus from its standard input (a bad number and
+an illegal typed action first, to see the client recover).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import random
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from helpers.gateway_procs import start_gateway
+from helpers.processes import ROOT, ServiceProcess, _env
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def gateway(
+    redis_url: str, engine: ServiceProcess, worker: ServiceProcess, proc_logs: Path
+) -> Iterator[ServiceProcess]:
+    proc = start_gateway(engine.address, proc_logs, redis_url=redis_url)
+    yield proc
+    proc.stop()
+
+
+def test_play_one_seat_against_four_bots_through_a_pipe(gateway: ServiceProcess) -> None:
+    argv = [sys.executable, "-m", "fengsheng.cli", "play", "--bots", "4", "--url", gateway.extra["url"]]
+    argv += ["--bot-delay", "0", "--seed", "2024", "--bot", "random"]
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env=_env(None),
+        text=True,
+        encoding="utf-8",
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def read(stream: object) -> None:
+        for line in iter(proc.stdout.readline, ""):  # type: ignore[union-attr]
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=read, args=(proc.stdout,), daemon=True).start()
+    rng = random.Random(3)
+    output: list[str] = []
+    menus = 0
+    scripted = ["99", "fly to the moon"]
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            try:
+                line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            output.append(line)
+            m = re.match(r"choose 1-(\d+), or type an action", line)
+            if m:
+                menus += 1
+                answer = scripted.pop(0) if scripted else str(rng.randint(1, int(m.group(1))))
+                proc.stdin.write(answer + "\n")
+                proc.stdin.flush()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    text = "".join(output)
+    assert proc.returncode == 0, text[-3000:]
+    assert "you are seat 0 of 5" in text
+    assert "your hand:" in text and "identity" in text and "intel" in text
+    assert "no such choice" in text  # the bad menu number
+    assert "! invalid_argument" in text  # the illegal typed action, answered by the gateway
+    assert menus >= 3
+    assert re.search(r"game over \(.+\): winners .+", text), text[-3000:]
