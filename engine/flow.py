@@ -18,8 +18,9 @@ from engine import deck, ruledata
 from engine.cards import FUNCTIONS, PSEUDO
 from engine.cards.base import Effect
 from engine.rules import check_victory, h_death, identity_action, schedule_deaths
+from engine.setup import h_characters
 from engine.state import Frame, Item, Prompt, Transit
-from engine.triggers import h_trigger, make_skill_item, open_window, trigger_options
+from engine.triggers import h_trigger, make_skill_item, open_window, trigger_legal
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -154,6 +155,8 @@ def h_send(g: Game, fr: Frame) -> None:
     t = Transit(card=card, mode=mode, direction=direction, sender=s, user=s, holder=s, target=target,
                 face_up=mode == "text", known_by=[s])
     st.transit = t
+    if st.characters:
+        st.flags.append(f"sent:{s}:{card}")
     route = f"to {target}" if mode == "direct" else ("left" if direction < 0 else "right")
     shown = str(card) if t.face_up else "?"
     g.log("send", s, f"seat {s} sends {card} {mode} {route}", audience=() if t.face_up else (s,),
@@ -390,6 +393,9 @@ def h_resolve(g: Game, fr: Frame) -> None:
             break
     if item.card:
         effect.dispose(g, item)
+    if item.held:
+        st.discard.extend(item.held)
+        item.held.clear()
 
 
 def h_after(g: Game, fr: Frame) -> None:
@@ -474,6 +480,7 @@ HANDLERS: dict[str, Callable[[Game, Frame], None]] = {
     "turn_start": h_turn_start,
     "trigger": h_trigger,
     "death": h_death,
+    "characters": h_characters,
 }
 
 
@@ -481,7 +488,7 @@ HANDLERS: dict[str, Callable[[Game, Frame], None]] = {
 def legal_for(g: Game, p: Prompt) -> list[str]:
     """All legal actions for the open decision, in canonical notation."""
     kind = p.kind
-    if kind in ("choose",):
+    if kind in ("choose", "character"):
         return list(p.options)
     if kind == "discard":
         return [f"choose {c}" for c in sorted(set(g.state.seats[p.seat].hand))]
@@ -498,7 +505,8 @@ def legal_for(g: Game, p: Prompt) -> list[str]:
     if kind == "turn_start":
         return ["pass", *skill_plays(g, p.seat, "turn_start")]
     if kind == "trigger":
-        return ["pass", *trigger_options(g, p.seat, g.state.stack[-1])]
+        may_pass, options = trigger_legal(g, p.seat, g.state.stack[-1])
+        return ["pass", *options] if may_pass else options
     raise AssertionError(f"unknown decision kind {kind}")
 
 

@@ -120,9 +120,7 @@ class Game:
 
         if ruleset not in RULESETS:
             raise SetupError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
-        if characters:
-            raise SetupError("characters are not implemented yet (issue 3); use characters=False")
-        game = cls(new_state(ruleset, players, seed, tutorial=tutorial))
+        game = cls(new_state(ruleset, players, seed, tutorial=tutorial, characters=characters))
         game._run()
         return game
 

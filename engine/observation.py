@@ -37,6 +37,8 @@ def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> 
         sv.identity = IDENTITY[p.identity]
         sv.hand.extend(p.hand)
         sv.character = p.character
+        sv.secret_character = p.secret_character
+        sv.character_options.extend(p.options)
         t = st.transit
         if t is not None and not t.face_up and viewer in t.known_by:
             obs.transit.card = t.card
@@ -67,6 +69,7 @@ def _public(g: Game) -> Any:
         pile_exhausted_once=st.pile_exhausted_once,
     )
     locked = st.locked
+    placed = not st.characters or "game:placed" in st.flags
     for i, p in enumerate(st.seats):
         sv = obs.seats.add(
             seat=i,
@@ -74,9 +77,10 @@ def _public(g: Game) -> Any:
             identity_revealed=p.identity_revealed,
             intel=p.intel,
             hand_count=len(p.hand),
-            character=p.character if p.exposed else "",
+            character=p.character if p.exposed and placed else "",
             exposed=p.exposed,
             locked=i in locked,
+            relation=p.relation,
         )
         if p.identity_revealed:
             sv.identity = IDENTITY[p.identity]

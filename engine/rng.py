@@ -9,6 +9,10 @@ lines of stdlib Python. See docs/decisions.md.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+T = TypeVar("T")
+
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 
@@ -33,7 +37,7 @@ def below(state: int, n: int) -> tuple[int, int]:
             return state, x % n
 
 
-def shuffle(state: int, items: list[int]) -> int:
+def shuffle(state: int, items: list[T]) -> int:
     """Fisher–Yates shuffle of ``items`` in place; return the new state."""
     for i in range(len(items) - 1, 0, -1):
         state, j = below(state, i + 1)

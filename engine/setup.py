@@ -4,17 +4,23 @@ position (shared/spec/scenario-format.md), with the invariants checked."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import deck, rng, ruledata
 from engine.errors import SetupError
 from engine.state import Frame, Seat, State
 
+if TYPE_CHECKING:
+    from engine.game import Game
+
 IDENTITY_TABLE = ruledata.IDENTITY_TABLE
 START_HAND = ruledata.START_HAND
 
 
-def new_state(ruleset: str, players: int, seed: int, *, tutorial: bool = False) -> State:
+CHARACTER_OFFER = 3
+
+
+def new_state(ruleset: str, players: int, seed: int, *, tutorial: bool = False, characters: bool = False) -> State:
     if players not in IDENTITY_TABLE:
         raise SetupError(f"players must be 3 to 7, got {players}")
     if tutorial and players > 5:
@@ -31,10 +37,29 @@ def new_state(ruleset: str, players: int, seed: int, *, tutorial: bool = False) 
         for s in seats:
             s.hand.append(pile.pop())
     state, first = rng.below(state, players)
-    st = State(ruleset=ruleset, players=players, seed=seed, tutorial=tutorial, characters=False,
+    st = State(ruleset=ruleset, players=players, seed=seed, tutorial=tutorial, characters=characters,
                rng=state, seats=seats, pile=pile)
     st.stack.append(Frame("turn", seat=first))
+    if characters:
+        deal_characters(st, first)
     return st
+
+
+def deal_characters(st: State, first: int) -> None:
+    """Each player is offered three characters, keeps one secretly, returns two (p.4
+    游戏准备 ③); tutorial mode removes the state characters (p.1 ③)."""
+    from engine.characters import CHARACTERS, available_characters
+
+    pool = [c for c in available_characters() if not (st.tutorial and CHARACTERS[c].stateful)]
+    if len(pool) < st.players:
+        raise SetupError(f"only {len(pool)} characters available for {st.players} players")
+    offer = min(CHARACTER_OFFER, len(pool) // st.players)
+    st.rng = rng.shuffle(st.rng, pool)
+    for s in st.seats:
+        s.options = [pool.pop() for _ in range(offer)]
+    st.character_pool = pool
+    order = [(first + i) % st.players for i in range(st.players)]
+    st.stack.append(Frame("characters", seat=first, order=order))
 
 
 def _cards(value: Any, where: str) -> list[int]:
@@ -64,13 +89,17 @@ def position_state(pos: dict[str, Any]) -> State:
         identity = raw.get("identity")
         if identity not in deck.IDENTITIES:
             raise SetupError(f"seat {i}: identity must be one of {', '.join(deck.IDENTITIES)}, got {identity!r}")
-        if raw.get("character"):
-            raise SetupError(f"seat {i}: characters are not implemented yet (issue 3)")
+        character = raw.get("character") or ""
+        if character:
+            from engine.characters import CHARACTERS
+
+            if character not in CHARACTERS:
+                raise SetupError(f"seat {i}: unknown or unimplemented character {character!r}")
         alive = bool(raw.get("alive", True))
         seat = Seat(identity=identity, hand=_cards(raw.get("hand"), f"seat {i} hand"),
                     intel=_cards(raw.get("intel"), f"seat {i} intel"), alive=alive,
                     identity_revealed=bool(raw.get("identity_revealed", not alive)),
-                    exposed=bool(raw.get("exposed", True)))
+                    exposed=bool(raw.get("exposed", True)), character=character)
         if not alive and (seat.hand or seat.intel):
             raise SetupError(f"seat {i}: a dead seat cannot hold cards")
         seats.append(seat)
@@ -99,6 +128,23 @@ def position_state(pos: dict[str, Any]) -> State:
     st = State(ruleset="return", players=n, seed=seed, tutorial=bool(pos.get("tutorial", False)),
                characters=False, rng=rng.seed_state(seed), seats=seats, pile=pile, discard=discard,
                removed=removed, turn=turn, pile_exhausted_once=bool(pos.get("pile_exhausted_once", False)))
+    relations = pos.get("relations") or {}
+    if not isinstance(relations, dict) or set(relations) - {"nemesis", "employer", "secret_character"}:
+        raise SetupError("relations: only nemesis, employer and secret_character are known")
+    for key in ("nemesis", "employer"):
+        for a, b in (relations.get(key) or {}).items():
+            if not (0 <= int(a) < n and 0 <= int(b) < n) or int(a) == int(b):
+                raise SetupError(f"relations.{key}: {a} -> {b} is not a pair of different seats")
+            seats[int(a)].relation = int(b)
+    for a, ch in (relations.get("secret_character") or {}).items():
+        from engine.characters import CHARACTERS
+
+        if ch not in CHARACTERS or not 0 <= int(a) < n:
+            raise SetupError(f"relations.secret_character: {a} -> {ch!r} is not a seat and a known character")
+        seats[int(a)].secret_character = ch
+    st.characters = any(s.character for s in seats)
+    if st.characters:
+        st.flags.append("game:placed")
     if step == "start":
         st.stack.append(Frame("turn", seat=turn))
     elif step == "main":
@@ -123,4 +169,47 @@ def zone_counts(st: State) -> Counter[int]:
     for item in st.chain:
         if item.card:
             counts[item.card] += 1
+        counts.update(item.held)
     return counts
+
+
+def h_characters(g: Game, fr: Frame) -> None:
+    """Character choice: each player in turn order keeps one of three offered characters
+    (state characters: hidden or exposed); all are placed at once, then the game-start
+    skills trigger (p.4 游戏准备 ③)."""
+    st = g.state
+    if fr.answer:
+        words = fr.answer.split()
+        fr.answer = ""
+        seat = st.seats[fr.order[fr.index]]
+        seat.character = words[1]
+        seat.exposed = len(words) < 3 or words[2] == "exposed"
+        st.character_pool.extend(c for c in seat.options if c != words[1])
+        seat.options = []
+        fr.index += 1
+    if fr.index < len(fr.order):
+        s = fr.order[fr.index]
+        g.ask(s, "character", "choose your character", character_choices(st.seats[s].options))
+        return
+    st.stack.pop()
+    st.flags.append("game:placed")
+    for i, p in enumerate(st.seats):
+        shown = p.character if p.exposed else "a face-down character"
+        g.log("character", i, f"seat {i} places {shown}")
+        if not p.exposed:
+            g.log("character", i, f"seat {i}'s character is {p.character}", audience=(i,))
+    from engine.triggers import open_window
+
+    open_window(g, "game_start", fr.seat, order=list(fr.order))
+
+
+def character_choices(options: list[str]) -> list[str]:
+    from engine.characters import CHARACTERS
+
+    out: list[str] = []
+    for c in options:
+        if CHARACTERS[c].stateful:
+            out += [f"choose {c} exposed", f"choose {c} hidden"]
+        else:
+            out.append(f"choose {c}")
+    return out

@@ -73,6 +73,9 @@ class Item:
     """Further target seats (核燃机体's second 危险情报 target, skills naming several)."""
     cards: list[int] = field(default_factory=list)
     """Cards a skill names (costs paid, cards chosen)."""
+    held: list[int] = field(default_factory=list)
+    """Cards physically on the chain with this item (a skill's card on its way); whatever
+    is still held when the item is done goes to the discard pile."""
     ref: int = -1
     """Index of the chain item this one acts on (识破, 离间)."""
     negated: bool = False

@@ -70,14 +70,24 @@ def open_window(
 
 def trigger_options(g: Game, seat: int, ev: Frame) -> list[str]:
     """The ``skill …`` actions ``seat`` may take at window ``ev``."""
+    return trigger_legal(g, seat, ev)[1]
+
+
+def trigger_legal(g: Game, seat: int, ev: Frame) -> tuple[bool, list[str]]:
+    """(may pass, skill actions) at window ``ev``: a forced skill with options takes away
+    ``pass``."""
     from engine.characters import SKILLS, skills_of, usable
 
     out: list[str] = []
+    may_pass = True
     for sid in skills_of(g, seat):
         skill = SKILLS[sid]
         if ev.text in skill.windows and usable(g, seat, sid, ev.stage):
-            out.extend(f"skill {sid}{suffix}" for suffix in skill.trigger_plays(g, seat, ev))
-    return out
+            found = [f"skill {sid}{suffix}" for suffix in skill.trigger_plays(g, seat, ev)]
+            if found and skill.forced:
+                may_pass = False
+            out.extend(found)
+    return may_pass, out
 
 
 def chain_active(g: Game) -> bool:

@@ -24,7 +24,9 @@ class Effect:
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         """Carry out the effect; return False after opening a decision or pushing work
         (the handler is called again with ``fr.answer`` / a later ``fr.stage``), True when
-        finished. Set ``item.done`` when the effect took place."""
+        finished. Set ``item.done`` when the effect took place. ``fr.index`` is the item's
+        place on the chain: keep progress in ``fr.stage``, ``fr.cards``, ``fr.order`` and
+        ``fr.text`` instead."""
         return True
 
     def dispose(self, g: Game, item: Item) -> None:
@@ -56,6 +58,17 @@ class CardFunction(Effect):
 def own_turn(g: Game, seat: int, ctx: Context) -> bool:
     """自己回合中: the turn player, in the play phase or at a response point of the turn."""
     return seat == g.state.turn and ctx in ("main", "respond")
+
+
+def own_turn_or(g: Game, seat: int, ctx: Context, skill_id: str) -> bool:
+    """自己回合中, or "玩家回合中" for a seat whose skill widens the timing (七百's 机敏)."""
+    if own_turn(g, seat, ctx):
+        return True
+    if ctx not in ("main", "respond") or not g.state.characters:
+        return False
+    from engine.characters import has_skill
+
+    return has_skill(g, seat, skill_id)
 
 
 def no_timing(ctx: Context) -> bool:

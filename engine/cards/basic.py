@@ -13,6 +13,7 @@ from engine.cards.base import (
     no_timing,
     others_with_hand,
     own_turn,
+    own_turn_or,
     true_on_table,
 )
 from engine.state import Frame, Item
@@ -169,7 +170,7 @@ class Danger(CardFunction):
     retargetable = True
 
     def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
-        if not own_turn(g, seat, ctx):
+        if not own_turn_or(g, seat, ctx, "ji_min"):
             return []
         st = g.state
         out = []
@@ -374,7 +375,7 @@ class Lock(CardFunction):
 
     def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
         st = g.state
-        if not own_turn(g, seat, ctx) or st.received:
+        if not own_turn_or(g, seat, ctx, "ji_min") or st.received:
             return []
         return [f" to {s}" for s, p in enumerate(st.seats) if p.alive]
 

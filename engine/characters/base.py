@@ -37,6 +37,8 @@ class Skill(Effect):
     state: ClassVar[str] = ""
     #: Trigger windows this skill listens to (see engine/triggers.py).
     windows: ClassVar[tuple[str, ...]] = ()
+    #: A forced trigger (凋零, 绝密任务): when it offers actions, ``pass`` is not legal.
+    forced: ClassVar[bool] = False
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
         """Suffixes of the legal ``skill ID…`` actions in ``ctx`` ("" for none needed)."""
@@ -85,3 +87,50 @@ class Mission:
 
     def done(self, g: Game, seat: int) -> bool:
         return False
+
+
+# ---------------------------------------------------------------------- helpers for skills
+def receipt(g: Game) -> Frame | None:
+    """The ``after`` frame of the receipt being processed (seat: receiver, card, order:
+    kill-credit users, text: cause), for receipt triggers."""
+    for fr in reversed(g.state.stack):
+        if fr.kind == "after":
+            return fr
+    return None
+
+
+def kills_by(g: Game, seat: int) -> list[tuple[int, str, bool, int]]:
+    """Deaths credited to ``seat`` other than its own: (dead, cause, non_agent, true_intel)."""
+    return [(k.dead, k.cause, k.non_agent, k.true_intel) for k in g.state.kills
+            if seat in k.killers and k.dead != seat]
+
+
+def take_random(g: Game, taker: int, owner: int, n: int = 1) -> list[int]:
+    """抽: take ``n`` random hand cards of ``owner`` into ``taker``'s hand."""
+    st = g.state
+    src = st.seats[owner].hand
+    got: list[int] = []
+    for _ in range(min(n, len(src))):
+        got.append(src.pop(g.random_below(len(src))))
+    st.seats[taker].hand.extend(got)
+    if got:
+        g.log("take", taker, f"seat {taker} takes {' '.join(map(str, got))} from seat {owner}",
+              audience=(taker, owner), cards=got, public=f"seat {taker} takes {len(got)} card(s) from seat {owner}")
+    return got
+
+
+def give(g: Game, giver: int, receiver: int, cards: list[int]) -> None:
+    """Give hand cards to another player (only the two see them)."""
+    st = g.state
+    for c in cards:
+        st.seats[giver].hand.remove(c)
+        st.seats[receiver].hand.append(c)
+    g.log("give", giver, f"seat {giver} gives {' '.join(map(str, cards))} to seat {receiver}",
+          audience=(giver, receiver), cards=cards, public=f"seat {giver} gives {len(cards)} card(s) to seat {receiver}")
+
+
+def choose_answer(fr: Frame) -> str:
+    """The word after ``choose`` in the answer just given, and clear it."""
+    word = fr.answer.split()[1]
+    fr.answer = ""
+    return word

@@ -96,7 +96,7 @@ class Card(_message.Message):
     def __init__(self, number: _Optional[int] = ..., function: _Optional[_Union[CardFunction, str]] = ..., color: _Optional[_Union[Color, str]] = ..., transmission: _Optional[_Union[Transmission, str]] = ..., direction_any: _Optional[bool] = ..., encrypted: _Optional[bool] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("seat", "alive", "identity", "identity_revealed", "intel", "hand_count", "hand", "character", "exposed", "locked")
+    __slots__ = ("seat", "alive", "identity", "identity_revealed", "intel", "hand_count", "hand", "character", "exposed", "locked", "relation", "secret_character", "character_options")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ALIVE_FIELD_NUMBER: _ClassVar[int]
     IDENTITY_FIELD_NUMBER: _ClassVar[int]
@@ -107,6 +107,9 @@ class SeatView(_message.Message):
     CHARACTER_FIELD_NUMBER: _ClassVar[int]
     EXPOSED_FIELD_NUMBER: _ClassVar[int]
     LOCKED_FIELD_NUMBER: _ClassVar[int]
+    RELATION_FIELD_NUMBER: _ClassVar[int]
+    SECRET_CHARACTER_FIELD_NUMBER: _ClassVar[int]
+    CHARACTER_OPTIONS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     alive: bool
     identity: Identity
@@ -117,7 +120,10 @@ class SeatView(_message.Message):
     character: str
     exposed: bool
     locked: bool
-    def __init__(self, seat: _Optional[int] = ..., alive: _Optional[bool] = ..., identity: _Optional[_Union[Identity, str]] = ..., identity_revealed: _Optional[bool] = ..., intel: _Optional[_Iterable[int]] = ..., hand_count: _Optional[int] = ..., hand: _Optional[_Iterable[int]] = ..., character: _Optional[str] = ..., exposed: _Optional[bool] = ..., locked: _Optional[bool] = ...) -> None: ...
+    relation: int
+    secret_character: str
+    character_options: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, seat: _Optional[int] = ..., alive: _Optional[bool] = ..., identity: _Optional[_Union[Identity, str]] = ..., identity_revealed: _Optional[bool] = ..., intel: _Optional[_Iterable[int]] = ..., hand_count: _Optional[int] = ..., hand: _Optional[_Iterable[int]] = ..., character: _Optional[str] = ..., exposed: _Optional[bool] = ..., locked: _Optional[bool] = ..., relation: _Optional[int] = ..., secret_character: _Optional[str] = ..., character_options: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Transit(_message.Message):
     __slots__ = ("card", "mode", "direction", "sender", "holder", "target", "face_up", "receiver")
