@@ -188,6 +188,7 @@ class EngineServer:
     server: grpc.aio.Server
     port: int
     service: MatchService
+    health: health.aio.HealthServicer
     sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -197,6 +198,7 @@ class EngineServer:
     async def stop(self, grace: float | None = 1.0) -> None:
         if self.sweeper is not None:
             self.sweeper.cancel()
+        await self.health.enter_graceful_shutdown()  # NOT_SERVING: load balancers drain us
         await self.server.stop(grace)
         await self.service.close()
         await self.service.store.close()
@@ -241,7 +243,7 @@ async def build_server(
     port = server.add_insecure_port(address)
     if port == 0:
         raise RuntimeError(f"could not bind {address}")
-    return EngineServer(server, port, service)
+    return EngineServer(server, port, service, health_servicer)
 
 
 async def create_server(

@@ -34,6 +34,10 @@ from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
+#: A finished match's keys expire after this long (a week): replays stay available, Redis
+#: does not grow forever.
+FINISHED_TTL_S = 7 * 24 * 3600
+
 #: Stream entry fields written by the scripts:
 #: ``v`` version after the write; ``i`` engine event index; ``a`` audience (comma-separated
 #: seats, empty = public); ``ev`` ``Event`` bytes; ``p`` ``Decision`` bytes (the decision
@@ -69,6 +73,7 @@ end
 #: n, then n triples (index, audience, ``Event`` bytes).
 #: Returns ``{1, new_version, last_stream_id}`` on success, ``{0, current_version}`` when
 #: the version moved on (nothing written), ``{-1, 0}`` when the match does not exist.
+#: The write that ends the game sets the match's keys to expire after :data:`FINISHED_TTL_S`.
 ACT_SCRIPT = (
     _XADD_EVENTS
     + """
@@ -85,9 +90,12 @@ for k = 1, h do hl = redis.call('RPUSH', KEYS[2], ARGV[10 + k]) end
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'snapshot', ARGV[2], 'snap_hist', hl) end
 local id = add_events(KEYS[3], v, ARGV[6], ARGV[7], tonumber(ARGV[11 + h]), 12 + h)
 if ARGV[8] ~= '' then redis.call('ZADD', KEYS[5], ARGV[9], ARGV[8]) end
+if ARGV[5] == '1' then
+  for k = 1, 3 do redis.call('EXPIRE', KEYS[k], FINISHED_TTL_S) end
+end
 redis.call('PUBLISH', KEYS[4], v)
 return {1, v, id}
-"""
+""".replace("FINISHED_TTL_S", str(FINISHED_TTL_S))
 )
 
 #: Create a match. KEYS as above. ARGV: 1 snapshot, 2 settings, 3 decision, 4 seat,

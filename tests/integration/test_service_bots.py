@@ -73,3 +73,36 @@ def test_two_replicas_serve_one_match(
             replay_matches(stub2, res.match_id)
     finally:
         other.stop()
+
+
+def test_watch_wakes_on_notification(stub: es_grpc.EngineServiceStub) -> None:
+    """A watcher hears about a write within a fraction of the 2 s re-read interval
+    (the pub/sub notification path works)."""
+    import queue
+    import threading
+    import time
+
+    res = stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(players=5, seed=55)))
+    got: queue.Queue[tuple[float, es.WatchEvent]] = queue.Queue()
+    call = stub.Watch(es.WatchRequest(match_id=res.match_id, seat=-1))
+
+    def pump() -> None:
+        try:
+            for item in call:
+                got.put((time.monotonic(), item))
+        except grpc.RpcError:
+            pass
+
+    threading.Thread(target=pump, daemon=True).start()
+    first = got.get(timeout=5)[1]  # the creation's entries
+    while not got.empty():
+        got.get()
+    assert first.pending.number == res.pending.number
+    time.sleep(0.3)  # let the watcher block
+    legal = stub.ListLegalActions(es.ListLegalActionsRequest(match_id=res.match_id, seat=res.pending.seat))
+    t0 = time.monotonic()
+    stub.Act(es.ActRequest(match_id=res.match_id, seat=res.pending.seat, decision=legal.decision, action="declare"))
+    arrived, item = got.get(timeout=5)
+    call.cancel()
+    assert arrived - t0 < 0.5
+    assert item.pending.number >= legal.decision

@@ -1,0 +1,67 @@
+"""Compare-and-set between replicas: two service layers (two caches) on one Redis."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from fengsheng.v1 import engine_service_pb2 as es
+from services import metrics
+from services.errors import StaleDecision
+from services.matches import MatchService
+from services.store import MatchStore
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]
+
+
+def test_race_for_one_decision_applies_exactly_one(redis_url: str) -> None:
+    async def main() -> None:
+        a = MatchService(MatchStore.from_url(redis_url))
+        b = MatchService(MatchStore.from_url(redis_url))
+        try:
+            match_id, pending = await a.create_match(es.MatchSettings(players=5, seed=8080))
+            legal = await a.legal_actions(match_id, pending.seat)
+            await b.legal_actions(match_id, pending.seat)  # both replicas now cache version 1
+            first, second = legal.actions[0], legal.actions[-1]
+            assert first != second
+            await b.act(match_id, pending.seat, pending.number, second)
+            conflicts = metrics.CONFLICTS._value.get()
+            # a's cache still shows the decision open: its write loses the compare-and-set,
+            # it reloads, re-checks, and reports the decision as taken
+            with pytest.raises(StaleDecision) as info:
+                await a.act(match_id, pending.seat, pending.number, first)
+            assert info.value.kind == "stale"
+            assert metrics.CONFLICTS._value.get() == conflicts + 1
+            replay = await a.replay(match_id)
+            assert [x.action for x in replay.actions] == [second]
+            # and a now serves the next decision from the fresh state
+            nxt = await a.legal_actions(match_id, -1)
+            assert nxt.decision == pending.number + 1
+        finally:
+            for s in (a, b):
+                await s.close()
+                await s.store.close()
+
+    asyncio.run(main())
+
+
+def test_concurrent_acts_in_one_process_are_serialised(redis_url: str) -> None:
+    async def main() -> None:
+        svc = MatchService(MatchStore.from_url(redis_url))
+        try:
+            match_id, pending = await svc.create_match(es.MatchSettings(players=5, seed=9090))
+            legal = await svc.legal_actions(match_id, pending.seat)
+            results = await asyncio.gather(
+                *(svc.act(match_id, pending.seat, pending.number, a) for a in legal.actions[:5]),
+                return_exceptions=True,
+            )
+            applied = [r for r in results if not isinstance(r, BaseException)]
+            rejected = [r for r in results if isinstance(r, StaleDecision)]
+            assert len(applied) == 1 and len(rejected) == len(results) - 1
+            assert len((await svc.replay(match_id)).actions) == 1
+        finally:
+            await svc.close()
+            await svc.store.close()
+
+    asyncio.run(main())
