@@ -11,9 +11,7 @@ import argparse
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--redis-url", default=None, help="Redis broker URL (default: $FENGSHENG_REDIS_URL)")
-    parser.add_argument(
-        "--engine", default=None, help="engine gRPC address (default: $FENGSHENG_ENGINE_ADDR)"
-    )
+    parser.add_argument("--engine", default=None, help="engine gRPC address (default: $FENGSHENG_ENGINE_ADDR)")
     parser.add_argument("--concurrency", type=int, default=4, help="tasks run at once (default: 4)")
     parser.add_argument("--pool", default="threads", choices=("threads", "prefork", "solo"))
     parser.add_argument("--loglevel", default="INFO")
