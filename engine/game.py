@@ -113,14 +113,18 @@ class Game:
         *,
         tutorial: bool = False,
         characters: bool = False,
+        character_pool: list[str] | None = None,
     ) -> Game:
         """Deal a new match: identities by the player-count table, a shuffled pile,
-        two cards each, a random first player (rules digest §1, §3; decision §11.7)."""
+        two cards each, a random first player (rules digest §1, §3; decision §11.7).
+        With ``characters``, each player first picks one of three offered characters
+        (``character_pool`` restricts the pool, e.g. for tests)."""
         from engine.setup import new_state
 
         if ruleset not in RULESETS:
             raise SetupError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
-        game = cls(new_state(ruleset, players, seed, tutorial=tutorial, characters=characters))
+        game = cls(new_state(ruleset, players, seed, tutorial=tutorial, characters=characters,
+                             character_pool=character_pool))
         game._run()
         return game
 
@@ -163,6 +167,7 @@ class Game:
             "seed": st.seed,
             "tutorial": st.tutorial,
             "characters": st.characters,
+            **({"character_pool": list(st.pool_setting)} if st.pool_setting else {}),
         }
 
     @property

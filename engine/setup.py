@@ -20,7 +20,8 @@ START_HAND = ruledata.START_HAND
 CHARACTER_OFFER = 3
 
 
-def new_state(ruleset: str, players: int, seed: int, *, tutorial: bool = False, characters: bool = False) -> State:
+def new_state(ruleset: str, players: int, seed: int, *, tutorial: bool = False, characters: bool = False,
+              character_pool: list[str] | None = None) -> State:
     if players not in IDENTITY_TABLE:
         raise SetupError(f"players must be 3 to 7, got {players}")
     if tutorial and players > 5:
@@ -41,6 +42,7 @@ def new_state(ruleset: str, players: int, seed: int, *, tutorial: bool = False, 
                rng=state, seats=seats, pile=pile)
     st.stack.append(Frame("turn", seat=first))
     if characters:
+        st.pool_setting = list(character_pool or [])
         deal_characters(st, first)
     return st
 
@@ -50,7 +52,8 @@ def deal_characters(st: State, first: int) -> None:
     游戏准备 ③); tutorial mode removes the state characters (p.1 ③)."""
     from engine.characters import CHARACTERS, available_characters
 
-    pool = [c for c in available_characters() if not (st.tutorial and CHARACTERS[c].stateful)]
+    pool = [c for c in available_characters() if not (st.tutorial and CHARACTERS[c].stateful)
+            and (not st.pool_setting or c in st.pool_setting)]
     if len(pool) < st.players:
         raise SetupError(f"only {len(pool)} characters available for {st.players} players")
     offer = min(CHARACTER_OFFER, len(pool) // st.players)

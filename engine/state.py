@@ -179,3 +179,5 @@ class State:
     """What is placing the intel being received (kill credit cause)."""
     character_pool: list[str] = field(default_factory=list)
     """Characters not dealt (face down), for 绝密任务."""
+    pool_setting: list[str] = field(default_factory=list)
+    """The characters this match was restricted to at creation (empty: all)."""
