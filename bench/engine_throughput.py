@@ -1,7 +1,8 @@
 """Engine throughput: 5-player random play on one core.
 
 Each decision computes the acting seat's legal actions and applies a uniformly random one
-(figure 1); figure 2 also builds the acting seat's protobuf observation every decision.
+(figure 1); figure 2 also builds the acting seat's protobuf observation every decision;
+figure 3 plays with characters on (issue 3 target: within 2x of figure 1).
 Prints JSON. Usage: ``python bench/engine_throughput.py [--games 300] [--players 5]``.
 """
 
@@ -16,11 +17,11 @@ import time
 from fengsheng.simulate import play_random
 
 
-def measure(games: int, players: int, *, observe: bool, seed: int) -> dict[str, float]:
+def measure(games: int, players: int, *, observe: bool, seed: int, characters: bool = False) -> dict[str, float]:
     decisions = 0
     start = time.perf_counter()
     for i in range(games):
-        decisions += play_random(seed + i, players, observe=observe).decisions
+        decisions += play_random(seed + i, players, observe=observe, characters=characters).decisions
     elapsed = time.perf_counter() - start
     return {
         "games": games,
@@ -40,6 +41,10 @@ def main() -> int:
     play_random(0, args.players)  # warm-up: imports, tables
     plain = measure(args.games, args.players, observe=False, seed=args.seed)
     observed = measure(args.games, args.players, observe=True, seed=args.seed)
+    from engine.characters import CHARACTERS
+
+    with_characters = (measure(args.games, args.players, observe=False, seed=args.seed, characters=True)
+                       if len(CHARACTERS) >= args.players else None)
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     result = {
         "bench": "engine_throughput",
@@ -47,6 +52,9 @@ def main() -> int:
         "python": sys.version.split()[0],
         **plain,
         "with_observation": observed,
+        "with_characters": with_characters,
+        "characters_slowdown": (round(plain["games_per_s"] / with_characters["games_per_s"], 2)
+                                if with_characters else None),
         "peak_rss_mb": round(peak_kb / 1024, 1),
         "target_games_per_s": 30,
     }

@@ -35,11 +35,12 @@ def play_random(
     check: Callable[[Game, int], None] | None = None,
     observe: bool = False,
     turn_cap: int = TURN_CAP,
+    characters: bool = False,
 ) -> GameResult:
     """Play one seeded game choosing uniformly among the legal actions of the seat to act.
     ``check(game, decisions)`` runs after every decision; ``observe`` also builds the
     acting seat's protobuf observation at every decision (the bench's second figure)."""
-    game = Game.new(players=players, seed=seed)
+    game = Game.new(players=players, seed=seed, characters=characters)
     pick = random.Random(seed ^ 0x5EED).choice
     decisions = 0
     state = game.state

@@ -71,6 +71,11 @@ def own_turn_or(g: Game, seat: int, ctx: Context, skill_id: str) -> bool:
     return has_skill(g, seat, skill_id)
 
 
+def note_skill(g: Game, seat: int, skill_id: str) -> None:
+    """Log that a passive skill took effect (counted like a use)."""
+    g.log("skill", seat, f"seat {seat} uses {skill_id}")
+
+
 def no_timing(ctx: Context) -> bool:
     """Cards with no timing: the play phase (turn player) and any response point (p.4 ①)."""
     return ctx in ("main", "respond")

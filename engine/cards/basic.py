@@ -11,6 +11,7 @@ from engine.cards.base import (
     Context,
     burnable,
     no_timing,
+    note_skill,
     others_with_hand,
     own_turn,
     own_turn_or,
@@ -168,6 +169,9 @@ class Danger(CardFunction):
     id = "danger"
     zh = "危险情报"
     retargetable = True
+
+    def on_use(self, g: Game, item: Item) -> None:
+        note_ji_min(g, item)
 
     def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
         if not own_turn_or(g, seat, ctx, "ji_min"):
@@ -365,6 +369,12 @@ class Decrypt(CardFunction):
         return True
 
 
+def note_ji_min(g: Game, item: Item) -> None:
+    """七百's 机敏 took effect: 锁定/危险情报 used outside the user's own turn."""
+    if item.user != g.state.turn:
+        note_skill(g, item.user, "ji_min")
+
+
 class Lock(CardFunction):
     """锁定: own turn, before the intel is received; the named player must receive the
     intel that reaches them this turn (p.9)."""
@@ -381,6 +391,9 @@ class Lock(CardFunction):
 
     def retarget_candidates(self, g: Game, item: Item) -> list[int]:
         return [s for s in g.living() if s not in (item.user, item.target)]
+
+    def on_use(self, g: Game, item: Item) -> None:
+        note_ji_min(g, item)
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state

@@ -18,6 +18,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check", action="store_true",
                         help="check invariants after every decision (card zones, snapshot round trip, "
                              "no hidden information in observations)")
+    parser.add_argument("--characters", action="store_true",
+                        help="play with characters (each player picks one of three); reports how often each "
+                             "character won and each skill was used")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
@@ -51,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     reasons: Counter[str] = Counter()
     identity_wins: Counter[str] = Counter()
+    char_played: Counter[str] = Counter()
+    char_won: Counter[str] = Counter()
+    skill_used: Counter[str] = Counter()
     decisions = turns = 0
     failures: list[str] = []
     start = time.perf_counter()
@@ -62,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             players = counts[i % len(counts)]
             checker = Checker(seed) if args.check else None
             try:
-                result = play_random(seed, players, check=checker)
+                result = play_random(seed, players, check=checker, characters=args.characters)
             except (AssertionError, RunawayGame) as exc:
                 failures.append(f"seed {seed} ({players}p): {exc}")
                 progress.advance(task)
@@ -70,8 +76,18 @@ def run(args: argparse.Namespace) -> int:
             decisions += result.decisions
             turns += result.turns
             reasons[result.reason] += 1
+            seats = result.game.state.seats
             for w in result.winners:
-                identity_wins[result.game.state.seats[w].identity] += 1
+                identity_wins[seats[w].identity] += 1
+            if args.characters:
+                for i, p in enumerate(seats):
+                    char_played[p.character] += 1
+                    if i in result.winners:
+                        char_won[p.character] += 1
+                # Active uses and passive effects are both logged as "skill" events.
+                for event in result.game.events:
+                    if event.kind == "skill":
+                        skill_used[event.text.split()[-1]] += 1
             progress.advance(task)
     elapsed = time.perf_counter() - start
     played = args.games - len(failures)
@@ -88,6 +104,15 @@ def run(args: argparse.Namespace) -> int:
         "winning_identities": dict(identity_wins.most_common()),
         "checked": bool(args.check),
     }
+    if args.characters:
+        from engine.characters import CHARACTERS, SKILLS
+
+        summary["character_win_rate"] = {
+            c: round(char_won[c] / char_played[c], 3) for c in CHARACTERS if char_played[c]
+        }
+        summary["character_games"] = {c: char_played[c] for c in CHARACTERS}
+        summary["skill_uses"] = {s: skill_used[s] for s in SKILLS}
+        summary["skills_never_used"] = sorted(s for s in SKILLS if not skill_used[s])
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
@@ -96,6 +121,15 @@ def run(args: argparse.Namespace) -> int:
               f"{summary['decisions_per_game']} decisions/game, {summary['turns_per_game']} turns/game")
         for reason, n in reasons.most_common():
             print(f"  {n:6d}  {reason}")
+        if args.characters:
+            print("character        games   win rate")
+            for c, rate in sorted(summary["character_win_rate"].items(), key=lambda kv: -kv[1]):
+                print(f"  {c:<22} {char_played[c]:6d}   {rate:.3f}")
+            print("skill uses:")
+            for sk, n in sorted(summary["skill_uses"].items(), key=lambda kv: -kv[1]):
+                print(f"  {sk:<22} {n:8d}")
+            if summary["skills_never_used"]:
+                print(f"never used: {', '.join(summary['skills_never_used'])}")
         if args.check:
             print(f"invariants checked after every decision: {'all held' if not failures else 'FAILED'}")
     for f in failures[:20]:
