@@ -253,6 +253,7 @@ def main() -> int:
     parser.add_argument("--echo-callers", type=int, default=32)
     parser.add_argument("--workers", type=int, default=2, help="Celery worker processes (celery mode)")
     parser.add_argument("--redis-url", default=None)
+    parser.add_argument("--uvloop", action="store_true", help="run the engine servers on uvloop")
     parser.add_argument(
         "--replicas", type=int, default=1, help="engine server processes on one SO_REUSEPORT port (direct mode)"
     )
@@ -285,9 +286,9 @@ def main() -> int:
                 proc.terminate()
             if modes & {"direct", "half"}:
                 port = "0"
-                extra = []
+                extra = ["--uvloop"] if args.uvloop else []
                 if args.replicas > 1:
-                    port, extra = str(free_port()), ["--reuse-port"]
+                    port, extra = str(free_port()), [*extra, "--reuse-port"]
                 direct_procs = []
                 for i in range(args.replicas):
                     proc, addr = spawn(

@@ -107,6 +107,12 @@ def _unary(
             except ServiceError as exc:
                 await _abort(context, exc)
                 raise AssertionError("unreachable") from exc  # abort raises
+            except (grpc.aio.AbortError, asyncio.CancelledError):
+                raise
+            except Exception as exc:
+                log.exception("%s failed", name)
+                await context.abort(grpc.StatusCode.INTERNAL, f"{name}: internal error: {type(exc).__name__}: {exc}")
+                raise AssertionError("unreachable") from exc
             finally:
                 hist.observe(time.perf_counter() - t0)
 

@@ -231,7 +231,7 @@ class MatchService:
         s = es.MatchSettings()
         s.CopyFrom(settings)
         s.ruleset = s.ruleset or "return"
-        s.players = s.players or 5
+        s.players = s.players or len(s.seats) or 5
         if not s.seed:
             s.seed = secrets.randbits(63) or 1
         if s.seats and len(s.seats) != s.players:
@@ -483,10 +483,16 @@ class MatchService:
         if task is None or p is None:
             return
         s = m.settings
-        if task.startswith("bot:"):
-            await self.scheduler.bot_move(m.match_id, p.seat, p.number, policy=task[4:], delay_s=s.bot_delay_s)
-        else:
-            await self.scheduler.turn_timer(m.match_id, p.number, countdown_s=s.turn_timeout_s)
+        try:
+            if task.startswith("bot:"):
+                await self.scheduler.bot_move(m.match_id, p.seat, p.number, policy=task[4:], delay_s=s.bot_delay_s)
+            else:
+                await self.scheduler.turn_timer(m.match_id, p.number, countdown_s=s.turn_timeout_s)
+        except Exception:
+            # The action is stored; its outbox entry stays, and the sweeper re-sends it.
+            log.warning("could not queue %s for %s@%s; the outbox sweeper will", task, m.match_id, p.number,
+                        exc_info=True)  # fmt: skip
+            return
         if outbox:
             await self.store.outbox_done(outbox_member(m.match_id, p.number))
 

@@ -92,10 +92,21 @@ def bot_move(
         actions = list(obs.legal_actions)
         rng = random.Random(f"{match_id}:{seat}:{decision}")
         action = POLICIES.get(policy, POLICIES["random"])(obs, actions, rng)
-        stub.Act(
-            es.ActRequest(match_id=match_id, seat=seat, decision=decision, action=action, origin="bot"),
-            timeout=RPC_TIMEOUT_S,
-        )
+        try:
+            stub.Act(
+                es.ActRequest(match_id=match_id, seat=seat, decision=decision, action=action, origin="bot"),
+                timeout=RPC_TIMEOUT_S,
+            )
+        except grpc.RpcError as exc:
+            if exc.code() != grpc.StatusCode.INVALID_ARGUMENT:  # type: ignore[attr-defined]
+                raise
+            # a policy bug must not stall the match: take the default action instead
+            log.error("bots.move %s chose %r: %s; using the default", match_id, action, exc.details())  # type: ignore[attr-defined]
+            action = "(default)"
+            stub.Act(
+                es.ActRequest(match_id=match_id, seat=seat, decision=decision, use_default=True, origin="bot"),
+                timeout=RPC_TIMEOUT_S,
+            )
     except grpc.RpcError as exc:
         code = exc.code()  # type: ignore[attr-defined]
         if code == grpc.StatusCode.FAILED_PRECONDITION:
