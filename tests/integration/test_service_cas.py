@@ -65,3 +65,43 @@ def test_concurrent_acts_in_one_process_are_serialised(redis_url: str) -> None:
             await svc.store.close()
 
     asyncio.run(main())
+
+
+class _BrokenBroker:
+    """A scheduler whose broker is down (the process 'dies' before sending)."""
+
+    async def bot_move(self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float) -> None:
+        raise ConnectionError("broker down")
+
+    async def turn_timer(self, match_id: str, decision: int, *, countdown_s: float) -> None:
+        raise ConnectionError("broker down")
+
+
+def test_outbox_sweeper_resends_a_task_nobody_sent(redis_url: str) -> None:
+    from services.scheduler import RecordingScheduler
+    from services.store import OUTBOX_KEY, outbox_member
+
+    async def main() -> None:
+        broken = MatchService(MatchStore.from_url(redis_url), _BrokenBroker())
+        recording = RecordingScheduler()
+        healthy = MatchService(MatchStore.from_url(redis_url), recording)
+        try:
+            seats = [es.BOT_RANDOM] * 5
+            match_id, pending = await broken.create_match(es.MatchSettings(seed=4040, seats=seats))
+            member = outbox_member(match_id, pending.number)
+            assert await broken.store.redis.zscore(OUTBOX_KEY, member) is not None
+            assert await healthy.sweep_outbox(grace_s=0) >= 1
+            assert ("bot", match_id, pending.number, pending.seat) in recording.calls
+            assert await healthy.store.redis.zscore(OUTBOX_KEY, member) is None
+            # a decision that moved on is not re-sent
+            await healthy.act(match_id, pending.seat, pending.number, "declare")
+            await healthy.store.redis.zadd(OUTBOX_KEY, {member: 0})
+            recording.calls.clear()
+            await healthy.sweep_outbox(grace_s=0)
+            assert all(c[2] != pending.number for c in recording.calls)
+        finally:
+            for s in (broken, healthy):
+                await s.close()
+                await s.store.close()
+
+    asyncio.run(main())
