@@ -41,7 +41,7 @@ from gateway.schemas import (
 )
 from gateway.store import MatchRecord, MatchStore, open_store
 
-SEAT_KINDS: dict[str, int] = {
+SEAT_KINDS: dict[str, pb.SeatKind] = {
     "human": pb.HUMAN,
     "random": pb.BOT_RANDOM,
     "heuristic": pb.BOT_HEURISTIC,
@@ -212,7 +212,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
     async def create_match(body: CreateMatchIn, svc: Svc, player: OptionalPlayer) -> CreateMatchOut:
         """Create a match against bots. With a player token the creator takes the first human seat."""
         if body.seats is not None:
-            kinds = list(body.seats)
+            kinds: list[str] = list(body.seats)
             if not 3 <= len(kinds) <= 7:
                 raise errors.ApiError(422, "malformed_request", "`seats` must list 3 to 7 seats")
         else:
@@ -479,11 +479,11 @@ async def _stream(websocket: WebSocket, svc: Services, match_id: str, grant: Sea
                     body = ActIn.model_validate({k: v for k, v in message.items() if k != "type"})
                     result = await _act(svc, grant, body.decision, body.action, body.seat, transport="ws")
                     await send({"type": "result", "decision": body.decision, "result": result})
-                except errors.ApiError as err:
-                    await send({"type": "error", "decision": message.get("decision"), **err.body()})
-                except ValueError as exc:
-                    err = errors.ApiError(422, "malformed_request", str(exc).splitlines()[0])
-                    await send({"type": "error", **err.body()})
+                except errors.ApiError as refused:
+                    await send({"type": "error", "decision": message.get("decision"), **refused.body()})
+                except ValueError as invalid:
+                    malformed = errors.ApiError(422, "malformed_request", str(invalid).splitlines()[0])
+                    await send({"type": "error", **malformed.body()})
 
         tasks = [asyncio.create_task(pump()), asyncio.create_task(receive())]
         done, pending_tasks = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
@@ -493,13 +493,13 @@ async def _stream(websocket: WebSocket, svc: Services, match_id: str, grant: Sea
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         for task in done:
-            exc = task.exception()
-            if isinstance(exc, grpc.aio.AioRpcError):
-                err = errors.from_grpc(exc)
-                await _refuse(websocket, err, 4000 + err.status)
+            failure = task.exception()
+            if isinstance(failure, grpc.aio.AioRpcError):
+                engine_error = errors.from_grpc(failure)
+                await _refuse(websocket, engine_error, 4000 + engine_error.status)
                 return
-            if exc is not None and not isinstance(exc, WebSocketDisconnect):
-                raise exc
+            if failure is not None and not isinstance(failure, WebSocketDisconnect):
+                raise failure
         with contextlib.suppress(Exception):
             await websocket.close(code=1000)
     except WebSocketDisconnect:

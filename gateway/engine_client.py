@@ -29,7 +29,7 @@ class EngineClient:
             address,
             options=[("grpc.keepalive_time_ms", 30_000), ("grpc.enable_retries", 1)],
         )
-        self._stub = pb_grpc.EngineServiceStub(self._channel)
+        self._stub = pb_grpc.EngineServiceStub(self._channel)  # type: ignore[no-untyped-call]
         self._health = health_pb2_grpc.HealthStub(self._channel)
 
     async def close(self) -> None:
