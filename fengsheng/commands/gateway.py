@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     sock.set_inheritable(True)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
-    config = uvicorn.Config(app, log_level=args.log_level, ws="auto", lifespan="on")
+    config = uvicorn.Config(app, log_level=args.log_level, ws="auto", lifespan="on", timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
     print(f"gateway listening on http://{shown}:{port} (engine {args.engine})", flush=True)
     try:

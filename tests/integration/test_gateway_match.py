@@ -12,7 +12,8 @@ from __future__ import annotations
 import base64
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -101,80 +102,207 @@ def wait_turn(http: httpx.Client, match_id: str, token: str, seat: int) -> dict[
     return legal
 
 
-def test_bad_requests_get_their_error_and_change_nothing(
-    http: httpx.Client, rdb: redis.Redis, stub: es_grpc.EngineServiceStub
-) -> None:
+@dataclass
+class Frozen:
+    """A match waiting for a human seat (no turn timer), with tokens for both human seats."""
+
+    match_id: str
+    mine: int  # the human seat to act
+    theirs: int  # the other human seat
+    token: str  # seat token of ``mine``
+    other_token: str  # seat token of ``theirs``
+    player: str  # a player token
+    foreign_token: str  # a seat token of another match
+    decision: int
+    actions: list[str]
+
+    @property
+    def url(self) -> str:
+        return f"/api/matches/{self.match_id}"
+
+
+@pytest.fixture(scope="module")
+def frozen(gateway: ServiceProcess) -> Frozen:
+    """One frozen match shared by the tests that change nothing."""
+    with httpx.Client(base_url=gateway.extra["url"], timeout=10) as http:
+        return freeze(http)
+
+
+def freeze(http: httpx.Client) -> Frozen:
+    """Create a match with two human seats and wait until one of them must act."""
     creator = guest(http, "ann")
     created = http.post(
         "/api/matches", json={"players": 5, "humans": 2, "bot": "random", "seed": 77}, headers=bearer(creator)
     ).json()
-    match_id, token0 = created["match_id"], created["seat_token"]
+    match_id = created["match_id"]
     assert created["seat"] == 0
     joined = http.post(f"/api/matches/{match_id}/join", headers=bearer(guest(http, "ben"))).json()
     assert joined["seat"] == 1
-    token1 = joined["seat_token"]
+    tokens = {0: created["seat_token"], 1: joined["seat_token"]}
     other = http.post("/api/matches", json={"players": 3, "humans": 1}, headers=bearer(creator)).json()
-
-    # the human seat to act is "mine", the other human seat is "theirs"
     first = poll_json(
         http,
         f"/api/matches/{match_id}/legal-actions",
         lambda d: d["seat_to_act"] in (0, 1),
-        timeout=30,
-        headers=bearer(token0),
+        30,
+        headers=bearer(tokens[0]),
     )
-    mine, theirs = first["seat_to_act"], 1 - first["seat_to_act"]
-    token0, token1 = (token0, token1) if mine == 0 else (token1, token0)
-    legal = wait_turn(http, match_id, token0, mine)
-    decision, actions = legal["decision"], legal["actions"]
-    url = f"/api/matches/{match_id}"
-    before_obs = http.get(f"{url}/observation", headers=bearer(token0)).json()
-    before = stored(rdb, match_id)
-    forged = token0[:-4] + ("AAAA" if not token0.endswith("AAAA") else "BBBB")
-    ok_body = {"decision": decision, "action": actions[0]}
+    mine = first["seat_to_act"]
+    legal = wait_turn(http, match_id, tokens[mine], mine)
+    return Frozen(
+        match_id=match_id,
+        mine=mine,
+        theirs=1 - mine,
+        token=tokens[mine],
+        other_token=tokens[1 - mine],
+        player=creator,
+        foreign_token=other["seat_token"],
+        decision=legal["decision"],
+        actions=legal["actions"],
+    )
 
-    cases: list[tuple[str, dict[str, str], Any, int, str]] = [
-        ("no token", {}, ok_body, 401, "unauthenticated"),
-        ("forged token", bearer(forged), ok_body, 401, "unauthenticated"),
-        ("player token, not a seat token", bearer(creator), ok_body, 401, "unauthenticated"),
-        ("seat token of another match", bearer(other["seat_token"]), ok_body, 403, "forbidden"),
-        ("other seat's token naming this seat", bearer(token1), {**ok_body, "seat": mine}, 403, "forbidden"),
-        ("other seat's token, out of turn", bearer(token1), ok_body, 409, "failed_precondition"),
-        ("malformed: decision not a number", bearer(token0), {"decision": "x", "action": "pass"}, 422, ""),
-        ("malformed: no action", bearer(token0), {"decision": decision}, 422, "malformed_request"),
-        ("malformed: unknown field", bearer(token0), {**ok_body, "extra": 1}, 422, "malformed_request"),
-        ("stale decision", bearer(token0), {**ok_body, "decision": decision - 1}, 409, "failed_precondition"),
-        ("future decision", bearer(token0), {**ok_body, "decision": decision + 5}, 409, "failed_precondition"),
-        ("illegal action", bearer(token0), {"decision": decision, "action": "send 999 secret"}, 400, ""),
-        ("not notation", bearer(token0), {"decision": decision, "action": "fly to the moon"}, 400, ""),
-    ]
-    for what, headers, body, status, code in cases:
-        reply = http.post(f"{url}/act", json=body, headers=headers)
-        assert reply.status_code == status, (what, reply.text)
-        error = reply.json()["error"]
-        assert error["status"] == status and (not code or error["code"] == code), (what, error)
-        if status == 400:
-            assert error["legal_actions"] == actions, (what, error)
-        assert stored(rdb, match_id) == before, what
-    raw = http.post(f"{url}/act", content=b"{not json", headers={**bearer(token0), "content-type": "application/json"})
-    assert raw.status_code == 422 and raw.json()["error"]["code"] == "malformed_request"
 
-    # a seat token sees only its own seat
-    assert http.get(f"{url}/observation", params={"seat": theirs}, headers=bearer(token0)).status_code == 403
-    seen = http.get(f"{url}/observation", headers=bearer(token1)).json()
-    assert seen["viewer"] == theirs and seen["seats"][mine]["hand"] == [] and seen["seats"][theirs]["hand"]
+def _forged(token: str) -> str:
+    return token[:-4] + ("AAAA" if not token.endswith("AAAA") else "BBBB")
+
+
+#: (what, headers(frozen), body(frozen), HTTP status, error code ("" = any))
+BAD_ACTS: list[tuple[str, Callable[[Frozen], dict[str, str]], Callable[[Frozen], Any], int, str]] = [
+    ("no-token", lambda f: {}, lambda f: {"decision": f.decision, "action": f.actions[0]}, 401, "unauthenticated"),
+    (
+        "forged-token",
+        lambda f: bearer(_forged(f.token)),
+        lambda f: {"decision": f.decision, "action": f.actions[0]},
+        401,
+        "unauthenticated",
+    ),
+    (
+        "player-token-not-seat-token",
+        lambda f: bearer(f.player),
+        lambda f: {"decision": f.decision, "action": f.actions[0]},
+        401,
+        "unauthenticated",
+    ),
+    (
+        "seat-token-of-another-match",
+        lambda f: bearer(f.foreign_token),
+        lambda f: {"decision": f.decision, "action": f.actions[0]},
+        403,
+        "forbidden",
+    ),
+    (
+        "other-seat-token-naming-this-seat",
+        lambda f: bearer(f.other_token),
+        lambda f: {"decision": f.decision, "action": f.actions[0], "seat": f.mine},
+        403,
+        "forbidden",
+    ),
+    (
+        "other-seat-token-out-of-turn",
+        lambda f: bearer(f.other_token),
+        lambda f: {"decision": f.decision, "action": f.actions[0]},
+        409,
+        "failed_precondition",
+    ),
+    ("malformed-decision", lambda f: bearer(f.token), lambda f: {"decision": "x", "action": "pass"}, 422, ""),
+    ("malformed-no-action", lambda f: bearer(f.token), lambda f: {"decision": f.decision}, 422, "malformed_request"),
+    (
+        "malformed-extra-field",
+        lambda f: bearer(f.token),
+        lambda f: {"decision": f.decision, "action": f.actions[0], "extra": 1},
+        422,
+        "malformed_request",
+    ),
+    (
+        "stale-decision",
+        lambda f: bearer(f.token),
+        lambda f: {"decision": f.decision - 1, "action": f.actions[0]},
+        409,
+        "failed_precondition",
+    ),
+    (
+        "future-decision",
+        lambda f: bearer(f.token),
+        lambda f: {"decision": f.decision + 5, "action": f.actions[0]},
+        409,
+        "failed_precondition",
+    ),
+    (
+        "illegal-action",
+        lambda f: bearer(f.token),
+        lambda f: {"decision": f.decision, "action": "send 999 secret"},
+        400,
+        "invalid_argument",
+    ),
+    (
+        "not-notation",
+        lambda f: bearer(f.token),
+        lambda f: {"decision": f.decision, "action": "fly to the moon"},
+        400,
+        "invalid_argument",
+    ),
+]
+
+
+@pytest.mark.parametrize(("what", "headers", "body", "status", "code"), BAD_ACTS, ids=[c[0] for c in BAD_ACTS])
+def test_a_bad_act_gets_its_error_and_changes_nothing(
+    http: httpx.Client,
+    rdb: redis.Redis,
+    frozen: Frozen,
+    what: str,
+    headers: Callable[[Frozen], dict[str, str]],
+    body: Callable[[Frozen], Any],
+    status: int,
+    code: str,
+) -> None:
+    before = stored(rdb, frozen.match_id)
+    before_obs = http.get(f"{frozen.url}/observation", headers=bearer(frozen.token)).json()
+    reply = http.post(f"{frozen.url}/act", json=body(frozen), headers=headers(frozen))
+    assert reply.status_code == status, reply.text
+    error = reply.json()["error"]
+    assert error["status"] == status and (not code or error["code"] == code), error
+    if status == 400:
+        assert error["legal_actions"] == frozen.actions and error["decision"] == frozen.decision
+    assert stored(rdb, frozen.match_id) == before
+    assert http.get(f"{frozen.url}/observation", headers=bearer(frozen.token)).json() == before_obs
+
+
+def test_a_body_that_is_not_json_is_malformed(http: httpx.Client, rdb: redis.Redis, frozen: Frozen) -> None:
+    before = stored(rdb, frozen.match_id)
+    headers = {**bearer(frozen.token), "content-type": "application/json"}
+    reply = http.post(f"{frozen.url}/act", content=b"{not json", headers=headers)
+    assert reply.status_code == 422 and reply.json()["error"]["code"] == "malformed_request"
+    assert stored(rdb, frozen.match_id) == before
+
+
+def test_a_seat_token_sees_only_its_seat(http: httpx.Client, frozen: Frozen) -> None:
+    url = frozen.url
+    assert (
+        http.get(f"{url}/observation", params={"seat": frozen.theirs}, headers=bearer(frozen.token)).status_code == 403
+    )
+    assert http.get(f"{url}/observation", headers=bearer(frozen.foreign_token)).status_code == 403
+    assert http.get(f"{url}/observation", headers=bearer(_forged(frozen.token))).status_code == 401
+    assert http.get(f"{url}/observation").status_code == 401
+    seen = http.get(f"{url}/observation", headers=bearer(frozen.other_token)).json()
+    assert seen["viewer"] == frozen.theirs
+    assert seen["seats"][frozen.mine]["hand"] == [] and seen["seats"][frozen.theirs]["hand"]
+    assert seen["legal_actions"] == []
+    legal = http.get(f"{url}/legal-actions", headers=bearer(frozen.other_token)).json()
+    assert legal["actions"] == [] and legal["seat_to_act"] == frozen.mine
     assert http.get(f"{url}/replay").status_code == 409  # not over: a replay would reveal hands
-    after_obs = http.get(f"{url}/observation", headers=bearer(token0)).json()
-    assert after_obs == before_obs
 
-    # the right action is applied once; the same request again is a duplicate
-    done = http.post(f"{url}/act", json=ok_body, headers=bearer(token0))
+
+def test_a_duplicate_act_is_applied_once(http: httpx.Client, rdb: redis.Redis, stub: es_grpc.EngineServiceStub) -> None:
+    frozen = freeze(http)  # its own match: this test changes it
+    before = stored(rdb, frozen.match_id)
+    body = {"decision": frozen.decision, "action": frozen.actions[0]}
+    done = http.post(f"{frozen.url}/act", json=body, headers=bearer(frozen.token))
     assert done.status_code == 200, done.text
-    assert stored(rdb, match_id)[0] > before[0]
-    again = http.post(f"{url}/act", json=ok_body, headers=bearer(token0))
+    assert stored(rdb, frozen.match_id)[0] > before[0]
+    again = http.post(f"{frozen.url}/act", json=body, headers=bearer(frozen.token))
     assert again.status_code == 409 and again.json()["error"]["code"] == "failed_precondition"
-    history = stub.GetReplay(es.GetReplayRequest(match_id=match_id)).actions
-    assert [(a.seat, a.action) for a in history if a.decision == decision] == [(mine, actions[0])]
+    history = stub.GetReplay(es.GetReplayRequest(match_id=frozen.match_id)).actions
+    assert [(a.seat, a.action) for a in history if a.decision == frozen.decision] == [(frozen.mine, frozen.actions[0])]
 
 
 def test_a_human_seat_plays_through_rest_and_websocket(
