@@ -28,6 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="match seed (0 = random)")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds before each bot move (default 0.3)")
     parser.add_argument("--turn-timeout", type=float, default=0.0, help="your decision timer; 0 = none")
+    parser.add_argument("--characters", action="store_true", help="deal characters (when the engine has them)")
     parser.add_argument("--match", default="", help="join this existing match instead of creating one")
     parser.add_argument("--width", type=int, default=0, help="output width (default: the terminal's, else 120)")
 
@@ -259,6 +260,7 @@ def run(args: argparse.Namespace) -> int:
                     "seed": args.seed,
                     "turn_timeout_s": args.turn_timeout,
                     "bot_delay_s": args.bot_delay,
+                    "characters": args.characters,
                 },
             )
             match_id, seat = created["match_id"], created["seat"]

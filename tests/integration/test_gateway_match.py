@@ -66,7 +66,11 @@ def replay_reproduces(http: httpx.Client, stub: es_grpc.EngineServiceStub, match
     assert final == grpc_replay.final_snapshot
     s = replay["settings"]
     game = Game.new(
-        ruleset=s["ruleset"], players=s["players"], seed=int(s["seed"]), tutorial=s["tutorial"], characters=False
+        ruleset=s["ruleset"],
+        players=s["players"],
+        seed=int(s["seed"]),
+        tutorial=s["tutorial"],
+        characters=s["characters"],
     )
     for step in replay["actions"]:
         assert game.decision_number == step["decision"]
