@@ -71,9 +71,9 @@ class TokenSigner:
         try:
             body, mac_text = token.split(".", 1)
             mac = _b64decode(mac_text)
-        except ValueError as exc:
+            expected = hmac.new(self._key, body.encode("ascii"), hashlib.sha256).digest()
+        except ValueError as exc:  # binascii.Error and UnicodeError are ValueErrors
             raise TokenError("malformed token") from exc
-        expected = hmac.new(self._key, body.encode("ascii"), hashlib.sha256).digest()
         if not hmac.compare_digest(mac, expected):
             raise TokenError("bad token signature")
         try:

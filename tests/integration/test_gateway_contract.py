@@ -103,6 +103,8 @@ def test_errors_leave_the_match_unchanged(client: TestClient, fake: tuple[str, F
     assert client.get(f"{url}/observation", params={"seat": 1}, headers=bearer(token)).status_code == 403
     assert client.get("/api/matches/nope/observation", headers=bearer(token)).status_code == 403
     assert client.get("/api/matches/nope").status_code == 404
+    for junk in ["é.é", ".", "a.b.c", token.split(".")[0]]:
+        assert client.get(f"{url}/observation", params={"token": junk}).status_code == 401, junk
 
     after = client.get(f"{url}/observation", headers=bearer(token)).json()
     assert after == before
