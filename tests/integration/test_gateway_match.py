@@ -80,10 +80,12 @@ def replay_reproduces(http: httpx.Client, stub: es_grpc.EngineServiceStub, match
     return replay
 
 
+@pytest.mark.parametrize("characters", [False, True], ids=["no-characters", "characters"])
 def test_five_bot_match_plays_to_a_winner_and_replays(
-    http: httpx.Client, stub: es_grpc.EngineServiceStub, rdb: redis.Redis
+    http: httpx.Client, stub: es_grpc.EngineServiceStub, rdb: redis.Redis, characters: bool
 ) -> None:
-    created = http.post("/api/matches", json={"players": 5, "humans": 0, "bot": "heuristic", "seed": 4242})
+    body = {"players": 5, "humans": 0, "bot": "heuristic", "seed": 4242, "characters": characters}
+    created = http.post("/api/matches", json=body)
     assert created.status_code == 201, created.text
     match_id = created.json()["match_id"]
     assert [s["kind"] for s in created.json()["seats"]] == ["heuristic"] * 5
