@@ -57,6 +57,8 @@ def h_turn(g: Game, fr: Frame) -> None:
         if alive:
             g.push(Frame("main", seat=s))
     elif fr.stage == 3:
+        if alive and extra_send(g, s):
+            return
         fr.stage = 4
         if alive and len(st.seats[s].hand) > HAND_LIMIT:
             g.push(Frame("discard", seat=s))
@@ -70,6 +72,22 @@ def h_turn(g: Game, fr: Frame) -> None:
         st.transit = None
         st.flags = [f for f in st.flags if f.startswith("game:")]
         st.stack.append(Frame("turn", seat=g.next_living(s, 1)))
+
+
+def extra_send(g: Game, seat: int) -> bool:
+    """单枪匹马: each ``send_extra`` flag grants one more play phase and send this turn once
+    the intel sent before is done with (p.15); ``send_extra_used`` counts those taken."""
+    st = g.state
+    if st.flags.count("send_extra") <= st.flags.count("send_extra_used"):
+        return False
+    st.flags.append("send_extra_used")
+    st.received = False
+    st.transit = None
+    st.send_code = ""
+    st.send_code_user = -1
+    g.log("extra_send", seat, f"seat {seat} may send one more intel this turn")
+    g.push(Frame("main", seat=seat))
+    return True
 
 
 def turn_draw_count(g: Game, seat: int) -> int:
@@ -258,6 +276,10 @@ def h_discard(g: Game, fr: Frame) -> None:
 # ---------------------------------------------------------------------- chain
 def use_action(g: Game, seat: int, action: str) -> Item:
     """The chain item of a ``play …`` or ``skill …`` action, its cost paid."""
+    st = g.state
+    if st.characters and seat == st.turn and f"acted:{seat}" not in st.flags:
+        # The turn player's first card or skill use this turn (声东击西: "出牌前" only).
+        st.flags.append(f"acted:{seat}")
     if action.startswith("skill "):
         return use_skill(g, seat, action)
     return use_card(g, seat, action)
@@ -574,6 +596,8 @@ def send_actions(g: Game, seat: int) -> list[str]:
 
 def routes(g: Game, card: int, others: list[int]) -> list[str]:
     mode = deck.MODE[card]
+    if "send_any_mode" in g.state.flags:
+        mode = "any"  # 单枪匹马: every send this turn may use any mode (p.15 ③)
     modes = deck.MODES if mode == "any" else (mode,)
     turnable = deck.DIRECTION_ANY[card] and not g.state.tutorial
     out: list[str] = []
@@ -612,7 +636,7 @@ def hidden_action(g: Game, seat: int, canon: str) -> tuple[tuple[int, ...], str]
         return None
     if words[0] == "send" and words[1] != "pile":
         card = int(words[1])
-        if deck.MODE[card] != "text" and words[2] != "text":
+        if words[2] != "text":  # the mode sent, not the card's (单枪匹马 sends any card face down)
             return (seat,), " ".join(["send", "?", *words[2:]])
         return None
     return None

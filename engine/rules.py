@@ -169,5 +169,13 @@ def die(g: Game, seat: int, killers: list[int], cause: str = "") -> None:
     intel = list(p.intel)
     p.intel.clear()
     st.discard.extend(intel)
-    if p.hand:
-        g.discard_from_hand(seat, list(p.hand))
+    hand = list(p.hand)
+    p.hand.clear()
+    st.discard.extend(hand)
+    if hand or intel:
+        # Hand and intel are discarded together (②): one 'discarded' window (线索 may take
+        # any of them, p.16 线索 note "死亡弃牌").
+        g.log("discard", seat, f"seat {seat} discards {' '.join(map(str, hand + intel))}", cards=hand + intel)
+        from engine.triggers import open_window
+
+        open_window(g, "discarded", seat, cards=hand + intel)
