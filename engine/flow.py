@@ -224,6 +224,9 @@ def h_transit(g: Game, fr: Frame) -> None:
                 return
             g.log("receive", h, f"seat {h} chooses to receive the intel")
             start_chain(g, Item("receive", h, on=t.card), "receive")
+            # 情报接收时 as a trigger (以爱宣名: whoever chooses to receive carries out the
+            # sender's declaration, even if the receipt later fails); before the poll.
+            open_window(g, "receive_chosen", h, card=t.card)
         elif action == "decline":
             g.log("decline", h, f"seat {h} declines the intel")
             pass_on(g, h)
@@ -437,7 +440,7 @@ def h_after(g: Game, fr: Frame) -> None:
         return
     if fr.stage == 1:
         fr.stage = 2
-        for s in reversed(dying_seats(g)):
+        for s in reversed(newly_dying(g, fr)):
             open_window(g, "dying", s)
         return
     if fr.stage == 2:
@@ -459,7 +462,7 @@ def h_after(g: Game, fr: Frame) -> None:
         return
     if fr.stage == 4:
         fr.stage = 5
-        schedule_deaths(g, fr.order, fr.text, announced=True)
+        schedule_deaths(g, fr.order, fr.text, announced=True, seats=newly_dying(g, fr))
         return
     if fr.stage == 5:
         fr.stage = 6
@@ -468,6 +471,25 @@ def h_after(g: Game, fr: Frame) -> None:
         open_window(g, "received", fr.seat, card=fr.card, cards=fr.cards or [fr.card])
         return
     st.stack.pop()
+
+
+def newly_dying(g: Game, fr: Frame) -> list[int]:
+    """The players this receipt makes die: :func:`dying_seats`, except when the receipt is
+    nested in a death under way further down the stack (a death frame, or an earlier
+    receipt past its dying window): then only its receiver, unless that one is already
+    dying there. A receipt made by a death-time skill (核能芯片) thus kills its receiver
+    first, credited to the skill's user, and the original death follows with its own
+    killers (rulebook p.10 核能芯片 note)."""
+    outer: set[int] = set()
+    for f in g.state.stack:
+        if f is fr:
+            break
+        if f.kind == "death" or (f.kind == "after" and 2 <= f.stage <= 5):
+            outer.add(f.seat)
+    dying = dying_seats(g)
+    if not outer:
+        return dying
+    return [fr.seat] if fr.seat in dying and fr.seat not in outer else []
 
 
 def dying_seats(g: Game) -> list[int]:
@@ -613,7 +635,10 @@ def routes(g: Game, card: int, others: list[int]) -> list[str]:
 
 
 def code_matches(code: str, card: int) -> bool:
-    """秘密下达 codes (decision §11.3): 听风 red, 看雨 blue, 日落 black; 机密文件 is red and blue."""
+    """秘密下达 codes (decision §11.3): 听风 red, 看雨 blue, 日落 black; 机密文件 is red and blue.
+    ``card:N`` (紧急下达, 情报处长): exactly card N."""
+    if code.startswith("card:"):
+        return card == int(code[5:])
     colour = ruledata.SECRET_ORDER_CODES[code]
     if colour == "red":
         return deck.IS_RED[card]
@@ -622,13 +647,22 @@ def code_matches(code: str, card: int) -> bool:
     return deck.IS_BLACK[card]
 
 
+#: Prompt texts (prefixes) whose ``choose`` answer names a hidden card, so only the
+#: chooser sees it in the log; character modules add theirs (紧急下达, 帽子戏法 …).
+PRIVATE_PROMPTS: list[str] = []
+
+
 def hidden_action(g: Game, seat: int, canon: str) -> tuple[tuple[int, ...], str] | None:
     """For an action that shows a hidden card: (who sees it, what the others see)."""
     words = canon.split()
+    prompt = g.state.prompt
+    if words[0] == "choose" and prompt is not None and PRIVATE_PROMPTS and prompt.text.startswith(
+            tuple(PRIVATE_PROMPTS)):
+        return (seat,), "choose ?"
     if words[0] == "play":
         card = int(words[1])
         fn = deck.FUNCTION[card]
-        if fn in ("probe", "secret_order"):
+        if fn in ("probe", "secret_order") and "as" not in words:  # ``as``: used face up as another function
             st = g.state
             target = int(words[words.index("to") + 1]) if "to" in words else st.turn
             audience = (seat,) if target == seat else (seat, target)

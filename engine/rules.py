@@ -108,12 +108,14 @@ def declare_victory(g: Game, winners: list[int], reason: str) -> None:
     g.log("victory", -1, f"game over: {' '.join(map(str, winners))} win ({reason})", seats=winners)
 
 
-def schedule_deaths(g: Game, killers: list[int], cause: str, *, announced: bool = False) -> None:
+def schedule_deaths(g: Game, killers: list[int], cause: str, *, announced: bool = False,
+                    seats: list[int] | None = None) -> None:
     """Every living player with 3 or more fake intel dies: death frames in turn order.
-    ``announced``: their death-time window was already opened."""
+    ``announced``: their death-time window was already opened. ``seats``: only these
+    (a receipt nested in a death, see ``engine.flow.newly_dying``)."""
     from engine.flow import dying_seats
 
-    for s in reversed(dying_seats(g)):
+    for s in reversed(dying_seats(g) if seats is None else seats):
         g.push(Frame("death", seat=s, stage=1 if announced else 0, order=list(killers), text=cause))
 
 
@@ -133,8 +135,9 @@ def h_death(g: Game, fr: Frame) -> None:
         return
     if fr.stage == 1:
         fr.stage = 2
-        if fake_count(p.intel) < DEATH_FAKES:
-            # A death-time skill saved the player (e.g. burned a fake).
+        if fake_count(p.intel) < DEATH_FAKES and fr.index != 1:
+            # A death-time skill saved the player (e.g. burned a fake). ``fr.index == 1``
+            # marks a death that is not caused by fake intel (凋零's "否则死亡").
             st.stack.pop()
             return
         if check_victory(g):

@@ -37,6 +37,53 @@ def discard_answer(g: Game, fr: Frame, owner: int) -> None:
     g.discard_from_hand(owner, [card])
 
 
+def shielded(g: Game, seat: int) -> bool:
+    """城府 (老鬼, rulebook p.12): 试探 and 秘密下达 (and 拷问, 紧急下达, 真相) cannot target
+    this seat."""
+    if not g.state.characters:
+        return False
+    from engine.characters import has_skill
+
+    return has_skill(g, seat, "cheng_fu")
+
+
+def offer_take(g: Game, item: Item, tgt: Item) -> bool:
+    """核燃机体 (钢铁特工, rulebook p.10 ②): the user of this 识破/离间 may take the card it
+    affected into hand; asks (``choose take`` / ``choose leave``) and returns True when
+    the offer applies."""
+    st = g.state
+    if not (st.characters and tgt.card and st.seats[item.user].alive):
+        return False
+    from engine.characters import has_skill
+
+    if not has_skill(g, item.user, "he_ran_ji_ti"):
+        return False
+    g.ask(item.user, "choose", f"核燃机体: take the {tgt.kind} card into your hand?",
+          ["choose take", "choose leave"])
+    return True
+
+
+def take_answer(g: Game, item: Item, tgt: Item, fr: Frame) -> None:
+    """The answer to :func:`offer_take`: the card leaves the chain for the user's hand; the
+    item it belonged to still resolves (except 公开文本, which needs its card)."""
+    take, fr.answer = fr.answer == "choose take", ""
+    if not take or not tgt.card:
+        return
+    card = tgt.card
+    if tgt.kind == "probe":
+        tgt.on = card  # the taken 试探 still acts by its printed identity
+    tgt.card = 0
+    st = g.state
+    st.seats[item.user].hand.append(card)
+    st.fresh.append(card)
+    if tgt.kind == "probe" and not tgt.negated:
+        g.log("take", item.user, f"seat {item.user} takes {card} into hand (核燃机体)",
+              audience=tuple(sorted({item.user, tgt.user, tgt.target} - {-1})), cards=(card,),
+              public=f"seat {item.user} takes the 试探 into hand (核燃机体)")
+    else:
+        g.log("take", item.user, f"seat {item.user} takes {card} into hand (核燃机体)", cards=(card,))
+
+
 class Probe(CardFunction):
     """试探: own turn; a player with hand cards carries out the card's action for their
     identity, truthfully. Only the two see the card; it is then removed from the game face
@@ -49,10 +96,10 @@ class Probe(CardFunction):
     def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
         if not own_turn(g, seat, ctx):
             return []
-        return [f" to {s}" for s in others_with_hand(g, seat)]
+        return [f" to {s}" for s in others_with_hand(g, seat) if not shielded(g, s)]
 
     def retarget_candidates(self, g: Game, item: Item) -> list[int]:
-        return [s for s in others_with_hand(g, item.user) if s != item.target]
+        return [s for s in others_with_hand(g, item.user) if s != item.target and not shielded(g, s)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
@@ -63,7 +110,7 @@ class Probe(CardFunction):
             discard_answer(g, fr, item.target)
             return True
         item.done = True
-        named = PROBE_IDENTITY[item.card]
+        named = PROBE_IDENTITY[item.card or item.on]  # ``on``: taken by 核燃机体
         if target.identity == named:
             g.log("probe_draw", item.target, f"seat {item.target} draws 1 (试探)")
             g.draw(item.target, 1)
@@ -93,6 +140,8 @@ class SecretOrder(CardFunction):
     def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
         st = g.state
         if ctx != "respond" or st.timing != "declare" or seat == st.turn or not st.seats[st.turn].hand:
+            return []
+        if shielded(g, st.turn):
             return []
         return [f" code {c}" for c in ruledata.SECRET_ORDER_CODES]
 
@@ -144,6 +193,8 @@ class PublicText(CardFunction):
         user = st.seats[item.user]
         if not target.alive or not target.hand or not user.alive or item.target == item.user:
             return True
+        if not item.card:
+            return True  # taken away by 核燃机体's 离间: nothing to give (p.10 ②)
         item.done = True
         taken = target.hand.pop(g.random_below(len(target.hand)))
         user.hand.append(taken)
@@ -186,24 +237,37 @@ class Danger(CardFunction):
     def retarget_candidates(self, g: Game, item: Item) -> list[int]:
         st = g.state
         return [s for s, p in enumerate(st.seats)
-                if p.alive and p.hand and s not in (item.user, item.target)]
+                if p.alive and p.hand and s not in (item.user, item.target, *item.targets)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
+        # 核燃机体 (钢铁特工, p.10 ①): a second target in ``item.targets``, dealt with after
+        # the first, in the order the user named them. Stage 2k looks at target k's hand,
+        # stage 2k+1 discards the chosen card.
         st = g.state
-        target = st.seats[item.target]
-        if fr.stage == 1:
-            discard_answer(g, fr, item.target)
-            return True
-        if not target.alive or not target.hand:
-            return True
-        item.done = True
-        hand = sorted(target.hand)
-        g.log("look_hand", item.user, f"seat {item.user} looks at seat {item.target}'s hand: "
-              f"{' '.join(map(str, hand))}", audience=(item.user, item.target), cards=hand,
-              public=f"seat {item.user} looks at seat {item.target}'s hand")
-        fr.stage = 1
-        ask_discard_of(g, item.user, item.target, f"危险情报: discard one of seat {item.target}'s cards")
-        return False
+        order = [item.target, *item.targets]
+        while True:
+            k, asked = divmod(fr.stage, 2)
+            if k >= len(order):
+                return True
+            seat = order[k]
+            if asked:
+                discard_answer(g, fr, seat)
+                fr.stage += 1
+                if st.stack[-1] is not fr:
+                    return False  # a 'discarded' window runs first
+                continue
+            target = st.seats[seat]
+            if not target.alive or not target.hand:
+                fr.stage += 2
+                continue
+            item.done = True
+            hand = sorted(target.hand)
+            g.log("look_hand", item.user, f"seat {item.user} looks at seat {seat}'s hand: "
+                  f"{' '.join(map(str, hand))}", audience=(item.user, seat), cards=hand,
+                  public=f"seat {item.user} looks at seat {seat}'s hand")
+            fr.stage += 1
+            ask_discard_of(g, item.user, seat, f"危险情报: discard one of seat {seat}'s cards")
+            return False
 
 
 def burn_intel(g: Game, owner: int, card: int) -> None:
@@ -266,6 +330,13 @@ class SowDiscord(CardFunction):
 
         st = g.state
         tgt = st.chain[item.ref]
+        if fr.stage == 3:
+            take_answer(g, item, tgt, fr)
+            return True
+        if fr.stage == 2:
+            # 核燃机体: the 离间 user may take the retargeted card into hand (p.10 ②).
+            fr.stage = 3
+            return not offer_take(g, item, tgt)
         if fr.stage == 1:
             seat = int(fr.answer.split()[1])
             fr.answer = ""
@@ -273,7 +344,12 @@ class SowDiscord(CardFunction):
             item.done = True
             g.log("retarget", item.user, f"seat {item.user} changes the target of {tgt.kind} to seat {seat}",
                   seats=(seat,))
-            return True
+            # 杀意 (刀锋) reacts to becoming a target by 离间 (digest §11.17).
+            fr.stage = 2
+            from engine.triggers import open_window
+
+            open_window(g, "targeted", seat, card=tgt.card, index=fr.index)
+            return False
         candidates = FUNCTIONS[tgt.kind].retarget_candidates(g, tgt)
         if not candidates:
             return True
@@ -301,10 +377,15 @@ class SeeThrough(CardFunction):
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         tgt = g.state.chain[item.ref]
+        if fr.stage == 1:
+            take_answer(g, item, tgt, fr)
+            return True
         tgt.negated = True
         item.done = True
         g.log("see_through", item.user, f"seat {item.user}'s 识破 voids seat {tgt.user}'s {tgt.kind}")
-        return True
+        # 核燃机体: the 识破 user may take the voided card into hand (p.10 ②).
+        fr.stage = 1
+        return not offer_take(g, item, tgt)
 
 
 class Reinforce(CardFunction):
@@ -357,9 +438,17 @@ class Decrypt(CardFunction):
             return []
         return [""]
 
+    def on_use(self, g: Game, item: Item) -> None:
+        t = g.state.transit
+        item.on = t.card if t is not None else 0
+
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         t = g.state.transit
         if t is None or t.face_up:
+            return True
+        if item.on and t.card != item.on:
+            # 替换 (偷龙转凤) makes it fail; 取代 (帽子戏法) moved ``on`` to the new intel
+            # (rulebook p.9 破译 特别; p.10 速译 ②).
             return True
         item.done = True
         if item.user not in t.known_by:
