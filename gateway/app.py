@@ -48,6 +48,9 @@ SEAT_KINDS: dict[str, pb.SeatKind] = {
     "external": pb.BOT_EXTERNAL,
 }
 
+#: seat kinds a guest may claim: people, and bots run by anyone outside the platform
+JOINABLE = frozenset({"human", "external"})
+
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut, "description": "illegal action; `legal_actions` lists the alternatives"},
     401: {"model": ErrorOut, "description": "missing, malformed or forged token"},
@@ -267,9 +270,9 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
 
     @app.post("/api/matches/{match_id}/join", tags=["matches"], response_model=JoinOut, responses=ERROR_RESPONSES)
     async def join_match(match_id: str, svc: Svc, player: PlayerDep, body: JoinIn | None = None) -> JoinOut:
-        """Claim a human seat (a given one, or the first free one) and get its seat token.
-
-        Joining again returns the same seat.
+        """Claim a free `human` or `external` seat (a given one, or the first free one) and get
+        its seat token. Joining again returns the same seat. An external bot joins like a person
+        and plays through the same REST or WebSocket routes.
         """
         record = await svc.store.get_match(match_id)
         if record is None:
@@ -278,13 +281,13 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         wanted = body.seat if body is not None else None
         if wanted is None:
             mine = [s for s, c in claims.items() if c["pid"] == player.pid]
-            free = [s for s, k in enumerate(record.seats) if k == "human" and s not in claims]
+            free = [s for s, k in enumerate(record.seats) if k in JOINABLE and s not in claims]
             if not mine and not free:
                 raise errors.conflict("no free human seat in this match")
             candidates = mine or free
         else:
-            if wanted >= len(record.seats) or record.seats[wanted] != "human":
-                raise errors.conflict(f"seat {wanted} is not a human seat")
+            if wanted >= len(record.seats) or record.seats[wanted] not in JOINABLE:
+                raise errors.conflict(f"seat {wanted} is played by the platform's bots")
             candidates = [wanted]
         for seat in candidates:
             if await svc.store.claim(match_id, seat, player):

@@ -128,6 +128,11 @@ def test_join_claims_each_human_seat_once(client: TestClient) -> None:
     assert [s["player"] for s in info["seats"]] == ["a", "b", None]
     assert info["observation"]["viewer"] == -1
 
+    bots = client.post("/api/matches", json={"seats": ["random", "external", "heuristic"]}).json()
+    assert client.post(f"/api/matches/{bots['match_id']}/join", json={"seat": 0}, headers=bearer(c)).status_code == 409
+    external = client.post(f"/api/matches/{bots['match_id']}/join", headers=bearer(c)).json()
+    assert external["seat"] == 1 and external["seat_token"]
+
 
 def test_websocket_streams_prompts_and_accepts_actions(client: TestClient) -> None:
     match_id, token, _ = new_match(client)
