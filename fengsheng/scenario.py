@@ -69,8 +69,7 @@ def run_scenario(data: dict[str, Any], path: str = "<scenario>") -> Result:
     unknown = set(data) - SETUP_KEYS
     if unknown:
         return Result(path, name, "ERROR", f"unknown keys: {', '.join(sorted(unknown))}")
-    if data.get("relations"):
-        return Result(path, name, "ERROR", "relations need characters (not implemented yet)")
+    # relations (nemesis, employer, secret_character) are set up by Game.from_position.
     try:
         game = Game.from_position(data)
     except SetupError as exc:
