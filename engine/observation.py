@@ -81,6 +81,8 @@ def _public(g: Game) -> Any:
             exposed=p.exposed,
             locked=i in locked,
             relation=p.relation,
+            # 致命香水's 绝密任务 character: shown once she died or won (p.12 ①).
+            secret_character=p.secret_character if not p.alive or i in st.winners else "",
         )
         if p.identity_revealed:
             sv.identity = IDENTITY[p.identity]

@@ -97,7 +97,11 @@ def declare_victory(g: Game, winners: list[int], reason: str) -> None:
     joining = [i for i, p in enumerate(seats) if p.alive and i not in winners and mission_done(g, i, when="declare")]
     if joining:
         agents = [w for w in winners if seats[w].identity == "agent"]
-        winners = sorted(set(agents) | set(joining))
+        if any(seats[j].identity == "agent" for j in joining):
+            winners = sorted(set(agents) | {j for j in joining if seats[j].identity == "agent"})
+        else:
+            # Only a non-agent 致命香水 (绝密任务) joins: her win voids nobody's (p.12 ②).
+            winners = sorted(set(winners) | set(joining))
         reason = "agent mission on another's declaration"
     st.over = True
     st.winners = winners
@@ -105,7 +109,15 @@ def declare_victory(g: Game, winners: list[int], reason: str) -> None:
     st.prompt = None
     for w in winners:
         seats[w].identity_revealed = True
+        reveal_secret_character(g, w)
     g.log("victory", -1, f"game over: {' '.join(map(str, winners))} win ({reason})", seats=winners)
+
+
+def reveal_secret_character(g: Game, seat: int) -> None:
+    """致命香水's face-down 绝密任务 character is shown at her death or victory (p.12 ①)."""
+    secret = g.state.seats[seat].secret_character
+    if secret:
+        g.log("secret_character", seat, f"seat {seat}'s 绝密任务 character was {secret}")
 
 
 def schedule_deaths(g: Game, killers: list[int], cause: str, *, announced: bool = False,
@@ -167,6 +179,7 @@ def die(g: Game, seat: int, killers: list[int], cause: str = "") -> None:
     if seat in st.locked:
         st.locked.remove(seat)
     st.kills.append(kill)
+    reveal_secret_character(g, seat)
     g.log("death", seat, f"seat {seat} dies" + ("" if hidden_identity else f" ({p.identity})")
           + f"; killed by {' '.join(map(str, kill.killers)) or '-'}", seats=(seat, *kill.killers))
     intel = list(p.intel)
