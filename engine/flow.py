@@ -656,6 +656,9 @@ def hidden_action(g: Game, seat: int, canon: str) -> tuple[tuple[int, ...], str]
     """For an action that shows a hidden card: (who sees it, what the others see)."""
     words = canon.split()
     prompt = g.state.prompt
+    if prompt is not None and prompt.kind == "character":
+        # Choices stay secret until all characters are placed at once (p.4 游戏准备 ③).
+        return (seat,), "choose a character"
     if words[0] == "choose" and prompt is not None and PRIVATE_PROMPTS and prompt.text.startswith(
             tuple(PRIVATE_PROMPTS)):
         return (seat,), "choose ?"
