@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import grpc
+import redis.exceptions
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
@@ -109,6 +110,11 @@ def _unary(
                 raise AssertionError("unreachable") from exc  # abort raises
             except (grpc.aio.AbortError, asyncio.CancelledError):
                 raise
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+                # the store is unreachable: a transient fault, worth a retry by the client
+                log.warning("%s: Redis unavailable: %s", name, exc)
+                await context.abort(grpc.StatusCode.UNAVAILABLE, f"{name}: store unavailable: {exc}")
+                raise AssertionError("unreachable") from exc
             except Exception as exc:
                 log.exception("%s failed", name)
                 await context.abort(grpc.StatusCode.INTERNAL, f"{name}: internal error: {type(exc).__name__}: {exc}")

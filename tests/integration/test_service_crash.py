@@ -91,3 +91,26 @@ def test_worker_killed_mid_move_is_redelivered_once(redis_url: str, tmp_path: Pa
         engine.stop()
         rdb.flushdb()
         rdb.close()
+
+
+def test_store_down_is_unavailable_not_internal(tmp_path: Path) -> None:
+    """With Redis gone, calls fail with UNAVAILABLE (clients and tasks retry those)."""
+    from services.redis_server import RedisServer
+
+    server = RedisServer().start()
+    engine = start_engine_server(server.url, tmp_path, celery=False)
+    try:
+        with grpc.insecure_channel(engine.address) as channel:
+            stub = es_grpc.EngineServiceStub(channel)
+            res = stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(seed=12)))
+            server.stop()
+            with pytest.raises(grpc.RpcError) as info:
+                stub.Act(
+                    es.ActRequest(match_id=res.match_id, seat=res.pending.seat, decision=res.pending.number,
+                                  action="declare"),
+                    timeout=30,
+                )  # fmt: skip
+            assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+    finally:
+        engine.stop()
+        server.stop()
