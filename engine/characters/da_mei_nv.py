@@ -15,6 +15,12 @@ JING_MING = "jing_ming"
 SUAN_JI = "suan_ji"
 
 
+def once_per_turn(g: Game, seat: int, skill_id: str) -> bool:
+    """Not used yet this turn: a turn-start skill is offered again after each turn-start
+    chain, but the turn start is one timing (p.4 ②); ``used`` is cleared at turn start."""
+    return not any(k.startswith(f"{skill_id}@{seat}@") for k in g.state.used)
+
+
 class JingMing(Skill):
     """精明: at your turn-start draw, draw 1 more (3 in all), then put 1 hand card on top of
     the pile. The draw is made at use, before responses; the card is put back at
@@ -25,7 +31,7 @@ class JingMing(Skill):
     character = "da_mei_nv"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
-        return [""] if ctx == "turn_start" and g.state.turn == seat else []
+        return [""] if ctx == "turn_start" and g.state.turn == seat and once_per_turn(g, seat, self.id) else []
 
     def on_use(self, g: Game, item: Item) -> None:
         from engine.flow import turn_draw_count

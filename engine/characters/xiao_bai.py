@@ -16,6 +16,12 @@ QIAO_ZHUANG = "qiao_zhuang"
 SHOU_MAI = "shou_mai"
 
 
+def once_per_turn(g: Game, seat: int, skill_id: str) -> bool:
+    """Not used yet this turn: a turn-start skill is offered again after each turn-start
+    chain, but the turn start is one timing (p.4 ②); ``used`` is cleared at turn start."""
+    return not any(k.startswith(f"{skill_id}@{seat}@") for k in g.state.used)
+
+
 def takeable_skills(g: Game, seat: int) -> list[tuple[int, str]]:
     """(owner, skill) pairs 乔装 may take: a non-state skill (no 【隐藏】/【暴露】, p.12 ②) that
     another living player has now. Only face-up characters: a face-down character's
@@ -43,7 +49,7 @@ class QiaoZhuang(Skill):
     character = "xiao_bai"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
-        if ctx != "turn_start" or g.state.turn != seat:
+        if ctx != "turn_start" or g.state.turn != seat or not once_per_turn(g, seat, self.id):
             return []
         return [f" to {s} choose {sid}" for s, sid in takeable_skills(g, seat)]
 

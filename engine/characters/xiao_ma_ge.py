@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 from engine import deck
@@ -16,6 +17,12 @@ YING_XIONG_BEN_SE = "ying_xiong_ben_se"
 CHENG_REN_QU_YI = "cheng_ren_qu_yi"
 
 
+def once_per_turn(g: Game, seat: int, skill_id: str) -> bool:
+    """Not used yet this turn: a turn-start skill is offered again after each turn-start
+    chain, but the turn start is one timing (p.4 ②); ``used`` is cleared at turn start."""
+    return not any(k.startswith(f"{skill_id}@{seat}@") for k in g.state.used)
+
+
 class YingXiongBenSe(Skill):
     """英雄本色: at your turn-start draw, if you hold fewer than 3 hand cards (2 or fewer,
     p.15 note), draw as many extra cards as you hold fake intel (counted at resolution;
@@ -27,7 +34,8 @@ class YingXiongBenSe(Skill):
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
         p = g.state.seats[seat]
-        if ctx != "turn_start" or g.state.turn != seat or len(p.hand) >= 3 or not fake_count(p.intel):
+        if ctx != "turn_start" or g.state.turn != seat or len(p.hand) >= 3 or not fake_count(p.intel) \
+                or not once_per_turn(g, seat, self.id):
             return []
         return [""]
 
@@ -56,8 +64,6 @@ class ChengRenQuYi(Skill):
     character = "xiao_ma_ge"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
-        from itertools import combinations
-
         st = g.state
         if ctx not in ("main", "respond") or st.turn != seat or st.seats[seat].identity_revealed:
             return []
