@@ -24,7 +24,8 @@ class ZhiMingYiJi(Skill):
     """致命一击: at another player's turn end you may discard 1 hand card, then a 危险情报
     from the discard pile is successfully received by that player (p.12). You may discard a
     危险情报 and use that very card at resolution (p.12 note). The discard is the cost paid
-    at use; the 危险情报 is chosen at resolution; the kill credit and cause are yours."""
+    at use; the 危险情报 is chosen at resolution (none there: it fails); the kill credit and
+    cause are yours."""
 
     id = CAUSE
     zh = "致命一击"
@@ -35,10 +36,10 @@ class ZhiMingYiJi(Skill):
         st = g.state
         if ev.seat == seat or not st.seats[ev.seat].alive:
             return []
-        hand = sorted(set(st.seats[seat].hand))
-        if not dangers_in_discard(g):
-            hand = [c for c in hand if deck.FUNCTION[c] == "danger"]
-        return [f" to {ev.seat} cards {c}" for c in hand]
+        # Any hand card may be discarded, even with no 危险情报 in the discard pile: the part
+        # after "然后" then fails at resolution (p.4 ⑥). Offering it only to a holder of a
+        # 危险情报 would tell everyone what is in her hand.
+        return [f" to {ev.seat} cards {c}" for c in sorted(set(st.seats[seat].hand))]
 
     def on_use(self, g: Game, item: Item) -> None:
         g.discard_from_hand(item.user, list(item.cards))
