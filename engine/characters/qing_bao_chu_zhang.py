@@ -22,8 +22,9 @@ def replace_intel(g: Game, new: int, user: int, *, follow: bool) -> int:
     """Put ``new`` in transit in place of the travelling intel, face down, keeping its
     direction (p.8 调包 ④; docs/rule-decisions.md 3); ``user`` becomes the intel's user for
     kill credit (digest §11.10). The pending receive now receives the new intel. With
-    ``follow`` (帽子戏法's 取代), items that act on the intel (破译 …) follow it; a 替换
-    (偷龙转凤) makes them fail (p.9 破译 特别; p.10 速译 ②). Returns the old card."""
+    ``follow`` (帽子戏法's 取代), a 破译 on the chain follows it and the flag
+    ``superseded:OLD:NEW`` tells 速译 to; a 替换 (偷龙转凤) makes them fail (p.9 破译 特别;
+    p.11 速译 ②). Returns the old card."""
     st = g.state
     t = st.transit
     assert t is not None
@@ -33,8 +34,10 @@ def replace_intel(g: Game, new: int, user: int, *, follow: bool) -> int:
     t.known_by = []
     if new != old:
         t.user = user
+        if follow:  # read by 速译 (yi_dian_yuan.superseded)
+            st.flags.append(f"superseded:{old}:{new}")
     for it in st.chain:
-        if it.on == old and (follow or it.kind == "receive"):
+        if it.on == old and (it.kind == "receive" or (follow and it.kind == "decrypt")):
             it.on = new
     return old
 
