@@ -68,7 +68,7 @@ def test_secret_character_revealed_at_death() -> None:
         "relations": {"secret_character": {1: "qi_bai"}},
     })
     assert g.observation(-1).seats[1].secret_character == ""
-    for action in ("0: declare", "1: pass", "2: pass", "0: send 7 secret", "1: accept", "2: pass", "0: pass"):
+    for action in ("0: declare", "1: pass", "2: pass", "0: send 7 direct to 1", "1: accept", "2: pass", "0: pass"):
         seat, act = action.split(": ")
         g.apply(int(seat), act)
     assert not g.state.seats[1].alive
