@@ -24,8 +24,10 @@ def test_rulebook_totals() -> None:
 def test_every_function_is_implemented() -> None:
     from engine.cards import FUNCTIONS
 
-    assert {c.function for c in deck.CARDS} == set(FUNCTIONS)
-    assert len(FUNCTIONS) == 15
+    basic = {c.function for c in deck.CARDS}
+    assert len(basic) == 15
+    # Skills add alternative functions (拷问, 紧急下达) beside the 15 basic ones.
+    assert basic <= set(FUNCTIONS)
 
 
 def test_same_numbering_as_the_shared_table() -> None:
