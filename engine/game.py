@@ -272,7 +272,8 @@ class Game:
 
     def _expand(self, canon: str, legal: list[str]) -> list[str] | None:
         """Accepted aliases: ``choose a b`` for several discards at once; ``send … right``
-        for a card that can only go right."""
+        for a card that can only go right; ``send N secret`` (no direction) for a
+        direction-any card, meaning right."""
         words = canon.split()
         if not words:
             return None
@@ -301,6 +302,9 @@ class Game:
             shorter = " ".join(words[:-1])
             if shorter in legal:
                 return [shorter]
+        if words[0] == "send" and words[-1] in ("secret", "text") and f"{canon} right" in legal:
+            # A direction-any card sent without a direction goes right, like any other.
+            return [f"{canon} right"]
         return None
 
     # ------------------------------------------------------------------ internals
