@@ -113,9 +113,15 @@ def h_trigger(g: Game, fr: Frame) -> None:
         mark_used(g, seat, item.kind, fr.stage)
         from engine.characters import SKILLS
 
+        depth = len(st.stack)
         SKILLS[item.kind].on_use(g, item)
         g.log("skill", seat, f"seat {seat} uses {item.kind}")
+        # Windows the cost opened (a discard's 线索) come first, as for a skill used at a
+        # response point: keep them above the chain (or resolve frame) the use opens.
+        opened = st.stack[depth:]
+        del st.stack[depth:]
         run_skill_item(g, item)
+        st.stack.extend(opened)
         return
     while fr.index < len(fr.order):
         seat = fr.order[fr.index]
