@@ -190,7 +190,7 @@ def die(g: Game, seat: int, killers: list[int], cause: str = "") -> None:
     st.discard.extend(hand)
     if hand or intel:
         # Hand and intel are discarded together (②): one 'discarded' window (线索 may take
-        # any of them, p.16 线索 note "死亡弃牌").
+        # any of them, p.15 线索 note "死亡弃牌").
         g.log("discard", seat, f"seat {seat} discards {' '.join(map(str, hand + intel))}", cards=hand + intel)
         from engine.triggers import open_window
 

@@ -1,4 +1,4 @@
-"""大美女: 精明 and 算计 (rulebook p.10 角色牌技能说明; digest §9, §11.16)."""
+"""大美女: 精明 and 算计 (rulebook p.9 角色牌技能说明; digest §9, §11.16)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def once_per_turn(g: Game, seat: int, skill_id: str) -> bool:
 class JingMing(Skill):
     """精明: at your turn-start draw, draw 1 more (3 in all), then put 1 hand card on top of
     the pile. The draw is made at use, before responses; the card is put back at
-    resolution, which fails if a response left you without hand cards (p.10 note)."""
+    resolution, which fails if a response left you without hand cards (p.9 note)."""
 
     id = JING_MING
     zh = "精明"
@@ -79,7 +79,7 @@ def only(colour: str, card: int) -> bool:
 def first_show(colour: str, hand: list[int]) -> list[int]:
     """The hand cards a player may show first for an intel of ``colour``: a card of that
     colour; for a dual intel a 机密文件 (red and blue at once), or a red card when a blue
-    one can be shown with it (§11.16, p.10 算计 ①)."""
+    one can be shown with it (§11.16, p.9 算计 ①)."""
     cards = sorted(set(hand))
     if colour == "dual":
         duals = [c for c in cards if colour_of(c) == "dual"]
@@ -94,7 +94,7 @@ def first_show(colour: str, hand: list[int]) -> list[int]:
 class SuanJi(Skill):
     """算计: at your turn end, name one of your intel; every other player shows a hand card of
     its colour, and a player who cannot discards 1 hand card. For a dual intel: a red and a
-    blue card, or one 机密文件 (p.10 ①; §11.16); a 机密文件 in hand counts as red and as
+    blue card, or one 机密文件 (p.9 ①; §11.16); a 机密文件 in hand counts as red and as
     blue. Players without hand cards do nothing (①). If the named intel is gone at
     resolution, it fails and nobody shows (②). Showing is compulsory when possible (p.4
     ⑦). ``skill suan_ji on C``."""

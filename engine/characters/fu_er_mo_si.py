@@ -1,4 +1,4 @@
-"""福尔摩斯: 线索 and 真相 (rulebook p.15–16 角色牌技能说明; digest §9, §11.12)."""
+"""福尔摩斯: 线索 and 真相 (rulebook p.15 角色牌技能说明; digest §9, §11.12)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ ZHEN_XIANG = "zhen_xiang"
 
 class XianSuo(Skill):
     """线索: when another player discards (any reason: a card's or skill's effect, the turn-end
-    discard, death), take one of the cards just discarded into your hand (p.16 note). A
+    discard, death), take one of the cards just discarded into your hand (p.15 note). A
     dying player's discarded hand and intel are one discard. The turn-end discard is one
     discard even though the engine asks for it card by card: 线索 works once per
     discard step (flag ``xian_suo:step:<seat>``). Only cards still in the discard pile.
@@ -64,7 +64,7 @@ class ZhenXiang(Skill):
     """真相: in your turn, discard your whole hand (at least 4 cards; the cost), then name a
     player's identity and look at it: right, their identity is revealed and you
     successfully receive one of their intel that is not encrypted (chosen at resolution,
-    §11.12); wrong, you reveal your own identity and get nothing (p.16 note). 城府 (老鬼)
+    §11.12); wrong, you reveal your own identity and get nothing (p.15 note). 城府 (老鬼)
     cannot be named (p.12 ①). Only a player whose identity is still hidden can be named
     (a revealed identity card cannot be turned again). ``skill zhen_xiang to S choose ID``."""
 

@@ -1,4 +1,4 @@
-"""老枪: 声东击西 and 合谍 (rulebook p.9–10 角色牌技能说明; digest §9)."""
+"""老枪: 声东击西 and 合谍 (rulebook p.9 角色牌技能说明; digest §9)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ HE_DIE = "he_die"
 
 def before_first_play(g: Game, seat: int) -> bool:
     """出牌前: in your play phase, before you used any card (or skill) this turn and before
-    the send (p.10 声东击西 ① "出牌前指使用卡牌/传出情报前"). ``acted:<seat>`` is set by the
+    the send (p.9 声东击西 ① "出牌前指使用卡牌/传出情报前"). ``acted:<seat>`` is set by the
     core at the turn player's first card or skill use; ``sent:<seat>:<card>`` at the send."""
     flags = g.state.flags
     return f"acted:{seat}" not in flags and not any(f.startswith(f"sent:{seat}:") for f in flags)
@@ -28,7 +28,7 @@ def before_first_play(g: Game, seat: int) -> bool:
 class ShengDongJiXi(Skill):
     """声东击西: in your turn before playing (before any card use or send), take 1 random
     hand card from every other player, or 2 from one player; then give back as many from
-    your hand, chosen by you (p.10). Players without hand cards are skipped (②); what is
+    your hand, chosen by you (p.9). Players without hand cards are skipped (②); what is
     given back is what was actually taken, so a response that emptied a hand leaves
     nothing owed (②). ``skill sheng_dong_ji_xi`` (everyone) or ``… to S`` (2 from S)."""
 
@@ -82,7 +82,7 @@ def swappable(g: Game, card: int) -> bool:
 
 class HeDie(Skill):
     """合谍: when another player chooses to receive (情报接收时, not 成功接收), name one of your
-    true intel and one of theirs; at resolution the two change places (p.10 note: named
+    true intel and one of theirs; at resolution the two change places (p.9 note: named
     at use, swapped at resolution; a position swap, not a receipt). Encrypted intel cannot
     be swapped (p.3). Once per receive. Holding 3 fakes after the swap kills (credited
     to 老枪, cause ``he_die``); a victory it creates is declared at once (p.5).

@@ -1,4 +1,4 @@
-"""小马哥: 英雄本色 and 成仁取义 (rulebook p.14–15 角色牌技能说明; digest §9)."""
+"""小马哥: 英雄本色 and 成仁取义 (rulebook p.14 角色牌技能说明; digest §9)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def once_per_turn(g: Game, seat: int, skill_id: str) -> bool:
 
 class YingXiongBenSe(Skill):
     """英雄本色: at your turn-start draw, if you hold fewer than 3 hand cards (2 or fewer,
-    p.15 note), draw as many extra cards as you hold fake intel (counted at resolution;
+    p.14 note), draw as many extra cards as you hold fake intel (counted at resolution;
     flag ``draw_extra:N`` read by the draw step). Offered only when you hold a fake."""
 
     id = YING_XIONG_BEN_SE
@@ -53,7 +53,7 @@ def black_hand(g: Game, seat: int) -> list[int]:
 
 class ChengRenQuYi(Skill):
     """成仁取义: in your turn, reveal your identity and discard 3 black (灰色) hand cards —
-    the cost, paid before responses (p.15 note) — then a card from the discard pile,
+    the cost, paid before responses (p.14 note) — then a card from the discard pile,
     chosen at resolution, is successfully received as intel by a player you choose
     (kill credit: 小马哥, cause ``cheng_ren_qu_yi``). An identity already revealed cannot
     be revealed again (p.15 险境还生 ①, same condition), so the skill needs it hidden.
