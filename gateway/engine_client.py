@@ -1,8 +1,21 @@
-"""The gateway's only way to the engine: the ``EngineService`` gRPC stub, timed for metrics."""
+"""The gateway's only way to the engine: the ``EngineService`` gRPC stub, timed for metrics.
+
+Several engine replicas: ``address`` may list them comma-separated (``A:50051,B:50051``).
+The client keeps one channel per replica and sends each call to the next replica in turn
+(round-robin). A call that fails with ``UNAVAILABLE`` (the replica is down or restarting)
+is sent to the next replica, up to once per replica: every engine RPC is safe to resend
+(reads are reads; ``Act`` names its decision number, so a resend of an action the dead
+replica had applied answers ``FAILED_PRECONDITION``/``duplicate`` and applies nothing). A
+``Watch`` cut by a dying replica resumes on the next one after the last event it got.
+Each channel also uses gRPC's ``round_robin`` policy, so one DNS name resolving to several
+pods (a Kubernetes headless Service, ``dns:///engine:50051``) is spread too.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
+import re
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -20,29 +33,58 @@ CALL_TIMEOUT_S = 15.0
 
 
 class EngineClient:
-    """One ``grpc.aio`` channel to the engine service, shared by every request."""
+    """``grpc.aio`` channels to the engine replicas (one each), shared by every request."""
 
     def __init__(self, address: str, metrics: Metrics) -> None:
         self.address = address
+        self.addresses = parse_addresses(address)
         self._metrics = metrics
-        self._channel = grpc.aio.insecure_channel(
-            address,
-            options=[("grpc.keepalive_time_ms", 30_000), ("grpc.enable_retries", 1)],
-        )
-        self._stub = pb_grpc.EngineServiceStub(self._channel)  # type: ignore[no-untyped-call]
-        self._health = health_pb2_grpc.HealthStub(self._channel)
+        self._channels = [
+            grpc.aio.insecure_channel(
+                target,
+                options=[
+                    ("grpc.keepalive_time_ms", 30_000),
+                    ("grpc.enable_retries", 1),
+                    ("grpc.lb_policy_name", "round_robin"),
+                    ("grpc.initial_reconnect_backoff_ms", 200),
+                    ("grpc.max_reconnect_backoff_ms", 2_000),
+                ],
+            )
+            for target in self.addresses
+        ]
+        self._stubs = [pb_grpc.EngineServiceStub(c) for c in self._channels]  # type: ignore[no-untyped-call]
+        self._healths = [health_pb2_grpc.HealthStub(c) for c in self._channels]
+        self._channel = self._channels[0]
+        self._stub = self._stubs[0]
+        self._health = self._healths[0]
+        self._turn = itertools.count()
+
+    def _order(self) -> list[int]:
+        """Replica indices to try for one call: the next one in turn first, then the others."""
+        n = len(self._stubs)
+        first = next(self._turn) % n
+        return [(first + k) % n for k in range(n)]
 
     async def close(self) -> None:
-        await self._channel.close()
+        for channel in self._channels:
+            await channel.close()
 
     async def _call(self, method: str, request: Any) -> Any:
         start = time.perf_counter()
         code = "OK"
+        order = self._order()
         try:
-            return await getattr(self._stub, method)(request, timeout=CALL_TIMEOUT_S)
-        except grpc.aio.AioRpcError as exc:
-            code = exc.code().name if exc.code() is not None else "UNKNOWN"
-            raise
+            for attempt, index in enumerate(order):
+                self._metrics.engine_replica_calls.labels(replica=self.addresses[index]).inc()
+                try:
+                    return await getattr(self._stubs[index], method)(request, timeout=CALL_TIMEOUT_S)
+                except grpc.aio.AioRpcError as exc:
+                    if exc.code() == grpc.StatusCode.UNAVAILABLE and attempt + 1 < len(order):
+                        self._metrics.engine_failovers.labels(method=method).inc()
+                        continue
+                    code = exc.code().name if exc.code() is not None else "UNKNOWN"
+                    raise
+            raise AssertionError("unreachable")
         finally:
             self._metrics.engine_calls.labels(method=method, code=code).inc()
             self._metrics.engine_seconds.labels(method=method).observe(time.perf_counter() - start)
@@ -75,25 +117,63 @@ class EngineClient:
         return result
 
     async def watch(self, match_id: str, seat: int, from_event_id: str = "") -> AsyncIterator[pb.WatchEvent]:
-        """The seat's events (``seat = -1``: public ones) until the stream ends."""
-        call = self._stub.Watch(pb.WatchRequest(match_id=match_id, seat=seat, from_event_id=from_event_id))
-        try:
-            async for event in call:
-                yield event
-        finally:
-            call.cancel()
+        """The seat's events (``seat = -1``: public ones) until the stream ends.
+
+        A stream cut by ``UNAVAILABLE`` (its replica died) resumes on the next replica after
+        the last event received, up to once per replica in a row."""
+        last = from_event_id
+        failures = 0
+        while True:
+            index = self._order()[0]
+            call = self._stubs[index].Watch(pb.WatchRequest(match_id=match_id, seat=seat, from_event_id=last))
+            try:
+                async for event in call:
+                    failures = 0
+                    last = event.event_id
+                    yield event
+                return
+            except grpc.aio.AioRpcError as exc:
+                failures += 1
+                if exc.code() != grpc.StatusCode.UNAVAILABLE or failures >= len(self._stubs) + 1:
+                    raise
+                self._metrics.engine_failovers.labels(method="Watch").inc()
+            finally:
+                call.cancel()
 
     async def healthy(self, timeout: float = 2.0) -> str:
-        """The engine's health status name (``SERVING`` when all is well)."""
+        """``SERVING`` when at least one replica is serving, else the first replica's status name."""
+        statuses = await asyncio.gather(*(self._replica_health(i, timeout) for i in range(len(self._stubs))))
+        return "SERVING" if "SERVING" in statuses else statuses[0]
+
+    async def replica_health(self, timeout: float = 2.0) -> dict[str, str]:
+        """Each replica's health status name, by address."""
+        statuses = await asyncio.gather(*(self._replica_health(i, timeout) for i in range(len(self._stubs))))
+        return dict(zip(self.addresses, statuses, strict=True))
+
+    async def _replica_health(self, index: int, timeout: float) -> str:
         try:
-            reply = await self._health.Check(health_pb2.HealthCheckRequest(service=""), timeout=timeout)
+            reply = await self._healths[index].Check(health_pb2.HealthCheckRequest(service=""), timeout=timeout)
             return str(health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status))
         except grpc.aio.AioRpcError as exc:
             if exc.code() != grpc.StatusCode.UNIMPLEMENTED:
                 return exc.code().name if exc.code() is not None else "UNKNOWN"
         # no health service: a reachable channel is the best we can say
         try:
-            await asyncio.wait_for(self._channel.channel_ready(), timeout)
+            await asyncio.wait_for(self._channels[index].channel_ready(), timeout)
             return "SERVING"
         except Exception:
             return "UNAVAILABLE"
+
+
+def parse_addresses(address: str) -> list[str]:
+    """``"A:1, B:2"`` -> ``["A:1", "B:2"]`` (one or more gRPC targets, comma-separated).
+
+    A target with a scheme that itself holds commas (``ipv4:1.2.3.4:1,1.2.3.4:2``) is kept whole.
+    """
+    text = address.strip()
+    if re.match(r"^(ipv4|ipv6):", text):
+        return [text]
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts:
+        raise ValueError("no engine address given")
+    return parts

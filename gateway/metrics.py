@@ -46,3 +46,15 @@ class Metrics:
             ["transport", "result"],
             registry=self.registry,
         )
+        self.engine_replica_calls = Counter(
+            "fengsheng_gateway_engine_replica_calls_total",
+            "gRPC call attempts by engine replica address (round-robin over --engine A,B)",
+            ["replica"],
+            registry=self.registry,
+        )
+        self.engine_failovers = Counter(
+            "fengsheng_gateway_engine_failovers_total",
+            "engine calls resent to the next replica after UNAVAILABLE, by method",
+            ["method"],
+            registry=self.registry,
+        )

@@ -36,12 +36,19 @@ _stub: tuple[int, str, es_grpc.EngineServiceStub] | None = None
 
 
 def engine_stub() -> es_grpc.EngineServiceStub:
-    """One channel per worker process (made after any fork), shared by its threads."""
+    """One channel per worker process (made after any fork), shared by its threads.
+
+    Several comma-separated addresses: round-robin over the replicas with failover
+    (:class:`services.balance.RoundRobinStub`)."""
     global _stub
     import os
 
     addr = config.engine_addr()
     with _stub_lock:
+        if "," in addr and (_stub is None or _stub[0] != os.getpid() or _stub[1] != addr):
+            from services.balance import RoundRobinStub, split_addresses
+
+            _stub = (os.getpid(), addr, RoundRobinStub(split_addresses(addr)))  # type: ignore[arg-type]
         if _stub is None or _stub[0] != os.getpid() or _stub[1] != addr:
             channel = grpc.insecure_channel(
                 addr,

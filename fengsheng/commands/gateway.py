@@ -13,7 +13,12 @@ import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--engine", required=True, metavar="ADDR", help="engine service gRPC address, host:port")
+    parser.add_argument(
+        "--engine",
+        required=True,
+        metavar="ADDR[,ADDR...]",
+        help="engine service gRPC address(es), host:port; several comma-separated = round-robin over replicas",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000; 0 = any free port)")
     parser.add_argument(
@@ -27,6 +32,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="keep the seat table in this Redis (needed with several gateway replicas)",
     )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
+    parser.add_argument(
+        "--rate-limit",
+        type=float,
+        default=float(os.environ.get("FENGSHENG_RATE_LIMIT", "50")),
+        help="requests (and WebSocket messages) per second per token, answered 429 beyond it; 0 = off "
+        "(default $FENGSHENG_RATE_LIMIT, else 50; buckets in --redis-url when given, see gateway/ratelimit.py)",
+    )
+    parser.add_argument(
+        "--rate-burst",
+        type=int,
+        default=int(os.environ.get("FENGSHENG_RATE_BURST", "200")),
+        help="bucket size: requests a token may send at once (default $FENGSHENG_RATE_BURST, else 200)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,6 +59,9 @@ def run(args: argparse.Namespace) -> int:
         secret = secrets.token_urlsafe(32)
         print("gateway: no --secret given, using a random one (tokens die with this process)", file=sys.stderr)
     app = create_app(args.engine, secret, redis_url=args.redis_url or None)
+    from gateway import ratelimit
+
+    served = ratelimit.install(app, rate=args.rate_limit, burst=args.rate_burst, redis_url=args.redis_url or None)
 
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -50,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     sock.set_inheritable(True)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
-    config = uvicorn.Config(app, log_level=args.log_level, ws="auto", lifespan="on", timeout_graceful_shutdown=5)
+    config = uvicorn.Config(served, log_level=args.log_level, ws="auto", lifespan="on", timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
     print(f"gateway listening on http://{shown}:{port} (engine {args.engine})", flush=True)
     try:

@@ -39,6 +39,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="gateway interface (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="gateway port (default 8000; 0 = any free port)")
     parser.add_argument("--engine-port", type=int, default=0, help="engine gRPC port (default: a free port)")
+    parser.add_argument(
+        "--engine-replicas",
+        type=int,
+        default=1,
+        help="engine service processes (default 1); the gateway and the worker round-robin over them",
+    )
     parser.add_argument("--workers", type=int, default=4, help="Celery worker concurrency (default 4)")
     parser.add_argument(
         "--secret",
@@ -218,25 +224,29 @@ def run(args: argparse.Namespace) -> int:
             redis_url = f"redis://127.0.0.1:{redis_port}/0"
             redis_note = f"(embedded, pid {redis.process.pid})"
 
-        # 2. engine service
-        engine_port = args.engine_port or _free_port("127.0.0.1")
-        engine = _spawn(
-            "engine",
-            _fengsheng("engine-server", "--redis-url", redis_url, "--host", "127.0.0.1", "--port", str(engine_port)),
-            echo=echo,
-            env=env,
-        )
-        children.append(engine)
-        address: list[str] = []
+        # 2. engine service (one or more replicas; any replica serves any match)
+        engine_addresses: list[str] = []
+        for replica in range(max(1, args.engine_replicas)):
+            wanted = args.engine_port if (replica == 0 and args.engine_port) else _free_port("127.0.0.1")
+            name = "engine" if replica == 0 else f"engine{replica + 1}"
+            engine = _spawn(
+                name,
+                _fengsheng("engine-server", "--redis-url", redis_url, "--host", "127.0.0.1", "--port", str(wanted)),
+                echo=echo,
+                env=env,
+            )
+            children.append(engine)
+            address: list[str] = []
 
-        def engine_listening() -> bool:
-            m = re.search(r"listening on (\S+:\d+)", engine.output())
-            if m:
-                address[:] = [m.group(1)]
-            return bool(m) or _tcp_open("127.0.0.1", engine_port)
+            def engine_listening(engine: Child = engine, address: list[str] = address, port: int = wanted) -> bool:
+                m = re.search(r"listening on (\S+:\d+)", engine.output())
+                if m:
+                    address[:] = [m.group(1)]
+                return bool(m) or _tcp_open("127.0.0.1", port)
 
-        _wait_until(engine_listening, children, args.timeout, "the engine service")
-        engine_address = address[0] if address else f"127.0.0.1:{engine_port}"
+            _wait_until(engine_listening, children, args.timeout, f"the engine service ({name})")
+            engine_addresses.append(address[0] if address else f"127.0.0.1:{wanted}")
+        engine_address = ",".join(engine_addresses)
 
         # 3. Celery worker
         worker = _spawn(
