@@ -135,7 +135,14 @@ def h_main(g: Game, fr: Frame) -> None:
             g.log("declare", fr.seat, f"seat {fr.seat} declares the intel send")
             start_chain(g, Item("declare", fr.seat), "declare")
         else:
-            start_chain(g, use_action(g, fr.seat, action), "main")
+            depth = len(st.stack)
+            item = use_action(g, fr.seat, action)
+            # Windows the cost opened (成仁取义's discard: 线索) come before the poll, as
+            # at response points and for triggered skills (engine/triggers.py h_trigger).
+            opened = st.stack[depth:]
+            del st.stack[depth:]
+            start_chain(g, item, "main")
+            st.stack.extend(opened)
         return
     g.ask(fr.seat, "main", "use cards, or declare the intel send")
 

@@ -21,7 +21,8 @@ class XianSuo(Skill):
     discard, death), take one of the cards just discarded into your hand (p.15 note). A
     dying player's discarded hand and intel are one discard. The turn-end discard is one
     discard even though the engine asks for it card by card: 线索 works once per
-    discard step (flag ``xian_suo:step:<seat>``). Only cards still in the discard pile.
+    discard step (flag ``xian_suo:step:<seat>``, read only while that step lasts). Only
+    cards still in the discard pile.
     ``skill xian_suo cards C``."""
 
     id = XIAN_SUO
@@ -31,7 +32,8 @@ class XianSuo(Skill):
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
-        if ev.seat == seat or f"xian_suo:step:{seat}" in st.flags:
+        in_step = any(f.kind == "discard" for f in st.stack)
+        if ev.seat == seat or (in_step and f"xian_suo:step:{seat}" in st.flags):
             return []
         return [f" cards {c}" for c in sorted(set(ev.cards)) if c in st.discard]
 
