@@ -659,6 +659,41 @@ def code_matches(code: str, card: int) -> bool:
 PRIVATE_PROMPTS: list[str] = []
 
 
+def card_is_public(g: Game, card: int) -> bool:
+    """The card lies face up where everyone sees it: the discard pile, an intel area, the
+    intel in transit when face up, or a face-up card used on the chain."""
+    st = g.state
+    if card in st.discard or any(card in p.intel for p in st.seats):
+        return True
+    t = st.transit
+    if t is not None and t.card == card:
+        return t.face_up
+    return any(item.card == card and item.kind not in ("probe", "secret_order") for item in st.chain)
+
+
+def hidden_card_choice(g: Game, seat: int, picks: list[str]) -> tuple[int, ...] | None:
+    """A ``choose`` answer naming a card that lies hidden right now (in a hand, the pile,
+    face down in transit, on the chain as a face-down card) is shown to the chooser and the
+    card's holder only; what happens to the card next is logged on its own (a discard shows
+    it then). Returns that audience, or None when the choice shows nothing hidden."""
+    st = g.state
+    audience = {seat}
+    hidden = False
+    for word in picks:
+        if not word.isdigit():
+            continue
+        card = int(word)
+        if card < 1 or card > deck.N_CARDS or card_is_public(g, card):
+            continue
+        hidden = True
+        for i, p in enumerate(st.seats):
+            if card in p.hand:
+                audience.add(i)
+    # Choices between seats and words ("choose 3" for 离间) name no card: a seat number is
+    # at most 6 and such a prompt lists no card of that number in a hidden zone anyway.
+    return tuple(sorted(audience)) if hidden else None
+
+
 def hidden_action(g: Game, seat: int, canon: str) -> tuple[tuple[int, ...], str] | None:
     """For an action that shows a hidden card: (who sees it, what the others see)."""
     words = canon.split()
@@ -669,6 +704,10 @@ def hidden_action(g: Game, seat: int, canon: str) -> tuple[tuple[int, ...], str]
     if words[0] == "choose" and prompt is not None and PRIVATE_PROMPTS and prompt.text.startswith(
             tuple(PRIVATE_PROMPTS)):
         return (seat,), "choose ?"
+    if words[0] == "choose" and prompt is not None and prompt.kind in ("choose", "discard"):
+        hidden = hidden_card_choice(g, seat, words[1:])
+        if hidden is not None:
+            return hidden, "choose ?"
     if words[0] == "play":
         card = int(words[1])
         fn = deck.FUNCTION[card]

@@ -37,6 +37,31 @@ class Checker:
         game.check_zones()
         self._check_restore(game)
         self._check_observations(game)
+        self._check_public_choices(game)
+
+    # -------------------------------------------------------------- public log
+    _seen_events = 0
+
+    def _check_public_choices(self, game: Game) -> None:
+        """A card named by a public ``choose N`` must now lie in a public zone (discard
+        pile, an intel area, face up in transit); otherwise the log told everyone a hidden
+        card (e.g. the card given to another player). Numbers below 7 may be seats and are
+        not checked."""
+        st = game.state
+        events = game.events
+        start = self._seen_events
+        self._seen_events = len(events)
+        for e in events[start:]:
+            if e.kind != "action" or not e.visible_to(-1):
+                continue
+            words = e.text.split()
+            if len(words) != 3 or words[1] != "choose" or not words[2].isdigit() or int(words[2]) < 7:
+                continue
+            card = int(words[2])
+            public = card in st.discard or any(card in p.intel for p in st.seats) or (
+                st.transit is not None and st.transit.face_up and st.transit.card == card)
+            if not public:
+                raise AssertionError(f"public log shows {e.text!r} but card {card} is not in a public zone")
 
     # -------------------------------------------------------------- snapshots
     def _check_restore(self, game: Game) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.characters.base import Character, Mission, Skill, choose_answer, give, receipt
+from engine.flow import PRIVATE_PROMPTS
 from engine.rules import blue_count, red_count
 from engine.state import Frame, Item
 
@@ -63,6 +64,9 @@ class QiBaiMission(Mission):
         intel = g.state.seats[seat].intel
         return red_count(intel) >= 2 or blue_count(intel) >= 2
 
+
+# The card given is seen by the two players only (the give is logged privately).
+PRIVATE_PROMPTS.append("联动: ")
 
 CHARACTER = Character("qi_bai", "七百", False, ("ji_min", "lian_dong"))
 SKILLS = (JiMin(), LianDong())
