@@ -21,6 +21,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("worker", "worker", "run a Celery worker (bots, timers)"),
     ("gateway", "gateway", "run the HTTP + WebSocket gateway"),
     ("play", "play", "play one seat against bots in the terminal, through the gateway"),
+    ("arena", "arena", "ranked matches among bot policies, then the bot leaderboard"),
 )
 
 

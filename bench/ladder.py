@@ -1,0 +1,112 @@
+"""Ladder benchmark: rating throughput and ranking accuracy. Prints one JSON object.
+
+- ``updates_per_s``: finished matches rated per second by the ladder's rule
+  (:func:`services.ladder.plan_update` through :class:`MemoryLadder`: two scopes, season and
+  all time, history and correction counts), on synthetic 5-player results;
+  ``player_updates_per_s`` counts each participant's rating change.
+- ``redis_updates_per_s`` (with ``--redis``, or an embedded Redis with ``--embedded-redis``):
+  the same through :class:`RedisLadder` (WATCH/MULTI, one writer).
+- ``accuracy``: after ``--matches`` arena matches among heuristic and random bots (played on
+  the engine in-process), the share of (heuristic, random) pairs the leaderboard orders
+  correctly; ``ordered`` is true when every heuristic entrant is above every random one.
+
+Run: ``python bench/ladder.py [--matches 2000] [--updates 20000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from services import arena
+from services.ladder import ALL_TIME, BOT, MatchResult, MemoryLadder, Participant, RedisLadder
+
+
+def synthetic(n: int, pool: int = 50, seed: int = 7) -> list[MatchResult]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        table = rng.sample(range(pool), 5)
+        winners = set(rng.sample(range(5), rng.choice((1, 2, 3))))
+        out.append(MatchResult(f"bench-{seed}-{i}", "bench", tuple(
+            Participant(f"p{pid}", f"p{pid}", True, seat, seat in winners, rng.choice((1, 2, 3)))
+            for seat, pid in enumerate(table))))
+    return out
+
+
+def accuracy(ladder: MemoryLadder, entrants: list[arena.Entrant], strong: str, weak: str) -> tuple[float, bool]:
+    score = {row.player_id: row.rating.score for row in ladder.leaderboard(BOT, ALL_TIME, limit=1000)}
+    good = [e.player_id for e in entrants if e.policy == strong]
+    bad = [e.player_id for e in entrants if e.policy == weak]
+    pairs = [(g, b) for g in good for b in bad]
+    right = sum(1 for g, b in pairs if score[g] > score[b])
+    return right / len(pairs), right == len(pairs)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--updates", type=int, default=20000, help="synthetic matches to rate")
+    parser.add_argument("--matches", type=int, default=2000, help="arena matches for the accuracy figure")
+    parser.add_argument("--entrants", type=int, default=4, help="entrants per policy")
+    parser.add_argument("--redis", default=None, help="also time RedisLadder on this Redis URL (it is written to)")
+    parser.add_argument("--embedded-redis", action="store_true", help="time RedisLadder on an embedded Redis")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    results = synthetic(args.updates)
+    ladder = MemoryLadder(correction=True)
+    t0 = time.perf_counter()
+    for r in results:
+        ladder.record(r)
+    dt = time.perf_counter() - t0
+    out: dict[str, object] = {
+        "updates_per_s": round(len(results) / dt),
+        "player_updates_per_s": round(5 * len(results) / dt),
+    }
+
+    def time_redis(url: str) -> None:
+        import redis
+
+        client = redis.Redis.from_url(url)
+        rl = RedisLadder(client, correction=True)
+        sample = synthetic(min(2000, args.updates), seed=args.seed + 1000)
+        t = time.perf_counter()
+        for r in sample:
+            rl.record(r)
+        out["redis_updates_per_s"] = round(len(sample) / (time.perf_counter() - t))
+        client.close()
+
+    if args.redis:
+        time_redis(args.redis)
+    elif args.embedded_redis:
+        from services.redis_server import RedisServer
+
+        with RedisServer() as server:
+            time_redis(server.url)
+
+    if args.matches:
+        policies = ["heuristic"] * args.entrants + ["random"] * args.entrants
+        arena_ladder = MemoryLadder()
+        t0 = time.perf_counter()
+        entrants = arena.run(arena_ladder, policies, args.matches, seed=args.seed, season="bench")
+        acc, ordered = accuracy(arena_ladder, entrants, "heuristic", "random")
+        out.update(
+            matches=args.matches,
+            arena_seconds=round(time.perf_counter() - t0, 2),
+            accuracy=round(acc, 4),
+            ordered=ordered,
+            leaderboard=[(row.player_id, round(row.rating.score, 2))
+                         for row in arena_ladder.leaderboard(BOT, ALL_TIME)],
+        )
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

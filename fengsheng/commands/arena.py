@@ -1,0 +1,80 @@
+"""``fengsheng arena --bots random,heuristic --matches N``: ranked matches among bot
+policies, played in-process on the engine and rated by the ladder's own code
+(:mod:`services.ladder`), with a progress bar, then the leaderboard.
+
+``--redis-url`` records the matches in that Redis's bot ladder (the same store the
+platform's ``ladder.update`` task writes) instead of a throw-away in-memory ladder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--bots", default="random,heuristic",
+                        help="comma-separated policies (random, heuristic); fewer than --players are "
+                             "entered several times as name#1, name#2... (default random,heuristic)")
+    parser.add_argument("--matches", type=int, default=200, help="how many matches (default 200)")
+    parser.add_argument("--players", type=int, default=5, help="seats per match, 3..7 (default 5)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the whole run (default 1)")
+    parser.add_argument("--season", default=None, help="season name (default: the current one)")
+    parser.add_argument("--correction", action="store_true",
+                        help="correct ratings by (player count, identity) win rates learned during the run")
+    parser.add_argument("--redis-url", default=None, help="also record every match in this Redis's bot ladder")
+    parser.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.table import Table
+
+    from services import arena
+    from services.ladder import ALL_TIME, BOT, MatchResult, MemoryLadder, RedisLadder
+
+    policies = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if not policies or not 3 <= args.players <= 7 or args.matches < 1:
+        print("fengsheng arena: need --bots, --players 3..7 and --matches >= 1", file=sys.stderr)
+        return 2
+    ladder = MemoryLadder(correction=args.correction)
+    if args.redis_url:
+        import redis
+
+        shared = RedisLadder(redis.Redis.from_url(args.redis_url), correction=args.correction)
+        plain_record = ladder.record
+
+        def record(result: MatchResult) -> bool:
+            shared.record(result)
+            return plain_record(result)
+
+        ladder.record = record  # type: ignore[method-assign]
+    start = time.perf_counter()
+    try:
+        with Progress(TextColumn("arena"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      disable=args.json, transient=False) as progress:
+            task = progress.add_task("matches", total=args.matches)
+            arena.run(ladder, policies, args.matches, players=args.players, seed=args.seed, season=args.season,
+                      progress=lambda n: progress.update(task, completed=n))
+    except ValueError as exc:
+        print(f"fengsheng arena: {exc}", file=sys.stderr)
+        return 2
+    elapsed = time.perf_counter() - start
+    board = ladder.leaderboard(BOT, ALL_TIME)
+    if args.json:
+        print(json.dumps({"matches": args.matches, "seconds": round(elapsed, 2),
+                          "leaderboard": [row.to_dict() for row in board]}, indent=2))
+        return 0
+    table = Table(title=f"bot ladder after {args.matches} matches ({elapsed:.1f} s)")
+    for col in ("#", "bot", "score", "mu", "sigma", "games", "win %"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for row in board:
+        r = row.rating
+        name = f"{row.name} [bot]" + (" (provisional)" if r.provisional else "")
+        table.add_row(str(row.rank), name, f"{r.score:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}", str(r.games),
+                      f"{100 * r.wins / max(r.games, 1):.1f}")
+    Console().print(table)
+    return 0
