@@ -48,11 +48,24 @@ def free_port(host: str = "127.0.0.1") -> int:
 class RedisServer:
     """A ``redis-server`` child process on a free loopback port."""
 
-    def __init__(self, *, port: int = 0, host: str = "127.0.0.1", executable: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        port: int = 0,
+        host: str = "127.0.0.1",
+        executable: str | None = None,
+        appendonly: bool = False,
+        data_dir: str | Path | None = None,
+    ) -> None:
+        """``appendonly=True`` turns the AOF on (``appendfsync everysec``); with ``data_dir``
+        the data lives there and survives :meth:`stop` / :meth:`kill`, so a new server on the
+        same ``data_dir`` (and port) reloads it."""
         self.host = host
         self.port = port or free_port(host)
         self.executable = executable or redis_executable()
+        self.appendonly = appendonly
         self._dir = tempfile.TemporaryDirectory(prefix="fengsheng-redis-")
+        self.data_dir = str(data_dir) if data_dir is not None else self._dir.name
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -68,11 +81,13 @@ class RedisServer:
             "--port",
             str(self.port),
             "--dir",
-            self._dir.name,
+            self.data_dir,
             "--save",
             "",
             "--appendonly",
-            "no",
+            "yes" if self.appendonly else "no",
+            "--appendfsync",
+            "everysec",
             "--protected-mode",
             "no",
             "--logfile",
@@ -95,6 +110,13 @@ class RedisServer:
                 time.sleep(0.02)
         self.stop()
         raise RuntimeError(f"redis-server did not answer on {self.host}:{self.port} within {timeout}s")
+
+    def kill(self) -> None:
+        """SIGKILL the server (a crash); the data directory stays for a restart."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

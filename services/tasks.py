@@ -10,14 +10,17 @@ done). Transient failures (engine unreachable, CAS contention) are retried with 
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import grpc
 from celery import Task
+from celery.exceptions import MaxRetriesExceededError, Retry
 
 from engine.bots import POLICIES
 from fengsheng.v1 import engine_service_pb2 as es
@@ -62,15 +65,62 @@ def engine_stub() -> es_grpc.EngineServiceStub:
         return _stub[2]
 
 
+#: how long a task keeps retrying in place while the broker (Redis) is down
+BROKER_DOWN_RETRY_S = 300.0
+
+
+class BrokerDown(Exception):
+    """``task.retry`` could not publish the retry (Redis down): retry in this thread instead."""
+
+    def __init__(self, countdown: float) -> None:
+        super().__init__(f"broker unreachable; retrying in place in {countdown:.1f}s")
+        self.countdown = countdown
+
+
 def _retry(task: Task[Any, Any], exc: grpc.RpcError) -> None:
-    """Retry a transient failure with capped exponential backoff; re-raise otherwise."""
+    """Retry a transient failure with capped exponential backoff; re-raise otherwise.
+
+    The retry is a new message on the broker. When the broker is the Redis that just went
+    away, publishing fails, and letting that failure end the task would drop the decision's
+    only task (its outbox entry is gone): :class:`BrokerDown` makes :func:`_in_place` run
+    the task again in this thread after the countdown instead."""
     if exc.code() in TRANSIENT:  # type: ignore[attr-defined]
         countdown = min(2.0, 0.1 * 2**task.request.retries)
-        raise task.retry(exc=exc, countdown=countdown, max_retries=60)
+        try:
+            retry = task.retry(exc=exc, countdown=countdown, max_retries=60)
+        except Retry:
+            raise
+        except Exception as publish_failed:
+            if isinstance(publish_failed, (grpc.RpcError, MaxRetriesExceededError)):
+                raise
+            log.warning("%s: cannot publish a retry (%s); retrying in place", task.name, publish_failed)
+            raise BrokerDown(countdown) from exc
+        raise retry
     raise exc
 
 
+def _in_place(fn: Callable[..., str]) -> Callable[..., str]:
+    """Run the task body again (it is idempotent) while :class:`BrokerDown` says so."""
+
+    @functools.wraps(fn)
+    def run(self: Task[Any, Any], *args: Any, **kwargs: Any) -> str:
+        deadline = time.monotonic() + BROKER_DOWN_RETRY_S
+        countdown = 0.1
+        while True:
+            try:
+                return fn(self, *args, **kwargs)
+            except BrokerDown as down:
+                if time.monotonic() > deadline:
+                    raise
+                countdown = max(countdown, down.countdown)
+                time.sleep(countdown)
+                countdown = min(2.0, countdown * 2)
+
+    return run
+
+
 @app.task(name="bots.move", bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@_in_place
 def bot_move(
     self: Task[Any, Any],
     match_id: str,
@@ -128,6 +178,7 @@ def bot_move(
 
 
 @app.task(name="timers.expire", bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@_in_place
 def timer_expire(self: Task[Any, Any], match_id: str, decision: int) -> str:
     """If ``decision`` is still open, apply its seat's default action."""
     stub = engine_stub()

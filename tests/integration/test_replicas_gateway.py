@@ -86,9 +86,10 @@ def test_concurrent_actions_through_both_replicas_lose_nothing_apply_nothing_twi
     stubs = [es_grpc.EngineServiceStub(c) for c in channels]
     acked: list[tuple[int, int, str]] = []  # (decision, seat, action) answered 200 / OK
     rejected = 0
-    with httpx.Client(base_url=gateway.extra["url"], timeout=20) as http, concurrent.futures.ThreadPoolExecutor(
-        12
-    ) as pool:
+    with (
+        httpx.Client(base_url=gateway.extra["url"], timeout=20) as http,
+        concurrent.futures.ThreadPoolExecutor(12) as pool,
+    ):
         match_id, tokens = _seat_tokens(http, 5)
 
         def via_gateway(decision: int, seat: int, action: str) -> tuple[int, int, str] | None:
@@ -117,9 +118,7 @@ def test_concurrent_actions_through_both_replicas_lose_nothing_apply_nothing_twi
             if legal.seat_to_act < 0:
                 break
             seat, decision = legal.seat_to_act, legal.decision
-            options = list(
-                stubs[0].ListLegalActions(es.ListLegalActionsRequest(match_id=match_id, seat=seat)).actions
-            )
+            options = list(stubs[0].ListLegalActions(es.ListLegalActionsRequest(match_id=match_id, seat=seat)).actions)
             # six racers for one decision: the same action twice, others, an out-of-turn seat
             picks = [rng.choice(options) for _ in range(3)]
             other = (seat + 1) % 5
@@ -154,7 +153,9 @@ def test_concurrent_actions_through_both_replicas_lose_nothing_apply_nothing_twi
     # both replicas served the gateway's calls
     metrics = httpx.get(gateway.extra["url"] + "/metrics").text
     for e in engines:
-        m = re.search(rf'fengsheng_gateway_engine_replica_calls_total{{replica="{re.escape(e.address)}"}} (\S+)', metrics)
+        m = re.search(
+            rf'fengsheng_gateway_engine_replica_calls_total{{replica="{re.escape(e.address)}"}} (\S+)', metrics
+        )
         assert m and float(m.group(1)) > 50, metrics[-2000:]
     rdb.close()
 
