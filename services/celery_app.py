@@ -37,8 +37,23 @@ def make_app(redis_url: str | None = None) -> Celery:
             "unacked_restore_throttle": 1,
         },
     )
+    if config.task_routes():
+        # one queue per kind of work, each with its own workers (deploy/): `celery -A
+        # services.celery_app worker -Q bots,fengsheng` etc.; off by default, where the one
+        # `fengsheng` queue carries every task (as `fengsheng up` runs it)
+        app.conf.task_routes = {
+            "bots.*": {"queue": "bots"},
+            "timers.*": {"queue": "timers"},
+            "matchmaking.*": {"queue": "matchmaking"},
+            "ladder.*": {"queue": "ladder"},
+        }
     return app
 
 
 #: The app the worker runs (``celery -A services.celery_app worker``).
 app = make_app()
+
+# Prometheus metrics of the worker (served when FENGSHENG_WORKER_METRICS_PORT is set)
+from services import worker_metrics  # noqa: E402
+
+worker_metrics.install()

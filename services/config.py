@@ -7,6 +7,9 @@ variable                           meaning                                      
 ``FENGSHENG_ENGINE_ADDR``          engine gRPC address the workers call          ``127.0.0.1:50051``
 ``FENGSHENG_VISIBILITY_TIMEOUT``   seconds before an unacked task is redelivered ``120``
 ``FENGSHENG_RESTORE_INTERVAL``     seconds between sweeps for unacked tasks      ``10``
+``FENGSHENG_TASK_ROUTES``          ``1``: route tasks to per-kind queues          off
+                                   (bots, timers, matchmaking, ladder)
+``FENGSHENG_WORKER_METRICS_PORT``  a worker serves Prometheus ``/metrics`` here  off
 =================================  ============================================  ==========
 """
 
@@ -32,3 +35,8 @@ def visibility_timeout() -> float:
 
 def restore_interval() -> float:
     return float(os.environ.get("FENGSHENG_RESTORE_INTERVAL") or 10)
+
+
+def task_routes() -> bool:
+    """Route tasks to per-kind queues (``bots``, ``timers``, ``matchmaking``, ``ladder``)."""
+    return (os.environ.get("FENGSHENG_TASK_ROUTES") or "").lower() in ("1", "true", "yes", "on")

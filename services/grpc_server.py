@@ -239,6 +239,7 @@ async def build_server(
         else:
             scheduler = NullScheduler()
     service = MatchService(MatchStore.from_url(redis_url), scheduler)
+    metrics.track_service(service)
     server = grpc.aio.server(
         options=[
             ("grpc.so_reuseport", 1 if reuse_port else 0),

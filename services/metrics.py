@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from prometheus_client import Counter, Histogram
+from typing import Any
+
+from prometheus_client import Counter, Gauge, Histogram
 
 ACTIONS = Counter("fengsheng_actions_total", "Actions applied", ["origin"])
 REJECTED = Counter("fengsheng_actions_rejected_total", "Actions rejected", ["kind"])
@@ -16,3 +18,18 @@ RPC_SECONDS = Histogram(
     ["method"],
     buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0),
 )
+ACTIVE = Gauge(
+    "fengsheng_active_matches",
+    "Unfinished matches held in this replica's cache (the matches it served recently)",
+)
+CACHED = Gauge("fengsheng_cached_matches", "Matches held in this replica's cache")
+
+
+def track_service(service: Any) -> None:
+    """Point the cache gauges at ``service`` (a :class:`services.matches.MatchService`)."""
+
+    def active() -> int:
+        return sum(1 for m in list(service._cache.values()) if not m.game.is_over)
+
+    ACTIVE.set_function(active)
+    CACHED.set_function(lambda: len(service._cache))
