@@ -13,10 +13,13 @@ import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any
 
 import grpc
 from fastapi import Depends, FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from fengsheng.v1 import engine_service_pb2 as pb
@@ -26,6 +29,7 @@ from gateway.cards import deck
 from gateway.convert import to_dict
 from gateway.engine_client import EngineClient
 from gateway.metrics import Metrics
+from gateway.replay_steps import ReplaySteps
 from gateway.schemas import (
     ActIn,
     CreateMatchIn,
@@ -48,6 +52,9 @@ SEAT_KINDS: dict[str, pb.SeatKind] = {
     "external": pb.BOT_EXTERNAL,
 }
 
+#: the web client: plain HTML, CSS and ES modules, served as they are (docs/web-client.md)
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
 #: seat kinds a guest may claim: people, and bots run by anyone outside the platform
 JOINABLE = frozenset({"human", "external"})
 
@@ -69,6 +76,7 @@ class Services:
     store: MatchStore
     signer: TokenSigner
     metrics: Metrics
+    replays: ReplaySteps
 
 
 def _token_from(request_headers: Any, query_token: str | None) -> str:
@@ -137,7 +145,9 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = EngineClient(engine_address, metrics)
         store = open_store(redis_url)
-        app.state.services = Services(engine=engine, store=store, signer=signer, metrics=metrics)
+        app.state.services = Services(
+            engine=engine, store=store, signer=signer, metrics=metrics, replays=ReplaySteps(engine)
+        )
         try:
             yield
         finally:
@@ -294,6 +304,60 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
                 return JoinOut(match_id=match_id, seat=seat, seat_token=signer.new_seat(match_id, seat, player))
         raise errors.conflict("that seat is taken")
 
+    @app.get("/api/matches", tags=["matches"])
+    async def list_matches(svc: Svc, limit: int = Query(20, ge=1, le=100), live: bool = False) -> dict[str, Any]:
+        """The matches created most recently through this gateway, newest first, with their
+        public state (`over`, `turn_number`, `winners`); `live=true` keeps only unfinished ones."""
+        records = await svc.store.recent(limit)
+
+        async def summary(record: MatchRecord) -> dict[str, Any] | None:
+            try:
+                observation = await svc.engine.observation(record.match_id, -1)
+            except grpc.aio.AioRpcError:
+                return None
+            claims = await svc.store.claims(record.match_id)
+            return {
+                "match_id": record.match_id,
+                "created_at": record.created_at,
+                "seats": [info.model_dump() for info in _seat_infos(record, claims)],
+                "settings": record.settings,
+                "over": observation.outcome.over,
+                "winners": list(observation.outcome.winners),
+                "turn_number": observation.turn_number,
+                "alive": sum(1 for seat in observation.seats if seat.alive),
+            }
+
+        found = [m for m in await asyncio.gather(*(summary(r) for r in records)) if m is not None]
+        if live:
+            found = [m for m in found if not m["over"]]
+        return {"matches": found}
+
+    @app.get("/api/matches/{match_id}/replay/steps", tags=["matches"], responses=ERROR_RESPONSES)
+    async def get_replay_steps(match_id: str, svc: Svc, view: str = "all") -> dict[str, Any]:
+        """A finished match step by step, for the replay viewer: after each recorded action,
+        the observation of `view` (`-1` spectator, a seat number, or `all`: every seat's own
+        view merged, everything revealed), and the events that view saw, each with its `step`.
+
+        Computed by the engine service (a scratch match replays the actions) and cached.
+        Served only once the match is over (else 409).
+        """
+        observation = await svc.engine.observation(match_id, -1)
+        if not observation.outcome.over:
+            raise errors.conflict("the match is not over: its replay would reveal hidden cards")
+        data = await svc.replays.get(match_id)
+        if view not in data["events"]:
+            raise errors.ApiError(422, "malformed_request", f"`view` must be all or -1..{data['players'] - 1}")
+        return {
+            "match_id": match_id,
+            "players": data["players"],
+            "settings": data["settings"],
+            "outcome": data["outcome"],
+            "view": view,
+            "steps": data["steps"],
+            "observations": [frame[view] for frame in data["frames"]],
+            "events": data["events"][view],
+        }
+
     # ---- one seat -----------------------------------------------------------------------
 
     @app.get("/api/matches/{match_id}/observation", tags=["seat"], responses=ERROR_RESPONSES)
@@ -367,6 +431,16 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         svc: Services = websocket.app.state.services
         await websocket.accept()
         await _stream(websocket, svc, match_id, None, kind="spectator")
+
+    # ---- the web client -----------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def web_client() -> FileResponse:
+        """The web client's single page (its pages are hash routes: #/lobby, #/table/...)."""
+        return FileResponse(STATIC_DIR / "index.html", headers={"cache-control": "no-cache"})
+
+    if STATIC_DIR.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     return app
 

@@ -47,6 +47,10 @@ class MatchStore(Protocol):
 
     async def claims(self, match_id: str) -> dict[int, dict[str, str]]: ...
 
+    async def recent(self, limit: int) -> list[MatchRecord]:
+        """The matches created most recently through the gateway, newest first."""
+        ...
+
     async def ping(self) -> bool: ...
 
     async def close(self) -> None: ...
@@ -74,6 +78,10 @@ class MemoryStore:
     async def claims(self, match_id: str) -> dict[int, dict[str, str]]:
         return dict(self._claims.get(match_id, {}))
 
+    async def recent(self, limit: int) -> list[MatchRecord]:
+        records = sorted(self._matches.values(), key=lambda r: r.created_at, reverse=True)
+        return records[:limit]
+
     async def ping(self) -> bool:
         return True
 
@@ -86,6 +94,8 @@ class RedisStore:
 
     #: matches are forgotten a week after their creation
     TTL_S = 7 * 24 * 3600
+    #: sorted set of match ids by creation time (for the lobby's list of matches)
+    RECENT_KEY = "gw:recent"
 
     def __init__(self, url: str) -> None:
         import redis.asyncio as aredis
@@ -94,6 +104,9 @@ class RedisStore:
 
     async def put_match(self, record: MatchRecord) -> None:
         await self._redis.set(f"gw:match:{record.match_id}", record.to_json(), ex=self.TTL_S)
+        await self._redis.zadd(self.RECENT_KEY, {record.match_id: record.created_at})
+        # keep the index small: forget entries older than the records themselves
+        await self._redis.zremrangebyscore(self.RECENT_KEY, "-inf", time.time() - self.TTL_S)
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
         raw = await self._redis.get(f"gw:match:{match_id}")
@@ -112,6 +125,13 @@ class RedisStore:
         raw = await self._redis.hgetall(f"gw:claims:{match_id}")
         return {int(k): json.loads(v) for k, v in raw.items()}
 
+    async def recent(self, limit: int) -> list[MatchRecord]:
+        ids = await self._redis.zrevrange(self.RECENT_KEY, 0, max(limit, 1) - 1)
+        if not ids:
+            return []
+        raws = await self._redis.mget([f"gw:match:{_text(i)}" for i in ids])
+        return [MatchRecord.from_json(raw) for raw in raws if raw is not None]
+
     async def ping(self) -> bool:
         try:
             return bool(await self._redis.ping())
@@ -124,3 +144,7 @@ class RedisStore:
 
 def open_store(redis_url: str | None) -> MatchStore:
     return RedisStore(redis_url) if redis_url else MemoryStore()
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

@@ -1,0 +1,49 @@
+// The router of the single-page client: #/lobby, #/table/ID, #/spectate/ID, #/replay/ID, #/profile.
+import { getLang, setLang, t } from "./i18n.js";
+import { mountLobby } from "./lobby.js";
+import { mountProfile } from "./profile.js";
+import { mountReplay } from "./replay.js";
+import { mountTable } from "./table.js";
+
+const root = document.getElementById("app");
+let cleanup = () => {};
+let generation = 0;
+
+function nav() {
+  const lang = document.getElementById("lang");
+  lang.textContent = getLang() === "zh" ? "English" : "中文";
+  document.getElementById("nav-lobby").textContent = t("lobby");
+  document.getElementById("nav-profile").textContent = t("profile");
+}
+
+async function route() {
+  const mine = ++generation;
+  cleanup();
+  cleanup = () => {};
+  nav();
+  const [, page = "lobby", id = ""] = (location.hash || "#/lobby").split("/");
+  document.body.dataset.page = page;
+  let stop;
+  try {
+    if (page === "table") stop = await mountTable(root, { matchId: id });
+    else if (page === "spectate") stop = await mountTable(root, { matchId: id, spectator: true });
+    else if (page === "replay") stop = await mountReplay(root, { matchId: id });
+    else if (page === "profile") stop = await mountProfile(root);
+    else stop = await mountLobby(root);
+  } catch (err) {
+    root.textContent = `error: ${err.message || err}`;
+  }
+  if (mine !== generation) {
+    stop?.();
+    return;
+  }
+  cleanup = stop || (() => {});
+}
+
+document.getElementById("lang").addEventListener("click", () => {
+  setLang(getLang() === "zh" ? "en" : "zh");
+  route();
+});
+window.addEventListener("hashchange", route);
+setLang(getLang());
+route();

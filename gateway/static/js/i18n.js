@@ -1,0 +1,232 @@
+// Chinese / English names of cards, characters, skills, identities and game words.
+// Ids are the rules digest's (shared/rules/return-edition.md §1, §8, §9); the Chinese names
+// are the printed ones, the English ones are this client's translations.
+
+const FUNCTIONS = {
+  probe: ["试探", "Probe"],
+  secret_order: ["秘密下达", "Secret Order"],
+  public_text: ["公开文本", "Public Text"],
+  intercept: ["截获", "Intercept"],
+  danger: ["危险情报", "Danger Intel"],
+  lure_away: ["调虎离山", "Lure Away"],
+  burn: ["烧毁", "Burn"],
+  swap: ["调包", "Swap"],
+  sow_discord: ["离间", "Sow Discord"],
+  transfer: ["转移", "Transfer"],
+  see_through: ["识破", "See Through"],
+  reinforce: ["增援", "Reinforce"],
+  classified: ["机密文件", "Classified File"],
+  decrypt: ["破译", "Decrypt"],
+  lock: ["锁定", "Lock"],
+};
+
+const CHARACTERS = {
+  lao_qiang: ["老枪", "Old Gun"],
+  da_mei_nv: ["大美女", "The Beauty"],
+  fu_ping: ["浮萍", "Duckweed"],
+  fu_she: ["蝮蛇", "Viper"],
+  yi_dian_yuan: ["译电员", "Telegraphist"],
+  e_mei_feng: ["峨眉峰", "Emei Peak"],
+  gang_tie_te_gong: ["钢铁特工", "Steel Agent"],
+  qi_bai: ["七百", "007"],
+  zhi_ming_xiang_shui: ["致命香水", "Deadly Perfume"],
+  lao_gui: ["老鬼", "Old Ghost"],
+  xiao_bai: ["小白", "Xiao Bai"],
+  hei_mei_gui: ["黑玫瑰", "Black Rose"],
+  lao_jin: ["老金", "Old Jin"],
+  shan_ling: ["闪灵", "The Shining"],
+  huang_que: ["黄雀", "Oriole"],
+  dai_li: ["戴笠", "Dai Li"],
+  dao_feng: ["刀锋", "Blade"],
+  xiao_ma_ge: ["小马哥", "Brother Ma"],
+  bei_lei_mao: ["贝雷帽", "Beret"],
+  fu_er_mo_si: ["福尔摩斯", "Holmes"],
+  guai_dao_jiu_jiu: ["怪盗九九", "Phantom Thief 99"],
+  qing_bao_chu_zhang: ["情报处长", "Intelligence Chief"],
+  liu_jie: ["六姐", "Sixth Sister"],
+  li_fu_meng_mian: ["礼服蒙面", "Masked Tuxedo"],
+  zhi_ye_sha_shou: ["职业杀手", "Hitman"],
+};
+
+const SKILLS = {
+  sheng_dong_ji_xi: ["声东击西", "Feint East, Strike West"],
+  he_die: ["合谍", "Joint Spying"],
+  jing_ming: ["精明", "Shrewd"],
+  suan_ji: ["算计", "Scheming"],
+  xian_ji_hou_zhi: ["先机后置", "First Move, Last Word"],
+  xi_sheng: ["牺牲", "Sacrifice"],
+  wu_xian_dan_yao: ["无限弹药", "Unlimited Ammo"],
+  zhan_shu_da_shi: ["战术大师", "Tactician"],
+  fan_zhen: ["反侦", "Counter-surveillance"],
+  su_yi: ["速译", "Quick Decode"],
+  ji_zhong_ji: ["计中计", "Trap in a Trap"],
+  jie_shang_jie: ["截上截", "Intercept the Interceptor"],
+  he_ran_ji_ti: ["核燃机体", "Nuclear Body"],
+  he_neng_xin_pian: ["核能芯片", "Nuclear Chip"],
+  ji_min: ["机敏", "Quick Wits"],
+  lian_dong: ["联动", "Linkage"],
+  zhi_ming_yi_ji: ["致命一击", "Fatal Blow"],
+  jue_mi_ren_wu: ["绝密任务", "Top-secret Mission"],
+  jiu_ji: ["就计", "Play Along"],
+  cheng_fu: ["城府", "Inscrutable"],
+  qiao_zhuang: ["乔装", "Disguise"],
+  shou_mai: ["收买", "Bribe"],
+  xue_ran: ["血染", "Bloodstain"],
+  diao_ling: ["凋零", "Wither"],
+  qi_che_bao_shuai: ["弃车保帅", "Sacrifice the Rook"],
+  po_fu_chen_zhou: ["破釜沉舟", "Burn the Boats"],
+  zhuang_tian: ["装填", "Reload"],
+  ju_ji: ["狙击", "Snipe"],
+  qian_cang_fu_ji: ["潜藏伏击", "Ambush"],
+  huang_que_zai_hou: ["黄雀在后", "The Oriole Behind"],
+  yun_chou_wei_wo: ["运筹帷幄", "Mastermind"],
+  xiao_li_cang_dao: ["笑里藏刀", "Dagger in a Smile"],
+  sha_yi: ["杀意", "Killing Intent"],
+  liang_jian: ["亮剑", "Draw the Sword"],
+  ying_xiong_ben_se: ["英雄本色", "A Better Tomorrow"],
+  cheng_ren_qu_yi: ["成仁取义", "Die for the Cause"],
+  xian_jing_huan_sheng: ["险境还生", "Narrow Escape"],
+  dan_qiang_pi_ma: ["单枪匹马", "Lone Rider"],
+  xian_suo: ["线索", "Clue"],
+  zhen_xiang: ["真相", "The Truth"],
+  qie_yu_wu_xing: ["窃于无形", "Invisible Theft"],
+  mao_zi_xi_fa: ["帽子戏法", "Hat Trick"],
+  tou_long_zhuan_feng: ["偷龙转凤", "Switcheroo"],
+  jin_ji_xia_da: ["紧急下达", "Urgent Order"],
+  sou_qu: ["搜取", "Scavenge"],
+  kao_wen: ["拷问", "Interrogate"],
+  wei_ji_guan_xi: ["危机关系", "Dangerous Liaison"],
+  yi_ai_xuan_ming: ["以爱宣名", "In the Name of Love"],
+  gu_yong_guan_xi: ["雇佣关系", "Contract"],
+  an_sha: ["暗杀", "Assassinate"],
+};
+
+const IDENTITIES = {
+  MILITARY: ["军情", "Military"],
+  LATENT: ["潜伏", "Latent"],
+  AGENT: ["特工", "Agent"],
+  IDENTITY_UNSPECIFIED: ["身份未知", "Unknown"],
+  military: ["军情", "Military"],
+  latent: ["潜伏", "Latent"],
+  agent: ["特工", "Agent"],
+};
+
+const WORDS = {
+  // modes, colours, codes
+  SECRET: ["密电", "Secret"], secret: ["密电", "secret"],
+  DIRECT: ["直达", "Direct"], direct: ["直达", "direct"],
+  TEXT: ["文本", "Text"], text: ["文本", "text"],
+  ANY: ["任意", "Any"], any: ["任意", "any"],
+  red: ["红", "red"], blue: ["蓝", "blue"], black: ["黑", "black"], red_blue: ["红蓝", "red/blue"], "red+blue": ["红蓝", "red/blue"],
+  RED: ["红", "red"], BLUE: ["蓝", "blue"], BLACK: ["黑", "black"], RED_BLUE: ["红蓝", "red/blue"],
+  听风: ["听风(红)", "听风 (red)"], 看雨: ["看雨(蓝)", "看雨 (blue)"], 日落: ["日落(黑)", "日落 (black)"],
+  left: ["向左", "left"], right: ["向右", "right"],
+  exposed: ["暴露(正面)", "exposed (face up)"], hidden: ["隐藏(背面)", "hidden (face down)"],
+  // action verbs
+  pass: ["过", "Pass"], accept: ["接收", "Accept"], decline: ["不接收", "Decline"],
+  declare: ["宣言传递情报", "Declare the send"], play: ["使用", "Play"], send: ["传出", "Send"],
+  choose: ["选择", "Choose"], skill: ["发动", "Skill"], to: ["→", "→"], on: ["对", "on"],
+  code: ["暗号", "code"], as: ["当作", "as"], cards: ["牌", "cards"], pile: ["牌堆顶", "pile top"],
+  receive: ["接收", "receive"],
+  // UI
+  seat: ["座位", "Seat"], you: ["你", "you"], hand: ["手牌", "Hand"], intel: ["情报", "Intel"],
+  alive: ["存活", "alive"], dead: ["死亡", "dead"], locked: ["锁定", "locked"],
+  face_down: ["角色背面", "face down"], no_character: ["无角色", "no character"],
+  identity: ["身份", "Identity"], character: ["角色", "Character"], turn: ["回合", "Turn"],
+  transit: ["传递中的情报", "Intel in transit"], none_in_transit: ["无情报在传递", "No intel in transit"],
+  chain: ["响应链", "Response chain"], empty_chain: ["(空)", "(empty)"], log: ["公开记录", "Public log"],
+  notices: ["私密信息", "Private notices"], prompt: ["当前决策", "Your decision"],
+  waiting: ["等待其他玩家…", "Waiting for other players…"], pile_count: ["牌堆", "Pile"],
+  discard: ["弃牌堆", "Discard"], removed: ["移出", "Removed"], timer: ["倒计时", "Timer"],
+  autopass: ["只能“过”时自动过", "Auto-pass when pass is my only option"],
+  game_over: ["游戏结束", "Game over"], winners: ["胜者", "Winners"], reason: ["原因", "Reason"],
+  nobody: ["无人", "nobody"], face_down_intel: ["背面", "face down"], sender: ["传出者", "sender"],
+  holder: ["当前位置", "at"], target: ["目标", "target"], mode: ["方式", "mode"],
+  direction: ["方向", "direction"], receiver: ["接收者", "receiver"], negated: ["已识破", "negated"],
+  lobby: ["大厅", "Lobby"], replay: ["回放", "Replay"], profile: ["个人资料", "Profile"],
+  spectate: ["观战", "Spectate"], play_now: ["立即开始(对战机器人)", "Play now against bots"],
+  players: ["人数", "Players"], bot_kind: ["机器人", "Bot kind"], characters: ["使用角色", "Characters"],
+  start: ["开始", "Start"], live_matches: ["进行中的对局", "Live matches"],
+  recent_matches: ["最近结束的对局", "Recently finished"], leaderboards: ["排行榜", "Leaderboards"],
+  ranked_queue: ["排位匹配", "Ranked queue"], coming_soon: ["即将推出", "Coming soon"],
+  watch: ["观战", "Watch"], view_replay: ["回放", "Replay"], your_name: ["昵称", "Your name"],
+  step: ["步", "Step"], view_as: ["视角", "View as"], spectator: ["观众", "Spectator"],
+  everything: ["全部公开", "Everything"], private: ["私密", "private"], heuristic: ["启发式", "heuristic"],
+  random: ["随机", "random"], human: ["玩家", "human"], external: ["外部机器人", "external bot"],
+  turn_timer: ["回合计时(秒, 0=无)", "Turn timer (s, 0 = none)"], bot_delay: ["机器人延迟(秒)", "Bot delay (s)"],
+  selected_hint: ["点选手牌可高亮使用它的操作", "Select hand cards to highlight the actions that use them"],
+  back_lobby: ["返回大厅", "Back to the lobby"], identities_revealed: ["身份揭晓", "Identities revealed"],
+  you_won: ["你赢了!", "You won!"], you_lost: ["你输了", "You lost"], killed_by: ["击杀者", "killed by"],
+  respond_delay: ["答复保持时间(秒)", "Answer hold (s)"], connected: ["已连接", "connected"],
+  disconnected: ["连接断开, 重连中…", "disconnected, reconnecting…"], players_here: ["座位", "Seats"],
+  no_live: ["当前没有进行中的对局", "No match is being played right now"], turn_number: ["回合数", "turn"],
+  spectating: ["观战中(仅公开信息)", "Spectating (public information only)"],
+  first: ["首步", "first"], prev: ["上一步", "previous"], next: ["下一步", "next"], last: ["末步", "last"],
+  loading_replay: ["正在计算回放…", "Computing the replay…"], your_identity: ["你的身份", "Your identity"],
+  facedown_short: ["背面", "face down"], bot: ["机器人", "bot"], deciding: ["决策中", "deciding"], watch_bots: ["观看机器人对局", "Watch a bots-only match"],
+  legend: ["图例: ✉密电 ➜直达 ☰文本 ✱任意 ⇄可转向 ◆加密", "Legend: ✉ secret ➜ direct ☰ text ✱ any ⇄ direction-any ◆ encrypted"],
+  mission_cards: ["张", "cards"], hand_count: ["手牌数", "hand"], state_face_up: ["正面", "face up"],
+};
+
+// words of the action notation (docs/notation.md), for the labels of the action buttons
+const ACTION_WORDS = {
+  pass: ["过", "pass"], accept: ["接收", "accept"], decline: ["不接收", "decline"],
+  declare: ["宣言传递情报", "declare the send"], play: ["使用", "play"], send: ["传出", "send"],
+  choose: ["选择", "choose"], skill: ["发动", "skill"], to: ["→", "→"], on: ["对", "on"],
+  code: ["暗号", "code"], as: ["当作", "as"], cards: ["牌", "cards"], pile: ["牌堆顶", "pile top"],
+  secret: ["密电", "secret"], direct: ["直达", "direct"], text: ["文本", "text"],
+  left: ["向左", "left"], right: ["向右", "right"], exposed: ["正面(暴露)", "exposed"], hidden: ["背面(隐藏)", "hidden"],
+  听风: ["听风(红)", "听风 (red)"], 看雨: ["看雨(蓝)", "看雨 (blue)"], 日落: ["日落(黑)", "日落 (black)"],
+  military: ["军情", "military"], latent: ["潜伏", "latent"], agent: ["特工", "agent"],
+};
+
+let lang = localStorage.getItem("fs.lang") || "zh";
+
+export function getLang() {
+  return lang;
+}
+
+export function setLang(value) {
+  lang = value === "en" ? "en" : "zh";
+  localStorage.setItem("fs.lang", lang);
+  document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+}
+
+function pick(entry, id) {
+  if (!entry) return id;
+  return lang === "zh" ? entry[0] : entry[1];
+}
+
+export const t = (word) => pick(WORDS[word], word);
+export const fn = (id) => pick(FUNCTIONS[id], id);
+export const character = (id) => pick(CHARACTERS[id], id);
+export const skill = (id) => pick(SKILLS[id], id);
+export const identity = (id) => pick(IDENTITIES[id], id);
+
+/** Any id: a card function, a character, a skill, an identity or a word. */
+export function name(id) {
+  for (const table of [FUNCTIONS, CHARACTERS, SKILLS, IDENTITIES, WORDS]) {
+    if (id in table) return pick(table[id], id);
+  }
+  return id;
+}
+
+/** One word of an action in notation: verbs, modes and ids get names, other words stay. */
+export function actionWord(word) {
+  for (const table of [ACTION_WORDS, CHARACTERS, SKILLS, FUNCTIONS]) {
+    if (word in table) return pick(table[word], word);
+  }
+  return word;
+}
+
+/** Ids in a free text (log lines, prompts) replaced by their names in the current language. */
+export function translateText(text) {
+  return String(text).replace(/[a-z][a-z_]+[a-z]/g, (word) => {
+    if (word in CHARACTERS) return pick(CHARACTERS[word], word);
+    if (word in SKILLS) return pick(SKILLS[word], word);
+    if (word in FUNCTIONS && lang === "zh") return FUNCTIONS[word][0];
+    return word;
+  });
+}
+
+export const DICTIONARIES = { FUNCTIONS, CHARACTERS, SKILLS, IDENTITIES, WORDS };

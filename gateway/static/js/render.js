@@ -1,0 +1,250 @@
+// Pieces of the table drawn from an Observation (proto/fengsheng/v1/game.proto), shared by
+// the table, spectator and replay pages.
+import { actionWord, character, fn, identity, name, skill, t, translateText } from "./i18n.js";
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === undefined || c === null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+const MODE_ICON = { secret: "✉", direct: "➜", text: "☰", any: "✱" };
+const COLOR_CLASS = { red: "red", blue: "blue", black: "black", red_blue: "redblue", "red+blue": "redblue" };
+
+/** One basic card, face up: function name, colour, mode, markers and number. */
+export function cardTile(number, deck, { selected = false, onclick, small = false } = {}) {
+  const c = deck[number];
+  if (!c) return h("span", { class: "card unknown" }, `#${number}`);
+  const cls = ["card", COLOR_CLASS[c.color] || "", small ? "small" : "", selected ? "selected" : ""].join(" ");
+  return h(
+    onclick ? "button" : "span",
+    {
+      class: cls,
+      type: onclick ? "button" : undefined,
+      onclick,
+      title: `${fn(c.function)} · ${name(c.color)} · ${name(c.transmission)}${c.direction_any ? " · ⇄" : ""}${
+        c.encrypted ? " · ◆" : ""
+      } · #${number}`,
+      dataset: { card: number },
+    },
+    h("span", { class: "fname" }, fn(c.function)),
+    h(
+      "span",
+      { class: "meta" },
+      `${MODE_ICON[c.transmission] || ""}${c.direction_any ? "⇄" : ""}${c.encrypted ? "◆" : ""} #${number}`,
+    ),
+  );
+}
+
+export function faceDown(label = "?") {
+  return h("span", { class: "card facedown" }, h("span", { class: "fname" }, label));
+}
+
+export function seatName(seatInfo, seat) {
+  if (!seatInfo) return `${t("seat")} ${seat}`;
+  const who = seatInfo.player || (seatInfo.kind === "human" ? t("human") : `${t("bot")}·${name(seatInfo.kind)}`);
+  return `${seat} · ${who}`;
+}
+
+const ID_CLASS = { MILITARY: "id-blue", LATENT: "id-red", AGENT: "id-green" };
+
+/** A seat's public board: identity when known, character, hand count, state, intel. */
+export function seatPanel(obs, view, deck, seats, { isViewer = false, showHand = false } = {}) {
+  const turnSeat = obs.turn;
+  const pending = obs.pending || {};
+  const classes = ["seat"];
+  if (!view.alive) classes.push("dead");
+  if (isViewer) classes.push("me");
+  if (turnSeat === view.seat && obs.turn_number > 0) classes.push("turn");
+  if (pending.seat === view.seat) classes.push("acting");
+  const idKnown = view.identity && view.identity !== "IDENTITY_UNSPECIFIED";
+  const charText = view.character
+    ? `${character(view.character)}${view.exposed ? "" : ` (${t("facedown_short")})`}`
+    : obs.turn_number > 0 || obs.outcome?.over
+      ? t("face_down")
+      : "…";
+  const intel = (view.intel || []).map((n) => cardTile(n, deck, { small: true }));
+  const badges = [];
+  if (!view.alive) badges.push(h("span", { class: "badge dead" }, t("dead")));
+  if (view.locked) badges.push(h("span", { class: "badge lock" }, t("locked")));
+  if (turnSeat === view.seat && obs.turn_number > 0) badges.push(h("span", { class: "badge turn" }, t("turn")));
+  if (pending.seat === view.seat) badges.push(h("span", { class: "badge acting" }, t("deciding")));
+  const colorCount = countColors(view.intel || [], deck);
+  return h(
+    "section",
+    { class: classes.join(" "), dataset: { seat: view.seat } },
+    h(
+      "header",
+      {},
+      h("strong", { class: "seat-name" }, seatName(seats?.[view.seat], view.seat), isViewer ? ` (${t("you")})` : ""),
+      h(
+        "span",
+        { class: `identity ${idKnown ? ID_CLASS[view.identity] : "id-unknown"}` },
+        idKnown ? identity(view.identity) : "?",
+        view.identity_revealed ? " ✓" : "",
+      ),
+    ),
+    h(
+      "div",
+      { class: "seat-line" },
+      h("span", { class: "char", dataset: { character: view.character || "" } }, charText),
+      h("span", { class: "handcount", title: t("hand_count") }, `🂠 ${view.hand_count}`),
+      badges,
+    ),
+    h(
+      "div",
+      { class: "intel-row" },
+      h(
+        "span",
+        { class: "intel-count" },
+        h("i", { class: "dot red" }),
+        colorCount.red,
+        " ",
+        h("i", { class: "dot blue" }),
+        colorCount.blue,
+        " ",
+        h("i", { class: "dot black" }),
+        colorCount.black,
+      ),
+      intel,
+    ),
+    showHand && view.hand?.length
+      ? h("div", { class: "seat-hand" }, view.hand.map((n) => cardTile(n, deck, { small: true })))
+      : null,
+  );
+}
+
+function countColors(intel, deck) {
+  const out = { red: 0, blue: 0, black: 0 };
+  for (const n of intel) {
+    const c = deck[n]?.color;
+    if (c === "red") out.red++;
+    else if (c === "blue") out.blue++;
+    else if (c === "black") out.black++;
+    else if (c === "red_blue" || c === "red+blue") {
+      out.red++;
+      out.blue++;
+    }
+  }
+  return out;
+}
+
+export function transitPanel(obs, deck) {
+  if (!obs.has_transit) return h("div", { class: "transit empty" }, t("none_in_transit"));
+  const tr = obs.transit;
+  const mode = String(tr.mode || "").toLowerCase();
+  const dir = tr.direction > 0 ? "→ (+1)" : tr.direction < 0 ? "← (−1)" : "";
+  return h(
+    "div",
+    { class: "transit" },
+    h("div", { class: "transit-card" }, tr.card ? cardTile(tr.card, deck) : faceDown(t("face_down_intel"))),
+    h(
+      "dl",
+      {},
+      h("dt", {}, t("mode")),
+      h("dd", { class: "mode" }, `${name(mode)} ${dir}`, tr.face_up ? ` · ${t("state_face_up")}` : ""),
+      h("dt", {}, t("sender")),
+      h("dd", {}, String(tr.sender)),
+      h("dt", {}, t("holder")),
+      h("dd", {}, `${t("seat")} ${tr.holder}`),
+      tr.target >= 0 && mode === "direct" ? [h("dt", {}, t("target")), h("dd", {}, String(tr.target))] : null,
+      tr.receiver >= 0 ? [h("dt", {}, t("receiver")), h("dd", {}, String(tr.receiver))] : null,
+    ),
+  );
+}
+
+export function chainPanel(obs, deck) {
+  const items = obs.chain || [];
+  if (!items.length) return h("ol", { class: "chain empty" }, h("li", {}, t("empty_chain")));
+  return h(
+    "ol",
+    { class: "chain" },
+    items.map((c) =>
+      h(
+        "li",
+        { class: c.negated ? "negated" : "" },
+        h("span", { class: "who" }, `${t("seat")} ${c.user}: `),
+        h("span", { class: "what" }, chainKind(c.kind)),
+        c.card ? [" ", cardTile(c.card, deck, { small: true })] : null,
+        c.target >= 0 ? ` → ${c.target}` : "",
+        c.on ? [` ${t("on")} `, cardTile(c.on, deck, { small: true })] : null,
+        c.code ? ` [${name(c.code)}]` : "",
+        c.negated ? h("span", { class: "badge dead" }, t("negated")) : null,
+      ),
+    ),
+  );
+}
+
+function chainKind(kind) {
+  if (kind === "declare") return t("declare");
+  if (kind === "receive") return t("receive");
+  const f = fn(kind);
+  if (f !== kind) return f;
+  const s = skill(kind);
+  return s !== kind ? s : kind;
+}
+
+/** Card numbers an action uses (for highlighting when hand cards are selected). */
+export function cardsOfAction(action) {
+  const words = action.split(/\s+/);
+  const out = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    const prev = words[i - 1];
+    if (/^\d+$/.test(w) && ["play", "send", "on", "choose"].includes(prev)) out.push(Number(w));
+    if (/^\d+$/.test(w) && prev === "choose") {
+      for (let j = i + 1; j < words.length && /^\d+$/.test(words[j]); j++) out.push(Number(words[j]));
+    }
+    if (prev === "cards") out.push(...w.split(",").filter((x) => /^\d+$/.test(x)).map(Number));
+  }
+  return out;
+}
+
+/** A readable label for an action in notation, in the current language. */
+export function actionLabel(action, deck, hand = []) {
+  const words = action.split(/\s+/);
+  const parts = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    const prev = words[i - 1];
+    if (/^\d+$/.test(w) && ["play", "send", "on"].includes(prev) && deck[Number(w)]) {
+      parts.push(`${fn(deck[Number(w)].function)}#${w}`);
+    } else if (/^\d+$/.test(w) && prev === "choose" && deck[Number(w)] && (Number(w) > 6 || hand.includes(Number(w)))) {
+      parts.push(`${fn(deck[Number(w)].function)}#${w}`);
+    } else if (/^\d+$/.test(w) && prev === "to") {
+      parts.push(`${t("seat")} ${w}`);
+    } else if (prev === "skill" || prev === "as") {
+      parts.push(skill(w) !== w ? skill(w) : fn(w));
+    } else if (prev === "choose" && character(w) !== w) {
+      parts.push(character(w));
+    } else {
+      parts.push(actionWord(w));
+    }
+  }
+  return parts.join(" ");
+}
+
+export function logLine(event) {
+  const priv = event.audience && event.audience.length > 0 && !event.audience.includes(-1);
+  return h(
+    "li",
+    { class: `${priv ? "private" : ""}${/: pass$/.test(event.text) ? " minor" : ""}`, dataset: { kind: event.kind } },
+    priv ? h("span", { class: "badge private" }, t("private")) : null,
+    translateText(event.text),
+  );
+}
+
+/** replaceChildren without the "null" text nodes it would make of empty slots. */
+export function fill(el, ...kids) {
+  el.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false));
+}

@@ -1,0 +1,121 @@
+// The replay viewer: a finished match step by step, from any seat's view or with everything revealed.
+import { api, cards } from "./api.js";
+import { t } from "./i18n.js";
+import { actionLabel, chainPanel, fill, h, logLine, seatPanel, transitPanel } from "./render.js";
+
+export async function mountReplay(root, { matchId }) {
+  const deck = await cards();
+  fill(root, h("p", { class: "muted", id: "replay-loading" }, t("loading_replay")));
+  let info = null;
+  try {
+    info = await api(`/api/matches/${matchId}`);
+  } catch {
+    info = { seats: [] };
+  }
+  const state = { view: "all", step: 0, data: null };
+  const cache = {};
+
+  async function load(view) {
+    cache[view] ??= await api(`/api/matches/${matchId}/replay/steps?view=${encodeURIComponent(view)}`);
+    state.data = cache[view];
+    state.view = view;
+  }
+  try {
+    await load("all");
+  } catch (err) {
+    fill(root, h("p", { class: "error" }, String(err.message || err)));
+    return () => {};
+  }
+  state.step = state.data.steps.length - 1;
+
+  const viewSel = h(
+    "select",
+    {
+      id: "replay-view",
+      onchange: async (e) => {
+        await load(e.target.value);
+        render();
+      },
+    },
+    h("option", { value: "all" }, t("everything")),
+    h("option", { value: "-1" }, t("spectator")),
+    Array.from({ length: state.data.players }, (_, s) => h("option", { value: String(s) }, `${t("seat")} ${s}`)),
+  );
+  const slider = h("input", {
+    type: "range",
+    id: "replay-step",
+    min: 0,
+    max: state.data.steps.length - 1,
+    value: state.step,
+    oninput: (e) => {
+      state.step = Number(e.target.value);
+      render();
+    },
+  });
+  const go = (d) => () => {
+    state.step = Math.min(state.data.steps.length - 1, Math.max(0, d(state.step)));
+    render();
+  };
+  const stepLabel = h("span", { class: "step-label", id: "step-label" });
+  const board = h("div", { class: "seats" });
+  const transit = h("div", {});
+  const chain = h("div", {});
+  const log = h("ol", { class: "log", id: "replay-log" });
+  const outcome = state.data.outcome;
+  fill(root, h(
+      "div",
+      { class: "table replay", id: "replay" },
+      h(
+        "div",
+        { class: "table-head replay-controls" },
+        h("span", { class: "match-id" }, `${t("replay")} #${matchId}`),
+        h("label", {}, `${t("view_as")} `, viewSel),
+        h("button", { type: "button", onclick: go(() => 0) }, "|◀"),
+        h("button", { type: "button", id: "replay-prev", onclick: go((s) => s - 1) }, "◀"),
+        slider,
+        h("button", { type: "button", id: "replay-next", onclick: go((s) => s + 1) }, "▶"),
+        h("button", { type: "button", onclick: go(() => Infinity) }, "▶|"),
+        stepLabel,
+      ),
+      h(
+        "p",
+        { class: "winners" },
+        `${t("winners")}: ${(outcome.winners || []).join(", ") || t("nobody")} · ${t("reason")}: ${outcome.reason}`,
+      ),
+      h("div", { class: "board" }, board),
+      h(
+        "div",
+        { class: "center" },
+        h("section", { class: "panel" }, h("h3", {}, t("transit")), transit),
+        h("section", { class: "panel" }, h("h3", {}, t("chain")), chain),
+      ),
+      h("div", { class: "logs" }, h("section", { class: "panel" }, h("h3", {}, t("log")), log)),
+    ),
+  );
+
+  function render() {
+    const obs = state.data.observations[state.step];
+    const step = state.data.steps[state.step];
+    slider.value = state.step;
+    stepLabel.textContent = `${t("step")} ${state.step}/${state.data.steps.length - 1}${
+      step.seat >= 0 ? ` · ${t("seat")} ${step.seat}: ${actionLabel(step.action, deck)}` : ""
+    }`;
+    const viewer = state.view === "all" ? null : Number(state.view);
+    fill(board, ...obs.seats.map((s) =>
+        seatPanel(obs, s, deck, info.seats, { isViewer: viewer === s.seat, showHand: state.view === "all" || viewer === s.seat }),
+      ),
+    );
+    fill(transit, transitPanel(obs, deck));
+    fill(chain, chainPanel(obs, deck));
+    const events = state.data.events.filter((e) => e.step <= state.step);
+    fill(log, ...events.slice(-300).map((e) => logLine(e)));
+    log.scrollTop = log.scrollHeight;
+  }
+  render();
+  const keys = (e) => {
+    if (e.key === "ArrowRight") go((s) => s + 1)();
+    if (e.key === "ArrowLeft") go((s) => s - 1)();
+  };
+  window.addEventListener("keydown", keys);
+  return () => window.removeEventListener("keydown", keys);
+}

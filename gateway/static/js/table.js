@@ -1,0 +1,483 @@
+// The table: a seat's live view (with its prompt) or a spectator's (public information only).
+import { api, cards, MatchSocket, seatToken } from "./api.js";
+import { character, getLang as getLangKey, identity, t, translateText } from "./i18n.js";
+import {
+  actionLabel,
+  cardsOfAction,
+  cardTile,
+  chainPanel,
+  fill,
+  h,
+  logLine,
+  seatName,
+  seatPanel,
+  transitPanel,
+} from "./render.js";
+
+/** Every answer (clicked or automatic) leaves no earlier than this after its prompt arrived. */
+export const DEFAULT_HOLD_MS = 1000;
+
+export function holdMs() {
+  const v = Number(localStorage.getItem("fs.hold_ms"));
+  return Number.isFinite(v) && localStorage.getItem("fs.hold_ms") !== null ? Math.max(0, v) : DEFAULT_HOLD_MS;
+}
+
+/** mount(root, {matchId, spectator}) -> cleanup */
+export async function mountTable(root, { matchId, spectator = false }) {
+  const deck = await cards();
+  const grant = spectator ? null : seatToken(matchId);
+  if (!spectator && !grant) {
+    fill(root, h("div", { class: "panel" }, h("p", {}, "No seat token for this match in this browser."), h("a", { href: `#/spectate/${matchId}` }, t("spectate"))),
+    );
+    return () => {};
+  }
+  const me = grant ? grant.seat : -1;
+  const state = {
+    info: null, // GET /api/matches/{id}: seats, settings
+    obs: null,
+    events: [],
+    seen: new Set(),
+    prompt: null, // {decision, kind, prompt, legal_actions, arrived}
+    selected: new Set(),
+    sending: false,
+    error: "",
+    connected: false,
+    autopass: localStorage.getItem("fs.autopass") === "1",
+    result: null, // revealed final view
+  };
+  const lastKeys = { hand: "", prompt: "" };
+  let refreshing = false;
+  let dirty = false;
+  let timers = [];
+  let autoTimer = null;
+  let tick = null;
+
+  const el = {
+    status: h("span", { class: "conn" }),
+    seats: h("div", { class: "seats", id: "seats" }),
+    transit: h("div", { id: "transit" }),
+    chain: h("div", { id: "chain" }),
+    counts: h("div", { class: "counts", id: "counts" }),
+    prompt: h("div", { id: "prompt", class: "prompt" }),
+    hand: h("div", { id: "hand", class: "hand" }),
+    log: h("ol", { id: "log", class: "log" }),
+    notices: h("ol", { id: "notices", class: "log notices" }),
+    result: h("div", { id: "result-slot" }),
+    mine: h("div", { id: "mine", class: "mine" }),
+  };
+
+  const layout = h(
+    "div",
+    { class: `table ${spectator ? "spectator" : "player"}`, id: "table", dataset: { match: matchId, viewer: me } },
+    h(
+      "div",
+      { class: "table-head" },
+      h("span", { class: "match-id" }, `#${matchId}`),
+      spectator ? h("span", { class: "badge spect" }, t("spectating")) : null,
+      el.status,
+      el.counts,
+    ),
+    el.result,
+    h("div", { class: "board" }, el.seats),
+    h(
+      "div",
+      { class: "center" },
+      h("section", { class: "panel transit-panel" }, h("h3", {}, t("transit")), el.transit),
+      h("section", { class: "panel chain-panel" }, h("h3", {}, t("chain")), el.chain),
+    ),
+    spectator
+      ? null
+      : h(
+          "div",
+          { class: "side" },
+          h("section", { class: "panel prompt-panel" }, el.prompt),
+          h(
+            "section",
+            { class: "panel hand-panel" },
+            el.mine,
+            h("h3", {}, t("hand")),
+            el.hand,
+            h("p", { class: "hint muted" }, t("legend")),
+          ),
+        ),
+    h(
+      "div",
+      { class: "logs" },
+      h("section", { class: "panel" }, h("h3", {}, t("log")), el.log),
+      spectator ? null : h("section", { class: "panel" }, h("h3", {}, t("notices")), el.notices),
+    ),
+  );
+  fill(root, layout);
+
+  async function refresh() {
+    if (refreshing) {
+      dirty = true;
+      return;
+    }
+    refreshing = true;
+    try {
+      do {
+        dirty = false;
+        if (spectator) {
+          const info = await api(`/api/matches/${matchId}`);
+          state.info = info;
+          state.obs = info.observation;
+        } else {
+          state.obs = await api(`/api/matches/${matchId}/observation`, { token: grant.token });
+        }
+        promptFromObservation();
+        render();
+      } while (dirty);
+    } catch (err) {
+      state.error = String(err.message || err);
+      render();
+    } finally {
+      refreshing = false;
+    }
+    if (state.obs?.outcome?.over && !state.result) showResult();
+  }
+
+  function promptFromObservation() {
+    const obs = state.obs;
+    if (!obs || spectator) return;
+    const p = obs.pending || {};
+    if (state.prompt && state.prompt.decision !== p.number) clearPrompt();
+    if (!state.prompt && p.seat === me && obs.legal_actions?.length && !obs.outcome.over) {
+      setPrompt({ decision: p.number, kind: p.kind, prompt: p.prompt, legal_actions: obs.legal_actions });
+    }
+  }
+
+  function setPrompt(msg) {
+    if (state.prompt && state.prompt.decision === msg.decision) return;
+    clearPrompt();
+    state.prompt = { ...msg, arrived: performance.now() };
+    state.sending = false;
+    state.error = "";
+    const timeout = Number(state.info?.settings?.turn_timeout_s || 0);
+    if (timeout > 0) tick = setInterval(renderTimer, 250);
+    if (state.autopass && msg.legal_actions.length === 1 && msg.legal_actions[0] === "pass") {
+      // Answer only now that the decision is ours, after the same hold as any answer.
+      answer("pass", true);
+    }
+  }
+
+  function clearPrompt() {
+    state.prompt = null;
+    state.sending = false;
+    clearTimeout(autoTimer);
+    clearInterval(tick);
+    autoTimer = null;
+    tick = null;
+  }
+
+  function answer(action, automatic = false) {
+    const p = state.prompt;
+    if (!p || state.sending) return;
+    state.sending = true;
+    state.auto = automatic;
+    render();
+    const wait = Math.max(0, p.arrived + holdMs() - performance.now());
+    autoTimer = setTimeout(() => {
+      if (state.prompt !== p) return;
+      if (!socket.send({ decision: p.decision, action })) {
+        api(`/api/matches/${matchId}/act`, { method: "POST", token: grant.token, body: { decision: p.decision, action } })
+          .then(() => refresh())
+          .catch((err) => onError(err.body || {}));
+      }
+    }, wait);
+  }
+
+  function onError(body) {
+    state.sending = false;
+    state.error = body?.error?.message || body?.message || "error";
+    render();
+    refresh();
+  }
+
+  function onMessage(msg) {
+    switch (msg.type) {
+      case "observation":
+        state.obs = msg.observation;
+        promptFromObservation();
+        render();
+        break;
+      case "event": {
+        const ev = msg.event;
+        if (ev && !state.seen.has(ev.index)) {
+          state.seen.add(ev.index);
+          state.events.push(ev);
+          appendLog(ev);
+        }
+        refresh();
+        break;
+      }
+      case "prompt":
+        setPrompt(msg);
+        render();
+        break;
+      case "result":
+        clearPrompt();
+        state.selected.clear();
+        refresh();
+        break;
+      case "error":
+        onError(msg);
+        break;
+      case "game_over":
+        refresh();
+        break;
+      default:
+        break;
+    }
+  }
+
+  const path = spectator ? `/ws/matches/${matchId}/spectate` : `/ws/matches/${matchId}?token=${encodeURIComponent(grant.token)}`;
+  const socket = new MatchSocket(path, {
+    onMessage,
+    onStatus: (up) => {
+      state.connected = up;
+      el.status.textContent = up ? `● ${t("connected")}` : `○ ${t("disconnected")}`;
+      el.status.className = `conn ${up ? "up" : "down"}`;
+    },
+  });
+
+  function appendLog(ev) {
+    const priv = ev.audience && ev.audience.length > 0 && !ev.audience.includes(-1);
+    const target = priv && !spectator ? el.notices : el.log;
+    target.append(logLine(ev));
+    while (target.children.length > 400) target.firstChild.remove();
+    target.scrollTop = target.scrollHeight;
+  }
+
+  function renderTimer() {
+    const box = el.prompt.querySelector(".timer");
+    const timeout = Number(state.info?.settings?.turn_timeout_s || 0);
+    if (!box || !state.prompt || timeout <= 0) return;
+    const left = Math.max(0, timeout - (performance.now() - state.prompt.arrived) / 1000);
+    box.textContent = `${t("timer")} ${left.toFixed(0)}s`;
+    box.classList.toggle("urgent", left < 10);
+  }
+
+  function render() {
+    const obs = state.obs;
+    if (!obs) return;
+    const seats = state.info?.seats || [];
+    // seats: the viewer first, then in turn order after it
+    const order = obs.seats.map((s) => s.seat);
+    if (me >= 0) order.sort((a, b) => ((a - me + obs.players) % obs.players) - ((b - me + obs.players) % obs.players));
+    fill(el.seats, ...order.map((s) => seatPanel(obs, obs.seats[s], deck, seats, { isViewer: s === me })),
+    );
+    fill(el.transit, transitPanel(obs, deck));
+    fill(el.chain, chainPanel(obs, deck));
+    fill(el.counts, h("span", {}, `${t("turn_number")} ${obs.turn_number}`),
+      h("span", {}, `${t("pile_count")} ${obs.pile_count}`),
+      h("span", {}, `${t("discard")} ${obs.discard.length}`),
+      h("span", {}, `${t("removed")} ${obs.removed_count}`),
+    );
+    if (!spectator) {
+      renderMine(obs);
+      // redraw the hand and the prompt only when they change, so a click never lands on
+      // a button that is being replaced
+      const handKey = JSON.stringify([obs.seats[me]?.hand, [...state.selected], getLangKey()]);
+      if (handKey !== lastKeys.hand) {
+        lastKeys.hand = handKey;
+        renderHand(obs);
+      }
+      const p = state.prompt;
+      const promptKey = JSON.stringify([
+        p?.decision, p?.legal_actions, state.sending, state.error, state.autopass, [...state.selected],
+        obs.outcome.over, p ? null : [obs.pending?.seat, obs.pending?.kind], getLangKey(),
+      ]);
+      if (promptKey !== lastKeys.prompt) {
+        lastKeys.prompt = promptKey;
+        renderPrompt(obs);
+      }
+    }
+  }
+
+  function renderMine(obs) {
+    const mine = obs.seats[me];
+    const rel = mine.relation >= 0 ? ` · ⇢ ${t("seat")} ${mine.relation}` : "";
+    fill(el.mine, h(
+        "div",
+        { class: "mine-line" },
+        h("span", {}, `${t("your_identity")}: `),
+        h("strong", { class: `identity id-${idColor(mine.identity)}`, id: "my-identity" }, identity(mine.identity)),
+        mine.character
+          ? h("span", {}, ` · ${character(mine.character)}${mine.exposed ? "" : ` (${t("facedown_short")})`}`)
+          : null,
+        mine.secret_character ? h("span", {}, ` · ${t("character")}+ ${character(mine.secret_character)}`) : null,
+        rel,
+      ),
+    );
+  }
+
+  function renderHand(obs) {
+    const hand = obs.seats[me]?.hand || [];
+    for (const n of [...state.selected]) if (!hand.includes(n)) state.selected.delete(n);
+    fill(el.hand, ...hand.map((n) =>
+        cardTile(n, deck, {
+          selected: state.selected.has(n),
+          onclick: () => {
+            if (state.selected.has(n)) state.selected.delete(n);
+            else state.selected.add(n);
+            render();
+          },
+        }),
+      ),
+    );
+    if (!hand.length) el.hand.append(h("span", { class: "muted" }, "—"));
+  }
+
+  function renderPrompt(obs) {
+    const p = state.prompt;
+    const autopass = h(
+      "label",
+      { class: "autopass" },
+      h("input", {
+        type: "checkbox",
+        id: "autopass",
+        checked: state.autopass,
+        onchange: (e) => {
+          state.autopass = e.target.checked;
+          localStorage.setItem("fs.autopass", state.autopass ? "1" : "0");
+          if (state.autopass && p && p.legal_actions.length === 1 && p.legal_actions[0] === "pass") answer("pass", true);
+        },
+      }),
+      ` ${t("autopass")}`,
+    );
+    if (obs.outcome.over) {
+      fill(el.prompt, h("h3", {}, t("game_over")), autopass);
+      return;
+    }
+    if (!p) {
+      const who = obs.pending?.seat;
+      fill(el.prompt, h("h3", {}, t("prompt")),
+        h("p", { class: "muted waiting" }, `${t("waiting")} (${t("seat")} ${who}: ${obs.pending?.kind || ""})`),
+        autopass,
+        state.error ? h("p", { class: "error" }, state.error) : null,
+      );
+      return;
+    }
+    const hand = obs.seats[me]?.hand || [];
+    const selected = [...state.selected];
+    const timeout = Number(state.info?.settings?.turn_timeout_s || 0);
+    const buttons = p.legal_actions.map((a) => {
+      const used = cardsOfAction(a);
+      const hit = selected.length > 0 && selected.every((n) => used.includes(n));
+      return h(
+        "button",
+        {
+          type: "button",
+          class: `action${hit ? " hit" : ""}${a === "pass" ? " pass" : ""}`,
+          dataset: { action: a },
+          disabled: state.sending,
+          title: a,
+          onclick: () => answer(a),
+        },
+        h("span", { class: "label" }, actionLabel(a, deck, hand)),
+        h("code", {}, a),
+      );
+    });
+    // actions using the selected cards first
+    buttons.sort((x, y) => Number(y.classList.contains("hit")) - Number(x.classList.contains("hit")));
+    fill(el.prompt, h(
+        "h3",
+        {},
+        `${t("prompt")} #${p.decision} · ${p.kind}`,
+        timeout > 0 ? h("span", { class: "timer" }, "") : null,
+      ),
+      h("p", { class: "prompt-text" }, translatePrompt(p.prompt)),
+      state.sending ? h("p", { class: "muted" }, state.auto ? `${t("autopass")}…` : "…") : null,
+      h("div", { class: "actions", id: "actions" }, buttons),
+      selected.length ? null : h("p", { class: "hint muted" }, t("selected_hint")),
+      autopass,
+      state.error ? h("p", { class: "error" }, state.error) : null,
+    );
+    renderTimer();
+  }
+
+  async function showResult() {
+    state.result = { loading: true };
+    const out = state.obs.outcome;
+    const seats = state.info?.seats || [];
+    let final = null;
+    try {
+      const steps = await api(`/api/matches/${matchId}/replay/steps?view=all`);
+      final = steps.observations[steps.observations.length - 1];
+    } catch {
+      final = null;
+    }
+    state.result = { final };
+    const view = final || state.obs;
+    const winners = out.winners || [];
+    const youWon = me >= 0 && winners.includes(me);
+    fill(el.result, h(
+        "section",
+        { class: "panel result", id: "result" },
+        h("h2", {}, t("game_over"), me >= 0 ? ` — ${youWon ? t("you_won") : t("you_lost")}` : ""),
+        h(
+          "p",
+          { class: "winners" },
+          `${t("winners")}: `,
+          winners.length ? winners.map((w) => seatName(seats[w], w)).join(", ") : t("nobody"),
+        ),
+        h("p", { class: "reason" }, `${t("reason")}: ${out.reason}`),
+        h("h3", {}, t("identities_revealed")),
+        h(
+          "table",
+          { class: "reveal" },
+          h("tr", {}, h("th", {}, t("seat")), h("th", {}, t("identity")), h("th", {}, t("character")), h("th", {}, t("intel")), h("th", {}, "")),
+          view.seats.map((s) =>
+            h(
+              "tr",
+              { class: winners.includes(s.seat) ? "winner" : "" },
+              h("td", {}, seatName(seats[s.seat], s.seat)),
+              h("td", {}, h("span", { class: `identity id-${idColor(s.identity)}` }, identity(s.identity))),
+              h("td", {}, s.character ? character(s.character) : "—"),
+              h("td", {}, (s.intel || []).map((n) => cardTile(n, deck, { small: true }))),
+              h(
+                "td",
+                {},
+                s.alive ? "" : t("dead"),
+                out.killers?.[s.seat] ? ` (${t("killed_by")} ${out.killers[s.seat].values.join(", ")})` : "",
+                winners.includes(s.seat) ? " ★" : "",
+              ),
+            ),
+          ),
+        ),
+        h(
+          "p",
+          {},
+          h("a", { href: `#/replay/${matchId}`, class: "button" }, t("view_replay")),
+          " ",
+          h("a", { href: "#/lobby", class: "button" }, t("back_lobby")),
+        ),
+      ),
+    );
+  }
+
+  function translatePrompt(text) {
+    return translateText(text || "");
+  }
+
+  // the seats and settings (names of the players, the turn timer), then the first view
+  try {
+    state.info = await api(`/api/matches/${matchId}`);
+    if (spectator) state.obs = state.info.observation;
+  } catch (err) {
+    state.error = String(err.message || err);
+  }
+  await refresh();
+
+  return () => {
+    socket.close();
+    clearPrompt();
+    timers.forEach(clearTimeout);
+    timers = [];
+  };
+}
+
+function idColor(id) {
+  return { MILITARY: "blue", LATENT: "red", AGENT: "green" }[id] || "unknown";
+}

@@ -1,0 +1,105 @@
+"""Fixtures for browser tests: the real platform (Redis, engine service, Celery worker,
+gateway) and Debian's Chromium driven by Playwright for Python.
+
+No browser is downloaded (``playwright install`` is never run): the tests launch the
+system ``chromium`` binary. When it is missing they install it with apt if they run as
+root (as CI does; ``./dev test`` also installs it first), else they skip, saying why.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers.gateway_procs import start_gateway
+from helpers.processes import ROOT, ServiceProcess, start_engine_server, start_worker
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+SCREENSHOTS = ROOT / "test-output" / "screenshots"
+
+
+def _find_chromium() -> str | None:
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    """The system Chromium; installed with apt when missing and running as root."""
+    found = _find_chromium()
+    if found is None and hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update"], env=env, capture_output=True, timeout=600, check=False)
+        subprocess.run(["apt-get", "install", "-y", "chromium"], env=env, capture_output=True, timeout=900, check=False)
+        found = _find_chromium()
+    if found is None:
+        pytest.skip(
+            "no chromium binary, and it could not be installed (needs root and apt-get: apt-get install chromium)"
+        )
+    return found
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
+    with sync_api.sync_playwright() as pw:
+        instance = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture(scope="session")
+def proc_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("e2e-proc-logs")
+
+
+@pytest.fixture(scope="session")
+def engine(redis_url: str, proc_logs: Path) -> Iterator[ServiceProcess]:
+    proc = start_engine_server(redis_url, proc_logs)
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="session")
+def worker(redis_url: str, engine: ServiceProcess, proc_logs: Path) -> Iterator[ServiceProcess]:
+    proc = start_worker(redis_url, engine.address, proc_logs, concurrency=4)
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="session")
+def gateway(
+    redis_url: str, engine: ServiceProcess, worker: ServiceProcess, proc_logs: Path
+) -> Iterator[ServiceProcess]:
+    proc = start_gateway(engine.address, proc_logs, redis_url=redis_url)
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="session")
+def base_url(gateway: ServiceProcess) -> str:
+    return gateway.extra["url"]
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
