@@ -34,9 +34,16 @@ def synthetic(n: int, pool: int = 50, seed: int = 7) -> list[MatchResult]:
     for i in range(n):
         table = rng.sample(range(pool), 5)
         winners = set(rng.sample(range(5), rng.choice((1, 2, 3))))
-        out.append(MatchResult(f"bench-{seed}-{i}", "bench", tuple(
-            Participant(f"p{pid}", f"p{pid}", True, seat, seat in winners, rng.choice((1, 2, 3)))
-            for seat, pid in enumerate(table))))
+        out.append(
+            MatchResult(
+                f"bench-{seed}-{i}",
+                "bench",
+                tuple(
+                    Participant(f"p{pid}", f"p{pid}", True, seat, seat in winners, rng.choice((1, 2, 3)))
+                    for seat, pid in enumerate(table)
+                ),
+            )
+        )
     return out
 
 
@@ -101,8 +108,9 @@ def main() -> int:
             arena_seconds=round(time.perf_counter() - t0, 2),
             accuracy=round(acc, 4),
             ordered=ordered,
-            leaderboard=[(row.player_id, round(row.rating.score, 2))
-                         for row in arena_ladder.leaderboard(BOT, ALL_TIME)],
+            leaderboard=[
+                (row.player_id, round(row.rating.score, 2)) for row in arena_ladder.leaderboard(BOT, ALL_TIME)
+            ],
         )
     print(json.dumps(out))
     return 0

@@ -18,7 +18,7 @@ from services import config
 def make_app(redis_url: str | None = None) -> Celery:
     """A configured Celery app on ``redis_url`` (default: :func:`services.config.redis_url`)."""
     url = redis_url or config.redis_url()
-    app = Celery("fengsheng", broker=url, include=["services.tasks"])
+    app = Celery("fengsheng", broker=url, include=["services.tasks", "services.ranked_tasks"])
     app.conf.update(
         task_acks_late=True,
         task_reject_on_worker_lost=True,
@@ -47,6 +47,14 @@ def make_app(redis_url: str | None = None) -> Celery:
             "matchmaking.*": {"queue": "matchmaking"},
             "ladder.*": {"queue": "ladder"},
         }
+    # ranked play: one matchmaking pass every FENGSHENG_MM_TICK_S (docs/ranked.md); run
+    # `celery -A services.celery_app beat` (one per deployment) or a worker with --beat
+    from services.matchmaking import Schedule
+
+    app.conf.beat_schedule = {
+        "ranked-matchmake": {"task": "ranked.matchmake", "schedule": Schedule.from_env().tick_s,
+                             "options": {"expires": 10 * Schedule.from_env().tick_s}},
+    }
     return app
 
 

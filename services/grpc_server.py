@@ -13,9 +13,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import grpc
@@ -44,6 +45,9 @@ from services.store import MatchStore
 log = logging.getLogger(__name__)
 
 SERVICE_NAME = "fengsheng.v1.EngineService"
+
+#: a Redis stream id (``MS`` or ``MS-SEQ``), as Watch's from_event_id
+_STREAM_ID = re.compile(r"\d{1,19}(-\d{1,19})?")
 
 #: The one place where service errors become gRPC status codes.
 STATUS_CODES: dict[type[ServiceError], grpc.StatusCode] = {
@@ -175,6 +179,8 @@ class EngineServicer(es_grpc.EngineServiceServicer):
     async def Watch(
         self, request: es.WatchRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[es.WatchEvent]:
+        if request.from_event_id and not _STREAM_ID.fullmatch(request.from_event_id):
+            await _abort(context, BadRequest(f"malformed from_event_id {request.from_event_id[:40]!r}"))
         try:
             async for item in self.service.watch(request.match_id, request.seat, request.from_event_id):
                 out = es.WatchEvent(event_id=item.event_id)
@@ -187,6 +193,12 @@ class EngineServicer(es_grpc.EngineServiceServicer):
                 yield out
         except ServiceError as exc:
             await _abort(context, exc)
+        except (grpc.aio.AbortError, asyncio.CancelledError):
+            raise
+        except redis.exceptions.ResponseError as exc:  # a stream id Redis will not take
+            await _abort(context, BadRequest(f"bad from_event_id: {exc}"))
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, f"Watch: store unavailable: {exc}")
 
     @_unary("GetReplay")
     async def GetReplay(self, request: es.GetReplayRequest, context: grpc.aio.ServicerContext[Any, Any]) -> es.Replay:
@@ -202,6 +214,8 @@ class EngineServer:
     service: MatchService
     health: health.aio.HealthServicer
     sweeper: asyncio.Task[None] | None = None
+    #: more clean-ups at stop (the ranked-play services)
+    on_stop: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
     async def start(self) -> None:
         await self.server.start()
@@ -213,6 +227,8 @@ class EngineServer:
         await self.health.enter_graceful_shutdown()  # NOT_SERVING: load balancers drain us
         await self.server.stop(grace)
         await self.service.close()
+        for close in self.on_stop:
+            await close()
         await self.service.store.close()
 
 
@@ -240,7 +256,10 @@ async def build_server(
             scheduler = NullScheduler()
     service = MatchService(MatchStore.from_url(redis_url), scheduler)
     metrics.track_service(service)
+    from services.grpc_guard import MalformedRequestInterceptor
+
     server = grpc.aio.server(
+        interceptors=[MalformedRequestInterceptor()],
         options=[
             ("grpc.so_reuseport", 1 if reuse_port else 0),
             ("grpc.max_receive_message_length", 16 * 1024 * 1024),
@@ -248,15 +267,21 @@ async def build_server(
         ]
     )
     es_grpc.add_EngineServiceServicer_to_server(EngineServicer(service), server)
+    from services.ranked_grpc import SERVICE_NAMES as RANKED_NAMES
+    from services.ranked_grpc import add_ranked_services
+
+    ranked = add_ranked_services(server, service, redis_url)  # BotService, RankedService (docs/bots.md)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, *RANKED_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+    )
     port = server.add_insecure_port(address)
     if port == 0:
         raise RuntimeError(f"could not bind {address}")
-    return EngineServer(server, port, service, health_servicer)
+    return EngineServer(server, port, service, health_servicer, on_stop=[ranked.close])
 
 
 async def create_server(

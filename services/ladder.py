@@ -219,9 +219,7 @@ def keys_of(result: MatchResult) -> list[RatingKey]:
     return [RatingKey(p.ladder, s, p.player_id) for p in result.participants for s in scopes]
 
 
-def plan_update(
-    result: MatchResult, current: dict[RatingKey, Rating], correction: Correction | None = None
-) -> Update:
+def plan_update(result: MatchResult, current: dict[RatingKey, Rating], correction: Correction | None = None) -> Update:
     """The pure rating rule: ``current`` holds the stored ratings among :func:`keys_of`
     (missing ones are new players); returns what to write."""
     parts = result.participants

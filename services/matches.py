@@ -410,6 +410,8 @@ class MatchService:
                     continue
                 metrics.ACTIONS.labels(origin or "unknown").inc()
                 await self._schedule(m, outbox=True)
+                if game.is_over:
+                    await self._game_over(match_id)
                 outcome = game.outcome
                 return ActResult(
                     version=m.version,
@@ -495,6 +497,16 @@ class MatchService:
             return
         if outbox:
             await self.store.outbox_done(outbox_member(m.match_id, p.number))
+
+    async def _game_over(self, match_id: str) -> None:
+        """Tell the scheduler a match ended (ranked matches get their ladder update; the
+        matchmaking sweep catches a lost one)."""
+        hook = getattr(self.scheduler, "game_over", None)
+        if hook is not None:
+            try:
+                await hook(match_id)
+            except Exception:
+                log.warning("could not queue the game-over task of %s", match_id, exc_info=True)
 
     async def sweep_outbox(self, grace_s: float = 3.0) -> int:
         """Send again the tasks of decisions whose writer died before sending them (outbox

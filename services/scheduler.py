@@ -59,3 +59,7 @@ class CeleryScheduler:
 
     async def turn_timer(self, match_id: str, decision: int, *, countdown_s: float) -> None:
         await asyncio.to_thread(self.app.send_task, "timers.expire", args=(match_id, decision), countdown=countdown_s)
+
+    async def game_over(self, match_id: str) -> None:
+        """Queue ``ladder.update`` (a no-op for unranked matches; once per match)."""
+        await asyncio.to_thread(self.app.send_task, "ladder.update", args=(match_id,))

@@ -15,15 +15,21 @@ import time
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--bots", default="random,heuristic",
-                        help="comma-separated policies (random, heuristic); fewer than --players are "
-                             "entered several times as name#1, name#2... (default random,heuristic)")
+    parser.add_argument(
+        "--bots",
+        default="random,heuristic",
+        help="comma-separated policies (random, heuristic); fewer than --players are "
+        "entered several times as name#1, name#2... (default random,heuristic)",
+    )
     parser.add_argument("--matches", type=int, default=200, help="how many matches (default 200)")
     parser.add_argument("--players", type=int, default=5, help="seats per match, 3..7 (default 5)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the whole run (default 1)")
     parser.add_argument("--season", default=None, help="season name (default: the current one)")
-    parser.add_argument("--correction", action="store_true",
-                        help="correct ratings by (player count, identity) win rates learned during the run")
+    parser.add_argument(
+        "--correction",
+        action="store_true",
+        help="correct ratings by (player count, identity) win rates learned during the run",
+    )
     parser.add_argument("--redis-url", default=None, help="also record every match in this Redis's bot ladder")
     parser.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
 
@@ -54,19 +60,40 @@ def run(args: argparse.Namespace) -> int:
         ladder.record = record  # type: ignore[method-assign]
     start = time.perf_counter()
     try:
-        with Progress(TextColumn("arena"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      disable=args.json, transient=False) as progress:
+        with Progress(
+            TextColumn("arena"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            disable=args.json,
+            transient=False,
+        ) as progress:
             task = progress.add_task("matches", total=args.matches)
-            arena.run(ladder, policies, args.matches, players=args.players, seed=args.seed, season=args.season,
-                      progress=lambda n: progress.update(task, completed=n))
+            arena.run(
+                ladder,
+                policies,
+                args.matches,
+                players=args.players,
+                seed=args.seed,
+                season=args.season,
+                progress=lambda n: progress.update(task, completed=n),
+            )
     except ValueError as exc:
         print(f"fengsheng arena: {exc}", file=sys.stderr)
         return 2
     elapsed = time.perf_counter() - start
     board = ladder.leaderboard(BOT, ALL_TIME)
     if args.json:
-        print(json.dumps({"matches": args.matches, "seconds": round(elapsed, 2),
-                          "leaderboard": [row.to_dict() for row in board]}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "matches": args.matches,
+                    "seconds": round(elapsed, 2),
+                    "leaderboard": [row.to_dict() for row in board],
+                },
+                indent=2,
+            )
+        )
         return 0
     table = Table(title=f"bot ladder after {args.matches} matches ({elapsed:.1f} s)")
     for col in ("#", "bot", "score", "mu", "sigma", "games", "win %"):
@@ -74,7 +101,14 @@ def run(args: argparse.Namespace) -> int:
     for row in board:
         r = row.rating
         name = f"{row.name} [bot]" + (" (provisional)" if r.provisional else "")
-        table.add_row(str(row.rank), name, f"{r.score:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}", str(r.games),
-                      f"{100 * r.wins / max(r.games, 1):.1f}")
+        table.add_row(
+            str(row.rank),
+            name,
+            f"{r.score:.2f}",
+            f"{r.mu:.2f}",
+            f"{r.sigma:.2f}",
+            str(r.games),
+            f"{100 * r.wins / max(r.games, 1):.1f}",
+        )
     Console().print(table)
     return 0

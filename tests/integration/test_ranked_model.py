@@ -38,8 +38,9 @@ def test_closed_form_equals_openskill_plackett_luce() -> None:
 def _result(
     mid: str, winners: set[int], *, bots: bool = True, identities: tuple[int, ...] = (1, 1, 2, 2, 3)
 ) -> MatchResult:
-    return MatchResult(mid, "S1", tuple(
-        Participant(f"p{i}", f"P{i}", bots, i, i in winners, identities[i]) for i in range(5)))
+    return MatchResult(
+        mid, "S1", tuple(Participant(f"p{i}", f"P{i}", bots, i, i in winners, identities[i]) for i in range(5))
+    )
 
 
 def test_record_is_once_per_match_and_rates_season_and_all_time() -> None:
@@ -66,8 +67,9 @@ def test_provisional_ends_as_sigma_drops() -> None:
 
 
 def test_correction_shrinks_the_gain_of_a_favoured_identity() -> None:
-    corr = Correction({"5:3": (CORRECTION_MIN_GAMES * 2, CORRECTION_MIN_GAMES * 2 - 10),
-                       "5:1": (1000, 300), "5:2": (1000, 300)})
+    corr = Correction(
+        {"5:3": (CORRECTION_MIN_GAMES * 2, CORRECTION_MIN_GAMES * 2 - 10), "5:1": (1000, 300), "5:2": (1000, 300)}
+    )
     result = _result("m", {4})  # seat 4 is the agent (identity 3), who almost always wins
     plain = rate([Rating()] * 5, [p.won for p in result.participants])
     offsets = corr.offsets(result, [Rating().sigma] * 5)

@@ -1,0 +1,181 @@
+"""Matchmaking: tickets become ranked matches (docs/ranked.md, "Matchmaking").
+
+:func:`form_groups` is the pure pairing rule; :func:`tick` is one pass of the Celery task
+``ranked.matchmake`` (run by Celery beat every ``tick_s``, and callable at any time): read
+the queue, form groups, claim each group atomically (:meth:`RankedStore.claim`: a ticket
+never lands in two matches, even with concurrent ticks), create the match through the
+engine service, then notify every ticket holder on its Redis channel.
+
+The rating window: a ticket waiting ``w`` seconds accepts opponents whose mu is within
+``window(w) = min(window_base + window_growth * w, window_max)`` of its own; two tickets
+pair when each accepts the other. After ``fill_after_s`` the oldest ticket's group is
+completed with house bots.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from services.ladder import current_season
+from services.ranked import RankedStore, SeatPlan, player_of
+
+log = logging.getLogger("fengsheng.matchmaking")
+
+MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 3, 7, 5
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """The matchmaking settings (environment variables in brackets)."""
+
+    #: seconds between ticks (Celery beat) [FENGSHENG_MM_TICK_S]
+    tick_s: float = 2.0
+    #: rating window (in mu) at enqueue time [FENGSHENG_MM_WINDOW_BASE]
+    window_base: float = 2.0
+    #: how fast it widens, mu per second waited [FENGSHENG_MM_WINDOW_GROWTH]
+    window_growth: float = 0.25
+    #: the widest window [FENGSHENG_MM_WINDOW_MAX]
+    window_max: float = 25.0
+    #: after this wait, empty seats are filled with house bots [FENGSHENG_MM_FILL_AFTER_S]
+    fill_after_s: float = 60.0
+    #: policy of the house bots [FENGSHENG_MM_HOUSE_BOT]
+    house_bot: str = "heuristic"
+    #: turn timer of ranked matches: a missed deadline gets the default action [FENGSHENG_RANKED_TURN_TIMEOUT_S]
+    turn_timeout_s: float = 30.0
+
+    @classmethod
+    def from_env(cls) -> Schedule:
+        env = os.environ.get
+
+        def num(name: str, default: float) -> float:
+            return float(env(name) or default)
+
+        return cls(
+            tick_s=num("FENGSHENG_MM_TICK_S", cls.tick_s),
+            window_base=num("FENGSHENG_MM_WINDOW_BASE", cls.window_base),
+            window_growth=num("FENGSHENG_MM_WINDOW_GROWTH", cls.window_growth),
+            window_max=num("FENGSHENG_MM_WINDOW_MAX", cls.window_max),
+            fill_after_s=num("FENGSHENG_MM_FILL_AFTER_S", cls.fill_after_s),
+            house_bot=env("FENGSHENG_MM_HOUSE_BOT") or cls.house_bot,
+            turn_timeout_s=num("FENGSHENG_RANKED_TURN_TIMEOUT_S", cls.turn_timeout_s),
+        )
+
+    def window(self, waited_s: float) -> float:
+        return min(self.window_base + self.window_growth * max(waited_s, 0.0), self.window_max)
+
+
+@dataclass(frozen=True)
+class Group:
+    tickets: tuple[dict[str, Any], ...]
+    players: int  # tickets + house bots
+
+    @property
+    def house_seats(self) -> int:
+        return self.players - len(self.tickets)
+
+
+def form_groups(tickets: list[dict[str, Any]], now_ms: int, schedule: Schedule) -> list[Group]:
+    """Greedy, oldest first: each ticket gathers the compatible tickets nearest its rating
+    (both windows accept, player-count ranges intersect) up to the largest count they all
+    accept; a group forms once it reaches the smallest such count, or, after
+    ``fill_after_s``, with house bots in the empty seats."""
+    waiting = sorted(tickets, key=lambda t: (t["enqueued_ms"], t["ticket_id"]))
+    used: set[str] = set()
+    groups: list[Group] = []
+
+    def win(t: dict[str, Any]) -> float:
+        return schedule.window((now_ms - t["enqueued_ms"]) / 1000.0)
+
+    for anchor in waiting:
+        if anchor["ticket_id"] in used:
+            continue
+        lo, hi = anchor["min_players"], anchor["max_players"]
+        group = [anchor]
+        others = [t for t in waiting if t["ticket_id"] not in used and t is not anchor]
+        others.sort(key=lambda t: abs(t["rating"] - anchor["rating"]))
+        for t in others:
+            if len(group) >= hi:
+                break
+            new_lo, new_hi = max(lo, t["min_players"]), min(hi, t["max_players"])
+            if new_lo > new_hi or len(group) + 1 > new_hi or t["holder"] in {g["holder"] for g in group}:
+                continue
+            if all(abs(t["rating"] - g["rating"]) <= min(win(t), win(g)) for g in group):
+                group.append(t)
+                lo, hi = new_lo, new_hi
+        waited_s = (now_ms - anchor["enqueued_ms"]) / 1000.0
+        if len(group) >= lo:
+            players = len(group)
+        elif waited_s >= schedule.fill_after_s:
+            players = lo
+        else:
+            continue
+        used.update(t["ticket_id"] for t in group)
+        groups.append(Group(tuple(group), players))
+    return groups
+
+
+def seat_plan(group: Group, schedule: Schedule, rng: random.Random) -> list[SeatPlan]:
+    """Random seats for the group's tickets and its house bots (labelled as bots)."""
+    order = list(group.tickets) + [None] * group.house_seats
+    rng.shuffle(order)
+    seats: list[SeatPlan] = []
+    house = 0
+    for seat, t in enumerate(order):
+        if t is None:
+            house += 1
+            pid = f"house-{schedule.house_bot}#{house}"
+            seats.append(SeatPlan(seat, schedule.house_bot, pid, f"{schedule.house_bot} (house)", True))
+        else:
+            kind = "external" if t["bot"] else "human"
+            seats.append(SeatPlan(seat, kind, player_of(t["holder"]), t["name"], t["bot"], t["holder"],
+                                  t["ticket_id"]))  # fmt: skip
+    return seats
+
+
+#: create_match(match_id, seat kinds, turn_timeout_s): creates the match in the engine
+#: service (idempotent on the id: ALREADY_EXISTS counts as created), raises on failure.
+CreateMatch = Callable[[str, list[str], float], None]
+
+
+def tick(
+    store: RankedStore,
+    create_match: CreateMatch,
+    schedule: Schedule,
+    *,
+    now_ms: int | None = None,
+    rng: random.Random | None = None,
+) -> dict[str, Any]:
+    """One matchmaking pass; returns what it did (``formed``: match id -> ticket ids)."""
+    now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+    rng = rng or random.Random()
+    formed: dict[str, list[str]] = {}
+    lost = 0
+    season = current_season(now_ms / 1000.0)
+    for group in form_groups(store.queued(), now_ms, schedule):
+        match_id = "rk-" + secrets.token_hex(7)
+        seats = seat_plan(group, schedule, rng)
+        if not store.claim(match_id, season, seats, schedule.turn_timeout_s):
+            lost += 1  # another tick took (or a holder withdrew) one of these tickets
+            continue
+        tids = [s.ticket_id for s in seats if s.ticket_id]
+        try:
+            create_match(match_id, [s.kind for s in seats], schedule.turn_timeout_s)
+        except Exception:
+            log.warning("could not create ranked match %s; its tickets go back to the queue", match_id,
+                        exc_info=True)  # fmt: skip
+            store.release(match_id, tids)
+            continue
+        formed[match_id] = tids
+        for tid in tids:
+            ticket = store.ticket(tid)
+            if ticket is not None:
+                store.publish(ticket)
+        log.info("ranked match %s: %s", match_id, [(s.seat, s.kind, s.player_id) for s in seats])
+    return {"formed": formed, "lost_claims": lost, "queued": len(store.queued())}

@@ -1,0 +1,313 @@
+"""Ranked play's state in Redis: bot accounts, queue tickets, ranked match records.
+
+Synchronous redis-py (the Celery tasks call it directly; the async gRPC servicers through
+``asyncio.to_thread``). Every state change of a ticket is one Lua script, so a ticket is
+claimed by at most one match even when several matchmaking ticks run at once: the claim
+script checks that every ticket of the group is still ``queued`` and, only then, marks
+them all ``matched`` in the same atomic step (docs/ranked.md, "Redis layout").
+
+Keys share the hash tag ``{mm}`` (one slot on Redis Cluster, so the scripts may touch any
+ticket); bot accounts live under ``bot:``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+QUEUE_KEY = "mm:{mm}:q"
+ACTIVE_KEY = "mm:{mm}:active"
+
+
+def ticket_key(ticket_id: str) -> str:
+    return f"mm:{{mm}}:t:{ticket_id}"
+
+
+def holder_key(holder: str) -> str:
+    return f"mm:{{mm}}:holder:{holder}"
+
+
+def match_key(match_id: str) -> str:
+    return f"mm:{{mm}}:m:{match_id}"
+
+
+def bot_matches_key(bot_id: str) -> str:
+    return f"mm:{{mm}}:botm:{bot_id}"
+
+
+def notify_channel(holder: str) -> str:
+    return f"mm:notify:{holder}"
+
+
+def bot_key(bot_id: str) -> str:
+    return f"bot:{bot_id}"
+
+
+def token_hash_key(token: str) -> str:
+    return "bot:tok:" + hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def bot_holder(bot_id: str) -> str:
+    return f"b:{bot_id}"
+
+
+def human_holder(player_id: str) -> str:
+    return f"h:{player_id}"
+
+
+def player_of(holder: str) -> str:
+    return holder.split(":", 1)[1] if ":" in holder else holder
+
+
+_JOIN = """
+local cur = redis.call('GET', KEYS[3])
+if cur then
+  local st = redis.call('HGET', 'mm:{mm}:t:' .. cur, 'state')
+  if st == 'queued' then return {0, cur} end
+end
+redis.call('HSET', KEYS[2], 'holder', ARGV[2], 'name', ARGV[3], 'bot', ARGV[4], 'rating', ARGV[5],
+           'min', ARGV[6], 'max', ARGV[7], 'enq', ARGV[8], 'state', 'queued')
+redis.call('PEXPIRE', KEYS[2], 7 * 86400000)
+redis.call('ZADD', KEYS[1], ARGV[8], ARGV[1])
+redis.call('SET', KEYS[3], ARGV[1])
+return {1, ARGV[1]}
+"""
+
+_LEAVE = """
+local t = redis.call('HMGET', KEYS[1], 'holder', 'state')
+if not t[1] then return {-1, ''} end
+if t[1] ~= ARGV[2] then return {-2, t[2]} end
+if t[2] ~= 'queued' then return {0, t[2]} end
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HSET', KEYS[1], 'state', 'left', 'left', ARGV[3])
+if redis.call('GET', KEYS[3]) == ARGV[1] then redis.call('DEL', KEYS[3]) end
+return {1, 'left'}
+"""
+
+# ARGV: match id, now ms, record JSON, season, turn timeout, seats JSON, n, then n x (ticket, seat)
+_CLAIM = """
+local n = tonumber(ARGV[7])
+for i = 1, n do
+  local tid = ARGV[7 + 2 * i - 1]
+  if not redis.call('ZSCORE', 'mm:{mm}:q', tid) then return {0, tid} end
+  if redis.call('HGET', 'mm:{mm}:t:' .. tid, 'state') ~= 'queued' then return {0, tid} end
+end
+for i = 1, n do
+  local tid = ARGV[7 + 2 * i - 1]
+  local tk = 'mm:{mm}:t:' .. tid
+  redis.call('ZREM', 'mm:{mm}:q', tid)
+  redis.call('HSET', tk, 'state', 'matched', 'match_id', ARGV[1], 'seat', ARGV[7 + 2 * i],
+             'seats', ARGV[6], 'matched', ARGV[2], 'timeout', ARGV[5])
+  local holder = redis.call('HGET', tk, 'holder')
+  if redis.call('GET', 'mm:{mm}:holder:' .. holder) == tid then redis.call('DEL', 'mm:{mm}:holder:' .. holder) end
+  if string.sub(holder, 1, 2) == 'b:' then
+    redis.call('SADD', 'mm:{mm}:botm:' .. string.sub(holder, 3), ARGV[1])
+  end
+end
+redis.call('HSET', 'mm:{mm}:m:' .. ARGV[1], 'record', ARGV[3], 'season', ARGV[4], 'created', ARGV[2],
+           'timeout', ARGV[5])
+redis.call('ZADD', 'mm:{mm}:active', ARGV[2], ARGV[1])
+return {1, ARGV[1]}
+"""
+
+# ARGV: match id, n, then n tickets: undo a claim whose match could not be created
+_RELEASE = """
+local n = tonumber(ARGV[2])
+for i = 1, n do
+  local tid = ARGV[2 + i]
+  local tk = 'mm:{mm}:t:' .. tid
+  if redis.call('HGET', tk, 'match_id') == ARGV[1] then
+    redis.call('HSET', tk, 'state', 'queued')
+    redis.call('HDEL', tk, 'match_id', 'seat', 'seats', 'matched')
+    redis.call('ZADD', 'mm:{mm}:q', redis.call('HGET', tk, 'enq'), tid)
+    local holder = redis.call('HGET', tk, 'holder')
+    redis.call('SET', 'mm:{mm}:holder:' .. holder, tid)
+    if string.sub(holder, 1, 2) == 'b:' then
+      redis.call('SREM', 'mm:{mm}:botm:' .. string.sub(holder, 3), ARGV[1])
+    end
+  end
+end
+redis.call('DEL', 'mm:{mm}:m:' .. ARGV[1])
+redis.call('ZREM', 'mm:{mm}:active', ARGV[1])
+return 1
+"""
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    """Who sits at one seat of a ranked match."""
+
+    seat: int
+    kind: str  # human, external (a registered bot), or the house policy (heuristic, random)
+    player_id: str
+    name: str
+    bot: bool
+    holder: str = ""  # "" for house bots
+    ticket_id: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "player_id": self.player_id, "name": self.name,
+                "bot": self.bot, "holder": self.holder, "ticket_id": self.ticket_id}  # fmt: skip
+
+
+def ticket_dict(ticket_id: str, raw: dict[bytes, bytes]) -> dict[str, Any]:
+    """A ticket hash as plain data (the shape of ``fengsheng.v1.Ticket``)."""
+    f = {k.decode(): v.decode() for k, v in raw.items()}
+    return {
+        "ticket_id": ticket_id,
+        "holder": f.get("holder", ""),
+        "name": f.get("name", ""),
+        "bot": f.get("bot") == "1",
+        "state": f.get("state", ""),
+        "min_players": int(f.get("min", 0)),
+        "max_players": int(f.get("max", 0)),
+        "rating": float(f.get("rating", 0)),
+        "enqueued_ms": int(f.get("enq", 0)),
+        "match_id": f.get("match_id", ""),
+        "seat": int(f.get("seat", -1)),
+        "seats": json.loads(f["seats"]) if f.get("seats") else [],
+        "turn_timeout_s": float(f.get("timeout", 0)),
+        "matched_ms": int(f.get("matched", 0)),
+    }
+
+
+class RankedStore:
+    """Bot accounts, the queue and ranked match records on one Redis (sync client)."""
+
+    def __init__(self, redis: Any) -> None:
+        self.redis = redis
+        self._join = redis.register_script(_JOIN)
+        self._leave = redis.register_script(_LEAVE)
+        self._claim = redis.register_script(_CLAIM)
+        self._release = redis.register_script(_RELEASE)
+
+    @classmethod
+    def from_url(cls, url: str) -> RankedStore:
+        import redis
+
+        return cls(redis.Redis.from_url(url))
+
+    # ---- bot accounts -----------------------------------------------------------------
+    def register_bot(self, name: str, owner: str = "") -> tuple[str, str]:
+        """A new bot account: ``(bot_id, token)``. Only the token's SHA-256 is stored."""
+        bot_id = "b_" + secrets.token_hex(6)
+        token = "fsb_" + secrets.token_urlsafe(32)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(bot_key(bot_id), mapping={"name": name, "owner": owner, "created": int(time.time())})
+        pipe.set(token_hash_key(token), bot_id)
+        pipe.execute()
+        return bot_id, token
+
+    def bot_of_token(self, token: str) -> tuple[str, str] | None:
+        """``(bot_id, name)`` of an API token, or None."""
+        if not token:
+            return None
+        raw = self.redis.get(token_hash_key(token))
+        if raw is None:
+            return None
+        bot_id = raw.decode()
+        name = self.redis.hget(bot_key(bot_id), "name")
+        return bot_id, (name or b"").decode()
+
+    # ---- the queue --------------------------------------------------------------------
+    def join(self, holder: str, name: str, *, bot: bool, rating: float, min_players: int, max_players: int,
+             now_ms: int | None = None) -> tuple[bool, dict[str, Any]]:  # fmt: skip
+        """Queue a ticket; ``(created, ticket)`` (not created: the holder's queued ticket)."""
+        ticket_id = "t_" + secrets.token_hex(8)
+        now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+        created, tid = self._join(
+            keys=[QUEUE_KEY, ticket_key(ticket_id), holder_key(holder)],
+            args=[ticket_id, holder, name, int(bot), rating, min_players, max_players, now_ms],
+        )
+        tid = tid.decode() if isinstance(tid, bytes) else tid
+        ticket = self.ticket(tid)
+        assert ticket is not None
+        return bool(created), ticket
+
+    def leave(self, ticket_id: str, holder: str) -> tuple[str, dict[str, Any] | None]:
+        """``("left" | "matched" | "not_found" | "forbidden" | state, ticket)``."""
+        code, state = self._leave(
+            keys=[ticket_key(ticket_id), QUEUE_KEY, holder_key(holder)],
+            args=[ticket_id, holder, int(time.time() * 1000)],
+        )
+        state = state.decode() if isinstance(state, bytes) else state
+        code = int(code)
+        if code == -1:
+            return "not_found", None
+        if code == -2:
+            return "forbidden", None
+        return ("left" if code == 1 else state), self.ticket(ticket_id)
+
+    def ticket(self, ticket_id: str) -> dict[str, Any] | None:
+        raw = self.redis.hgetall(ticket_key(ticket_id))
+        return ticket_dict(ticket_id, raw) if raw else None
+
+    def holder_ticket(self, holder: str) -> dict[str, Any] | None:
+        tid = self.redis.get(holder_key(holder))
+        return self.ticket(tid.decode()) if tid else None
+
+    def queued(self) -> list[dict[str, Any]]:
+        """Every queued ticket, oldest first."""
+        ids = [x.decode() for x in self.redis.zrange(QUEUE_KEY, 0, -1)]
+        pipe = self.redis.pipeline(transaction=False)
+        for tid in ids:
+            pipe.hgetall(ticket_key(tid))
+        return [ticket_dict(tid, raw) for tid, raw in zip(ids, pipe.execute(), strict=True) if raw]
+
+    def claim(self, match_id: str, season: str, seats: list[SeatPlan], turn_timeout_s: float) -> bool:
+        """Atomically take every ticket of ``seats`` out of the queue for ``match_id``; false
+        (nothing changed) if any of them is no longer queued."""
+        record = json.dumps([s.to_dict() for s in seats])
+        kinds = json.dumps([s.kind for s in seats])
+        pairs = [x for s in seats if s.ticket_id for x in (s.ticket_id, s.seat)]
+        ok, _ = self._claim(
+            keys=[QUEUE_KEY],
+            args=[match_id, int(time.time() * 1000), record, season, turn_timeout_s, kinds, len(pairs) // 2, *pairs],
+        )
+        return bool(int(ok))
+
+    def release(self, match_id: str, ticket_ids: list[str]) -> None:
+        self._release(keys=[QUEUE_KEY], args=[match_id, len(ticket_ids), *ticket_ids])
+
+    def publish(self, ticket: dict[str, Any]) -> None:
+        self.redis.publish(notify_channel(ticket["holder"]), json.dumps(ticket))
+
+    # ---- ranked matches ---------------------------------------------------------------
+    def match(self, match_id: str) -> dict[str, Any] | None:
+        raw = self.redis.hgetall(match_key(match_id))
+        if not raw:
+            return None
+        f = {k.decode(): v.decode() for k, v in raw.items()}
+        return {
+            "match_id": match_id,
+            "seats": [SeatPlan(**s) for s in json.loads(f["record"])],
+            "season": f.get("season", ""),
+            "created_ms": int(f.get("created", 0)),
+            "turn_timeout_s": float(f.get("timeout", 0)),
+        }
+
+    def active(self, limit: int = 100) -> list[str]:
+        return [x.decode() for x in self.redis.zrange(ACTIVE_KEY, 0, limit - 1)]
+
+    def bot_matches(self, bot_id: str) -> list[str]:
+        return sorted(x.decode() for x in self.redis.smembers(bot_matches_key(bot_id)))
+
+    def bot_load(self, bot_id: str) -> int:
+        """Unfinished ranked matches plus a queued ticket: what the concurrency limit counts."""
+        queued = self.holder_ticket(bot_holder(bot_id))
+        return len(self.bot_matches(bot_id)) + int(queued is not None and queued["state"] == "queued")
+
+    def finish(self, match_id: str, seats: list[SeatPlan]) -> None:
+        """Forget a rated match's active entries (idempotent)."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.zrem(ACTIVE_KEY, match_id)
+        for s in seats:
+            if s.holder.startswith("b:"):
+                pipe.srem(bot_matches_key(player_of(s.holder)), match_id)
+        pipe.hset(match_key(match_id), "finished", int(time.time() * 1000))
+        pipe.pexpire(match_key(match_id), 30 * 86400 * 1000)
+        pipe.execute()

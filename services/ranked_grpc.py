@@ -1,0 +1,252 @@
+"""The ranked-play gRPC servicers, ``BotService`` and ``RankedService``
+(proto/fengsheng/v1/bot_service.proto), served on the engine server's port.
+
+Thin: translate, call :class:`services.ranked_service.RankedService`, translate back.
+Errors about one stream message go back as ``BotError`` (the stream stays open); errors of
+unary calls and of the stream's opening abort with the status of :data:`CODES`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+
+from fengsheng.v1 import bot_service_pb2 as bs
+from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
+from services.errors import ServiceError
+from services.grpc_server import STATUS_CODES, error_metadata
+from services.matches import MatchService
+from services.ranked import RankedStore, human_holder
+from services.ranked_service import BotIdentity, Decision, Exhausted, Forbidden, RankedService, Unauthenticated
+
+log = logging.getLogger(__name__)
+
+CODES: dict[type[ServiceError], grpc.StatusCode] = {
+    **STATUS_CODES,
+    Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
+    Forbidden: grpc.StatusCode.PERMISSION_DENIED,
+    Exhausted: grpc.StatusCode.RESOURCE_EXHAUSTED,
+}
+SERVICE_NAMES = ("fengsheng.v1.BotService", "fengsheng.v1.RankedService")
+
+
+def code_of(exc: ServiceError) -> grpc.StatusCode:
+    for cls in type(exc).__mro__:
+        if cls in CODES:
+            return CODES[cls]
+    return grpc.StatusCode.UNKNOWN
+
+
+async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: ServiceError) -> None:
+    context.set_trailing_metadata(error_metadata(exc))
+    await context.abort(code_of(exc), exc.message)
+
+
+def ticket_pb(t: dict[str, Any]) -> bs.Ticket:
+    return bs.Ticket(
+        ticket_id=t["ticket_id"], holder=t["holder"], name=t["name"], bot=t["bot"], state=t["state"],
+        min_players=t["min_players"], max_players=t["max_players"], rating=t["rating"],
+        enqueued_ms=t["enqueued_ms"], match_id=t["match_id"], seat=t["seat"], seats=t["seats"],
+        turn_timeout_s=t["turn_timeout_s"],
+    )  # fmt: skip
+
+
+def bot_error(exc: ServiceError, **where: Any) -> bs.ServerMessage:
+    return bs.ServerMessage(error=bs.BotError(code=code_of(exc).name, kind=exc.kind, message=exc.message,
+                                              legal_actions=exc.legal or [], **where))  # fmt: skip
+
+
+def _token(context: grpc.aio.ServicerContext[Any, Any]) -> str:
+    for key, value in context.invocation_metadata() or ():
+        if key == "authorization":
+            text = value.decode() if isinstance(value, bytes) else value
+            return text[7:].strip() if text.lower().startswith("bearer ") else text.strip()
+    return ""
+
+
+class RankedServicer(bs_grpc.RankedServiceServicer):
+    def __init__(self, service: RankedService) -> None:
+        self.service = service
+
+    async def _call(self, context: grpc.aio.ServicerContext[Any, Any], coro: Any) -> Any:
+        try:
+            return await coro
+        except ServiceError as exc:
+            await _abort(context, exc)
+
+    async def RegisterBot(self, request: bs.RegisterBotRequest, context: Any) -> bs.BotAccount:
+        bot_id, token = await self._call(context, self.service.register_bot(request.name, request.owner))
+        return bs.BotAccount(bot_id=bot_id, name=request.name.strip(), token=token)
+
+    async def _bot(self, context: Any, token: str) -> BotIdentity | None:
+        if not token:
+            return None
+        result: BotIdentity = await self._call(context, self.service.authenticate(token))
+        return result
+
+    async def JoinQueue(self, request: bs.JoinQueueRequest, context: Any) -> bs.Ticket:
+        bot = await self._bot(context, request.bot_token)
+        ticket = await self._call(
+            context,
+            self.service.join(
+                request.holder, request.name, bot=bot, min_players=request.min_players, max_players=request.max_players
+            ),
+        )
+        return ticket_pb(ticket)
+
+    async def LeaveQueue(self, request: bs.TicketRequest, context: Any) -> bs.Ticket:
+        bot = await self._bot(context, request.bot_token)
+        holder = bot.holder if bot else request.holder
+        return ticket_pb(await self._call(context, self.service.leave(request.ticket_id, holder)))
+
+    async def GetTicket(self, request: bs.TicketRequest, context: Any) -> bs.Ticket:
+        bot = await self._bot(context, request.bot_token)
+        holder = bot.holder if bot else request.holder
+        return ticket_pb(await self._call(context, self.service.ticket(request.ticket_id, holder)))
+
+    async def Follow(self, request: bs.FollowRequest, context: Any) -> AsyncIterator[bs.Ticket]:
+        async for ticket in self.service.follow(request.holder):
+            yield ticket_pb(ticket)
+
+    async def Leaderboard(self, request: bs.LeaderboardRequest, context: Any) -> bs.LeaderboardResponse:
+        ladder, season, rows = await self._call(
+            context, self.service.leaderboard(request.ladder, request.season, request.limit)
+        )
+        return bs.LeaderboardResponse(ladder=ladder, season=season, standings=[
+            bs.Standing(rank=r.rank, player_id=r.player_id, name=r.name, bot=r.bot, score=r.rating.score,
+                        mu=r.rating.mu, sigma=r.rating.sigma, games=r.rating.games, wins=r.rating.wins,
+                        provisional=r.rating.provisional) for r in rows])  # fmt: skip
+
+    async def History(self, request: bs.HistoryRequest, context: Any) -> bs.HistoryResponse:
+        import json
+
+        entries = await self._call(context, self.service.history(request.ladder, request.player_id, request.limit))
+        return bs.HistoryResponse(entries=[json.dumps(e) for e in entries])
+
+
+class BotServicer(bs_grpc.BotServiceServicer):
+    def __init__(self, service: RankedService) -> None:
+        self.service = service
+
+    async def Connect(self, request_iterator: AsyncIterator[bs.BotMessage], context: Any
+                      ) -> AsyncIterator[bs.ServerMessage]:  # fmt: skip
+        svc = self.service
+        try:
+            bot = await svc.authenticate(_token(context))
+        except ServiceError as exc:
+            await _abort(context, exc)
+            return
+        stream_id = secrets.token_hex(6)
+        try:
+            await svc.open_stream(bot, stream_id)
+        except ServiceError as exc:
+            await _abort(context, exc)
+            return
+        out: asyncio.Queue[bs.ServerMessage | None] = asyncio.Queue()
+        watching: dict[str, asyncio.Task[None]] = {}
+
+        async def watch(match_id: str) -> None:
+            seats, timeout_s = await svc.seats_of(bot, match_id)
+            if not seats:
+                return
+            out.put_nowait(bs.ServerMessage(match_start=bs.MatchStart(
+                match_id=match_id, seats=seats, players=0, turn_timeout_s=timeout_s)))  # fmt: skip
+            try:
+                async for item in svc.decisions(bot, match_id, seats[0], timeout_s):
+                    if isinstance(item, Decision):
+                        out.put_nowait(bs.ServerMessage(decision=bs.DecisionRequest(
+                            match_id=item.match_id, seat=item.seat, decision=item.number,
+                            observation=item.observation, legal_actions=item.legal,
+                            default_action=item.default_action, deadline_ms=item.deadline_ms)))  # fmt: skip
+                    else:
+                        out.put_nowait(bs.ServerMessage(match_end=bs.MatchEnd(
+                            match_id=match_id, outcome=item, seats=seats)))  # fmt: skip
+            except ServiceError as exc:
+                out.put_nowait(bot_error(exc, match_id=match_id))
+
+        def start(match_id: str) -> None:
+            if match_id and match_id not in watching:
+                watching[match_id] = asyncio.get_running_loop().create_task(watch(match_id))
+
+        async def follow() -> None:
+            async for ticket in svc.follow(bot.holder):
+                out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
+                if ticket["state"] == "matched":
+                    start(ticket["match_id"])
+
+        async def receive() -> None:
+            try:
+                await receive_all()
+            except Exception:
+                log.warning("bot %s: stream reader failed", bot.bot_id, exc_info=True)
+            out.put_nowait(None)
+
+        async def receive_all() -> None:
+            async for msg in request_iterator:
+                kind = msg.WhichOneof("kind")
+                try:
+                    if kind == "action":
+                        a = msg.action
+                        res = await svc.act(bot, a.match_id, a.seat, a.decision, a.action, a.use_default)
+                        out.put_nowait(bs.ServerMessage(result=bs.ActionResult(
+                            match_id=a.match_id, seat=a.seat, decision=a.decision, applied=res.applied)))  # fmt: skip
+                    elif kind == "join_queue":
+                        q = msg.join_queue
+                        ticket = await svc.join("", "", bot=bot, min_players=q.min_players,
+                                                max_players=q.max_players)  # fmt: skip
+                        out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
+                    elif kind == "leave_queue":
+                        await svc.take(bot)
+                        ticket = await svc.leave(msg.leave_queue.ticket_id, bot.holder)
+                        out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
+                except ServiceError as exc:
+                    where: dict[str, Any] = {}
+                    if kind == "action":
+                        where = {"match_id": msg.action.match_id, "seat": msg.action.seat,
+                                 "decision": msg.action.decision}  # fmt: skip
+                    out.put_nowait(bot_error(exc, **where))
+
+        async def lease() -> None:
+            while True:
+                await asyncio.sleep(10)
+                await svc.refresh_stream(bot, stream_id)
+
+        active = await svc.active_matches(bot)
+        yield bs.ServerMessage(welcome=bs.Welcome(
+            bot_id=bot.bot_id, name=bot.name, max_concurrent_matches=svc.limits.max_matches,
+            actions_per_s=svc.limits.rate, burst=svc.limits.burst, active_matches=active))  # fmt: skip
+        loop = asyncio.get_running_loop()
+        helpers = [loop.create_task(follow()), loop.create_task(receive()), loop.create_task(lease())]
+        for match_id in active:
+            start(match_id)
+        try:
+            while True:
+                msg = await out.get()
+                if msg is None:
+                    break
+                yield msg
+        finally:
+            for task in [*helpers, *watching.values()]:
+                task.cancel()
+            for task in [*helpers, *watching.values()]:
+                with contextlib.suppress(BaseException):
+                    await task
+            await svc.close_stream(bot, stream_id)
+
+
+def add_ranked_services(server: grpc.aio.Server, matches: MatchService, redis_url: str) -> RankedService:
+    """Serve ``BotService`` and ``RankedService`` on ``server``; close the returned service
+    when the server stops."""
+    service = RankedService(matches, RankedStore.from_url(redis_url), redis_url)
+    bs_grpc.add_RankedServiceServicer_to_server(RankedServicer(service), server)
+    bs_grpc.add_BotServiceServicer_to_server(BotServicer(service), server)
+    return service
+
+
+__all__ = ["CODES", "SERVICE_NAMES", "BotServicer", "RankedServicer", "add_ranked_services", "human_holder"]

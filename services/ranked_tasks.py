@@ -1,0 +1,133 @@
+"""Celery tasks of ranked play: ``ranked.matchmake`` and ``ladder.update``.
+
+Thin, like :mod:`services.tasks`: they take ids, re-read Redis and the engine service
+(over gRPC, ``FENGSHENG_ENGINE_ADDR``), and call one function of the service layer.
+
+- ``ranked.matchmake`` (Celery beat, every ``FENGSHENG_MM_TICK_S``; also callable): one
+  :func:`services.matchmaking.tick`, then a sweep of unrated ranked matches that are over
+  (in case a game-over hook was lost) which queues ``ladder.update`` for them.
+- ``ladder.update(match_id)``: rates a finished ranked match once (the ladder's done marker
+  is written in the same MULTI/EXEC as the ratings); a no-op for unranked matches, for
+  matches not over yet, and for matches already rated. The engine service queues it when a
+  write ends a game (:meth:`services.scheduler.CeleryScheduler.game_over`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+import grpc
+from celery import Task
+
+from fengsheng.v1 import engine_service_pb2 as es
+from fengsheng.v1 import game_pb2
+from services import config
+from services.celery_app import app
+from services.ladder import MatchResult, Participant, RedisLadder
+from services.matchmaking import Schedule, tick
+from services.ranked import RankedStore
+from services.tasks import RPC_TIMEOUT_S, TRANSIENT, engine_stub
+
+log = logging.getLogger("fengsheng.ranked")
+
+SEAT_KINDS = {"human": es.HUMAN, "external": es.BOT_EXTERNAL, "random": es.BOT_RANDOM, "heuristic": es.BOT_HEURISTIC}
+
+_lock = threading.Lock()
+_store: tuple[str, RankedStore] | None = None
+
+
+def ranked_store() -> RankedStore:
+    global _store
+    url = config.redis_url()
+    with _lock:
+        if _store is None or _store[0] != url:
+            _store = (url, RankedStore.from_url(url))
+        return _store[1]
+
+
+def create_match(match_id: str, kinds: list[str], turn_timeout_s: float) -> None:
+    settings = es.MatchSettings(players=len(kinds), seats=[SEAT_KINDS[k] for k in kinds],
+                                turn_timeout_s=turn_timeout_s)  # fmt: skip
+    try:
+        engine_stub().CreateMatch(es.CreateMatchRequest(settings=settings, match_id=match_id), timeout=RPC_TIMEOUT_S)
+    except grpc.RpcError as exc:
+        if exc.code() != grpc.StatusCode.ALREADY_EXISTS:  # type: ignore[attr-defined]
+            raise
+
+
+def sweep_finished(store: RankedStore, limit: int = 50) -> list[str]:
+    """Queue ``ladder.update`` for unrated ranked matches that are over (or gone)."""
+    sent = []
+    for match_id in store.active(limit):
+        try:
+            legal = engine_stub().ListLegalActions(
+                es.ListLegalActionsRequest(match_id=match_id, seat=-1), timeout=RPC_TIMEOUT_S
+            )
+        except grpc.RpcError as exc:
+            if exc.code() == grpc.StatusCode.NOT_FOUND:  # type: ignore[attr-defined]
+                record = store.match(match_id)
+                store.finish(match_id, record["seats"] if record else [])
+            continue
+        if legal.seat_to_act < 0:
+            ladder_update.delay(match_id)
+            sent.append(match_id)
+    return sent
+
+
+@app.task(name="ranked.matchmake", acks_late=True, ignore_result=True)
+def matchmake() -> dict[str, Any]:
+    """One matchmaking pass (see :func:`services.matchmaking.tick`) and the finished-match sweep."""
+    store = ranked_store()
+    result = tick(store, create_match, Schedule.from_env())
+    result["swept"] = sweep_finished(store)
+    if result["formed"]:
+        log.info("ranked.matchmake formed %s", result["formed"])
+    return result
+
+
+def rate_match(store: RankedStore, ladder: RedisLadder, match_id: str) -> str:
+    """Rate one finished ranked match: ``rated``, ``already``, ``unranked`` or ``not_over``."""
+    record = store.match(match_id)
+    if record is None:
+        return "unranked"
+    obs = engine_stub().GetObservation(es.GetObservationRequest(match_id=match_id, seat=-1), timeout=RPC_TIMEOUT_S)
+    if not obs.outcome.over:
+        return "not_over"
+    identity = {v.seat: int(v.identity) for v in obs.seats}
+    winners = set(obs.outcome.winners)
+    result = MatchResult(
+        match_id=match_id,
+        season=record["season"],
+        participants=tuple(
+            Participant(
+                s.player_id,
+                s.name,
+                s.bot,
+                s.seat,
+                s.seat in winners,
+                identity.get(s.seat, game_pb2.IDENTITY_UNSPECIFIED),
+            )
+            for s in record["seats"]
+        ),
+    )
+    done = ladder.record(result)
+    store.finish(match_id, record["seats"])
+    return "rated" if done else "already"
+
+
+@app.task(name="ladder.update", bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def ladder_update(self: Task[Any, Any], match_id: str) -> str:
+    """Rate a finished ranked match exactly once (idempotent on the match id)."""
+    store = ranked_store()
+    try:
+        outcome = rate_match(store, RedisLadder(store.redis), match_id)
+    except grpc.RpcError as exc:
+        if exc.code() in TRANSIENT:  # type: ignore[attr-defined]
+            raise self.retry(exc=exc, countdown=min(5.0, 0.2 * 2**self.request.retries), max_retries=30) from exc
+        if exc.code() == grpc.StatusCode.NOT_FOUND:  # type: ignore[attr-defined]
+            return "gone"
+        raise
+    log.info("ladder.update %s: %s", match_id, outcome)
+    return outcome
