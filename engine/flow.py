@@ -210,7 +210,16 @@ def pass_on(g: Game, from_seat: int) -> None:
     if t.mode == "direct":
         move_to(g, t.sender)
     else:
-        move_to(g, g.next_living(from_seat, t.direction))
+        nxt = g.next_living(from_seat, t.direction)
+        # A sender who died while the intel travelled (暗杀, 血染 …) is still where a
+        # full circle ends: the intel comes back to them (h_transit discards it).
+        seats, s = g.state.seats, from_seat
+        while s != nxt:
+            s = (s + t.direction) % len(seats)
+            if s == t.sender and not seats[s].alive:
+                nxt = s
+                break
+        move_to(g, nxt)
 
 
 def h_transit(g: Game, fr: Frame) -> None:
@@ -221,6 +230,19 @@ def h_transit(g: Game, fr: Frame) -> None:
         st.stack.pop()
         return
     h = t.holder
+    if not fr.answer and not st.seats[h].alive:
+        # The holder died while the intel was with them (a skill at a response point):
+        # a dead sender cannot take it back, so it is discarded and nobody receives it
+        # this turn; any other dead holder passes it on by its mode, as a decline.
+        if h == t.sender:
+            g.log("intel_lost", h, f"the intel {t.card} comes back to its dead sender and is discarded",
+                  cards=(t.card,))
+            g.discard_card(t.card)
+            st.transit = None
+            st.stack.pop()
+        else:
+            pass_on(g, h)
+        return
     if fr.answer:
         action, fr.answer = fr.answer, ""
         if action == "accept":

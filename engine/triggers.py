@@ -16,6 +16,8 @@ use opens a chain like any skill.
 Windows (``ev.text``): ``game_start``, ``turn_start`` (decision of the turn player only),
 ``card_used`` (subject: user; ``ev.card``: the card; ``ev.index``: chain index),
 ``targeted`` (subject: the new target of a retargeted card), ``send`` (subject: sender),
+``receive_chosen`` (subject: the player who just chose to receive; the receive chain is
+open, its poll not started),
 ``pre_received`` and ``received`` (subject: receiver; ``ev.card``; ``ev.cards``: all cards
 received at once), ``burned`` (subject: owner; ``ev.card``), ``discarded`` (subject:
 discarder; ``ev.cards``), ``turn_end`` (subject: turn player), ``dying`` (subject: the
@@ -84,7 +86,7 @@ def trigger_legal(g: Game, seat: int, ev: Frame) -> tuple[bool, list[str]]:
         skill = SKILLS[sid]
         if ev.text in skill.windows and usable(g, seat, sid, ev.stage):
             found = [f"skill {sid}{suffix}" for suffix in skill.trigger_plays(g, seat, ev)]
-            if found and skill.forced:
+            if found and skill.forced_at(g, seat, ev):
                 may_pass = False
             out.extend(found)
     return may_pass, out

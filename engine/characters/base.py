@@ -48,6 +48,12 @@ class Skill(Effect):
         """Suffixes of the legal ``skill ID…`` actions at the trigger window ``ev``."""
         return []
 
+    def forced_at(self, g: Game, seat: int, ev: Frame) -> bool:
+        """Whether the skill must fire at window ``ev`` when it offers actions: ``forced``
+        by default; a skill that is forced only at some windows overrides this (雇佣关系's
+        discard but not its draw, 先机后置's turn-end discard but not its draw)."""
+        return self.forced
+
     def on_use(self, g: Game, item: Item) -> None:
         """Pay the cost before responses: by default only the state switch."""
         switch_state(g, item.user, self.state)
