@@ -22,9 +22,9 @@ class XianJiHouZhi(Skill):
     discard your whole hand; or keep the draw and at your turn end you may draw 1. Turn
     end comes after the discard step (p.9 先机后置 note).
 
-    ``skill xian_ji_hou_zhi`` at turn start (before the draw) takes the first option;
-    passing keeps the draw. At the turn end: the whole-hand discard (forced) after the
-    first option, else ``skill xian_ji_hou_zhi`` draws 1."""
+    ``skill xian_ji_hou_zhi choose four`` at turn start (before the draw) takes the first
+    option; passing keeps the draw. At the turn end: ``choose discard`` (the whole hand;
+    forced) after the first option, else ``choose draw`` (draw 1, optional)."""
 
     id = XIAN_JI
     zh = "先机后置"
@@ -33,32 +33,27 @@ class XianJiHouZhi(Skill):
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
-        return [""] if ctx == "turn_start" and st.turn == seat and FOUR not in st.flags else []
+        return [" choose four"] if ctx == "turn_start" and st.turn == seat and FOUR not in st.flags else []
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         if ev.seat != seat or st.turn != seat:
             return []
         if FOUR in st.flags:
-            return [""] if st.seats[seat].hand else []
-        return [""]
+            return [" choose discard"] if st.seats[seat].hand else []
+        return [" choose draw"]
 
     def forced_at(self, g: Game, seat: int, ev: Frame) -> bool:
         return ev.text == "turn_end" and FOUR in g.state.flags
 
     def on_use(self, g: Game, item: Item) -> None:
         st = g.state
-        if st.stack[-1].kind == "turn_start":
+        if item.code == "four":
             # Turn start: the draw becomes 4 (read by flow.turn_draw_count).
             st.flags.append("draw_set:4")
             st.flags.append(FOUR)
-            item.code = "four"
             g.log("xian_ji_hou_zhi", item.user, f"seat {item.user} draws 4 this turn and discards the "
                   "whole hand at the turn end")
-        elif FOUR in st.flags:
-            item.code = "discard"
-        else:
-            item.code = "draw"
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         p = g.state.seats[item.user]
