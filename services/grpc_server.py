@@ -16,7 +16,7 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import grpc
@@ -214,6 +214,8 @@ class EngineServer:
     service: MatchService
     health: health.aio.HealthServicer
     sweeper: asyncio.Task[None] | None = None
+    #: more clean-ups at stop (the ranked-play services)
+    on_stop: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
     async def start(self) -> None:
         await self.server.start()
@@ -225,6 +227,8 @@ class EngineServer:
         await self.health.enter_graceful_shutdown()  # NOT_SERVING: load balancers drain us
         await self.server.stop(grace)
         await self.service.close()
+        for close in self.on_stop:
+            await close()
         await self.service.store.close()
 
 
@@ -263,15 +267,21 @@ async def build_server(
         ]
     )
     es_grpc.add_EngineServiceServicer_to_server(EngineServicer(service), server)
+    from services.ranked_grpc import SERVICE_NAMES as RANKED_NAMES
+    from services.ranked_grpc import add_ranked_services
+
+    ranked = add_ranked_services(server, service, redis_url)  # BotService, RankedService (docs/bots.md)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, *RANKED_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+    )
     port = server.add_insecure_port(address)
     if port == 0:
         raise RuntimeError(f"could not bind {address}")
-    return EngineServer(server, port, service, health_servicer)
+    return EngineServer(server, port, service, health_servicer, on_stop=[ranked.close])
 
 
 async def create_server(
