@@ -442,6 +442,9 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
+    from gateway.ranked_routes import install_ranked  # ranked queue, ladders, bot API (docs/bots.md)
+
+    install_ranked(app, engine_address, signer)
     return app
 
 

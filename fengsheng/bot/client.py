@@ -7,6 +7,7 @@ import logging
 import os
 import queue
 import threading
+import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -127,6 +128,7 @@ def run_bot(
     done: list[MatchSummary] = []
     playing: dict[str, MatchSummary] = {}
     pending: dict[tuple[str, int], int] = {}  # (match, seat) -> decision awaiting its result
+    sent: dict[tuple[str, int], str] = {}  # (match, seat) -> the action sent for it
     for msg in client.messages():
         if on_message is not None:
             on_message(msg)
@@ -152,11 +154,16 @@ def run_bot(
                 client.act(d.match_id, d.seat, d.decision, use_default=True)
                 continue
             pending[(d.match_id, d.seat)] = d.decision
+            sent[(d.match_id, d.seat)] = action
             client.act(d.match_id, d.seat, d.decision, action)
         elif kind == "error":
             e = msg.error
             log.warning("platform: %s %s: %s", e.code, e.kind, e.message)
-            if e.kind == "illegal" and pending.get((e.match_id, e.seat)) == e.decision:
+            if e.code == "RESOURCE_EXHAUSTED" and pending.get((e.match_id, e.seat)) == e.decision:
+                time.sleep(0.2)  # over the request rate: try again shortly, before the deadline
+                client.act(e.match_id, e.seat, e.decision, sent.get((e.match_id, e.seat), ""),
+                           use_default=not sent.get((e.match_id, e.seat)))  # fmt: skip
+            elif e.kind == "illegal" and pending.get((e.match_id, e.seat)) == e.decision:
                 del pending[(e.match_id, e.seat)]
                 playing.setdefault(e.match_id, MatchSummary(e.match_id, [e.seat], [])).defaults += 1
                 client.act(e.match_id, e.seat, e.decision, use_default=True)  # retry before the deadline

@@ -1,0 +1,230 @@
+"""Ranked play at the gateway: bot accounts, the ranked queue, ladders, and the bot API as
+JSON over a WebSocket (docs/ranked.md, docs/bots.md).
+
+Thin routes over the engine server's ``RankedService`` and ``BotService`` (gRPC). People
+queue with their player token; bots with their API token (``Authorization: Bearer
+fsb_...``). A person's matched ticket comes with a *seat token* for the usual seat routes
+and ``/ws/matches/{id}``. Ranked matches are not put in the gateway's seat table, so no
+one can ``/join`` a ranked seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+import grpc
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from google.protobuf import json_format
+from pydantic import BaseModel, ConfigDict, Field
+
+from fengsheng.v1 import bot_service_pb2 as bs
+from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
+from gateway import errors
+from gateway.auth import Player, TokenError, TokenSigner
+from gateway.engine_client import parse_addresses
+
+TAGS = ["ranked"]
+
+
+class BotIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=40)
+
+
+class QueueIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    min_players: int = Field(5, ge=3, le=7)
+    max_players: int | None = Field(None, ge=3, le=7)
+
+
+def _dict(msg: Any) -> dict[str, Any]:
+    return json_format.MessageToDict(msg, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+
+
+def _bearer(headers: Any, query_token: str | None) -> str:
+    auth = headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return str(auth[7:].strip())
+    if query_token:
+        return query_token
+    raise errors.unauthenticated("missing token: send `Authorization: Bearer <token>` or `?token=`")
+
+
+def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> None:
+    """Add the ranked routes to ``app`` (the engine server at ``engine_address`` serves
+    ``RankedService`` and ``BotService``)."""
+    address = parse_addresses(engine_address)[0]
+    stubs: dict[str, Any] = {}
+
+    def ranked() -> bs_grpc.RankedServiceStub:
+        if "ranked" not in stubs:  # made inside the event loop (grpc.aio)
+            stubs["channel"] = grpc.aio.insecure_channel(address)
+            stubs["ranked"] = bs_grpc.RankedServiceStub(stubs["channel"])
+            stubs["bots"] = bs_grpc.BotServiceStub(stubs["channel"])
+        return stubs["ranked"]
+
+    def who(token: str) -> tuple[Player | None, str]:
+        """A player token names a person; anything else is taken as a bot's API token."""
+        try:
+            return signer.player(token), ""
+        except TokenError:
+            return None, token
+
+    def with_seat(ticket: bs.Ticket, player: Player | None) -> dict[str, Any]:
+        out = _dict(ticket)
+        if player is not None and ticket.state == "matched" and ticket.match_id:
+            out["seat_token"] = signer.new_seat(ticket.match_id, ticket.seat, player)
+        return out
+
+    @app.post("/api/bots", tags=TAGS, status_code=201)
+    async def register_bot(body: BotIn, request: Request, token: str | None = Query(None)) -> dict[str, Any]:
+        """Register a bot account; the answer holds its API token (shown once). With a player
+        token, that player is recorded as the bot's owner."""
+        owner = ""
+        if "authorization" in request.headers or token:
+            player, _ = who(_bearer(request.headers, token))
+            owner = player.pid if player else ""
+        account = await ranked().RegisterBot(bs.RegisterBotRequest(name=body.name, owner=owner))
+        return {"bot_id": account.bot_id, "name": account.name, "token": account.token, "bot": True}
+
+    @app.get("/api/bots/connect-info", tags=TAGS)
+    async def connect_info() -> dict[str, str]:
+        """Where bots connect: the engine's gRPC address (``BotService.Connect``) and the
+        JSON WebSocket of this gateway."""
+        return {"grpc": address, "websocket": "/ws/bots"}
+
+    @app.post("/api/ranked/queue", tags=TAGS, status_code=201)
+    async def join_queue(request: Request, body: QueueIn | None = None, token: str | None = Query(None)
+                         ) -> dict[str, Any]:  # fmt: skip
+        """Queue for a ranked match (player token or bot token). A bot past its limits gets 429."""
+        body = body or QueueIn()
+        player, bot_token = who(_bearer(request.headers, token))
+        req = bs.JoinQueueRequest(min_players=body.min_players, max_players=body.max_players or body.min_players)
+        if player is not None:
+            req.holder, req.name = f"h:{player.pid}", player.name
+        else:
+            req.bot_token = bot_token
+        return with_seat(await ranked().JoinQueue(req), player)
+
+    async def ticket_call(method: str, ticket_id: str, request: Request, token: str | None) -> dict[str, Any]:
+        player, bot_token = who(_bearer(request.headers, token))
+        req = bs.TicketRequest(ticket_id=ticket_id, holder=f"h:{player.pid}" if player else "", bot_token=bot_token)
+        return with_seat(await getattr(ranked(), method)(req), player)
+
+    @app.get("/api/ranked/queue/{ticket_id}", tags=TAGS)
+    async def get_ticket(ticket_id: str, request: Request, token: str | None = Query(None)) -> dict[str, Any]:
+        """A ticket's state; once `matched`, its match and seat (and, for people, a seat token)."""
+        return await ticket_call("GetTicket", ticket_id, request, token)
+
+    @app.delete("/api/ranked/queue/{ticket_id}", tags=TAGS)
+    async def leave_queue(ticket_id: str, request: Request, token: str | None = Query(None)) -> dict[str, Any]:
+        """Leave the queue (state `left`); a ticket already matched stays matched."""
+        return await ticket_call("LeaveQueue", ticket_id, request, token)
+
+    @app.get("/api/ranked/leaderboard", tags=TAGS)
+    async def leaderboard(
+        ladder: str = "human", season: str = "", limit: int = Query(50, ge=1, le=500)
+    ) -> dict[str, Any]:
+        """A ladder (`human` or `bot`), all time or one season (`season=current` or a name);
+        rows sorted by score = mu − 3·sigma; bots are labelled `"bot": true`."""
+        reply = await ranked().Leaderboard(bs.LeaderboardRequest(ladder=ladder, season=season, limit=limit))
+        return _dict(reply)
+
+    @app.get("/api/ranked/players/{player_id}/history", tags=TAGS)
+    async def history(player_id: str, ladder: str = "human", limit: int = Query(50, ge=1, le=200)) -> dict[str, Any]:
+        """A player's (or bot's) ranked matches, newest first, with the score before and after."""
+        reply = await ranked().History(bs.HistoryRequest(ladder=ladder, player_id=player_id, limit=limit))
+        return {"player_id": player_id, "ladder": ladder, "matches": [json.loads(e) for e in reply.entries]}
+
+    @app.websocket("/ws/ranked")
+    async def ranked_socket(websocket: WebSocket) -> None:
+        """A person's queue events: `{"type": "ticket", "ticket": {...}}` on every change; when
+        matched, the ticket holds `seat_token` (then follow `/ws/matches/{match_id}`)."""
+        await websocket.accept()
+        try:
+            player = signer.player(_bearer(websocket.headers, websocket.query_params.get("token")))
+        except (TokenError, errors.ApiError) as exc:
+            await websocket.send_json({"type": "error", **errors.unauthenticated(str(exc)).body()})
+            await websocket.close(code=errors.WS_UNAUTHORIZED)
+            return
+        call = ranked().Follow(bs.FollowRequest(holder=f"h:{player.pid}"))
+
+        async def pump() -> None:
+            async for ticket in call:
+                await websocket.send_json({"type": "ticket", "ticket": with_seat(ticket, player)})
+
+        async def drain() -> None:
+            while True:
+                await websocket.receive_text()
+
+        await _run_both(pump(), drain())
+        call.cancel()
+        with contextlib.suppress(Exception):
+            await websocket.close()
+
+    @app.websocket("/ws/bots")
+    async def bot_socket(websocket: WebSocket) -> None:
+        """``BotService.Connect`` as JSON: send `{"join_queue": {...}}`, `{"action": {...}}`,
+        `{"leave_queue": {...}}`; receive `{"welcome"|"ticket"|"match_start"|"decision"|
+        "result"|"error"|"match_end": {...}}` (field names as in bot_service.proto)."""
+        await websocket.accept()
+        try:
+            token = _bearer(websocket.headers, websocket.query_params.get("token"))
+        except errors.ApiError as exc:
+            await websocket.send_json({"type": "error", **exc.body()})
+            await websocket.close(code=errors.WS_UNAUTHORIZED)
+            return
+        ranked()
+        outgoing: asyncio.Queue[bs.BotMessage | None] = asyncio.Queue()
+
+        async def requests() -> Any:
+            while True:
+                msg = await outgoing.get()
+                if msg is None:
+                    return
+                yield msg
+
+        call = stubs["bots"].Connect(requests(), metadata=(("authorization", f"Bearer {token}"),))
+
+        async def pump() -> None:
+            async for msg in call:
+                await websocket.send_json(_dict(msg))
+
+        async def receive() -> None:
+            while True:
+                text = await websocket.receive_text()
+                try:
+                    outgoing.put_nowait(json_format.Parse(text, bs.BotMessage()))
+                except json_format.ParseError as exc:
+                    err = errors.ApiError(422, "malformed_request", str(exc).splitlines()[0])
+                    await websocket.send_json({"type": "error", **err.body()})
+
+        failure = await _run_both(pump(), receive())
+        outgoing.put_nowait(None)
+        call.cancel()
+        if isinstance(failure, grpc.aio.AioRpcError):
+            err = errors.from_grpc(failure)
+            with contextlib.suppress(Exception):
+                await websocket.send_json({"type": "error", **err.body()})
+                await websocket.close(code=4000 + err.status, reason=err.code)
+            return
+        with contextlib.suppress(Exception):
+            await websocket.close()
+
+
+async def _run_both(a: Any, b: Any) -> BaseException | None:
+    """Run two coroutines until the first ends; cancel the other; the first's failure."""
+    tasks = [asyncio.ensure_future(a), asyncio.ensure_future(b)]
+    done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+    for task in done:
+        exc = task.exception()
+        if exc is not None and not isinstance(exc, WebSocketDisconnect):
+            return exc
+    return None

@@ -1,0 +1,407 @@
+"""Ranked play end to end: a real Redis, an engine server (with BotService and
+RankedService), a Celery worker, Celery beat running the matchmaking tick, and the gateway.
+
+Acceptance (issue 5):
+1. 12 queued players (people through the gateway, SDK bots over gRPC) become matches within
+   the widening schedule; each ticket ends in exactly one match; leaving the queue works.
+2. An external bot process using only the SDK and its token plays a ranked match to the
+   end; the ladder changes once per participant; running the ladder task again changes
+   nothing.
+3. A bot token cannot act for another seat or match; past the limits: RESOURCE_EXHAUSTED
+   (gRPC) / 429 (HTTP); missed deadlines get default actions.
+Plus: the tutorial docs/bots.md runs exactly as written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import httpx
+import pytest
+import redis
+from helpers.gateway_procs import start_gateway, wait_until
+from helpers.processes import ROOT, ServiceProcess, start_engine_server, start_worker, wait_for_log
+
+from fengsheng.bot import BotClient
+from fengsheng.v1 import bot_service_pb2 as bs
+from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
+from services.ladder import ALL_TIME, BOT, HUMAN, RatingKey, rating_key
+from services.ranked import RankedStore
+from services.store import history_key
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
+
+SCHEDULE = {
+    "FENGSHENG_MM_TICK_S": "0.5",
+    "FENGSHENG_MM_WINDOW_BASE": "2",
+    "FENGSHENG_MM_WINDOW_GROWTH": "4",
+    "FENGSHENG_MM_WINDOW_MAX": "12",
+    "FENGSHENG_MM_FILL_AFTER_S": "4",
+    "FENGSHENG_RANKED_TURN_TIMEOUT_S": "3",
+}
+LIMITS = {"FENGSHENG_BOT_RATE": "50", "FENGSHENG_BOT_BURST": "50", "FENGSHENG_BOT_MAX_MATCHES": "1",
+          "FENGSHENG_BOT_MAX_STREAMS": "2"}  # fmt: skip
+
+
+class Platform:
+    def __init__(self, redis_url: str, engine: ServiceProcess, gateway: ServiceProcess, worker: ServiceProcess):
+        self.redis_url = redis_url
+        self.engine = engine
+        self.gateway = gateway
+        self.worker = worker
+        self.url = gateway.extra["url"]
+        self.http = httpx.Client(base_url=self.url, timeout=20)
+        self.rdb = redis.Redis.from_url(redis_url)
+        self.channel = grpc.insecure_channel(engine.address)
+        self.ranked = bs_grpc.RankedServiceStub(self.channel)
+
+    def guest(self, name: str) -> tuple[str, str]:
+        data = self.http.post("/api/guests", json={"name": name}).json()
+        return data["player_id"], data["token"]
+
+    def bot(self, name: str) -> tuple[str, str]:
+        reply = self.http.post("/api/bots", json={"name": name})
+        assert reply.status_code == 201, reply.text
+        return reply.json()["bot_id"], reply.json()["token"]
+
+    def set_mu(self, ladder: str, player_id: str, mu: float) -> None:
+        self.rdb.hset(rating_key(RatingKey(ladder, ALL_TIME, player_id)), mapping={"mu": mu, "sigma": 8.0})
+
+
+@pytest.fixture(scope="module")
+def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
+    # a database of its own: the queue and the Celery broker are not shared with other tests
+    url = re.sub(r"/\d*$", "", redis_url) + "/7"
+    redis.Redis.from_url(url).flushdb()
+    logs = tmp_path_factory.mktemp("ranked-logs")
+    env = {**SCHEDULE, **LIMITS}
+    engine = start_engine_server(url, logs, env=env)
+    worker = start_worker(url, engine.address, logs, concurrency=4, env=env)
+    beat_log = logs / "beat.log"
+    beat_proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "services.celery_app", "beat", "--loglevel", "INFO",
+         "-s", str(logs / "beat-schedule")],
+        cwd=ROOT, stdout=beat_log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True,
+        env={**os.environ, **env, "FENGSHENG_REDIS_URL": url, "FENGSHENG_ENGINE_ADDR": engine.address,
+             "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    gateway = start_gateway(engine.address, logs, redis_url=url)
+    p = Platform(url, engine, gateway, worker)
+    try:
+        yield p
+    finally:
+        beat_proc.terminate()
+        beat_proc.wait(10)
+        gateway.stop()
+        worker.stop()
+        engine.stop()
+        p.channel.close()
+
+
+def sdk_listener(token: str, address: str, min_players: int = 5) -> tuple[BotClient, queue.Queue[bs.ServerMessage]]:
+    """An SDK client that queues once and records what it is sent (it never acts)."""
+    client = BotClient(token=token, address=address)
+    got: queue.Queue[bs.ServerMessage] = queue.Queue()
+
+    def pump() -> None:
+        try:
+            for msg in client.messages():
+                got.put(msg)
+                if msg.WhichOneof("kind") == "welcome":
+                    client.join_queue(min_players)
+        except Exception as exc:
+            got.put(bs.ServerMessage(error=bs.BotError(code="CLIENT", message=str(exc))))
+
+    threading.Thread(target=pump, daemon=True).start()
+    return client, got
+
+
+def wait_message(got: queue.Queue[bs.ServerMessage], what: str, timeout: float = 30, **match: Any) -> bs.ServerMessage:
+    """The next message of kind ``what`` whose fields equal ``match`` (others are dropped)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            msg = got.get(timeout=max(0.01, deadline - time.monotonic()))
+        except queue.Empty:
+            break
+        if msg.WhichOneof("kind") == what:
+            body = getattr(msg, what)
+            if all(getattr(body, k) == v for k, v in match.items()):
+                return msg
+    raise TimeoutError(f"no {what} {match} within {timeout}s")
+
+
+def test_twelve_players_become_matches_within_the_widening_schedule(platform: Platform) -> None:
+    p = platform
+    # ratings: L at 25, M at 33 (8 away from both clusters), H at 41, X at 70 (too far: only house bots)
+    plan = [("L", 25, "human"), ("L", 25, "human"), ("L", 25, "bot"), ("L", 25, "bot"),
+            ("M", 33, "human"), ("M", 33, "bot"),
+            ("H", 41, "human"), ("H", 41, "human"), ("H", 41, "bot"), ("H", 41, "human"),
+            ("X", 70, "human"), ("X", 70, "bot")]  # fmt: skip
+    holders: list[dict[str, Any]] = []
+    for i, (cluster, mu, kind) in enumerate(plan):
+        if kind == "human":
+            pid, token = p.guest(f"{cluster}-person-{i}")
+            p.set_mu(HUMAN, pid, mu)
+            holders.append({"cluster": cluster, "kind": kind, "id": pid, "token": token})
+        else:
+            bid, token = p.bot(f"{cluster}-bot-{i}")
+            p.set_mu(BOT, bid, mu)
+            holders.append({"cluster": cluster, "kind": kind, "id": bid, "token": token})
+    # a 13th player who leaves before anything can match them
+    _, leaver = p.guest("leaver")
+    left = p.http.post("/api/ranked/queue", headers={"authorization": f"Bearer {leaver}"}, json={"min_players": 7})
+    assert left.status_code == 201 and left.json()["state"] == "queued"
+    gone = p.http.delete(f"/api/ranked/queue/{left.json()['ticket_id']}", headers={"authorization": f"Bearer {leaver}"})
+    assert gone.status_code == 200 and gone.json()["state"] == "left"
+
+    follow = None
+    for h in holders:
+        if h["kind"] == "human":
+            reply = p.http.post("/api/ranked/queue", headers={"authorization": f"Bearer {h['token']}"})
+            assert reply.status_code == 201, reply.text
+            h["ticket"] = reply.json()["ticket_id"]
+            if follow is None:  # one person also follows the queue over the WebSocket
+                from websockets.sync.client import connect
+
+                follow = connect(p.url.replace("http", "ws") + f"/ws/ranked?token={h['token']}")
+                follow_holder = h
+        else:
+            h["client"], h["got"] = sdk_listener(h["token"], p.engine.address)
+            h["ticket"] = wait_message(h["got"], "ticket", state="queued").ticket.ticket_id
+
+    tickets: dict[str, dict[str, Any]] = {}
+    store = RankedStore(p.rdb)
+    for h in holders:
+        if h["kind"] == "human":
+            hdr = {"authorization": f"Bearer {h['token']}"}
+            wait_until(lambda h=h, hdr=hdr: p.http.get(f"/api/ranked/queue/{h['ticket']}", headers=hdr).json()["state"]
+                       == "matched", 30, "a person's ticket to match")  # fmt: skip
+            t = p.http.get(f"/api/ranked/queue/{h['ticket']}", headers=hdr).json()
+            assert t["seat_token"] and t["match_id"]  # the person plays through the usual seat routes
+            obs = p.http.get(
+                f"/api/matches/{t['match_id']}/observation", headers={"authorization": f"Bearer {t['seat_token']}"}
+            )
+            assert obs.status_code == 200 and obs.json()["viewer"] == t["seat"]
+        else:
+            matched = wait_message(h["got"], "ticket", state="matched").ticket
+            t = {"match_id": matched.match_id, "seat": matched.seat}
+            start = wait_message(h["got"], "match_start", match_id=t["match_id"])
+            assert list(start.match_start.seats) == [t["seat"]]
+            h["client"].close()
+        stored = store.ticket(h["ticket"])
+        assert stored is not None and stored["match_id"] == t["match_id"]
+        tickets[h["ticket"]] = {**stored, "cluster": h["cluster"], "holder_id": h["id"]}
+
+    # each ticket in exactly one match, each match's seat record naming exactly its tickets
+    matches: dict[str, list[dict[str, Any]]] = {}
+    for t in tickets.values():
+        matches.setdefault(t["match_id"], []).append(t)
+    assert len(matches) == 3
+    clusters = sorted("".join(sorted(t["cluster"] for t in ts)) for ts in matches.values())
+    assert clusters == ["HHHHM", "LLLLM", "XX"]
+    for match_id, ts in matches.items():
+        record = p.ranked.GetTicket(bs.TicketRequest(ticket_id=ts[0]["ticket_id"]))
+        assert record.match_id == match_id
+        seats = ts[0]["seats"]
+        assert len(seats) == 5 and sorted(t["seat"] for t in ts) == sorted({t["seat"] for t in ts})
+        for t in ts:
+            assert seats[t["seat"]] == ("external" if t["bot"] else "human")
+        assert seats.count("heuristic") == 5 - len(ts)  # house bots only in the empty seats
+        # the widening schedule: M pairs with a cluster only once both windows reach 8
+        # (2 + 4/s -> 1.5 s of waiting); X only gets house bots after 4 s
+        latest = max(t["enqueued_ms"] for t in ts)
+        oldest = min(t["enqueued_ms"] for t in ts)
+        matched = max(t["matched_ms"] for t in ts)
+        if len(ts) == 5:
+            assert matched - latest >= 1400, (matched - latest, ts)
+            assert matched - latest <= 1500 + 4000
+        else:
+            assert matched - oldest >= 4000
+            assert matched - oldest <= 4000 + 4000
+    assert p.rdb.zcard("mm:{mm}:q") == 0
+    # the person following over the WebSocket heard about their match
+    assert follow is not None
+    deadline = time.monotonic() + 10
+    heard = None
+    while time.monotonic() < deadline and heard is None:
+        event = json.loads(follow.recv(timeout=10))
+        if event["type"] == "ticket" and event["ticket"]["state"] == "matched":
+            heard = event["ticket"]
+    follow.close()
+    assert (
+        heard is not None and heard["match_id"] == tickets[follow_holder["ticket"]]["match_id"] and heard["seat_token"]
+    )
+    # leaving after the match formed does not take the ticket out of its match
+    h = follow_holder
+    again = p.http.delete(f"/api/ranked/queue/{h['ticket']}", headers={"authorization": f"Bearer {h['token']}"})
+    assert again.status_code == 200 and again.json()["state"] == "matched"
+    # the leaver's ticket was never matched
+    assert p.ranked.GetTicket(bs.TicketRequest(ticket_id=left.json()["ticket_id"])).state == "left"
+
+
+BOT_SCRIPT = """
+import os, sys
+from fengsheng.bot import run_bot
+from fengsheng.bot.examples import heuristic_decide
+
+games = run_bot(heuristic_decide, token=os.environ["BOT_TOKEN"], url=os.environ["FENGSHENG_URL"], matches=1)
+g = games[0]
+print("MATCH", g.match_id, g.seats[0], g.decisions, g.defaults, "won" if g.won else "lost", flush=True)
+"""
+
+
+def test_an_sdk_bot_process_plays_a_ranked_match_and_the_ladder_moves_once(platform: Platform, tmp_path: Path) -> None:
+    p = platform
+    bot_id, token = p.bot("sdk-process")
+    script = tmp_path / "bot.py"
+    script.write_text(BOT_SCRIPT)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=150, cwd=tmp_path,
+                         env={**os.environ, "BOT_TOKEN": token, "FENGSHENG_URL": p.url,
+                              "PYTHONPATH": str(ROOT)})  # fmt: skip
+    assert out.returncode == 0, out.stderr[-3000:]
+    match_id, seat, decisions, defaults, _ = out.stdout.split("MATCH", 1)[1].split()
+    assert int(decisions) > 0 and int(defaults) == 0
+    # every action of the bot's seat came from the bot itself, none from a timer
+    origins = {
+        (int(s), o) for _, s, o, _ in (e.decode().split("\t", 3) for e in p.rdb.lrange(history_key(match_id), 0, -1))
+    }
+    assert (int(seat), "bot-external") in origins and (int(seat), "timer") not in origins
+    # the ladder: one history entry per participant for this match, done marker set
+    board = p.ranked.Leaderboard(bs.LeaderboardRequest(ladder="bot", limit=500))
+    wait_until(lambda: p.rdb.exists(f"rk:{{rk}}:done:{match_id}"), 30, "the ladder update")
+    record = json.loads(p.rdb.hget(f"mm:{{mm}}:m:{match_id}", "record"))
+    assert len(record) == 5 and sum(1 for s in record if s["player_id"] == bot_id) == 1
+
+    def snapshot() -> dict[str, Any]:
+        state: dict[str, Any] = {}
+        for s in record:
+            ladder = BOT if s["bot"] else HUMAN
+            entries = [json.loads(e) for e in p.rdb.lrange(f"rk:{{rk}}:h:{ladder}:{s['player_id']}", 0, -1)]
+            state[s["player_id"]] = (
+                [e for e in entries if e["match_id"] == match_id],
+                p.rdb.hgetall(rating_key(RatingKey(ladder, ALL_TIME, s["player_id"]))),
+            )
+        return state
+
+    before = snapshot()
+    for pid, (entries, _) in before.items():
+        assert len(entries) == 1, (pid, entries)
+    mine = before[bot_id][0][0]
+    assert mine["won"] == (mine["after"] > mine["before"]) or mine["before"] == mine["after"]
+    bot_rating = p.rdb.hgetall(rating_key(RatingKey(BOT, ALL_TIME, bot_id)))
+    assert int(bot_rating[b"games"]) == 1
+    board = p.ranked.Leaderboard(bs.LeaderboardRequest(ladder="bot", limit=500))
+    row = next(r for r in board.standings if r.player_id == bot_id)
+    assert row.bot and row.name == "sdk-process" and row.provisional
+
+    # the ladder task again, through Celery: a no-op
+    from services.celery_app import make_app
+
+    make_app(p.redis_url).send_task("ladder.update", args=(match_id,))
+    wait_for_log(p.worker, rf"ladder.update {match_id}: already", 30)
+    after = snapshot()
+    # house bots may have played other matches meanwhile: compare this match's entries and the SDK bot
+    assert {k: v[0] for k, v in after.items()} == {k: v[0] for k, v in before.items()}
+    assert after[bot_id] == before[bot_id]
+    # and through HTTP: the bot's history and the bot ladder
+    hist = p.http.get(f"/api/ranked/players/{bot_id}/history", params={"ladder": "bot"}).json()
+    assert [m["match_id"] for m in hist["matches"]] == [match_id]
+    lb = p.http.get("/api/ranked/leaderboard", params={"ladder": "bot"}).json()
+    assert any(r["player_id"] == bot_id and r["bot"] for r in lb["standings"])
+
+
+def test_bot_tokens_limits_and_deadlines(platform: Platform) -> None:
+    p = platform
+    bot_id, token = p.bot("idle")
+    _, other_token = p.bot("thief")
+    client, got = sdk_listener(token, p.engine.address)
+    ticket = wait_message(got, "ticket", state="queued").ticket
+    assert ticket.bot and ticket.holder == f"b:{bot_id}"
+
+    # concurrency limit (1): the bot already holds a ticket -> 429 over HTTP, RESOURCE_EXHAUSTED over gRPC
+    reply = p.http.post("/api/ranked/queue", headers={"authorization": f"Bearer {token}"})
+    assert reply.status_code == 429 and reply.json()["error"]["code"] == "resource_exhausted", reply.text
+    with pytest.raises(grpc.RpcError) as err:
+        p.ranked.JoinQueue(bs.JoinQueueRequest(bot_token=token))
+    assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    # a forged token
+    with pytest.raises(grpc.RpcError) as err:
+        p.ranked.JoinQueue(bs.JoinQueueRequest(bot_token="fsb_forged"))
+    assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+    # missed deadlines: the bot answers its first decision with an illegal action, then a
+    # legal one (a retry before the deadline), then never again
+    first = wait_message(got, "decision", timeout=40).decision
+    assert first.deadline_ms > 0 and first.observation.viewer == first.seat and first.legal_actions
+    assert first.deadline_ms - time.time() * 1000 <= 3100
+    match_id, seat = first.match_id, first.seat
+    client.act(match_id, seat, first.decision, "fly to the moon")
+    error = wait_message(got, "error").error
+    assert error.code == "INVALID_ARGUMENT" and error.kind == "illegal" and list(error.legal_actions)
+    client.act(match_id, seat, first.decision, first.legal_actions[0])
+    result = wait_message(got, "result").result
+    assert result.decision == first.decision
+    # a token cannot act for another seat of its match, or for another match
+    client.act(match_id, (seat + 1) % 5, first.decision + 1, "pass")
+    assert wait_message(got, "error", kind="forbidden").error.code == "PERMISSION_DENIED"
+    thief, thief_got = BotClient(token=other_token, address=p.engine.address), queue.Queue()  # type: ignore[var-annotated]
+
+    def pump() -> None:
+        for msg in thief.messages():
+            thief_got.put(msg)
+
+    threading.Thread(target=pump, daemon=True).start()
+    wait_message(thief_got, "welcome")
+    thief.act(match_id, seat, first.decision + 1, "pass")
+    assert wait_message(thief_got, "error", kind="forbidden").error.code == "PERMISSION_DENIED"
+    unranked = p.http.post("/api/matches", json={"players": 3, "humans": 0, "bot": "random", "bot_delay_s": 5}).json()
+    thief.act(unranked["match_id"], 0, 1, "pass")
+    assert wait_message(thief_got, "error", kind="forbidden").error.code == "PERMISSION_DENIED"
+
+    # the idle bot's next decisions are answered by the turn timer with the default action
+    def timer_moves() -> int:
+        entries = [e.decode().split("\t", 3) for e in p.rdb.lrange(history_key(match_id), 0, -1)]
+        return sum(1 for _, s, o, _ in entries if int(s) == seat and o == "timer")
+
+    wait_until(lambda: timer_moves() >= 2, 40, "two default actions for the idle bot's seat")
+    assert wait_message(got, "decision", timeout=10).decision.default_action
+
+    # request rate (50/s, burst 50): a burst of 120 messages gets RESOURCE_EXHAUSTED errors
+    for _ in range(120):
+        thief.leave_queue()
+    limited = wait_message(thief_got, "error", code="RESOURCE_EXHAUSTED", timeout=20).error
+    assert limited.kind == "rate_limited"
+    # streams (at most 2 per bot): a third stream is refused with RESOURCE_EXHAUSTED
+    second = BotClient(token=other_token, address=p.engine.address)
+    stream2 = second.messages()
+    assert next(stream2).WhichOneof("kind") == "welcome"
+    third = BotClient(token=other_token, address=p.engine.address)
+    with pytest.raises(Exception, match="RESOURCE_EXHAUSTED"):
+        next(third.messages())
+    second.close()
+    thief.close()
+    client.close()
+
+
+def test_the_bot_tutorial_runs_as_written(platform: Platform, tmp_path: Path) -> None:
+    text = (ROOT / "docs" / "bots.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert blocks, "docs/bots.md has no python blocks"
+    script = tmp_path / "tutorial.py"
+    script.write_text("\n".join(blocks))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=150, cwd=tmp_path,
+                         env={**os.environ, "FENGSHENG_URL": platform.url, "PYTHONPATH": str(ROOT)})  # fmt: skip
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    assert re.search(r"rk-\w+: (won|lost)", out.stdout), out.stdout
