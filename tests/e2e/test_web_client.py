@@ -69,11 +69,19 @@ def test_play_a_match_against_four_bots_by_clicking(context: Any, base_url: str,
     page.select_option("#bot", "heuristic")
     page.check("#characters")
     page.fill("#bot-delay", "0.05")
+    page.fill("#turn-timeout", "300")
     page.screenshot(path=str(screenshots / "lobby-desktop.png"))
+    sent: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))))
     page.click("#play-now")
     page.wait_for_selector("#table.player")
     assert re.search(r"#/table/[0-9a-f]+$", page.url)
     page.wait_for_selector("#my-identity")
+    # auto-pass: decisions whose only legal action is pass are answered by the page
+    page.click("#autopass")
+    assert page.is_checked("#autopass")
+    page.wait_for_selector("#actions button.action", timeout=60_000)
+    assert re.search(r"\d+s", page.inner_text("#prompt .timer")), "the turn timer is shown"
 
     rng = random.Random(6)
     clicks = 0
@@ -94,20 +102,24 @@ def test_play_a_match_against_four_bots_by_clicking(context: Any, base_url: str,
             hand[0].click()
             page.wait_for_timeout(20)
             assert page.query_selector("#hand button.card.selected") is not None
+        if clicks >= 6 and not shots and len(actions) >= 2 and page.query_selector(".seat .intel-row .card"):
+            _table_screenshots(page, screenshots, "table")  # the table with an open prompt
+            shots = True
+            continue  # the screenshots took time: read the prompt again
         action = rng.choice(actions)
         try:
             page.locator(f'#actions button.action[data-action="{action}"]').click(timeout=2000)
             clicks += 1
         except Exception:  # the prompt moved on while we were choosing: choose again
             continue
-        if clicks >= 6 and not shots and page.query_selector(".seat .intel-row .card"):
-            _table_screenshots(page, screenshots, "table")
-            shots = True
         page.wait_for_timeout(30)
     else:
         pytest.fail(f"no result screen after {clicks} clicks")
 
     assert clicks > 0
+    answers = [m for m in sent if "action" in m]
+    auto = [m for m in answers if m["action"] == "pass"]
+    assert len(answers) > clicks and auto, (len(answers), clicks)  # some answers were auto-passes
     if not shots:
         _table_screenshots(page, screenshots, "table")
     result = page.locator("#result")
@@ -182,7 +194,7 @@ def test_spectator_sees_no_hidden_card(
 ) -> None:
     created = httpx.post(
         f"{base_url}/api/matches",
-        json={"players": 5, "humans": 0, "bot": "heuristic", "characters": True, "bot_delay_s": 0.12},
+        json={"players": 5, "humans": 0, "bot": "heuristic", "characters": True, "bot_delay_s": 0.08},
         timeout=10,
     ).json()
     match_id = created["match_id"]

@@ -88,8 +88,10 @@ export class MatchSocket {
       this.onMessage(msg);
     };
     this.ws.onclose = (e) => {
-      this.onStatus(false);
-      if (this.closed || e.code === 1000 || e.code === 4401 || e.code === 4403 || e.code === 4404) return;
+      // 1000: the match's stream ended (game over); 44xx: refused. Neither comes back.
+      const final = this.closed || e.code === 1000 || e.code === 4401 || e.code === 4403 || e.code === 4404;
+      this.onStatus(false, final);
+      if (final) return;
       setTimeout(() => !this.closed && this.open(), 1000);
     };
   }

@@ -163,7 +163,7 @@ const WORDS = {
   spectating: ["观战中(仅公开信息)", "Spectating (public information only)"],
   first: ["首步", "first"], prev: ["上一步", "previous"], next: ["下一步", "next"], last: ["末步", "last"],
   loading_replay: ["正在计算回放…", "Computing the replay…"], your_identity: ["你的身份", "Your identity"],
-  facedown_short: ["背面", "face down"], bot: ["机器人", "bot"], deciding: ["决策中", "deciding"], watch_bots: ["观看机器人对局", "Watch a bots-only match"],
+  stream_ended: ["直播结束", "stream ended"], state: ["状态", "State"], facedown_short: ["背面", "face down"], bot: ["机器人", "bot"], deciding: ["决策中", "deciding"], watch_bots: ["观看机器人对局", "Watch a bots-only match"],
   legend: ["图例: ✉密电 ➜直达 ☰文本 ✱任意 ⇄可转向 ◆加密", "Legend: ✉ secret ➜ direct ☰ text ✱ any ⇄ direction-any ◆ encrypted"],
   mission_cards: ["张", "cards"], hand_count: ["手牌数", "hand"], state_face_up: ["正面", "face up"],
 };

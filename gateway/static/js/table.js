@@ -234,10 +234,10 @@ export async function mountTable(root, { matchId, spectator = false }) {
   const path = spectator ? `/ws/matches/${matchId}/spectate` : `/ws/matches/${matchId}?token=${encodeURIComponent(grant.token)}`;
   const socket = new MatchSocket(path, {
     onMessage,
-    onStatus: (up) => {
+    onStatus: (up, final) => {
       state.connected = up;
-      el.status.textContent = up ? `● ${t("connected")}` : `○ ${t("disconnected")}`;
-      el.status.className = `conn ${up ? "up" : "down"}`;
+      el.status.textContent = up ? `● ${t("connected")}` : final ? `○ ${t("stream_ended")}` : `○ ${t("disconnected")}`;
+      el.status.className = `conn ${up ? "up" : final ? "ended" : "down"}`;
     },
   });
 
@@ -347,7 +347,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
       ` ${t("autopass")}`,
     );
     if (obs.outcome.over) {
-      fill(el.prompt, h("h3", {}, t("game_over")), autopass);
+      fill(el.prompt, h("h3", {}, t("game_over")));
       return;
     }
     if (!p) {
@@ -427,7 +427,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
         h(
           "table",
           { class: "reveal" },
-          h("tr", {}, h("th", {}, t("seat")), h("th", {}, t("identity")), h("th", {}, t("character")), h("th", {}, t("intel")), h("th", {}, "")),
+          h("tr", {}, h("th", {}, t("seat")), h("th", {}, t("identity")), h("th", {}, t("character")), h("th", {}, t("intel")), h("th", {}, t("state"))),
           view.seats.map((s) =>
             h(
               "tr",
@@ -439,7 +439,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
               h(
                 "td",
                 {},
-                s.alive ? "" : t("dead"),
+                s.alive ? t("alive") : t("dead"),
                 out.killers?.[s.seat] ? ` (${t("killed_by")} ${out.killers[s.seat].values.join(", ")})` : "",
                 winners.includes(s.seat) ? " ★" : "",
               ),

@@ -1,0 +1,80 @@
+"""The gateway routes the web client needs, without a browser: the page and its static files,
+the list of matches, and the replay viewer's per-step views."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.integration]
+
+
+def _wait_over(http: httpx.Client, match_id: str, timeout: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        info: dict[str, Any] = http.get(f"/api/matches/{match_id}").json()
+        if info["observation"]["outcome"]["over"]:
+            return info
+        time.sleep(0.2)
+    raise TimeoutError(match_id)
+
+
+def test_page_static_files_and_api_stay_apart(base_url: str) -> None:
+    with httpx.Client(base_url=base_url, timeout=10) as http:
+        page = http.get("/")
+        assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+        assert '<script type="module" src="/static/js/app.js">' in page.text
+        for path in ("/static/js/app.js", "/static/js/table.js", "/static/js/i18n.js", "/static/css/app.css"):
+            reply = http.get(path)
+            assert reply.status_code == 200, path
+        assert "javascript" in http.get("/static/js/app.js").headers["content-type"]
+        assert http.get("/static/nope.js").status_code == 404
+        assert http.get("/docs").status_code == 200
+        missing = http.get("/api/matches/nope/replay/steps")
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+
+
+def test_match_list_and_replay_steps(base_url: str) -> None:
+    with httpx.Client(base_url=base_url, timeout=60) as http:
+        created = http.post(
+            "/api/matches",
+            json={"players": 4, "humans": 0, "bot": "heuristic", "characters": True, "bot_delay_s": 0.05},
+        ).json()
+        match_id = created["match_id"]
+        listed = http.get("/api/matches", params={"live": "true"}).json()["matches"]
+        assert match_id in [m["match_id"] for m in listed]
+        early = http.get(f"/api/matches/{match_id}/replay/steps")
+        assert early.status_code == 409  # it would reveal hidden cards
+
+        info = _wait_over(http, match_id)
+        assert match_id not in [m["match_id"] for m in http.get("/api/matches?live=true").json()["matches"]]
+        mine = [m for m in http.get("/api/matches").json()["matches"] if m["match_id"] == match_id]
+        assert mine and mine[0]["over"] and mine[0]["winners"] == info["observation"]["outcome"]["winners"]
+
+        replay = http.get(f"/api/matches/{match_id}/replay").json()
+        everything = http.get(f"/api/matches/{match_id}/replay/steps", params={"view": "all"}).json()
+        assert len(everything["steps"]) == len(replay["actions"]) + 1
+        assert len(everything["observations"]) == len(everything["steps"])
+        assert [s["action"] for s in everything["steps"][1:]] == [a["action"] for a in replay["actions"]]
+        final = everything["observations"][-1]
+        assert final["outcome"]["over"]
+        assert all(seat["identity"] != "IDENTITY_UNSPECIFIED" for seat in final["seats"])
+        # the replayed game ends where the real one did
+        real = info["observation"]
+        assert [s["intel"] for s in final["seats"]] == [s["intel"] for s in real["seats"]]
+        assert [s["alive"] for s in final["seats"]] == [s["alive"] for s in real["seats"]]
+
+        spectator = http.get(f"/api/matches/{match_id}/replay/steps", params={"view": "-1"}).json()
+        for obs in spectator["observations"]:
+            assert all(seat["hand"] == [] for seat in obs["seats"])
+        assert all(not e["audience"] or -1 in e["audience"] for e in spectator["events"])
+        seat1 = http.get(f"/api/matches/{match_id}/replay/steps", params={"view": "1"}).json()
+        assert all(not e["audience"] or 1 in e["audience"] or -1 in e["audience"] for e in seat1["events"])
+        assert any(obs["seats"][1]["hand"] for obs in seat1["observations"])
+        assert all(obs["seats"][0]["hand"] == [] for obs in seat1["observations"])
+        steps = [e["step"] for e in everything["events"]]
+        assert steps == sorted(steps) and steps[-1] <= len(everything["steps"]) - 1
+        assert http.get(f"/api/matches/{match_id}/replay/steps", params={"view": "9"}).status_code == 422
