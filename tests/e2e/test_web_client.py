@@ -194,7 +194,7 @@ def test_spectator_sees_no_hidden_card(
 ) -> None:
     created = httpx.post(
         f"{base_url}/api/matches",
-        json={"players": 5, "humans": 0, "bot": "heuristic", "characters": True, "bot_delay_s": 0.08},
+        json={"players": 5, "humans": 0, "bot": "heuristic", "characters": True, "bot_delay_s": 0.05},
         timeout=10,
     ).json()
     match_id = created["match_id"]
