@@ -33,8 +33,8 @@ _COMMON = {
     "database": None,
     "suppress_health_check": [HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 }
-settings.register_profile("ci", max_examples=300, derandomize=True, **_COMMON)
-settings.register_profile("bench", max_examples=20_000, **_COMMON)
+settings.register_profile("ci", max_examples=250, derandomize=True, **_COMMON)
+settings.register_profile("bench", max_examples=int(os.environ.get("FENGSHENG_FUZZ_EXAMPLES") or 3000), **_COMMON)
 PROFILE = os.environ.get("FENGSHENG_FUZZ_PROFILE", "ci")
 #: cases per test, relative to the profile's max_examples
 SCALE = {"act": 4.0, "reads": 1.5, "create": 1.0, "raw": 1.0, "watch": 0.15}
