@@ -10,7 +10,10 @@ task waits on another.
 
 from __future__ import annotations
 
+import os
+
 from celery import Celery
+from celery.signals import worker_ready
 
 from services import config
 
@@ -47,15 +50,30 @@ def make_app(redis_url: str | None = None) -> Celery:
             "matchmaking.*": {"queue": "matchmaking"},
             "ladder.*": {"queue": "ladder"},
         }
-    # ranked play: one matchmaking pass every FENGSHENG_MM_TICK_S (docs/ranked.md); run
-    # `celery -A services.celery_app beat` (one per deployment) or a worker with --beat
+    # ranked play: one matchmaking pass every FENGSHENG_MM_TICK_S (docs/ranked.md). Every
+    # worker embeds a beat (see _embedded_beat) unless FENGSHENG_EMBEDDED_BEAT=0, in which
+    # case run `celery -A services.celery_app beat`; the task itself lets one tick per period
+    # through (a Redis lock), so several beats cost nothing.
     from services.matchmaking import Schedule
 
+    tick_s = Schedule.from_env().tick_s
     app.conf.beat_schedule = {
-        "ranked-matchmake": {"task": "ranked.matchmake", "schedule": Schedule.from_env().tick_s,
-                             "options": {"expires": 10 * Schedule.from_env().tick_s}},
+        "matchmaking-tick": {"task": "matchmaking.tick", "schedule": tick_s, "options": {"expires": 10 * tick_s}},
     }
+    app.conf.beat_scheduler = "celery.beat:Scheduler"  # in memory: no schedule file
     return app
+
+
+@worker_ready.connect
+def _embedded_beat(sender: object = None, **_: object) -> None:
+    """Run Celery beat inside each worker (a thread), so ``fengsheng worker`` / ``fengsheng up``
+    need no separate beat process for matchmaking."""
+    if os.environ.get("FENGSHENG_EMBEDDED_BEAT", "1") in ("0", "false", "no"):
+        return
+    from celery.beat import EmbeddedService
+
+    beat_app = getattr(sender, "app", None) or app
+    EmbeddedService(beat_app, thread=True).start()
 
 
 #: The app the worker runs (``celery -A services.celery_app worker``).

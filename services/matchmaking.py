@@ -1,7 +1,7 @@
 """Matchmaking: tickets become ranked matches (docs/ranked.md, "Matchmaking").
 
 :func:`form_groups` is the pure pairing rule; :func:`tick` is one pass of the Celery task
-``ranked.matchmake`` (run by Celery beat every ``tick_s``, and callable at any time): read
+``matchmaking.tick`` (run by Celery beat every ``tick_s``, and callable at any time): read
 the queue, form groups, claim each group atomically (:meth:`RankedStore.claim`: a ticket
 never lands in two matches, even with concurrent ticks), create the match through the
 engine service, then notify every ticket holder on its Redis channel.
@@ -172,6 +172,7 @@ def tick(
                         exc_info=True)  # fmt: skip
             store.release(match_id, tids)
             continue
+        store.confirm(match_id, tids)
         formed[match_id] = tids
         for tid in tids:
             ticket = store.ticket(tid)

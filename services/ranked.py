@@ -100,7 +100,7 @@ for i = 1, n do
   local tid = ARGV[7 + 2 * i - 1]
   local tk = 'mm:{mm}:t:' .. tid
   redis.call('ZREM', 'mm:{mm}:q', tid)
-  redis.call('HSET', tk, 'state', 'matched', 'match_id', ARGV[1], 'seat', ARGV[7 + 2 * i],
+  redis.call('HSET', tk, 'state', 'claimed', 'match_id', ARGV[1], 'seat', ARGV[7 + 2 * i],
              'seats', ARGV[6], 'matched', ARGV[2], 'timeout', ARGV[5])
   local holder = redis.call('HGET', tk, 'holder')
   if redis.call('GET', 'mm:{mm}:holder:' .. holder) == tid then redis.call('DEL', 'mm:{mm}:holder:' .. holder) end
@@ -259,8 +259,9 @@ class RankedStore:
         return [ticket_dict(tid, raw) for tid, raw in zip(ids, pipe.execute(), strict=True) if raw]
 
     def claim(self, match_id: str, season: str, seats: list[SeatPlan], turn_timeout_s: float) -> bool:
-        """Atomically take every ticket of ``seats`` out of the queue for ``match_id``; false
-        (nothing changed) if any of them is no longer queued."""
+        """Atomically take every ticket of ``seats`` out of the queue for ``match_id`` (state
+        ``claimed`` until :meth:`confirm`); false (nothing changed) if any of them is no
+        longer queued."""
         record = json.dumps([s.to_dict() for s in seats])
         kinds = json.dumps([s.kind for s in seats])
         pairs = [x for s in seats if s.ticket_id for x in (s.ticket_id, s.seat)]
@@ -269,6 +270,13 @@ class RankedStore:
             args=[match_id, int(time.time() * 1000), record, season, turn_timeout_s, kinds, len(pairs) // 2, *pairs],
         )
         return bool(int(ok))
+
+    def confirm(self, match_id: str, ticket_ids: list[str]) -> None:
+        """The match exists in the engine: its claimed tickets become ``matched``."""
+        pipe = self.redis.pipeline(transaction=True)
+        for tid in ticket_ids:
+            pipe.hset(ticket_key(tid), "state", "matched")
+        pipe.execute()
 
     def release(self, match_id: str, ticket_ids: list[str]) -> None:
         self._release(keys=[QUEUE_KEY], args=[match_id, len(ticket_ids), *ticket_ids])

@@ -1,9 +1,9 @@
-"""Celery tasks of ranked play: ``ranked.matchmake`` and ``ladder.update``.
+"""Celery tasks of ranked play: ``matchmaking.tick`` and ``ladder.update``.
 
 Thin, like :mod:`services.tasks`: they take ids, re-read Redis and the engine service
 (over gRPC, ``FENGSHENG_ENGINE_ADDR``), and call one function of the service layer.
 
-- ``ranked.matchmake`` (Celery beat, every ``FENGSHENG_MM_TICK_S``; also callable): one
+- ``matchmaking.tick`` (Celery beat, every ``FENGSHENG_MM_TICK_S``; also callable): one
   :func:`services.matchmaking.tick`, then a sweep of unrated ranked matches that are over
   (in case a game-over hook was lost) which queues ``ladder.update`` for them.
 - ``ladder.update(match_id)``: rates a finished ranked match once (the ladder's done marker
@@ -76,14 +76,18 @@ def sweep_finished(store: RankedStore, limit: int = 50) -> list[str]:
     return sent
 
 
-@app.task(name="ranked.matchmake", acks_late=True, ignore_result=True)
+@app.task(name="matchmaking.tick", acks_late=True, ignore_result=True)
 def matchmake() -> dict[str, Any]:
     """One matchmaking pass (see :func:`services.matchmaking.tick`) and the finished-match sweep."""
     store = ranked_store()
-    result = tick(store, create_match, Schedule.from_env())
+    schedule = Schedule.from_env()
+    # one pass per period however many beats run (every worker embeds one): a short lock
+    if not store.redis.set("mm:{mm}:tick-lock", "1", nx=True, px=max(1, int(schedule.tick_s * 800))):
+        return {"skipped": True}
+    result = tick(store, create_match, schedule)
     result["swept"] = sweep_finished(store)
     if result["formed"]:
-        log.info("ranked.matchmake formed %s", result["formed"])
+        log.info("matchmaking.tick formed %s", result["formed"])
     return result
 
 

@@ -1,5 +1,6 @@
 """Ranked play end to end: a real Redis, an engine server (with BotService and
-RankedService), a Celery worker, Celery beat running the matchmaking tick, and the gateway.
+RankedService), a Celery worker (whose embedded Celery beat runs the matchmaking tick), and
+the gateway.
 
 Acceptance (issue 5):
 1. 12 queued players (people through the gateway, SDK bots over gRPC) become matches within
@@ -88,21 +89,11 @@ def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     env = {**SCHEDULE, **LIMITS}
     engine = start_engine_server(url, logs, env=env)
     worker = start_worker(url, engine.address, logs, concurrency=4, env=env)
-    beat_log = logs / "beat.log"
-    beat_proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "services.celery_app", "beat", "--loglevel", "INFO",
-         "-s", str(logs / "beat-schedule")],
-        cwd=ROOT, stdout=beat_log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True,
-        env={**os.environ, **env, "FENGSHENG_REDIS_URL": url, "FENGSHENG_ENGINE_ADDR": engine.address,
-             "PYTHONPATH": str(ROOT)},
-    )  # fmt: skip
     gateway = start_gateway(engine.address, logs, redis_url=url)
     p = Platform(url, engine, gateway, worker)
     try:
         yield p
     finally:
-        beat_proc.terminate()
-        beat_proc.wait(10)
         gateway.stop()
         worker.stop()
         engine.stop()
