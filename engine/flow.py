@@ -540,6 +540,25 @@ def describe(item: Item) -> str:
     return f"seat {item.user}'s {item.kind}"
 
 
+def h_cost(g: Game, fr: Frame) -> None:
+    """A skill's cost chosen by prompts before the responses (单枪匹马's "discard any
+    number of hand cards": listing every subset as an action would not scale). The skill's
+    ``on_use`` pushes ``Frame("cost", seat=user, text=skill id)``; the frame runs once the
+    item is on the chain, before the poll (play phase, response points, triggers), and
+    calls the skill's ``pay(g, item, fr)`` until it returns True (it may ask ``choose``
+    decisions, answered in ``fr.answer``, or push windows such as ``discarded``)."""
+    st = g.state
+    from engine.characters import SKILLS
+
+    item = next((it for it in reversed(st.chain) if it.kind == fr.text and it.user == fr.seat), None)
+    pay: Callable[[Game, Item, Frame], bool] | None = getattr(SKILLS[fr.text], "pay", None)
+    if item is None or pay is None or pay(g, item, fr):
+        for i in range(len(st.stack) - 1, -1, -1):
+            if st.stack[i] is fr:
+                del st.stack[i]
+                break
+
+
 HANDLERS: dict[str, Callable[[Game, Frame], None]] = {
     "turn": h_turn,
     "main": h_main,
@@ -554,6 +573,7 @@ HANDLERS: dict[str, Callable[[Game, Frame], None]] = {
     "trigger": h_trigger,
     "death": h_death,
     "characters": h_characters,
+    "cost": h_cost,
 }
 
 

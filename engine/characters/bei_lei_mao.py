@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 from engine import deck
@@ -95,7 +94,10 @@ class DanQiangPiMa(Skill):
     none: just draw 2, ①), then draw that many + 2. This turn you may send one more intel
     (after the first is received a new play phase and send follow: flag ``send_extra``),
     and every send this turn may use any mode (flag ``send_any_mode``, ③); with no hand
-    the pile top is sent (②, the general rule). ``skill dan_qiang_pi_ma [cards A,B,…]``."""
+    the pile top is sent (②, the general rule). ``skill dan_qiang_pi_ma``; the cards to
+    discard are then picked one by one before the responses (``choose N`` …, ``choose
+    done``; a ``cost`` frame: every subset as an action would not scale) and discarded
+    together."""
 
     id = DAN_QIANG_PI_MA
     zh = "单枪匹马"
@@ -103,18 +105,34 @@ class DanQiangPiMa(Skill):
     state = "expose"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
-        if ctx not in ("main", "respond") or g.state.turn != seat:
-            return []
-        hand = sorted(set(g.state.seats[seat].hand))
-        out = [""]
-        for k in range(1, len(hand) + 1):
-            out.extend(" cards " + ",".join(map(str, chosen)) for chosen in combinations(hand, k))
-        return out
+        return [""] if ctx in ("main", "respond") and g.state.turn == seat else []
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
-        if item.cards:
-            g.discard_from_hand(item.user, list(item.cards))
+        g.push(Frame("cost", seat=item.user, text=self.id))
+
+    def pay(self, g: Game, item: Item, fr: Frame) -> bool:
+        """The cost: pick hand cards to discard, then discard them at once."""
+        if fr.stage == 1:
+            return True
+        done = False
+        if fr.answer:
+            word = choose_answer(fr)
+            if word == "done":
+                done = True
+            else:
+                fr.cards.append(int(word))
+        left = sorted(set(g.state.seats[item.user].hand) - set(fr.cards))
+        if not done and left:
+            g.ask(item.user, "choose", "单枪匹马: discard a hand card, or done",
+                  [*(f"choose {c}" for c in left), "choose done"])
+            return False
+        fr.stage = 1
+        item.cards = list(fr.cards)
+        if not item.cards:
+            return True
+        g.discard_from_hand(item.user, list(item.cards))
+        return False
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 from engine import deck
@@ -74,7 +73,8 @@ class ShouMai(Skill):
     """收买: at another player's turn end (§11.5: the rulebook's timing), give the turn
     player 4 hand cards (the cost, paid at use), then successfully receive one of their
     intel, chosen at resolution (p.12 note); only this part can fail. Encrypted intel
-    cannot be taken (§11.12). ``skill shou_mai cards A,B,C,D``."""
+    cannot be taken (§11.12). ``skill shou_mai``; the 4 cards are then picked one by one
+    before the responses (``choose N``; a ``cost`` frame, engine/flow.py h_cost)."""
 
     id = SHOU_MAI
     zh = "收买"
@@ -83,15 +83,27 @@ class ShouMai(Skill):
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
-        hand = sorted(set(st.seats[seat].hand))
-        if ev.seat == seat or not st.seats[ev.seat].alive or len(hand) < 4 or not buyable(g, ev.seat):
+        if ev.seat == seat or not st.seats[ev.seat].alive or len(st.seats[seat].hand) < 4 or not buyable(g, ev.seat):
             return []
-        return [" cards " + ",".join(map(str, four)) for four in combinations(hand, 4)]
+        return [""]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
         item.target = g.state.turn
-        give(g, item.user, item.target, list(item.cards))
+        g.push(Frame("cost", seat=item.user, text=self.id))
+
+    def pay(self, g: Game, item: Item, fr: Frame) -> bool:
+        """The cost: pick 4 hand cards, then give them to the turn player at once."""
+        if fr.answer:
+            fr.cards.append(int(choose_answer(fr)))
+        left = sorted(set(g.state.seats[item.user].hand) - set(fr.cards))
+        if len(fr.cards) < 4 and left:
+            g.ask(item.user, "choose", f"收买: pick a hand card to give seat {item.target} ({len(fr.cards) + 1} of 4)",
+                  [f"choose {c}" for c in left])
+            return False
+        item.cards = list(fr.cards)
+        give(g, item.user, item.target, item.cards)
+        return True
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
