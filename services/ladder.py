@@ -379,14 +379,21 @@ class RedisLadder:
             with self.redis.pipeline(transaction=True) as pipe:
                 try:
                     pipe.watch(done_key(result.match_id), *(rating_key(k) for k in keys))
-                    if pipe.exists(done_key(result.match_id)):
+                    # read everything in one round trip (WATCH guards it whatever connection reads)
+                    reads = self.redis.pipeline(transaction=False)
+                    reads.exists(done_key(result.match_id))
+                    for k in keys:
+                        reads.hgetall(rating_key(k))
+                    reads.hgetall(CORRECTION_KEY)
+                    done, *raws, corr_raw = reads.execute()
+                    if done:
                         return False
                     current = {}
-                    for k in keys:
-                        r = _rating_of(pipe.hgetall(rating_key(k)))
+                    for k, raw in zip(keys, raws, strict=True):
+                        r = _rating_of(raw)
                         if r is not None:
                             current[k] = r
-                    corr = _correction_of(pipe.hgetall(CORRECTION_KEY)) if self.correction else None
+                    corr = _correction_of(corr_raw) if self.correction else None
                     update = plan_update(result, current, corr)
                     pipe.multi()
                     pipe.set(done_key(result.match_id), json.dumps({"at": time.time()}))

@@ -89,3 +89,36 @@ def test_concurrent_ticks_never_put_a_ticket_in_two_matches(store: RankedStore) 
     assert store.queued() == []
     # the ticks raced for the same tickets: the losers' claims failed instead of double-booking
     assert sum(int(r["lost_claims"]) for r in results) > 0
+
+
+def test_redis_ladder_rates_each_match_once_under_concurrency(store: RankedStore) -> None:
+    from services.ladder import ALL_TIME, BOT, MatchResult, MemoryLadder, Participant, RedisLadder
+
+    results = [
+        MatchResult(f"m{i}", "S", tuple(Participant(f"p{(i + j) % 7}", "p", True, j, j < 2, 1 + j % 3)
+                                        for j in range(5)))
+        for i in range(40)
+    ]
+    ladder = RedisLadder(store.redis, correction=False)
+    applied: list[bool] = []
+
+    def worker(batch: list[MatchResult]) -> None:
+        for r in batch:
+            applied.append(ladder.record(r))
+
+    # every match is submitted twice, from different threads, all at once
+    threads = [threading.Thread(target=worker, args=(results[k::2] + results[: 40 // (k + 1)],)) for k in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert applied.count(True) == 40
+    memory = MemoryLadder()
+    for r in results:
+        memory.record(r)
+    # same games counts as rating each match once (order may differ between threads)
+    for pid in {p.player_id for r in results for p in r.participants}:
+        assert ladder.rating(BOT, pid).games == memory.rating(BOT, pid).games
+        assert len(ladder.history(BOT, pid, limit=200)) == memory.rating(BOT, pid).games
+    board = ladder.leaderboard(BOT, ALL_TIME)
+    assert len(board) == 7 and all(row.bot for row in board)
