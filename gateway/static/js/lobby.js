@@ -86,9 +86,9 @@ export async function mountLobby(root) {
         "section",
         { class: "panel soon" },
         h("h2", {}, t("ranked_queue")),
-        h("p", { class: "muted" }, `${t("coming_soon")}: ranked play (matchmaking queue) is not built yet.`),
+        h("p", { class: "muted", id: "ranked-soon" }, t("ranked_soon")),
         h("h2", {}, t("leaderboards")),
-        h("p", { class: "muted" }, `${t("coming_soon")}: ratings arrive with ranked play.`),
+        h("p", { class: "muted", id: "leaderboards-soon" }, t("leaderboards_soon")),
       ),
     ),
   );

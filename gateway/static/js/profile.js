@@ -13,11 +13,11 @@ export async function mountProfile(root) {
       h("h2", {}, t("profile")),
       me
         ? h("p", {}, h("strong", {}, me.name), " ", h("code", {}, me.id))
-        : h("p", { class: "muted" }, "No guest account in this browser yet: play a match from the lobby."),
+        : h("p", { class: "muted" }, t("no_guest")),
       h(
         "p",
         { class: "muted" },
-        `${t("coming_soon")}: rating and ranked history arrive with ranked play. Guest accounts have no server-side history yet; the list below is this browser's.`,
+        t("profile_soon"),
       ),
       h(
         "ul",

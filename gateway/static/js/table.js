@@ -27,7 +27,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
   const deck = await cards();
   const grant = spectator ? null : seatToken(matchId);
   if (!spectator && !grant) {
-    fill(root, h("div", { class: "panel" }, h("p", {}, "No seat token for this match in this browser."), h("a", { href: `#/spectate/${matchId}` }, t("spectate"))),
+    fill(root, h("div", { class: "panel" }, h("p", {}, t("no_seat_token")), h("a", { href: `#/spectate/${matchId}` }, t("spectate"))),
     );
     return () => {};
   }
