@@ -82,15 +82,12 @@ class XueRan(Skill):
             for c in [c for c in item.held if all(c not in got for got in given.values())]:
                 g.discard_card(c)
             item.held = []
-            # Every recipient receives at the same time; the frames resolve in turn order.
+            # Every recipient receives at the same time (all cards are placed before any
+            # receipt is processed); one receipt per player, processed in turn order.
             start = st.turn
             order = sorted(given, key=lambda s: (s - start) % st.players)
             for s in reversed(order):
-                st.seats[s].intel.extend(given[s])
-                g.log("received", s, f"seat {s} receives {' '.join(map(str, given[s]))} (血染)", cards=given[s])
-            for s in reversed(order):
-                g.push(Frame("after", seat=s, card=given[s][0], order=[item.user], text=XUE_RAN,
-                             cards=list(given[s])))
+                g.place_intel(s, given[s], [item.user], cause=XUE_RAN)
             return not order
         return True
 
