@@ -59,6 +59,8 @@ def engine_stub() -> es_grpc.EngineServiceStub:
                     ("grpc.initial_reconnect_backoff_ms", 100),
                     ("grpc.min_reconnect_backoff_ms", 100),
                     ("grpc.max_reconnect_backoff_ms", 1000),
+                    # one DNS name for several pods (dns:///engine-headless:50051): spread the calls
+                    ("grpc.lb_policy_name", "round_robin"),
                 ],
             )
             _stub = (os.getpid(), addr, es_grpc.EngineServiceStub(channel))

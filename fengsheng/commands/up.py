@@ -269,7 +269,7 @@ def run(args: argparse.Namespace) -> int:
                 "--host", args.host,
                 "--port", str(gateway_port),
                 "--redis-url", redis_url,
-                "--secret", secret,
+                f"--secret={secret}",  # one token: a secret may start with "-"
             ),
             echo=echo,
             env=env,

@@ -1,0 +1,432 @@
+"""``deploy/`` checked with what runs here (no Docker engine): every YAML parses; the compose
+services' commands parse with the real CLIs (``fengsheng`` and ``celery``), their healthchecks
+are real probes that pass against a real engine and gateway, and the names and ports they
+point at exist; the Dockerfile is multi-stage, non-root and copies files that exist; the
+Kubernetes manifests build with kustomize (``kubectl kustomize``), validate against the
+Kubernetes JSON schemas (``kubernetes-validate``, when installed) and hold together (probes,
+resource requests, HPAs, Services and config references), and the production overlay merges
+as intended.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from helpers.processes import ROOT, ServiceProcess
+
+from fengsheng.cli import build_parser
+
+pytestmark = pytest.mark.integration
+
+DEPLOY = ROOT / "deploy"
+COMPOSE = DEPLOY / "docker-compose.yml"
+K8S = DEPLOY / "k8s"
+QUEUES = {"fengsheng", "bots", "timers", "matchmaking", "ladder"}
+
+
+def load_all(path: Path) -> list[Any]:
+    return [d for d in yaml.safe_load_all(path.read_text()) if d is not None]
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    doc: dict[str, Any] = yaml.safe_load(COMPOSE.read_text())
+    return doc
+
+
+def _fengsheng_services(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {n: s for n, s in compose["services"].items() if str(s.get("image", "")).startswith("${FENGSHENG_IMAGE")}
+
+
+def _celery_help(*sub: str) -> str:
+    celery = shutil.which("celery", path=str(Path(sys.executable).parent)) or "celery"
+    out = subprocess.run(
+        [celery, "-A", "services.celery_app", *sub, "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "FENGSHENG_TASK_ROUTES": "1"},
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout
+
+
+# ---------------------------------------------------------------------------- every YAML
+def test_every_yaml_file_parses() -> None:
+    files = sorted(DEPLOY.rglob("*.yml")) + sorted(DEPLOY.rglob("*.yaml"))
+    assert len(files) >= 10
+    for path in files:
+        assert load_all(path), f"{path} is empty"
+
+
+# ---------------------------------------------------------------------------- compose
+def test_compose_has_every_service(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    expected = {
+        "redis",
+        "engine-1",
+        "engine-2",
+        "gateway",
+        "worker-bots",
+        "worker-timers",
+        "worker-matchmaking",
+        "worker-ladder",
+        "beat",
+        "flower",
+        "prometheus",
+    }
+    assert expected <= set(services)
+    redis_cmd = " ".join(services["redis"]["command"])
+    assert "--appendonly yes" in redis_cmd and "--appendfsync everysec" in redis_cmd
+    assert any(v.startswith("redis-data:") for v in services["redis"]["volumes"])
+    for name, svc in _fengsheng_services(compose).items():
+        env = svc["environment"]
+        assert env["FENGSHENG_REDIS_URL"].startswith("redis://redis:6379"), name
+        assert "healthcheck" in svc, f"{name} has no healthcheck"
+        assert svc["build"]["dockerfile"] == "deploy/Dockerfile"
+
+
+def test_compose_fengsheng_commands_parse_with_the_real_cli(compose: dict[str, Any]) -> None:
+    parser = build_parser()
+    seen = set()
+    for _name, svc in _fengsheng_services(compose).items():
+        if svc.get("entrypoint", ["fengsheng"])[0] != "fengsheng":
+            continue
+        command = [str(x) for x in svc["command"]]
+        # the subcommand exists (`fengsheng <cmd> --help` works) ...
+        help_run = subprocess.run(
+            [sys.executable, "-m", "fengsheng.cli", command[0], "--help"], cwd=ROOT, capture_output=True, text=True
+        )
+        assert help_run.returncode == 0, help_run.stderr
+        # ... and the whole command line parses with the real parser
+        args = parser.parse_args(command)
+        assert args.command == command[0]
+        seen.add(args.command)
+        if args.command == "engine-server":
+            assert args.host == "0.0.0.0" and args.port == 50051 and args.metrics_port == 9100
+        if args.command == "gateway":
+            engines = args.engine.split(",")
+            assert sorted(engines) == ["engine-1:50051", "engine-2:50051"]
+            for address in engines:
+                assert address.split(":")[0] in compose["services"]
+            assert args.redis_url.startswith("redis://redis:")
+    assert seen == {"engine-server", "gateway"}
+
+
+def test_compose_celery_commands_parse_and_cover_every_queue(compose: dict[str, Any]) -> None:
+    consumed: set[str] = set()
+    helps: dict[str, str] = {}
+    for name, svc in _fengsheng_services(compose).items():
+        if svc.get("entrypoint", ["fengsheng"])[0] != "celery":
+            continue
+        command = [str(x) for x in svc["command"]]
+        assert command[:2] == ["-A", "services.celery_app"], name
+        sub = command[2]
+        if sub == "flower" and not _has_module("flower"):
+            continue  # flower is installed in the image only (deploy/Dockerfile)
+        text = helps.setdefault(sub, _celery_help(sub))
+        for option in (c for c in command[3:] if c.startswith("-")):
+            assert option.split("=")[0] in text, f"{name}: celery {sub} has no {option}"
+        if sub == "worker":
+            queues = command[command.index("-Q") + 1].split(",")
+            consumed.update(queues)
+            assert "--pool" in command and "threads" in command  # the worker metrics need tasks in-process
+    assert consumed == QUEUES
+    # every task the app knows is routed to a queue some worker consumes
+    code = (
+        "import os; os.environ['FENGSHENG_TASK_ROUTES']='1'\n"
+        "from services.celery_app import make_app; import services.tasks\n"
+        "import importlib, contextlib\n"
+        "with contextlib.suppress(ImportError): importlib.import_module('services.ranked_tasks')\n"
+        "app = make_app(); from services.celery_app import app as main\n"
+        "import fnmatch\n"
+        "for t in sorted(n for n in main.tasks if not n.startswith('celery.')):\n"
+        "    q = next((r['queue'] for p, r in app.conf.task_routes.items() if fnmatch.fnmatch(t, p)), "
+        "app.conf.task_default_queue)\n"
+        "    print(t, q)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    routes = dict(line.split() for line in out.stdout.strip().splitlines())
+    assert routes.get("bots.move") == "bots" and routes.get("timers.expire") == "timers"
+    for task, queue in routes.items():
+        assert queue in consumed, f"{task} goes to {queue}, which no worker consumes"
+
+
+def _has_module(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(name) is not None
+
+
+def test_compose_healthchecks_are_real_probes(compose: dict[str, Any]) -> None:
+    from services import healthcheck
+
+    for name, svc in _fengsheng_services(compose).items():
+        test = svc["healthcheck"]["test"]
+        assert test[0] == "CMD" and test[1:4] == ["python", "-m", "services.healthcheck"], name
+        kind, target = test[4], test[5]
+        assert kind in ("grpc", "http", "redis")
+        port = re.search(r":(\d+)", target.split("//")[-1])
+        command = " ".join(str(x) for x in svc["command"])
+        if kind == "grpc":
+            assert port and f"--port {port.group(1)}" in command, name
+        if kind == "http" and name == "gateway":
+            assert port and f"--port {port.group(1)}" in command and target.endswith("/healthz")
+        if kind == "http" and name.startswith("worker-"):
+            assert port and svc["environment"]["FENGSHENG_WORKER_METRICS_PORT"] == port.group(1)
+        with pytest.raises(SystemExit) as info:
+            healthcheck.main([*test[4:], "--help"])
+        assert info.value.code == 0
+
+
+def test_healthcheck_probes_pass_against_real_services(engine: ServiceProcess, redis_url: str) -> None:
+    def probe(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "services.healthcheck", *args], cwd=ROOT, capture_output=True, text=True, timeout=30
+        )
+
+    ok = probe("grpc", engine.address)
+    assert ok.returncode == 0, ok.stdout
+    assert probe("redis", redis_url).returncode == 0
+    down = probe("grpc", "127.0.0.1:1", "--timeout", "1")
+    assert down.returncode == 1 and "unhealthy" in down.stdout
+    assert probe("http", "http://127.0.0.1:1/healthz", "--timeout", "1").returncode == 1
+
+
+def test_prometheus_scrapes_every_service(compose: dict[str, Any]) -> None:
+    config = yaml.safe_load((DEPLOY / "prometheus.yml").read_text())
+    targets = {t for job in config["scrape_configs"] for sc in job["static_configs"] for t in sc["targets"]}
+    services = compose["services"]
+    for target in targets:
+        host, _port = target.rsplit(":", 1)
+        assert host == "localhost" or host in services, target
+    fengsheng = _fengsheng_services(compose)
+    for name, svc in fengsheng.items():
+        if name in ("beat",):
+            continue  # beat only enqueues; nothing to scrape
+        if name.startswith("engine"):
+            assert f"{name}:9100" in targets
+        elif name.startswith("worker"):
+            assert f"{name}:{svc['environment']['FENGSHENG_WORKER_METRICS_PORT']}" in targets
+        elif name == "gateway":
+            assert "gateway:8000" in targets
+        elif name == "flower":
+            assert "flower:5555" in targets
+    assert "./prometheus.yml:/etc/prometheus/prometheus.yml:ro" in services["prometheus"]["volumes"]
+
+
+# ---------------------------------------------------------------------------- Dockerfile
+def _dockerfile() -> list[tuple[str, str]]:
+    """``[(INSTRUCTION, rest)]`` with continuation lines joined and heredocs skipped."""
+    lines = (DEPLOY / "Dockerfile").read_text().splitlines()
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i].strip()
+        i += 1
+        if not line or line.startswith("#"):
+            continue
+        while line.endswith("\\") and i < len(lines):
+            line = line[:-1] + " " + lines[i].strip()
+            i += 1
+        m = re.match(r"(\w+)\s+(.*)", line)
+        assert m, f"unparsable Dockerfile line: {line}"
+        out.append((m.group(1).upper(), m.group(2)))
+        heredoc = re.search(r"<<-?'?(\w+)'?", m.group(2))
+        if heredoc:
+            while i < len(lines) and lines[i].strip() != heredoc.group(1):
+                i += 1
+            i += 1
+    return out
+
+
+def test_dockerfile_is_multistage_non_root_and_copies_real_files() -> None:
+    known = {"FROM", "RUN", "CMD", "LABEL", "EXPOSE", "ENV", "ADD", "COPY", "ENTRYPOINT", "VOLUME", "USER",
+             "WORKDIR", "ARG", "ONBUILD", "STOPSIGNAL", "HEALTHCHECK", "SHELL"}  # fmt: skip
+    instructions = _dockerfile()
+    assert {k for k, _ in instructions} <= known
+    stages = [rest for k, rest in instructions if k == "FROM"]
+    assert len(stages) >= 2 and all(re.search(r"\sAS\s+\w+", s, re.I) for s in stages)
+    final = instructions[max(i for i, (k, _) in enumerate(instructions) if k == "FROM") :]
+    users = [rest for k, rest in final if k == "USER"]
+    assert users and users[-1].split(":")[0] not in ("root", "0")
+    assert any(k == "COPY" and rest.startswith("--from=build") for k, rest in final)
+    entry = [rest for k, rest in final if k == "ENTRYPOINT"]
+    assert entry == ['["fengsheng"]']
+    import tomllib
+
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert "fengsheng" in scripts
+    for k, rest in instructions:
+        if k == "COPY" and not rest.startswith("--from"):
+            for source in shlex.split(rest)[:-1]:
+                assert (ROOT / source).exists(), f"COPY {source}: no such file"
+    ignore = (DEPLOY / "Dockerfile.dockerignore").read_text()
+    for source in ("engine", "services", "gateway", "fengsheng", "proto", "pyproject.toml"):
+        assert f"!{source}" in ignore
+
+
+def test_dockerfile_parses_with_the_official_parser() -> None:
+    dockerfile = pytest.importorskip("dockerfile")
+    commands = dockerfile.parse_file(str(DEPLOY / "Dockerfile"))
+    assert [c.cmd for c in commands if c.cmd == "FROM"] == ["FROM", "FROM"]
+    assert any(c.cmd == "USER" and c.value[0].startswith("10001") for c in commands)
+
+
+# ---------------------------------------------------------------------------- Kubernetes
+def _kustomize(directory: Path) -> list[dict[str, Any]]:
+    kubectl = shutil.which("kubectl")
+    kustomize = shutil.which("kustomize")
+    if kustomize:
+        cmd = [kustomize, "build", str(directory)]
+    elif kubectl:
+        cmd = [kubectl, "kustomize", str(directory)]
+    else:
+        pytest.skip("neither kustomize nor kubectl is installed")
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return [d for d in yaml.safe_load_all(out.stdout) if d]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, list[dict[str, Any]]]]:
+    work = tmp_path_factory.mktemp("k8s") / "k8s"
+    shutil.copytree(K8S, work)
+    (work / "overlays/production/secret.env").write_text("FENGSHENG_SECRET=from-the-overlay\n")
+    yield {"base": _kustomize(work / "base"), "production": _kustomize(work / "overlays/production")}
+
+
+def _by_kind(docs: list[dict[str, Any]], kind: str) -> dict[str, dict[str, Any]]:
+    return {d["metadata"]["name"]: d for d in docs if d["kind"] == kind}
+
+
+def _pod_templates(docs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {d["metadata"]["name"]: d["spec"]["template"] for d in docs if d["kind"] in ("Deployment", "StatefulSet")}
+
+
+def test_base_files_are_listed_in_the_kustomization() -> None:
+    kustomization = yaml.safe_load((K8S / "base/kustomization.yaml").read_text())
+    listed = set(kustomization["resources"])
+    present = {p.name for p in (K8S / "base").glob("*.yaml") if p.name != "kustomization.yaml"}
+    assert listed == present
+
+
+@pytest.mark.parametrize("variant", ["base", "production"])
+def test_manifests_validate_against_the_kubernetes_schemas(
+    built: dict[str, list[dict[str, Any]]], variant: str
+) -> None:
+    kv = pytest.importorskip("kubernetes_validate")
+    for doc in built[variant]:
+        kv.validate(doc, "1.30.0", strict=True)
+
+
+@pytest.mark.parametrize("variant", ["base", "production"])
+def test_manifests_hold_together(built: dict[str, list[dict[str, Any]]], variant: str) -> None:
+    docs = built[variant]
+    deployments = _by_kind(docs, "Deployment")
+    templates = _pod_templates(docs)
+    config = _by_kind(docs, "ConfigMap")
+    secrets = _by_kind(docs, "Secret")
+    assert {
+        "fengsheng-engine",
+        "fengsheng-gateway",
+        "fengsheng-worker-bots",
+        "fengsheng-worker-timers",
+        "fengsheng-worker-matchmaking",
+        "fengsheng-worker-ladder",
+        "fengsheng-beat",
+        "fengsheng-flower",
+    } <= set(deployments)
+    parser = build_parser()
+    (cm,) = config.values()
+    env = cm["data"]
+    assert env["FENGSHENG_REDIS_URL"].startswith("redis://fengsheng-redis:6379")
+    for name, template in templates.items():
+        spec = template["spec"]
+        if name != "fengsheng-redis":
+            assert spec["securityContext"]["runAsNonRoot"] is True, name
+        for c in spec["containers"]:
+            assert c["resources"]["requests"]["cpu"] and c["resources"]["requests"]["memory"], name
+            assert "livenessProbe" in c, f"{name}: no liveness probe"
+            if name != "fengsheng-beat":
+                assert "readinessProbe" in c, f"{name}: no readiness probe"
+            for ref in c.get("envFrom", []):
+                if "configMapRef" in ref:
+                    assert ref["configMapRef"]["name"] in config
+                if "secretRef" in ref:
+                    assert ref["secretRef"]["name"] in secrets
+            if c["image"].split(":")[0].endswith("fengsheng") and "command" not in c:
+                args = [re.sub(r"\$\((\w+)\)", lambda m: env[m.group(1)], a) for a in c["args"]]
+                parsed = parser.parse_args(args)
+                assert parsed.command in ("engine-server", "gateway")
+            if c.get("command") == ["celery"]:
+                assert c["args"][:2] == ["-A", "services.celery_app"]
+    engine = templates["fengsheng-engine"]["spec"]["containers"][0]
+    assert engine["readinessProbe"]["grpc"]["port"] == 50051 and engine["livenessProbe"]["grpc"]["port"] == 50051
+    gateway = templates["fengsheng-gateway"]["spec"]["containers"][0]
+    assert gateway["readinessProbe"]["httpGet"]["path"] == "/healthz"
+    assert any(ref.get("secretRef") for ref in gateway["envFrom"])
+    queues: set[str] = set()
+    for template in templates.values():
+        c = template["spec"]["containers"][0]
+        if "worker" in c.get("args", []):
+            queues.update(c["args"][c["args"].index("-Q") + 1].split(","))
+    assert queues == QUEUES
+    hpas = _by_kind(docs, "HorizontalPodAutoscaler")
+    targets = {h["spec"]["scaleTargetRef"]["name"] for h in hpas.values()}
+    assert {"fengsheng-engine", "fengsheng-worker-bots"} <= targets <= set(deployments)
+    # every Service selects some pods
+    labels = [t["metadata"]["labels"] for t in templates.values()]
+    for name, svc in _by_kind(docs, "Service").items():
+        selector = svc["spec"]["selector"]
+        assert any(selector.items() <= lab.items() for lab in labels), f"Service {name} selects nothing"
+    headless = _by_kind(docs, "Service")["fengsheng-engine-headless"]
+    assert headless["spec"]["clusterIP"] == "None"
+    assert env["FENGSHENG_ENGINE_ADDR"] == "dns:///fengsheng-engine-headless:50051"
+    redis = _by_kind(docs, "StatefulSet")["fengsheng-redis"]["spec"]["template"]["spec"]["containers"][0]
+    assert "--appendonly" in redis["args"] and redis["args"][redis["args"].index("--appendonly") + 1] == "yes"
+
+
+def test_production_overlay_merges(built: dict[str, list[dict[str, Any]]]) -> None:
+    base, prod = built["base"], built["production"]
+    assert len(prod) == len(base) + 1  # + the Namespace
+    for doc in prod:
+        if doc["kind"] != "Namespace":
+            assert doc["metadata"]["namespace"] == "fengsheng", doc["metadata"]["name"]
+    deployments = _by_kind(prod, "Deployment")
+    assert deployments["fengsheng-gateway"]["spec"]["replicas"] == 3
+    assert deployments["fengsheng-engine"]["spec"]["replicas"] == 3
+    engine = deployments["fengsheng-engine"]["spec"]["template"]["spec"]["containers"][0]
+    assert engine["resources"]["requests"]["cpu"] == "1"
+    assert engine["readinessProbe"]["grpc"]["port"] == 50051  # the patch kept the rest
+    for template in _pod_templates(prod).values():
+        for c in template["spec"]["containers"]:
+            if "redis" not in c["image"]:
+                assert c["image"] == "registry.example.com/fengsheng:0.1.0"
+    (cm,) = _by_kind(prod, "ConfigMap").values()
+    assert cm["data"]["FENGSHENG_RATE_LIMIT"] == "20"
+    assert cm["data"]["FENGSHENG_REDIS_URL"].startswith("redis://")  # merged, not replaced
+    (secret,) = _by_kind(prod, "Secret").values()
+    import base64
+
+    assert base64.b64decode(secret["data"]["FENGSHENG_SECRET"]).decode() == "from-the-overlay"
+    # generated names are hashed, and every reference follows them
+    for template in _pod_templates(prod).values():
+        for c in template["spec"]["containers"]:
+            for ref in c.get("envFrom", []):
+                name = (ref.get("configMapRef") or ref.get("secretRef"))["name"]
+                assert name in (cm["metadata"]["name"], secret["metadata"]["name"])
+    hpa = _by_kind(prod, "HorizontalPodAutoscaler")["fengsheng-engine"]
+    assert hpa["spec"]["minReplicas"] == 3 and hpa["spec"]["maxReplicas"] == 20
