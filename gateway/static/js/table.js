@@ -216,7 +216,8 @@ export async function mountTable(root, { matchId, spectator = false }) {
         render();
         break;
       case "result":
-        clearPrompt();
+        // the next prompt may already be here (it can overtake the result): keep it
+        if (!state.prompt || state.prompt.decision === msg.decision) clearPrompt();
         state.selected.clear();
         refresh();
         break;
