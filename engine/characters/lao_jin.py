@@ -29,11 +29,13 @@ def colours(card: int) -> set[str]:
 
 
 def other_colour_secret(g: Game, received: list[int]) -> list[int]:
-    """密电 in the discard pile sharing no colour with the received intel."""
+    """密电 in the discard pile of a colour different from the received intel's. A 机密文件
+    counts as red or blue, whichever helps (p.9 机密文件 ①; digest §7), so after a dual
+    intel a 密电 of any colour qualifies (密电 are never dual)."""
     got: set[str] = set()
     for c in received:
         got |= colours(c)
-    return sorted({c for c in g.state.discard if deck.MODE[c] == "secret" and not colours(c) & got})
+    return sorted({c for c in g.state.discard if deck.MODE[c] == "secret" and got - colours(c)})
 
 
 class QiCheBaoShuai(Skill):
