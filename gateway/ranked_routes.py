@@ -139,6 +139,13 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
         reply = await ranked().History(bs.HistoryRequest(ladder=ladder, player_id=player_id, limit=limit))
         return {"player_id": player_id, "ladder": ladder, "matches": [json.loads(e) for e in reply.entries]}
 
+    @app.get("/api/ranked/matches/{match_id}", tags=TAGS)
+    async def ranked_match(match_id: str) -> dict[str, Any]:
+        """Who sits where in a ranked match: each seat's kind, player and name, bots labelled
+        `"bot": true` (house bots and registered bots alike); its season; `rated` once the
+        ladder has counted it."""
+        return _dict(await ranked().GetRankedMatch(bs.RankedMatchRequest(match_id=match_id)))
+
     @app.websocket("/ws/ranked")
     async def ranked_socket(websocket: WebSocket) -> None:
         """A person's queue events: `{"type": "ticket", "ticket": {...}}` on every change; when

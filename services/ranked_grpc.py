@@ -130,6 +130,16 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
         return bs.HistoryResponse(entries=[json.dumps(e) for e in entries])
 
 
+    async def GetRankedMatch(self, request: bs.RankedMatchRequest, context: Any) -> bs.RankedMatch:
+        record, rated = await self._call(context, self.service.ranked_match(request.match_id))
+        return bs.RankedMatch(
+            match_id=request.match_id, season=record["season"], created_ms=record["created_ms"],
+            turn_timeout_s=record["turn_timeout_s"], rated=rated,
+            seats=[bs.RankedSeat(seat=s.seat, kind=s.kind, player_id=s.player_id, name=s.name, bot=s.bot)
+                   for s in record["seats"]],
+        )  # fmt: skip
+
+
 class BotServicer(bs_grpc.BotServiceServicer):
     def __init__(self, service: RankedService) -> None:
         self.service = service

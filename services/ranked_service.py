@@ -217,6 +217,12 @@ class RankedService:
     async def history(self, ladder: str, player_id: str, limit: int) -> list[dict[str, Any]]:
         return await asyncio.to_thread(self.ladder.history, ladder or HUMAN, player_id, min(max(limit or 50, 1), 200))
 
+    async def ranked_match(self, match_id: str) -> tuple[dict[str, Any], bool]:
+        record = await asyncio.to_thread(self.store.match, match_id)
+        if record is None:
+            raise MatchNotFound(f"no ranked match {match_id!r}")
+        return record, await asyncio.to_thread(self.ladder.rated, match_id)
+
     # ---- bots at the table --------------------------------------------------------------
     async def seats_of(self, bot: BotIdentity, match_id: str) -> tuple[list[int], float]:
         """``bot``'s seats in a ranked match and the match's turn timer."""

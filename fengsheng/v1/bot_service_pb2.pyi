@@ -280,3 +280,39 @@ class HistoryResponse(_message.Message):
     ENTRIES_FIELD_NUMBER: _ClassVar[int]
     entries: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, entries: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class RankedMatchRequest(_message.Message):
+    __slots__ = ("match_id",)
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+
+class RankedSeat(_message.Message):
+    __slots__ = ("seat", "kind", "player_id", "name", "bot")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    kind: str
+    player_id: str
+    name: str
+    bot: bool
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[str] = ..., player_id: _Optional[str] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ...) -> None: ...
+
+class RankedMatch(_message.Message):
+    __slots__ = ("match_id", "season", "seats", "created_ms", "turn_timeout_s", "rated")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEASON_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    CREATED_MS_FIELD_NUMBER: _ClassVar[int]
+    TURN_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    season: str
+    seats: _containers.RepeatedCompositeFieldContainer[RankedSeat]
+    created_ms: int
+    turn_timeout_s: float
+    rated: bool
+    def __init__(self, match_id: _Optional[str] = ..., season: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RankedSeat, _Mapping]]] = ..., created_ms: _Optional[int] = ..., turn_timeout_s: _Optional[float] = ..., rated: _Optional[bool] = ...) -> None: ...

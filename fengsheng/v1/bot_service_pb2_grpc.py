@@ -152,6 +152,11 @@ class RankedServiceStub:
                 request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.HistoryRequest.SerializeToString,
                 response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.HistoryResponse.FromString,
                 _registered_method=True)
+        self.GetRankedMatch = channel.unary_unary(
+                '/fengsheng.v1.RankedService/GetRankedMatch',
+                request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.RankedMatchRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.RankedMatch.FromString,
+                _registered_method=True)
 
 
 class RankedServiceServicer:
@@ -202,6 +207,13 @@ class RankedServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetRankedMatch(self, request, context):
+        """Who sits where in a ranked match (bots labelled), its season and whether it was rated.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RankedServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -239,6 +251,11 @@ def add_RankedServiceServicer_to_server(servicer, server):
                     servicer.History,
                     request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.HistoryRequest.FromString,
                     response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.HistoryResponse.SerializeToString,
+            ),
+            'GetRankedMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRankedMatch,
+                    request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.RankedMatchRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.RankedMatch.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -431,6 +448,33 @@ class RankedService:
             '/fengsheng.v1.RankedService/History',
             fengsheng_dot_v1_dot_bot__service__pb2.HistoryRequest.SerializeToString,
             fengsheng_dot_v1_dot_bot__service__pb2.HistoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRankedMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.RankedService/GetRankedMatch',
+            fengsheng_dot_v1_dot_bot__service__pb2.RankedMatchRequest.SerializeToString,
+            fengsheng_dot_v1_dot_bot__service__pb2.RankedMatch.FromString,
             options,
             channel_credentials,
             insecure,

@@ -15,6 +15,7 @@ Plus: the tutorial docs/bots.md runs exactly as written.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -134,6 +135,11 @@ def wait_message(got: queue.Queue[bs.ServerMessage], what: str, timeout: float =
 
 
 def test_twelve_players_become_matches_within_the_widening_schedule(platform: Platform) -> None:
+    with contextlib.ExitStack() as sockets:
+        _twelve_players(platform, sockets)
+
+
+def _twelve_players(platform: Platform, sockets: contextlib.ExitStack) -> None:
     p = platform
     # ratings: L at 25, M at 33 (8 away from both clusters), H at 41, X at 70 (too far: only house bots)
     plan = [("L", 25, "human"), ("L", 25, "human"), ("L", 25, "bot"), ("L", 25, "bot"),
@@ -166,7 +172,7 @@ def test_twelve_players_become_matches_within_the_widening_schedule(platform: Pl
             if follow is None:  # one person also follows the queue over the WebSocket
                 from websockets.sync.client import connect
 
-                follow = connect(p.url.replace("http", "ws") + f"/ws/ranked?token={h['token']}")
+                follow = sockets.enter_context(connect(p.url.replace("http", "ws") + f"/ws/ranked?token={h['token']}"))
                 follow_holder = h
         else:
             h["client"], h["got"] = sdk_listener(h["token"], p.engine.address)
@@ -230,7 +236,6 @@ def test_twelve_players_become_matches_within_the_widening_schedule(platform: Pl
         event = json.loads(follow.recv(timeout=10))
         if event["type"] == "ticket" and event["ticket"]["state"] == "matched":
             heard = event["ticket"]
-    follow.close()
     assert (
         heard is not None and heard["match_id"] == tickets[follow_holder["ticket"]]["match_id"] and heard["seat_token"]
     )
@@ -296,6 +301,11 @@ def test_an_sdk_bot_process_plays_a_ranked_match_and_the_ladder_moves_once(platf
     board = p.ranked.Leaderboard(bs.LeaderboardRequest(ladder="bot", limit=500))
     row = next(r for r in board.standings if r.player_id == bot_id)
     assert row.bot and row.name == "sdk-process" and row.provisional
+
+    # the match view labels every bot, and knows it was rated
+    view = p.http.get(f"/api/ranked/matches/{match_id}").json()
+    assert view["rated"] and len(view["seats"]) == 5 and all(seat["bot"] for seat in view["seats"])
+    assert [seat["kind"] for seat in view["seats"]].count("external") == 1
 
     # the ladder task again, through Celery: a no-op
     from services.celery_app import make_app
@@ -396,3 +406,29 @@ def test_the_bot_tutorial_runs_as_written(platform: Platform, tmp_path: Path) ->
                          env={**os.environ, "FENGSHENG_URL": platform.url, "PYTHONPATH": str(ROOT)})  # fmt: skip
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
     assert re.search(r"rk-\w+: (won|lost)", out.stdout), out.stdout
+
+
+def test_the_bot_protocol_as_json_over_the_gateway_websocket(platform: Platform) -> None:
+    from websockets.sync.client import connect
+
+    p = platform
+    bot_id, token = p.bot("json-bot")
+    ws_url = p.url.replace("http", "ws") + "/ws/bots"
+    with connect(f"{ws_url}?token={token}") as ws:
+        welcome = json.loads(ws.recv(timeout=10))
+        assert welcome["welcome"]["bot_id"] == bot_id
+        ws.send(json.dumps({"join_queue": {"min_players": 6, "max_players": 7}}))
+        ticket = json.loads(ws.recv(timeout=10))["ticket"]
+        assert ticket["state"] == "queued" and ticket["min_players"] == 6 and ticket["bot"]
+        ws.send(json.dumps({"leave_queue": {"ticket_id": ticket["ticket_id"]}}))
+        while True:  # the queue's own notification and the answer may both arrive
+            msg = json.loads(ws.recv(timeout=10))
+            if "ticket" in msg and msg["ticket"]["state"] == "left":
+                break
+        ws.send("not json")
+        assert json.loads(ws.recv(timeout=10))["error"]["code"] == "malformed_request"
+        ws.send(json.dumps({"action": {"match_id": "nope", "seat": 0, "decision": 1, "action": "pass"}}))
+        assert json.loads(ws.recv(timeout=10))["error"]["code"] == "PERMISSION_DENIED"
+    with connect(f"{ws_url}?token=fsb_forged") as ws:
+        error = json.loads(ws.recv(timeout=10))
+        assert error["error"]["status"] == 401
