@@ -260,7 +260,14 @@ def h_transit(g: Game, fr: Frame) -> None:
             g.log("decline", h, f"seat {h} declines the intel")
             pass_on(g, h)
         else:
-            start_chain(g, use_action(g, h, action), "arrive")
+            depth = len(st.stack)
+            item = use_action(g, h, action)
+            # Frames the cost opened (a ``cost`` frame: 暗杀's discards) come before the
+            # poll, as in the play phase (h_main).
+            opened = st.stack[depth:]
+            del st.stack[depth:]
+            start_chain(g, item, "arrive")
+            st.stack.extend(opened)
         return
     if h == t.sender and t.sender_done:
         fr.answer = "accept"

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 from engine import deck
 from engine.cards.basic import burn_intel
-from engine.characters.base import Character, Mission, Skill
+from engine.characters.base import Character, Mission, Skill, choose_answer
 from engine.state import Frame, Item
 
 if TYPE_CHECKING:
@@ -93,9 +92,10 @@ class AnSha(Skill):
     hand cards, then that turn player (对方) successfully receives a fake intel from your
     hand (a grey card, summary). Several times a turn, but not twice at one timing (p.16).
 
-    The cost and the fake card are named at use: ``skill an_sha to T cards I on F`` burns
-    true intel I, ``skill an_sha to T cards A,B,C on F`` discards A, B, C; F (a black hand
-    card) is on its way to T. Used at response points and at your own intel arrival."""
+    The fake card is named at use and is on its way at once: ``skill an_sha to T cards I
+    on F`` burns true intel I (not encrypted); ``skill an_sha to T on F`` discards 3 other
+    hand cards, picked one by one before the responses (``choose N``; a ``cost`` frame).
+    Used at response points and at your own intel arrival."""
 
     id = AN_SHA
     zh = "暗杀"
@@ -107,14 +107,11 @@ class AnSha(Skill):
         if ctx not in ("respond", "arrive") or turn == seat or not st.seats[turn].alive:
             return []
         hand = st.seats[seat].hand
-        fakes = sorted({c for c in hand if deck.IS_BLACK[c]})
         out: list[str] = []
-        for f in fakes:
+        for f in sorted({c for c in hand if deck.IS_BLACK[c]}):
             out.extend(f" to {turn} cards {i} on {f}" for i in burnable_true(g, seat))
-            rest = list(hand)
-            rest.remove(f)
-            for combo in sorted(set(combinations(sorted(rest), 3))):
-                out.append(f" to {turn} cards {','.join(map(str, combo))} on {f}")
+            if len(hand) >= 4:
+                out.append(f" to {turn} on {f}")
         return out
 
     def on_use(self, g: Game, item: Item) -> None:
@@ -122,10 +119,25 @@ class AnSha(Skill):
         p = st.seats[item.user]
         p.hand.remove(item.on)
         item.held = [item.on]
-        if len(item.cards) == 1 and item.cards[0] in p.intel:
+        if item.cards:
             burn_intel(g, item.user, item.cards[0])
         else:
-            g.discard_from_hand(item.user, list(item.cards))
+            g.push(Frame("cost", seat=item.user, text=self.id))
+
+    def pay(self, g: Game, item: Item, fr: Frame) -> bool:
+        """The cost: pick 3 hand cards, then discard them at once."""
+        if fr.answer:
+            fr.cards.append(int(choose_answer(fr)))
+        hand = list(g.state.seats[item.user].hand)
+        for c in fr.cards:
+            hand.remove(c)
+        if len(fr.cards) < 3 and hand:
+            g.ask(item.user, "choose", f"暗杀: pick a hand card to discard ({len(fr.cards) + 1} of 3)",
+                  [f"choose {c}" for c in sorted(set(hand))])
+            return False
+        item.cards = list(fr.cards)
+        g.discard_from_hand(item.user, item.cards)
+        return True
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
