@@ -30,6 +30,8 @@ from gateway.metrics import Metrics
 
 #: deadline of every unary engine call
 CALL_TIMEOUT_S = 15.0
+#: a Watch cut by UNAVAILABLE is resumed this many times in a row (over every replica in turn)
+WATCH_RETRIES = 12
 
 
 class EngineClient:
@@ -123,8 +125,8 @@ class EngineClient:
         the last event received, up to once per replica in a row."""
         last = from_event_id
         failures = 0
+        index = self._order()[0]
         while True:
-            index = self._order()[0]
             call = self._stubs[index].Watch(pb.WatchRequest(match_id=match_id, seat=seat, from_event_id=last))
             try:
                 async for event in call:
@@ -134,9 +136,13 @@ class EngineClient:
                 return
             except grpc.aio.AioRpcError as exc:
                 failures += 1
-                if exc.code() != grpc.StatusCode.UNAVAILABLE or failures >= len(self._stubs) + 1:
+                if exc.code() != grpc.StatusCode.UNAVAILABLE or failures > WATCH_RETRIES:
                     raise
                 self._metrics.engine_failovers.labels(method="Watch").inc()
+                # the next replica after the one that failed; pause once every replica was tried
+                index = (index + 1) % len(self._stubs)
+                if failures % len(self._stubs) == 0:
+                    await asyncio.sleep(0.25)
             finally:
                 call.cancel()
 

