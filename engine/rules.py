@@ -136,6 +136,11 @@ def h_death(g: Game, fr: Frame) -> None:
     then the dead player discards hand and intel, reveals the identity and leaves (②)."""
     st = g.state
     p = st.seats[fr.seat]
+    if fr.stage == 2:
+        # The death is done: a death can make another player's condition true (p.5).
+        st.stack.pop()
+        check_victory(g)
+        return
     if not p.alive or st.over:
         st.stack.pop()
         return
@@ -158,9 +163,6 @@ def h_death(g: Game, fr: Frame) -> None:
             declare_victory(g, [fr.seat], "secret mission completed at death")
             return
         die(g, fr.seat, fr.order, fr.text)
-        return
-    st.stack.pop()
-    check_victory(g)
 
 
 def die(g: Game, seat: int, killers: list[int], cause: str = "") -> None:

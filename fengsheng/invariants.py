@@ -41,16 +41,17 @@ class Checker:
 
     # -------------------------------------------------------------- public log
     _seen_events = 0
+    _public_before: frozenset[int] = frozenset()
 
     def _check_public_choices(self, game: Game) -> None:
-        """A card named by a public ``choose N`` must now lie in a public zone (discard
-        pile, an intel area, face up in transit); otherwise the log told everyone a hidden
-        card (e.g. the card given to another player). Numbers below 7 may be seats and are
-        not checked."""
-        st = game.state
+        """A card named by a public ``choose N`` must lie in a public zone (discard pile, an
+        intel area, face up in transit or on the chain) when it was chosen (the state of the
+        previous check) or now; otherwise the log told everyone a hidden card (e.g. the card
+        given to another player). Numbers below 7 may be seats and are not checked."""
         events = game.events
         start = self._seen_events
         self._seen_events = len(events)
+        now = public_cards(game)
         for e in events[start:]:
             if e.kind != "action" or not e.visible_to(-1):
                 continue
@@ -58,10 +59,9 @@ class Checker:
             if len(words) != 3 or words[1] != "choose" or not words[2].isdigit() or int(words[2]) < 7:
                 continue
             card = int(words[2])
-            public = card in st.discard or any(card in p.intel for p in st.seats) or (
-                st.transit is not None and st.transit.face_up and st.transit.card == card)
-            if not public:
-                raise AssertionError(f"public log shows {e.text!r} but card {card} is not in a public zone")
+            if card not in self._public_before and card not in now:
+                raise AssertionError(f"public log shows {e.text!r} but card {card} was never in a public zone")
+        self._public_before = now
 
     # -------------------------------------------------------------- snapshots
     def _check_restore(self, game: Game) -> None:
@@ -92,6 +92,18 @@ class Checker:
         for viewer in viewers:
             obs = game.observation(viewer)
             check_observation(game, st, viewer, obs)
+
+
+def public_cards(game: Game) -> frozenset[int]:
+    """Cards everyone can see now."""
+    st = game.state
+    cards = set(st.discard)
+    for p in st.seats:
+        cards.update(p.intel)
+    if st.transit is not None and st.transit.face_up:
+        cards.add(st.transit.card)
+    cards.update(i.card for i in st.chain if i.card and i.kind not in HIDDEN_KINDS)
+    return frozenset(cards)
 
 
 def seen_by(game: Game, viewer: int, card: int, since: int) -> bool:
