@@ -146,5 +146,5 @@ def open_store(redis_url: str | None) -> MatchStore:
     return RedisStore(redis_url) if redis_url else MemoryStore()
 
 
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

@@ -9,6 +9,7 @@ root (as CI does; ``./dev test`` also installs it first), else they skip, saying
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 from helpers.gateway_procs import start_gateway
 from helpers.processes import ROOT, ServiceProcess, start_engine_server, start_worker
 
@@ -71,25 +73,42 @@ def proc_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("e2e-proc-logs")
 
 
+#: matchmaking compressed for the ranked test: a lone ticket gets house bots after 2 s
+RANKED_ENV = {
+    "FENGSHENG_MM_TICK_S": "0.5",
+    "FENGSHENG_MM_FILL_AFTER_S": "2",
+    "FENGSHENG_RANKED_TURN_TIMEOUT_S": "120",
+}
+
+
 @pytest.fixture(scope="session")
-def engine(redis_url: str, proc_logs: Path) -> Iterator[ServiceProcess]:
-    proc = start_engine_server(redis_url, proc_logs)
+def e2e_redis_url(redis_url: str) -> str:
+    """A database of its own: the ranked queue and the Celery broker are not shared with
+    the integration tests' processes."""
+    url = re.sub(r"/\d*$", "", redis_url) + "/6"
+    redis.Redis.from_url(url).flushdb()
+    return url
+
+
+@pytest.fixture(scope="session")
+def engine(e2e_redis_url: str, proc_logs: Path) -> Iterator[ServiceProcess]:
+    proc = start_engine_server(e2e_redis_url, proc_logs, env=RANKED_ENV)
     yield proc
     proc.stop()
 
 
 @pytest.fixture(scope="session")
-def worker(redis_url: str, engine: ServiceProcess, proc_logs: Path) -> Iterator[ServiceProcess]:
-    proc = start_worker(redis_url, engine.address, proc_logs, concurrency=4)
+def worker(e2e_redis_url: str, engine: ServiceProcess, proc_logs: Path) -> Iterator[ServiceProcess]:
+    proc = start_worker(e2e_redis_url, engine.address, proc_logs, concurrency=4, env=RANKED_ENV)
     yield proc
     proc.stop()
 
 
 @pytest.fixture(scope="session")
 def gateway(
-    redis_url: str, engine: ServiceProcess, worker: ServiceProcess, proc_logs: Path
+    e2e_redis_url: str, engine: ServiceProcess, worker: ServiceProcess, proc_logs: Path
 ) -> Iterator[ServiceProcess]:
-    proc = start_gateway(engine.address, proc_logs, redis_url=redis_url)
+    proc = start_gateway(engine.address, proc_logs, redis_url=e2e_redis_url)
     yield proc
     proc.stop()
 

@@ -180,6 +180,13 @@ def _hidden_now(stub: es_grpc.EngineServiceStub, match_id: str, players: int) ->
     return hidden, spectator.outcome.over
 
 
+def _cards_on_page(page: Any) -> set[int]:
+    """Card numbers the page shows: card tiles (`data-card`) and any `#N` in the board."""
+    tiles = page.eval_on_selector_all("#table [data-card]", "els => els.map(e => e.dataset.card)")
+    text = page.inner_text("#table .board") + page.inner_text("#table .center")
+    return {int(n) for n in tiles} | {int(n) for n in re.findall(r"#(\d+)", text)}
+
+
 def _check_public_observation(obs: dict[str, Any], where: str) -> None:
     for seat in obs["seats"]:
         assert seat["hand"] == [], f"{where}: seat {seat['seat']} hand {seat['hand']}"
@@ -228,15 +235,19 @@ def test_spectator_sees_no_hidden_card(
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         before, over = _hidden_now(stub, match_id, 5)
-        shown = {int(n) for n in page.eval_on_selector_all("#table [data-card]", "els => els.map(e => e.dataset.card)")}
-        board_text = page.inner_text("#table .board") + page.inner_text("#table .center")
+        shown = _cards_on_page(page)
         after, _ = _hidden_now(stub, match_id, 5)
-        leaked = shown & before & after
-        assert not leaked, f"spectator DOM shows hidden cards {sorted(leaked)}"
+        suspects = shown & before & after
+        if suspects:
+            # The page draws the state of a moment ago: a card that was public then (an intel
+            # taken into a hand by 搜取, say) may still be drawn. A leak stays on the page
+            # while the card stays hidden; a late drawing goes with the next refresh.
+            page.wait_for_timeout(1500)
+            hidden, _ = _hidden_now(stub, match_id, 5)
+            leaked = suspects & hidden & _cards_on_page(page)
+            assert not leaked, f"spectator page shows hidden cards {sorted(leaked)}"
         assert page.query_selector("#table .seat-hand") is None
         assert page.query_selector("#hand") is None and page.query_selector("#actions") is None
-        numbers = {int(n) for n in re.findall(r"#(\d+)", board_text)}
-        assert not (numbers & before & after), f"spectator board text names hidden cards {numbers & before & after}"
         checks += 1
         if not shot and page.query_selector("#table .seat .intel-row .card"):
             _table_screenshots(page, screenshots, "spectator")
@@ -264,3 +275,62 @@ def test_spectator_sees_no_hidden_card(
             _check_public_observation(body["observation"], url)
     assert not errors, errors
     ctx.close()
+
+
+def _click_until_result(page: Any, rng: random.Random, timeout_s: float) -> int:
+    """Click a random enabled legal-action button at every prompt until the result screen."""
+    clicks = 0
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if page.query_selector("#result"):
+            return clicks
+        actions = page.eval_on_selector_all(
+            "#actions button.action:not([disabled])", "els => els.map(e => e.dataset.action)"
+        )
+        if not actions:
+            page.wait_for_timeout(40)
+            continue
+        with contextlib.suppress(Exception):  # the prompt moved on while we were choosing
+            page.locator(f'#actions button.action[data-action="{rng.choice(actions)}"]').click(timeout=2000)
+            clicks += 1
+        page.wait_for_timeout(30)
+    pytest.fail(f"no result screen after {clicks} clicks")
+
+
+def test_ranked_queue_match_and_profile(context: Any, base_url: str, screenshots: Path) -> None:
+    """Queue from the lobby, get matched (house bots fill the seats), play by clicking, then
+    find the rated match in the profile and the player on the leaderboard."""
+    page = context.new_page()
+    errors = _watch_errors(page)
+    page.goto(f"{base_url}/#/lobby")
+    page.wait_for_selector("#ranked-join")
+    page.fill("#name", "ranked-e2e")
+    page.select_option("#ranked-min", "3")
+    page.select_option("#ranked-max", "3")
+    page.click("#ranked-join")
+    page.wait_for_function("/queued|排队中|matched|已匹配/.test(document.querySelector('#ranked-status').innerText)")
+    page.wait_for_selector("#table.player", timeout=30_000)
+    match_id = page.url.rsplit("/", 1)[1]
+    assert match_id.startswith("rk-")
+    page.wait_for_selector("#prompt .timer", timeout=30_000)  # ranked matches have a turn timer
+    assert "机器人" in page.inner_text("#seats")  # house bots, labelled
+    _click_until_result(page, random.Random(5), 90)
+    page.wait_for_selector("#result table.reveal")
+
+    guest = page.evaluate("JSON.parse(localStorage.getItem('fs.guest'))")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # the ladder task rates the match once it is over
+        page.goto(f"{base_url}/#/profile")
+        page.wait_for_selector("#profile")
+        page.wait_for_timeout(500)
+        if match_id in page.inner_text("#ranked-history"):
+            break
+        page.wait_for_timeout(1000)
+    else:
+        pytest.fail("the rated match never appeared in the profile")
+    assert "μ" in page.inner_text("#rating")
+    page.screenshot(path=str(screenshots / "profile-desktop.png"))
+    page.goto(f"{base_url}/#/lobby")
+    page.wait_for_function(f"document.querySelector('#leaderboard')?.innerText.includes({json.dumps(guest['name'])})")
+    page.screenshot(path=str(screenshots / "lobby-ranked-desktop.png"), full_page=True)
+    assert not errors, errors

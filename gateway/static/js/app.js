@@ -21,14 +21,17 @@ async function route() {
   cleanup();
   cleanup = () => {};
   nav();
-  const [, page = "lobby", id = ""] = (location.hash || "#/lobby").split("/");
+  const [path, search = ""] = (location.hash || "#/lobby").split("?");
+  const [, page = "lobby", rawId = ""] = path.split("/");
+  const id = decodeURIComponent(rawId);
+  const query = new URLSearchParams(search);
   document.body.dataset.page = page;
   let stop;
   try {
     if (page === "table") stop = await mountTable(root, { matchId: id });
     else if (page === "spectate") stop = await mountTable(root, { matchId: id, spectator: true });
     else if (page === "replay") stop = await mountReplay(root, { matchId: id });
-    else if (page === "profile") stop = await mountProfile(root);
+    else if (page === "profile") stop = await mountProfile(root, { playerId: id, query });
     else stop = await mountLobby(root);
   } catch (err) {
     root.textContent = `error: ${err.message || err}`;

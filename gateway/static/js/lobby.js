@@ -80,16 +80,10 @@ export async function mountLobby(root) {
           error,
         ),
       ),
+      rankedPanel(nameIn),
       h("section", { class: "panel" }, h("h2", {}, t("live_matches")), live),
+      boardPanel(),
       h("section", { class: "panel" }, h("h2", {}, t("recent_matches")), finished),
-      h(
-        "section",
-        { class: "panel soon" },
-        h("h2", {}, t("ranked_queue")),
-        h("p", { class: "muted", id: "ranked-soon" }, t("ranked_soon")),
-        h("h2", {}, t("leaderboards")),
-        h("p", { class: "muted", id: "leaderboards-soon" }, t("leaderboards_soon")),
-      ),
     ),
   );
 
@@ -117,5 +111,176 @@ export async function mountLobby(root) {
   }
   await load();
   const timer = setInterval(load, 5000);
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    stopTicket();
+  };
+}
+
+// ---- ranked queue -------------------------------------------------------------------
+
+let ticketTimer = null;
+function stopTicket() {
+  clearTimeout(ticketTimer);
+  ticketTimer = null;
+}
+
+/** Queue for a ranked match (POST /api/ranked/queue), follow the ticket until it is matched. */
+function rankedPanel(nameIn) {
+  const minIn = h(
+    "select",
+    { id: "ranked-min" },
+    [3, 4, 5, 6, 7].map((n) => h("option", { value: n, selected: n === 5 }, String(n))),
+  );
+  const maxIn = h(
+    "select",
+    { id: "ranked-max" },
+    [3, 4, 5, 6, 7].map((n) => h("option", { value: n, selected: n === 5 }, String(n))),
+  );
+  const status = h("p", { id: "ranked-status", class: "muted" });
+  const joinBtn = h("button", { type: "button", id: "ranked-join", class: "primary" }, t("join_queue"));
+  const leaveBtn = h("button", { type: "button", id: "ranked-leave", disabled: true }, t("leave_queue"));
+
+  function show(ticket) {
+    const waited = ticket.enqueued_ms ? Math.round((Date.now() - Number(ticket.enqueued_ms)) / 1000) : 0;
+    status.textContent = `${t("ticket")} ${ticket.ticket_id}: ${t(`ticket_${ticket.state}`)}${
+      ticket.state === "queued" ? ` · ${waited}s · μ ${Number(ticket.rating || 0).toFixed(1)}` : ""
+    }`;
+    const open = ticket.state === "queued" || ticket.state === "claimed";
+    joinBtn.disabled = open;
+    leaveBtn.disabled = ticket.state !== "queued";
+  }
+
+  async function follow(ticketId, token) {
+    stopTicket();
+    try {
+      const ticket = await api(`/api/ranked/queue/${ticketId}`, { token });
+      show(ticket);
+      if (ticket.state === "matched" && ticket.seat_token) {
+        localStorage.removeItem("fs.ticket");
+        saveSeatToken(ticket.match_id, ticket.seat, ticket.seat_token);
+        location.hash = `#/table/${ticket.match_id}`;
+        return;
+      }
+      if (ticket.state === "left") {
+        localStorage.removeItem("fs.ticket");
+        return;
+      }
+    } catch (err) {
+      status.textContent = String(err.message || err);
+    }
+    ticketTimer = setTimeout(() => follow(ticketId, token), 1500);
+  }
+
+  joinBtn.addEventListener("click", async () => {
+    try {
+      const g = await guest(nameIn.value.trim() || "guest");
+      const lo = Number(minIn.value);
+      const hi = Math.max(lo, Number(maxIn.value));
+      const ticket = await api("/api/ranked/queue", {
+        method: "POST",
+        token: g.token,
+        body: { min_players: lo, max_players: hi },
+      });
+      localStorage.setItem("fs.ticket", ticket.ticket_id);
+      show(ticket);
+      follow(ticket.ticket_id, g.token);
+    } catch (err) {
+      status.textContent = String(err.message || err);
+    }
+  });
+  leaveBtn.addEventListener("click", async () => {
+    const g = savedGuest();
+    const id = localStorage.getItem("fs.ticket");
+    if (!g || !id) return;
+    try {
+      show(await api(`/api/ranked/queue/${id}`, { method: "DELETE", token: g.token }));
+      localStorage.removeItem("fs.ticket");
+      stopTicket();
+    } catch (err) {
+      status.textContent = String(err.message || err);
+    }
+  });
+  const pending = localStorage.getItem("fs.ticket");
+  const g = savedGuest();
+  if (pending && g) follow(pending, g.token);
+
+  return h(
+    "section",
+    { class: "panel ranked" },
+    h("h2", {}, t("ranked_queue")),
+    h("p", { class: "muted" }, t("ranked_about")),
+    h("div", { class: "field" }, h("span", {}, t("players_range")), h("span", { class: "range" }, minIn, " – ", maxIn)),
+    h("div", { class: "buttons" }, joinBtn, leaveBtn),
+    status,
+  );
+}
+
+/** The ladders (GET /api/ranked/leaderboard): people or bots, all time or this season. */
+function boardPanel() {
+  const ladderIn = h(
+    "select",
+    { id: "ladder" },
+    h("option", { value: "human" }, t("ladder_human")),
+    h("option", { value: "bot" }, t("ladder_bot")),
+  );
+  const seasonIn = h(
+    "select",
+    { id: "season" },
+    h("option", { value: "" }, t("all_time")),
+    h("option", { value: "current" }, t("this_season")),
+  );
+  const body = h("tbody", {});
+  const note = h("p", { class: "muted" });
+  async function load() {
+    try {
+      const board = await api(
+        `/api/ranked/leaderboard?ladder=${ladderIn.value}&season=${encodeURIComponent(seasonIn.value)}&limit=50`,
+      );
+      const rows = board.standings || [];
+      note.textContent = rows.length ? "" : t("board_empty");
+      fill(
+        body,
+        rows.map((r) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, String(r.rank)),
+            h(
+              "td",
+              {},
+              h("a", { href: `#/profile/${encodeURIComponent(r.player_id)}?ladder=${ladderIn.value}` }, r.name),
+              r.bot ? h("span", { class: "badge" }, t("bot")) : null,
+              r.provisional ? h("span", { class: "badge" }, t("provisional")) : null,
+            ),
+            h("td", {}, Number(r.score).toFixed(1)),
+            h("td", {}, `${Number(r.mu).toFixed(1)} ± ${Number(r.sigma).toFixed(1)}`),
+            h("td", {}, `${r.wins}/${r.games}`),
+          ),
+        ),
+      );
+    } catch (err) {
+      note.textContent = String(err.message || err);
+    }
+  }
+  ladderIn.addEventListener("change", load);
+  seasonIn.addEventListener("change", load);
+  load();
+  return h(
+    "section",
+    { class: "panel board-panel" },
+    h("h2", {}, t("leaderboards")),
+    h("div", { class: "buttons" }, ladderIn, seasonIn),
+    h(
+      "table",
+      { class: "ladder", id: "leaderboard" },
+      h(
+        "thead",
+        {},
+        h("tr", {}, h("th", {}, "#"), h("th", {}, t("name")), h("th", {}, t("score")), h("th", {}, "μ ± σ"), h("th", {}, t("wins_games"))),
+      ),
+      body,
+    ),
+    note,
+  );
 }

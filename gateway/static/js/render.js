@@ -52,14 +52,18 @@ export function faceDown(label = "?") {
 
 export function seatName(seatInfo, seat) {
   if (!seatInfo) return `${t("seat")} ${seat}`;
-  const who = seatInfo.player || (seatInfo.kind === "human" ? t("human") : `${t("bot")}·${name(seatInfo.kind)}`);
+  const who = seatInfo.player
+    ? `${seatInfo.player}${seatInfo.bot ? ` (${t("bot")})` : ""}`
+    : seatInfo.kind === "human"
+      ? t("human")
+      : `${t("bot")}·${name(seatInfo.kind)}`;
   return `${seat} · ${who}`;
 }
 
 const ID_CLASS = { MILITARY: "id-blue", LATENT: "id-red", AGENT: "id-green" };
 
 /** A seat's public board: identity when known, character, hand count, state, intel. */
-export function seatPanel(obs, view, deck, seats, { isViewer = false, showHand = false } = {}) {
+export function seatPanel(obs, view, deck, seats, { isViewer = false, showHand = false, characters = true } = {}) {
   const turnSeat = obs.turn;
   const pending = obs.pending || {};
   const classes = ["seat"];
@@ -70,9 +74,11 @@ export function seatPanel(obs, view, deck, seats, { isViewer = false, showHand =
   const idKnown = view.identity && view.identity !== "IDENTITY_UNSPECIFIED";
   const charText = view.character
     ? `${character(view.character)}${view.exposed ? "" : ` (${t("facedown_short")})`}`
-    : obs.turn_number > 0 || obs.outcome?.over
-      ? t("face_down")
-      : "…";
+    : !characters
+      ? t("no_character")
+      : obs.turn_number > 0 || obs.outcome?.over
+        ? t("face_down")
+        : "…";
   const intel = (view.intel || []).map((n) => cardTile(n, deck, { small: true }));
   const badges = [];
   if (!view.alive) badges.push(h("span", { class: "badge dead" }, t("dead")));

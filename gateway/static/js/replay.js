@@ -1,6 +1,7 @@
 // The replay viewer: a finished match step by step, from any seat's view or with everything revealed.
 import { api, cards } from "./api.js";
 import { t } from "./i18n.js";
+import { rankedSeats } from "./table.js";
 import { actionLabel, chainPanel, fill, h, logLine, seatPanel, transitPanel } from "./render.js";
 
 export async function mountReplay(root, { matchId }) {
@@ -12,6 +13,7 @@ export async function mountReplay(root, { matchId }) {
   } catch {
     info = { seats: [] };
   }
+  if (!info.seats.length) await rankedSeats(info, matchId);
   const state = { view: "all", step: 0, data: null };
   const cache = {};
 
@@ -102,7 +104,11 @@ export async function mountReplay(root, { matchId }) {
     }`;
     const viewer = state.view === "all" ? null : Number(state.view);
     fill(board, ...obs.seats.map((s) =>
-        seatPanel(obs, s, deck, info.seats, { isViewer: viewer === s.seat, showHand: state.view === "all" || viewer === s.seat }),
+        seatPanel(obs, s, deck, info.seats, {
+          isViewer: viewer === s.seat,
+          showHand: state.view === "all" || viewer === s.seat,
+          characters: Boolean(state.data.settings?.characters),
+        }),
       ),
     );
     fill(transit, transitPanel(obs, deck));

@@ -263,10 +263,11 @@ export async function mountTable(root, { matchId, spectator = false }) {
     const obs = state.obs;
     if (!obs) return;
     const seats = state.info?.seats || [];
+    const characters = state.info?.settings?.characters ?? obs.seats.some((s) => s.character);
     // seats: the viewer first, then in turn order after it
     const order = obs.seats.map((s) => s.seat);
     if (me >= 0) order.sort((a, b) => ((a - me + obs.players) % obs.players) - ((b - me + obs.players) % obs.players));
-    fill(el.seats, ...order.map((s) => seatPanel(obs, obs.seats[s], deck, seats, { isViewer: s === me })),
+    fill(el.seats, ...order.map((s) => seatPanel(obs, obs.seats[s], deck, seats, { isViewer: s === me, characters })),
     );
     fill(el.transit, transitPanel(obs, deck));
     fill(el.chain, chainPanel(obs, deck));
@@ -288,6 +289,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
       const promptKey = JSON.stringify([
         p?.decision, p?.legal_actions, state.sending, state.error, state.autopass, [...state.selected],
         obs.outcome.over, p ? null : [obs.pending?.seat, obs.pending?.kind], getLangKey(),
+        state.info?.settings?.turn_timeout_s,
       ]);
       if (promptKey !== lastKeys.prompt) {
         lastKeys.prompt = promptKey;
@@ -466,6 +468,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
   try {
     state.info = await api(`/api/matches/${matchId}`);
     if (spectator) state.obs = state.info.observation;
+    if (!state.info.seats.length) await rankedSeats(state.info, matchId);
   } catch (err) {
     state.error = String(err.message || err);
   }
@@ -477,6 +480,17 @@ export async function mountTable(root, { matchId, spectator = false }) {
     timers.forEach(clearTimeout);
     timers = [];
   };
+}
+
+/** A ranked match is not in the gateway's seat table: its seats come from the ranked record. */
+export async function rankedSeats(info, matchId) {
+  try {
+    const ranked = await api(`/api/ranked/matches/${matchId}`);
+    info.seats = (ranked.seats || []).map((s) => ({ seat: s.seat, kind: s.kind, player: s.name, bot: s.bot }));
+    info.settings = { ...(info.settings || {}), turn_timeout_s: ranked.turn_timeout_s || 0, ranked: true };
+  } catch {
+    /* not a ranked match either: seats stay numbered */
+  }
 }
 
 function idColor(id) {
