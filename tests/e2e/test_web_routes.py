@@ -3,7 +3,10 @@ the list of matches, and the replay viewer's per-step views."""
 
 from __future__ import annotations
 
+import csv
+import re
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -78,3 +81,22 @@ def test_match_list_and_replay_steps(base_url: str) -> None:
         steps = [e["step"] for e in everything["events"]]
         assert steps == sorted(steps) and steps[-1] <= len(everything["steps"]) - 1
         assert http.get(f"/api/matches/{match_id}/replay/steps", params={"view": "9"}).status_code == 422
+
+
+def test_names_cover_every_card_character_and_skill() -> None:
+    """The client's dictionary (gateway/static/js/i18n.js) names every card function of the
+    deck and every character and skill of docs/notation.md, with the printed Chinese names."""
+    root = Path(__file__).resolve().parents[2]
+    source = (root / "gateway" / "static" / "js" / "i18n.js").read_text(encoding="utf-8")
+    names = dict(re.findall(r'^\s*([a-z_]+): \["([^"]+)", "[^"]+"\]', source, flags=re.MULTILINE))
+    notation = (root / "docs" / "notation.md").read_text(encoding="utf-8")
+    cjk = "[\u4e00-\u9fff]+"
+    rows = re.findall(rf"^\| ([a-z_]+) ({cjk}) \| ((?:[a-z_]+ {cjk}(?:, )?)+) \|$", notation, flags=re.MULTILINE)
+    assert len(rows) >= 25
+    for char_id, char_zh, skills in rows:
+        assert names.get(char_id) == char_zh, char_id
+        for skill_id, skill_zh in re.findall(rf"([a-z_]+) ({cjk})", skills):
+            assert names.get(skill_id) == skill_zh, skill_id
+    with (root / "engine" / "data" / "return-deck.tsv").open(encoding="utf-8") as fh:
+        for row in csv.DictReader(fh, delimiter="\t"):
+            assert names.get(row["function"]) == row["function_zh"], row["function"]

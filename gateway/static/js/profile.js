@@ -80,7 +80,7 @@ export async function mountProfile(root, { playerId = "", query = new URLSearchP
             h(
               "tr",
               {},
-              h("th", {}, "match"),
+              h("th", {}, t("match")),
               h("th", {}, t("seat")),
               h("th", {}, t("identity")),
               h("th", {}, ""),
