@@ -139,6 +139,7 @@ class Stats:
     created: list[str] = field(default_factory=list)
     completed: list[str] = field(default_factory=list)
     completed_in_window: int = 0
+    prompts: dict[str, list[int]] = field(default_factory=dict)  # match -> decisions prompted
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -187,6 +188,7 @@ async def play_match(base: str, stats: Stats, rng: random.Random, stop_at: float
                         last_event = msg.get("event_id") or last_event
                     elif kind == "prompt":
                         decision = int(msg["decision"])
+                        stats.prompts.setdefault(match_id, []).append(decision)
                         if decision in pending:
                             continue
                         action = rng.choice(msg["legal_actions"])
@@ -282,7 +284,7 @@ def verify(redis_url: str, engine_address: str, stats: Stats) -> dict[str, Any]:
     from engine import Game
     from fengsheng.v1 import engine_service_pb2 as es
     from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
-    from services.store import HistoryEntry, events_key, history_key
+    from services.store import OUTBOX_KEY, HistoryEntry, events_key, history_key, state_key
 
     rdb = redis.Redis.from_url(redis_url)
     lost = duplicated = mismatches = actions = 0
@@ -337,7 +339,17 @@ def verify(redis_url: str, engine_address: str, stats: Stats) -> dict[str, Any]:
             continue
         last = rdb.xrevrange(events_key(match_id), count=1)
         if last:
-            idle.append((now_ms - int(last[0][0].split(b"-")[0])) / 1000)
+            idle_s = (now_ms - int(last[0][0].split(b"-")[0])) / 1000
+            idle.append(idle_s)
+            if idle_s > 30:
+                decision, seat = rdb.hmget(state_key(match_id), ["decision", "seat"])
+                outbox = rdb.zscore(OUTBOX_KEY, f"{match_id}\t{int(decision or 0)}")
+                prompted = stats.prompts.get(match_id, [])[-3:]
+                problems.append(
+                    f"{match_id}: stalled {idle_s:.0f}s at decision {decision} seat {seat} "
+                    f"(outbox {outbox}, client prompts {prompted}, unacked {rdb.hlen('unacked')}, "
+                    f"queue {rdb.llen('fengsheng')})"
+                )
     rdb.close()
     return {
         "unfinished_matches": len(idle),
@@ -375,6 +387,7 @@ def main() -> int:
     parser.add_argument("--drain", type=float, default=60.0, help="seconds the matches in flight may finish in")
     parser.add_argument("--redis-url", default="", help="use this Redis (default: a throw-away one)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--worker-loglevel", default="WARNING", help="Celery workers' log level (INFO logs every task)")
     parser.add_argument("--logs", default="", help="keep the children's logs in this folder")
     parser.add_argument("--hard-limit", type=float, default=0, help="kill everything after this many s")
     args = parser.parse_args()
@@ -432,7 +445,7 @@ def main() -> int:
                     "--concurrency",
                     str(args.concurrency),
                     "--loglevel",
-                    "WARNING",
+                    args.worker_loglevel,
                     "--name",
                     f"soak{i + 1}@%h",
                 ],
