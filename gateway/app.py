@@ -333,13 +333,13 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         return {"matches": found}
 
     @app.get("/api/matches/{match_id}/replay/steps", tags=["matches"], responses=ERROR_RESPONSES)
-    async def get_replay_steps(match_id: str, svc: Svc, view: str = "all") -> dict[str, Any]:
+    async def get_replay_steps(match_id: str, svc: Svc, view: str = "all", last: bool = False) -> dict[str, Any]:
         """A finished match step by step, for the replay viewer: after each recorded action,
         the observation of `view` (`-1` spectator, a seat number, or `all`: every seat's own
         view merged, everything revealed), and the events that view saw, each with its `step`.
 
         Computed by the engine service (a scratch match replays the actions) and cached.
-        Served only once the match is over (else 409).
+        Served only once the match is over (else 409). `last=true`: only the final step.
         """
         observation = await svc.engine.observation(match_id, -1)
         if not observation.outcome.over:
@@ -347,15 +347,16 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         data = await svc.replays.get(match_id)
         if view not in data["events"]:
             raise errors.ApiError(422, "malformed_request", f"`view` must be all or -1..{data['players'] - 1}")
+        frames = data["frames"][-1:] if last else data["frames"]
         return {
             "match_id": match_id,
             "players": data["players"],
             "settings": data["settings"],
             "outcome": data["outcome"],
             "view": view,
-            "steps": data["steps"],
-            "observations": [frame[view] for frame in data["frames"]],
-            "events": data["events"][view],
+            "steps": data["steps"][-1:] if last else data["steps"],
+            "observations": [frame[view] for frame in frames],
+            "events": [] if last else data["events"][view],
         }
 
     # ---- one seat -----------------------------------------------------------------------

@@ -81,6 +81,8 @@ def test_match_list_and_replay_steps(base_url: str) -> None:
         steps = [e["step"] for e in everything["events"]]
         assert steps == sorted(steps) and steps[-1] <= len(everything["steps"]) - 1
         assert http.get(f"/api/matches/{match_id}/replay/steps", params={"view": "9"}).status_code == 422
+        last = http.get(f"/api/matches/{match_id}/replay/steps", params={"view": "all", "last": "true"}).json()
+        assert last["observations"] == everything["observations"][-1:] and last["steps"] == everything["steps"][-1:]
 
 
 def test_names_cover_every_card_character_and_skill() -> None:

@@ -157,7 +157,7 @@ const WORDS = {
   selected_hint: ["点选手牌可高亮使用它的操作", "Select hand cards to highlight the actions that use them"],
   back_lobby: ["返回大厅", "Back to the lobby"], identities_revealed: ["身份揭晓", "Identities revealed"],
   you_won: ["你赢了!", "You won!"], you_lost: ["你输了", "You lost"], killed_by: ["击杀者", "killed by"],
-  respond_delay: ["答复保持时间(秒)", "Answer hold (s)"], connected: ["已连接", "connected"],
+  respond_delay: ["答复最短用时(秒, 防读秒)", "Answer hold (s, hides timing)"], connected: ["已连接", "connected"],
   disconnected: ["连接断开, 重连中…", "disconnected, reconnecting…"], players_here: ["座位", "Seats"],
   no_live: ["当前没有进行中的对局", "No match is being played right now"], turn_number: ["回合数", "turn"],
   spectating: ["观战中(仅公开信息)", "Spectating (public information only)"],

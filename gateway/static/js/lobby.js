@@ -2,6 +2,7 @@
 import { api, guest, savedGuest, saveSeatToken } from "./api.js";
 import { t } from "./i18n.js";
 import { fill, h } from "./render.js";
+import { holdMs } from "./table.js";
 
 export async function mountLobby(root) {
   const me = savedGuest();
@@ -21,6 +22,15 @@ export async function mountLobby(root) {
   const charsIn = h("input", { type: "checkbox", id: "characters", checked: true });
   const timerIn = h("input", { type: "number", id: "turn-timeout", min: 0, max: 3600, step: "any", value: 0 });
   const delayIn = h("input", { type: "number", id: "bot-delay", min: 0, max: 30, step: "any", value: 0.8 });
+  const holdIn = h("input", {
+    type: "number",
+    id: "hold",
+    min: 0,
+    max: 10,
+    step: "any",
+    value: String(holdMs() / 1000),
+    onchange: (e) => localStorage.setItem("fs.hold_ms", String(Math.round(Math.max(0, Number(e.target.value) || 0) * 1000))),
+  });
   const error = h("p", { class: "error" });
 
   async function create(humans) {
@@ -71,6 +81,7 @@ export async function mountLobby(root) {
           h("label", { class: "field check" }, charsIn, h("span", {}, t("characters"))),
           field(t("turn_timer"), timerIn),
           field(t("bot_delay"), delayIn),
+          field(t("respond_delay"), holdIn),
           h(
             "div",
             { class: "buttons" },

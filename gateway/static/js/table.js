@@ -406,7 +406,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
     const seats = state.info?.seats || [];
     let final = null;
     try {
-      const steps = await api(`/api/matches/${matchId}/replay/steps?view=all`);
+      const steps = await api(`/api/matches/${matchId}/replay/steps?view=all&last=true`);
       final = steps.observations[steps.observations.length - 1];
     } catch {
       final = null;
