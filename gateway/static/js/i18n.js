@@ -163,7 +163,10 @@ const WORDS = {
   spectating: ["观战中(仅公开信息)", "Spectating (public information only)"],
   first: ["首步", "first"], prev: ["上一步", "previous"], next: ["下一步", "next"], last: ["末步", "last"],
   loading_replay: ["正在计算回放…", "Computing the replay…"], your_identity: ["你的身份", "Your identity"],
-  match: ["对局", "Match"], join_queue: ["加入排位队列", "Join the ranked queue"], leave_queue: ["离开队列", "Leave the queue"],
+  match: ["对局", "Match"],
+  kind_main: ["出牌阶段", "play phase"], kind_send: ["传出情报", "send the intel"], kind_arrive: ["情报到达", "intel arrives"],
+  kind_returned: ["情报退回", "intel returned"], kind_respond: ["响应", "respond"], kind_choose: ["选择", "choose"],
+  kind_discard: ["弃牌", "discard"], kind_character: ["选择角色", "choose a character"], kind_trigger: ["触发", "trigger"], join_queue: ["加入排位队列", "Join the ranked queue"], leave_queue: ["离开队列", "Leave the queue"],
   ticket: ["排队号", "Ticket"], ticket_queued: ["排队中", "queued"], ticket_claimed: ["正在开局", "match being created"],
   ticket_matched: ["已匹配", "matched"], ticket_left: ["已离开", "left"],
   ranked_about: [
@@ -213,6 +216,8 @@ function pick(entry, id) {
 }
 
 export const t = (word) => pick(WORDS[word], word);
+/** A decision kind (main, send, arrive, returned, respond, choose, discard...). */
+export const kind = (k) => (WORDS[`kind_${k}`] ? pick(WORDS[`kind_${k}`], k) : k);
 export const fn = (id) => pick(FUNCTIONS[id], id);
 export const character = (id) => pick(CHARACTERS[id], id);
 export const skill = (id) => pick(SKILLS[id], id);

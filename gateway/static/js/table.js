@@ -1,6 +1,6 @@
 // The table: a seat's live view (with its prompt) or a spectator's (public information only).
 import { api, cards, MatchSocket, seatToken } from "./api.js";
-import { character, getLang as getLangKey, identity, t, translateText } from "./i18n.js";
+import { character, getLang as getLangKey, identity, kind as kindName, t, translateText } from "./i18n.js";
 import {
   actionLabel,
   cardsOfAction,
@@ -356,7 +356,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
     if (!p) {
       const who = obs.pending?.seat;
       fill(el.prompt, h("h3", {}, t("prompt")),
-        h("p", { class: "muted waiting" }, `${t("waiting")} (${t("seat")} ${who}: ${obs.pending?.kind || ""})`),
+        h("p", { class: "muted waiting" }, `${t("waiting")} (${t("seat")} ${who}: ${kindName(obs.pending?.kind || "")})`),
         autopass,
         state.error ? h("p", { class: "error" }, state.error) : null,
       );
@@ -387,7 +387,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
     fill(el.prompt, h(
         "h3",
         {},
-        `${t("prompt")} #${p.decision} · ${p.kind}`,
+        `${t("prompt")} #${p.decision} · ${kindName(p.kind)}`,
         timeout > 0 ? h("span", { class: "timer" }, "") : null,
       ),
       h("p", { class: "prompt-text" }, translatePrompt(p.prompt)),
