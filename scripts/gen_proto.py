@@ -19,9 +19,8 @@ OUT_PKG = ROOT / "fengsheng" / "v1"
 
 
 def generate(out_root: Path) -> None:
-    from grpc_tools import protoc  # dev dependency
-
     import grpc_tools
+    from grpc_tools import protoc  # dev dependency
 
     protos = sorted(str(p.relative_to(PROTO_DIR)) for p in (PROTO_DIR / "fengsheng" / "v1").glob("*.proto"))
     include = str(Path(grpc_tools.__file__).parent / "_proto")
