@@ -70,10 +70,11 @@ def _embedded_beat(sender: object = None, **_: object) -> None:
     need no separate beat process for matchmaking."""
     if os.environ.get("FENGSHENG_EMBEDDED_BEAT", "1") in ("0", "false", "no"):
         return
-    from celery.beat import EmbeddedService
+    from celery.beat import EmbeddedService, Scheduler
 
     beat_app = getattr(sender, "app", None) or app
-    EmbeddedService(beat_app, thread=True).start()
+    # the in-memory scheduler: no schedule file (the service ignores beat_scheduler)
+    EmbeddedService(beat_app, thread=True, scheduler_cls=Scheduler).start()
 
 
 #: The app the worker runs (``celery -A services.celery_app worker``).
