@@ -408,6 +408,8 @@ def main() -> int:
         "FENGSHENG_VISIBILITY_TIMEOUT": "10",
         "FENGSHENG_RESTORE_INTERVAL": "2",
         "FENGSHENG_EMBEDDED_BEAT": "0",
+        # a task lost with a killed worker is sent again after 15 s
+        "FENGSHENG_TASK_LEASE_S": "15",
     }
     server = None
     children: list[Child] = []

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import re
 import secrets
 import time
@@ -172,6 +173,9 @@ class MatchService:
     snapshot_every: int = 8
     #: how long a watcher waits for a notification before re-reading the stream anyway
     watch_poll_s: float = 2.0
+    #: seconds (beyond its countdown) a sent task has to answer its decision before the
+    #: sweeper sends it again (``FENGSHENG_TASK_LEASE_S``; see ``services.store.LEASES_KEY``)
+    task_lease_s: float = field(default_factory=lambda: float(os.environ.get("FENGSHENG_TASK_LEASE_S") or 30))
     _cache: OrderedDict[str, CachedMatch] = field(default_factory=OrderedDict)
     _locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
     _notifier: Notifier | None = None
@@ -495,8 +499,9 @@ class MatchService:
             log.warning("could not queue %s for %s@%s; the outbox sweeper will", task, m.match_id, p.number,
                         exc_info=True)  # fmt: skip
             return
-        if outbox:
-            await self.store.outbox_done(outbox_member(m.match_id, p.number))
+        countdown = s.bot_delay_s if task.startswith("bot:") else s.turn_timeout_s
+        lease_ms = int((time.time() + countdown + self.task_lease_s) * 1000)
+        await self.store.task_sent(outbox_member(m.match_id, p.number), outbox=outbox, lease_until_ms=lease_ms)
 
     async def _game_over(self, match_id: str) -> None:
         """Tell the scheduler a match ended (ranked matches get their ladder update; the
@@ -528,11 +533,32 @@ class MatchService:
             log.warning("outbox sweep re-sent %d task(s)", sent)
         return sent
 
+    async def sweep_leases(self) -> int:
+        """Send again the tasks whose lease expired with their decision still open (the task
+        was lost after it was sent); returns how many were re-sent."""
+        sent = 0
+        for member in await self.store.expired_leases(int(time.time() * 1000)):
+            if not await self.store.claim_lease(member):
+                continue  # another replica took it
+            match_id, _, decision = member.partition("\t")
+            try:
+                async with self._lock(match_id):
+                    m, _ = await self._get(match_id)
+                    if m.game.decision_number == int(decision) and not m.game.is_over:
+                        await self._schedule(m)
+                        sent += 1
+            except MatchNotFound:
+                pass
+        if sent:
+            log.warning("lease sweep re-sent %d lost task(s)", sent)
+        return sent
+
     async def run_sweeper(self, every_s: float = 1.0, grace_s: float = 3.0) -> None:
-        """Sweep the outbox forever (a background task of every engine server)."""
+        """Sweep the outbox and the task leases forever (a background task of every engine server)."""
         while True:
             try:
                 await self.sweep_outbox(grace_s)
+                await self.sweep_leases()
             except asyncio.CancelledError:
                 raise
             except Exception:

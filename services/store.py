@@ -83,6 +83,10 @@ cur = tonumber(cur)
 if cur ~= tonumber(ARGV[1]) then return {0, cur} end
 local v = cur + 1
 local h = tonumber(ARGV[10])
+local answered = redis.call('HGET', KEYS[1], 'decision')
+if KEYS[6] and answered then
+  redis.call('ZREM', KEYS[6], string.match(KEYS[1], '{(.*)}$') .. '\t' .. answered)
+end
 redis.call('HSET', KEYS[1], 'version', v, 'decision', ARGV[3],
            'seat', ARGV[4], 'over', ARGV[5], 'last', ARGV[10 + h])
 local hl = 0
@@ -132,6 +136,14 @@ return {f[1], f[2], f[3], f[4], f[5], tail}
 #: it once the task is sent. A process that dies in between leaves it for any replica's
 #: sweeper (:meth:`MatchStore.overdue`) to send again: tasks are idempotent by decision.
 OUTBOX_KEY = "fs:outbox"
+
+#: Task leases: ``MATCH_ID\tDECISION`` members scored by the time (ms) by which the task sent
+#: for that open decision should have answered it. Added once the task is sent; the write that
+#: answers the decision removes it (in the act script). A lease that expires means the task was
+#: lost after it was sent (a broker message popped by a worker that was killed before it
+#: recorded the message as unacked: kombu's Redis transport is at most once in that window), so
+#: any replica's sweeper claims it (``ZREM``), sends the task again and renews the lease.
+LEASES_KEY = "fs:leases"
 
 
 def state_key(match_id: str) -> str:
@@ -224,6 +236,7 @@ def _keys(match_id: str) -> list[str]:
         events_key(match_id),
         notify_channel(match_id),
         OUTBOX_KEY,
+        LEASES_KEY,
     ]
 
 
@@ -320,6 +333,23 @@ class MatchStore:
 
     async def outbox_done(self, member: str) -> None:
         await self.redis.zrem(OUTBOX_KEY, member)
+
+    async def task_sent(self, member: str, *, outbox: bool, lease_until_ms: int) -> None:
+        """The task of ``member``'s decision is on the broker: clear its outbox entry (when the
+        write made one) and lease it until ``lease_until_ms`` (see :data:`LEASES_KEY`)."""
+        pipe = self.redis.pipeline(transaction=False)
+        if outbox:
+            pipe.zrem(OUTBOX_KEY, member)
+        pipe.zadd(LEASES_KEY, {member: lease_until_ms})
+        await pipe.execute()
+
+    async def expired_leases(self, now_ms: int, *, limit: int = 100) -> list[str]:
+        raw = await self.redis.zrangebyscore(LEASES_KEY, "-inf", now_ms, start=0, num=limit)
+        return [_s(x) for x in raw]
+
+    async def claim_lease(self, member: str) -> bool:
+        """Take an expired lease (one replica wins it)."""
+        return bool(await self.redis.zrem(LEASES_KEY, member))
 
     async def overdue(self, older_than_ms: int, *, limit: int = 100) -> list[str]:
         """Outbox members written before ``older_than_ms`` (their writer may have died)."""

@@ -15,6 +15,7 @@ on that port (``fengsheng worker`` and ``celery -A services.celery_app worker`` 
 | ``fengsheng_queue_length{queue}`` | messages waiting in each Celery queue on the broker (read at scrape time) |
 | ``fengsheng_unacked_tasks`` | messages delivered to some worker and not yet acknowledged |
 | ``fengsheng_outbox_size`` | decisions whose task the engine has not yet confirmed sent (``fs:outbox``) |
+| ``fengsheng_task_leases`` | sent tasks whose decision is not yet answered (``fs:leases``) |
 
 The queue series are read from the broker (Redis ``LLEN``/``HLEN``/``ZCARD``) when Prometheus
 scrapes, so any one worker reports the whole cluster's queues.
@@ -67,6 +68,7 @@ class BrokerCollector(Collector):
         lengths = GaugeMetricFamily("fengsheng_queue_length", "Messages waiting in a Celery queue", labels=["queue"])
         unacked = GaugeMetricFamily("fengsheng_unacked_tasks", "Celery messages delivered and not yet acknowledged")
         outbox = GaugeMetricFamily("fengsheng_outbox_size", "Decisions whose task is not yet confirmed sent")
+        leases = GaugeMetricFamily("fengsheng_task_leases", "Sent tasks whose decision is not yet answered")
         up = GaugeMetricFamily("fengsheng_broker_up", "1 when the broker answered this scrape")
         try:
             pipe = self.redis.pipeline(transaction=False)
@@ -74,6 +76,7 @@ class BrokerCollector(Collector):
                 pipe.llen(q)
             pipe.hlen("unacked")
             pipe.zcard("fs:outbox")
+            pipe.zcard("fs:leases")
             values = pipe.execute()
         except Exception as exc:
             log.warning("broker metrics unavailable: %s", exc)
@@ -84,8 +87,9 @@ class BrokerCollector(Collector):
             lengths.add_metric([q], int(n))
         unacked.add_metric([], int(values[len(self.queues)]))
         outbox.add_metric([], int(values[len(self.queues) + 1]))
+        leases.add_metric([], int(values[len(self.queues) + 2]))
         up.add_metric([], 1)
-        yield from (lengths, unacked, outbox, up)
+        yield from (lengths, unacked, outbox, leases, up)
 
 
 def _task_name(sender: Any, task: Any = None) -> str:

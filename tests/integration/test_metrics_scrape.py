@@ -127,6 +127,7 @@ def test_every_service_serves_metrics_that_move(redis_url: str, tmp_path: Path) 
         present("worker", "fengsheng_task_retries_total", task="bots.move")
         present("worker", "fengsheng_queue_length", queue="fengsheng")
         present("worker", "fengsheng_outbox_size")
+        present("worker", "fengsheng_task_leases")
         present("worker", "fengsheng_unacked_tasks")
         assert total(after["worker"], "fengsheng_broker_up") == 1
         # gateway: requests, latency, engine calls, human actions
