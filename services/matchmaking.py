@@ -131,7 +131,7 @@ def seat_plan(group: Group, schedule: Schedule, rng: random.Random) -> list[Seat
         if t is None:
             house += 1
             pid = f"house-{schedule.house_bot}#{house}"
-            seats.append(SeatPlan(seat, schedule.house_bot, pid, f"{schedule.house_bot} (house)", True))
+            seats.append(SeatPlan(seat, schedule.house_bot, pid, f"house {schedule.house_bot} #{house}", True))
         else:
             kind = "external" if t["bot"] else "human"
             seats.append(SeatPlan(seat, kind, player_of(t["holder"]), t["name"], t["bot"], t["holder"],

@@ -76,3 +76,18 @@ def test_correction_shrinks_the_gain_of_a_favoured_identity() -> None:
     corrected = rate([Rating()] * 5, [p.won for p in result.participants], offsets)
     assert corrected[4].mu - 25 < plain[4].mu - 25
     assert abs(sum(offsets)) < 1e-9
+
+
+def test_arena_command_prints_the_bot_leaderboard() -> None:
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "fengsheng.cli", "arena", "--bots", "heuristic,random", "--matches", "20", "--json"],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    board = json.loads(out.stdout)["leaderboard"]
+    assert len(board) == 6 and all(row["bot"] for row in board)
+    assert sum(row["games"] for row in board) == 20 * 5
+    assert [row["rank"] for row in board] == list(range(1, 7))
