@@ -9,7 +9,9 @@
   the same through :class:`RedisLadder` (WATCH/MULTI, one writer).
 - ``accuracy``: after ``--matches`` arena matches among heuristic and random bots (played on
   the engine in-process), the share of (heuristic, random) pairs the leaderboard orders
-  correctly; ``ordered`` is true when every heuristic entrant is above every random one.
+  correctly; ``ordered`` is true when every heuristic entrant is above every random one;
+  ``accuracy_corrected`` the same with the (player count, identity) correction, and
+  ``separation`` the mean mu gap between the groups over the strong group's spread.
 
 Run: ``python bench/ladder.py [--matches 2000] [--updates 20000]``.
 """
@@ -104,14 +106,35 @@ def main() -> int:
     if args.matches:
         policies = ["heuristic"] * args.entrants + ["random"] * args.entrants
         arena_ladder = MemoryLadder()
+        corrected = MemoryLadder(correction=True)
+
+        class Both(MemoryLadder):
+            """Rate every arena match with and without the identity correction."""
+
+            def record(self, result: MatchResult) -> bool:
+                corrected.record(result)
+                return arena_ladder.record(result)
+
         t0 = time.perf_counter()
-        entrants = arena.run(arena_ladder, policies, args.matches, seed=args.seed, season="bench")
+        entrants = arena.run(Both(), policies, args.matches, seed=args.seed, season="bench")
         acc, ordered = accuracy(arena_ladder, entrants, "heuristic", "random")
+        acc_c, ordered_c = accuracy(corrected, entrants, "heuristic", "random")
+        gap = {}
+        for name, lad in (("plain", arena_ladder), ("corrected", corrected)):
+            rows = lad.leaderboard(BOT, ALL_TIME, limit=1000)
+            strong = [r.rating.mu for r in rows if r.player_id.startswith("heuristic")]
+            weak = [r.rating.mu for r in rows if r.player_id.startswith("random")]
+            sd = (sum((x - sum(strong) / len(strong)) ** 2 for x in strong) / len(strong)) ** 0.5
+            gap[name] = round((sum(strong) / len(strong) - sum(weak) / len(weak)) / max(sd, 1e-9), 2)
         out.update(
             matches=args.matches,
             arena_seconds=round(time.perf_counter() - t0, 2),
             accuracy=round(acc, 4),
             ordered=ordered,
+            accuracy_corrected=round(acc_c, 4),
+            ordered_corrected=ordered_c,
+            # mean mu gap between the strong and weak groups, in units of the strong group's spread
+            separation=gap,
             leaderboard=[
                 (row.player_id, round(row.rating.score, 2)) for row in arena_ladder.leaderboard(BOT, ALL_TIME)
             ],
