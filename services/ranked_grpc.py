@@ -162,11 +162,11 @@ class BotServicer(bs_grpc.BotServiceServicer):
         watching: dict[str, asyncio.Task[None]] = {}
 
         async def watch(match_id: str) -> None:
-            seats, timeout_s = await svc.seats_of(bot, match_id)
+            seats, timeout_s, players = await svc.seats_of(bot, match_id)
             if not seats:
                 return
             out.put_nowait(bs.ServerMessage(match_start=bs.MatchStart(
-                match_id=match_id, seats=seats, players=0, turn_timeout_s=timeout_s)))  # fmt: skip
+                match_id=match_id, seats=seats, players=players, turn_timeout_s=timeout_s)))  # fmt: skip
             try:
                 async for item in svc.decisions(bot, match_id, seats[0], timeout_s):
                     if isinstance(item, Decision):

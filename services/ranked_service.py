@@ -224,12 +224,13 @@ class RankedService:
         return record, await asyncio.to_thread(self.ladder.rated, match_id)
 
     # ---- bots at the table --------------------------------------------------------------
-    async def seats_of(self, bot: BotIdentity, match_id: str) -> tuple[list[int], float]:
-        """``bot``'s seats in a ranked match and the match's turn timer."""
+    async def seats_of(self, bot: BotIdentity, match_id: str) -> tuple[list[int], float, int]:
+        """``bot``'s seats in a ranked match, the match's turn timer and its player count."""
         record = await asyncio.to_thread(self.store.match, match_id)
         if record is None:
-            return [], 0.0
-        return [s.seat for s in record["seats"] if s.holder == bot.holder], record["turn_timeout_s"]
+            return [], 0.0, 0
+        seats = [s.seat for s in record["seats"] if s.holder == bot.holder]
+        return seats, record["turn_timeout_s"], len(record["seats"])
 
     async def active_matches(self, bot: BotIdentity) -> list[str]:
         return await asyncio.to_thread(self.store.bot_matches, bot.bot_id)
@@ -237,7 +238,7 @@ class RankedService:
     async def act(self, bot: BotIdentity, match_id: str, seat: int, decision: int, action: str,
                   use_default: bool) -> ActResult:  # fmt: skip
         await self.take(bot)
-        seats, _ = await self.seats_of(bot, match_id)
+        seats, _, _ = await self.seats_of(bot, match_id)
         if seat not in seats:
             raise Forbidden(f"bot {bot.bot_id} does not play seat {seat} of match {match_id!r}")
         return await self.matches.act(match_id, seat, decision, action, origin="bot-external",

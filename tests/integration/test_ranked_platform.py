@@ -101,8 +101,10 @@ def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         p.channel.close()
 
 
-def sdk_listener(token: str, address: str, min_players: int = 5) -> tuple[BotClient, queue.Queue[bs.ServerMessage]]:
-    """An SDK client that queues once and records what it is sent (it never acts)."""
+def sdk_listener(
+    token: str, address: str, min_players: int = 5, *, queue_up: bool = True
+) -> tuple[BotClient, queue.Queue[bs.ServerMessage]]:
+    """An SDK client that queues once (``queue_up``) and records what it is sent (it never acts)."""
     client = BotClient(token=token, address=address)
     got: queue.Queue[bs.ServerMessage] = queue.Queue()
 
@@ -110,7 +112,7 @@ def sdk_listener(token: str, address: str, min_players: int = 5) -> tuple[BotCli
         try:
             for msg in client.messages():
                 got.put(msg)
-                if msg.WhichOneof("kind") == "welcome":
+                if msg.WhichOneof("kind") == "welcome" and queue_up:
                     client.join_queue(min_players)
         except Exception as exc:
             got.put(bs.ServerMessage(error=bs.BotError(code="CLIENT", message=str(exc))))
@@ -195,7 +197,7 @@ def _twelve_players(platform: Platform, sockets: contextlib.ExitStack) -> None:
             matched = wait_message(h["got"], "ticket", state="matched").ticket
             t = {"match_id": matched.match_id, "seat": matched.seat}
             start = wait_message(h["got"], "match_start", match_id=t["match_id"])
-            assert list(start.match_start.seats) == [t["seat"]]
+            assert list(start.match_start.seats) == [t["seat"]] and start.match_start.players == 5
             h["client"].close()
         stored = store.ticket(h["ticket"])
         assert stored is not None and stored["match_id"] == t["match_id"]
@@ -394,6 +396,15 @@ def test_bot_tokens_limits_and_deadlines(platform: Platform) -> None:
     second.close()
     thief.close()
     client.close()
+
+    # the idle bot reconnects: its unfinished match is resumed and its next decision pushed
+    back, back_got = sdk_listener(token, p.engine.address, queue_up=False)
+    welcome = wait_message(back_got, "welcome").welcome
+    assert match_id in welcome.active_matches
+    wait_message(back_got, "match_start", match_id=match_id)
+    again = wait_message(back_got, "decision", timeout=40, match_id=match_id).decision
+    assert again.seat == seat and again.decision > first.decision
+    back.close()
 
 
 def test_the_bot_tutorial_runs_as_written(platform: Platform, tmp_path: Path) -> None:
