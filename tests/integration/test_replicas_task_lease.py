@@ -18,11 +18,18 @@ from services.store import LEASES_KEY, MatchStore, outbox_member
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]
 
 
+def _db(redis_url: str, db: int) -> str:
+    base = redis_url.rsplit("/", 1)[0] if redis_url.count("/") > 2 else redis_url
+    return f"{base}/{db}"
+
+
 def test_an_expired_lease_resends_the_task_once_and_answering_drops_it(redis_url: str) -> None:
+    url = _db(redis_url, 11)  # no other engine sweeps this database's leases
+
     async def main() -> None:
         sched_a, sched_b = RecordingScheduler(), RecordingScheduler()
-        a = MatchService(MatchStore.from_url(redis_url), sched_a, task_lease_s=0.3)
-        b = MatchService(MatchStore.from_url(redis_url), sched_b, task_lease_s=0.3)
+        a = MatchService(MatchStore.from_url(url), sched_a, task_lease_s=0.3)
+        b = MatchService(MatchStore.from_url(url), sched_b, task_lease_s=0.3)
         try:
             match_id, pending = await a.create_match(es.MatchSettings(seed=777, seats=[es.BOT_RANDOM] * 5))
             member = outbox_member(match_id, pending.number)
@@ -45,6 +52,7 @@ def test_an_expired_lease_resends_the_task_once_and_answering_drops_it(redis_url
             nxt = await a.legal_actions(match_id, -1)  # leave no lease behind for other tests' engines
             await a.store.redis.zrem(LEASES_KEY, outbox_member(match_id, nxt.decision))
         finally:
+            await a.store.redis.flushdb()
             for s in (a, b):
                 await s.close()
                 await s.store.close()
