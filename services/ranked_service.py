@@ -187,20 +187,26 @@ class RankedService:
     async def follow(self, holder: str) -> AsyncIterator[dict[str, Any]]:
         """The holder's current ticket (if any), then every change published for it."""
         import redis.asyncio as aredis
+        import redis.exceptions as redis_errors
 
         client = aredis.Redis.from_url(self.redis_url)
-        pubsub = client.pubsub(ignore_subscribe_messages=True)
         try:
-            await pubsub.subscribe(notify_channel(holder))
-            current = await asyncio.to_thread(self.store.holder_ticket, holder)
-            if current is not None:
-                yield current
-            while True:
-                msg = await pubsub.get_message(timeout=5.0)
-                if msg is not None:
-                    yield json.loads(msg["data"])
+            while True:  # resubscribe (and re-read the current ticket) if Redis drops us
+                pubsub = client.pubsub(ignore_subscribe_messages=True)
+                try:
+                    await pubsub.subscribe(notify_channel(holder))
+                    current = await asyncio.to_thread(self.store.holder_ticket, holder)
+                    if current is not None:
+                        yield current
+                    while True:
+                        msg = await pubsub.get_message(timeout=5.0)
+                        if msg is not None:
+                            yield json.loads(msg["data"])
+                except (ConnectionError, OSError, redis_errors.ConnectionError, redis_errors.TimeoutError):
+                    await asyncio.sleep(0.5)
+                finally:
+                    await pubsub.aclose()
         finally:
-            await pubsub.aclose()
             await client.aclose()
 
     # ---- ladders ------------------------------------------------------------------------
