@@ -341,10 +341,11 @@ def use_card(g: Game, seat: int, action: str) -> Item:
     card = int(words[1])
     st = g.state
     p = st.seats[seat]
-    if card in p.hand:
-        p.hand.remove(card)
-    else:
+    from_intel = card not in p.hand
+    if from_intel:
         p.intel.remove(card)
+    else:
+        p.hand.remove(card)
     item = Item(deck.FUNCTION[card], seat, card)
     i = 2
     while i < len(words):
@@ -362,7 +363,27 @@ def use_card(g: Game, seat: int, action: str) -> Item:
             item.kind = val
         i += 2
     effect_of(item.kind).on_use(g, item)  # type: ignore[attr-defined]
+    if st.characters:
+        note_card_skills(g, item, from_intel)
     return item
+
+
+#: Skills that let a card be used another way, by the ``as`` function they add.
+ALT_FUNCTION_SKILLS = {"kao_wen": "kao_wen", "jin_ji_xia_da": "jin_ji_xia_da"}
+
+
+def note_card_skills(g: Game, item: Item, from_intel: bool) -> None:
+    """Log the skills that made this card use possible (counted as their use): 就计 for an
+    intel played, 拷问/紧急下达 for an alternative function, 核燃机体 for a second
+    危险情报 target."""
+    from engine.cards.base import note_skill
+
+    if from_intel:
+        note_skill(g, item.user, "jiu_ji")
+    if item.alt in ALT_FUNCTION_SKILLS:
+        note_skill(g, item.user, ALT_FUNCTION_SKILLS[item.alt])
+    if item.kind == "danger" and item.targets:
+        note_skill(g, item.user, "he_ran_ji_ti")
 
 
 def effect_of(kind: str) -> Effect:

@@ -58,6 +58,7 @@ def offer_take(g: Game, item: Item, tgt: Item) -> bool:
 
     if not has_skill(g, item.user, "he_ran_ji_ti"):
         return False
+    note_skill(g, item.user, "he_ran_ji_ti")
     g.ask(item.user, "choose", f"核燃机体: take the {tgt.kind} card into your hand?",
           ["choose take", "choose leave"])
     return True
