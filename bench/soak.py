@@ -207,6 +207,10 @@ async def play_match(base: str, stats: Stats, rng: random.Random, stop_at: float
                             acked.append((int(decision), sent[0]))  # applied by an earlier attempt
                         elif int(error.get("status", 500)) >= 500:
                             stats.error(f"ws_{error.get('code', 'unknown')}")
+                            if sent is not None:  # transient: resend the same action, as a client would
+                                await asyncio.sleep(0.5)
+                                pending[int(decision)] = (sent[0], sent[1])
+                                await ws.send(json.dumps({"decision": int(decision), "action": sent[0]}))
                         else:
                             stats.error(f"rejected_{error.get('kind') or error.get('code')}")
                     elif kind == "game_over":

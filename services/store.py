@@ -255,7 +255,10 @@ class MatchStore:
 
     @classmethod
     def from_url(cls, url: str, *, max_connections: int = 64) -> MatchStore:
-        return cls(aioredis.Redis.from_url(url, max_connections=max_connections))
+        # a blocking pool: a burst beyond max_connections waits for a free connection (up to
+        # 10 s) instead of failing with "Too many connections" (seen as UNAVAILABLE under load)
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
+        return cls(aioredis.Redis.from_pool(pool))
 
     async def close(self) -> None:
         await self.redis.aclose()
