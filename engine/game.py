@@ -206,7 +206,7 @@ class Game:
         number, cached_seat, actions = self._legal_cache
         if number == p.number and cached_seat == seat:
             return list(actions)
-        from engine.flow import legal_for
+        from engine.legal import legal_for
 
         actions = legal_for(self, p)
         self._legal_cache = (p.number, seat, actions)
@@ -258,7 +258,7 @@ class Game:
                 self.apply(seat, one)
             return
         self.history.append((seat, canon))
-        from engine.flow import hidden_action
+        from engine.privacy import hidden_action
 
         hidden = hidden_action(self, seat, canon)
         if hidden is None:

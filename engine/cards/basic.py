@@ -150,7 +150,7 @@ class SecretOrder(CardFunction):
         item.target = g.state.turn
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
-        from engine.flow import code_matches
+        from engine.legal import code_matches
 
         st = g.state
         target = st.seats[item.target]

@@ -8,7 +8,7 @@ from engine import rng
 from engine.cards.intel import receive_root
 from engine.characters.base import Character, Mission, Skill, choose_answer, kills_by, take_random
 from engine.characters.qing_bao_chu_zhang import replace_intel
-from engine.flow import PRIVATE_PROMPTS
+from engine.privacy import PRIVATE_PROMPTS
 from engine.state import Frame, Item
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.characters.base import Character, Mission, Skill, choose_answer, give, receipt
-from engine.flow import PRIVATE_PROMPTS
+from engine.privacy import PRIVATE_PROMPTS
 from engine.rules import blue_count, red_count
 from engine.state import Frame, Item
 

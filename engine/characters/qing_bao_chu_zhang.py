@@ -11,7 +11,7 @@ from engine.cards.basic import shielded
 from engine.cards.intel import receive_root
 from engine.characters.base import Character, Mission, Skill, choose_answer, kills_by
 from engine.characters.hooks import CARD_PLAY_PROVIDERS
-from engine.flow import PRIVATE_PROMPTS
+from engine.privacy import PRIVATE_PROMPTS
 from engine.state import Frame, Item
 
 if TYPE_CHECKING:
