@@ -3,7 +3,7 @@
 - **Request rate**: a token bucket per bot (``FENGSHENG_BOT_RATE`` units/s, burst
   ``FENGSHENG_BOT_BURST``) in Redis, shared by every engine replica. Each message a bot sends
   on its stream (action, queue request) takes one unit. The bucket is the gateway's
-  :class:`gateway.ratelimit.RedisTokenBucket` (one Lua script on the Redis clock), reused
+  :class:`fengsheng.ratelimit.RedisTokenBucket` (one Lua script on the Redis clock), reused
   here under the key prefix ``lim:bot:``.
 - **Concurrent matches**: queued tickets plus unfinished ranked matches of one bot at most
   ``FENGSHENG_BOT_MAX_MATCHES``; joining the queue past it is refused.
@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from gateway.ratelimit import RedisTokenBucket
+from fengsheng.ratelimit import RedisTokenBucket
 
 
 @dataclass(frozen=True)
