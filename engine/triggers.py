@@ -34,6 +34,9 @@ from engine.state import Frame, Item
 if TYPE_CHECKING:
     from engine.game import Game
 
+#: Skill ids listening to each window name (the registry is fixed once loaded).
+_LISTENERS: dict[str, frozenset[str]] = {}
+
 #: Windows where a face-down character's 【暴露】 skill may fire: ask every face-down seat.
 HIDDEN_WINDOWS = frozenset({"received", "turn_end"})
 
@@ -58,7 +61,9 @@ def open_window(
         start = subject if name == "dying" else st.turn
         order = [(start + i) % st.players for i in range(st.players)]
     hidden = name in HIDDEN_WINDOWS
-    listening = {s.id for s in SKILLS.values() if name in s.windows}
+    listening = _LISTENERS.get(name)
+    if listening is None:
+        listening = _LISTENERS[name] = frozenset(s.id for s in SKILLS.values() if name in s.windows)
     asked = [s for s in order if st.seats[s].alive and (
         any(k in listening for k in skills_of(g, s)) or (hidden and not st.seats[s].exposed))]
     if not asked:

@@ -54,11 +54,12 @@ def available_characters() -> list[str]:
 def skills_of(g: Game, seat: int) -> list[str]:
     """The skill ids a seat has now: its character's, less a skill taken by 乔装, plus a
     skill it took with 乔装 (flags ``qiao_zhuang:<taker>:<owner>:<skill>``)."""
-    p = g.state.seats[seat]
-    if not p.character or p.character not in CHARACTERS:
+    st = g.state
+    character = CHARACTERS.get(st.seats[seat].character)
+    if character is None:
         return []
-    have = list(CHARACTERS[p.character].skills)
-    for flag in g.state.flags:
+    have = list(character.skills)
+    for flag in st.flags:
         if flag.startswith("qiao_zhuang:"):
             _, taker, owner, skill = flag.split(":")
             if int(owner) == seat and skill in have:

@@ -14,10 +14,14 @@ CARD_PLAY_PROVIDERS: dict[str, Callable[[Game, int, str], list[str]]] = {}
 
 
 def extra_card_plays(g: Game, seat: int, ctx: str) -> list[str]:
-    from engine.characters import has_skill
+    from engine.characters import skills_of
 
+    if not g.state.seats[seat].alive:
+        return []
     out: list[str] = []
-    for skill_id, provider in CARD_PLAY_PROVIDERS.items():
-        if has_skill(g, seat, skill_id):
+    have = skills_of(g, seat)
+    for skill_id in have:
+        provider = CARD_PLAY_PROVIDERS.get(skill_id)
+        if provider is not None:
             out.extend(provider(g, seat, ctx))
     return out
