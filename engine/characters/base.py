@@ -62,6 +62,27 @@ class Skill(Effect):
         """Skills have no card of their own to put away."""
 
 
+class HandCardAsIntel(Skill):
+    """A skill whose effect is that a card from the user's hand is successfully received
+    by a chosen player (黄雀在后, 核能芯片): ``skill ID to S cards N``. The card leaves the
+    hand when the skill is used (it is the intel on its way, held on the chain) and is
+    placed at resolution; the skill id is the kill cause (黄雀's mission)."""
+
+    def on_use(self, g: Game, item: Item) -> None:
+        super().on_use(g, item)
+        g.state.seats[item.user].hand.remove(item.cards[0])
+        item.held = [item.cards[0]]
+
+    def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
+        if fr.stage == 1 or not g.state.seats[item.target].alive:
+            return True
+        item.done = True
+        fr.stage = 1
+        g.place_intel(item.target, item.held, [item.user], cause=self.id)
+        item.held = []
+        return False
+
+
 def switch_state(g: Game, seat: int, state: str) -> None:
     """Turn a state character face down (``hide``) or face up (``expose``)."""
     p = g.state.seats[seat]

@@ -7,15 +7,14 @@ from typing import TYPE_CHECKING
 
 from engine import deck
 from engine.cards import FUNCTIONS
-from engine.characters.base import Character, Mission, Skill
+from engine.characters.base import Character, HandCardAsIntel, Mission, Skill
 from engine.characters.hooks import CARD_PLAY_PROVIDERS
 from engine.rules import true_count
-from engine.state import Frame, Item
+from engine.state import Frame
 
 if TYPE_CHECKING:
     from engine.game import Game
 
-CAUSE = "he_neng_xin_pian"
 
 
 class HeRanJiTi(Skill):
@@ -30,7 +29,7 @@ class HeRanJiTi(Skill):
     character = "gang_tie_te_gong"
 
 
-class HeNengXinPian(Skill):
+class HeNengXinPian(HandCardAsIntel):
     """核能芯片: when you die, you may pick a hand card as intel; a player you name receives
     it successfully. If that kills them, their death resolves before yours; if it makes
     someone meet a victory condition, they declare at once, even in the middle of their
@@ -46,21 +45,6 @@ class HeNengXinPian(Skill):
             return []
         hand = sorted(set(g.state.seats[seat].hand))
         return [f" to {s} cards {c}" for c in hand for s in g.living()]
-
-    def on_use(self, g: Game, item: Item) -> None:
-        super().on_use(g, item)
-        # The card leaves the hand as it is chosen: it is the intel on its way.
-        g.state.seats[item.user].hand.remove(item.cards[0])
-        item.held = [item.cards[0]]
-
-    def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
-        if fr.stage == 1 or not g.state.seats[item.target].alive:
-            return True
-        item.done = True
-        fr.stage = 1
-        g.place_intel(item.target, item.held, [item.user], cause=CAUSE)
-        item.held = []
-        return False
 
 
 def two_target_danger(g: Game, seat: int, ctx: str) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine import deck
-from engine.characters.base import Character, Mission, Skill, kills_by, take_random
+from engine.characters.base import Character, HandCardAsIntel, Mission, Skill, kills_by, take_random
 from engine.state import Frame, Item
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ class QianCangFuJi(Skill):
         return True
 
 
-class HuangQueZaiHou(Skill):
+class HuangQueZaiHou(HandCardAsIntel):
     """黄雀在后【暴露】: outside your turn, when another player successfully receives a true
     intel, expose, then a fake intel from your hand is successfully received by a player
     you choose. No window remains when that receipt already won the game (p.14)."""
@@ -57,21 +57,6 @@ class HuangQueZaiHou(Skill):
             return []
         fakes = sorted({c for c in st.seats[seat].hand if deck.IS_BLACK[c]})
         return [f" to {s} cards {c}" for c in fakes for s in g.living()]
-
-    def on_use(self, g: Game, item: Item) -> None:
-        super().on_use(g, item)
-        # The fake card leaves the hand as it is played: it is on its way to the target.
-        g.state.seats[item.user].hand.remove(item.cards[0])
-        item.held = [item.cards[0]]
-
-    def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
-        if fr.stage == 1 or not g.state.seats[item.target].alive:
-            return True
-        item.done = True
-        fr.stage = 1
-        g.place_intel(item.target, item.held, [item.user], cause=CAUSE)
-        item.held = []
-        return False
 
 
 class HuangQueMission(Mission):
