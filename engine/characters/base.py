@@ -116,6 +116,13 @@ class Mission:
         return False
 
 
+class KillNonAgent(Mission):
+    """Kill a non-agent player by your own hand (蝮蛇, 戴笠, 情报处长)."""
+
+    def done(self, g: Game, seat: int) -> bool:
+        return any(non_agent for _, _, non_agent, _ in kills_by(g, seat))
+
+
 # ---------------------------------------------------------------------- helpers for skills
 def receipt(g: Game) -> Frame | None:
     """The ``after`` frame of the receipt being processed (seat: receiver, card, order:
@@ -154,6 +161,17 @@ def give(g: Game, giver: int, receiver: int, cards: list[int]) -> None:
         st.seats[receiver].hand.append(c)
     g.log("give", giver, f"seat {giver} gives {' '.join(map(str, cards))} to seat {receiver}",
           audience=(giver, receiver), cards=cards, public=f"seat {giver} gives {len(cards)} card(s) to seat {receiver}")
+
+
+def game_start_naming(g: Game, seat: int, ev: Frame) -> list[str] | None:
+    """At the ``game_start`` window, a skill that names another player for the whole game
+    (雇佣关系's employer, 危机关系's nemesis): `` to S`` for each other living player, or
+    nothing once named. None at any other window."""
+    if ev.text != "game_start":
+        return None
+    if g.state.seats[seat].relation >= 0:
+        return []
+    return [f" to {s}" for s in g.living() if s != seat]
 
 
 def choose_answer(fr: Frame) -> str:

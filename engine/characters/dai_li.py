@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine import deck
-from engine.characters.base import Character, Mission, Skill, choose_answer, kills_by
+from engine.characters.base import Character, KillNonAgent, Skill, choose_answer
 from engine.state import Frame, Item
 
 if TYPE_CHECKING:
@@ -115,13 +115,8 @@ class XiaoLiCangDao(Skill):
         return False
 
 
-class DaiLiMission(Mission):
-    """Kill a non-agent player by your own hand (card: 親手殺死一名非特工玩家)."""
-
-    def done(self, g: Game, seat: int) -> bool:
-        return any(non_agent for _, _, non_agent, _ in kills_by(g, seat))
 
 
 CHARACTER = Character("dai_li", "戴笠", True, (YUN_CHOU, XIAO_LI))
 SKILLS = (YunChouWeiWo(), XiaoLiCangDao())
-MISSION = DaiLiMission()
+MISSION = KillNonAgent()

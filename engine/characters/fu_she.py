@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.characters.base import Character, Mission, Skill, choose_answer, kills_by, take_random
+from engine.characters.base import Character, KillNonAgent, Skill, choose_answer, take_random
 from engine.state import Frame, Item
 
 if TYPE_CHECKING:
@@ -71,13 +71,8 @@ class ZhanShuDaShi(Skill):
         return False
 
 
-class FuSheMission(Mission):
-    """Kill a non-agent player by your own hand."""
-
-    def done(self, g: Game, seat: int) -> bool:
-        return any(non_agent for _, _, non_agent, _ in kills_by(g, seat))
 
 
 CHARACTER = Character("fu_she", "蝮蛇", True, ("wu_xian_dan_yao", "zhan_shu_da_shi"))
 SKILLS = (WuXianDanYao(), ZhanShuDaShi())
-MISSION = FuSheMission()
+MISSION = KillNonAgent()

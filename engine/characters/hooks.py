@@ -13,6 +13,25 @@ if TYPE_CHECKING:
 CARD_PLAY_PROVIDERS: dict[str, Callable[[Game, int, str], list[str]]] = {}
 
 
+def alt_function_plays(alt_id: str, printed: tuple[str, ...]) -> Callable[[Game, int, str], list[str]]:
+    """A provider of ``play N … as ALT`` for each hand card whose printed function is in
+    ``printed`` (拷问 for 试探/公开文本, 紧急下达 for 秘密下达/危险情报); cards drawn during
+    the current chain cannot join it."""
+
+    def provide(g: Game, seat: int, ctx: str) -> list[str]:
+        from engine import deck
+        from engine.cards import FUNCTIONS
+
+        st = g.state
+        out: list[str] = []
+        for card in sorted(set(st.seats[seat].hand)):
+            if deck.FUNCTION[card] in printed and card not in st.fresh:
+                out.extend(f"play {card}{sfx}" for sfx in FUNCTIONS[alt_id].plays(g, seat, card, ctx))
+        return out
+
+    return provide
+
+
 def extra_card_plays(g: Game, seat: int, ctx: str) -> list[str]:
     from engine.characters import skills_of
 

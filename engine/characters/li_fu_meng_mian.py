@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine import deck
-from engine.characters.base import Character, Mission, Skill, take_random
+from engine.characters.base import Character, Mission, Skill, game_start_naming, take_random
 from engine.state import Frame, Item
 
 if TYPE_CHECKING:
@@ -35,11 +35,9 @@ class WeiJiGuanXi(Skill):
     windows = ("game_start", "received")
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
-        st = g.state
-        if ev.text == "game_start":
-            if st.seats[seat].relation >= 0:
-                return []
-            return [f" to {s}" for s in g.living() if s != seat]
+        named = game_start_naming(g, seat, ev)
+        if named is not None:
+            return named
         x = nemesis(g, seat)
         if x < 0 or ev.seat != x:
             return []

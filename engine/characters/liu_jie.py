@@ -9,7 +9,7 @@ from engine.cards import FUNCTIONS
 from engine.cards.base import CardFunction, Context, no_timing
 from engine.cards.basic import burn_intel, shielded
 from engine.characters.base import Character, Mission, Skill, choose_answer
-from engine.characters.hooks import CARD_PLAY_PROVIDERS
+from engine.characters.hooks import CARD_PLAY_PROVIDERS, alt_function_plays
 from engine.state import Frame, Item
 
 if TYPE_CHECKING:
@@ -139,17 +139,8 @@ class KaoWenCard(CardFunction):
 FUNCTIONS["kao_wen"] = KaoWenCard()
 
 
-def kao_wen_plays(g: Game, seat: int, ctx: str) -> list[str]:
-    """拷问: ``play N to S as kao_wen`` for each 试探 / 公开文本 in hand."""
-    st = g.state
-    out: list[str] = []
-    for card in sorted(set(st.seats[seat].hand)):
-        if deck.FUNCTION[card] in ("probe", "public_text") and card not in st.fresh:
-            out.extend(f"play {card}{sfx}" for sfx in FUNCTIONS["kao_wen"].plays(g, seat, card, ctx))
-    return out
 
-
-CARD_PLAY_PROVIDERS["kao_wen"] = kao_wen_plays
+CARD_PLAY_PROVIDERS["kao_wen"] = alt_function_plays("kao_wen", ("probe", "public_text"))
 
 
 class LiuJieMission(Mission):

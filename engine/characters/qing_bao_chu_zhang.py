@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine import deck
 from engine.cards import FUNCTIONS
 from engine.cards.base import CardFunction, Context
 from engine.cards.basic import shielded
 from engine.cards.intel import receive_root
-from engine.characters.base import Character, Mission, Skill, choose_answer, kills_by
-from engine.characters.hooks import CARD_PLAY_PROVIDERS
+from engine.characters.base import Character, KillNonAgent, Skill, choose_answer
+from engine.characters.hooks import CARD_PLAY_PROVIDERS, alt_function_plays
 from engine.privacy import PRIVATE_PROMPTS
 from engine.state import Frame, Item
 
@@ -153,26 +152,12 @@ FUNCTIONS["jin_ji_xia_da"] = JinJiXiaDaCard()
 PRIVATE_PROMPTS.append("紧急下达: ")  # the chosen card will travel face down
 
 
-def urgent_plays(g: Game, seat: int, ctx: str) -> list[str]:
-    """紧急下达: ``play N as jin_ji_xia_da`` for each 秘密下达 / 危险情报 in hand."""
-    st = g.state
-    out: list[str] = []
-    for card in sorted(set(st.seats[seat].hand)):
-        if deck.FUNCTION[card] in ("secret_order", "danger") and card not in st.fresh:
-            out.extend(f"play {card}{sfx}" for sfx in FUNCTIONS["jin_ji_xia_da"].plays(g, seat, card, ctx))
-    return out
+
+CARD_PLAY_PROVIDERS["jin_ji_xia_da"] = alt_function_plays("jin_ji_xia_da", ("secret_order", "danger"))
 
 
-CARD_PLAY_PROVIDERS["jin_ji_xia_da"] = urgent_plays
-
-
-class QingBaoChuZhangMission(Mission):
-    """Kill a non-agent player by your own hand."""
-
-    def done(self, g: Game, seat: int) -> bool:
-        return any(non_agent for _, _, non_agent, _ in kills_by(g, seat))
 
 
 CHARACTER = Character("qing_bao_chu_zhang", "情报处长", False, ("tou_long_zhuan_feng", "jin_ji_xia_da"))
 SKILLS = (TouLongZhuanFeng(), JinJiXiaDa())
-MISSION = QingBaoChuZhangMission()
+MISSION = KillNonAgent()

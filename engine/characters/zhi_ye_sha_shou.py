@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine import deck
 from engine.cards.basic import burn_intel
-from engine.characters.base import Character, Mission, Skill, choose_answer
+from engine.characters.base import Character, Mission, Skill, choose_answer, game_start_naming
 from engine.state import Frame, Item
 
 if TYPE_CHECKING:
@@ -40,10 +40,9 @@ class GuYongGuanXi(Skill):
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
-        if ev.text == "game_start":
-            if st.seats[seat].relation >= 0:
-                return []
-            return [f" to {s}" for s in g.living() if s != seat]
+        named = game_start_naming(g, seat, ev)
+        if named is not None:
+            return named
         boss = employer(g, seat)
         if boss < 0 or ev.seat != boss:
             return []
