@@ -123,6 +123,37 @@ class KillNonAgent(Mission):
         return any(non_agent for _, _, non_agent, _ in kills_by(g, seat))
 
 
+class TwoOfAColourOnDeclare(Mission):
+    """When another player declares victory, you hold 2 red or 2 blue intel (译电员, 七百)."""
+
+    when = "declare"
+
+    def done(self, g: Game, seat: int) -> bool:
+        from engine.rules import blue_count, red_count
+
+        intel = g.state.seats[seat].intel
+        return red_count(intel) >= 2 or blue_count(intel) >= 2
+
+
+class WeakPlayerDies(Mission):
+    """A player (not yourself) holding fewer than 2 true intel dies, by anyone's hand
+    (六姐, 闪灵)."""
+
+    def done(self, g: Game, seat: int) -> bool:
+        return any(k.dead != seat and k.true_intel < 2 for k in g.state.kills)
+
+
+class ThreeOfAColourEarly(Mission):
+    """Hold 3 red or 3 blue intel before the pile first runs out (贝雷帽, 福尔摩斯; summary:
+    牌庫首次抽光前存有三張潛伏或三張軍情情報; §11.13)."""
+
+    def done(self, g: Game, seat: int) -> bool:
+        from engine.rules import blue_count, red_count
+
+        intel = g.state.seats[seat].intel
+        return not g.state.pile_exhausted_once and (red_count(intel) >= 3 or blue_count(intel) >= 3)
+
+
 # ---------------------------------------------------------------------- helpers for skills
 def receipt(g: Game) -> Frame | None:
     """The ``after`` frame of the receipt being processed (seat: receiver, card, order:

@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING
 from engine import deck
 from engine.cards.base import burnable, no_timing
 from engine.cards.basic import burn_intel
-from engine.characters.base import Character, Mission, Skill, choose_answer
-from engine.rules import blue_count, red_count
+from engine.characters.base import Character, Skill, ThreeOfAColourEarly, choose_answer
 from engine.state import Frame, Item
 
 if TYPE_CHECKING:
@@ -147,15 +146,7 @@ class DanQiangPiMa(Skill):
         return True
 
 
-class BeiLeiMaoMission(Mission):
-    """Hold 3 red or 3 blue intel before the pile first runs out (summary: 牌庫首次抽光前存有
-    三張潛伏或三張軍情情報; §11.13)."""
-
-    def done(self, g: Game, seat: int) -> bool:
-        intel = g.state.seats[seat].intel
-        return not g.state.pile_exhausted_once and (red_count(intel) >= 3 or blue_count(intel) >= 3)
-
 
 CHARACTER = Character("bei_lei_mao", "贝雷帽", True, (XIAN_JING_HUAN_SHENG, DAN_QIANG_PI_MA))
 SKILLS = (XianJingHuanSheng(), DanQiangPiMa())
-MISSION = BeiLeiMaoMission()
+MISSION = ThreeOfAColourEarly()

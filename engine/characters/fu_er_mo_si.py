@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine import deck
-from engine.characters.base import Character, Mission, Skill, choose_answer
-from engine.rules import blue_count, red_count
+from engine.characters.base import Character, Skill, ThreeOfAColourEarly, choose_answer
 from engine.state import Frame, Item
 
 if TYPE_CHECKING:
@@ -119,15 +118,7 @@ class ZhenXiang(Skill):
         return False
 
 
-class FuErMoSiMission(Mission):
-    """Hold 3 red or 3 blue intel before the pile first runs out (summary: 牌庫首次抽光前存有
-    三張潛伏或三張軍情情報; §11.13)."""
-
-    def done(self, g: Game, seat: int) -> bool:
-        intel = g.state.seats[seat].intel
-        return not g.state.pile_exhausted_once and (red_count(intel) >= 3 or blue_count(intel) >= 3)
-
 
 CHARACTER = Character("fu_er_mo_si", "福尔摩斯", False, (XIAN_SUO, ZHEN_XIANG))
 SKILLS = (XianSuo(), ZhenXiang())
-MISSION = FuErMoSiMission()
+MISSION = ThreeOfAColourEarly()

@@ -8,7 +8,7 @@ from engine import deck
 from engine.cards import FUNCTIONS
 from engine.cards.base import CardFunction, Context, no_timing
 from engine.cards.basic import burn_intel, shielded
-from engine.characters.base import Character, Mission, Skill, choose_answer
+from engine.characters.base import Character, Skill, WeakPlayerDies, choose_answer
 from engine.characters.hooks import CARD_PLAY_PROVIDERS, alt_function_plays
 from engine.state import Frame, Item
 
@@ -143,13 +143,7 @@ FUNCTIONS["kao_wen"] = KaoWenCard()
 CARD_PLAY_PROVIDERS["kao_wen"] = alt_function_plays("kao_wen", ("probe", "public_text"))
 
 
-class LiuJieMission(Mission):
-    """A player holding fewer than 2 true intel dies (by anyone's hand)."""
-
-    def done(self, g: Game, seat: int) -> bool:
-        return any(k.dead != seat and k.true_intel < 2 for k in g.state.kills)
-
 
 CHARACTER = Character("liu_jie", "六姐", False, ("sou_qu", "kao_wen"))
 SKILLS = (SouQu(), KaoWen())
-MISSION = LiuJieMission()
+MISSION = WeakPlayerDies()

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.characters.base import Character, Mission, Skill, choose_answer, give, receipt
+from engine.characters.base import Character, Skill, TwoOfAColourOnDeclare, choose_answer, give, receipt
 from engine.privacy import PRIVATE_PROMPTS
-from engine.rules import blue_count, red_count
 from engine.state import Frame, Item
 
 if TYPE_CHECKING:
@@ -55,19 +54,10 @@ class LianDong(Skill):
         return True
 
 
-class QiBaiMission(Mission):
-    """When another player declares victory, you hold 2 red or 2 blue intel."""
-
-    when = "declare"
-
-    def done(self, g: Game, seat: int) -> bool:
-        intel = g.state.seats[seat].intel
-        return red_count(intel) >= 2 or blue_count(intel) >= 2
-
 
 # The card given is seen by the two players only (the give is logged privately).
 PRIVATE_PROMPTS.append("联动: ")
 
 CHARACTER = Character("qi_bai", "七百", False, ("ji_min", "lian_dong"))
 SKILLS = (JiMin(), LianDong())
-MISSION = QiBaiMission()
+MISSION = TwoOfAColourOnDeclare()

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from engine import deck
 from engine.cards.base import own_turn
 from engine.cards.basic import burn_intel
-from engine.characters.base import Character, Mission, Skill, choose_answer, switch_state
+from engine.characters.base import Character, Skill, WeakPlayerDies, choose_answer, switch_state
 from engine.state import Frame, Item
 
 if TYPE_CHECKING:
@@ -88,13 +88,7 @@ class JuJi(Skill):
         return False
 
 
-class ShanLingMission(Mission):
-    """A player (not yourself) holding fewer than 2 true intel dies."""
-
-    def done(self, g: Game, seat: int) -> bool:
-        return any(k.dead != seat and k.true_intel < 2 for k in g.state.kills)
-
 
 CHARACTER = Character("shan_ling", "闪灵", True, ("zhuang_tian", "ju_ji"))
 SKILLS = (ZhuangTian(), JuJi())
-MISSION = ShanLingMission()
+MISSION = WeakPlayerDies()

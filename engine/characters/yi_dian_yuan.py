@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.characters.base import Character, Mission, Skill, choose_answer
-from engine.rules import blue_count, red_count
+from engine.characters.base import Character, Skill, TwoOfAColourOnDeclare, choose_answer
 from engine.state import Frame, Item
 
 if TYPE_CHECKING:
@@ -123,16 +122,7 @@ def look(g: Game, seat: int, card: int) -> None:
           public=f"seat {seat} looks at the intel")
 
 
-class YiDianYuanMission(Mission):
-    """When another player declares victory, you hold 2 red or 2 blue intel."""
-
-    when = "declare"
-
-    def done(self, g: Game, seat: int) -> bool:
-        intel = g.state.seats[seat].intel
-        return red_count(intel) >= 2 or blue_count(intel) >= 2
-
 
 CHARACTER = Character("yi_dian_yuan", "译电员", True, ("fan_zhen", "su_yi"))
 SKILLS = (FanZhen(), SuYi())
-MISSION = YiDianYuanMission()
+MISSION = TwoOfAColourOnDeclare()
