@@ -256,28 +256,28 @@ async def build_server(
             scheduler = NullScheduler()
     service = MatchService(MatchStore.from_url(redis_url), scheduler)
     metrics.track_service(service)
-    from services.grpc_guard import MalformedRequestInterceptor
+    from services.grpc_guard import GuardedRegistry
 
     server = grpc.aio.server(
-        interceptors=[MalformedRequestInterceptor()],
         options=[
             ("grpc.so_reuseport", 1 if reuse_port else 0),
             ("grpc.max_receive_message_length", 16 * 1024 * 1024),
             ("grpc.max_send_message_length", 64 * 1024 * 1024),
         ]
     )
-    es_grpc.add_EngineServiceServicer_to_server(EngineServicer(service), server)
+    registry: Any = GuardedRegistry(server)  # malformed requests -> INVALID_ARGUMENT
+    es_grpc.add_EngineServiceServicer_to_server(EngineServicer(service), registry)
     from services.ranked_grpc import SERVICE_NAMES as RANKED_NAMES
     from services.ranked_grpc import add_ranked_services
 
-    ranked = add_ranked_services(server, service, redis_url)  # BotService, RankedService (docs/bots.md)
+    ranked = add_ranked_services(registry, service, redis_url)  # BotService, RankedService (docs/bots.md)
     health_servicer = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, registry)
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
     reflection.enable_server_reflection(
         (SERVICE_NAME, *RANKED_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server
-    )
+    )  # a bidirectional stream: not guarded (it checks for a grpc.aio.Server, too)
     port = server.add_insecure_port(address)
     if port == 0:
         raise RuntimeError(f"could not bind {address}")
