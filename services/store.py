@@ -34,6 +34,8 @@ from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
+from services.redis_pipe import PipelinedConnection
+
 #: A finished match's keys expire after this long (a week): replays stay available, Redis
 #: does not grow forever.
 FINISHED_TTL_S = 7 * 24 * 3600
@@ -250,6 +252,9 @@ class MatchStore:
     def __init__(self, redis: aioredis.Redis) -> None:
         self.redis = redis
         self._act = redis.register_script(ACT_SCRIPT)
+        #: the hot path (action writes, version reads) skips redis-py's per-call cost
+        #: (services/redis_pipe.py)
+        self.pipe = PipelinedConnection.like(redis)
         self._load = redis.register_script(LOAD_SCRIPT)
         self._create = redis.register_script(CREATE_SCRIPT)
 
@@ -261,6 +266,7 @@ class MatchStore:
         return cls(aioredis.Redis.from_pool(pool))
 
     async def close(self) -> None:
+        self.pipe.close()
         await self.redis.aclose()
 
     async def create(
@@ -325,7 +331,7 @@ class MatchStore:
             *(e.encode() for e in entries),
             *_event_args(events),
         ]
-        res = await self._act(keys=_keys(match_id), args=args)
+        res = await self.pipe.evalsha(self._act, _keys(match_id), args)
         status = int(res[0])
         return WriteResult(
             ok=status == 1,
@@ -360,7 +366,7 @@ class MatchStore:
         return [_s(x) for x in raw]
 
     async def version(self, match_id: str) -> int | None:
-        raw = await self.redis.hget(state_key(match_id), "version")
+        raw = await self.pipe.execute("HGET", state_key(match_id), "version")
         return None if raw is None else int(raw)
 
     async def load(self, match_id: str) -> StoredMatch | None:

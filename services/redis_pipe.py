@@ -1,0 +1,196 @@
+"""One pipelined Redis connection for the engine service's hot path: the action write.
+
+Every action is one script call (:data:`services.store.ACT_SCRIPT`). Through redis-py's
+asyncio client each call costs the engine process about 200 µs of CPU on the reference
+machine (2 cores): the connection pool's lock and condition, the retry wrapper, the
+stream reader, the parser wrapper, the command packer in Python, on top of the socket
+calls. That was as much as the rules engine and gRPC together, and capped the service at
+about 40% of the bare gRPC echo ceiling (``bench/service_load.py``; docs/decisions.md,
+"The action write bypasses redis-py's client").
+
+:class:`PipelinedConnection` is the thinnest client that keeps the same guarantees: an
+``asyncio.Protocol`` over one connection, commands packed and replies parsed by
+``hiredis`` (the Redis project's C protocol library, which redis-py itself uses for
+parsing), any number of commands in flight, replies handed back in order. It costs about
+60 µs per call. Everything else in the store still goes through redis-py.
+
+Semantics are those of redis-py for a single command: an error reply raises a
+``redis.exceptions.ResponseError`` (``NoScriptError`` for ``NOSCRIPT``); a lost connection
+fails every command in flight with ``redis.exceptions.ConnectionError`` and the next call
+connects again. A command whose caller was cancelled still has its reply read (and
+dropped), so the connection stays in step. The compare-and-set in each script makes a
+client's retry after a connection error safe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import ssl
+from typing import Any
+
+import hiredis
+import redis.asyncio as aioredis
+from redis.connection import SSLConnection, UnixDomainSocketConnection
+from redis.exceptions import ConnectionError, NoScriptError, ResponseError
+
+Arg = bytes | str | int | float
+
+
+class _Protocol(asyncio.Protocol):
+    """Feeds the bytes Redis sends to ``hiredis`` and resolves the waiting futures in order."""
+
+    def __init__(self) -> None:
+        self.reader = hiredis.Reader()
+        self.waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
+        self.transport: asyncio.Transport | None = None
+        self.lost: Exception | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]  # (uvloop's are not asyncio.Transport)
+
+    def data_received(self, data: bytes) -> None:
+        self.reader.feed(data)
+        while True:
+            try:
+                reply = self.reader.gets()
+            except hiredis.ProtocolError as exc:  # the stream is corrupt: nothing after is trusted
+                assert self.transport is not None
+                self.transport.close()
+                self._fail(ConnectionError(f"Redis protocol error: {exc}"))
+                return
+            if reply is False:
+                return
+            fut = self.waiting.popleft()
+            if fut.done():  # its caller was cancelled
+                continue
+            if isinstance(reply, hiredis.ReplyError):
+                fut.set_exception(_error(str(reply)))
+            else:
+                fut.set_result(reply)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._fail(ConnectionError(f"connection to Redis lost: {exc or 'closed'}"))
+
+    def _fail(self, exc: Exception) -> None:
+        self.lost = exc
+        while self.waiting:
+            fut = self.waiting.popleft()
+            if not fut.done():
+                with contextlib.suppress(RuntimeError):  # its loop is closed: nobody waits any more
+                    fut.set_exception(exc)
+
+
+def _error(message: str) -> ResponseError:
+    if message.startswith("NOSCRIPT"):
+        return NoScriptError(message)
+    return ResponseError(message)
+
+
+class PipelinedConnection:
+    """A lazily opened, pipelined connection with the settings of a redis-py client."""
+
+    def __init__(self, settings: dict[str, Any]) -> None:
+        self.settings = settings
+        self._protocol: _Protocol | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._connecting: asyncio.Future[_Protocol] | None = None
+
+    @classmethod
+    def like(cls, client: aioredis.Redis) -> PipelinedConnection:
+        """Connect where ``client`` connects (host/port or unix socket, TLS, user,
+        password, database)."""
+        pool = client.connection_pool
+        kwargs = dict(pool.connection_kwargs)
+        kind = pool.connection_class
+        kwargs["unix"] = issubclass(kind, UnixDomainSocketConnection) or "path" in kwargs
+        kwargs["tls"] = issubclass(kind, SSLConnection) or kind.__name__ == "SSLConnection"
+        return cls(kwargs)
+
+    async def execute(self, *command: Arg) -> Any:
+        """Send one command; its reply. Several calls may be in flight at once."""
+        protocol = self._protocol
+        if protocol is None or protocol.lost is not None or self._loop is not asyncio.get_running_loop():
+            protocol = await self._connect()
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        protocol.waiting.append(fut)
+        assert protocol.transport is not None
+        protocol.transport.write(hiredis.pack_command(command))  # type: ignore[arg-type]  # (its stub: a 1-tuple)
+        return await fut
+
+    async def evalsha(self, script: Any, keys: list[str], args: list[Arg]) -> Any:
+        """Run a registered redis-py ``Script``; loads it when Redis has lost it (a restart
+        or ``SCRIPT FLUSH``)."""
+        try:
+            return await self.execute("EVALSHA", script.sha, len(keys), *keys, *args)
+        except NoScriptError:
+            await self.execute("SCRIPT", "LOAD", script.script)
+            return await self.execute("EVALSHA", script.sha, len(keys), *keys, *args)
+
+    async def _connect(self) -> _Protocol:
+        loop = asyncio.get_running_loop()
+        if self._connecting is not None and self._loop is loop and not self._connecting.done():
+            return await asyncio.shield(self._connecting)
+        self.close()
+        self._loop = loop
+        connecting = self._connecting = loop.create_future()
+        try:
+            protocol = await self._open(loop)
+        except Exception as exc:
+            self.close()
+            failure = ConnectionError(f"cannot connect to Redis: {exc!r}") if isinstance(exc, OSError) else exc
+            connecting.set_exception(failure)
+            connecting.exception()  # marked as retrieved: no warning when nobody else waited
+            if failure is exc:
+                raise
+            raise failure from exc
+        except BaseException:  # cancelled: whoever else waits tries again
+            self.close()
+            connecting.set_exception(ConnectionError("connecting to Redis was cancelled"))
+            connecting.exception()
+            raise
+        self._protocol = protocol  # only now: commands must follow AUTH and SELECT
+        connecting.set_result(protocol)
+        return protocol
+
+    async def _open(self, loop: asyncio.AbstractEventLoop) -> _Protocol:
+        s = self.settings
+        timeout = s.get("socket_connect_timeout") or 10.0
+        if s["unix"]:
+            coro = loop.create_unix_connection(_Protocol, s["path"])
+        else:
+            context = None
+            if s["tls"]:
+                context = ssl.create_default_context(cafile=s.get("ssl_ca_certs"))
+                if str(s.get("ssl_cert_reqs", "required")).lower() in ("none", str(int(ssl.CERT_NONE))):
+                    context.check_hostname = False
+                    context.verify_mode = ssl.CERT_NONE
+            coro = loop.create_connection(_Protocol, s.get("host", "localhost"), s.get("port", 6379), ssl=context)
+        transport, protocol = await asyncio.wait_for(coro, timeout)
+        hello: list[tuple[Arg, ...]] = []
+        if s.get("password"):
+            user = s.get("username")
+            hello.append(("AUTH", user, s["password"]) if user else ("AUTH", s["password"]))
+        if s.get("db"):
+            hello.append(("SELECT", int(s["db"])))
+        if s.get("client_name"):
+            hello.append(("CLIENT", "SETNAME", s["client_name"]))
+        try:
+            for command in hello:
+                fut: asyncio.Future[Any] = loop.create_future()
+                protocol.waiting.append(fut)
+                transport.write(hiredis.pack_command(command))  # type: ignore[arg-type]  # (its stub: a 1-tuple)
+                await asyncio.wait_for(fut, timeout)
+        except BaseException:
+            transport.close()
+            raise
+        return protocol
+
+    def close(self) -> None:
+        """Close the connection (commands in flight fail); the next call connects again."""
+        protocol, self._protocol = self._protocol, None
+        if protocol is not None and protocol.transport is not None:
+            with contextlib.suppress(RuntimeError):  # its event loop is closed already
+                protocol.transport.close()
+            protocol._fail(ConnectionError("connection to Redis closed"))
