@@ -18,6 +18,7 @@ from typing import Any
 from engine import deck, rng
 from engine.errors import IllegalAction, SetupError
 from engine.state import Frame, Prompt, Seat, State
+from fengsheng.v1 import game_pb2
 
 RULESETS = ("return",)
 
@@ -51,8 +52,6 @@ class Event:
         return not self.audience or seat in self.audience
 
     def to_proto(self) -> Any:
-        from fengsheng.v1 import game_pb2
-
         return game_pb2.Event(
             index=self.index,
             kind=self.kind,
@@ -74,8 +73,6 @@ class Outcome:
     killers: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     def to_proto(self) -> Any:
-        from fengsheng.v1 import game_pb2
-
         msg = game_pb2.Outcome(over=self.over, winners=self.winners, reason=self.reason)
         for dead, who in self.killers.items():
             msg.killers[dead].values.extend(who)

@@ -20,14 +20,33 @@ RECORD_TYPES: dict[str, type[Any]] = {
 }
 
 
+def _field_names(cls: type[Any]) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
+_FIELD_NAMES: dict[type[Any], tuple[str, ...]] = {}
+
+
 def _to_record(obj: Any) -> game_pb2.Record:
-    rec = game_pb2.Record(kind=type(obj).__name__)
-    for f in dataclasses.fields(obj):
-        value = getattr(obj, f.name)
-        field = rec.fields.add(name=f.name)
+    rec = game_pb2.Record()
+    _fill(rec, obj)
+    return rec
+
+
+def _fill(rec: game_pb2.Record, obj: Any) -> None:
+    """Write ``obj`` into the empty ``rec`` (nested records are written in place)."""
+    rec.kind = type(obj).__name__
+    add = rec.fields.add
+    for name in _field_names(type(obj)):
+        value = getattr(obj, name)
+        field = add()
+        field.name = name
         if value is None:
             field.none = True
-        elif isinstance(value, bool):
+        elif value is True or value is False:
             field.flag = value
         elif isinstance(value, int):
             if value >= 1 << 63:
@@ -38,8 +57,10 @@ def _to_record(obj: Any) -> game_pb2.Record:
             field.str = value
         elif isinstance(value, list):
             if value and dataclasses.is_dataclass(value[0]):
+                records = field.records.values
+                for v in value:
+                    _fill(records.add(), v)
                 field.records.SetInParent()
-                field.records.values.extend(_to_record(v) for v in value)
             elif value and isinstance(value[0], str):
                 field.strs.SetInParent()
                 field.strs.values.extend(value)
@@ -47,10 +68,9 @@ def _to_record(obj: Any) -> game_pb2.Record:
                 field.ints.SetInParent()
                 field.ints.values.extend(value)
         elif dataclasses.is_dataclass(value):
-            field.record.CopyFrom(_to_record(value))
+            _fill(field.record, value)
         else:
-            raise TypeError(f"cannot snapshot {type(obj).__name__}.{f.name}: {type(value).__name__}")
-    return rec
+            raise TypeError(f"cannot snapshot {type(obj).__name__}.{name}: {type(value).__name__}")
 
 
 def _from_record(rec: game_pb2.Record) -> Any:
