@@ -32,6 +32,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine import Game, IllegalAction
 from engine.errors import SetupError
@@ -77,6 +78,8 @@ class CachedMatch:
     last: str  # the last history entry, encoded
     #: history entries applied since the stored checkpoint
     since_snapshot: int = 0
+    #: the open decision as written by this process's last write (None: not yet known)
+    pending: game_pb2.Decision | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +173,7 @@ class MatchService:
     scheduler: Scheduler = field(default_factory=NullScheduler)
     cache_size: int = 2048
     #: write a snapshot checkpoint every this many actions (and at game over)
-    snapshot_every: int = 8
+    snapshot_every: int = 32
     #: how long a watcher waits for a notification before re-reading the stream anyway
     watch_poll_s: float = 2.0
     #: seconds (beyond its countdown) a sent task has to answer its decision before the
@@ -412,14 +415,14 @@ class MatchService:
                     metrics.CONFLICTS.inc()
                     m, fresh = await self._load(match_id), True
                     continue
-                metrics.ACTIONS.labels(origin or "unknown").inc()
+                _counter(metrics.ACTIONS, origin or "unknown").inc()
                 await self._schedule(m, outbox=True)
                 if game.is_over:
                     await self._game_over(match_id)
                 outcome = game.outcome
                 return ActResult(
                     version=m.version,
-                    pending=decision_proto(game),
+                    pending=m.pending or decision_proto(game),
                     outcome=outcome.to_proto() if outcome else None,
                     applied=[a for _, a in game.history[n_hist:]],
                     next_legal=_legal(game, game.pending.seat if game.pending else -1) if want_next_legal else None,
@@ -457,6 +460,7 @@ class MatchService:
             self._cache.pop(m.match_id, None)
             return None
         m.version = res.version
+        m.pending = pending
         m.since_snapshot = 0 if checkpoint else since
         m.last = entries[-1].encode() if entries else m.last
         # Restored games start with an empty event list; keep memory flat.
@@ -603,6 +607,20 @@ def _rebuild(snapshot: bytes, tail: list[HistoryEntry]) -> Game:
         game.apply(h.seat, h.action)
     del game.events[:]
     return game
+
+
+_CHILDREN: dict[tuple[int, str], Any] = {}
+
+
+def _counter(metric: Any, label: str) -> Any:
+    """``metric.labels(label)``, looked up once per label (prometheus-client's ``labels``
+    costs a lock and a tuple per call; this is on every action)."""
+    child = _CHILDREN.get((id(metric), label))
+    if child is None:
+        child = metric.labels(label)
+        if len(_CHILDREN) < 1024:  # labels come from callers: keep the cache bounded
+            _CHILDREN[(id(metric), label)] = child
+    return child
 
 
 def _legal(game: Game, seat: int) -> es.LegalActions:
