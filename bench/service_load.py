@@ -266,7 +266,9 @@ def main() -> int:
     parser.add_argument("--echo-callers", type=int, default=32)
     parser.add_argument("--workers", type=int, default=2, help="Celery worker processes (celery mode)")
     parser.add_argument("--redis-url", default=None)
-    parser.add_argument("--uvloop", action="store_true", help="run the engine servers on uvloop")
+    parser.add_argument(
+        "--uvloop", action="store_true", help="run the engine servers, and the echo server (like for like), on uvloop"
+    )
     parser.add_argument(
         "--replicas", type=int, default=1, help="engine server processes on one SO_REUSEPORT port (direct mode)"
     )
@@ -277,6 +279,10 @@ def main() -> int:
     parser.add_argument("--serve-echo", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_echo:
+        if args.uvloop:
+            import uvloop
+
+            uvloop.install()
         asyncio.run(serve_echo())
         return 0
 
@@ -297,7 +303,9 @@ def main() -> int:
                 redis_url = redis_server.url
             echo_addr = None
             if "echo" in modes:
-                proc, echo_addr = spawn([__file__, "--serve-echo"], logs / "echo.log")
+                proc, echo_addr = spawn(
+                    [__file__, "--serve-echo", *(["--uvloop"] if args.uvloop else [])], logs / "echo.log"
+                )
                 procs.append(proc)
             direct_procs: list[subprocess.Popen[bytes]] = []
             addr = ""

@@ -80,6 +80,9 @@ class CachedMatch:
     since_snapshot: int = 0
     #: the open decision as written by this process's last write (None: not yet known)
     pending: game_pb2.Decision | None = None
+    #: this match's lock (see ``MatchService._lock``), held here so that it lives as long as
+    #: the cached match instead of being rebuilt for every action
+    lock: asyncio.Lock | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,8 +370,10 @@ class MatchService:
     ) -> ActResult:
         if use_default and action.strip():
             raise BadRequest("use_default with a non-empty action")
-        async with self._lock(match_id):
+        lock = self._lock(match_id)
+        async with lock:
             m, fresh = await self._get(match_id, check=False)
+            m.lock = lock
             for _attempt in range(CAS_ATTEMPTS):
                 game = m.game
                 try:
