@@ -50,10 +50,27 @@ async def _reject(context: grpc.aio.ServicerContext[Any, Any], request: Undecoda
     await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"malformed request: {request.error}")
 
 
+#: Set (true) on a unary-unary behaviour that rejects an :class:`Undecodable` request itself
+#: (``services.grpc_server._unary`` does): it then only gets the checking deserializer, not
+#: one more coroutine around it.
+CHECKS_UNDECODABLE = "_fs_checks_undecodable"
+
+
+async def reject(context: grpc.aio.ServicerContext[Any, Any], request: Undecodable) -> None:
+    """Abort the call with ``INVALID_ARGUMENT`` (``fs-error: malformed``)."""
+    await _reject(context, request)
+
+
 def guard(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
     """``handler`` with its request bytes checked (see the module docstring)."""
     if handler is None or handler.request_streaming:
         return handler
+    if handler.unary_unary is not None and getattr(handler.unary_unary, CHECKS_UNDECODABLE, False):
+        return grpc.unary_unary_rpc_method_handler(
+            handler.unary_unary,
+            request_deserializer=_safe(handler.request_deserializer),
+            response_serializer=handler.response_serializer,
+        )
     if handler.unary_unary is not None:
         inner_uu = handler.unary_unary
 

@@ -38,6 +38,7 @@ from services.errors import (
     ServiceError,
     StaleDecision,
 )
+from services.grpc_guard import CHECKS_UNDECODABLE, Undecodable, reject
 from services.matches import MatchService
 from services.scheduler import Scheduler
 from services.store import MatchStore
@@ -107,6 +108,8 @@ def _unary(
 
         async def method(self: Any, request: Req, context: grpc.aio.ServicerContext[Any, Any]) -> Resp:
             t0 = time.perf_counter()
+            if request.__class__ is Undecodable:  # bytes that did not parse (services/grpc_guard.py)
+                await reject(context, request)  # type: ignore[arg-type]
             try:
                 return await fn(self, request, context)
             except ServiceError as exc:
@@ -128,6 +131,7 @@ def _unary(
 
         method.__name__ = fn.__name__
         method.__doc__ = fn.__doc__
+        setattr(method, CHECKS_UNDECODABLE, True)
         return method
 
     return wrap
