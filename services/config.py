@@ -10,6 +10,8 @@ variable                           meaning                                      
 ``FENGSHENG_TASK_ROUTES``          ``1``: route tasks to per-kind queues          off
                                    (bots, timers, matchmaking, ladder)
 ``FENGSHENG_WORKER_METRICS_PORT``  a worker serves Prometheus ``/metrics`` here  off
+``FENGSHENG_GROUP_COMMIT_MS``      engine: longest wait to share an action write  ``1``
+                                   with others (0 = off; services/redis_pipe.py)
 =================================  ============================================  ==========
 """
 
@@ -35,6 +37,18 @@ def visibility_timeout() -> float:
 
 def restore_interval() -> float:
     return float(os.environ.get("FENGSHENG_RESTORE_INTERVAL") or 10)
+
+
+#: see :func:`group_commit_ms`
+DEFAULT_GROUP_COMMIT_MS = 1.0
+
+
+def group_commit_ms() -> float:
+    """How long (ms) the engine may hold an action's write so that the writes of concurrent
+    matches go to Redis together. It holds only while writes come closer together than
+    that, so a quiet server writes each action at once (services/redis_pipe.py)."""
+    raw = os.environ.get("FENGSHENG_GROUP_COMMIT_MS")
+    return DEFAULT_GROUP_COMMIT_MS if raw is None or raw == "" else float(raw)
 
 
 def task_routes() -> bool:

@@ -243,11 +243,13 @@ async def build_server(
     scheduler: Scheduler | None = None,
     celery: bool = True,
     reuse_port: bool = False,
+    group_commit_ms: float | None = None,
 ) -> EngineServer:
     """Build (not start) the engine server bound to ``address`` (``host:0`` picks a port).
 
     ``scheduler`` defaults to a Celery scheduler on ``redis_url`` when ``celery`` is true,
-    else to none (nothing is queued: clients act for every seat).
+    else to none (nothing is queued: clients act for every seat). ``group_commit_ms``
+    defaults to ``$FENGSHENG_GROUP_COMMIT_MS`` (services/config.py).
     """
     from services.scheduler import CeleryScheduler, NullScheduler
 
@@ -258,7 +260,10 @@ async def build_server(
             scheduler = CeleryScheduler(make_app(redis_url))
         else:
             scheduler = NullScheduler()
-    service = MatchService(MatchStore.from_url(redis_url), scheduler)
+    from services import config
+
+    commit_ms = config.group_commit_ms() if group_commit_ms is None else group_commit_ms
+    service = MatchService(MatchStore.from_url(redis_url, group_commit_s=commit_ms / 1000), scheduler)
     metrics.track_service(service)
     from services.grpc_guard import GuardedRegistry
 

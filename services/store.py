@@ -249,21 +249,23 @@ def outbox_member(match_id: str, decision: int) -> str:
 class MatchStore:
     """Reads and writes matches; every write is one script call (one round trip)."""
 
-    def __init__(self, redis: aioredis.Redis) -> None:
+    def __init__(self, redis: aioredis.Redis, *, group_commit_s: float = 0.0) -> None:
+        """``group_commit_s``: how long an action's write may wait to go out with others
+        (see :class:`services.redis_pipe.PipelinedConnection`; 0 = never)."""
         self.redis = redis
         self._act = redis.register_script(ACT_SCRIPT)
         #: the hot path (action writes, version reads) skips redis-py's per-call cost
         #: (services/redis_pipe.py)
-        self.pipe = PipelinedConnection.like(redis)
+        self.pipe = PipelinedConnection.like(redis, coalesce_s=group_commit_s)
         self._load = redis.register_script(LOAD_SCRIPT)
         self._create = redis.register_script(CREATE_SCRIPT)
 
     @classmethod
-    def from_url(cls, url: str, *, max_connections: int = 64) -> MatchStore:
+    def from_url(cls, url: str, *, max_connections: int = 64, group_commit_s: float = 0.0) -> MatchStore:
         # a blocking pool: a burst beyond max_connections waits for a free connection (up to
         # 10 s) instead of failing with "Too many connections" (seen as UNAVAILABLE under load)
         pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
-        return cls(aioredis.Redis.from_pool(pool))
+        return cls(aioredis.Redis.from_pool(pool), group_commit_s=group_commit_s)
 
     async def close(self) -> None:
         self.pipe.close()

@@ -24,6 +24,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--reuse-port", action="store_true", help="let several replicas bind the same port (SO_REUSEPORT)"
     )
     parser.add_argument("--uvloop", action="store_true", help="run on uvloop (experimental with grpc.aio)")
+    parser.add_argument(
+        "--group-commit-ms",
+        type=float,
+        default=None,
+        help="longest wait (ms) for an action's write to share a Redis round trip with others, held only "
+        "while writes come closer together than that (default $FENGSHENG_GROUP_COMMIT_MS, else 1; 0 = off)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,7 +46,11 @@ def run(args: argparse.Namespace) -> int:
 
     async def serve() -> None:
         built = await build_server(
-            f"{args.host}:{args.port}", redis_url, celery=not args.no_celery, reuse_port=args.reuse_port
+            f"{args.host}:{args.port}",
+            redis_url,
+            celery=not args.no_celery,
+            reuse_port=args.reuse_port,
+            group_commit_ms=args.group_commit_ms,
         )
         await built.start()
         if args.metrics_port:

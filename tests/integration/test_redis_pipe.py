@@ -174,3 +174,48 @@ def test_password_and_database_of_the_url(use_uvloop: bool) -> None:
         run(main, use_uvloop=use_uvloop)
         assert admin.mget([f"k{i}" for i in range(20)]) == [str(i).encode() for i in range(20)]
         admin.close()
+
+
+def test_group_commit_shares_writes_under_load_and_never_delays_a_lone_command(redis_url: str, prefix: str) -> None:
+    async def main() -> None:
+        pipe = PipelinedConnection.like(aioredis.Redis.from_url(redis_url), coalesce_s=0.2)
+        try:
+            # a burst: once the gaps are short, commands are held and go out together
+            counts = await asyncio.gather(*(pipe.execute("INCR", prefix + "g") for _ in range(300)))
+            assert sorted(counts) == list(range(1, 301))
+            protocol = pipe._protocol
+            assert protocol is not None
+            assert protocol.commands >= 300 and protocol.writes < protocol.commands / 3
+            # after a pause the moving gap is long again: a lone command is written at once
+            await asyncio.sleep(1.0)
+            loop = asyncio.get_running_loop()
+            t0 = loop.time()
+            assert await pipe.execute("ECHO", "alone") == b"alone"
+            assert loop.time() - t0 < 0.1  # well under the 0.2 s hold
+        finally:
+            pipe.close()
+
+    run(main)
+
+
+def test_held_commands_fail_with_the_connection(redis_url: str, prefix: str, sync: redis.Redis) -> None:
+    async def main() -> None:
+        pipe = PipelinedConnection.like(aioredis.Redis.from_url(redis_url), coalesce_s=5.0)
+        try:
+            my_id = await pipe.execute("CLIENT", "ID")
+            protocol = pipe._protocol
+            assert protocol is not None
+            protocol.gap = 0.0  # as if under load: the next commands are held
+            held = [asyncio.ensure_future(pipe.execute("INCR", prefix + "h")) for _ in range(3)]
+            await asyncio.sleep(0.1)
+            assert len(protocol.held) == 3 and not any(f.done() for f in held)
+            sync.client_kill_filter(_id=my_id)
+            for fut in held:
+                with pytest.raises(redis.exceptions.ConnectionError):
+                    await asyncio.wait_for(fut, 3)
+            assert sync.get(prefix + "h") is None  # never written
+            assert await pipe.execute("ECHO", "again") == b"again"
+        finally:
+            pipe.close()
+
+    run(main)
