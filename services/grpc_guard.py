@@ -65,22 +65,18 @@ def guard(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
     """``handler`` with its request bytes checked (see the module docstring)."""
     if handler is None or handler.request_streaming:
         return handler
-    if handler.unary_unary is not None and getattr(handler.unary_unary, CHECKS_UNDECODABLE, False):
-        return grpc.unary_unary_rpc_method_handler(
-            handler.unary_unary,
-            request_deserializer=_safe(handler.request_deserializer),
-            response_serializer=handler.response_serializer,
-        )
     if handler.unary_unary is not None:
-        inner_uu = handler.unary_unary
+        behaviour = handler.unary_unary
+        if not getattr(behaviour, CHECKS_UNDECODABLE, False):
+            inner_uu = handler.unary_unary
 
-        async def unary_unary(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
-            if request.__class__ is Undecodable:
-                await _reject(context, request)
-            return await inner_uu(request, context)
+            async def behaviour(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+                if request.__class__ is Undecodable:
+                    await _reject(context, request)
+                return await inner_uu(request, context)
 
         return grpc.unary_unary_rpc_method_handler(
-            unary_unary,
+            behaviour,
             request_deserializer=_safe(handler.request_deserializer),
             response_serializer=handler.response_serializer,
         )
