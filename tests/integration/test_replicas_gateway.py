@@ -128,7 +128,9 @@ def test_concurrent_actions_through_both_replicas_lose_nothing_apply_nothing_twi
                 pool.submit(via_grpc, 0, decision, seat, picks[1]),
                 pool.submit(via_grpc, 1, decision, seat, picks[2]),
                 pool.submit(via_gateway, decision, other, options[0]),
-                pool.submit(via_gateway, decision + 1, seat, picks[0]),  # the future: rejected
+                # a decision that cannot be open yet: rejected. (Not decision + 1: when the same
+                # seat answers the next decision too, a late request for it is a valid move.)
+                pool.submit(via_gateway, decision + 1000, seat, picks[0]),
             ]
             won = [f.result() for f in futures]
             applied = [w for w in won if w is not None]
