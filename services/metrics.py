@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client import REGISTRY, Counter, Gauge, Histogram
+from prometheus_client.core import CounterMetricFamily
+from prometheus_client.registry import Collector
 
 ACTIONS = Counter("fengsheng_actions_total", "Actions applied", ["origin"])
 REJECTED = Counter("fengsheng_actions_rejected_total", "Actions rejected", ["kind"])
@@ -33,3 +36,29 @@ def track_service(service: Any) -> None:
 
     ACTIVE.set_function(active)
     CACHED.set_function(lambda: len(service._cache))
+    _STORE_WRITES.service = service
+
+
+class _StoreWrites(Collector):
+    """The action writes' Redis traffic: commands sent and the socket writes that carried
+    them (group commit: commands / writes is the mean group size; services/redis_pipe.py)."""
+
+    def __init__(self) -> None:
+        self.service: Any = None
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        stats = self.service.store.pipe.stats if self.service is not None else None
+        commands = CounterMetricFamily(
+            "fengsheng_store_commands", "Redis commands sent on the engine's pipelined connection"
+        )
+        writes = CounterMetricFamily(
+            "fengsheng_store_writes", "Socket writes that carried them (fewer under group commit)"
+        )
+        commands.add_metric([], stats.commands if stats else 0)
+        writes.add_metric([], stats.writes if stats else 0)
+        yield commands
+        yield writes
+
+
+_STORE_WRITES = _StoreWrites()
+REGISTRY.register(_STORE_WRITES)

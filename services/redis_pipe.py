@@ -45,10 +45,22 @@ from redis.exceptions import ConnectionError, NoScriptError, ResponseError
 Arg = bytes | str | int | float
 
 
+class WriteStats:
+    """Commands sent and the socket writes that carried them, over every connection of one
+    :class:`PipelinedConnection` (commands / writes = the mean group-commit size)."""
+
+    __slots__ = ("commands", "writes")
+
+    def __init__(self) -> None:
+        self.commands = 0
+        self.writes = 0
+
+
 class _Protocol(asyncio.Protocol):
     """Feeds the bytes Redis sends to ``hiredis`` and resolves the waiting futures in order."""
 
-    def __init__(self) -> None:
+    def __init__(self, stats: WriteStats | None = None) -> None:
+        self.stats = stats if stats is not None else WriteStats()
         self.reader = hiredis.Reader()
         self.waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
         self.transport: asyncio.Transport | None = None
@@ -59,14 +71,11 @@ class _Protocol(asyncio.Protocol):
         #: when the last command was sent, and the mean gap between commands (seconds)
         self.last_send = 0.0
         self.gap: float | None = None
-        #: socket writes and commands sent (commands / writes = the mean group size)
-        self.writes = 0
-        self.commands = 0
 
     def send(self, data: bytes, delay: float, max_held: int) -> None:
         """Write ``data`` now, or (``delay`` > 0 and commands arriving closer together than
         that) hold it up to ``delay`` seconds so that it goes out with the ones that follow."""
-        self.commands += 1
+        self.stats.commands += 1
         if delay > 0:
             now = asyncio.get_running_loop().time()
             # one gap counts at most 4 delays: after any pause that long the average is back
@@ -82,7 +91,7 @@ class _Protocol(asyncio.Protocol):
                     self.flush_timer = asyncio.get_running_loop().call_later(delay, self.flush)
                 return
         assert self.transport is not None
-        self.writes += 1
+        self.stats.writes += 1
         self.transport.write(data)
 
     def flush(self) -> None:
@@ -93,7 +102,7 @@ class _Protocol(asyncio.Protocol):
         if self.held and self.lost is None and self.transport is not None:
             data = b"".join(self.held)
             self.held.clear()
-            self.writes += 1
+            self.stats.writes += 1
             self.transport.write(data)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -150,6 +159,7 @@ class PipelinedConnection:
         #: matches share one write and one reply (0 = write each at once)
         self.coalesce_s = coalesce_s
         self.max_held = max_held
+        self.stats = WriteStats()
         self._protocol: _Protocol | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._connecting: asyncio.Future[_Protocol] | None = None
@@ -214,7 +224,7 @@ class PipelinedConnection:
         s = self.settings
         timeout = s.get("socket_connect_timeout") or 10.0
         if s["unix"]:
-            coro = loop.create_unix_connection(_Protocol, s["path"])
+            coro = loop.create_unix_connection(lambda: _Protocol(self.stats), s["path"])
         else:
             context = None
             if s["tls"]:
@@ -222,7 +232,9 @@ class PipelinedConnection:
                 if str(s.get("ssl_cert_reqs", "required")).lower() in ("none", str(int(ssl.CERT_NONE))):
                     context.check_hostname = False
                     context.verify_mode = ssl.CERT_NONE
-            coro = loop.create_connection(_Protocol, s.get("host", "localhost"), s.get("port", 6379), ssl=context)
+            coro = loop.create_connection(
+                lambda: _Protocol(self.stats), s.get("host", "localhost"), s.get("port", 6379), ssl=context
+            )
         transport, protocol = await asyncio.wait_for(coro, timeout)
         hello: list[tuple[Arg, ...]] = []
         if s.get("password"):

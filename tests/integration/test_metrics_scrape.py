@@ -120,6 +120,11 @@ def test_every_service_serves_metrics_that_move(redis_url: str, tmp_path: Path) 
         moved("engine", "fengsheng_actions_rejected_total")
         assert total(after["engine"], "fengsheng_active_matches") >= 1
         present("engine", "fengsheng_cas_conflicts_total")
+        moved("engine", "fengsheng_store_commands_total")
+        moved("engine", "fengsheng_store_writes_total")
+        assert total(after["engine"], "fengsheng_store_writes_total") <= total(
+            after["engine"], "fengsheng_store_commands_total"
+        )
         # worker: tasks by result, task latency, failures, queue sizes, outbox
         moved("worker", "fengsheng_tasks_total", task="bots.move", result="applied")
         moved("worker", "fengsheng_task_seconds_count", task="bots.move")

@@ -183,9 +183,7 @@ def test_group_commit_shares_writes_under_load_and_never_delays_a_lone_command(r
             # a burst: once the gaps are short, commands are held and go out together
             counts = await asyncio.gather(*(pipe.execute("INCR", prefix + "g") for _ in range(300)))
             assert sorted(counts) == list(range(1, 301))
-            protocol = pipe._protocol
-            assert protocol is not None
-            assert protocol.commands >= 300 and protocol.writes < protocol.commands / 3
+            assert pipe.stats.commands >= 300 and pipe.stats.writes < pipe.stats.commands / 3
             # after a pause the moving gap is long again: a lone command is written at once
             await asyncio.sleep(1.0)
             loop = asyncio.get_running_loop()
