@@ -10,7 +10,7 @@ variable                           meaning                                      
 ``FENGSHENG_TASK_ROUTES``          ``1``: route tasks to per-kind queues          off
                                    (bots, timers, matchmaking, ladder)
 ``FENGSHENG_WORKER_METRICS_PORT``  a worker serves Prometheus ``/metrics`` here  off
-``FENGSHENG_GROUP_COMMIT_MS``      engine: longest wait to share an action write  ``1``
+``FENGSHENG_GROUP_COMMIT_MS``      engine: longest wait to share an action write  ``2``
                                    with others (0 = off; services/redis_pipe.py)
 =================================  ============================================  ==========
 """
@@ -40,7 +40,7 @@ def restore_interval() -> float:
 
 
 #: see :func:`group_commit_ms`
-DEFAULT_GROUP_COMMIT_MS = 1.0
+DEFAULT_GROUP_COMMIT_MS = 2.0
 
 
 def group_commit_ms() -> float:
