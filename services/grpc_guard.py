@@ -45,7 +45,8 @@ def _safe(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], Any]
     return parse
 
 
-async def _reject(context: grpc.aio.ServicerContext[Any, Any], request: Undecodable) -> None:
+async def reject(context: grpc.aio.ServicerContext[Any, Any], request: Undecodable) -> None:
+    """Abort the call with ``INVALID_ARGUMENT`` (``fs-error: malformed``)."""
     context.set_trailing_metadata((("fs-error", "malformed"),))
     await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"malformed request: {request.error}")
 
@@ -54,11 +55,6 @@ async def _reject(context: grpc.aio.ServicerContext[Any, Any], request: Undecoda
 #: (``services.grpc_server._unary`` does): it then only gets the checking deserializer, not
 #: one more coroutine around it.
 CHECKS_UNDECODABLE = "_fs_checks_undecodable"
-
-
-async def reject(context: grpc.aio.ServicerContext[Any, Any], request: Undecodable) -> None:
-    """Abort the call with ``INVALID_ARGUMENT`` (``fs-error: malformed``)."""
-    await _reject(context, request)
 
 
 def guard(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
@@ -72,7 +68,7 @@ def guard(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
 
             async def behaviour(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
                 if request.__class__ is Undecodable:
-                    await _reject(context, request)
+                    await reject(context, request)
                 return await inner_uu(request, context)
 
         return grpc.unary_unary_rpc_method_handler(
@@ -85,7 +81,7 @@ def guard(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
 
         async def unary_stream(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             if request.__class__ is Undecodable:
-                await _reject(context, request)
+                await reject(context, request)
             result = inner_us(request, context)
             if hasattr(result, "__aiter__"):
                 async for item in result:
