@@ -78,8 +78,6 @@ class CachedMatch:
     last: str  # the last history entry, encoded
     #: history entries applied since the stored checkpoint
     since_snapshot: int = 0
-    #: the open decision as written by this process's last write (None: not yet known)
-    pending: game_pb2.Decision | None = None
     #: this match's lock (see ``MatchService._lock``), held here so that it lives as long as
     #: the cached match instead of being rebuilt for every action
     lock: asyncio.Lock | None = None
@@ -412,7 +410,8 @@ class MatchService:
                     raise
                 # The game object is now ahead of the stored version: persist or drop it.
                 try:
-                    res = await self._commit(m, decision, origin, n_hist, n_events)
+                    pending = decision_proto(game)
+                    res = await self._commit(m, decision, origin, n_hist, n_events, pending)
                 except BaseException:
                     self._cache.pop(match_id, None)
                     raise
@@ -427,7 +426,7 @@ class MatchService:
                 outcome = game.outcome
                 return ActResult(
                     version=m.version,
-                    pending=m.pending or decision_proto(game),
+                    pending=pending,
                     outcome=outcome.to_proto() if outcome else None,
                     applied=[a for _, a in game.history[n_hist:]],
                     next_legal=_legal(game, game.pending.seat if game.pending else -1) if want_next_legal else None,
@@ -435,11 +434,18 @@ class MatchService:
             raise Conflict(f"match {match_id!r}: too many concurrent writers, retry")
 
     async def _commit(
-        self, m: CachedMatch, decision: int, origin: str, n_hist: int, n_events: int
+        self,
+        m: CachedMatch,
+        decision: int,
+        origin: str,
+        n_hist: int,
+        n_events: int,
+        pending: game_pb2.Decision,
     ) -> CachedMatch | None:
+        """Write the actions ``game.history[n_hist:]`` answering ``decision``, with the
+        decision now open (``pending``, built once: the caller answers with it too)."""
         game = m.game
         entries = [HistoryEntry(decision + i, s, origin, a) for i, (s, a) in enumerate(game.history[n_hist:])]
-        pending = decision_proto(game)
         outcome = game.outcome
         now_ms = int(time.time() * 1000)
         since = m.since_snapshot + len(entries)
@@ -465,7 +471,6 @@ class MatchService:
             self._cache.pop(m.match_id, None)
             return None
         m.version = res.version
-        m.pending = pending
         m.since_snapshot = 0 if checkpoint else since
         m.last = entries[-1].encode() if entries else m.last
         # Restored games start with an empty event list; keep memory flat.
