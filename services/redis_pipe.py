@@ -59,8 +59,8 @@ class WriteStats:
 class _Protocol(asyncio.Protocol):
     """Feeds the bytes Redis sends to ``hiredis`` and resolves the waiting futures in order."""
 
-    def __init__(self, stats: WriteStats | None = None) -> None:
-        self.stats = stats if stats is not None else WriteStats()
+    def __init__(self, stats: WriteStats) -> None:
+        self.stats = stats
         self.reader = hiredis.Reader()
         self.waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
         self.transport: asyncio.Transport | None = None
@@ -71,6 +71,13 @@ class _Protocol(asyncio.Protocol):
         #: when the last command was sent, and the mean gap between commands (seconds)
         self.last_send = 0.0
         self.gap: float | None = None
+
+    def request(self, command: tuple[Arg, ...], delay: float, max_held: int) -> asyncio.Future[Any]:
+        """Send ``command`` (see :meth:`send`); the future of its reply."""
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.waiting.append(fut)
+        self.send(hiredis.pack_command(command), delay, max_held)  # type: ignore[arg-type]  # (stub: a 1-tuple)
+        return fut
 
     def send(self, data: bytes, delay: float, max_held: int) -> None:
         """Write ``data`` now, or (``delay`` > 0 and commands arriving closer together than
@@ -94,11 +101,14 @@ class _Protocol(asyncio.Protocol):
         self.stats.writes += 1
         self.transport.write(data)
 
-    def flush(self) -> None:
-        """Write the held commands as one write."""
+    def _stop_timer(self) -> None:
         if self.flush_timer is not None:
             self.flush_timer.cancel()
             self.flush_timer = None
+
+    def flush(self) -> None:
+        """Write the held commands as one write."""
+        self._stop_timer()
         if self.held and self.lost is None and self.transport is not None:
             data = b"".join(self.held)
             self.held.clear()
@@ -134,9 +144,7 @@ class _Protocol(asyncio.Protocol):
     def _fail(self, exc: Exception) -> None:
         self.lost = exc
         self.held.clear()
-        if self.flush_timer is not None:
-            self.flush_timer.cancel()
-            self.flush_timer = None
+        self._stop_timer()
         while self.waiting:
             fut = self.waiting.popleft()
             if not fut.done():
@@ -180,10 +188,7 @@ class PipelinedConnection:
         protocol = self._protocol
         if protocol is None or protocol.lost is not None or self._loop is not asyncio.get_running_loop():
             protocol = await self._connect()
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        protocol.waiting.append(fut)
-        protocol.send(hiredis.pack_command(command), self.coalesce_s, self.max_held)  # type: ignore[arg-type]
-        return await fut
+        return await protocol.request(command, self.coalesce_s, self.max_held)
 
     async def evalsha(self, script: Any, keys: list[str], args: list[Arg]) -> Any:
         """Run a registered redis-py ``Script``; loads it when Redis has lost it (a restart
@@ -203,18 +208,18 @@ class PipelinedConnection:
         connecting = self._connecting = loop.create_future()
         try:
             protocol = await self._open(loop)
-        except Exception as exc:
+        except BaseException as exc:
             self.close()
-            failure = ConnectionError(f"cannot connect to Redis: {exc!r}") if isinstance(exc, OSError) else exc
+            if isinstance(exc, OSError):
+                failure: BaseException = ConnectionError(f"cannot connect to Redis: {exc!r}")
+            elif isinstance(exc, Exception):
+                failure = exc
+            else:  # cancelled: whoever else waits tries again
+                failure = ConnectionError("connecting to Redis was cancelled")
             connecting.set_exception(failure)
             connecting.exception()  # marked as retrieved: no warning when nobody else waited
-            if failure is exc:
-                raise
-            raise failure from exc
-        except BaseException:  # cancelled: whoever else waits tries again
-            self.close()
-            connecting.set_exception(ConnectionError("connecting to Redis was cancelled"))
-            connecting.exception()
+            if isinstance(exc, OSError):
+                raise failure from exc
             raise
         self._protocol = protocol  # only now: commands must follow AUTH and SELECT
         connecting.set_result(protocol)
@@ -246,10 +251,7 @@ class PipelinedConnection:
             hello.append(("CLIENT", "SETNAME", s["client_name"]))
         try:
             for command in hello:
-                fut: asyncio.Future[Any] = loop.create_future()
-                protocol.waiting.append(fut)
-                transport.write(hiredis.pack_command(command))  # type: ignore[arg-type]  # (its stub: a 1-tuple)
-                await asyncio.wait_for(fut, timeout)
+                await asyncio.wait_for(protocol.request(command, 0.0, 1), timeout)
         except BaseException:
             transport.close()
             raise
