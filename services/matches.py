@@ -527,21 +527,27 @@ class MatchService:
             except Exception:
                 log.warning("could not queue the game-over task of %s", match_id, exc_info=True)
 
+    async def _resend(self, member: str) -> int:
+        """Queue again the task of ``MATCH_ID\tDECISION`` if that decision is still open;
+        1 when it was sent, else 0."""
+        match_id, _, decision = member.partition("\t")
+        try:
+            async with self._lock(match_id):
+                m, _ = await self._get(match_id)
+                if m.game.decision_number == int(decision) and not m.game.is_over:
+                    await self._schedule(m)
+                    return 1
+        except MatchNotFound:
+            pass
+        return 0
+
     async def sweep_outbox(self, grace_s: float = 3.0) -> int:
         """Send again the tasks of decisions whose writer died before sending them (outbox
         entries older than ``grace_s``); returns how many were re-sent."""
         sent = 0
         members = await self.store.overdue(int((time.time() - grace_s) * 1000))
         for member in members:
-            match_id, _, decision = member.partition("\t")
-            try:
-                async with self._lock(match_id):
-                    m, _ = await self._get(match_id)
-                    if m.game.decision_number == int(decision) and not m.game.is_over:
-                        await self._schedule(m)
-                        sent += 1
-            except MatchNotFound:
-                pass
+            sent += await self._resend(member)
             await self.store.outbox_done(member)
         if sent:
             log.warning("outbox sweep re-sent %d task(s)", sent)
@@ -554,15 +560,7 @@ class MatchService:
         for member in await self.store.expired_leases(int(time.time() * 1000)):
             if not await self.store.claim_lease(member):
                 continue  # another replica took it
-            match_id, _, decision = member.partition("\t")
-            try:
-                async with self._lock(match_id):
-                    m, _ = await self._get(match_id)
-                    if m.game.decision_number == int(decision) and not m.game.is_over:
-                        await self._schedule(m)
-                        sent += 1
-            except MatchNotFound:
-                pass
+            sent += await self._resend(member)
         if sent:
             log.warning("lease sweep re-sent %d lost task(s)", sent)
         return sent
