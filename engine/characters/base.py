@@ -210,3 +210,13 @@ def choose_answer(fr: Frame) -> str:
     word = fr.answer.split()[1]
     fr.answer = ""
     return word
+
+
+def pick_or_done(fr: Frame) -> bool:
+    """For a card-by-card choice (``choose N`` ... ``choose done``): add the card just
+    chosen to ``fr.cards``, or say (True) that the chooser is done. Call with an answer."""
+    word = choose_answer(fr)
+    if word == "done":
+        return True
+    fr.cards.append(int(word))
+    return False

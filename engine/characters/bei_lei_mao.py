@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from engine import deck
 from engine.cards.base import burnable, no_timing
 from engine.cards.basic import burn_intel
-from engine.characters.base import Character, Skill, ThreeOfAColourEarly, choose_answer
+from engine.characters.base import Character, Skill, ThreeOfAColourEarly, choose_answer, pick_or_done
 from engine.state import Frame, Item
 
 if TYPE_CHECKING:
@@ -114,13 +114,7 @@ class DanQiangPiMa(Skill):
         """The cost: pick hand cards to discard, then discard them at once."""
         if fr.stage == 1:
             return True
-        done = False
-        if fr.answer:
-            word = choose_answer(fr)
-            if word == "done":
-                done = True
-            else:
-                fr.cards.append(int(word))
+        done = pick_or_done(fr) if fr.answer else False
         left = sorted(set(g.state.seats[item.user].hand) - set(fr.cards))
         if not done and left:
             g.ask(item.user, "choose", "单枪匹马: discard a hand card, or done",

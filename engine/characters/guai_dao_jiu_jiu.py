@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine import rng
 from engine.cards.intel import receive_root
-from engine.characters.base import Character, Mission, Skill, choose_answer, kills_by, take_random
+from engine.characters.base import Character, Mission, Skill, kills_by, pick_or_done, take_random
 from engine.characters.qing_bao_chu_zhang import replace_intel
 from engine.privacy import PRIVATE_PROMPTS
 from engine.state import Frame, Item
@@ -75,11 +75,7 @@ class MaoZiXiFa(Skill):
         hand = st.seats[item.user].hand
         done = False
         if fr.answer:
-            word = choose_answer(fr)
-            if word == "done":
-                done = True
-            else:
-                fr.cards.append(int(word))
+            done = pick_or_done(fr)
         elif fr.stage == 0:
             fr.stage = 1
             if len(hand) < 2:
