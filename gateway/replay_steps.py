@@ -34,17 +34,20 @@ VIEW_ALL = -2
 #: replay requests per second per client, and the burst (``FENGSHENG_REPLAY_RATE`` / ``_BURST``)
 DEFAULT_RATE = 2.0
 DEFAULT_BURST = 30
+#: no match has more seats than this (a larger view never reaches the engine)
+MAX_SEAT = 99
 
 
 def parse_view(view: str) -> int:
-    """``all`` -> -2, ``-1`` -> -1, ``3`` -> 3; anything else is a 422."""
+    """``all`` -> -2, ``-1`` -> -1, ``3`` -> 3; anything else is a 422 (a seat number the
+    match does not have is a 422 too, from the engine's ``bad_view``)."""
     if view == "all":
         return VIEW_ALL
     try:
         number = int(view)
     except ValueError:
         number = -3
-    if number < -1:
+    if not -1 <= number <= MAX_SEAT:
         raise errors.ApiError(422, "malformed_request", "`view` must be all, -1 (spectator) or a seat number")
     return number
 
