@@ -16,6 +16,7 @@ the answer into the JSON the web client reads.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 from typing import Any
@@ -28,6 +29,8 @@ from gateway import errors
 from gateway.convert import to_dict
 from gateway.engine_client import EngineClient
 from gateway.ratelimit import limited_body
+
+log = logging.getLogger("fengsheng.gateway.replay")
 
 #: ``GetReplayStepsRequest.view`` for everything revealed
 VIEW_ALL = -2
@@ -55,18 +58,26 @@ def parse_view(view: str) -> int:
 class ReplaySteps:
     """Pages of a match's steps for one client, through the engine's ``GetReplaySteps``."""
 
-    def __init__(self, engine: EngineClient, bucket: Bucket) -> None:
+    def __init__(self, engine: EngineClient, bucket: Bucket | None) -> None:
         self._engine = engine
+        #: the per-client bucket; None = not limited (``FENGSHENG_REPLAY_RATE=0``)
         self.bucket = bucket
 
     @classmethod
     def from_env(cls, engine: EngineClient, redis_url: str | None = None) -> ReplaySteps:
         """The bucket from ``FENGSHENG_REPLAY_RATE`` / ``FENGSHENG_REPLAY_BURST`` (in Redis
-        when ``redis_url`` is given, shared by every gateway replica)."""
-        rate = float(os.environ.get("FENGSHENG_REPLAY_RATE") or DEFAULT_RATE)
-        burst = int(os.environ.get("FENGSHENG_REPLAY_BURST") or DEFAULT_BURST)
+        when ``redis_url`` is given, shared by every gateway replica; rate 0 = no limit)."""
+        try:
+            rate = float(os.environ.get("FENGSHENG_REPLAY_RATE") or DEFAULT_RATE)
+            burst = int(os.environ.get("FENGSHENG_REPLAY_BURST") or DEFAULT_BURST)
+        except ValueError as exc:
+            raise ValueError(f"FENGSHENG_REPLAY_RATE / FENGSHENG_REPLAY_BURST: {exc}") from exc
+        if rate <= 0:
+            return cls(engine, None)
         bucket: Bucket = (
-            RedisTokenBucket(redis_url, rate, burst, prefix="gw:rp:") if redis_url else TokenBucket(rate, burst)
+            RedisTokenBucket(redis_url, rate, max(1, burst), prefix="gw:rp:")
+            if redis_url
+            else TokenBucket(rate, max(1, burst))
         )
         return cls(engine, bucket)
 
@@ -77,15 +88,20 @@ class ReplaySteps:
 
     async def take(self, client: str) -> None:
         """One unit of ``client``'s replay bucket, or a 429 with ``Retry-After``."""
-        wait = await self.bucket.take("replay:" + client)
+        if self.bucket is None:
+            return
+        try:
+            wait = await self.bucket.take("replay:" + client)
+        except Exception as exc:  # fail open like the gateway's other limits: Redis is down
+            log.warning("replay rate limit check failed, letting the request through: %s", exc)
+            return
         if wait > 0:
-            body = limited_body(wait)["error"]
-            body["message"] = "too many replay requests from this client; retry later"
+            message = "too many replay requests from this client; retry later"
             raise errors.ApiError(
                 429,
                 "rate_limited",
-                body["message"],
-                retry_after_s=body["retry_after_s"],
+                message,
+                retry_after_s=limited_body(wait)["error"]["retry_after_s"],
                 headers={"Retry-After": str(max(1, math.ceil(wait)))},
             )
 
