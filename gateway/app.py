@@ -29,7 +29,7 @@ from gateway.cards import deck
 from gateway.convert import to_dict
 from gateway.engine_client import EngineClient
 from gateway.metrics import Metrics
-from gateway.replay_steps import ReplaySteps, parse_view
+from gateway.replay_steps import ReplaySteps, holds_seat, parse_view
 from gateway.schemas import (
     ActIn,
     CreateMatchIn,
@@ -125,15 +125,6 @@ def _seat_of(match_id: str, svc: Svc, request: Request, token: Annotated[str | N
     if grant.match_id != match_id:
         raise errors.forbidden("this seat token is for another match")
     return grant
-
-
-def _holds_seat(svc: Services, request: Request, query_token: str | None, match_id: str, seat: int) -> bool:
-    """Whether the request carries a valid seat token for ``seat`` of ``match_id``."""
-    try:
-        grant = svc.signer.seat(_token_from(request.headers, query_token))
-    except (errors.ApiError, TokenError):
-        return False
-    return grant.match_id == match_id and grant.seat == seat
 
 
 Grant = Annotated[SeatGrant, Depends(_seat_of)]
@@ -341,7 +332,11 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
             found = [m for m in found if not m["over"]]
         return {"matches": found}
 
-    @app.get("/api/matches/{match_id}/replay/steps", tags=["matches"], responses=ERROR_RESPONSES)
+    @app.get(
+        "/api/matches/{match_id}/replay/steps",
+        tags=["matches"],
+        responses={**ERROR_RESPONSES, 429: {"model": ErrorOut, "description": "too many replays; see Retry-After"}},
+    )
     async def get_replay_steps(
         match_id: str,
         request: Request,
@@ -363,7 +358,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         """
         await svc.replays.take(request.client.host if request.client else "")
         number = parse_view(view)
-        finished_only = number >= 0 and not _holds_seat(svc, request, token, match_id, number)
+        finished_only = number >= 0 and not holds_seat(svc.signer, request.headers, token, match_id, number)
         return await svc.replays.page(
             match_id, number, from_step=from_step, limit=limit or 0, last=last, finished_only=finished_only
         )

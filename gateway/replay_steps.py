@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+from collections.abc import Mapping
 from typing import Any
 
 import grpc
@@ -26,6 +27,7 @@ import grpc
 from fengsheng.ratelimit import Bucket, RedisTokenBucket, TokenBucket
 from fengsheng.v1 import engine_service_pb2 as pb
 from gateway import errors
+from gateway.auth import TokenError, TokenSigner
 from gateway.convert import to_dict
 from gateway.engine_client import EngineClient
 from gateway.ratelimit import limited_body
@@ -53,6 +55,22 @@ def parse_view(view: str) -> int:
     if not -1 <= number <= MAX_SEAT:
         raise errors.ApiError(422, "malformed_request", "`view` must be all, -1 (spectator) or a seat number")
     return number
+
+
+def holds_seat(
+    signer: TokenSigner, headers: Mapping[str, str], query_token: str | None, match_id: str, seat: int
+) -> bool:
+    """Whether the request carries (``Authorization: Bearer`` or ``?token=``) a valid seat
+    token for ``seat`` of ``match_id``: only then may it see that seat's view of a running match."""
+    auth = headers.get("authorization", "")
+    token = auth[7:].strip() if auth.lower().startswith("bearer ") else (query_token or "")
+    if not token:
+        return False
+    try:
+        grant = signer.seat(token)
+    except TokenError:
+        return False
+    return grant.match_id == match_id and grant.seat == seat
 
 
 class ReplaySteps:

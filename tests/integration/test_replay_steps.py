@@ -14,6 +14,9 @@ from collections.abc import Iterator
 import grpc
 import pytest
 import redis
+from helpers.processes import ServiceProcess
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from replay_util import all_pages, create, old_method, play
 
 from fengsheng.v1 import engine_service_pb2 as es
@@ -165,3 +168,55 @@ def test_long_and_malformed_match_ids(stub: es_grpc.EngineServiceStub) -> None:
         assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT, request
     past = stub.GetReplaySteps(es.GetReplayStepsRequest(match_id=long_id, view=-1, from_step=10_000))
     assert not past.steps and past.next_step == past.total_steps
+
+
+int32 = st.integers(-(2**31), 2**31 - 1)
+
+
+def test_any_request_is_answered_without_an_internal_error(
+    stub: es_grpc.EngineServiceStub, engine: ServiceProcess, finished: str
+) -> None:
+    """Any field values, and bytes that do not parse: OK or a client error, never INTERNAL."""
+    raw = grpc.insecure_channel(engine.address)
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    @given(
+        match_id=st.one_of(st.just(finished), st.just("rp-nosuch"), st.text(max_size=70)),
+        view=int32,
+        from_step=int32,
+        max_steps=int32,
+        last=st.booleans(),
+        finished_only=st.booleans(),
+        payload=st.binary(max_size=120),
+    )
+    def run(
+        match_id: str, view: int, from_step: int, max_steps: int, last: bool, finished_only: bool, payload: bytes
+    ) -> None:
+        request = es.GetReplayStepsRequest(
+            match_id=match_id,
+            view=view,
+            from_step=from_step,
+            max_steps=max_steps,
+            last=last,
+            finished_only=finished_only,
+        )
+        try:
+            reply = stub.GetReplaySteps(request, timeout=30)
+            assert len(reply.steps) <= 100
+        except grpc.RpcError as exc:
+            assert exc.code() in CLIENT_ERRORS, (request, exc.code(), exc.details())
+        call = raw.unary_unary(
+            "/fengsheng.v1.EngineService/GetReplaySteps", request_serializer=None, response_deserializer=None
+        )
+        try:
+            call(payload, timeout=30)
+        except grpc.RpcError as exc:
+            assert exc.code() in CLIENT_ERRORS, (payload, exc.code(), exc.details())
+
+    try:
+        run()
+    finally:
+        raw.close()
+
+
+CLIENT_ERRORS = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.FAILED_PRECONDITION}
