@@ -29,7 +29,7 @@ from gateway.cards import deck
 from gateway.convert import to_dict
 from gateway.engine_client import EngineClient
 from gateway.metrics import Metrics
-from gateway.replay_steps import ReplaySteps
+from gateway.replay_steps import ReplaySteps, holds_seat, parse_view
 from gateway.schemas import (
     ActIn,
     CreateMatchIn,
@@ -145,14 +145,14 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = EngineClient(engine_address, metrics)
         store = open_store(redis_url)
-        app.state.services = Services(
-            engine=engine, store=store, signer=signer, metrics=metrics, replays=ReplaySteps(engine)
-        )
+        replays = ReplaySteps.from_env(engine, redis_url)
+        app.state.services = Services(engine=engine, store=store, signer=signer, metrics=metrics, replays=replays)
         try:
             yield
         finally:
             await engine.close()
             await store.close()
+            await replays.close()
 
     app = FastAPI(
         title="fengsheng gateway",
@@ -332,32 +332,36 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
             found = [m for m in found if not m["over"]]
         return {"matches": found}
 
-    @app.get("/api/matches/{match_id}/replay/steps", tags=["matches"], responses=ERROR_RESPONSES)
-    async def get_replay_steps(match_id: str, svc: Svc, view: str = "all", last: bool = False) -> dict[str, Any]:
-        """A finished match step by step, for the replay viewer: after each recorded action,
-        the observation of `view` (`-1` spectator, a seat number, or `all`: every seat's own
-        view merged, everything revealed), and the events that view saw, each with its `step`.
+    @app.get(
+        "/api/matches/{match_id}/replay/steps",
+        tags=["matches"],
+        responses={**ERROR_RESPONSES, 429: {"model": ErrorOut, "description": "too many replays; see Retry-After"}},
+    )
+    async def get_replay_steps(
+        match_id: str,
+        request: Request,
+        svc: Svc,
+        view: str = "all",
+        last: bool = False,
+        from_step: Annotated[int, Query(alias="from", ge=0, le=1_000_000)] = 0,
+        limit: Annotated[int, Query(ge=1, le=1000)] | None = None,
+        token: Annotated[str | None, Query()] = None,
+    ) -> dict[str, Any]:
+        """A page of a match's steps, for the replay viewer: after each recorded action, the
+        observation of `view` (`-1` spectator, a seat number, or `all`: every seat's own view
+        merged, everything revealed) and the events that view saw, each with its `step`.
 
-        Computed by the engine service (a scratch match replays the actions) and cached.
-        Served only once the match is over (else 409). `last=true`: only the final step.
+        Pages: `from` (first step), `limit` (steps; the engine caps it); `next_step` is the
+        next page's `from`, null at the end. `last=true`: only the current step. `all`, and a
+        seat without that seat's token, only once the match is over (else 409). Computed by
+        the engine from the stored history (`GetReplaySteps`); rate-limited per client (429).
         """
-        observation = await svc.engine.observation(match_id, -1)
-        if not observation.outcome.over:
-            raise errors.conflict("the match is not over: its replay would reveal hidden cards")
-        data = await svc.replays.get(match_id)
-        if view not in data["events"]:
-            raise errors.ApiError(422, "malformed_request", f"`view` must be all or -1..{data['players'] - 1}")
-        frames = data["frames"][-1:] if last else data["frames"]
-        return {
-            "match_id": match_id,
-            "players": data["players"],
-            "settings": data["settings"],
-            "outcome": data["outcome"],
-            "view": view,
-            "steps": data["steps"][-1:] if last else data["steps"],
-            "observations": [frame[view] for frame in frames],
-            "events": [] if last else data["events"][view],
-        }
+        await svc.replays.take(request.client.host if request.client else "")
+        number = parse_view(view)
+        finished_only = number >= 0 and not holds_seat(svc.signer, request.headers, token, match_id, number)
+        return await svc.replays.page(
+            match_id, number, from_step=from_step, limit=limit or 0, last=last, finished_only=finished_only
+        )
 
     # ---- one seat -----------------------------------------------------------------------
 

@@ -118,6 +118,28 @@ class EngineClient:
         result: pb.Replay = await self._call("GetReplay", pb.GetReplayRequest(match_id=match_id))
         return result
 
+    async def replay_steps(
+        self,
+        match_id: str,
+        view: int,
+        *,
+        from_step: int = 0,
+        max_steps: int = 0,
+        last: bool = False,
+        finished_only: bool = False,
+    ) -> pb.ReplaySteps:
+        """A page of the match's steps as ``view`` saw them (``GetReplaySteps``)."""
+        request = pb.GetReplayStepsRequest(
+            match_id=match_id,
+            view=view,
+            from_step=from_step,
+            max_steps=max_steps,
+            last=last,
+            finished_only=finished_only,
+        )
+        result: pb.ReplaySteps = await self._call("GetReplaySteps", request)
+        return result
+
     async def watch(self, match_id: str, seat: int, from_event_id: str = "") -> AsyncIterator[pb.WatchEvent]:
         """The seat's events (``seat = -1``: public ones) until the stream ends.
 

@@ -58,12 +58,16 @@ WS_NOT_FOUND = 4404
 class ApiError(Exception):
     """An error with its HTTP status, a stable ``code`` and optional extra fields."""
 
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, *, headers: dict[str, str] | None = None, **extra: Any
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.extra = extra
+        #: response headers (``Retry-After`` of a 429)
+        self.headers = headers
 
     def body(self) -> dict[str, Any]:
         return {"error": {"status": self.status, "code": self.code, "message": self.message, **self.extra}}
@@ -127,7 +131,7 @@ def install_handlers(app: FastAPI) -> None:
 
     async def api_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ApiError)
-        return JSONResponse(exc.body(), status_code=exc.status)
+        return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
 
     async def grpc_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, grpc.aio.AioRpcError)

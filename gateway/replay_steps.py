@@ -1,166 +1,174 @@
-"""Per-step views of a finished match, for the web client's replay viewer.
+"""The replay viewer's steps: pages of ``GetReplaySteps``, rate-limited per client.
 
-The gateway never imports :mod:`engine`, so it asks the engine service to do the work:
-it creates a scratch match with the replay's settings (seed included; every seat
-``HUMAN`` and no turn timer, so no bot or timer task is ever queued for it), applies the
-recorded actions one by one with ``Act``, and after each one reads ``GetObservation`` for
-the spectator and for every seat. The events of each view come from ``Watch`` on the
-original match; each event carries the decision open after it, which places it at its step.
+The engine service computes the steps from the stored history (services/replay.py); this
+module decides what the caller may ask for, draws from the caller's replay bucket and turns
+the answer into the JSON the web client reads.
 
-The result is cached in the gateway's memory (a few matches): a replay never changes. The
-scratch match stays in Redis under ``{match_id}.rp.{nonce}`` like any finished match.
-(A ``GetReplaySteps`` RPC in the engine service would avoid the scratch match: see the
-web-client notes in docs/web-client.md.)
+- ``view``: ``all`` (everything revealed: only once the match is over, else 409), ``-1``
+  (the spectator) or a seat number. A seat's view of a running match needs that seat's
+  token; without it the engine is asked with ``finished_only`` and answers 409 until the
+  match is over.
+- Every request draws one unit from a token bucket keyed by the client's address
+  (``FENGSHENG_REPLAY_RATE`` units per second, at most ``FENGSHENG_REPLAY_BURST``; in Redis
+  when the gateway has one, so every replica shares it). An empty bucket answers 429 with
+  ``Retry-After``.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import secrets
-from collections import OrderedDict
+import logging
+import math
+import os
+from collections.abc import Mapping
 from typing import Any
 
+import grpc
+
+from fengsheng.ratelimit import Bucket, RedisTokenBucket, TokenBucket
 from fengsheng.v1 import engine_service_pb2 as pb
+from gateway import errors
+from gateway.auth import TokenError, TokenSigner
 from gateway.convert import to_dict
 from gateway.engine_client import EngineClient
+from gateway.ratelimit import limited_body
 
-#: how many computed replays the gateway keeps in memory
-CACHE_SIZE = 8
-#: how long to wait for one view's event stream of a finished match
-WATCH_TIMEOUT_S = 20.0
+log = logging.getLogger("fengsheng.gateway.replay")
+
+#: ``GetReplayStepsRequest.view`` for everything revealed
+VIEW_ALL = -2
+#: replay requests per second per client, and the burst (``FENGSHENG_REPLAY_RATE`` / ``_BURST``)
+DEFAULT_RATE = 2.0
+DEFAULT_BURST = 30
+#: no match has more seats than this (a larger view never reaches the engine)
+MAX_SEAT = 99
+
+
+def parse_view(view: str) -> int:
+    """``all`` -> -2, ``-1`` -> -1, ``3`` -> 3; anything else is a 422 (a seat number the
+    match does not have is a 422 too, from the engine's ``bad_view``)."""
+    if view == "all":
+        return VIEW_ALL
+    try:
+        number = int(view)
+    except ValueError:
+        number = -3
+    if not -1 <= number <= MAX_SEAT:
+        raise errors.ApiError(422, "malformed_request", "`view` must be all, -1 (spectator) or a seat number")
+    return number
+
+
+def holds_seat(
+    signer: TokenSigner, headers: Mapping[str, str], query_token: str | None, match_id: str, seat: int
+) -> bool:
+    """Whether the request carries (``Authorization: Bearer`` or ``?token=``) a valid seat
+    token for ``seat`` of ``match_id``: only then may it see that seat's view of a running match."""
+    auth = headers.get("authorization", "")
+    token = auth[7:].strip() if auth.lower().startswith("bearer ") else (query_token or "")
+    if not token:
+        return False
+    try:
+        grant = signer.seat(token)
+    except TokenError:
+        return False
+    return grant.match_id == match_id and grant.seat == seat
 
 
 class ReplaySteps:
-    """Computes and caches the per-step views of finished matches."""
+    """Pages of a match's steps for one client, through the engine's ``GetReplaySteps``."""
 
-    def __init__(self, engine: EngineClient) -> None:
+    def __init__(self, engine: EngineClient, bucket: Bucket | None) -> None:
         self._engine = engine
-        self._cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self._locks: dict[str, asyncio.Lock] = {}
+        #: the per-client bucket; None = not limited (``FENGSHENG_REPLAY_RATE=0``)
+        self.bucket = bucket
 
-    async def get(self, match_id: str) -> dict[str, Any]:
-        if match_id in self._cache:
-            self._cache.move_to_end(match_id)
-            return self._cache[match_id]
-        lock = self._locks.setdefault(match_id, asyncio.Lock())
-        async with lock:
-            if match_id not in self._cache:
-                self._cache[match_id] = await self._compute(match_id)
-                while len(self._cache) > CACHE_SIZE:
-                    self._cache.popitem(last=False)
-        self._locks.pop(match_id, None)
-        return self._cache[match_id]
-
-    async def _compute(self, match_id: str) -> dict[str, Any]:
-        replay = await self._engine.replay(match_id)
-        settings = pb.MatchSettings()
-        settings.CopyFrom(replay.settings)
-        players = settings.players
-        del settings.seats[:]
-        settings.seats.extend([pb.HUMAN] * players)
-        settings.turn_timeout_s = 0
-        settings.bot_delay_s = 0
-        scratch = f"{match_id}.rp.{secrets.token_hex(4)}"[:64]
-        created = await self._engine.create_match(settings, scratch)
-        viewers = list(range(-1, players))
-
-        async def views() -> dict[str, dict[str, Any]]:
-            observations = await asyncio.gather(*(self._engine.observation(scratch, v) for v in viewers))
-            return {str(v): _strip(to_dict(o)) for v, o in zip(viewers, observations, strict=True)}
-
-        steps: list[dict[str, Any]] = [
-            {"step": 0, "seat": -1, "action": "", "decision": 0, "pending": created.pending.number}
-        ]
-        frames = [await views()]
-        for i, entry in enumerate(replay.actions, start=1):
-            result = await self._engine.act(scratch, entry.seat, entry.decision, entry.action)
-            steps.append(
-                {
-                    "step": i,
-                    "seat": entry.seat,
-                    "action": entry.action,
-                    "decision": entry.decision,
-                    "pending": result.pending.number,
-                }
-            )
-            frames.append(await views())
-
-        pending_numbers = [s["pending"] for s in steps]
-        events = dict(
-            zip(
-                (str(v) for v in viewers),
-                await asyncio.gather(*(self._events(match_id, v, pending_numbers) for v in viewers)),
-                strict=True,
-            )
+    @classmethod
+    def from_env(cls, engine: EngineClient, redis_url: str | None = None) -> ReplaySteps:
+        """The bucket from ``FENGSHENG_REPLAY_RATE`` / ``FENGSHENG_REPLAY_BURST`` (in Redis
+        when ``redis_url`` is given, shared by every gateway replica; rate 0 = no limit)."""
+        try:
+            rate = float(os.environ.get("FENGSHENG_REPLAY_RATE") or DEFAULT_RATE)
+            burst = int(os.environ.get("FENGSHENG_REPLAY_BURST") or DEFAULT_BURST)
+        except ValueError as exc:
+            raise ValueError(f"FENGSHENG_REPLAY_RATE / FENGSHENG_REPLAY_BURST: {exc}") from exc
+        if rate <= 0:
+            return cls(engine, None)
+        bucket: Bucket = (
+            RedisTokenBucket(redis_url, rate, max(1, burst), prefix="gw:rp:")
+            if redis_url
+            else TokenBucket(rate, max(1, burst))
         )
-        by_index: dict[int, dict[str, Any]] = {}
-        for seat_events in events.values():
-            for e in seat_events:
-                by_index.setdefault(e["index"], e)
-        events["all"] = [by_index[k] for k in sorted(by_index)]
-        for frame in frames:
-            frame["all"] = _reveal(frame, players)
-        return {
-            "match_id": match_id,
-            "players": players,
-            "settings": to_dict(replay.settings),
-            "outcome": to_dict(replay.outcome),
-            "steps": steps,
-            "frames": frames,
-            "events": events,
-        }
+        return cls(engine, bucket)
 
-    async def _events(self, match_id: str, seat: int, pending_numbers: list[int]) -> list[dict[str, Any]]:
-        """The events ``seat`` saw, each with the step after which it had happened."""
-        out: list[dict[str, Any]] = []
+    async def close(self) -> None:
+        close = getattr(self.bucket, "close", None)
+        if close is not None:
+            await close()
 
-        async def read() -> None:
-            async for item in self._engine.watch(match_id, seat):
-                if item.HasField("event") and item.event.kind:
-                    event = to_dict(item.event)
-                    event["step"] = _step_of(item.pending.number, pending_numbers)
-                    out.append(event)
-                if item.outcome.over:
-                    return
+    async def take(self, client: str) -> None:
+        """One unit of ``client``'s replay bucket, or a 429 with ``Retry-After``."""
+        if self.bucket is None:
+            return
+        try:
+            wait = await self.bucket.take("replay:" + client)
+        except Exception as exc:  # fail open like the gateway's other limits: Redis is down
+            log.warning("replay rate limit check failed, letting the request through: %s", exc)
+            return
+        if wait > 0:
+            message = "too many replay requests from this client; retry later"
+            raise errors.ApiError(
+                429,
+                "rate_limited",
+                message,
+                retry_after_s=limited_body(wait)["error"]["retry_after_s"],
+                headers={"Retry-After": str(max(1, math.ceil(wait)))},
+            )
 
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(read(), WATCH_TIMEOUT_S)
-        return out
+    async def page(
+        self,
+        match_id: str,
+        view: int,
+        *,
+        from_step: int = 0,
+        limit: int = 0,
+        last: bool = False,
+        finished_only: bool = False,
+    ) -> dict[str, Any]:
+        """One page of steps as the web client reads it: ``steps`` (who did what),
+        ``observations`` (the view after each step), ``events`` (each with its ``step``)."""
+        try:
+            reply = await self._engine.replay_steps(
+                match_id, view, from_step=from_step, max_steps=limit, last=last, finished_only=finished_only
+            )
+        except grpc.aio.AioRpcError as exc:
+            if errors.engine_error_fields(exc).get("kind") == "bad_view":  # a seat this match does not have
+                raise errors.ApiError(422, "malformed_request", exc.details() or "bad view") from exc
+            raise
+        return to_page(reply)
 
 
-def _step_of(pending: int, pending_numbers: list[int]) -> int:
-    """The first step whose open decision is at or after ``pending`` (0 if none)."""
-    for i, number in enumerate(pending_numbers):
-        if number >= pending:
-            return i
-    return len(pending_numbers) - 1
-
-
-def _strip(observation: dict[str, Any]) -> dict[str, Any]:
-    observation.pop("events", None)
-    return observation
-
-
-def _reveal(frame: dict[str, dict[str, Any]], players: int) -> dict[str, Any]:
-    """Everything at once: the spectator's view with each seat as that seat sees itself,
-    and every card some seat sees in the transit and the chain."""
-    out: dict[str, Any] = {**frame["-1"], "viewer": -2}
-    out["seats"] = [frame[str(s)]["seats"][s] for s in range(players)]
-    transit = dict(out.get("transit", {}))
-    chain = [dict(c) for c in out.get("chain", [])]
-    for s in range(players):
-        view = frame[str(s)]
-        card = view.get("transit", {}).get("card", 0)
-        if card and not transit.get("card"):
-            transit["card"] = card
-        for i, item in enumerate(view.get("chain", [])):
-            if i < len(chain):
-                if item.get("card") and not chain[i].get("card"):
-                    chain[i]["card"] = item["card"]
-                if item.get("code") and not chain[i].get("code"):
-                    chain[i]["code"] = item["code"]
-    out["transit"] = transit
-    out["chain"] = chain
-    out["legal_actions"] = []
-    return out
+def to_page(reply: pb.ReplaySteps) -> dict[str, Any]:
+    """``ReplaySteps`` -> the JSON of ``GET /api/matches/ID/replay/steps``."""
+    steps: list[dict[str, Any]] = []
+    observations: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
+    for s in reply.steps:
+        steps.append({"step": s.step, "seat": s.seat, "action": s.action, "decision": s.decision, "pending": s.pending})
+        observation = to_dict(s.observation)
+        observation.pop("events", None)
+        observations.append(observation)
+        events.extend({**to_dict(e), "step": s.step} for e in s.events)
+    over = reply.outcome.over
+    return {
+        "match_id": reply.match_id,
+        "players": reply.players,
+        "settings": to_dict(reply.settings),
+        "outcome": to_dict(reply.outcome),
+        "over": over,
+        "view": "all" if reply.view == VIEW_ALL else str(reply.view),
+        "total_steps": reply.total_steps,
+        "from_step": reply.from_step,
+        "next_step": reply.next_step if reply.next_step < reply.total_steps else None,
+        "steps": steps,
+        "observations": observations,
+        "events": events,
+    }

@@ -77,6 +77,13 @@ class OutOfTurn(ServiceError):
     kind = "out_of_turn"
 
 
+class NotOver(ServiceError):
+    """The answer would reveal hidden information until the match is over (a replay's
+    full view, or a seat's view asked for without that seat's token)."""
+
+    kind = "not_over"
+
+
 class Conflict(ServiceError):
     """Compare-and-set kept failing (heavy contention on one match); safe to retry."""
 

@@ -34,12 +34,14 @@ from services.errors import (
     IllegalActionError,
     MatchExists,
     MatchNotFound,
+    NotOver,
     OutOfTurn,
     ServiceError,
     StaleDecision,
 )
 from services.grpc_guard import CHECKS_UNDECODABLE, Undecodable, reject
 from services.matches import MatchService
+from services.replay import ReplayService
 from services.scheduler import Scheduler
 from services.store import MatchStore
 
@@ -58,6 +60,7 @@ STATUS_CODES: dict[type[ServiceError], grpc.StatusCode] = {
     IllegalActionError: grpc.StatusCode.INVALID_ARGUMENT,
     StaleDecision: grpc.StatusCode.FAILED_PRECONDITION,
     OutOfTurn: grpc.StatusCode.FAILED_PRECONDITION,
+    NotOver: grpc.StatusCode.FAILED_PRECONDITION,
     Conflict: grpc.StatusCode.ABORTED,
 }
 
@@ -140,8 +143,9 @@ def _unary(
 class EngineServicer(es_grpc.EngineServiceServicer):
     """Translate, call one function of the service layer, translate back."""
 
-    def __init__(self, service: MatchService) -> None:
+    def __init__(self, service: MatchService, replays: ReplayService | None = None) -> None:
         self.service = service
+        self.replays = replays or ReplayService(service.store)
 
     @_unary("CreateMatch")
     async def CreateMatch(
@@ -207,6 +211,19 @@ class EngineServicer(es_grpc.EngineServiceServicer):
     @_unary("GetReplay")
     async def GetReplay(self, request: es.GetReplayRequest, context: grpc.aio.ServicerContext[Any, Any]) -> es.Replay:
         return await self.service.replay(request.match_id)
+
+    @_unary("GetReplaySteps")
+    async def GetReplaySteps(
+        self, request: es.GetReplayStepsRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> es.ReplaySteps:
+        return await self.replays.steps(
+            request.match_id,
+            request.view,
+            request.from_step,
+            request.max_steps,
+            last=request.last,
+            finished_only=request.finished_only,
+        )
 
 
 @dataclass

@@ -168,3 +168,59 @@ class Replay(_message.Message):
     final_snapshot: bytes
     outcome: _game_pb2.Outcome
     def __init__(self, settings: _Optional[_Union[MatchSettings, _Mapping]] = ..., actions: _Optional[_Iterable[_Union[ReplayAction, _Mapping]]] = ..., final_snapshot: _Optional[bytes] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ...) -> None: ...
+
+class GetReplayStepsRequest(_message.Message):
+    __slots__ = ("match_id", "view", "from_step", "max_steps", "last", "finished_only")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    FROM_STEP_FIELD_NUMBER: _ClassVar[int]
+    MAX_STEPS_FIELD_NUMBER: _ClassVar[int]
+    LAST_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_ONLY_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    view: int
+    from_step: int
+    max_steps: int
+    last: bool
+    finished_only: bool
+    def __init__(self, match_id: _Optional[str] = ..., view: _Optional[int] = ..., from_step: _Optional[int] = ..., max_steps: _Optional[int] = ..., last: _Optional[bool] = ..., finished_only: _Optional[bool] = ...) -> None: ...
+
+class ReplayStep(_message.Message):
+    __slots__ = ("step", "seat", "action", "decision", "pending", "observation", "events")
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    PENDING_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    step: int
+    seat: int
+    action: str
+    decision: int
+    pending: int
+    observation: _game_pb2.Observation
+    events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
+    def __init__(self, step: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[str] = ..., decision: _Optional[int] = ..., pending: _Optional[int] = ..., observation: _Optional[_Union[_game_pb2.Observation, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ...) -> None: ...
+
+class ReplaySteps(_message.Message):
+    __slots__ = ("match_id", "view", "settings", "outcome", "total_steps", "from_step", "next_step", "steps", "players")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_STEPS_FIELD_NUMBER: _ClassVar[int]
+    FROM_STEP_FIELD_NUMBER: _ClassVar[int]
+    NEXT_STEP_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    view: int
+    settings: MatchSettings
+    outcome: _game_pb2.Outcome
+    total_steps: int
+    from_step: int
+    next_step: int
+    steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
+    players: int
+    def __init__(self, match_id: _Optional[str] = ..., view: _Optional[int] = ..., settings: _Optional[_Union[MatchSettings, _Mapping]] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ..., total_steps: _Optional[int] = ..., from_step: _Optional[int] = ..., next_step: _Optional[int] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., players: _Optional[int] = ...) -> None: ...

@@ -65,6 +65,11 @@ class EngineServiceStub:
                 request_serializer=fengsheng_dot_v1_dot_engine__service__pb2.GetReplayRequest.SerializeToString,
                 response_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.Replay.FromString,
                 _registered_method=True)
+        self.GetReplaySteps = channel.unary_unary(
+                '/fengsheng.v1.EngineService/GetReplaySteps',
+                request_serializer=fengsheng_dot_v1_dot_engine__service__pb2.GetReplayStepsRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.ReplaySteps.FromString,
+                _registered_method=True)
 
 
 class EngineServiceServicer:
@@ -113,6 +118,16 @@ class EngineServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetReplaySteps(self, request, context):
+        """A page of a match's steps as one view saw them, computed in-process from the stored
+        settings and history (nothing is written). Bounded per call: at most `max_steps`
+        steps (server cap), from cached keyframes. The full view (VIEW_ALL) and
+        `finished_only` answer FAILED_PRECONDITION until the match is over.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_EngineServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -145,6 +160,11 @@ def add_EngineServiceServicer_to_server(servicer, server):
                     servicer.GetReplay,
                     request_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.GetReplayRequest.FromString,
                     response_serializer=fengsheng_dot_v1_dot_engine__service__pb2.Replay.SerializeToString,
+            ),
+            'GetReplaySteps': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetReplaySteps,
+                    request_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.GetReplayStepsRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_engine__service__pb2.ReplaySteps.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -309,6 +329,33 @@ class EngineService:
             '/fengsheng.v1.EngineService/GetReplay',
             fengsheng_dot_v1_dot_engine__service__pb2.GetReplayRequest.SerializeToString,
             fengsheng_dot_v1_dot_engine__service__pb2.Replay.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetReplaySteps(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.EngineService/GetReplaySteps',
+            fengsheng_dot_v1_dot_engine__service__pb2.GetReplayStepsRequest.SerializeToString,
+            fengsheng_dot_v1_dot_engine__service__pb2.ReplaySteps.FromString,
             options,
             channel_credentials,
             insecure,

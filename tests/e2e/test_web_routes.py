@@ -25,6 +25,24 @@ def _wait_over(http: httpx.Client, match_id: str, timeout: float = 60) -> dict[s
     raise TimeoutError(match_id)
 
 
+def _steps(http: httpx.Client, match_id: str, view: str) -> dict[str, Any]:
+    """Every step of ``view``, page after page (``next_step`` until null)."""
+    out: dict[str, Any] | None = None
+    start: int | None = 0
+    while start is not None:
+        reply = http.get(f"/api/matches/{match_id}/replay/steps", params={"view": view, "from": start})
+        assert reply.status_code == 200, reply.text
+        page = reply.json()
+        if out is None:
+            out = page
+        else:
+            for key in ("steps", "observations", "events"):
+                out[key].extend(page[key])
+        start = page["next_step"]
+    assert out is not None
+    return out
+
+
 def test_page_static_files_and_api_stay_apart(base_url: str) -> None:
     with httpx.Client(base_url=base_url, timeout=10) as http:
         page = http.get("/")
@@ -51,6 +69,10 @@ def test_match_list_and_replay_steps(base_url: str) -> None:
         assert match_id in [m["match_id"] for m in listed]
         early = http.get(f"/api/matches/{match_id}/replay/steps")
         assert early.status_code == 409  # it would reveal hidden cards
+        assert http.get(f"/api/matches/{match_id}/replay/steps", params={"view": "1"}).status_code == 409
+        watching = http.get(f"/api/matches/{match_id}/replay/steps", params={"view": "-1"}).json()
+        assert watching["settings"]["seed"] == 0  # the spectator's steps so far: public only
+        assert all(seat["hand"] == [] for obs in watching["observations"] for seat in obs["seats"])
 
         info = _wait_over(http, match_id)
         assert match_id not in [m["match_id"] for m in http.get("/api/matches?live=true").json()["matches"]]
@@ -58,7 +80,7 @@ def test_match_list_and_replay_steps(base_url: str) -> None:
         assert mine and mine[0]["over"] and mine[0]["winners"] == info["observation"]["outcome"]["winners"]
 
         replay = http.get(f"/api/matches/{match_id}/replay").json()
-        everything = http.get(f"/api/matches/{match_id}/replay/steps", params={"view": "all"}).json()
+        everything = _steps(http, match_id, "all")
         assert len(everything["steps"]) == len(replay["actions"]) + 1
         assert len(everything["observations"]) == len(everything["steps"])
         assert [s["action"] for s in everything["steps"][1:]] == [a["action"] for a in replay["actions"]]
@@ -70,11 +92,11 @@ def test_match_list_and_replay_steps(base_url: str) -> None:
         assert [s["intel"] for s in final["seats"]] == [s["intel"] for s in real["seats"]]
         assert [s["alive"] for s in final["seats"]] == [s["alive"] for s in real["seats"]]
 
-        spectator = http.get(f"/api/matches/{match_id}/replay/steps", params={"view": "-1"}).json()
+        spectator = _steps(http, match_id, "-1")
         for obs in spectator["observations"]:
             assert all(seat["hand"] == [] for seat in obs["seats"])
         assert all(not e["audience"] or -1 in e["audience"] for e in spectator["events"])
-        seat1 = http.get(f"/api/matches/{match_id}/replay/steps", params={"view": "1"}).json()
+        seat1 = _steps(http, match_id, "1")
         assert all(not e["audience"] or 1 in e["audience"] or -1 in e["audience"] for e in seat1["events"])
         assert any(obs["seats"][1]["hand"] for obs in seat1["observations"])
         assert all(obs["seats"][0]["hand"] == [] for obs in seat1["observations"])

@@ -1,5 +1,5 @@
 // The replay viewer: a finished match step by step, from any seat's view or with everything revealed.
-import { api, cards } from "./api.js";
+import { ApiError, api, cards, seatToken } from "./api.js";
 import { t } from "./i18n.js";
 import { rankedSeats } from "./table.js";
 import { actionLabel, chainPanel, fill, h, logLine, seatPanel, transitPanel } from "./render.js";
@@ -18,7 +18,7 @@ export async function mountReplay(root, { matchId }) {
   const cache = {};
 
   async function load(view) {
-    cache[view] ??= await api(`/api/matches/${matchId}/replay/steps?view=${encodeURIComponent(view)}`);
+    cache[view] ??= await allSteps(matchId, view);
     state.data = cache[view];
     state.view = view;
   }
@@ -124,4 +124,32 @@ export async function mountReplay(root, { matchId }) {
   };
   window.addEventListener("keydown", keys);
   return () => window.removeEventListener("keydown", keys);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Every step of `view`, page after page (the engine caps a page), waiting out a 429. */
+async function allSteps(matchId, view) {
+  const mine = seatToken(matchId);
+  const token = mine && String(mine.seat) === view ? mine.token : undefined;
+  let data = null;
+  let from = 0;
+  while (from !== null) {
+    let page;
+    try {
+      page = await api(`/api/matches/${matchId}/replay/steps?view=${encodeURIComponent(view)}&from=${from}`, { token });
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 429) throw err;
+      await sleep(1000 * Math.max(1, err.body?.error?.retry_after_s || 1));
+      continue;
+    }
+    if (data === null) data = page;
+    else {
+      data.steps.push(...page.steps);
+      data.observations.push(...page.observations);
+      data.events.push(...page.events);
+    }
+    from = page.next_step;
+  }
+  return data;
 }
