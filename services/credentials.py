@@ -94,3 +94,16 @@ def same_token(presented: str | bytes, expected: bytes) -> bool:
     does not tell a guesser how many leading characters were right)."""
     raw = presented.encode("utf-8", "replace") if isinstance(presented, str) else presented
     return hmac.compare_digest(raw, expected)
+
+
+def ensure_service_token() -> str:
+    """The configured credential or, when none is, a fresh random one put in this process's
+    environment so that the children it starts share it. For one process that starts a
+    whole platform on this machine (the benchmarks); a deployment configures its own."""
+    token = optional_service_token()
+    if token is None:
+        import secrets
+
+        token = secrets.token_urlsafe(32)
+        os.environ[ENV] = token
+    return token

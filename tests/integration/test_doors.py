@@ -95,9 +95,10 @@ def call(channel: grpc.Channel, m: Method, metadata: list[tuple[str, str]]) -> t
         if cs and not ss:
             return grpc.StatusCode.OK, channel.stream_unary(m.path, **kw)(iter([request]), metadata=metadata,
                                                                            timeout=CALL_TIMEOUT_S)  # fmt: skip
-        requests = iter([request]) if cs else None
-        stream = (channel.stream_stream(m.path, **kw)(requests, metadata=metadata, timeout=CALL_TIMEOUT_S) if cs
-                  else channel.unary_stream(m.path, **kw)(request, metadata=metadata, timeout=CALL_TIMEOUT_S))  # fmt: skip
+        if cs:
+            stream = channel.stream_stream(m.path, **kw)(iter([request]), metadata=metadata, timeout=CALL_TIMEOUT_S)
+        else:
+            stream = channel.unary_stream(m.path, **kw)(request, metadata=metadata, timeout=CALL_TIMEOUT_S)
         try:
             return grpc.StatusCode.OK, next(stream)
         finally:
@@ -164,7 +165,7 @@ def test_internal_listener_refuses_everyone_but_the_platform(
     }[who]
     wrong = {}
     for m in METHODS:
-        code, reply = call(internal, m, metadata)
+        code, _ = call(internal, m, metadata)
         expected = grpc.StatusCode.OK if m.path in OPEN else grpc.StatusCode.UNAUTHENTICATED
         if code != expected:
             wrong[m.path] = code
@@ -182,8 +183,8 @@ def test_the_reproductions_of_issue_11_are_refused(internal: grpc.Channel, live_
         lambda: engine.Act(es.ActRequest(match_id=live_match, seat=0, decision=1, action="pass"), timeout=20),
         lambda: ranked.JoinQueue(bs.JoinQueueRequest(holder="h:victim", name="victim", min_players=5), timeout=20),
         lambda: next(reflection_pb2_grpc.ServerReflectionStub(internal).ServerReflectionInfo(
-            iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=20)),  # fmt: skip
-    ]
+            iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=20)),
+    ]  # fmt: skip
     for attempt in attempts:
         with pytest.raises(grpc.RpcError) as info:
             attempt()
