@@ -29,7 +29,7 @@ from google.protobuf.descriptor import FileDescriptor, MethodDescriptor
 from grpc_health.v1 import health_pb2
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from helpers.gateway_procs import start_gateway
-from helpers.processes import ServiceProcess
+from helpers.processes import ServiceProcess, spawn, start_engine_server
 
 import fengsheng.v1
 from fengsheng.v1 import bot_service_pb2 as bs
@@ -37,6 +37,8 @@ from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services.channels import engine_channel
+from services.credentials import ENV as SERVICE_TOKEN_ENV
+from services.credentials import ENV_FILE as SERVICE_TOKEN_FILE_ENV
 
 HEALTH = "grpc.health.v1.Health"
 #: answered on either listener without any credential (probes)
@@ -256,3 +258,35 @@ def test_file_descriptor_pool_has_no_unexpected_services() -> None:
             if line.startswith("service "):
                 declared.add("fengsheng.v1." + line.split()[1])
     assert declared and declared <= names
+
+
+def test_an_engine_without_a_credential_refuses_to_start(redis_url: str, tmp_path: Path) -> None:
+    """Fail closed: no credential configured, no engine (and no port open)."""
+    args = ["engine-server", "--redis-url", redis_url, "--port", "0", "--bot-port", "0", "--no-celery"]
+    proc = spawn("engine-nocred", args, tmp_path, {SERVICE_TOKEN_ENV: "", SERVICE_TOKEN_FILE_ENV: ""})
+    try:
+        assert proc.process.wait(60) == 2
+    finally:
+        proc.stop()
+    log = proc.log()
+    assert "refusing to start" in log and "FENGSHENG_SERVICE_TOKEN" in log
+    assert "listening on" not in log
+
+
+def test_an_engine_reads_its_credential_from_a_0600_file(redis_url: str, tmp_path: Path) -> None:
+    token = secrets.token_urlsafe(32)
+    path = tmp_path / "service-token"
+    path.write_text(token + "\n")
+    path.chmod(0o600)
+    proc = start_engine_server(redis_url, tmp_path, celery=False,
+                               env={SERVICE_TOKEN_ENV: "", SERVICE_TOKEN_FILE_ENV: str(path)})  # fmt: skip
+    try:
+        request = bs.LeaderboardRequest(ladder="bot")
+        with engine_channel(proc.address, token=token) as channel:
+            assert bs_grpc.RankedServiceStub(channel).Leaderboard(request, timeout=20).ladder == "bot"
+        with engine_channel(proc.address) as channel:  # the session's credential: not this engine's
+            with pytest.raises(grpc.RpcError) as info:
+                bs_grpc.RankedServiceStub(channel).Leaderboard(request, timeout=20)
+            assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED  # type: ignore[attr-defined]
+    finally:
+        proc.stop()
