@@ -24,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bot-port", type=int, default=50052, help="bot listener port (BotService only); 0 = any free port"
     )
+    parser.add_argument("--bot-host", default=None, help="address the bot listener binds (default: --host)")
     parser.add_argument("--metrics-port", type=int, default=0, help="serve Prometheus metrics here (0 = off)")
     parser.add_argument(
         "--no-celery",
@@ -62,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"fengsheng engine-server: refusing to start: {exc}", file=sys.stderr, flush=True)
         return 2
 
+    bot_host = args.bot_host or args.host
+
     async def serve() -> None:
         built = await build_server(
             f"{args.host}:{args.port}",
@@ -69,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
             celery=not args.no_celery,
             reuse_port=args.reuse_port,
             group_commit_ms=args.group_commit_ms,
-            bot_address=f"{args.host}:{args.bot_port}",
+            bot_address=f"{bot_host}:{args.bot_port}",
             service_token=token,
         )
         await built.start()
@@ -77,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
             from prometheus_client import start_http_server
 
             start_http_server(args.metrics_port, addr=args.host)
-        print(f"fengsheng engine-server listening on {args.host}:{built.port} bots on {args.host}:{built.bot_port}",
+        print(f"fengsheng engine-server listening on {args.host}:{built.port} bots on {bot_host}:{built.bot_port}",
               flush=True)  # fmt: skip
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
