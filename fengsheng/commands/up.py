@@ -329,7 +329,7 @@ def run(args: argparse.Namespace) -> int:
                     f"  gateway   {base}",
                     f"  API docs  {base}/docs",
                     f"  health    {base}/healthz   metrics {base}/metrics",
-                    f"  engine    {engine_address} (gRPC, internal)   bots {bot_addresses[0]} (gRPC, BotService)",
+                    f"  engine    {engine_address} (gRPC)   bots {bot_addresses[0]} (gRPC, BotService only)",
                     f"  redis     {redis_url} {redis_note}",
                     "  pids      " + " ".join(f"{c.name}={c.process.pid}" for c in children),
                     f"play in the terminal:  fengsheng play --bots 4 --url {base}",
