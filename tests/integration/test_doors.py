@@ -29,7 +29,7 @@ from google.protobuf.descriptor import FileDescriptor, MethodDescriptor
 from grpc_health.v1 import health_pb2
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from helpers.gateway_procs import start_gateway
-from helpers.processes import ServiceProcess, spawn, start_engine_server
+from helpers.processes import ROOT, ServiceProcess, spawn, start_engine_server
 
 import fengsheng.v1
 from fengsheng.v1 import bot_service_pb2 as bs
@@ -290,3 +290,18 @@ def test_an_engine_reads_its_credential_from_a_0600_file(redis_url: str, tmp_pat
             assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED  # type: ignore[attr-defined]
     finally:
         proc.stop()
+
+
+def test_health_probes_need_no_credential(engine: ServiceProcess) -> None:
+    """The container probe (``python -m services.healthcheck grpc``) with no credential in its
+    environment: both listeners answer SERVING."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FENGSHENG_SERVICE_TOKEN")}
+    for address in (engine.address, engine.extra["bot_address"]):
+        probe = subprocess.run([sys.executable, "-m", "services.healthcheck", "grpc", address, "--timeout", "20"],
+                               env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert probe.returncode == 0, probe.stdout + probe.stderr
+        assert "SERVING" in probe.stdout
