@@ -25,6 +25,8 @@ from typing import Any
 
 import grpc
 
+from services.credentials import METADATA_KEY, same_token
+
 
 class Undecodable:
     """Stands in for a request message whose bytes did not parse."""
@@ -162,8 +164,6 @@ class RequireServiceToken(grpc.aio.ServerInterceptor):
     the door costs one metadata scan and one comparison per call."""
 
     def __init__(self, token: str, open_methods: frozenset[str] = OPEN_METHODS) -> None:
-        from services.credentials import METADATA_KEY
-
         if not token:
             raise ValueError("RequireServiceToken needs a credential")
         self._expected = token.encode()
@@ -178,8 +178,6 @@ class RequireServiceToken(grpc.aio.ServerInterceptor):
         continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
         handler_call_details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
-        from services.credentials import same_token
-
         if handler_call_details.method in self._open:
             return await continuation(handler_call_details)
         presented = None
