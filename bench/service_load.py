@@ -86,7 +86,7 @@ def spawn(args: list[str], log: Path) -> tuple[subprocess.Popen[bytes], str]:
         text = log.read_text(errors="replace")
         for line in text.splitlines():
             if "listening on " in line:
-                return proc, line.rsplit("listening on ", 1)[1].strip()
+                return proc, line.rsplit("listening on ", 1)[1].split()[0]  # the internal listener
         if proc.poll() is not None:
             raise RuntimeError(f"{args} exited: {text[-2000:]}")
         time.sleep(0.05)
@@ -126,6 +126,7 @@ async def bench_direct(
 
     from fengsheng.v1 import engine_service_pb2 as es
     from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+    from services.channels import engine_aio_channel
 
     latencies: list[float] = []
     errors: dict[str, int] = {}
@@ -134,9 +135,7 @@ async def bench_direct(
     finished = 0
     interval = matches / rate if rate > 0 else 0.0
 
-    opened = [
-        grpc.aio.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)]) for _ in range(channels)
-    ]
+    opened = [engine_aio_channel(address, [("grpc.use_local_subchannel_pool", 1)]) for _ in range(channels)]
     stubs = [es_grpc.EngineServiceStub(c) for c in opened]
     try:
         stop = time.perf_counter() + seconds
@@ -204,17 +203,17 @@ async def bench_direct(
 
 # ---------------------------------------------------------------------------- celery mode
 async def bench_celery(address: str, redis_url: str, matches: int, seconds: float, players: int) -> dict[str, Any]:
-    import grpc
     import redis.asyncio as aioredis
 
     from fengsheng.v1 import engine_service_pb2 as es
     from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+    from services.channels import engine_aio_channel
     from services.store import events_key, state_key
 
     seats = [es.BOT_RANDOM, es.BOT_HEURISTIC] * players
     rdb = aioredis.Redis.from_url(redis_url)
     ids: list[str] = []
-    async with grpc.aio.insecure_channel(address) as channel:
+    async with engine_aio_channel(address) as channel:
         stub = es_grpc.EngineServiceStub(channel)
         t0 = time.perf_counter()
         stop = t0 + seconds
@@ -288,8 +287,10 @@ def main() -> int:
 
     import tempfile
 
+    from services.credentials import ensure_service_token
     from services.redis_server import RedisServer, free_port
 
+    ensure_service_token()  # the engines started here and this process's channels share it
     modes = set(args.modes.split(","))
     out: dict[str, Any] = {"matches": args.matches, "players": args.players, "seconds": args.seconds}
     procs: list[subprocess.Popen[bytes]] = []
@@ -317,7 +318,7 @@ def main() -> int:
                 for i in range(args.replicas):
                     proc, addr = spawn(
                         ["-m", "fengsheng.cli", "engine-server", "--redis-url", redis_url, "--port", port,
-                         "--no-celery", *extra],
+                         "--bot-port", "0", "--no-celery", *extra],
                         logs / f"engine-direct-{i}.log",
                     )  # fmt: skip
                     procs.append(proc)
@@ -364,7 +365,8 @@ def main() -> int:
                 proc.terminate()
             if "celery" in modes:
                 proc, addr = spawn(
-                    ["-m", "fengsheng.cli", "engine-server", "--redis-url", redis_url, "--port", "0"],
+                    ["-m", "fengsheng.cli", "engine-server", "--redis-url", redis_url, "--port", "0",
+                     "--bot-port", "0"],
                     logs / "engine-celery.log",
                 )
                 procs.append(proc)

@@ -116,8 +116,10 @@ def wait_grpc(address: str, timeout: float = 60.0) -> None:
     import grpc
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+    from services.channels import engine_channel
+
     deadline = time.monotonic() + timeout
-    with grpc.insecure_channel(address) as channel:
+    with engine_channel(address) as channel:
         stub = health_pb2_grpc.HealthStub(channel)
         while time.monotonic() < deadline:
             try:
@@ -282,19 +284,19 @@ def inject_faults(
 
 # ------------------------------------------------------------------------------ verification
 def verify(redis_url: str, engine_address: str, stats: Stats) -> dict[str, Any]:
-    import grpc
     import redis
 
     from engine import Game
     from fengsheng.v1 import engine_service_pb2 as es
     from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+    from services.channels import engine_channel
     from services.store import OUTBOX_KEY, HistoryEntry, events_key, history_key, state_key
 
     rdb = redis.Redis.from_url(redis_url)
     lost = duplicated = mismatches = actions = 0
     gaps: list[float] = []
     problems: list[str] = []
-    with grpc.insecure_channel(engine_address) as channel:
+    with engine_channel(engine_address) as channel:
         stub = es_grpc.EngineServiceStub(channel)
         for match_id in stats.created:
             entries = [HistoryEntry.decode(x) for x in rdb.lrange(history_key(match_id), 0, -1)]
@@ -404,6 +406,9 @@ def main() -> int:
     hard_limit = args.hard_limit or seconds + args.drain + 300
     logs = Path(args.logs) if args.logs else Path(tempfile.mkdtemp(prefix="fengsheng-soak-"))
     logs.mkdir(parents=True, exist_ok=True)
+    from services.credentials import ensure_service_token
+
+    ensure_service_token()  # the children and this process's channels share it
     env = {
         **os.environ,
         "PYTHONUNBUFFERED": "1",
@@ -431,7 +436,8 @@ def main() -> int:
         engines = [
             Child(
                 f"engine{i + 1}",
-                ["engine-server", "--redis-url", redis_url, "--port", str(p), "--log-level", "WARNING"],
+                ["engine-server", "--redis-url", redis_url, "--port", str(p), "--bot-port", "0",
+                 "--log-level", "WARNING"],
                 logs / f"engine{i + 1}.log",
                 env,
             )

@@ -1,5 +1,8 @@
 """The gateway's only way to the engine: the ``EngineService`` gRPC stub, timed for metrics.
 
+Its channels come from :func:`services.channels.engine_aio_channel`: every call carries the
+platform's service credential (``$FENGSHENG_SERVICE_TOKEN`` or ``$FENGSHENG_SERVICE_TOKEN_FILE``).
+
 Several engine replicas: ``address`` may list them comma-separated (``A:50051,B:50051``).
 The client keeps one channel per replica and sends each call to the next replica in turn
 (round-robin). A call that fails with ``UNAVAILABLE`` (the replica is down or restarting)
@@ -27,6 +30,7 @@ from fengsheng.v1 import engine_service_pb2 as pb
 from fengsheng.v1 import engine_service_pb2_grpc as pb_grpc
 from fengsheng.v1 import game_pb2
 from gateway.metrics import Metrics
+from services.channels import engine_aio_channel
 
 #: deadline of every unary engine call
 CALL_TIMEOUT_S = 15.0
@@ -42,7 +46,7 @@ class EngineClient:
         self.addresses = parse_addresses(address)
         self._metrics = metrics
         self._channels = [
-            grpc.aio.insecure_channel(
+            engine_aio_channel(  # every call carries the service credential (services/channels.py)
                 target,
                 options=[
                     ("grpc.keepalive_time_ms", 30_000),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 from typing import Any
 
 import grpc
@@ -25,6 +26,24 @@ from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 from gateway import errors
 from gateway.auth import Player, TokenError, TokenSigner
 from gateway.engine_client import parse_addresses
+from services.channels import engine_aio_channel
+
+#: the bot listener's address as bots should dial it (``GET /api/bots/connect-info``)
+BOT_ADDR_ENV = "FENGSHENG_BOT_ADDR"
+#: the engine server's default bot listener port (``fengsheng engine-server --bot-port``)
+DEFAULT_BOT_PORT = 50052
+
+
+def bot_address(engine_address: str) -> str:
+    """Where bots dial ``BotService``: ``$FENGSHENG_BOT_ADDR`` (the bot listener's public
+    address), else the first engine's host with the default bot port. Never the internal
+    listener: it answers only platform services."""
+    configured = os.environ.get(BOT_ADDR_ENV, "").strip()
+    if configured:
+        return configured
+    first = parse_addresses(engine_address)[0]
+    host = first.rsplit(":", 1)[0] if ":" in first else first
+    return f"{host}:{DEFAULT_BOT_PORT}"
 
 TAGS = ["ranked"]
 
@@ -57,11 +76,12 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
     """Add the ranked routes to ``app`` (the engine server at ``engine_address`` serves
     ``RankedService`` and ``BotService``)."""
     address = parse_addresses(engine_address)[0]
+    bots_dial = bot_address(engine_address)
     stubs: dict[str, Any] = {}
 
     def ranked() -> bs_grpc.RankedServiceStub:
-        if "ranked" not in stubs:  # made inside the event loop (grpc.aio)
-            stubs["channel"] = grpc.aio.insecure_channel(address)
+        if "ranked" not in stubs:  # made inside the event loop (grpc.aio); sends the service credential
+            stubs["channel"] = engine_aio_channel(address)
             stubs["ranked"] = bs_grpc.RankedServiceStub(stubs["channel"])
             stubs["bots"] = bs_grpc.BotServiceStub(stubs["channel"])
         return stubs["ranked"]
@@ -92,9 +112,9 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
 
     @app.get("/api/bots/connect-info", tags=TAGS)
     async def connect_info() -> dict[str, str]:
-        """Where bots connect: the engine's gRPC address (``BotService.Connect``) and the
-        JSON WebSocket of this gateway."""
-        return {"grpc": address, "websocket": "/ws/bots"}
+        """Where bots connect: the engine's bot listener (``BotService.Connect`` only, with the
+        bot's token; ``$FENGSHENG_BOT_ADDR``) and the JSON WebSocket of this gateway."""
+        return {"grpc": bots_dial, "websocket": "/ws/bots"}
 
     @app.post("/api/ranked/queue", tags=TAGS, status_code=201)
     async def join_queue(request: Request, body: QueueIn | None = None, token: str | None = Query(None)

@@ -22,6 +22,7 @@ from typing import Any
 import grpc
 
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+from services.channels import engine_channel
 
 CHANNEL_OPTIONS = [
     ("grpc.initial_reconnect_backoff_ms", 100),
@@ -46,7 +47,7 @@ class RoundRobinStub:
         if not addresses:
             raise ValueError("no engine address")
         self.addresses = addresses
-        self.channels = [grpc.insecure_channel(a, options=CHANNEL_OPTIONS) for a in addresses]
+        self.channels = [engine_channel(a, CHANNEL_OPTIONS) for a in addresses]  # with the service credential
         self.stubs = [es_grpc.EngineServiceStub(c) for c in self.channels]
         self._turn = itertools.count()
         self._lock = threading.Lock()

@@ -1,6 +1,7 @@
-"""Request guard: malformed request bytes get ``INVALID_ARGUMENT``, not ``UNKNOWN``.
+"""Request guards: the internal listener's door (:class:`RequireServiceToken`), and malformed
+request bytes get ``INVALID_ARGUMENT``, not ``UNKNOWN``.
 
-Without it, grpcio raises the protobuf ``DecodeError`` inside its own handler and the caller
+Without the request guard, grpcio raises the protobuf ``DecodeError`` inside its own handler and the caller
 gets ``UNKNOWN`` ("Unexpected DecodeError"), with a traceback in the log: a malformed
 request would look like a server bug. Found by ``tests/integration/test_fuzz_grpc.py``.
 
@@ -14,13 +15,17 @@ handlers (server reflection) are left as they are.
 This is not a ``grpc.aio.ServerInterceptor``: an interceptor runs for every call and
 builds a new handler each time, which cost about 40 µs of the engine process's CPU per
 action (``bench/service_load.py``); the wrapping here is done once per method.
+(:class:`RequireServiceToken` is an interceptor, but it hands back the registered handler
+itself when the caller passes: no handler is built per call.)
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import grpc
+
+from services.credentials import METADATA_KEY, same_token
 
 
 class Undecodable:
@@ -127,3 +132,61 @@ class GuardedRegistry:
 
     def add_registered_method_handlers(self, service: str, handlers: dict[str, grpc.RpcMethodHandler]) -> None:
         self.server.add_registered_method_handlers(service, {name: guard(h) for name, h in handlers.items()})
+
+
+#: Methods of the internal listener that answer without the service credential: health
+#: checks (Kubernetes' native gRPC probe and load balancers send no metadata; the answer
+#: is SERVING / NOT_SERVING per service name and reveals nothing about any match).
+OPEN_METHODS = frozenset({"/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"})
+
+
+def _refusal(message: str) -> grpc.RpcMethodHandler:
+    """A handler that refuses the call ``UNAUTHENTICATED`` without reading the request.
+
+    Stream-stream, so that it fits every kind of call: the server does not wait for a
+    request message (a bidirectional client may send none before it hears back)."""
+
+    async def refuse(request_iterator: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
+        context.set_trailing_metadata((("fs-error", "unauthenticated"),))
+        await context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
+
+    return grpc.stream_stream_rpc_method_handler(refuse)
+
+
+class RequireServiceToken(grpc.aio.ServerInterceptor):
+    """The internal listener's door: every method (``EngineService``, ``RankedService``,
+    ``BotService``, reflection, any method added later) answers only a caller whose metadata
+    carries the platform's service credential (:data:`services.credentials.METADATA_KEY`),
+    compared in constant time; everyone else gets ``UNAUTHENTICATED`` before the method is
+    even looked up. Only :data:`OPEN_METHODS` (health) answer everyone.
+
+    A call that passes goes to the registered handler itself (no new handler per call), so
+    the door costs one metadata scan and one comparison per call."""
+
+    def __init__(self, token: str, open_methods: frozenset[str] = OPEN_METHODS) -> None:
+        if not token:
+            raise ValueError("RequireServiceToken needs a credential")
+        self._expected = token.encode()
+        self._key = METADATA_KEY
+        self._open = open_methods
+        self._missing = _refusal(f"this listener is for platform services only: send the service credential "
+                                 f"in `{METADATA_KEY}` (bots: use the bot listener, see docs/bots.md)")  # fmt: skip
+        self._wrong = _refusal(f"wrong service credential in `{METADATA_KEY}`")
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        if handler_call_details.method in self._open:
+            return await continuation(handler_call_details)
+        presented = None
+        for key, value in handler_call_details.invocation_metadata or ():
+            if key == self._key:
+                presented = value
+                break
+        if presented is None:
+            return self._missing
+        if not same_token(presented, self._expected):
+            return self._wrong
+        return await continuation(handler_call_details)

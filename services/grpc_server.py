@@ -2,6 +2,16 @@
 standard health service, server reflection, and the one table mapping service errors to
 status codes.
 
+Two listeners, two doors (docs/protocol.md, docs/security/doors.md):
+
+* the internal listener (``--port``, default 50051): ``EngineService``, ``RankedService``,
+  ``BotService``, health and reflection, for the platform's own services only: every call
+  but a health check must carry the service credential
+  (:class:`services.grpc_guard.RequireServiceToken`);
+* the bot listener (``--bot-port``, default 50052): ``BotService`` (every stream
+  authenticated by the bot's token) and health, nothing else: no reflection, no
+  ``EngineService``, no ``RankedService`` (``UNIMPLEMENTED``).
+
 Error details: the status message is human-readable; trailing metadata carries the
 machine-readable parts (docs/protocol.md): ``fs-error`` (the error kind),
 ``fs-decision`` (the open decision number), ``fs-seat-to-act`` and ``fs-legal`` (a JSON
@@ -237,16 +247,27 @@ class EngineServer:
     sweeper: asyncio.Task[None] | None = None
     #: more clean-ups at stop (the ranked-play services)
     on_stop: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    #: the bot listener (``BotService`` and health only), when one was asked for
+    bot_server: grpc.aio.Server | None = None
+    bot_port: int = 0
+    bot_health: health.aio.HealthServicer | None = None
 
     async def start(self) -> None:
         await self.server.start()
+        if self.bot_server is not None:
+            await self.bot_server.start()
         self.sweeper = asyncio.get_running_loop().create_task(self.service.run_sweeper())
 
     async def stop(self, grace: float | None = 1.0) -> None:
         if self.sweeper is not None:
             self.sweeper.cancel()
         await self.health.enter_graceful_shutdown()  # NOT_SERVING: load balancers drain us
-        await self.server.stop(grace)
+        if self.bot_health is not None:
+            await self.bot_health.enter_graceful_shutdown()
+        if self.bot_server is not None:
+            await asyncio.gather(self.server.stop(grace), self.bot_server.stop(grace))
+        else:
+            await self.server.stop(grace)
         await self.service.close()
         for close in self.on_stop:
             await close()
@@ -261,15 +282,23 @@ async def build_server(
     celery: bool = True,
     reuse_port: bool = False,
     group_commit_ms: float | None = None,
+    bot_address: str | None = None,
+    service_token: str | None = None,
 ) -> EngineServer:
-    """Build (not start) the engine server bound to ``address`` (``host:0`` picks a port).
+    """Build (not start) the engine server: its internal listener bound to ``address``
+    (``host:0`` picks a port) and, with ``bot_address``, its bot listener.
 
+    ``service_token`` (default :func:`services.credentials.service_token`) is the credential
+    the internal listener asks of every caller; with none configured this raises
+    :class:`services.credentials.CredentialError` (fail closed: never an open engine).
     ``scheduler`` defaults to a Celery scheduler on ``redis_url`` when ``celery`` is true,
     else to none (nothing is queued: clients act for every seat). ``group_commit_ms``
     defaults to ``$FENGSHENG_GROUP_COMMIT_MS`` (services/config.py).
     """
+    from services.credentials import service_token as configured_token
     from services.scheduler import CeleryScheduler, NullScheduler
 
+    token = configured_token() if service_token is None else service_token  # before anything is opened
     if scheduler is None:
         if celery:
             from services.celery_app import make_app
@@ -282,32 +311,48 @@ async def build_server(
     commit_ms = config.group_commit_ms() if group_commit_ms is None else group_commit_ms
     service = MatchService(MatchStore.from_url(redis_url, group_commit_s=commit_ms / 1000), scheduler)
     metrics.track_service(service)
-    from services.grpc_guard import GuardedRegistry
+    from services.grpc_guard import GuardedRegistry, RequireServiceToken
 
-    server = grpc.aio.server(
-        options=[
-            ("grpc.so_reuseport", 1 if reuse_port else 0),
-            ("grpc.max_receive_message_length", 16 * 1024 * 1024),
-            ("grpc.max_send_message_length", 64 * 1024 * 1024),
-        ]
-    )
+    options = [
+        ("grpc.so_reuseport", 1 if reuse_port else 0),
+        ("grpc.max_receive_message_length", 16 * 1024 * 1024),
+        ("grpc.max_send_message_length", 64 * 1024 * 1024),
+    ]
+    # the internal listener: platform services only (the service credential on every call)
+    server = grpc.aio.server(options=options, interceptors=[RequireServiceToken(token)])
     registry: Any = GuardedRegistry(server)  # malformed requests -> INVALID_ARGUMENT
     es_grpc.add_EngineServiceServicer_to_server(EngineServicer(service), registry)
     from services.ranked_grpc import SERVICE_NAMES as RANKED_NAMES
-    from services.ranked_grpc import add_ranked_services
+    from services.ranked_grpc import add_bot_service, add_ranked_services
 
     ranked = add_ranked_services(registry, service, redis_url)  # BotService, RankedService (docs/bots.md)
-    health_servicer = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, registry)
-    await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
-    await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+    health_servicer = await _add_health(registry, (SERVICE_NAME, *RANKED_NAMES))
     reflection.enable_server_reflection(
         (SERVICE_NAME, *RANKED_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )  # a bidirectional stream: not guarded (it checks for a grpc.aio.Server, too)
     port = server.add_insecure_port(address)
     if port == 0:
         raise RuntimeError(f"could not bind {address}")
-    return EngineServer(server, port, service, health_servicer, on_stop=[ranked.close])
+    built = EngineServer(server, port, service, health_servicer, on_stop=[ranked.close])
+    if bot_address is not None:
+        # the bot listener: BotService (bot token per stream) and health, nothing else
+        built.bot_server = grpc.aio.server(options=options)
+        bot_registry: Any = GuardedRegistry(built.bot_server)
+        add_bot_service(bot_registry, ranked)
+        built.bot_health = await _add_health(bot_registry, ("fengsheng.v1.BotService",))
+        built.bot_port = built.bot_server.add_insecure_port(bot_address)
+        if built.bot_port == 0:
+            raise RuntimeError(f"could not bind the bot listener {bot_address}")
+    return built
+
+
+async def _add_health(registry: Any, services: tuple[str, ...]) -> health.aio.HealthServicer:
+    """The standard health service on ``registry``: SERVING for the server and ``services``."""
+    servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(servicer, registry)
+    for name in ("", *services):
+        await servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    return servicer
 
 
 async def create_server(

@@ -2,7 +2,7 @@
 
 | kind | target | healthy when |
 |---|---|---|
-| ``grpc`` | ``HOST:PORT`` [service] | the gRPC health service answers ``SERVING`` (the engine service) |
+| ``grpc`` | ``HOST:PORT`` [service] | the gRPC health service answers ``SERVING`` (either engine listener) |
 | ``http`` | ``URL`` | a GET answers 200 (the gateway's ``/healthz``, a worker's ``/metrics``) |
 | ``redis`` | ``URL`` (default ``$FENGSHENG_REDIS_URL``) | ``PING`` answers (Celery beat, Redis itself) |
 
@@ -14,13 +14,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 
 def check_grpc(target: str, service: str, timeout: float) -> str:
-    import grpc
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-    with grpc.insecure_channel(target) as channel:
+    from services.channels import engine_channel
+    from services.credentials import optional_service_token
+
+    # health answers without the credential (probes); it is sent when configured all the same
+    token = optional_service_token()
+    with engine_channel(target, token=token) if token else _plain_channel(target) as channel:
         reply = health_pb2_grpc.HealthStub(channel).Check(
             health_pb2.HealthCheckRequest(service=service), timeout=timeout
         )
@@ -28,6 +33,12 @@ def check_grpc(target: str, service: str, timeout: float) -> str:
     if status != "SERVING":
         raise RuntimeError(status)
     return status
+
+
+def _plain_channel(target: str) -> Any:
+    import grpc
+
+    return grpc.insecure_channel(target)
 
 
 def check_http(url: str, timeout: float) -> str:

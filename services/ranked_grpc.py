@@ -1,5 +1,6 @@
 """The ranked-play gRPC servicers, ``BotService`` and ``RankedService``
-(proto/fengsheng/v1/bot_service.proto), served on the engine server's port.
+(proto/fengsheng/v1/bot_service.proto): both on the engine server's internal listener
+(service credential required), ``BotService`` alone on its bot listener (services/grpc_server.py).
 
 Thin: translate, call :class:`services.ranked_service.RankedService`, translate back.
 Errors about one stream message go back as ``BotError`` (the stream stays open); errors of
@@ -251,12 +252,18 @@ class BotServicer(bs_grpc.BotServiceServicer):
 
 
 def add_ranked_services(server: grpc.aio.Server, matches: MatchService, redis_url: str) -> RankedService:
-    """Serve ``BotService`` and ``RankedService`` on ``server``; close the returned service
-    when the server stops."""
+    """Serve ``BotService`` and ``RankedService`` on ``server`` (the internal listener, where
+    the gateway's ``/ws/bots`` proxies bots); close the returned service when the server stops."""
     service = RankedService(matches, RankedStore.from_url(redis_url), redis_url)
     bs_grpc.add_RankedServiceServicer_to_server(RankedServicer(service), server)
-    bs_grpc.add_BotServiceServicer_to_server(BotServicer(service), server)
+    add_bot_service(server, service)
     return service
 
 
-__all__ = ["CODES", "SERVICE_NAMES", "BotServicer", "RankedServicer", "add_ranked_services", "human_holder"]
+def add_bot_service(server: grpc.aio.Server, service: RankedService) -> None:
+    """Serve ``BotService`` (only) on ``server``: the bot listener gets this and health."""
+    bs_grpc.add_BotServiceServicer_to_server(BotServicer(service), server)
+
+
+__all__ = ["CODES", "SERVICE_NAMES", "BotServicer", "RankedServicer", "add_bot_service", "add_ranked_services",
+           "human_holder"]  # fmt: skip

@@ -27,6 +27,7 @@ from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services import config
 from services.celery_app import app
+from services.channels import engine_channel
 
 log = logging.getLogger("fengsheng.tasks")
 
@@ -53,7 +54,7 @@ def engine_stub() -> es_grpc.EngineServiceStub:
 
             _stub = (os.getpid(), addr, RoundRobinStub(split_addresses(addr)))  # type: ignore[arg-type]
         if _stub is None or _stub[0] != os.getpid() or _stub[1] != addr:
-            channel = grpc.insecure_channel(
+            channel = engine_channel(  # with the service credential (services/channels.py)
                 addr,
                 options=[
                     ("grpc.initial_reconnect_backoff_ms", 100),

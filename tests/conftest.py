@@ -15,10 +15,17 @@ Process helpers for integration tests (engine server, Celery worker, health wait
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+#: The platform's service credential for this test session (services/credentials.py): a
+#: fresh one per session, in the environment, so engine servers, gateways and workers
+#: started by the tests inherit it and the tests' own channels (services/channels.py) send it.
+os.environ["FENGSHENG_SERVICE_TOKEN"] = secrets.token_urlsafe(32)
+os.environ.pop("FENGSHENG_SERVICE_TOKEN_FILE", None)
 
 
 def _docker_available() -> bool:

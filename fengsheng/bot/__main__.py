@@ -15,7 +15,9 @@ def main() -> int:
     parser.add_argument("--bot", choices=sorted(EXAMPLES), default="heuristic")
     parser.add_argument("--token", default=os.environ.get("FENGSHENG_BOT_TOKEN", ""))
     parser.add_argument("--url", default=os.environ.get("FENGSHENG_URL", "http://127.0.0.1:8000"))
-    parser.add_argument("--address", default="", help="engine gRPC address (default: asked from --url)")
+    parser.add_argument(
+        "--address", default="", help="the engine's bot listener HOST:PORT (default: $FENGSHENG_BOT_ADDR, or --url's)"
+    )
     parser.add_argument("--matches", type=int, default=1)
     parser.add_argument("--players", type=int, default=5)
     args = parser.parse_args()

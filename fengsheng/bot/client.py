@@ -1,4 +1,10 @@
-"""The SDK's client: one gRPC stream (``BotService.Connect``) carrying everything."""
+"""The SDK's client: one gRPC stream (``BotService.Connect``) carrying everything.
+
+It dials the engine server's *bot listener* (``fengsheng engine-server --bot-port``,
+default port 50052), which serves ``BotService`` and nothing else, and sends only the bot's
+own token (``authorization: Bearer <token>``). It never holds, and never needs, the
+platform's service credential: the internal listener would refuse it (docs/bots.md).
+"""
 
 from __future__ import annotations
 
@@ -47,15 +53,17 @@ class MatchSummary:
 
 
 def grpc_address(url: str) -> str:
-    """The engine's gRPC address, as the gateway at ``url`` advertises it."""
+    """The bot listener's gRPC address, as the gateway at ``url`` advertises it
+    (``GET /api/bots/connect-info``)."""
     with urllib.request.urlopen(url.rstrip("/") + "/api/bots/connect-info", timeout=10) as reply:
         return str(json.load(reply)["grpc"])
 
 
 @dataclass
 class BotClient:
-    """A connected bot. ``address`` is the engine's gRPC ``host:port``; with only ``url``
-    (the gateway), the address is asked from the gateway."""
+    """A connected bot. ``address`` is the bot listener's gRPC ``host:port`` (else
+    ``$FENGSHENG_BOT_ADDR``; else, with only ``url`` (the gateway), it is asked from the
+    gateway's ``/api/bots/connect-info``)."""
 
     token: str
     address: str = ""

@@ -1,7 +1,13 @@
 """``fengsheng engine-server``: the engine gRPC service on Redis.
 
-Prints ``fengsheng engine-server listening on HOST:PORT`` once it serves (``--port 0``
-picks a free port); stops gracefully on SIGTERM or Ctrl-C.
+Two listeners (docs/protocol.md): ``--port`` (internal: the gateway and the workers, with
+the service credential) and ``--bot-port`` (bots: ``BotService`` only). Prints
+``fengsheng engine-server listening on HOST:PORT bots on HOST:BOTPORT`` once it serves
+(``0`` picks a free port); stops gracefully on SIGTERM or Ctrl-C.
+
+The service credential comes from ``$FENGSHENG_SERVICE_TOKEN`` or the 0600 file named by
+``$FENGSHENG_SERVICE_TOKEN_FILE`` (services/credentials.py), never from a flag; without one
+the server refuses to start (exit status 2).
 """
 
 from __future__ import annotations
@@ -12,7 +18,13 @@ import argparse
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--redis-url", default=None, help="Redis URL (default: $FENGSHENG_REDIS_URL)")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=50051, help="port to bind; 0 = any free port")
+    parser.add_argument(
+        "--port", type=int, default=50051, help="internal port (gateway, workers); 0 = any free port"
+    )
+    parser.add_argument(
+        "--bot-port", type=int, default=50052, help="bot listener port (BotService only); 0 = any free port"
+    )
+    parser.add_argument("--bot-host", default=None, help="address the bot listener binds (default: --host)")
     parser.add_argument("--metrics-port", type=int, default=0, help="serve Prometheus metrics here (0 = off)")
     parser.add_argument(
         "--no-celery",
@@ -37,12 +49,21 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import logging
     import signal
+    import sys
 
     from services import config
+    from services.credentials import CredentialError, service_token
     from services.grpc_server import build_server
 
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     redis_url = args.redis_url or config.redis_url()
+    try:
+        token = service_token()
+    except CredentialError as exc:
+        print(f"fengsheng engine-server: refusing to start: {exc}", file=sys.stderr, flush=True)
+        return 2
+
+    bot_host = args.bot_host or args.host
 
     async def serve() -> None:
         built = await build_server(
@@ -51,13 +72,16 @@ def run(args: argparse.Namespace) -> int:
             celery=not args.no_celery,
             reuse_port=args.reuse_port,
             group_commit_ms=args.group_commit_ms,
+            bot_address=f"{bot_host}:{args.bot_port}",
+            service_token=token,
         )
         await built.start()
         if args.metrics_port:
             from prometheus_client import start_http_server
 
             start_http_server(args.metrics_port, addr=args.host)
-        print(f"fengsheng engine-server listening on {args.host}:{built.port}", flush=True)
+        print(f"fengsheng engine-server listening on {args.host}:{built.port} bots on {bot_host}:{built.bot_port}",
+              flush=True)  # fmt: skip
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):

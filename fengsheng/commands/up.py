@@ -210,10 +210,12 @@ def run(args: argparse.Namespace) -> int:
     import re
     import tempfile
 
+    from services.credentials import ensure_service_token
     from services.redis_server import redis_executable
 
     children: list[Child] = []
     echo = not args.quiet
+    ensure_service_token()  # the engines, the worker and the gateway share it (via the environment)
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     secret = args.secret or secrets.token_urlsafe(32)
     stopping = False
@@ -254,15 +256,19 @@ def run(args: argparse.Namespace) -> int:
 
         # 2. engine service (one or more replicas; any replica serves any match)
         engine_addresses: list[str] = []
+        bot_addresses: list[str] = []  # each replica's bot listener (BotService only)
         for replica in range(max(1, args.engine_replicas)):
             wanted = args.engine_port if (replica == 0 and args.engine_port) else _free_port("127.0.0.1")
+            bot_port = _free_port("127.0.0.1")
+            bot_addresses.append(f"127.0.0.1:{bot_port}")
             name = "engine" if replica == 0 else f"engine{replica + 1}"
             engine = _spawn(
                 name,
-                _fengsheng("engine-server", "--redis-url", redis_url, "--host", "127.0.0.1", "--port", str(wanted)),
+                _fengsheng("engine-server", "--redis-url", redis_url, "--host", "127.0.0.1", "--port", str(wanted),
+                           "--bot-port", str(bot_port)),
                 echo=echo,
                 env=env,
-            )
+            )  # fmt: skip
             children.append(engine)
             address: list[str] = []
 
@@ -304,7 +310,7 @@ def run(args: argparse.Namespace) -> int:
                 f"--secret={secret}",  # one token: a secret may start with "-"
             ),
             echo=echo,
-            env=env,
+            env={**env, "FENGSHENG_BOT_ADDR": bot_addresses[0]},  # what /api/bots/connect-info tells bots
         )  # fmt: skip
         children.append(gateway)
         shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
@@ -323,7 +329,7 @@ def run(args: argparse.Namespace) -> int:
                     f"  gateway   {base}",
                     f"  API docs  {base}/docs",
                     f"  health    {base}/healthz   metrics {base}/metrics",
-                    f"  engine    {engine_address} (gRPC)",
+                    f"  engine    {engine_address} (gRPC)   bots {bot_addresses[0]} (gRPC, BotService only)",
                     f"  redis     {redis_url} {redis_note}",
                     "  pids      " + " ".join(f"{c.name}={c.process.pid}" for c in children),
                     f"play in the terminal:  fengsheng play --bots 4 --url {base}",

@@ -22,13 +22,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import grpc
 import httpx
 import pytest
 from helpers.processes import ServiceProcess
 
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+from services.channels import engine_channel
 
 pytestmark = [pytest.mark.e2e, pytest.mark.integration]
 
@@ -48,7 +48,7 @@ def context(browser: Any) -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def stub(engine: ServiceProcess) -> Iterator[es_grpc.EngineServiceStub]:
-    with grpc.insecure_channel(engine.address) as channel:
+    with engine_channel(engine.address) as channel:
         yield es_grpc.EngineServiceStub(channel)
 
 

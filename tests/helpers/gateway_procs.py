@@ -23,13 +23,16 @@ def start_gateway(
     *,
     redis_url: str | None = None,
     secret: str = "integration-secret",
+    bot_address: str = "",
     timeout: float = 30.0,
 ) -> ServiceProcess:
-    """``fengsheng gateway --port 0``; returns once ``/healthz`` answers 200 (``extra["url"]``)."""
+    """``fengsheng gateway --port 0``; returns once ``/healthz`` answers 200 (``extra["url"]``).
+    ``bot_address`` (the engine's ``extra["bot_address"]``) is what ``/api/bots/connect-info``
+    tells bots (``$FENGSHENG_BOT_ADDR``); the service credential comes with the environment."""
     args = ["gateway", "--engine", engine_address, "--port", "0", "--secret", secret]
     if redis_url:
         args += ["--redis-url", redis_url]
-    proc = spawn("gateway", args, log_dir)
+    proc = spawn("gateway", args, log_dir, {"FENGSHENG_BOT_ADDR": bot_address} if bot_address else None)
     m = wait_for_log(proc, r"listening on (http://\S+)", timeout)
     url = m.group(1)
     proc.address = url.removeprefix("http://")

@@ -7,6 +7,11 @@ its output to a log file (read it with :meth:`ServiceProcess.log`), and is stopp
 
 >>> engine = start_engine_server(redis_url, tmp_path)            # doctest: +SKIP
 >>> worker = start_worker(redis_url, engine.address, tmp_path)   # doctest: +SKIP
+
+Children get the session's service credential (``FENGSHENG_SERVICE_TOKEN``, set by
+tests/conftest.py) in their environment; the tests' channels to the internal listener come
+from :func:`services.channels.engine_channel`, which sends it. An engine server's bot
+listener is on a free port too: ``engine.extra["bot_address"]``.
 """
 
 from __future__ import annotations
@@ -23,6 +28,10 @@ from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from services.channels import engine_channel
+from services.credentials import ENV as SERVICE_TOKEN_ENV
+from services.credentials import service_token
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,6 +78,7 @@ class ServiceProcess:
 def _env(extra: Mapping[str, str] | None) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONUNBUFFERED"] = "1"
+    env[SERVICE_TOKEN_ENV] = service_token()  # the session's credential (tests/conftest.py)
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     if extra:
         env.update(extra)
@@ -120,7 +130,7 @@ def wait_for_health(address: str, service: str = "", timeout: float = 20.0) -> N
     """Wait until the gRPC health service at ``address`` reports SERVING."""
     deadline = time.monotonic() + timeout
     last: Exception | None = None
-    with grpc.insecure_channel(address) as channel:
+    with engine_channel(address) as channel:
         stub = health_pb2_grpc.HealthStub(channel)
         while time.monotonic() < deadline:
             try:
@@ -138,17 +148,21 @@ def start_engine_server(
     log_dir: Path,
     *,
     port: int = 0,
+    bot_port: int = 0,
     celery: bool = True,
     env: Mapping[str, str] | None = None,
     timeout: float = 30.0,
 ) -> ServiceProcess:
-    """``fengsheng engine-server`` on loopback; returns once it is healthy."""
-    args = ["engine-server", "--redis-url", redis_url, "--host", "127.0.0.1", "--port", str(port)]
+    """``fengsheng engine-server`` on loopback; returns once it is healthy. ``address`` is
+    the internal listener, ``extra["bot_address"]`` the bot listener."""
+    args = ["engine-server", "--redis-url", redis_url, "--host", "127.0.0.1", "--port", str(port),
+            "--bot-port", str(bot_port)]  # fmt: skip
     if not celery:
         args.append("--no-celery")
     proc = spawn("engine", args, log_dir, env)
-    m = wait_for_log(proc, r"listening on (\S+:\d+)", timeout)
+    m = wait_for_log(proc, r"listening on (\S+:\d+) bots on (\S+:\d+)", timeout)
     proc.address = m.group(1)
+    proc.extra["bot_address"] = m.group(2)
     wait_for_health(proc.address, timeout=timeout)
     return proc
 

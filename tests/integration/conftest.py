@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import grpc
 import pytest
 import redis
 from helpers.processes import ServiceProcess, start_engine_server, start_worker
 
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+from services.channels import engine_channel
 
 
 @pytest.fixture(scope="session")
@@ -36,7 +36,7 @@ def worker(redis_url: str, engine: ServiceProcess, proc_logs: Path) -> Iterator[
 
 @pytest.fixture(scope="session")
 def stub(engine: ServiceProcess) -> Iterator[es_grpc.EngineServiceStub]:
-    with grpc.insecure_channel(engine.address) as channel:
+    with engine_channel(engine.address) as channel:
         yield es_grpc.EngineServiceStub(channel)
 
 

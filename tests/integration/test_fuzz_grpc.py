@@ -24,6 +24,7 @@ from service_util import stored
 
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+from services.channels import engine_channel
 from services.store import state_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
@@ -60,7 +61,7 @@ class World:
     def __init__(self, engine: ServiceProcess, rdb: redis.Redis) -> None:
         self.engine = engine
         self.rdb = rdb
-        self.channel = grpc.insecure_channel(engine.address)
+        self.channel = engine_channel(engine.address)
         self.stub = es_grpc.EngineServiceStub(self.channel)
         self.live = self.new_match(seed=101)
         self.finished = self.new_match(seed=202)

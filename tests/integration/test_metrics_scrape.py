@@ -48,7 +48,7 @@ def test_every_service_serves_metrics_that_move(redis_url: str, tmp_path: Path) 
     engine_metrics, worker_metrics = free_port(), free_port()
     engine = spawn(
         "engine",
-        ["engine-server", "--redis-url", url, "--port", "0", "--metrics-port", str(engine_metrics)],
+        ["engine-server", "--redis-url", url, "--port", "0", "--bot-port", "0", "--metrics-port", str(engine_metrics)],
         tmp_path,
     )
     engine.address = wait_for_log(engine, r"listening on (\S+:\d+)").group(1)

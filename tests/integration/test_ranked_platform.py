@@ -38,6 +38,7 @@ from helpers.processes import ROOT, ServiceProcess, start_engine_server, start_w
 from fengsheng.bot import BotClient
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
+from services.channels import engine_channel
 from services.ladder import ALL_TIME, BOT, HUMAN, RatingKey, rating_key
 from services.ranked import RankedStore
 from services.store import history_key
@@ -65,7 +66,7 @@ class Platform:
         self.url = gateway.extra["url"]
         self.http = httpx.Client(base_url=self.url, timeout=20)
         self.rdb = redis.Redis.from_url(redis_url)
-        self.channel = grpc.insecure_channel(engine.address)
+        self.channel = engine_channel(engine.address)
         self.ranked = bs_grpc.RankedServiceStub(self.channel)
 
     def guest(self, name: str) -> tuple[str, str]:
@@ -90,7 +91,7 @@ def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     env = {**SCHEDULE, **LIMITS}
     engine = start_engine_server(url, logs, env=env)
     worker = start_worker(url, engine.address, logs, concurrency=4, env=env)
-    gateway = start_gateway(engine.address, logs, redis_url=url)
+    gateway = start_gateway(engine.address, logs, redis_url=url, bot_address=engine.extra["bot_address"])
     p = Platform(url, engine, gateway, worker)
     try:
         yield p
@@ -177,7 +178,7 @@ def _twelve_players(platform: Platform, sockets: contextlib.ExitStack) -> None:
                 follow = sockets.enter_context(connect(p.url.replace("http", "ws") + f"/ws/ranked?token={h['token']}"))
                 follow_holder = h
         else:
-            h["client"], h["got"] = sdk_listener(h["token"], p.engine.address)
+            h["client"], h["got"] = sdk_listener(h["token"], p.engine.extra["bot_address"])
             h["ticket"] = wait_message(h["got"], "ticket", state="queued").ticket.ticket_id
 
     tickets: dict[str, dict[str, Any]] = {}
@@ -329,7 +330,7 @@ def test_bot_tokens_limits_and_deadlines(platform: Platform) -> None:
     p = platform
     bot_id, token = p.bot("idle")
     _, other_token = p.bot("thief")
-    client, got = sdk_listener(token, p.engine.address)
+    client, got = sdk_listener(token, p.engine.extra["bot_address"])
     ticket = wait_message(got, "ticket", state="queued").ticket
     assert ticket.bot and ticket.holder == f"b:{bot_id}"
 
@@ -359,7 +360,7 @@ def test_bot_tokens_limits_and_deadlines(platform: Platform) -> None:
     # a token cannot act for another seat of its match, or for another match
     client.act(match_id, (seat + 1) % 5, first.decision + 1, "pass")
     assert wait_message(got, "error", kind="forbidden").error.code == "PERMISSION_DENIED"
-    thief, thief_got = BotClient(token=other_token, address=p.engine.address), queue.Queue()  # type: ignore[var-annotated]
+    thief, thief_got = BotClient(token=other_token, address=p.engine.extra["bot_address"]), queue.Queue()  # type: ignore[var-annotated]
 
     def pump() -> None:
         for msg in thief.messages():
@@ -387,10 +388,10 @@ def test_bot_tokens_limits_and_deadlines(platform: Platform) -> None:
     limited = wait_message(thief_got, "error", code="RESOURCE_EXHAUSTED", timeout=20).error
     assert limited.kind == "rate_limited"
     # streams (at most 2 per bot): a third stream is refused with RESOURCE_EXHAUSTED
-    second = BotClient(token=other_token, address=p.engine.address)
+    second = BotClient(token=other_token, address=p.engine.extra["bot_address"])
     stream2 = second.messages()
     assert next(stream2).WhichOneof("kind") == "welcome"
-    third = BotClient(token=other_token, address=p.engine.address)
+    third = BotClient(token=other_token, address=p.engine.extra["bot_address"])
     with pytest.raises(Exception, match="RESOURCE_EXHAUSTED"):
         next(third.messages())
     second.close()
@@ -398,7 +399,7 @@ def test_bot_tokens_limits_and_deadlines(platform: Platform) -> None:
     client.close()
 
     # the idle bot reconnects: its unfinished match is resumed and its next decision pushed
-    back, back_got = sdk_listener(token, p.engine.address, queue_up=False)
+    back, back_got = sdk_listener(token, p.engine.extra["bot_address"], queue_up=False)
     welcome = wait_message(back_got, "welcome").welcome
     assert match_id in welcome.active_matches
     wait_message(back_got, "match_start", match_id=match_id)

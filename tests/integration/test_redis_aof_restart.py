@@ -12,7 +12,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import grpc
 import pytest
 import redis
 from helpers.processes import start_engine_server, start_worker
@@ -20,6 +19,7 @@ from service_util import check_stream_and_history, replay_matches, wait_over
 
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+from services.channels import engine_channel
 from services.redis_server import RedisServer
 from services.store import history_key, state_key
 
@@ -37,7 +37,7 @@ def test_matches_resume_after_redis_restart_with_aof(tmp_path: Path) -> None:
     worker = start_worker(server.url, engine.address, tmp_path, concurrency=2)
     rdb = redis.Redis.from_url(server.url)
     try:
-        with grpc.insecure_channel(engine.address) as channel:
+        with engine_channel(engine.address) as channel:
             stub = es_grpc.EngineServiceStub(channel)
             ids = []
             for seed in (31, 32, 33):

@@ -21,6 +21,7 @@ from replay_util import all_pages, create, old_method, play
 
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+from services.channels import engine_channel
 from services.store import state_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
@@ -177,7 +178,7 @@ def test_any_request_is_answered_without_an_internal_error(
     stub: es_grpc.EngineServiceStub, engine: ServiceProcess, finished: str
 ) -> None:
     """Any field values, and bytes that do not parse: OK or a client error, never INTERNAL."""
-    raw = grpc.insecure_channel(engine.address)
+    raw = engine_channel(engine.address)
 
     @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
     @given(

@@ -27,6 +27,7 @@ from service_util import check_stream_and_history, replay_matches
 
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+from services.channels import engine_channel
 from services.store import HistoryEntry, history_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
@@ -82,7 +83,7 @@ def test_concurrent_actions_through_both_replicas_lose_nothing_apply_nothing_twi
     url, engines, gateway = replicas
     rdb = redis.Redis.from_url(url)
     rng = random.Random(7)
-    channels = [grpc.insecure_channel(e.address) for e in engines]
+    channels = [engine_channel(e.address) for e in engines]
     stubs = [es_grpc.EngineServiceStub(c) for c in channels]
     acked: list[tuple[int, int, str]] = []  # (decision, seat, action) answered 200 / OK
     rejected = 0
@@ -149,7 +150,7 @@ def test_concurrent_actions_through_both_replicas_lose_nothing_apply_nothing_twi
     answered = check_stream_and_history(rdb, match_id)
     assert answered >= len(acked) >= 60
     assert rejected >= 5 * len(acked)
-    with grpc.insecure_channel(engines[1].address) as channel:
+    with engine_channel(engines[1].address) as channel:
         replay_matches(es_grpc.EngineServiceStub(channel), match_id)
 
     # both replicas served the gateway's calls

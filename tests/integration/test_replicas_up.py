@@ -50,7 +50,11 @@ def test_up_with_two_engine_replicas() -> None:
         engines = re.search(r"engine\s+(\S+) \(gRPC\)", text).group(1).split(",")  # type: ignore[union-attr]
         assert len(engines) == 2 and engines[0] != engines[1]
         base = re.search(r"gateway\s+(http://\S+)", text).group(1)  # type: ignore[union-attr]
+        bots = re.search(r"bots\s+(\S+) \(gRPC", text).group(1)  # type: ignore[union-attr]
         with httpx.Client(base_url=base, timeout=20) as http:
+            # bots are told the bot listener, never an engine's internal address
+            assert http.get("/api/bots/connect-info").json()["grpc"] == bots
+            assert bots not in engines
             created = http.post(
                 "/api/matches", json={"players": 5, "humans": 0, "bot": "random", "bot_delay_s": 0}
             ).json()

@@ -10,6 +10,7 @@ from service_util import check_stream_and_history, replay_matches, stored, wait_
 
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+from services.channels import engine_channel
 from services.store import history_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(120)]
@@ -53,7 +54,7 @@ def test_two_replicas_serve_one_match(
     (version check / compare-and-set) and the history stays exact."""
     other = start_engine_server(redis_url, tmp_path, celery=False)  # type: ignore[arg-type]
     try:
-        with grpc.insecure_channel(other.address) as channel:
+        with engine_channel(other.address) as channel:
             stub2 = es_grpc.EngineServiceStub(channel)
             res = stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(players=5, seed=31)))
             for i in range(40):

@@ -16,6 +16,7 @@ from service_util import check_stream_and_history, replay_matches, wait_decision
 
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+from services.channels import engine_channel
 from services.redis_server import free_port
 from services.store import HistoryEntry, history_key, state_key
 
@@ -37,7 +38,7 @@ def test_engine_killed_mid_match_another_takes_over(redis_url: str, tmp_path: Pa
     worker = start_worker(url, first.address, tmp_path, concurrency=2)
     second = None
     try:
-        with grpc.insecure_channel(first.address) as channel:
+        with engine_channel(first.address) as channel:
             stub = es_grpc.EngineServiceStub(channel)
             settings = es.MatchSettings(players=5, seed=99, seats=BOTS, bot_delay_s=0.002)
             match_id = stub.CreateMatch(es.CreateMatchRequest(settings=settings)).match_id
@@ -68,7 +69,7 @@ def test_worker_killed_mid_move_is_redelivered_once(redis_url: str, tmp_path: Pa
     doomed = start_worker(url, engine.address, tmp_path, concurrency=1)
     rescuer = None
     try:
-        with grpc.insecure_channel(engine.address) as channel:
+        with engine_channel(engine.address) as channel:
             stub = es_grpc.EngineServiceStub(channel)
             # the bot sleeps 1.5 s inside the task before moving: the kill lands mid-task
             settings = es.MatchSettings(players=5, seed=5, seats=BOTS, bot_delay_s=1.5)
@@ -100,7 +101,7 @@ def test_store_down_is_unavailable_not_internal(tmp_path: Path) -> None:
     server = RedisServer().start()
     engine = start_engine_server(server.url, tmp_path, celery=False)
     try:
-        with grpc.insecure_channel(engine.address) as channel:
+        with engine_channel(engine.address) as channel:
             stub = es_grpc.EngineServiceStub(channel)
             res = stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(seed=12)))
             server.stop()
