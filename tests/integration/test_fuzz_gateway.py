@@ -24,7 +24,7 @@ import httpx
 import pytest
 import redis
 from helpers.gateway_procs import wait_until
-from helpers.processes import ServiceProcess, spawn, start_engine_server, wait_for_log
+from helpers.processes import ServiceProcess, redis_env, spawn, start_engine_server, wait_for_log
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_util import stored
@@ -102,8 +102,8 @@ def human_match(http: httpx.Client, players: int) -> tuple[str, dict[int, str]]:
 
 
 def _gateway(engine: str, logs: Path, redis_url: str, *extra: str) -> ServiceProcess:
-    args = ["gateway", "--engine", engine, "--port", "0", "--secret", "integration-secret"]
-    proc = spawn("gateway", [*args, "--redis-url", redis_url, *extra], logs)
+    args = ["gateway", "--engine", engine, "--port", "0"]
+    proc = spawn("gateway", [*args, *extra], logs, {"FENGSHENG_SECRET": "integration-secret", **redis_env(redis_url)})
     url = wait_for_log(proc, r"listening on (http://\S+)").group(1)
     proc.extra["url"] = url
     wait_until(lambda: httpx.get(f"{url}/healthz", timeout=2).status_code == 200, 30, "gateway health")
