@@ -65,6 +65,8 @@ def test_no_secret_on_any_command_line_under_up(up: tuple[Up, Path]) -> None:
         for name, value in secrets.items():
             assert value not in cmdline, f"{name} is on the command line of pid {pid}: {cmdline[:200]}"
         assert "--secret" not in cmdline and "--redis-url" not in cmdline, cmdline
+    for name, value in secrets.items():  # nor in what up prints (its banner shows the URL redacted)
+        assert value not in running.text(), name
     # the secrets live in owner-only files in an owner-only directory
     assert stat.S_IMODE(data.stat().st_mode) == 0o700
     for name in (*SECRET_FILES, "redis.conf"):
