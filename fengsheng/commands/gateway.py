@@ -88,8 +88,8 @@ def run(args: argparse.Namespace) -> int:
     sock.set_inheritable(True)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
-    config = uvicorn.Config(served, log_level=args.log_level, ws="auto", lifespan="on", timeout_graceful_shutdown=5)
-    server = uvicorn.Server(config)
+    uv_config = uvicorn.Config(served, log_level=args.log_level, ws="auto", lifespan="on", timeout_graceful_shutdown=5)
+    server = uvicorn.Server(uv_config)
     print(f"gateway listening on http://{shown}:{port} (engine {args.engine})", flush=True)
     try:
         server.run(sockets=[sock])
