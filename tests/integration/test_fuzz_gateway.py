@@ -390,7 +390,8 @@ def test_websocket_connect_fuzz(site: Site) -> None:
 def test_rate_limit_answers_429_and_changes_nothing(site: Site, tmp_path: Path) -> None:
     """A gateway with 5 requests/s and a burst of 10 per token (in Redis)."""
     url = site.rdb.connection_pool.connection_kwargs
-    redis_url = f"redis://{url['host']}:{url['port']}/{url.get('db', 0)}"
+    auth_part = f":{url['password']}@" if url.get("password") else ""  # the fixture's Redis has one
+    redis_url = f"redis://{auth_part}{url['host']}:{url['port']}/{url.get('db', 0)}"
     gw = _gateway(site.engine.address, tmp_path, redis_url, "--rate-limit", "5", "--rate-burst", "10")
     try:
         base = gw.extra["url"]
