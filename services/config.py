@@ -120,15 +120,16 @@ def token_secret() -> str:
     return secret("FENGSHENG_SECRET")
 
 
-def check_command_line(redis_url_arg: str | None) -> None:
-    """Refuse a ``--redis-url`` carrying a password: it would be readable by every local
-    user in ``/proc/PID/cmdline``. The password belongs in the environment."""
-    if redis_url_arg and url_password(redis_url_arg):
+def command_line_redis_url(value: str) -> str:
+    """A ``--redis-url`` from a command line, ready for use: refused if it carries a password
+    (every local user reads ``/proc/PID/cmdline``), else given ``FENGSHENG_REDIS_PASSWORD``."""
+    if url_password(value):
         raise SecretError(
             "--redis-url carries a password, which any local user can read on the command line; "
             "pass the URL in FENGSHENG_REDIS_URL (or a 0600 file named by FENGSHENG_REDIS_URL_FILE), "
             "or the password alone in FENGSHENG_REDIS_PASSWORD"
         )
+    return with_password(value, secret("FENGSHENG_REDIS_PASSWORD"))
 
 
 def engine_addr() -> str:

@@ -61,10 +61,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         secret = config.token_secret()
-        if args.redis_url:
-            redis_url: str | None = config.with_password(args.redis_url, config.secret("FENGSHENG_REDIS_PASSWORD"))
-        else:
-            redis_url = config.configured_redis_url()
+        redis_url = args.redis_url or config.configured_redis_url()  # fengsheng.cli added the password
     except config.SecretError as exc:
         print(f"gateway: {exc}", file=sys.stderr)
         return 2

@@ -282,7 +282,7 @@ def _external_redis_url(args: argparse.Namespace) -> str:
     from services import config
 
     if args.redis_url:
-        return config.with_password(args.redis_url, config.secret("FENGSHENG_REDIS_PASSWORD"))
+        return str(args.redis_url)  # with FENGSHENG_REDIS_PASSWORD added by fengsheng.cli
     if args.external_redis:
         url = config.configured_redis_url()
         if not url:

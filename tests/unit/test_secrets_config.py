@@ -91,3 +91,12 @@ def test_data_dir_is_owner_only_locked_and_fresh_empties_only_its_own_files(tmp_
         assert data.secret("token.secret") != token
     finally:
         data.close()
+
+
+def test_a_password_free_redis_url_flag_gets_the_password_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("FENGSHENG_REDIS_PASSWORD", "from-env")
+    assert config.command_line_redis_url("redis://10.0.0.5:6380/2") == "redis://:from-env@10.0.0.5:6380/2"
+    with pytest.raises(config.SecretError, match="FENGSHENG_REDIS_URL"):
+        config.command_line_redis_url("redis://:typed@10.0.0.5:6380/2")
