@@ -144,7 +144,8 @@ class RedisServer:
         return with_password(f"redis://{self.host}:{self.port}/0", self.password)
 
     def argv(self) -> list[str]:
-        """The server's command line: the binary and its config file, nothing secret."""
+        """The server's command line, after (re)writing its 0600 config file: the binary and that
+        file's path, nothing secret."""
         conf = write_config(
             Path(self._dir.name) / "redis.conf",
             host=self.host,

@@ -219,3 +219,15 @@ def _listening_addresses(port: int) -> set[str]:
                 found.add(address)
         time.sleep(0.1)
     return found
+
+
+def test_the_test_fixture_redis_is_protected_the_same_way() -> None:
+    with RedisServer() as server:
+        assert server.password and server.password in server.url
+        assert all(server.password not in arg for arg in server.argv())  # a config path, not --requirepass
+        cmdline = Path(f"/proc/{server.process.pid}/cmdline").read_bytes() if server.process else b""
+        assert cmdline and server.password.encode() not in cmdline
+        with pytest.raises((redis.AuthenticationError, redis.ResponseError)) as refused:
+            redis.Redis(host=server.host, port=server.port, socket_timeout=5).set("fs:m:{x}", "hand")
+        assert "auth" in str(refused.value).lower()
+        assert redis.Redis.from_url(server.url).set("fs:m:{x}", "hand")
