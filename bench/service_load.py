@@ -302,6 +302,7 @@ def main() -> int:
             if not redis_url:
                 redis_server = RedisServer().start()
                 redis_url = redis_server.url
+            os.environ["FENGSHENG_REDIS_URL"] = redis_url  # children inherit it: a password stays off argv
             echo_addr = None
             if "echo" in modes:
                 proc, echo_addr = spawn(
@@ -317,7 +318,7 @@ def main() -> int:
                     port, extra = str(free_port()), [*extra, "--reuse-port"]
                 for i in range(args.replicas):
                     proc, addr = spawn(
-                        ["-m", "fengsheng.cli", "engine-server", "--redis-url", redis_url, "--port", port,
+                        ["-m", "fengsheng.cli", "engine-server", "--port", port,
                          "--bot-port", "0", "--no-celery", *extra],
                         logs / f"engine-direct-{i}.log",
                     )  # fmt: skip
@@ -365,14 +366,13 @@ def main() -> int:
                 proc.terminate()
             if "celery" in modes:
                 proc, addr = spawn(
-                    ["-m", "fengsheng.cli", "engine-server", "--redis-url", redis_url, "--port", "0",
-                     "--bot-port", "0"],
+                    ["-m", "fengsheng.cli", "engine-server", "--port", "0", "--bot-port", "0"],
                     logs / "engine-celery.log",
                 )
                 procs.append(proc)
                 for i in range(args.workers):
                     w = subprocess.Popen(
-                        [sys.executable, "-m", "fengsheng.cli", "worker", "--redis-url", redis_url, "--engine", addr,
+                        [sys.executable, "-m", "fengsheng.cli", "worker", "--engine", addr,
                          "--concurrency", "8", "--loglevel", "WARNING"],
                         stdout=(logs / f"worker{i}.log").open("wb"), stderr=subprocess.STDOUT, cwd=ROOT,
                         env={**os.environ, "PYTHONPATH": str(ROOT)},

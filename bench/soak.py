@@ -432,12 +432,13 @@ def main() -> int:
         else:
             server = RedisServer().start()
             redis_url = server.url
+        # secrets (the Redis password, the token secret) by environment, never on a command line
+        env = {**env, "FENGSHENG_REDIS_URL": redis_url, "FENGSHENG_SECRET": "soak-secret"}
         ports = [free_port() for _ in range(args.engines)]
         engines = [
             Child(
                 f"engine{i + 1}",
-                ["engine-server", "--redis-url", redis_url, "--port", str(p), "--bot-port", "0",
-                 "--log-level", "WARNING"],
+                ["engine-server", "--port", str(p), "--bot-port", "0", "--log-level", "WARNING"],
                 logs / f"engine{i + 1}.log",
                 env,
             )
@@ -450,8 +451,6 @@ def main() -> int:
                 f"worker{i + 1}",
                 [
                     "worker",
-                    "--redis-url",
-                    redis_url,
                     "--engine",
                     addresses,
                     "--concurrency",
@@ -468,8 +467,7 @@ def main() -> int:
         ]
         gateway = Child(
             "gateway",
-            ["gateway", "--engine", addresses, "--port", "0", "--secret", "soak-secret", "--redis-url", redis_url,
-             "--rate-limit", "0"],
+            ["gateway", "--engine", addresses, "--port", "0", "--rate-limit", "0"],
             logs / "gateway.log",
             env,
         )  # fmt: skip

@@ -51,6 +51,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "_missing", False):
         print(f"fengsheng {args.command}: not available in this build", file=sys.stderr)
         return 2
+    if getattr(args, "redis_url", None):  # every subcommand's --redis-url: no password on argv
+        from services.config import SecretError, command_line_redis_url
+
+        try:
+            args.redis_url = command_line_redis_url(args.redis_url)
+        except SecretError as exc:
+            parser.error(f"{args.command}: {exc}")
     mod = importlib.import_module(f"fengsheng.commands.{args._module}")
     result: int = mod.run(args)
     return result

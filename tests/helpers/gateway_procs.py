@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from helpers.processes import ServiceProcess, spawn, wait_for_log
+from helpers.processes import ServiceProcess, redis_env, spawn, wait_for_log
 
 
 def start_gateway(
@@ -29,10 +29,13 @@ def start_gateway(
     """``fengsheng gateway --port 0``; returns once ``/healthz`` answers 200 (``extra["url"]``).
     ``bot_address`` (the engine's ``extra["bot_address"]``) is what ``/api/bots/connect-info``
     tells bots (``$FENGSHENG_BOT_ADDR``); the service credential comes with the environment."""
-    args = ["gateway", "--engine", engine_address, "--port", "0", "--secret", secret]
+    args = ["gateway", "--engine", engine_address, "--port", "0"]
+    env = {"FENGSHENG_SECRET": secret}  # secrets by environment, never on argv
     if redis_url:
-        args += ["--redis-url", redis_url]
-    proc = spawn("gateway", args, log_dir, {"FENGSHENG_BOT_ADDR": bot_address} if bot_address else None)
+        env.update(redis_env(redis_url))
+    if bot_address:
+        env["FENGSHENG_BOT_ADDR"] = bot_address
+    proc = spawn("gateway", args, log_dir, env)
     m = wait_for_log(proc, r"listening on (http://\S+)", timeout)
     url = m.group(1)
     proc.address = url.removeprefix("http://")

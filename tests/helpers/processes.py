@@ -85,6 +85,12 @@ def _env(extra: Mapping[str, str] | None) -> dict[str, str]:
     return env
 
 
+def redis_env(redis_url: str) -> dict[str, str]:
+    """A child's environment naming ``redis_url``, which may carry a password (so it must not
+    go on the command line: ``--redis-url`` refuses one)."""
+    return {"FENGSHENG_REDIS_URL": redis_url}
+
+
 def spawn(name: str, args: list[str], log_dir: Path, env: Mapping[str, str] | None = None) -> ServiceProcess:
     """Start ``python -m fengsheng.cli ARGS`` with output to ``log_dir/NAME-PID.log``."""
     log_dir.mkdir(parents=True, exist_ok=True)
@@ -155,10 +161,10 @@ def start_engine_server(
 ) -> ServiceProcess:
     """``fengsheng engine-server`` on loopback; returns once it is healthy. ``address`` is
     the internal listener, ``extra["bot_address"]`` the bot listener."""
-    args = ["engine-server", "--redis-url", redis_url, "--host", "127.0.0.1", "--port", str(port),
-            "--bot-port", str(bot_port)]  # fmt: skip
+    args = ["engine-server", "--host", "127.0.0.1", "--port", str(port), "--bot-port", str(bot_port)]
     if not celery:
         args.append("--no-celery")
+    env = {**redis_env(redis_url), **(env or {})}  # the URL may carry a password: never on argv
     proc = spawn("engine", args, log_dir, env)
     m = wait_for_log(proc, r"listening on (\S+:\d+) bots on (\S+:\d+)", timeout)
     proc.address = m.group(1)
@@ -183,13 +189,11 @@ def start_worker(
     """``fengsheng worker`` (threads pool); returns once Celery says it is ready."""
     args = [
         "worker",
-        "--redis-url",
-        redis_url,
         "--engine",
         engine_address,
         "--concurrency",
         str(concurrency),
     ]
-    proc = spawn("worker", args, log_dir, {**FAST_REDELIVERY_ENV, **(env or {})})
+    proc = spawn("worker", args, log_dir, {**FAST_REDELIVERY_ENV, **redis_env(redis_url), **(env or {})})
     wait_for_log(proc, r"ready\.", timeout)
     return proc

@@ -14,8 +14,10 @@ import os
 import re
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,8 @@ DEPLOY = ROOT / "deploy"
 COMPOSE = DEPLOY / "docker-compose.yml"
 K8S = DEPLOY / "k8s"
 QUEUES = {"fengsheng", "bots", "timers", "matchmaking", "ladder"}
+#: the keys of the fengsheng-secret Secret (deploy/k8s/overlays/production/secret.env.example)
+OVERLAY_SECRET_KEYS = ("FENGSHENG_SECRET", "FENGSHENG_SERVICE_TOKEN", "FENGSHENG_REDIS_PASSWORD", "FLOWER_BASIC_AUTH")
 
 
 def load_all(path: Path) -> list[Any]:
@@ -88,7 +92,7 @@ def test_compose_has_every_service(compose: dict[str, Any]) -> None:
     }
     assert expected <= set(services)
     redis_cmd = " ".join(services["redis"]["command"])
-    assert "--appendonly yes" in redis_cmd and "--appendfsync everysec" in redis_cmd
+    assert "'appendonly yes'" in redis_cmd and "'appendfsync always'" in redis_cmd
     assert any(v.startswith("redis-data:") for v in services["redis"]["volumes"])
     for name, svc in _fengsheng_services(compose).items():
         env = svc["environment"]
@@ -120,7 +124,8 @@ def test_compose_fengsheng_commands_parse_with_the_real_cli(compose: dict[str, A
             assert sorted(engines) == ["engine-1:50051", "engine-2:50051"]
             for address in engines:
                 assert address.split(":")[0] in compose["services"]
-            assert args.redis_url.startswith("redis://redis:")
+            assert not args.redis_url  # from FENGSHENG_REDIS_URL (+ the password) in its environment
+            assert svc["environment"]["FENGSHENG_REDIS_URL"].startswith("redis://redis:")
     assert seen == {"engine-server", "gateway"}
 
 
@@ -176,7 +181,7 @@ def test_compose_healthchecks_are_real_probes(compose: dict[str, Any]) -> None:
     for name, svc in _fengsheng_services(compose).items():
         test = svc["healthcheck"]["test"]
         assert test[0] == "CMD" and test[1:4] == ["python", "-m", "services.healthcheck"], name
-        kind, target = test[4], test[5]
+        kind, target = test[4], (test[5] if len(test) > 5 else "")
         assert kind in ("grpc", "http", "redis")
         port = re.search(r":(\d+)", target.split("//")[-1])
         command = " ".join(str(x) for x in svc["command"])
@@ -304,7 +309,9 @@ def _kustomize(directory: Path) -> list[dict[str, Any]]:
 def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, list[dict[str, Any]]]]:
     work = tmp_path_factory.mktemp("k8s") / "k8s"
     shutil.copytree(K8S, work)
-    (work / "overlays/production/secret.env").write_text("FENGSHENG_SECRET=from-the-overlay\n")
+    (work / "overlays/production/secret.env").write_text(
+        "".join(f"{key}=from-the-overlay\n" for key in OVERLAY_SECRET_KEYS)
+    )
     yield {"base": _kustomize(work / "base"), "production": _kustomize(work / "overlays/production")}
 
 
@@ -377,7 +384,7 @@ def test_manifests_hold_together(built: dict[str, list[dict[str, Any]]], variant
     assert engine["readinessProbe"]["grpc"]["port"] == 50051 and engine["livenessProbe"]["grpc"]["port"] == 50051
     gateway = templates["fengsheng-gateway"]["spec"]["containers"][0]
     assert gateway["readinessProbe"]["httpGet"]["path"] == "/healthz"
-    assert any(ref.get("secretRef") for ref in gateway["envFrom"])
+    assert "FENGSHENG_SECRET" in _secret_env(gateway)
     queues: set[str] = set()
     for template in templates.values():
         c = template["spec"]["containers"][0]
@@ -396,7 +403,7 @@ def test_manifests_hold_together(built: dict[str, list[dict[str, Any]]], variant
     assert headless["spec"]["clusterIP"] == "None"
     assert env["FENGSHENG_ENGINE_ADDR"] == "dns:///fengsheng-engine-headless:50051"
     redis = _by_kind(docs, "StatefulSet")["fengsheng-redis"]["spec"]["template"]["spec"]["containers"][0]
-    assert "--appendonly" in redis["args"] and redis["args"][redis["args"].index("--appendonly") + 1] == "yes"
+    assert "'appendonly yes'" in redis["args"][0] and "'appendfsync always'" in redis["args"][0]
 
 
 def test_production_overlay_merges(built: dict[str, list[dict[str, Any]]]) -> None:
@@ -421,12 +428,184 @@ def test_production_overlay_merges(built: dict[str, list[dict[str, Any]]]) -> No
     (secret,) = _by_kind(prod, "Secret").values()
     import base64
 
-    assert base64.b64decode(secret["data"]["FENGSHENG_SECRET"]).decode() == "from-the-overlay"
+    for key in OVERLAY_SECRET_KEYS:
+        assert base64.b64decode(secret["data"][key]).decode() == "from-the-overlay", key
     # generated names are hashed, and every reference follows them
     for template in _pod_templates(prod).values():
         for c in template["spec"]["containers"]:
             for ref in c.get("envFrom", []):
                 name = (ref.get("configMapRef") or ref.get("secretRef"))["name"]
                 assert name in (cm["metadata"]["name"], secret["metadata"]["name"])
+            for var in c.get("env", []):
+                ref = var.get("valueFrom", {}).get("secretKeyRef")
+                if ref:
+                    assert ref["name"] == secret["metadata"]["name"] and ref["key"] in secret["data"], var
     hpa = _by_kind(prod, "HorizontalPodAutoscaler")["fengsheng-engine"]
     assert hpa["spec"]["minReplicas"] == 3 and hpa["spec"]["maxReplicas"] == 20
+
+
+# ---------------------------------------------------------------------------- secrets and exposure
+#: ports that only the platform itself may reach: engine gRPC, Redis, every /metrics, Flower
+INTERNAL_PORTS = {50051, 6379, 9100, 9101, 5555, 9090}
+#: (service name prefix, container port) published to everyone: the gateway, the bot listeners
+PUBLIC = {("gateway", 8000), ("engine-", 50052)}
+SECRET_VARS = ("FENGSHENG_SECRET", "FENGSHENG_SERVICE_TOKEN", "FENGSHENG_REDIS_PASSWORD", "FLOWER_BASIC_AUTH")
+
+
+def _published(spec: str) -> tuple[str, int, int]:
+    """``[HOST_IP:]HOST_PORT:CONTAINER_PORT`` -> (host ip, host port, container port)."""
+    parts = str(spec).split(":")
+    ip = parts[0] if len(parts) == 3 else "0.0.0.0"
+    return ip, int(parts[-2]), int(parts[-1].split("/")[0])
+
+
+def test_compose_publishes_only_the_gateway_and_the_bot_listeners(compose: dict[str, Any]) -> None:
+    public: set[tuple[str, int]] = set()
+    for name, svc in compose["services"].items():
+        for spec in svc.get("ports", []):
+            ip, _host_port, port = _published(spec)
+            if ip == "127.0.0.1":
+                continue  # the Docker host's loopback: operators only (ssh -L)
+            assert ip == "0.0.0.0" and port not in INTERNAL_PORTS, f"{name} publishes {spec}"
+            assert any(name.startswith(prefix) and port == p for prefix, p in PUBLIC), f"{name} publishes {spec}"
+            public.add((name, port))
+    assert public == {("gateway", 8000), ("engine-1", 50052), ("engine-2", 50052)}
+    assert _published(compose["services"]["flower"]["ports"][0])[0] == "127.0.0.1"
+
+
+def _command_text(svc: dict[str, Any]) -> str:
+    parts = [*svc.get("entrypoint", []), *svc.get("command", []), *svc.get("healthcheck", {}).get("test", [])]
+    return " ".join(str(p) for p in parts)
+
+
+def test_compose_secrets_come_from_the_environment_never_a_command_line(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    for name, svc in _fengsheng_services(compose).items():
+        env = svc["environment"]
+        for var in ("FENGSHENG_SERVICE_TOKEN", "FENGSHENG_REDIS_PASSWORD"):
+            assert env[var] == f"${{{var}:?set {var} in deploy/.env}}", (name, var)  # from deploy/.env
+        assert ("FENGSHENG_SECRET" in env) == (name == "gateway"), name  # the token secret: gateway only
+        assert ("FLOWER_BASIC_AUTH" in env) == (name == "flower"), name
+        assert "@" not in env["FENGSHENG_REDIS_URL"], name
+    for name, svc in services.items():
+        text = _command_text(svc)
+        assert "--secret" not in text and "--redis-url" not in text and "redis://" not in text, name
+        assert "basic_auth" not in text and "requirepass" not in text.replace('requirepass \\"$$', ""), name
+        for var in SECRET_VARS:  # a secret appears in a command only as a reference the shell expands
+            assert text.count(var) == text.count(f"$${var}"), (name, var)
+    redis_env = services["redis"]["environment"]
+    assert redis_env == {
+        "FENGSHENG_REDIS_PASSWORD": "${FENGSHENG_REDIS_PASSWORD:?set FENGSHENG_REDIS_PASSWORD in deploy/.env}"
+    }
+    assert "REDISCLI_AUTH=" in " ".join(services["redis"]["healthcheck"]["test"])
+
+
+def _redis_script_requires_auth(script: str, tmp_path: Path, conf_path: str) -> None:
+    """Run the config-writing part of a deploy file's Redis start script with a real shell,
+    start the real redis-server on that config (on loopback, in ``tmp_path``) and check that
+    it refuses a client without the password and serves one with it."""
+    import redis
+
+    from services.redis_server import free_port, redis_executable
+
+    head = script.split("\nchown")[0].split("\nexec")[0]
+    conf = tmp_path / "redis.conf"
+    head = head.replace(conf_path, str(conf))
+    out = subprocess.run(["sh", "-c", head], env={**os.environ, "FENGSHENG_REDIS_PASSWORD": "pw from the secret"})
+    assert out.returncode == 0
+    assert stat.S_IMODE(conf.stat().st_mode) == 0o600
+    text = conf.read_text()
+    assert 'requirepass "pw from the secret"' in text and "protected-mode yes" in text
+    port = free_port()
+    data = tmp_path / "data"
+    data.mkdir()
+    conf.write_text(text.replace("dir /data", f"dir {data}") + f"\nbind 127.0.0.1\nport {port}\n")
+    server = subprocess.Popen([redis_executable(), str(conf)], stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        owner = redis.Redis(port=port, password="pw from the secret", socket_timeout=2)
+        while True:
+            try:
+                assert owner.ping()
+                break
+            except redis.ConnectionError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        with pytest.raises((redis.AuthenticationError, redis.ResponseError)):
+            redis.Redis(port=port, socket_timeout=2).get("fs:m:any")
+        assert owner.config_get("appendfsync") == {"appendfsync": "always"}
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def test_compose_redis_requires_its_password(compose: dict[str, Any], tmp_path: Path) -> None:
+    script = compose["services"]["redis"]["command"][0].replace("$$", "$")
+    assert script.rstrip().endswith("exec docker-entrypoint.sh redis-server /tmp/redis.conf")
+    _redis_script_requires_auth(script, tmp_path, "/tmp/redis.conf")
+
+
+def _secret_env(container: dict[str, Any]) -> dict[str, str]:
+    """The container's variables taken from a Secret: name -> key."""
+    return {
+        v["name"]: v["valueFrom"]["secretKeyRef"]["key"]
+        for v in container.get("env", [])
+        if "secretKeyRef" in v.get("valueFrom", {})
+    }
+
+
+@pytest.mark.parametrize("variant", ["base", "production"])
+def test_manifests_keep_secrets_in_the_secret_and_internal_ports_internal(
+    built: dict[str, list[dict[str, Any]]], variant: str, tmp_path: Path
+) -> None:
+    docs = built[variant]
+    (secret,) = _by_kind(docs, "Secret").values()
+    (cm,) = _by_kind(docs, "ConfigMap").values()
+    assert not set(SECRET_VARS) & set(cm["data"]) and "@" not in cm["data"]["FENGSHENG_REDIS_URL"]
+    keys = set(secret.get("data") or secret.get("stringData") or {})
+    assert set(SECRET_VARS) <= keys
+    for name, template in _pod_templates(docs).items():
+        for c in template["spec"]["containers"]:
+            text = " ".join([*c.get("command", []), *c.get("args", [])])
+            assert "--secret" not in text and "--redis-url" not in text, name
+            for var in SECRET_VARS:  # $(VAR) would be expanded by the kubelet onto the command line
+                assert f"$({var})" not in text, (name, var)
+            assert not any("secretRef" in ref for ref in c.get("envFrom", [])), f"{name}: take only the keys needed"
+            secret_env = _secret_env(c)
+            assert all(k in keys for k in secret_env.values()), name
+            if c["image"].split(":")[0].endswith("fengsheng"):  # every service gets the credential
+                assert {"FENGSHENG_SERVICE_TOKEN", "FENGSHENG_REDIS_PASSWORD"} <= set(secret_env), name
+                assert ("FENGSHENG_SECRET" in secret_env) == (name == "fengsheng-gateway"), name
+            if name == "fengsheng-redis":
+                assert secret_env == {
+                    "FENGSHENG_REDIS_PASSWORD": "FENGSHENG_REDIS_PASSWORD",
+                    "REDISCLI_AUTH": "FENGSHENG_REDIS_PASSWORD",
+                }
+                script = c["args"][0]
+                assert c["command"] == ["sh", "-c"] and script.rstrip().endswith("redis-server /run/redis/redis.conf")
+                if variant == "base":
+                    _redis_script_requires_auth(script, tmp_path, "/run/redis/redis.conf")
+    services = _by_kind(docs, "Service")
+    for name, svc in services.items():
+        ports = {p["port"] for p in svc["spec"]["ports"]}
+        assert svc["spec"].get("type", "ClusterIP") == "ClusterIP", name  # exposure is the ingress's job
+        if name == "fengsheng-bots":
+            assert ports == {50052}
+        elif 50052 in ports:
+            raise AssertionError(f"{name} mixes the bot listener with other ports")
+    policies = _by_kind(docs, "NetworkPolicy")
+    engine = policies["fengsheng-engine"]["spec"]["ingress"]
+    open_to_all = {p["port"] for rule in engine if "from" not in rule for p in rule["ports"]}
+    assert open_to_all == {50052}
+    redis_rules = policies["fengsheng-redis"]["spec"]["ingress"]
+    assert all("from" in rule for rule in redis_rules)
+    templates = _pod_templates(docs)
+    labels = [t["metadata"]["labels"] for t in templates.values()]
+    for name, policy in policies.items():  # each policy selects pods that exist
+        selector = policy["spec"]["podSelector"]
+        wanted = selector.get("matchLabels", {})
+        values = set()
+        for expr in selector.get("matchExpressions", []):
+            values |= set(expr["values"])
+        assert any(wanted.items() <= lab.items() and (not values or lab["app.kubernetes.io/name"] in values)
+                   for lab in labels), name  # fmt: skip

@@ -24,7 +24,7 @@ import httpx
 import pytest
 import redis
 from helpers.gateway_procs import wait_until
-from helpers.processes import ServiceProcess, spawn, start_engine_server, wait_for_log
+from helpers.processes import ServiceProcess, redis_env, spawn, start_engine_server, wait_for_log
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_util import stored
@@ -102,8 +102,8 @@ def human_match(http: httpx.Client, players: int) -> tuple[str, dict[int, str]]:
 
 
 def _gateway(engine: str, logs: Path, redis_url: str, *extra: str) -> ServiceProcess:
-    args = ["gateway", "--engine", engine, "--port", "0", "--secret", "integration-secret"]
-    proc = spawn("gateway", [*args, "--redis-url", redis_url, *extra], logs)
+    args = ["gateway", "--engine", engine, "--port", "0"]
+    proc = spawn("gateway", [*args, *extra], logs, {"FENGSHENG_SECRET": "integration-secret", **redis_env(redis_url)})
     url = wait_for_log(proc, r"listening on (http://\S+)").group(1)
     proc.extra["url"] = url
     wait_until(lambda: httpx.get(f"{url}/healthz", timeout=2).status_code == 200, 30, "gateway health")
@@ -390,7 +390,8 @@ def test_websocket_connect_fuzz(site: Site) -> None:
 def test_rate_limit_answers_429_and_changes_nothing(site: Site, tmp_path: Path) -> None:
     """A gateway with 5 requests/s and a burst of 10 per token (in Redis)."""
     url = site.rdb.connection_pool.connection_kwargs
-    redis_url = f"redis://{url['host']}:{url['port']}/{url.get('db', 0)}"
+    auth_part = f":{url['password']}@" if url.get("password") else ""  # the fixture's Redis has one
+    redis_url = f"redis://{auth_part}{url['host']}:{url['port']}/{url.get('db', 0)}"
     gw = _gateway(site.engine.address, tmp_path, redis_url, "--rate-limit", "5", "--rate-burst", "10")
     try:
         base = gw.extra["url"]

@@ -12,7 +12,7 @@ import httpx
 import pytest
 import redis
 from helpers.gateway_procs import start_gateway, wait_until
-from helpers.processes import spawn, start_worker, wait_for_health, wait_for_log
+from helpers.processes import redis_env, spawn, start_worker, wait_for_health, wait_for_log
 from prometheus_client.parser import text_string_to_metric_families
 
 from services.redis_server import free_port
@@ -48,8 +48,9 @@ def test_every_service_serves_metrics_that_move(redis_url: str, tmp_path: Path) 
     engine_metrics, worker_metrics = free_port(), free_port()
     engine = spawn(
         "engine",
-        ["engine-server", "--redis-url", url, "--port", "0", "--bot-port", "0", "--metrics-port", str(engine_metrics)],
+        ["engine-server", "--port", "0", "--bot-port", "0", "--metrics-port", str(engine_metrics)],
         tmp_path,
+        redis_env(url),
     )
     engine.address = wait_for_log(engine, r"listening on (\S+:\d+)").group(1)
     wait_for_health(engine.address)

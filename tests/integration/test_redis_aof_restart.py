@@ -61,7 +61,8 @@ def test_matches_resume_after_redis_restart_with_aof(tmp_path: Path) -> None:
             rdb.close()
             killed_at = time.monotonic()
             time.sleep(1.5)  # tasks fail UNAVAILABLE and retry meanwhile
-            server = RedisServer(port=port, appendonly=True, data_dir=data).start()
+            # the same port, directory and password: the clients reconnect as they were
+            server = RedisServer(port=port, appendonly=True, data_dir=data, password=server.password).start()
             rdb = redis.Redis.from_url(server.url)
             after_human = rdb.hgetall(state_key(human))
             assert after_human == before_human  # the AOF brought back the state as it was

@@ -152,7 +152,7 @@ def test_unreachable_redis_is_a_connection_error() -> None:
 
 @pytest.mark.parametrize("use_uvloop", [False, True], ids=["asyncio", "uvloop"])
 def test_password_and_database_of_the_url(use_uvloop: bool) -> None:
-    with RedisServer() as server:
+    with RedisServer(password="") as server:  # no password until the test sets its own
         admin = redis.Redis(host=server.host, port=server.port)
         admin.config_set("requirepass", "s3cret")
         admin = redis.Redis(host=server.host, port=server.port, password="s3cret", db=3)

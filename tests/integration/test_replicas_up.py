@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -19,9 +20,10 @@ from helpers.processes import ROOT, _env
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 
 
-def test_up_with_two_engine_replicas() -> None:
+def test_up_with_two_engine_replicas(tmp_path: Path) -> None:
+    data = ["--data-dir", str(tmp_path / "data")]  # not the checkout's .fengsheng
     proc = subprocess.Popen(
-        [sys.executable, "-m", "fengsheng.cli", "up", "--port", "0", "--quiet", "--engine-replicas", "2"],
+        [sys.executable, "-m", "fengsheng.cli", "up", "--port", "0", "--quiet", "--engine-replicas", "2", *data],
         cwd=ROOT,
         env=_env(None),
         stdin=subprocess.DEVNULL,

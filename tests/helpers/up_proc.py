@@ -1,0 +1,83 @@
+"""A running ``fengsheng up`` for integration tests.
+
+>>> up = Up("--data-dir", str(tmp_path / "data"))      # doctest: +SKIP
+>>> httpx.get(up.url + "/healthz")                       # doctest: +SKIP
+>>> up.process.send_signal(signal.SIGTERM); up.wait_all_gone()   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping
+
+from helpers.gateway_procs import alive, descendants
+from helpers.processes import ROOT, _env
+
+
+class Up:
+    """A running ``fengsheng up`` with its output and the processes it started; ``env`` adds
+    to the environment (secrets go there, never on the command line)."""
+
+    def __init__(self, *args: str, env: Mapping[str, str] | None = None, timeout: float = 90.0) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "fengsheng.cli", "up", "--port", "0", "--quiet", *args],
+            cwd=ROOT,
+            env=_env(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        self.lines: list[str] = []
+        self.ready = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+        assert self.ready.wait(timeout) and self.process.poll() is None, self.text()[-3000:]
+        pids = re.search(r"pids\s+(.+)", self.text())
+        assert pids, self.text()
+        self.children = {name: int(pid) for name, pid in re.findall(r"(\w+)=(\d+)", pids.group(1))}
+        self.started = descendants(self.process.pid)
+        assert set(self.children.values()) <= self.started
+        url = re.search(r"gateway\s+(http://\S+)", self.text())
+        assert url
+        self.url = url.group(1)
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in iter(self.process.stdout.readline, ""):
+            self.lines.append(line)
+            if line.startswith("Ctrl-C stops everything"):
+                self.ready.set()
+        self.ready.set()
+
+    def text(self) -> str:
+        return "".join(self.lines)
+
+    def stop(self) -> int:
+        """SIGTERM ``up`` and wait until everything it started is gone; its exit status."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        return self.wait_all_gone()
+
+    def wait_all_gone(self, timeout: float = 30.0) -> int:
+        """Wait for ``up`` to exit; every process it started must be gone. Its exit status."""
+        try:
+            status = self.process.wait(timeout)
+        finally:
+            if self.process.poll() is None:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(alive(pid) for pid in self.started):
+            time.sleep(0.1)
+        left = {pid for pid in self.started if alive(pid)}
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+        assert not left, f"left behind: {left}\n{self.text()[-3000:]}"
+        return status
