@@ -18,17 +18,23 @@ from collections.abc import Mapping
 
 from helpers.gateway_procs import alive, descendants
 from helpers.processes import ROOT, _env
+from services.credentials import ENV as SERVICE_TOKEN_ENV
 
 
 class Up:
     """A running ``fengsheng up`` with its output and the processes it started; ``env`` adds
-    to the environment (secrets go there, never on the command line)."""
+    to the environment (secrets go there, never on the command line). Unless ``env`` names
+    one, ``up`` gets no service credential from the test session: like a new user's, it makes
+    its own and keeps it in its data directory."""
 
     def __init__(self, *args: str, env: Mapping[str, str] | None = None, timeout: float = 90.0) -> None:
+        child_env = _env(env)
+        if SERVICE_TOKEN_ENV not in (env or {}):
+            child_env.pop(SERVICE_TOKEN_ENV, None)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "fengsheng.cli", "up", "--port", "0", "--quiet", *args],
             cwd=ROOT,
-            env=_env(env),
+            env=child_env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

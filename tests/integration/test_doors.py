@@ -29,7 +29,7 @@ from google.protobuf.descriptor import FileDescriptor, MethodDescriptor
 from grpc_health.v1 import health_pb2
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from helpers.gateway_procs import start_gateway
-from helpers.processes import ROOT, ServiceProcess, spawn, start_engine_server
+from helpers.processes import ROOT, ServiceProcess, redis_env, spawn, start_engine_server
 
 import fengsheng.v1
 from fengsheng.v1 import bot_service_pb2 as bs
@@ -262,8 +262,9 @@ def test_file_descriptor_pool_has_no_unexpected_services() -> None:
 
 def test_an_engine_without_a_credential_refuses_to_start(redis_url: str, tmp_path: Path) -> None:
     """Fail closed: no credential configured, no engine (and no port open)."""
-    args = ["engine-server", "--redis-url", redis_url, "--port", "0", "--bot-port", "0", "--no-celery"]
-    proc = spawn("engine-nocred", args, tmp_path, {SERVICE_TOKEN_ENV: "", SERVICE_TOKEN_FILE_ENV: ""})
+    args = ["engine-server", "--port", "0", "--bot-port", "0", "--no-celery"]
+    no_credential = {SERVICE_TOKEN_ENV: "", SERVICE_TOKEN_FILE_ENV: ""}
+    proc = spawn("engine-nocred", args, tmp_path, {**redis_env(redis_url), **no_credential})
     try:
         assert proc.process.wait(60) == 2
     finally:

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import grpc
 import httpx
 import pytest
 import redis
@@ -24,6 +23,7 @@ from helpers.up_proc import Up
 
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+from services.channels import engine_channel
 from services.redis_server import RedisServer
 from services.store import history_key
 
@@ -165,7 +165,7 @@ def test_sigkilled_redis_keeps_an_acknowledged_action(tmp_path: Path) -> None:
     port, password = server.port, server.password
     engine = start_engine_server(server.url, tmp_path, celery=False)
     try:
-        with grpc.insecure_channel(engine.address) as channel:
+        with engine_channel(engine.address) as channel:
             stub = es_grpc.EngineServiceStub(channel)
             settings = es.MatchSettings(players=5, seed=77)
             match_id = stub.CreateMatch(es.CreateMatchRequest(settings=settings)).match_id
