@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import hmac
 import os
-import stat
-from pathlib import Path
 
 ENV = "FENGSHENG_SERVICE_TOKEN"
 ENV_FILE = "FENGSHENG_SERVICE_TOKEN_FILE"
@@ -47,34 +45,17 @@ def _checked(value: str, where: str) -> str:
     return token
 
 
-def _from_file(path: Path) -> str:
-    try:
-        info = path.stat()
-    except OSError as exc:
-        raise CredentialError(f"{ENV_FILE}={path}: cannot read it: {exc.strerror or exc}") from exc
-    if not stat.S_ISREG(info.st_mode):
-        raise CredentialError(f"{ENV_FILE}={path}: not a regular file")
-    if info.st_mode & 0o077:
-        raise CredentialError(
-            f"{ENV_FILE}={path}: mode {stat.S_IMODE(info.st_mode):04o} lets other users read the service "
-            f"credential; make it 0600 (chmod 600 {path})"
-        )
-    try:
-        text = path.read_text(encoding="ascii")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CredentialError(f"{ENV_FILE}={path}: cannot read it: {exc}") from exc
-    return _checked(text, f"{ENV_FILE}={path}")
-
-
 def service_token() -> str:
     """The platform's service credential; :class:`CredentialError` when none is configured
     (or it is unusable), with a message naming the variables to set."""
-    value = os.environ.get(ENV, "")
+    from services.config import SecretError, secret
+
+    try:
+        value = secret(ENV)  # $ENV, else the 0600 file named by $ENV_FILE
+    except SecretError as exc:
+        raise CredentialError(f"{ENV_FILE}: {exc}") from exc
     if value.strip():
-        return _checked(value, f"${ENV}")
-    path = os.environ.get(ENV_FILE, "")
-    if path.strip():
-        return _from_file(Path(path.strip()))
+        return _checked(value, f"${ENV_FILE}" if not os.environ.get(ENV) else f"${ENV}")
     raise CredentialError(
         f"no service credential configured: set {ENV} (the credential) or {ENV_FILE} "
         "(a 0600 file holding it); the engine, the gateway and the workers must share the same one"
