@@ -1,4 +1,8 @@
-"""``python -m fengsheng.bot --bot heuristic --token T [--url URL | --address HOST:PORT] [--matches N]``."""
+"""``FENGSHENG_BOT_TOKEN=T python -m fengsheng.bot --bot heuristic [--url URL | --address HOST:PORT] [--matches N]``.
+
+The bot token comes from ``$FENGSHENG_BOT_TOKEN`` or a 0600 file named by
+``$FENGSHENG_BOT_TOKEN_FILE``, never from the command line, where every local user can read
+it (``/proc/PID/cmdline``)."""
 
 from __future__ import annotations
 
@@ -8,21 +12,31 @@ import os
 
 from fengsheng.bot import run_bot
 from fengsheng.bot.examples import EXAMPLES
+from services.config import SecretError, secret
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m fengsheng.bot", description=__doc__)
     parser.add_argument("--bot", choices=sorted(EXAMPLES), default="heuristic")
-    parser.add_argument("--token", default=os.environ.get("FENGSHENG_BOT_TOKEN", ""))
+    parser.add_argument("--token", help=argparse.SUPPRESS)  # refused below: a secret on argv
     parser.add_argument("--url", default=os.environ.get("FENGSHENG_URL", "http://127.0.0.1:8000"))
     parser.add_argument(
         "--address", default="", help="the engine's bot listener HOST:PORT (default: $FENGSHENG_BOT_ADDR, or --url's)"
     )
     parser.add_argument("--matches", type=int, default=1)
     parser.add_argument("--players", type=int, default=5)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.token is not None:
+        parser.error("--token puts the bot token where every local user can read it; "
+                     "set FENGSHENG_BOT_TOKEN (or FENGSHENG_BOT_TOKEN_FILE, a 0600 file) instead")
+    try:
+        token = secret("FENGSHENG_BOT_TOKEN")
+    except SecretError as exc:
+        parser.error(str(exc))
+    if not token:
+        parser.error("no bot token: set FENGSHENG_BOT_TOKEN (or FENGSHENG_BOT_TOKEN_FILE); POST /api/bots makes one")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
-    summaries = run_bot(EXAMPLES[args.bot], token=args.token, url=args.url, address=args.address,
+    summaries = run_bot(EXAMPLES[args.bot], token=token, url=args.url, address=args.address,
                         matches=args.matches, min_players=args.players)  # fmt: skip
     for s in summaries:
         print(f"{s.match_id}: {'won' if s.won else 'lost'} ({s.decisions} decisions, {s.defaults} defaults)")

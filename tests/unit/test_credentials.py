@@ -59,7 +59,7 @@ def test_a_file_others_can_read_is_refused(no_credential: pytest.MonkeyPatch, tm
 
 def test_a_missing_file_is_refused(no_credential: pytest.MonkeyPatch, tmp_path: Path) -> None:
     no_credential.setenv(credentials.ENV_FILE, str(tmp_path / "absent"))
-    with pytest.raises(CredentialError, match="cannot read the secret file .*No such file"):
+    with pytest.raises(CredentialError, match=r"cannot read the secret file .*No such file"):
         service_token()
 
 
