@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from fengsheng.v1 import engine_service_pb2 as pb
+from fengsheng.v1 import game_pb2
 from gateway import errors
 from gateway.auth import Player, SeatGrant, TokenError, TokenSigner
 from gateway.cards import deck
@@ -199,8 +200,10 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         """Prometheus text exposition of the gateway's metrics."""
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
-    @app.get("/api/cards", tags=["matches"])
-    async def get_cards(ruleset: str = "return") -> dict[str, Any]:
+    @app.get("/api/cards", tags=["matches"], responses=ERROR_RESPONSES)
+    async def get_cards(
+        ruleset: Annotated[str, Query(min_length=1, max_length=32, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")] = "return",
+    ) -> dict[str, Any]:
         """The printed data of every card of a ruleset's deck, by card number."""
         cards = deck(ruleset)
         if not cards:
@@ -232,6 +235,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
             if body.humans > body.players:
                 raise errors.ApiError(422, "malformed_request", "`humans` exceeds `players`")
             kinds = ["human"] * body.humans + [body.bot] * (body.players - body.humans)
+        _check_seed(body.seed, kinds, creator_seated=player is not None)
         settings = pb.MatchSettings(
             ruleset=body.ruleset,
             players=len(kinds),
@@ -242,11 +246,11 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
             turn_timeout_s=body.turn_timeout_s,
             bot_delay_s=body.bot_delay_s,
         )
-        created = await svc.engine.create_match(settings, body.match_id or "")
+        created = await svc.engine.create_match(settings)
         record = MatchRecord(
             match_id=created.match_id,
             seats=kinds,
-            settings=to_dict(settings),
+            settings=public_settings(settings),
             created_by=player.pid if player else "",
         )
         await svc.store.put_match(record)
@@ -268,9 +272,11 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
     @app.get("/api/matches/{match_id}", tags=["matches"], response_model=MatchInfo, responses=ERROR_RESPONSES)
     async def get_match(match_id: str, svc: Svc) -> MatchInfo:
         """The seats of a match and the spectator's view of it (public information only)."""
-        observation = await svc.engine.observation(match_id, -1)
+        observation = await _alive(svc, match_id)
         record = await svc.store.get_match(match_id)
         claims = await svc.store.claims(match_id) if record else {}
+        if record is not None:
+            await svc.store.touch(match_id, over=observation.outcome.over)
         return MatchInfo(
             match_id=match_id,
             seats=_seat_infos(record, claims),
@@ -281,16 +287,19 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
     @app.post("/api/matches/{match_id}/join", tags=["matches"], response_model=JoinOut, responses=ERROR_RESPONSES)
     async def join_match(match_id: str, svc: Svc, player: PlayerDep, body: JoinIn | None = None) -> JoinOut:
         """Claim a free `human` or `external` seat (a given one, or the first free one) and get
-        its seat token. Joining again returns the same seat. An external bot joins like a person
-        and plays through the same REST or WebSocket routes.
+        its seat token. Joining again returns the same seat; a guest holds at most one seat of
+        a match (409 for a second one: it would show them a second hand). An external bot joins
+        like a person and plays through the same REST or WebSocket routes.
         """
         record = await svc.store.get_match(match_id)
         if record is None:
             raise errors.not_found(f"no match {match_id!r} was created through this gateway")
+        observation = await _alive(svc, match_id)
+        await svc.store.touch(match_id, over=observation.outcome.over)
         claims = await svc.store.claims(match_id)
+        mine = [s for s, c in claims.items() if c["pid"] == player.pid]
         wanted = body.seat if body is not None else None
         if wanted is None:
-            mine = [s for s, c in claims.items() if c["pid"] == player.pid]
             free = [s for s, k in enumerate(record.seats) if k in JOINABLE and s not in claims]
             if not mine and not free:
                 raise errors.conflict("no free human seat in this match")
@@ -299,10 +308,12 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
             if wanted >= len(record.seats) or record.seats[wanted] not in JOINABLE:
                 raise errors.conflict(f"seat {wanted} is played by the platform's bots")
             candidates = [wanted]
+        if mine and mine[0] not in candidates:
+            raise errors.conflict(f"you already hold seat {mine[0]} of this match: one seat per guest")
         for seat in candidates:
             if await svc.store.claim(match_id, seat, player):
                 return JoinOut(match_id=match_id, seat=seat, seat_token=signer.new_seat(match_id, seat, player))
-        raise errors.conflict("that seat is taken")
+        raise errors.conflict("that seat is taken (or you hold another seat of this match)")
 
     @app.get("/api/matches", tags=["matches"])
     async def list_matches(svc: Svc, limit: int = Query(20, ge=1, le=100), live: bool = False) -> dict[str, Any]:
@@ -313,8 +324,11 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         async def summary(record: MatchRecord) -> dict[str, Any] | None:
             try:
                 observation = await svc.engine.observation(record.match_id, -1)
-            except grpc.aio.AioRpcError:
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() == grpc.StatusCode.NOT_FOUND:  # expired at the engine: forget it here too
+                    await svc.store.forget(record.match_id)
                 return None
+            await svc.store.touch(record.match_id, over=observation.outcome.over)
             claims = await svc.store.claims(record.match_id)
             return {
                 "match_id": record.match_id,
@@ -447,6 +461,45 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
 
     install_ranked(app, engine_address, signer)
     return app
+
+
+async def _alive(svc: Services, match_id: str) -> game_pb2.Observation:
+    """The spectator's observation of a match; when the engine no longer has it (expired),
+    the gateway forgets its record too and answers 404."""
+    try:
+        observation: game_pb2.Observation = await svc.engine.observation(match_id, -1)
+        return observation
+    except grpc.aio.AioRpcError as exc:
+        if exc.code() == grpc.StatusCode.NOT_FOUND:
+            await svc.store.forget(match_id)
+        raise
+
+
+def _check_seed(seed: int, kinds: list[str], *, creator_seated: bool) -> None:
+    """A chosen seed deals every identity, hand and the draw pile to whoever chose it, so it
+    is allowed only in practice: when no seat can be taken by anyone but the creator (no
+    human or external seat, or one human seat that the creator, with a player token, takes
+    now). Everything else gets a seed from the engine's CSPRNG."""
+    if not seed:
+        return
+    joinable = [k for k in kinds if k in JOINABLE]
+    if not joinable or (joinable == ["human"] and creator_seated):
+        return
+    raise errors.ApiError(
+        422,
+        "malformed_request",
+        "a chosen `seed` is allowed only in practice matches where no one but the creator can take a seat "
+        "(no human or external seat, or one human seat taken by the creator with a player token): the seed "
+        "would reveal every hidden card; leave it out and the server deals at random",
+    )
+
+
+def public_settings(settings: pb.MatchSettings) -> dict[str, Any]:
+    """A match's settings as anyone may read them: without the seed (it deals every hidden
+    card; only a finished match's replay shows it)."""
+    shown = to_dict(settings)
+    shown.pop("seed", None)
+    return shown
 
 
 async def _act(
