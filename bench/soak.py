@@ -465,7 +465,7 @@ def main() -> int:
             ["gateway", "--engine", addresses, "--port", "0", "--secret", "soak-secret", "--redis-url", redis_url,
              "--rate-limit", "0"],
             logs / "gateway.log",
-            env,
+            {**env, "FENGSHENG_CREATE_RATE": "0", "FENGSHENG_CREATE_GLOBAL_RATE": "0"},  # one address creates all
         )  # fmt: skip
         children = [*engines, *workers, gateway]
         for e in engines:
