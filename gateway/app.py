@@ -30,6 +30,7 @@ from gateway.cards import deck
 from gateway.convert import to_dict
 from gateway.engine_client import EngineClient
 from gateway.metrics import Metrics
+from gateway.policy import JOINABLE, check_seed, public_settings
 from gateway.replay_steps import ReplaySteps
 from gateway.schemas import (
     ActIn,
@@ -56,8 +57,6 @@ SEAT_KINDS: dict[str, pb.SeatKind] = {
 #: the web client: plain HTML, CSS and ES modules, served as they are (docs/web-client.md)
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
-#: seat kinds a guest may claim: people, and bots run by anyone outside the platform
-JOINABLE = frozenset({"human", "external"})
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut, "description": "illegal action; `legal_actions` lists the alternatives"},
@@ -235,7 +234,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
             if body.humans > body.players:
                 raise errors.ApiError(422, "malformed_request", "`humans` exceeds `players`")
             kinds = ["human"] * body.humans + [body.bot] * (body.players - body.humans)
-        _check_seed(body.seed, kinds, creator_seated=player is not None)
+        check_seed(body.seed, kinds, creator_seated=player is not None)
         settings = pb.MatchSettings(
             ruleset=body.ruleset,
             players=len(kinds),
@@ -473,33 +472,6 @@ async def _alive(svc: Services, match_id: str) -> game_pb2.Observation:
         if exc.code() == grpc.StatusCode.NOT_FOUND:
             await svc.store.forget(match_id)
         raise
-
-
-def _check_seed(seed: int, kinds: list[str], *, creator_seated: bool) -> None:
-    """A chosen seed deals every identity, hand and the draw pile to whoever chose it, so it
-    is allowed only in practice: when no seat can be taken by anyone but the creator (no
-    human or external seat, or one human seat that the creator, with a player token, takes
-    now). Everything else gets a seed from the engine's CSPRNG."""
-    if not seed:
-        return
-    joinable = [k for k in kinds if k in JOINABLE]
-    if not joinable or (joinable == ["human"] and creator_seated):
-        return
-    raise errors.ApiError(
-        422,
-        "malformed_request",
-        "a chosen `seed` is allowed only in practice matches where no one but the creator can take a seat "
-        "(no human or external seat, or one human seat taken by the creator with a player token): the seed "
-        "would reveal every hidden card; leave it out and the server deals at random",
-    )
-
-
-def public_settings(settings: pb.MatchSettings) -> dict[str, Any]:
-    """A match's settings as anyone may read them: without the seed (it deals every hidden
-    card; only a finished match's replay shows it)."""
-    shown = to_dict(settings)
-    shown.pop("seed", None)
-    return shown
 
 
 async def _act(

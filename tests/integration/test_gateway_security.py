@@ -58,6 +58,23 @@ def error_of(reply: Any) -> dict[str, Any]:
     return body
 
 
+#: a stream position after every event: a socket opened there streams nothing more, so the
+#: test can close it without racing the server's sends
+LATER = "9999999999999-0"
+
+
+def first_messages(gw: TestClient, path: str) -> list[str]:
+    """What a socket sends when it opens (``hello``, ``observation``, and a ``prompt`` when
+    its seat must act), as text."""
+    with gw.websocket_connect(f"{path}{'&' if '?' in path else '?'}from={LATER}") as ws:
+        hello, observation = ws.receive_json(), ws.receive_json()
+        messages = [hello, observation]
+        if observation["observation"]["pending"]["seat"] == hello["seat"] >= 0:
+            messages.append(ws.receive_json())
+            assert messages[-1]["type"] == "prompt", messages
+    return [str(m) for m in messages]
+
+
 # ---- seeds (critical: a client-chosen seed, published) -------------------------------------
 
 
@@ -86,10 +103,8 @@ def test_server_deals_a_csprng_seed_and_never_shows_it(gw: TestClient, stub: es_
             reply = gw.get(f"/api/matches/{match_id}/{path}", headers=bearer(token))
             assert reply.status_code == 200, reply.text
             readable.append(reply.text)
-        with gw.websocket_connect(f"/ws/matches/{match_id}?token={token}") as ws:
-            readable += [str(ws.receive_json()), str(ws.receive_json())]  # hello, observation
-    with gw.websocket_connect(f"/ws/matches/{match_id}/spectate") as ws:
-        readable += [str(ws.receive_json()), str(ws.receive_json())]
+        readable += first_messages(gw, f"/ws/matches/{match_id}?token={token}")
+    readable += first_messages(gw, f"/ws/matches/{match_id}/spectate")
     for path in ("replay", "replay/steps"):  # an unfinished match's replay would show it
         reply = gw.get(f"/api/matches/{match_id}/{path}")
         assert reply.status_code == 409, reply.text
@@ -207,11 +222,11 @@ def test_oversized_numbers_and_names_are_4xx(gw: TestClient) -> None:
     ):
         reply = gw.post(f"/api/matches/{match_id}/act", json=body, headers=bearer(token))
         assert reply.status_code == 422 and error_of(reply)["code"] == "malformed_request", reply.text
-    with gw.websocket_connect(f"/ws/matches/{match_id}?token={token}") as ws:
+    with gw.websocket_connect(f"/ws/matches/{match_id}?token={token}&from={LATER}") as ws:
         ws.receive_json()
         ws.receive_json()
         ws.send_json({"decision": 2**63, "action": "pass"})
-        while (message := ws.receive_json())["type"] == "prompt":
+        while (message := ws.receive_json())["type"] in ("prompt", "event"):
             pass
         assert message["type"] == "error" and message["error"]["status"] == 422, message
 

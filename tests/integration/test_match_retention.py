@@ -28,7 +28,7 @@ from services.store import MatchStore, events_key, history_key, state_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 
-IDLE_S = 4
+IDLE_S = 6
 FINISHED_S = 40
 TTL_ENV = {"FENGSHENG_MATCH_IDLE_TTL_S": str(IDLE_S), "FENGSHENG_MATCH_FINISHED_TTL_S": str(FINISHED_S)}
 
