@@ -493,6 +493,10 @@ async def _act(
                 )
         raise err from exc
     svc.metrics.actions.labels(transport=transport, result="ok").inc()
+    # the engine renewed the match's lifetime: renew the seat table's too (best effort: the
+    # action is applied whatever happens here)
+    with contextlib.suppress(Exception):
+        await svc.store.touch(grant.match_id, over=result.outcome.over)
     return to_dict(result)
 
 
