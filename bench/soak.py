@@ -469,7 +469,7 @@ def main() -> int:
             "gateway",
             ["gateway", "--engine", addresses, "--port", "0", "--rate-limit", "0"],
             logs / "gateway.log",
-            env,
+            {**env, "FENGSHENG_CREATE_RATE": "0", "FENGSHENG_CREATE_GLOBAL_RATE": "0"},  # one address creates all
         )  # fmt: skip
         children = [*engines, *workers, gateway]
         for e in engines:

@@ -23,12 +23,15 @@ from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from fengsheng.v1 import engine_service_pb2 as pb
+from fengsheng.v1 import game_pb2
 from gateway import errors
 from gateway.auth import Player, SeatGrant, TokenError, TokenSigner
 from gateway.cards import deck
 from gateway.convert import to_dict
 from gateway.engine_client import EngineClient
 from gateway.metrics import Metrics
+from gateway.policy import JOINABLE, check_seed, public_settings
+from gateway.ratelimit import ClientAddress, CreationLimits
 from gateway.replay_steps import ReplaySteps, holds_seat, parse_view
 from gateway.schemas import (
     ActIn,
@@ -55,8 +58,6 @@ SEAT_KINDS: dict[str, pb.SeatKind] = {
 #: the web client: plain HTML, CSS and ES modules, served as they are (docs/web-client.md)
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
-#: seat kinds a guest may claim: people, and bots run by anyone outside the platform
-JOINABLE = frozenset({"human", "external"})
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut, "description": "illegal action; `legal_actions` lists the alternatives"},
@@ -141,6 +142,9 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
     signer = TokenSigner(secret)
     metrics = Metrics()
 
+    limits = CreationLimits.from_env()
+    client_address = ClientAddress(limits.trusted_proxies, limits.proxy_header)  # as the rate limiter sees it
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = EngineClient(engine_address, metrics)
@@ -199,8 +203,10 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         """Prometheus text exposition of the gateway's metrics."""
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
-    @app.get("/api/cards", tags=["matches"])
-    async def get_cards(ruleset: str = "return") -> dict[str, Any]:
+    @app.get("/api/cards", tags=["matches"], responses=ERROR_RESPONSES)
+    async def get_cards(
+        ruleset: Annotated[str, Query(min_length=1, max_length=32, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")] = "return",
+    ) -> dict[str, Any]:
         """The printed data of every card of a ruleset's deck, by card number."""
         cards = deck(ruleset)
         if not cards:
@@ -232,6 +238,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
             if body.humans > body.players:
                 raise errors.ApiError(422, "malformed_request", "`humans` exceeds `players`")
             kinds = ["human"] * body.humans + [body.bot] * (body.players - body.humans)
+        check_seed(body.seed, kinds, creator_seated=player is not None)
         settings = pb.MatchSettings(
             ruleset=body.ruleset,
             players=len(kinds),
@@ -242,11 +249,11 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
             turn_timeout_s=body.turn_timeout_s,
             bot_delay_s=body.bot_delay_s,
         )
-        created = await svc.engine.create_match(settings, body.match_id or "")
+        created = await svc.engine.create_match(settings)
         record = MatchRecord(
             match_id=created.match_id,
             seats=kinds,
-            settings=to_dict(settings),
+            settings=public_settings(settings),
             created_by=player.pid if player else "",
         )
         await svc.store.put_match(record)
@@ -268,9 +275,11 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
     @app.get("/api/matches/{match_id}", tags=["matches"], response_model=MatchInfo, responses=ERROR_RESPONSES)
     async def get_match(match_id: str, svc: Svc) -> MatchInfo:
         """The seats of a match and the spectator's view of it (public information only)."""
-        observation = await svc.engine.observation(match_id, -1)
+        observation = await _alive(svc, match_id)
         record = await svc.store.get_match(match_id)
         claims = await svc.store.claims(match_id) if record else {}
+        if record is not None:
+            await svc.store.touch(match_id, over=observation.outcome.over)
         return MatchInfo(
             match_id=match_id,
             seats=_seat_infos(record, claims),
@@ -281,16 +290,19 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
     @app.post("/api/matches/{match_id}/join", tags=["matches"], response_model=JoinOut, responses=ERROR_RESPONSES)
     async def join_match(match_id: str, svc: Svc, player: PlayerDep, body: JoinIn | None = None) -> JoinOut:
         """Claim a free `human` or `external` seat (a given one, or the first free one) and get
-        its seat token. Joining again returns the same seat. An external bot joins like a person
-        and plays through the same REST or WebSocket routes.
+        its seat token. Joining again returns the same seat; a guest holds at most one seat of
+        a match (409 for a second one: it would show them a second hand). An external bot joins
+        like a person and plays through the same REST or WebSocket routes.
         """
         record = await svc.store.get_match(match_id)
         if record is None:
             raise errors.not_found(f"no match {match_id!r} was created through this gateway")
+        observation = await _alive(svc, match_id)
+        await svc.store.touch(match_id, over=observation.outcome.over)
         claims = await svc.store.claims(match_id)
+        mine = [s for s, c in claims.items() if c["pid"] == player.pid]
         wanted = body.seat if body is not None else None
         if wanted is None:
-            mine = [s for s, c in claims.items() if c["pid"] == player.pid]
             free = [s for s, k in enumerate(record.seats) if k in JOINABLE and s not in claims]
             if not mine and not free:
                 raise errors.conflict("no free human seat in this match")
@@ -299,10 +311,12 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
             if wanted >= len(record.seats) or record.seats[wanted] not in JOINABLE:
                 raise errors.conflict(f"seat {wanted} is played by the platform's bots")
             candidates = [wanted]
+        if mine and mine[0] not in candidates:
+            raise errors.conflict(f"you already hold seat {mine[0]} of this match: one seat per guest")
         for seat in candidates:
             if await svc.store.claim(match_id, seat, player):
                 return JoinOut(match_id=match_id, seat=seat, seat_token=signer.new_seat(match_id, seat, player))
-        raise errors.conflict("that seat is taken")
+        raise errors.conflict("that seat is taken (or you hold another seat of this match)")
 
     @app.get("/api/matches", tags=["matches"])
     async def list_matches(svc: Svc, limit: int = Query(20, ge=1, le=100), live: bool = False) -> dict[str, Any]:
@@ -313,8 +327,11 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         async def summary(record: MatchRecord) -> dict[str, Any] | None:
             try:
                 observation = await svc.engine.observation(record.match_id, -1)
-            except grpc.aio.AioRpcError:
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() == grpc.StatusCode.NOT_FOUND:  # expired at the engine: forget it here too
+                    await svc.store.forget(record.match_id)
                 return None
+            await svc.store.touch(record.match_id, over=observation.outcome.over)
             claims = await svc.store.claims(record.match_id)
             return {
                 "match_id": record.match_id,
@@ -356,7 +373,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         seat without that seat's token, only once the match is over (else 409). Computed by
         the engine from the stored history (`GetReplaySteps`); rate-limited per client (429).
         """
-        await svc.replays.take(request.client.host if request.client else "")
+        await svc.replays.take(client_address(request.scope))  # behind a trusted proxy: the real client
         number = parse_view(view)
         finished_only = number >= 0 and not holds_seat(svc.signer, request.headers, token, match_id, number)
         return await svc.replays.page(
@@ -453,6 +470,18 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
     return app
 
 
+async def _alive(svc: Services, match_id: str) -> game_pb2.Observation:
+    """The spectator's observation of a match; when the engine no longer has it (expired),
+    the gateway forgets its record too and answers 404."""
+    try:
+        observation: game_pb2.Observation = await svc.engine.observation(match_id, -1)
+        return observation
+    except grpc.aio.AioRpcError as exc:
+        if exc.code() == grpc.StatusCode.NOT_FOUND:
+            await svc.store.forget(match_id)
+        raise
+
+
 async def _act(
     svc: Services, grant: SeatGrant, decision: int, action: str, seat: int | None, *, transport: str
 ) -> dict[str, Any]:
@@ -472,6 +501,10 @@ async def _act(
                 )
         raise err from exc
     svc.metrics.actions.labels(transport=transport, result="ok").inc()
+    # the engine renewed the match's lifetime: renew the seat table's too (best effort: the
+    # action is applied whatever happens here)
+    with contextlib.suppress(Exception):
+        await svc.store.touch(grant.match_id, over=result.outcome.over)
     return to_dict(result)
 
 

@@ -17,7 +17,7 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "engine" / "data"
 @functools.lru_cache(maxsize=8)
 def deck(ruleset: str = "return") -> dict[int, dict[str, Any]]:
     """Card number -> its row (empty when the table is not installed)."""
-    if not ruleset.isidentifier():
+    if not ruleset.isidentifier() or len(ruleset) > 32:
         return {}
     path = DATA_DIR / f"{ruleset}-deck.tsv"
     if not path.is_file():

@@ -64,12 +64,14 @@ def _dict(msg: Any) -> dict[str, Any]:
 
 
 def _bearer(headers: Any, query_token: str | None) -> str:
+    """The request's token; 401 when there is none, or only blanks: an empty holder must
+    never reach the ranked service (it would read as "no owner to check")."""
     auth = headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return str(auth[7:].strip())
-    if query_token:
-        return query_token
-    raise errors.unauthenticated("missing token: send `Authorization: Bearer <token>` or `?token=`")
+    token = str(auth[7:]) if auth.lower().startswith("bearer ") else (query_token or "")
+    token = token.strip()
+    if not token:
+        raise errors.unauthenticated("missing token: send `Authorization: Bearer <token>` or `?token=`")
+    return token
 
 
 def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> None:

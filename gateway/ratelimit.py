@@ -21,6 +21,19 @@ Two bucket stores, chosen by ``redis_url``:
   when full again): exact across every gateway replica. If Redis fails, the request is
   let through (fail open) and counted in ``fengsheng_gateway_rate_limit_errors_total``.
 
+**Creation limits.** Guest accounts, matches and bot accounts cost nothing to ask for, and
+a token is free to mint, so ``POST /api/guests``, ``POST /api/matches`` and ``POST /api/bots``
+are limited per *client address* (with or without a token) and by one global bucket
+(:class:`CreationLimits`, environment ``FENGSHENG_CREATE_*``); 429 with ``Retry-After``
+(``code: rate_limited``, ``scope: address`` or ``global``).
+
+**Client address.** The peer address of the connection, unless that peer is a trusted proxy
+(``FENGSHENG_TRUSTED_PROXIES``: addresses or CIDRs, comma-separated; default none): then the
+forwarding header (``FENGSHENG_PROXY_HEADER``: ``x-forwarded-for``, the default, or
+``forwarded``, RFC 7239) is read from the right, skipping trusted hops, and the first
+untrusted hop is the client. A forwarding header from an untrusted peer is ignored (anyone
+can write one).
+
 Rejections are counted in ``fengsheng_gateway_rate_limited_total{transport}``. The limiter
 is a plain ASGI wrapper (:class:`RateLimiter`), so it is installed around the app without
 touching its routes; the ranked-play bot API can reuse :class:`TokenBucket` /
@@ -30,10 +43,13 @@ touching its routes; the ranked-play bot API can reuse :class:`TokenBucket` /
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import logging
 import math
+import os
 from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -53,7 +69,104 @@ DEFAULT_BURST = 200
 # The buckets live in fengsheng/ratelimit.py, shared with services/limits.py.
 from fengsheng.ratelimit import Bucket, RedisTokenBucket, TokenBucket  # noqa: E402
 
-__all__ = ["Bucket", "RateLimiter", "RedisTokenBucket", "TokenBucket", "install", "token_key"]
+__all__ = [
+    "Bucket",
+    "ClientAddress",
+    "CreationLimits",
+    "RateLimiter",
+    "RedisTokenBucket",
+    "TokenBucket",
+    "install",
+    "token_key",
+]
+
+#: the routes that create something (an account or a match): limited per client address
+CREATION_ROUTES = frozenset({("POST", "/api/guests"), ("POST", "/api/matches"), ("POST", "/api/bots")})
+
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+@dataclass(frozen=True)
+class CreationLimits:
+    """Limits of the creation routes (environment variables in brackets; a rate of 0 turns
+    that bucket off)."""
+
+    #: creations per second per client address [FENGSHENG_CREATE_RATE]
+    rate: float = 1.0
+    #: creations one address may make at once [FENGSHENG_CREATE_BURST]
+    burst: int = 60
+    #: creations per second, all clients together [FENGSHENG_CREATE_GLOBAL_RATE]
+    global_rate: float = 50.0
+    #: creations at once, all clients together [FENGSHENG_CREATE_GLOBAL_BURST]
+    global_burst: int = 500
+    #: proxies whose forwarding header is believed, addresses or CIDRs [FENGSHENG_TRUSTED_PROXIES]
+    trusted_proxies: tuple[str, ...] = ()
+    #: ``x-forwarded-for`` or ``forwarded`` [FENGSHENG_PROXY_HEADER]
+    proxy_header: str = "x-forwarded-for"
+
+    @classmethod
+    def from_env(cls) -> CreationLimits:
+        env = os.environ.get
+        proxies = tuple(p.strip() for p in (env("FENGSHENG_TRUSTED_PROXIES") or "").split(",") if p.strip())
+        return cls(
+            rate=float(env("FENGSHENG_CREATE_RATE") or cls.rate),
+            burst=int(env("FENGSHENG_CREATE_BURST") or cls.burst),
+            global_rate=float(env("FENGSHENG_CREATE_GLOBAL_RATE") or cls.global_rate),
+            global_burst=int(env("FENGSHENG_CREATE_GLOBAL_BURST") or cls.global_burst),
+            trusted_proxies=proxies,
+            proxy_header=(env("FENGSHENG_PROXY_HEADER") or cls.proxy_header).lower(),
+        )
+
+
+def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """An address written as ``1.2.3.4``, ``1.2.3.4:80``, ``::1`` or ``[::1]:80``; None if it is none."""
+    text = text.strip().strip('"')
+    if text.startswith("["):
+        text = text[1:].split("]", 1)[0]
+    elif text.count(":") == 1:
+        text = text.split(":", 1)[0]
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None
+
+
+class ClientAddress:
+    """Who is asking: the peer, or what a trusted proxy says the client was (see the module doc)."""
+
+    def __init__(self, trusted_proxies: tuple[str, ...] = (), header: str = "x-forwarded-for") -> None:
+        if header not in ("x-forwarded-for", "forwarded"):
+            raise ValueError(f"FENGSHENG_PROXY_HEADER must be x-forwarded-for or forwarded, not {header!r}")
+        try:
+            self.trusted: tuple[IPNetwork, ...] = tuple(ipaddress.ip_network(p, strict=False) for p in trusted_proxies)
+        except ValueError as exc:
+            raise ValueError(f"FENGSHENG_TRUSTED_PROXIES: {exc}") from exc
+        self.header = header.encode("latin-1")
+
+    def _is_trusted(self, ip: ipaddress.IPv4Address | ipaddress.IPv6Address | None) -> bool:
+        return ip is not None and any(ip in net for net in self.trusted)
+
+    def _hops(self, scope: Scope) -> list[str]:
+        """The forwarding header's addresses, the client's first, the nearest proxy's last."""
+        values = [v.decode("latin-1") for k, v in scope.get("headers") or () if k == self.header]
+        hops = [h.strip() for v in values for h in v.split(",") if h.strip()]
+        if self.header == b"forwarded":
+            found = []
+            for element in hops:
+                pairs = dict(p.strip().partition("=")[::2] for p in element.split(";"))
+                found.append({k.strip().lower(): v for k, v in pairs.items()}.get("for", ""))
+            hops = found
+        return hops
+
+    def __call__(self, scope: Scope) -> str:
+        peer = str((scope.get("client") or ("", 0))[0])
+        if not self.trusted or not self._is_trusted(_ip(peer)):
+            return peer
+        for hop in reversed(self._hops(scope)):
+            ip = _ip(hop)
+            if not self._is_trusted(ip):
+                return str(ip) if ip is not None else hop.strip()[:64]
+        return peer
 
 
 def token_key(token: str) -> str:
@@ -75,13 +188,15 @@ def _token_of(scope: Scope) -> str:
     return ""
 
 
-def limited_body(wait_s: float) -> dict[str, Any]:
+def limited_body(wait_s: float, message: str = "too many requests for this token; retry later",
+                 **extra: Any) -> dict[str, Any]:  # fmt: skip
     return {
         "error": {
             "status": 429,
             "code": "rate_limited",
-            "message": "too many requests for this token; retry later",
+            "message": message,
             "retry_after_s": round(wait_s, 3),
+            **extra,
         }
     }
 
@@ -92,15 +207,24 @@ class RateLimiter:
     def __init__(
         self,
         app: ASGIApp,
-        bucket: Bucket,
+        bucket: Bucket | None,
         *,
         anonymous: Bucket | None = None,
         exempt: frozenset[str] = frozenset({"/healthz", "/metrics"}),
+        creation: Bucket | None = None,
+        creation_global: Bucket | None = None,
+        client_address: ClientAddress | None = None,
     ) -> None:
+        """``bucket``: per token (None: off); ``anonymous``: per address for requests without
+        a token; ``creation`` / ``creation_global``: the creation routes, per address and all
+        together; ``client_address``: how the address is found (default: the peer)."""
         self.app = app
         self.bucket = bucket
         self.anonymous = anonymous
         self.exempt = exempt
+        self.creation = creation
+        self.creation_global = creation_global
+        self.client_address = client_address or ClientAddress()
         self._counters: Any = None
 
     def __getattr__(self, name: str) -> Any:  # the wrapped app's attributes (state, routes...)
@@ -132,14 +256,7 @@ class RateLimiter:
         counter = self._counters[what]
         (counter.labels(transport=label) if what == "limited" else counter).inc()
 
-    async def _wait(self, scope: Scope, token: str) -> float:
-        if token:
-            bucket: Bucket | None = self.bucket
-            key = token_key(token)
-        else:
-            bucket = self.anonymous
-            client = scope.get("client") or ("", 0)
-            key = "a:" + str(client[0])
+    async def _take(self, bucket: Bucket | None, key: str) -> float:
         if bucket is None:
             return 0.0
         try:
@@ -149,6 +266,18 @@ class RateLimiter:
             self._count("errors", "")
             return 0.0
 
+    async def _wait(self, scope: Scope, token: str) -> float:
+        if token:
+            return await self._take(self.bucket, token_key(token))
+        return await self._take(self.anonymous, "a:" + self.client_address(scope))
+
+    async def _creation_wait(self, scope: Scope) -> tuple[float, str]:
+        """Seconds to wait before this creation (0: go ahead) and which bucket said so."""
+        wait = await self._take(self.creation, "c:" + self.client_address(scope))
+        if wait > 0:
+            return wait, "address"
+        return await self._take(self.creation_global, "c:*"), "global"
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope.get("type")
         if kind == "http" and scope.get("path") not in self.exempt:
@@ -157,6 +286,17 @@ class RateLimiter:
                 self._count("limited", "http")
                 await _send_429(send, wait)
                 return
+            if (scope.get("method"), scope.get("path")) in CREATION_ROUTES:
+                wait, which = await self._creation_wait(scope)
+                if wait > 0:
+                    self._count("limited", "create")
+                    message = (
+                        "too many new accounts or matches from this address; retry later"
+                        if which == "address"
+                        else "the server is creating too many accounts or matches; retry later"
+                    )
+                    await _send_429(send, wait, limited_body(wait, message, scope=which))
+                    return
         elif kind == "websocket":
             token = _token_of(scope)
             wait = await self._wait(scope, token)
@@ -192,8 +332,8 @@ class RateLimiter:
         return limited, wrapped_send
 
 
-async def _send_429(send: Send, wait: float) -> None:
-    body = json.dumps(limited_body(wait)).encode()
+async def _send_429(send: Send, wait: float, payload: dict[str, Any] | None = None) -> None:
+    body = json.dumps(payload or limited_body(wait)).encode()
     await send(
         {
             "type": "http.response.start",
@@ -216,16 +356,28 @@ def install(
     redis_url: str | None = None,
     anonymous_rate: float = 0.0,
     anonymous_burst: int = DEFAULT_BURST,
+    creation: CreationLimits | None = None,
 ) -> ASGIApp:
-    """``app`` wrapped in a :class:`RateLimiter` (``rate <= 0``: ``app`` unchanged)."""
-    if rate <= 0:
+    """``app`` wrapped in a :class:`RateLimiter`: per-token buckets (``rate <= 0``: none) and
+    the creation limits (``creation``, default :meth:`CreationLimits.from_env`); ``app``
+    unchanged when every limit is off."""
+    limits = creation if creation is not None else CreationLimits.from_env()
+
+    def make(r: float, b: int, prefix: str = "gw:rl:") -> Bucket | None:
+        if r <= 0:
+            return None
+        return RedisTokenBucket(redis_url, r, b, prefix=prefix) if redis_url else TokenBucket(r, b)
+
+    bucket = make(rate, burst)
+    per_address = make(limits.rate, limits.burst)
+    overall = make(limits.global_rate, limits.global_burst)
+    if bucket is None and per_address is None and overall is None:
         return app
-    bucket: Bucket = RedisTokenBucket(redis_url, rate, burst) if redis_url else TokenBucket(rate, burst)
-    anonymous: Bucket | None = None
-    if anonymous_rate > 0:
-        anonymous = (
-            RedisTokenBucket(redis_url, anonymous_rate, anonymous_burst)
-            if redis_url
-            else TokenBucket(anonymous_rate, anonymous_burst)
-        )
-    return RateLimiter(app, bucket, anonymous=anonymous)
+    return RateLimiter(
+        app,
+        bucket,
+        anonymous=make(anonymous_rate, anonymous_burst),
+        creation=per_address,
+        creation_global=overall,
+        client_address=ClientAddress(limits.trusted_proxies, limits.proxy_header),
+    )

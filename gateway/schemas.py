@@ -8,6 +8,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 SeatKindName = Literal["human", "random", "heuristic", "external"]
 
+#: longest pause a match may ask of its bots before each move (422 beyond it; the engine
+#: service refuses more too, services/matches.py ``MAX_BOT_DELAY_S``)
+MAX_BOT_DELAY_S = 5.0
+#: decision numbers are protobuf int64
+MAX_DECISION = 2**63 - 1
+
 
 class GuestIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -30,13 +36,19 @@ class CreateMatchIn(BaseModel):
     seats: list[SeatKindName] | None = Field(
         None, description="explicit kind of every seat (overrides players / humans / bot)"
     )
-    seed: int = Field(0, ge=0, lt=2**63, description="0 = the engine picks one")
-    ruleset: str = Field("return", description="rules edition")
+    seed: int = Field(
+        0,
+        ge=0,
+        lt=2**63,
+        description="practice only: a chosen deal, allowed when no seat can be taken by anyone but the "
+        "creator (no human or external seat, or one human seat the creator takes); never shown "
+        "before the match ends. 0 = the server deals at random (a CSPRNG seed)",
+    )
+    ruleset: str = Field("return", max_length=32, description="rules edition")
     characters: bool = Field(False, description="deal characters")
     tutorial: bool = False
     turn_timeout_s: float = Field(0.0, ge=0, le=3600, description="human decision timer; 0 = none")
-    bot_delay_s: float = Field(0.0, ge=0, le=30, description="pause before each bot move")
-    match_id: str | None = Field(None, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+    bot_delay_s: float = Field(0.0, ge=0, le=MAX_BOT_DELAY_S, description="pause before each bot move (at most 5 s)")
 
 
 class SeatInfo(BaseModel):
@@ -73,9 +85,9 @@ class MatchInfo(BaseModel):
 
 class ActIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    decision: int = Field(ge=0, description="the pending decision number this action answers")
+    decision: int = Field(ge=0, le=MAX_DECISION, description="the pending decision number this action answers")
     action: str = Field(min_length=1, max_length=200, description="an action in notation (docs/notation.md)")
-    seat: int | None = Field(None, description="optional; must be the token's seat")
+    seat: int | None = Field(None, ge=0, le=6, description="optional; must be the token's seat")
 
 
 class LegalActionsOut(BaseModel):

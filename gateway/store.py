@@ -4,6 +4,15 @@ The engine service holds the game; the gateway only keeps the seat table of the 
 created through it. With a Redis URL the table lives in Redis (so any gateway replica
 serves any match, and a seat is claimed once with ``HSETNX``); without one it lives in
 memory (one gateway process, for tests and ``fengsheng gateway`` without Redis).
+
+One guest holds at most one seat of a match (a second seat would show them a second
+hand): :meth:`MatchStore.claim` refuses a player who already holds another seat, atomically
+(one Lua script on Redis).
+
+A record lives as long as the engine's match (fengsheng/retention.py): it is written with
+the idle lifetime, :meth:`MatchStore.touch` renews it (the finished lifetime once the match
+is over) whenever the gateway sees the match alive, and :meth:`MatchStore.forget` drops it
+as soon as the engine says the match is gone.
 """
 
 from __future__ import annotations
@@ -13,6 +22,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from fengsheng.retention import Retention
 from gateway.auth import Player
 
 
@@ -33,6 +43,7 @@ class MatchRecord:
     @classmethod
     def from_json(cls, text: str | bytes) -> MatchRecord:
         data = json.loads(text)
+        data.get("settings", {}).pop("seed", None)  # records written before seeds were kept out
         return cls(**data)
 
 
@@ -42,10 +53,19 @@ class MatchStore(Protocol):
     async def get_match(self, match_id: str) -> MatchRecord | None: ...
 
     async def claim(self, match_id: str, seat: int, player: Player) -> bool:
-        """Claim a seat for a player; true when the seat is now (or already was) theirs."""
+        """Claim a seat for a player; true when the seat is now (or already was) theirs.
+        False when another player holds it, or when this player holds another seat."""
         ...
 
     async def claims(self, match_id: str) -> dict[int, dict[str, str]]: ...
+
+    async def touch(self, match_id: str, *, over: bool) -> None:
+        """The engine still has the match: keep its record as long as the engine keeps it."""
+        ...
+
+    async def forget(self, match_id: str) -> None:
+        """The engine no longer has the match: drop its record, seats and list entry."""
+        ...
 
     async def recent(self, limit: int) -> list[MatchRecord]:
         """The matches created most recently through the gateway, newest first."""
@@ -72,11 +92,20 @@ class MemoryStore:
 
     async def claim(self, match_id: str, seat: int, player: Player) -> bool:
         table = self._claims.setdefault(match_id, {})
+        if any(s != seat and c["pid"] == player.pid for s, c in table.items()):
+            return False
         holder = table.setdefault(seat, {"pid": player.pid, "name": player.name})
         return holder["pid"] == player.pid
 
     async def claims(self, match_id: str) -> dict[int, dict[str, str]]:
         return dict(self._claims.get(match_id, {}))
+
+    async def touch(self, match_id: str, *, over: bool) -> None:
+        return None
+
+    async def forget(self, match_id: str) -> None:
+        self._matches.pop(match_id, None)
+        self._claims.pop(match_id, None)
 
     async def recent(self, limit: int) -> list[MatchRecord]:
         records = sorted(self._matches.values(), key=lambda r: r.created_at, reverse=True)
@@ -89,47 +118,88 @@ class MemoryStore:
         return None
 
 
-class RedisStore:
-    """The seat table in Redis: ``gw:match:{id}`` (JSON) and ``gw:claims:{id}`` (hash)."""
+#: Claim a seat. KEYS: claims hash (seat -> holder JSON), players hash (pid -> seat).
+#: ARGV: seat, holder JSON, pid, TTL (s). Returns 1 (the seat is the player's), 0 (another
+#: player's) or -1 (the player holds another seat of this match).
+_CLAIM = """
+local held = redis.call('HGET', KEYS[2], ARGV[3])
+if held and held ~= ARGV[1] then return -1 end
+local ok = redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
+if ok == 0 then
+  local cur = cjson.decode(redis.call('HGET', KEYS[1], ARGV[1]))
+  if cur['pid'] ~= ARGV[3] then return 0 end
+end
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+return 1
+"""
 
-    #: matches are forgotten a week after their creation
-    TTL_S = 7 * 24 * 3600
+
+class RedisStore:
+    """The seat table in Redis: ``gw:match:{id}`` (JSON), ``gw:claims:{id}`` (hash seat ->
+    holder) and ``gw:players:{id}`` (hash player id -> seat), each expiring with the match
+    (:class:`fengsheng.retention.Retention`), and ``gw:recent`` (the lobby's index)."""
+
     #: sorted set of match ids by creation time (for the lobby's list of matches)
     RECENT_KEY = "gw:recent"
+    #: the lobby index keeps at most this many ids (older ones are dropped)
+    RECENT_MAX = 10_000
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, retention: Retention | None = None) -> None:
         import redis.asyncio as aredis
 
         self._redis = aredis.Redis.from_url(url)
+        self.retention = retention or Retention.from_env()
+        self._claim = self._redis.register_script(_CLAIM)
+
+    @staticmethod
+    def _keys(match_id: str) -> list[str]:
+        return [f"gw:match:{match_id}", f"gw:claims:{match_id}", f"gw:players:{match_id}"]
 
     async def put_match(self, record: MatchRecord) -> None:
-        await self._redis.set(f"gw:match:{record.match_id}", record.to_json(), ex=self.TTL_S)
-        await self._redis.zadd(self.RECENT_KEY, {record.match_id: record.created_at})
-        # keep the index small: forget entries older than the records themselves
-        await self._redis.zremrangebyscore(self.RECENT_KEY, "-inf", time.time() - self.TTL_S)
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.set(f"gw:match:{record.match_id}", record.to_json(), ex=self.retention.idle_s)
+        pipe.zadd(self.RECENT_KEY, {record.match_id: record.created_at})
+        # keep the index bounded: ids whose record expired are dropped when listed (recent)
+        pipe.zremrangebyrank(self.RECENT_KEY, 0, -self.RECENT_MAX - 1)
+        await pipe.execute()
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
         raw = await self._redis.get(f"gw:match:{match_id}")
         return None if raw is None else MatchRecord.from_json(raw)
 
     async def claim(self, match_id: str, seat: int, player: Player) -> bool:
-        key = f"gw:claims:{match_id}"
+        claims, players = self._keys(match_id)[1:]
         value = json.dumps({"pid": player.pid, "name": player.name})
-        if await self._redis.hsetnx(key, str(seat), value):
-            await self._redis.expire(key, self.TTL_S)
-            return True
-        raw = await self._redis.hget(key, str(seat))
-        return raw is not None and json.loads(raw)["pid"] == player.pid
+        result = await self._claim(keys=[claims, players], args=[str(seat), value, player.pid, self.retention.idle_s])
+        return int(result) == 1
 
     async def claims(self, match_id: str) -> dict[int, dict[str, str]]:
         raw = await self._redis.hgetall(f"gw:claims:{match_id}")
         return {int(k): json.loads(v) for k, v in raw.items()}
 
+    async def touch(self, match_id: str, *, over: bool) -> None:
+        ttl = self.retention.ttl(over=over)
+        pipe = self._redis.pipeline(transaction=False)
+        for key in self._keys(match_id):
+            pipe.expire(key, ttl)
+        await pipe.execute()
+
+    async def forget(self, match_id: str) -> None:
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.delete(*self._keys(match_id))
+        pipe.zrem(self.RECENT_KEY, match_id)
+        await pipe.execute()
+
     async def recent(self, limit: int) -> list[MatchRecord]:
-        ids = await self._redis.zrevrange(self.RECENT_KEY, 0, max(limit, 1) - 1)
+        ids = [_text(i) for i in await self._redis.zrevrange(self.RECENT_KEY, 0, max(limit, 1) - 1)]
         if not ids:
             return []
-        raws = await self._redis.mget([f"gw:match:{_text(i)}" for i in ids])
+        raws = await self._redis.mget([f"gw:match:{i}" for i in ids])
+        gone = [i for i, raw in zip(ids, raws, strict=True) if raw is None]
+        if gone:  # expired records: drop them from the index too
+            await self._redis.zrem(self.RECENT_KEY, *gone)
         return [MatchRecord.from_json(raw) for raw in raws if raw is not None]
 
     async def ping(self) -> bool:

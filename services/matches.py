@@ -64,6 +64,11 @@ log = logging.getLogger(__name__)
 MATCH_ID_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 MAX_ACTION_LEN = 200
 CAS_ATTEMPTS = 8
+#: longest pause a match may ask of its bots before each move (``bot_delay_s``): a longer one
+#: would hold a worker (or a countdown) per move for nothing
+MAX_BOT_DELAY_S = 5.0
+#: longest human decision timer (``turn_timeout_s``)
+MAX_TURN_TIMEOUT_S = 3600.0
 BOT_POLICIES = {es.BOT_RANDOM: "random", es.BOT_HEURISTIC: "heuristic"}
 
 
@@ -240,14 +245,16 @@ class MatchService:
         s.CopyFrom(settings)
         s.ruleset = s.ruleset or "return"
         s.players = s.players or len(s.seats) or 5
-        if not s.seed:
+        if not s.seed:  # 0 = the server deals: a seed from the OS CSPRNG, never guessable
             s.seed = secrets.randbits(63) or 1
         if s.seats and len(s.seats) != s.players:
             raise BadRequest(f"{len(s.seats)} seat kinds for {s.players} players")
         if not s.seats:
             s.seats.extend([es.HUMAN] * s.players)
-        if s.turn_timeout_s < 0 or s.bot_delay_s < 0:
-            raise BadRequest("turn_timeout_s and bot_delay_s must be >= 0")
+        if not 0 <= s.turn_timeout_s <= MAX_TURN_TIMEOUT_S:
+            raise BadRequest(f"turn_timeout_s must be 0..{MAX_TURN_TIMEOUT_S:g}")
+        if not 0 <= s.bot_delay_s <= MAX_BOT_DELAY_S:
+            raise BadRequest(f"bot_delay_s must be 0..{MAX_BOT_DELAY_S:g} seconds")
         match_id = match_id or secrets.token_hex(8)
         if not MATCH_ID_RE.match(match_id):
             raise BadRequest(f"malformed match id {match_id!r} (letters, digits, _ . -; at most 64)")
@@ -602,6 +609,9 @@ class MatchService:
                 if not entries:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(wake.wait(), self.watch_poll_s)
+                    if not wake.is_set() and await self.store.version(match_id) is None:
+                        self._cache.pop(match_id, None)  # expired while watched (idle lifetime)
+                        raise MatchNotFound(f"no match {match_id!r}")
 
     async def close(self) -> None:
         if self._notifier is not None:

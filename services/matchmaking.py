@@ -6,6 +6,12 @@ the queue, form groups, claim each group atomically (:meth:`RankedStore.claim`: 
 never lands in two matches, even with concurrent ticks), create the match through the
 engine service, then notify every ticket holder on its Redis channel.
 
+A ranked match's id (``rk-`` and 14 random hex digits) must name a match that matchmaking
+itself created: the engine refuses an id it already has (``ALREADY_EXISTS``, raised here as
+:class:`MatchIdTaken`), and matchmaking then gives the tickets back and tries a fresh id
+(never seating anyone in a match someone else dealt). The deal's seed is left to the
+engine, which draws it from the OS CSPRNG (services/matches.py).
+
 The rating window: a ticket waiting ``w`` seconds accepts opponents whose mu is within
 ``window(w) = min(window_base + window_growth * w, window_max)`` of its own; two tickets
 pair when each accepts the other. After ``fill_after_s`` the oldest ticket's group is
@@ -29,6 +35,18 @@ from services.ranked import RankedStore, SeatPlan, player_of
 log = logging.getLogger("fengsheng.matchmaking")
 
 MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 3, 7, 5
+#: fresh ids tried for one group when the engine already has a match of that id
+CREATE_ATTEMPTS = 3
+
+
+class MatchIdTaken(Exception):
+    """The engine already has a match with this id: not one matchmaking created, so no one
+    is seated in it."""
+
+
+def new_match_id() -> str:
+    """A ranked match id: ``rk-`` and 14 hex digits from the OS CSPRNG."""
+    return "rk-" + secrets.token_hex(7)
 
 
 @dataclass(frozen=True)
@@ -140,7 +158,8 @@ def seat_plan(group: Group, schedule: Schedule, rng: random.Random) -> list[Seat
 
 
 #: create_match(match_id, seat kinds, turn_timeout_s): creates the match in the engine
-#: service (idempotent on the id: ALREADY_EXISTS counts as created), raises on failure.
+#: service; raises :class:`MatchIdTaken` when the id is taken (ALREADY_EXISTS: a match this
+#: call did not create), any other exception on failure.
 CreateMatch = Callable[[str, list[str], float], None]
 
 
@@ -154,23 +173,18 @@ def tick(
 ) -> dict[str, Any]:
     """One matchmaking pass; returns what it did (``formed``: match id -> ticket ids)."""
     now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
-    rng = rng or random.Random()
+    rng = rng or random.SystemRandom()
     formed: dict[str, list[str]] = {}
     lost = 0
     season = current_season(now_ms / 1000.0)
     for group in form_groups(store.queued(), now_ms, schedule):
-        match_id = "rk-" + secrets.token_hex(7)
         seats = seat_plan(group, schedule, rng)
-        if not store.claim(match_id, season, seats, schedule.turn_timeout_s):
-            lost += 1  # another tick took (or a holder withdrew) one of these tickets
-            continue
         tids = [s.ticket_id for s in seats if s.ticket_id]
-        try:
-            create_match(match_id, [s.kind for s in seats], schedule.turn_timeout_s)
-        except Exception:
-            log.warning("could not create ranked match %s; its tickets go back to the queue", match_id,
-                        exc_info=True)  # fmt: skip
-            store.release(match_id, tids)
+        match_id = _create(store, create_match, schedule, season, seats, tids)
+        if match_id is None:
+            lost += 1
+            continue
+        if not match_id:
             continue
         store.confirm(match_id, tids)
         formed[match_id] = tids
@@ -180,3 +194,33 @@ def tick(
                 store.publish(ticket)
         log.info("ranked match %s: %s", match_id, [(s.seat, s.kind, s.player_id) for s in seats])
     return {"formed": formed, "lost_claims": lost, "queued": len(store.queued())}
+
+
+def _create(
+    store: RankedStore,
+    create_match: CreateMatch,
+    schedule: Schedule,
+    season: str,
+    seats: list[SeatPlan],
+    tids: list[str],
+) -> str | None:
+    """Claim the group's tickets for a fresh id and create its match: the match id; ``None``
+    when the claim was lost (another tick took, or a holder withdrew, one of the tickets);
+    ``""`` when no match could be created (the tickets are back in the queue)."""
+    for _attempt in range(CREATE_ATTEMPTS):
+        match_id = new_match_id()
+        if not store.claim(match_id, season, seats, schedule.turn_timeout_s):
+            return None
+        try:
+            create_match(match_id, [s.kind for s in seats], schedule.turn_timeout_s)
+        except MatchIdTaken:
+            log.warning("ranked match id %s already exists in the engine (not ours); trying another", match_id)
+            store.release(match_id, tids)
+            continue
+        except Exception:
+            log.warning("could not create ranked match %s; its tickets go back to the queue", match_id,
+                        exc_info=True)  # fmt: skip
+            store.release(match_id, tids)
+            return ""
+        return match_id
+    return ""

@@ -26,7 +26,7 @@ from fengsheng.v1 import game_pb2
 from services import config
 from services.celery_app import app
 from services.ladder import MatchResult, Participant, RedisLadder
-from services.matchmaking import Schedule, tick
+from services.matchmaking import MatchIdTaken, Schedule, tick
 from services.ranked import RankedStore
 from services.tasks import RPC_TIMEOUT_S, TRANSIENT, engine_stub
 
@@ -48,13 +48,16 @@ def ranked_store() -> RankedStore:
 
 
 def create_match(match_id: str, kinds: list[str], turn_timeout_s: float) -> None:
+    """Create a ranked match in the engine (seed 0: the engine deals from its CSPRNG). An id
+    the engine already has is someone else's match: :class:`MatchIdTaken`, never "created"."""
     settings = es.MatchSettings(players=len(kinds), seats=[SEAT_KINDS[k] for k in kinds],
                                 turn_timeout_s=turn_timeout_s)  # fmt: skip
     try:
         engine_stub().CreateMatch(es.CreateMatchRequest(settings=settings, match_id=match_id), timeout=RPC_TIMEOUT_S)
     except grpc.RpcError as exc:
-        if exc.code() != grpc.StatusCode.ALREADY_EXISTS:  # type: ignore[attr-defined]
-            raise
+        if exc.code() == grpc.StatusCode.ALREADY_EXISTS:  # type: ignore[attr-defined]
+            raise MatchIdTaken(match_id) from exc
+        raise
 
 
 def sweep_finished(store: RankedStore, limit: int = 50) -> list[str]:

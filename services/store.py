@@ -34,11 +34,15 @@ from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
+from fengsheng.retention import DEFAULT_FINISHED_TTL_S, Retention
 from services.redis_pipe import PipelinedConnection
 
-#: A finished match's keys expire after this long (a week): replays stay available, Redis
-#: does not grow forever.
-FINISHED_TTL_S = 7 * 24 * 3600
+#: A finished match's keys expire after this long (a week by default,
+#: ``FENGSHENG_MATCH_FINISHED_TTL_S``): replays stay available, Redis does not grow forever.
+#: An unfinished match's keys expire ``FENGSHENG_MATCH_IDLE_TTL_S`` (a day) after its last
+#: write, so abandoned matches go too (fengsheng/retention.py; the gateway's seat table uses
+#: the same numbers).
+FINISHED_TTL_S = DEFAULT_FINISHED_TTL_S
 
 #: Stream entry fields written by the scripts:
 #: ``v`` version after the write; ``i`` engine event index; ``a`` audience (comma-separated
@@ -75,7 +79,9 @@ end
 #: n, then n triples (index, audience, ``Event`` bytes).
 #: Returns ``{1, new_version, last_stream_id}`` on success, ``{0, current_version}`` when
 #: the version moved on (nothing written), ``{-1, 0}`` when the match does not exist.
-#: The write that ends the game sets the match's keys to expire after :data:`FINISHED_TTL_S`.
+#: Every write sets the match's keys (state, history, events) to expire after the idle
+#: lifetime; the write that ends the game, after the finished one (``IDLE_TTL_S`` and
+#: ``FINISHED_TTL_S`` are filled in from :class:`fengsheng.retention.Retention`).
 ACT_SCRIPT = (
     _XADD_EVENTS
     + """
@@ -96,18 +102,19 @@ for k = 1, h do hl = redis.call('RPUSH', KEYS[2], ARGV[10 + k]) end
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'snapshot', ARGV[2], 'snap_hist', hl) end
 local id = add_events(KEYS[3], v, ARGV[6], ARGV[7], tonumber(ARGV[11 + h]), 12 + h)
 if ARGV[8] ~= '' then redis.call('ZADD', KEYS[5], ARGV[9], ARGV[8]) end
-if ARGV[5] == '1' then
-  for k = 1, 3 do redis.call('EXPIRE', KEYS[k], FINISHED_TTL_S) end
-end
+local ttl = IDLE_TTL_S
+if ARGV[5] == '1' then ttl = FINISHED_TTL_S end
+for k = 1, 3 do redis.call('EXPIRE', KEYS[k], ttl) end
 redis.call('PUBLISH', KEYS[4], v)
 return {1, v, id}
-""".replace("FINISHED_TTL_S", str(FINISHED_TTL_S))
+"""
 )
 
 #: Create a match. KEYS as above. ARGV: 1 snapshot, 2 settings, 3 decision, 4 seat,
 #: 5 over, 6 created (ms), 7 pending, 8 outcome or "", 9 outbox member or "", 10 outbox
 #: score, 11 event count n, then n triples.
-#: Returns ``{1, 1, last_stream_id}``, or ``{0, version}`` when the id is taken.
+#: Returns ``{1, 1, last_stream_id}``, or ``{0, version}`` when the id is taken. The keys
+#: expire after the idle lifetime (the first action renews it).
 CREATE_SCRIPT = (
     _XADD_EVENTS
     + """
@@ -117,6 +124,10 @@ redis.call('HSET', KEYS[1], 'version', 1, 'snapshot', ARGV[1], 'snap_hist', 0, '
            'decision', ARGV[3], 'seat', ARGV[4], 'over', ARGV[5], 'last', '', 'created', ARGV[6])
 local id = add_events(KEYS[3], 1, ARGV[7], ARGV[8], tonumber(ARGV[11]), 12)
 if ARGV[9] ~= '' then redis.call('ZADD', KEYS[5], ARGV[10], ARGV[9]) end
+local ttl = IDLE_TTL_S
+if ARGV[5] == '1' then ttl = FINISHED_TTL_S end
+redis.call('EXPIRE', KEYS[1], ttl)
+redis.call('EXPIRE', KEYS[3], ttl)
 redis.call('PUBLISH', KEYS[4], 1)
 return {1, 1, id}
 """
@@ -249,23 +260,34 @@ def outbox_member(match_id: str, decision: int) -> str:
 class MatchStore:
     """Reads and writes matches; every write is one script call (one round trip)."""
 
-    def __init__(self, redis: aioredis.Redis, *, group_commit_s: float = 0.0) -> None:
+    def __init__(
+        self, redis: aioredis.Redis, *, group_commit_s: float = 0.0, retention: Retention | None = None
+    ) -> None:
         """``group_commit_s``: how long an action's write may wait to go out with others
-        (see :class:`services.redis_pipe.PipelinedConnection`; 0 = never)."""
+        (see :class:`services.redis_pipe.PipelinedConnection`; 0 = never). ``retention``:
+        the matches' lifetimes (default: from the environment, fengsheng/retention.py)."""
         self.redis = redis
-        self._act = redis.register_script(ACT_SCRIPT)
+        self.retention = retention or Retention.from_env()
+        self._act = redis.register_script(self._with_ttls(ACT_SCRIPT))
         #: the hot path (action writes, version reads) skips redis-py's per-call cost
         #: (services/redis_pipe.py)
         self.pipe = PipelinedConnection.like(redis, coalesce_s=group_commit_s)
         self._load = redis.register_script(LOAD_SCRIPT)
-        self._create = redis.register_script(CREATE_SCRIPT)
+        self._create = redis.register_script(self._with_ttls(CREATE_SCRIPT))
+
+    def _with_ttls(self, script: str) -> str:
+        return script.replace("IDLE_TTL_S", str(self.retention.idle_s)).replace(
+            "FINISHED_TTL_S", str(self.retention.finished_s)
+        )
 
     @classmethod
-    def from_url(cls, url: str, *, max_connections: int = 64, group_commit_s: float = 0.0) -> MatchStore:
+    def from_url(
+        cls, url: str, *, max_connections: int = 64, group_commit_s: float = 0.0, retention: Retention | None = None
+    ) -> MatchStore:
         # a blocking pool: a burst beyond max_connections waits for a free connection (up to
         # 10 s) instead of failing with "Too many connections" (seen as UNAVAILABLE under load)
         pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
-        return cls(aioredis.Redis.from_pool(pool), group_commit_s=group_commit_s)
+        return cls(aioredis.Redis.from_pool(pool), group_commit_s=group_commit_s, retention=retention)
 
     async def close(self) -> None:
         self.pipe.close()

@@ -21,7 +21,7 @@ export async function mountLobby(root) {
   );
   const charsIn = h("input", { type: "checkbox", id: "characters", checked: true });
   const timerIn = h("input", { type: "number", id: "turn-timeout", min: 0, max: 3600, step: "any", value: 0 });
-  const delayIn = h("input", { type: "number", id: "bot-delay", min: 0, max: 30, step: "any", value: 0.8 });
+  const delayIn = h("input", { type: "number", id: "bot-delay", min: 0, max: 5, step: "any", value: 0.8 });
   const holdIn = h("input", {
     type: "number",
     id: "hold",
