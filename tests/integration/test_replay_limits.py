@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from helpers.processes import ServiceProcess
-from replay_util import play
+from replay_util import create, play
 
 from engine import Game
 from engine.bots import heuristic_bot
@@ -146,16 +146,21 @@ def client(engine: ServiceProcess) -> Iterator[TestClient]:
 
 
 def test_route_serves_long_ids_and_seats_with_their_token(client: TestClient, stub: es_grpc.EngineServiceStub) -> None:
-    guest = client.post("/api/guests", json={"name": "ada"}).json()["token"]
+    # clients cannot choose match ids (docs/security.md); the platform's own may be 64 long
     long_id = ("rp-" + secrets.token_hex(32))[:64]
+    create(stub, long_id, players=3)
+    long_url = f"/api/matches/{long_id}/replay/steps"
+    assert client.get(long_url, params={"view": "-1"}).status_code == 200
+
+    guest = client.post("/api/guests", json={"name": "ada"}).json()["token"]
     created = client.post(
         "/api/matches",
-        json={"players": 3, "humans": 3, "match_id": long_id},
+        json={"players": 3, "humans": 3},
         headers={"Authorization": f"Bearer {guest}"},
     )
     assert created.status_code == 201, created.text
-    seat, token = created.json()["seat"], created.json()["seat_token"]
-    url = f"/api/matches/{long_id}/replay/steps"
+    match_id, seat, token = created.json()["match_id"], created.json()["seat"], created.json()["seat_token"]
+    url = f"/api/matches/{match_id}/replay/steps"
 
     # running: the spectator yes; everything no; a seat only with its own token
     assert client.get(url, params={"view": "-1"}).status_code == 200
@@ -167,16 +172,17 @@ def test_route_serves_long_ids_and_seats_with_their_token(client: TestClient, st
     assert client.get(url, params={"view": str(other), "token": token}).status_code == 409
     assert client.get(url, params={"view": str(other)}, headers={"Authorization": f"Bearer {guest}"}).status_code == 409
 
-    play(stub, long_id)
-    pages = []
-    start: int | None = 0
-    while start is not None:
-        reply = client.get(url, params={"view": "all", "from": start, "limit": 50})
-        assert reply.status_code == 200, reply.text
-        pages.append(reply.json())
-        start = pages[-1]["next_step"]
-    steps = [s["step"] for p in pages for s in p["steps"]]
-    assert steps == list(range(pages[0]["total_steps"])) and pages[-1]["over"]
+    for mid, page_url in ((match_id, url), (long_id, long_url)):
+        play(stub, mid)
+        pages = []
+        start: int | None = 0
+        while start is not None:
+            reply = client.get(page_url, params={"view": "all", "from": start, "limit": 50})
+            assert reply.status_code == 200, reply.text
+            pages.append(reply.json())
+            start = pages[-1]["next_step"]
+        steps = [s["step"] for p in pages for s in p["steps"]]
+        assert steps == list(range(pages[0]["total_steps"])) and pages[-1]["over"]
     assert client.get(url, params={"view": str(other)}).status_code == 200  # over: every seat's view
 
     for bad, status in (("x" * 65, 400), ("a.b c", 400), ("nosuch", 404)):
