@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import re
 import secrets
@@ -49,7 +50,8 @@ from services.errors import (
     ServiceError,
     StaleDecision,
 )
-from services.scheduler import NullScheduler, Scheduler
+from services.limits import MAX_BOT_DELAY_S
+from services.scheduler import NullScheduler, Scheduler, bot_countdown
 from services.store import (
     NOTIFY_PATTERN,
     HistoryEntry,
@@ -246,8 +248,12 @@ class MatchService:
             raise BadRequest(f"{len(s.seats)} seat kinds for {s.players} players")
         if not s.seats:
             s.seats.extend([es.HUMAN] * s.players)
+        if not (math.isfinite(s.turn_timeout_s) and math.isfinite(s.bot_delay_s)):
+            raise BadRequest("turn_timeout_s and bot_delay_s must be finite numbers")
         if s.turn_timeout_s < 0 or s.bot_delay_s < 0:
             raise BadRequest("turn_timeout_s and bot_delay_s must be >= 0")
+        if s.bot_delay_s > MAX_BOT_DELAY_S:
+            raise BadRequest(f"bot_delay_s {s.bot_delay_s:g} is over the limit of {MAX_BOT_DELAY_S:g} s")
         match_id = match_id or secrets.token_hex(8)
         if not MATCH_ID_RE.match(match_id):
             raise BadRequest(f"malformed match id {match_id!r} (letters, digits, _ . -; at most 64)")
@@ -402,10 +408,10 @@ class MatchService:
                     if not fresh:  # decided on a cached game: re-check on the stored state
                         m, fresh = await self._get(match_id)
                         continue
-                    if exc.kind == "duplicate":
-                        # The client retried an action we applied; make sure the next
-                        # decision's task exists (duplicates of tasks are harmless).
-                        await self._schedule(m)
+                    # A duplicate (a resend of the action that closed the decision) queues
+                    # nothing: the write that applied it queued the next decision's task,
+                    # and the outbox and lease sweepers re-send a lost one. Queuing here let
+                    # anyone multiply a match's tasks by resending (issue 11, finding 3).
                     metrics.REJECTED.labels(exc.kind).inc()
                     raise
                 # The game object is now ahead of the stored version: persist or drop it.
@@ -513,7 +519,7 @@ class MatchService:
             log.warning("could not queue %s for %s@%s; the outbox sweeper will", task, m.match_id, p.number,
                         exc_info=True)  # fmt: skip
             return
-        countdown = s.bot_delay_s if task.startswith("bot:") else s.turn_timeout_s
+        countdown = bot_countdown(s.bot_delay_s) if task.startswith("bot:") else s.turn_timeout_s
         lease_ms = int((time.time() + countdown + self.task_lease_s) * 1000)
         await self.store.task_sent(outbox_member(m.match_id, p.number), outbox=outbox, lease_until_ms=lease_ms)
 
