@@ -54,6 +54,7 @@ from services.limits import MAX_BOT_DELAY_S
 from services.scheduler import NullScheduler, Scheduler, bot_countdown
 from services.store import (
     NOTIFY_PATTERN,
+    STORE_UNAVAILABLE,
     HistoryEntry,
     MatchStore,
     StoredEvent,
@@ -521,7 +522,13 @@ class MatchService:
             return
         countdown = bot_countdown(s.bot_delay_s) if task.startswith("bot:") else s.turn_timeout_s
         lease_ms = int((time.time() + countdown + self.task_lease_s) * 1000)
-        await self.store.task_sent(outbox_member(m.match_id, p.number), outbox=outbox, lease_until_ms=lease_ms)
+        try:
+            await self.store.task_sent(outbox_member(m.match_id, p.number), outbox=outbox, lease_until_ms=lease_ms)
+        except STORE_UNAVAILABLE:
+            # Redis went away after the write: the action is stored and its task sent; the
+            # outbox entry stays and the sweeper sends the task once more (tasks are
+            # idempotent), rather than failing an action that was applied.
+            log.warning("could not lease %s for %s@%s", task, m.match_id, p.number, exc_info=True)
 
     async def _game_over(self, match_id: str) -> None:
         """Tell the scheduler a match ended (ranked matches get their ladder update; the
