@@ -39,6 +39,14 @@ class MatchRecord:
 class MatchStore(Protocol):
     async def put_match(self, record: MatchRecord) -> None: ...
 
+    async def add_match(self, record: MatchRecord) -> bool:
+        """Record a new match; false (and nothing written) when its id is already recorded."""
+        ...
+
+    async def forget_match(self, match_id: str) -> None:
+        """Drop a match's record and seats (its engine match could not be created)."""
+        ...
+
     async def get_match(self, match_id: str) -> MatchRecord | None: ...
 
     async def claim(self, match_id: str, seat: int, player: Player) -> bool:
@@ -66,6 +74,16 @@ class MemoryStore:
     async def put_match(self, record: MatchRecord) -> None:
         self._matches[record.match_id] = record
         self._claims.setdefault(record.match_id, {})
+
+    async def add_match(self, record: MatchRecord) -> bool:
+        if record.match_id in self._matches:
+            return False
+        await self.put_match(record)
+        return True
+
+    async def forget_match(self, match_id: str) -> None:
+        self._matches.pop(match_id, None)
+        self._claims.pop(match_id, None)
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
         return self._matches.get(match_id)
@@ -107,6 +125,19 @@ class RedisStore:
         await self._redis.zadd(self.RECENT_KEY, {record.match_id: record.created_at})
         # keep the index small: forget entries older than the records themselves
         await self._redis.zremrangebyscore(self.RECENT_KEY, "-inf", time.time() - self.TTL_S)
+
+    async def add_match(self, record: MatchRecord) -> bool:
+        if not await self._redis.set(f"gw:match:{record.match_id}", record.to_json(), ex=self.TTL_S, nx=True):
+            return False
+        await self._redis.zadd(self.RECENT_KEY, {record.match_id: record.created_at})
+        await self._redis.zremrangebyscore(self.RECENT_KEY, "-inf", time.time() - self.TTL_S)
+        return True
+
+    async def forget_match(self, match_id: str) -> None:
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.delete(f"gw:match:{match_id}", f"gw:claims:{match_id}")
+        pipe.zrem(self.RECENT_KEY, match_id)
+        await pipe.execute()
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
         raw = await self._redis.get(f"gw:match:{match_id}")
