@@ -89,7 +89,7 @@ async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: ServiceError)
     await context.abort(status_of(exc), details)
 
 
-async def _store_unavailable(context: grpc.aio.ServicerContext[Any, Any], name: str, exc: Exception) -> None:
+async def store_unavailable(context: grpc.aio.ServicerContext[Any, Any], name: str, exc: Exception) -> None:
     """Redis is down, restarting or still loading (``STORE_UNAVAILABLE``): ``UNAVAILABLE``,
     which every client retries with backoff; never ``INTERNAL``, which they take as final."""
     log.warning("%s: Redis unavailable: %s: %s", name, type(exc).__name__, exc)
@@ -126,7 +126,7 @@ def _unary(
             except (grpc.aio.AbortError, asyncio.CancelledError):
                 raise
             except STORE_UNAVAILABLE as exc:
-                await _store_unavailable(context, name, exc)
+                await store_unavailable(context, name, exc)
                 raise AssertionError("unreachable") from exc
             except Exception as exc:
                 log.exception("%s failed", name)
@@ -206,7 +206,7 @@ class EngineServicer(es_grpc.EngineServiceServicer):
         except (grpc.aio.AbortError, asyncio.CancelledError):
             raise
         except STORE_UNAVAILABLE as exc:  # before ResponseError: READONLY, TRYAGAIN are both
-            await _store_unavailable(context, "Watch", exc)
+            await store_unavailable(context, "Watch", exc)
         except redis.exceptions.ResponseError as exc:  # a stream id Redis will not take
             await _abort(context, BadRequest(f"bad from_event_id: {exc}"))
         except Exception as exc:

@@ -119,6 +119,8 @@ def test_engine_redis_down_is_503_everywhere_and_forgets_the_record(platform: Pl
         # the gateway's record of the match it could not create is gone again
         assert _gateway_records(platform.gateway_redis) == records
         _assert_503(http.get(f"/api/matches/{match_id}"))
+        # the ranked routes too (the RankedService answered UNKNOWN: 502)
+        _assert_503(http.get("/api/ranked/leaderboard"))
 
         ws_url = platform.url.replace("http://", "ws://") + f"/ws/matches/{match_id}/spectate"
         with connect(ws_url, open_timeout=10) as ws:
