@@ -136,11 +136,11 @@ def test_engine_redis_down_is_503_everywhere_and_forgets_the_record(platform: Pl
 
 
 def test_a_short_engine_redis_restart_is_retried_not_an_error(platform: Platform) -> None:
-    """The engine's Redis comes back 1.5 s into the request: the gateway's retries with
+    """The engine's Redis comes back 1.2 s into the request: the gateway's retries with
     backoff carry the request over it (before: 503 at once)."""
     with httpx.Client(base_url=platform.url, timeout=30) as http:
         platform.engine_redis.stop()
-        back = threading.Timer(1.5, platform.restart, args=("engine",))
+        back = threading.Timer(1.2, platform.restart, args=("engine",))
         back.start()
         started = time.monotonic()
         try:
