@@ -5,7 +5,9 @@ set by ``fengsheng worker --engine``), so workers hold no match state and need n
 to the store, and every write goes through the one code path that checks decision
 numbers. Both take ids, re-read the match, and are idempotent by decision number: a task
 for a decision that is no longer open is a no-op (FAILED_PRECONDITION from Act counts as
-done). Transient failures (engine unreachable, CAS contention) are retried with backoff.
+done). Transient failures (engine unreachable, its Redis restarting or still loading its AOF,
+CAS contention: ``UNAVAILABLE``, ``DEADLINE_EXCEEDED``, ``ABORTED``) are retried with backoff.
+A bot's thinking time is the task's countdown, set when it is queued: no task sleeps.
 """
 
 from __future__ import annotations
