@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -58,6 +60,7 @@ SEAT_KINDS: dict[str, pb.SeatKind] = {
 #: the web client: plain HTML, CSS and ES modules, served as they are (docs/web-client.md)
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
+log = logging.getLogger("fengsheng.gateway")
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut, "description": "illegal action; `legal_actions` lists the alternatives"},
@@ -249,14 +252,13 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
             turn_timeout_s=body.turn_timeout_s,
             bot_delay_s=body.bot_delay_s,
         )
-        created = await svc.engine.create_match(settings)
         record = MatchRecord(
-            match_id=created.match_id,
+            match_id=secrets.token_hex(8),  # the platform names matches, never a client
             seats=kinds,
             settings=public_settings(settings),
             created_by=player.pid if player else "",
         )
-        await svc.store.put_match(record)
+        created = await _create_recorded(svc, settings, record)
         seat: int | None = None
         seat_token: str | None = None
         if player is not None and "human" in kinds:
@@ -479,6 +481,27 @@ async def _alive(svc: Services, match_id: str) -> game_pb2.Observation:
     except grpc.aio.AioRpcError as exc:
         if exc.code() == grpc.StatusCode.NOT_FOUND:
             await svc.store.forget(match_id)
+        raise
+
+
+async def _create_recorded(svc: Services, settings: pb.MatchSettings, record: MatchRecord) -> pb.CreateMatchResponse:
+    """Record the match, then create it in the engine under the same id, so that a failure in
+    between leaves nothing half-made: the record is written first (its Redis down: 503,
+    nothing made), and forgotten again when the engine cannot create the match, unless the
+    engine turns out to have it (an attempt whose answer was lost), which makes it whole."""
+    if not await svc.store.add_match(record):
+        raise errors.ApiError(409, "already_exists", f"match {record.match_id!r} already exists")
+    try:
+        return await svc.engine.create_match(settings, record.match_id)
+    except grpc.aio.AioRpcError as exc:
+        if exc.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+            with contextlib.suppress(grpc.aio.AioRpcError):
+                observation = await svc.engine.observation(record.match_id, -1)
+                return pb.CreateMatchResponse(match_id=record.match_id, pending=observation.pending)
+        try:
+            await svc.store.forget(record.match_id)
+        except Exception:  # its Redis went too: the record names no engine match (404s)
+            log.warning("could not forget the record of %s", record.match_id, exc_info=True)
         raise
 
 

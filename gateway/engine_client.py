@@ -12,15 +12,23 @@ replica had applied answers ``FAILED_PRECONDITION``/``duplicate`` and applies no
 ``Watch`` cut by a dying replica resumes on the next one after the last event it got.
 Each channel also uses gRPC's ``round_robin`` policy, so one DNS name resolving to several
 pods (a Kubernetes headless Service, ``dns:///engine:50051``) is spread too.
+
+When every replica answers ``UNAVAILABLE`` (the engine restarting, or its Redis down or
+still loading its AOF), the call is tried again after a pause that doubles from
+:data:`RETRY_FIRST_S` to :data:`RETRY_MAX_S`, for :data:`RETRY_BUDGET_S` in all; then the
+error goes back to the route (HTTP 503 with ``Retry-After``). A ``CreateMatch`` retried after
+an ``UNAVAILABLE`` that answers ``ALREADY_EXISTS`` for the id it named was created by the
+attempt whose answer was lost: it counts as created.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import grpc
@@ -34,8 +42,31 @@ from services.channels import engine_aio_channel
 
 #: deadline of every unary engine call
 CALL_TIMEOUT_S = 15.0
-#: a Watch cut by UNAVAILABLE is resumed this many times in a row (over every replica in turn)
-WATCH_RETRIES = 12
+#: a Watch cut by UNAVAILABLE is resumed (over every replica in turn, with backoff) until it
+#: has gone this long without an event
+WATCH_RETRY_BUDGET_S = 30.0
+#: unary calls: backoff between rounds over the replicas, and the time given to retries
+RETRY_FIRST_S = 0.1
+RETRY_MAX_S = 1.0
+RETRY_BUDGET_S = 4.0
+
+
+def backoff(first_s: float = RETRY_FIRST_S, max_s: float = RETRY_MAX_S) -> Iterator[float]:
+    """Pauses between retries: ``first_s``, doubling up to ``max_s``, with +-20 % jitter
+    (so gateway replicas do not retry in step)."""
+    delay = first_s
+    while True:
+        yield delay * random.uniform(0.8, 1.2)
+        delay = min(max_s, delay * 2)
+
+
+class _Tries:
+    """What happened to one call's attempts (read by :meth:`EngineClient.create_match`)."""
+
+    __slots__ = ("unavailable",)
+
+    def __init__(self) -> None:
+        self.unavailable = 0
 
 
 class EngineClient:
@@ -75,30 +106,48 @@ class EngineClient:
         for channel in self._channels:
             await channel.close()
 
-    async def _call(self, method: str, request: Any) -> Any:
+    async def _call(self, method: str, request: Any, tries: _Tries | None = None) -> Any:
+        """One engine call: each replica in turn on ``UNAVAILABLE``, then again after a
+        backoff pause, until :data:`RETRY_BUDGET_S` has passed."""
         start = time.perf_counter()
+        deadline = time.monotonic() + RETRY_BUDGET_S
+        pauses = backoff()
         code = "OK"
-        order = self._order()
+        tries = tries or _Tries()
         try:
-            for attempt, index in enumerate(order):
-                self._metrics.engine_replica_calls.labels(replica=self.addresses[index]).inc()
-                try:
-                    return await getattr(self._stubs[index], method)(request, timeout=CALL_TIMEOUT_S)
-                except grpc.aio.AioRpcError as exc:
-                    if exc.code() == grpc.StatusCode.UNAVAILABLE and attempt + 1 < len(order):
+            while True:
+                order = self._order()
+                for attempt, index in enumerate(order):
+                    self._metrics.engine_replica_calls.labels(replica=self.addresses[index]).inc()
+                    try:
+                        return await getattr(self._stubs[index], method)(request, timeout=CALL_TIMEOUT_S)
+                    except grpc.aio.AioRpcError as exc:
+                        retry = exc.code() == grpc.StatusCode.UNAVAILABLE
+                        pause = next(pauses) if retry and attempt + 1 == len(order) else 0.0
+                        if not retry or time.monotonic() + pause > deadline:
+                            code = exc.code().name if exc.code() is not None else "UNKNOWN"
+                            raise
+                        tries.unavailable += 1
                         self._metrics.engine_failovers.labels(method=method).inc()
-                        continue
-                    code = exc.code().name if exc.code() is not None else "UNKNOWN"
-                    raise
-            raise AssertionError("unreachable")
+                        if pause:
+                            await asyncio.sleep(pause)
         finally:
             self._metrics.engine_calls.labels(method=method, code=code).inc()
             self._metrics.engine_seconds.labels(method=method).observe(time.perf_counter() - start)
 
     async def create_match(self, settings: pb.MatchSettings, match_id: str = "") -> pb.CreateMatchResponse:
-        result: pb.CreateMatchResponse = await self._call(
-            "CreateMatch", pb.CreateMatchRequest(settings=settings, match_id=match_id)
-        )
+        """Create the engine match; with a ``match_id``, safe to retry (see the module doc)."""
+        tries = _Tries()
+        try:
+            result: pb.CreateMatchResponse = await self._call(
+                "CreateMatch", pb.CreateMatchRequest(settings=settings, match_id=match_id), tries
+            )
+        except grpc.aio.AioRpcError as exc:
+            if not (match_id and tries.unavailable and exc.code() == grpc.StatusCode.ALREADY_EXISTS):
+                raise
+            # an earlier attempt made it and its answer was lost: the match is ours
+            observation = await self.observation(match_id, -1)
+            return pb.CreateMatchResponse(match_id=match_id, pending=observation.pending)
         return result
 
     async def observation(self, match_id: str, seat: int, *, events: bool = False) -> game_pb2.Observation:
@@ -147,28 +196,34 @@ class EngineClient:
     async def watch(self, match_id: str, seat: int, from_event_id: str = "") -> AsyncIterator[pb.WatchEvent]:
         """The seat's events (``seat = -1``: public ones) until the stream ends.
 
-        A stream cut by ``UNAVAILABLE`` (its replica died) resumes on the next replica after
-        the last event received, up to once per replica in a row."""
+        A stream cut by ``UNAVAILABLE`` (its replica died, or the engine's Redis is
+        restarting) resumes on the next replica after the last event received, pausing with
+        backoff once every replica was tried, until :data:`WATCH_RETRY_BUDGET_S` passes
+        without an event."""
         last = from_event_id
         failures = 0
         index = self._order()[0]
+        pauses = backoff()
+        progress = time.monotonic()
         while True:
             call = self._stubs[index].Watch(pb.WatchRequest(match_id=match_id, seat=seat, from_event_id=last))
             try:
                 async for event in call:
                     failures = 0
+                    pauses = backoff()
+                    progress = time.monotonic()
                     last = event.event_id
                     yield event
                 return
             except grpc.aio.AioRpcError as exc:
                 failures += 1
-                if exc.code() != grpc.StatusCode.UNAVAILABLE or failures > WATCH_RETRIES:
+                if exc.code() != grpc.StatusCode.UNAVAILABLE or time.monotonic() - progress > WATCH_RETRY_BUDGET_S:
                     raise
                 self._metrics.engine_failovers.labels(method="Watch").inc()
                 # the next replica after the one that failed; pause once every replica was tried
                 index = (index + 1) % len(self._stubs)
                 if failures % len(self._stubs) == 0:
-                    await asyncio.sleep(0.25)
+                    await asyncio.sleep(next(pauses))
             finally:
                 call.cancel()
 

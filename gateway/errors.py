@@ -15,7 +15,13 @@ Every error body has the same shape::
 | gRPC ``NOT_FOUND`` / unknown match | 404 | ``not_found`` |
 | gRPC ``ALREADY_EXISTS`` / ``ABORTED`` | 409 | ``already_exists`` / ``aborted`` |
 | gRPC ``UNAVAILABLE`` / ``DEADLINE_EXCEEDED`` | 503 / 504 | ``unavailable`` / ``deadline_exceeded`` |
+| the gateway's Redis down, restarting or loading | 503 | ``unavailable`` |
 | any other gRPC failure | 502 | the gRPC code, lower case |
+
+A 503 carries ``Retry-After`` (seconds) and ``retry_after_s`` in the body: the engine or
+Redis is restarting, the request did nothing (or, for an action, may have been applied:
+resending it is safe and answers ``duplicate``). On a WebSocket the same body is sent as an
+``error`` message and the socket is closed with ``4000 + status`` (``4503``).
 
 Errors from the engine service also carry, when it sent them in trailing metadata, its
 error ``kind`` (``stale_decision``, ``out_of_turn``, ``illegal_action``...), the open
@@ -24,14 +30,36 @@ error ``kind`` (``stale_decision``, ``out_of_turn``, ``illegal_action``...), the
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
+import math
 from typing import Any
 
 import grpc
-from fastapi import FastAPI, Request
+import redis.exceptions
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketState
+
+log = logging.getLogger("fengsheng.gateway")
+
+#: Seconds a client is told to wait (``Retry-After``) before retrying a 503.
+RETRY_AFTER_S = 2
+
+#: Redis failures of the gateway's own store that mean "not there right now": a dropped or
+#: timed-out connection, Redis restarting or still loading its AOF (``LOADING`` ->
+#: ``BusyLoadingError``), a replica not yet promoted. Answered 503 with ``Retry-After``.
+#: (The engine has the same list, ``services.store.STORE_UNAVAILABLE``.)
+STORE_UNAVAILABLE: tuple[type[Exception], ...] = (
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+    redis.exceptions.ReadOnlyError,
+    redis.exceptions.ClusterDownError,
+    redis.exceptions.TryAgainError,
+)
 
 #: gRPC status -> HTTP status.
 GRPC_TO_HTTP: dict[grpc.StatusCode, int] = {
@@ -66,11 +94,25 @@ class ApiError(Exception):
         self.code = code
         self.message = message
         self.extra = extra
-        #: response headers (``Retry-After`` of a 429)
-        self.headers = headers
+        #: more response headers (``Retry-After`` of a 429)
+        self._headers = headers
 
     def body(self) -> dict[str, Any]:
         return {"error": {"status": self.status, "code": self.code, "message": self.message, **self.extra}}
+
+    def headers(self) -> dict[str, str] | None:
+        """The response headers: those given, and ``Retry-After`` for a retryable error
+        (``retry_after_s``: a 429 or 503) unless given; none when there are none."""
+        out = dict(self._headers or {})
+        retry = self.extra.get("retry_after_s")
+        if retry is not None and "Retry-After" not in out:
+            out["Retry-After"] = str(max(1, math.ceil(float(retry))))
+        return out or None
+
+
+def unavailable(message: str, **extra: Any) -> ApiError:
+    """503: the engine or Redis is down, restarting or loading; retry after ``RETRY_AFTER_S``."""
+    return ApiError(503, "unavailable", message, retry_after_s=RETRY_AFTER_S, **extra)
 
 
 def unauthenticated(message: str) -> ApiError:
@@ -123,20 +165,43 @@ def from_grpc(exc: grpc.aio.AioRpcError, **extra: Any) -> ApiError:
     code = exc.code()
     status = GRPC_TO_HTTP.get(code, 502)
     name = code.name.lower() if code is not None else "unknown"
+    if status == 503:
+        extra = {"retry_after_s": RETRY_AFTER_S, **extra}
     return ApiError(status, name, exc.details() or name, **{**engine_error_fields(exc), **extra})
+
+
+async def close_socket(websocket: WebSocket, err: ApiError, close_code: int | None = None) -> None:
+    """Send ``err`` as an ``error`` message and close the socket (``4000 + status``)."""
+    code = close_code if close_code is not None else 4000 + err.status
+    with contextlib.suppress(Exception):
+        if websocket.client_state == WebSocketState.CONNECTING:
+            await websocket.accept()
+        await websocket.send_json({"type": "error", **err.body()})
+        await websocket.close(code=code, reason=err.code)
+
+
+async def _respond(conn: Request | WebSocket, err: ApiError) -> JSONResponse | None:
+    """The error as a JSON response, or (a WebSocket) as a message and a close code."""
+    if isinstance(conn, WebSocket):
+        await close_socket(conn, err)
+        return None
+    return JSONResponse(err.body(), status_code=err.status, headers=err.headers())
 
 
 def install_handlers(app: FastAPI) -> None:
     """Make every error leave the app in the shape above."""
 
-    async def api_error(_: Request, exc: Exception) -> JSONResponse:
+    async def api_error(conn: Request, exc: Exception) -> JSONResponse | None:
         assert isinstance(exc, ApiError)
-        return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
+        return await _respond(conn, exc)
 
-    async def grpc_error(_: Request, exc: Exception) -> JSONResponse:
+    async def grpc_error(conn: Request, exc: Exception) -> JSONResponse | None:
         assert isinstance(exc, grpc.aio.AioRpcError)
-        err = from_grpc(exc)
-        return JSONResponse(err.body(), status_code=err.status)
+        return await _respond(conn, from_grpc(exc))
+
+    async def store_error(conn: Request, exc: Exception) -> JSONResponse | None:
+        log.warning("gateway store unavailable: %s: %s", type(exc).__name__, exc)
+        return await _respond(conn, unavailable(f"the match store is unavailable ({type(exc).__name__}); retry"))
 
     async def validation_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
@@ -155,5 +220,7 @@ def install_handlers(app: FastAPI) -> None:
 
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(grpc.aio.AioRpcError, grpc_error)
+    for cls in STORE_UNAVAILABLE:
+        app.add_exception_handler(cls, store_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)

@@ -8,9 +8,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 SeatKindName = Literal["human", "random", "heuristic", "external"]
 
-#: longest pause a match may ask of its bots before each move (422 beyond it; the engine
-#: service refuses more too, services/matches.py ``MAX_BOT_DELAY_S``)
+#: longest pause a match may ask of its bots before each move, and longest human decision
+#: timer (422 beyond them). The engine service refuses more too: these mirror
+#: services/limits.py (the gateway imports nothing from services/; a unit test holds them equal)
 MAX_BOT_DELAY_S = 5.0
+MAX_TURN_TIMEOUT_S = 3600.0
 #: decision numbers are protobuf int64
 MAX_DECISION = 2**63 - 1
 
@@ -47,7 +49,7 @@ class CreateMatchIn(BaseModel):
     ruleset: str = Field("return", max_length=32, description="rules edition")
     characters: bool = Field(False, description="deal characters")
     tutorial: bool = False
-    turn_timeout_s: float = Field(0.0, ge=0, le=3600, description="human decision timer; 0 = none")
+    turn_timeout_s: float = Field(0.0, ge=0, le=MAX_TURN_TIMEOUT_S, description="human decision timer; 0 = none")
     bot_delay_s: float = Field(0.0, ge=0, le=MAX_BOT_DELAY_S, description="pause before each bot move (at most 5 s)")
 
 

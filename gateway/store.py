@@ -48,7 +48,9 @@ class MatchRecord:
 
 
 class MatchStore(Protocol):
-    async def put_match(self, record: MatchRecord) -> None: ...
+    async def add_match(self, record: MatchRecord) -> bool:
+        """Record a new match; false (and nothing written) when its id is already recorded."""
+        ...
 
     async def get_match(self, match_id: str) -> MatchRecord | None: ...
 
@@ -64,7 +66,8 @@ class MatchStore(Protocol):
         ...
 
     async def forget(self, match_id: str) -> None:
-        """The engine no longer has the match: drop its record, seats and list entry."""
+        """The engine no longer has the match (expired, or it could not be created): drop its
+        record, seats and list entry."""
         ...
 
     async def recent(self, limit: int) -> list[MatchRecord]:
@@ -83,9 +86,12 @@ class MemoryStore:
         self._matches: dict[str, MatchRecord] = {}
         self._claims: dict[str, dict[int, dict[str, str]]] = {}
 
-    async def put_match(self, record: MatchRecord) -> None:
+    async def add_match(self, record: MatchRecord) -> bool:
+        if record.match_id in self._matches:
+            return False
         self._matches[record.match_id] = record
         self._claims.setdefault(record.match_id, {})
+        return True
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
         return self._matches.get(match_id)
@@ -157,13 +163,16 @@ class RedisStore:
     def _keys(match_id: str) -> list[str]:
         return [f"gw:match:{match_id}", f"gw:claims:{match_id}", f"gw:players:{match_id}"]
 
-    async def put_match(self, record: MatchRecord) -> None:
+    async def add_match(self, record: MatchRecord) -> bool:
+        key = f"gw:match:{record.match_id}"
+        if not await self._redis.set(key, record.to_json(), ex=self.retention.idle_s, nx=True):
+            return False
         pipe = self._redis.pipeline(transaction=False)
-        pipe.set(f"gw:match:{record.match_id}", record.to_json(), ex=self.retention.idle_s)
         pipe.zadd(self.RECENT_KEY, {record.match_id: record.created_at})
         # keep the index bounded: ids whose record expired are dropped when listed (recent)
         pipe.zremrangebyrank(self.RECENT_KEY, 0, -self.RECENT_MAX - 1)
         await pipe.execute()
+        return True
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
         raw = await self._redis.get(f"gw:match:{match_id}")

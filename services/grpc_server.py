@@ -53,7 +53,7 @@ from services.grpc_guard import CHECKS_UNDECODABLE, Undecodable, reject
 from services.matches import MatchService
 from services.replay import ReplayService
 from services.scheduler import Scheduler
-from services.store import MatchStore
+from services.store import STORE_UNAVAILABLE, MatchStore
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +102,14 @@ async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: ServiceError)
     await context.abort(status_of(exc), details)
 
 
+async def store_unavailable(context: grpc.aio.ServicerContext[Any, Any], name: str, exc: Exception) -> None:
+    """Redis is down, restarting or still loading (``STORE_UNAVAILABLE``): ``UNAVAILABLE``,
+    which every client retries with backoff; never ``INTERNAL``, which they take as final."""
+    log.warning("%s: Redis unavailable: %s: %s", name, type(exc).__name__, exc)
+    context.set_trailing_metadata((("fs-error", "store_unavailable"),))
+    await context.abort(grpc.StatusCode.UNAVAILABLE, f"{name}: store unavailable ({type(exc).__name__}), retry")
+
+
 Req = TypeVar("Req")
 Resp = TypeVar("Resp")
 
@@ -130,10 +138,8 @@ def _unary(
                 raise AssertionError("unreachable") from exc  # abort raises
             except (grpc.aio.AbortError, asyncio.CancelledError):
                 raise
-            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
-                # the store is unreachable: a transient fault, worth a retry by the client
-                log.warning("%s: Redis unavailable: %s", name, exc)
-                await context.abort(grpc.StatusCode.UNAVAILABLE, f"{name}: store unavailable: {exc}")
+            except STORE_UNAVAILABLE as exc:
+                await store_unavailable(context, name, exc)
                 raise AssertionError("unreachable") from exc
             except Exception as exc:
                 log.exception("%s failed", name)
@@ -213,10 +219,13 @@ class EngineServicer(es_grpc.EngineServiceServicer):
             await _abort(context, exc)
         except (grpc.aio.AbortError, asyncio.CancelledError):
             raise
+        except STORE_UNAVAILABLE as exc:  # before ResponseError: READONLY, TRYAGAIN are both
+            await store_unavailable(context, "Watch", exc)
         except redis.exceptions.ResponseError as exc:  # a stream id Redis will not take
             await _abort(context, BadRequest(f"bad from_event_id: {exc}"))
-        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
-            await context.abort(grpc.StatusCode.UNAVAILABLE, f"Watch: store unavailable: {exc}")
+        except Exception as exc:
+            log.exception("Watch failed")
+            await context.abort(grpc.StatusCode.INTERNAL, f"Watch: internal error: {type(exc).__name__}: {exc}")
 
     @_unary("GetReplay")
     async def GetReplay(self, request: es.GetReplayRequest, context: grpc.aio.ServicerContext[Any, Any]) -> es.Replay:

@@ -49,9 +49,11 @@ from services.errors import (
     ServiceError,
     StaleDecision,
 )
-from services.scheduler import NullScheduler, Scheduler
+from services.limits import MAX_BOT_DELAY_S, MAX_TURN_TIMEOUT_S
+from services.scheduler import NullScheduler, Scheduler, bot_countdown
 from services.store import (
     NOTIFY_PATTERN,
+    STORE_UNAVAILABLE,
     HistoryEntry,
     MatchStore,
     StoredEvent,
@@ -64,11 +66,6 @@ log = logging.getLogger(__name__)
 MATCH_ID_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 MAX_ACTION_LEN = 200
 CAS_ATTEMPTS = 8
-#: longest pause a match may ask of its bots before each move (``bot_delay_s``): a longer one
-#: would hold a worker (or a countdown) per move for nothing
-MAX_BOT_DELAY_S = 5.0
-#: longest human decision timer (``turn_timeout_s``)
-MAX_TURN_TIMEOUT_S = 3600.0
 BOT_POLICIES = {es.BOT_RANDOM: "random", es.BOT_HEURISTIC: "heuristic"}
 
 
@@ -251,6 +248,7 @@ class MatchService:
             raise BadRequest(f"{len(s.seats)} seat kinds for {s.players} players")
         if not s.seats:
             s.seats.extend([es.HUMAN] * s.players)
+        # (a NaN fails both comparisons, an infinity the upper one)
         if not 0 <= s.turn_timeout_s <= MAX_TURN_TIMEOUT_S:
             raise BadRequest(f"turn_timeout_s must be 0..{MAX_TURN_TIMEOUT_S:g}")
         if not 0 <= s.bot_delay_s <= MAX_BOT_DELAY_S:
@@ -409,10 +407,10 @@ class MatchService:
                     if not fresh:  # decided on a cached game: re-check on the stored state
                         m, fresh = await self._get(match_id)
                         continue
-                    if exc.kind == "duplicate":
-                        # The client retried an action we applied; make sure the next
-                        # decision's task exists (duplicates of tasks are harmless).
-                        await self._schedule(m)
+                    # A duplicate (a resend of the action that closed the decision) queues
+                    # nothing: the write that applied it queued the next decision's task,
+                    # and the outbox and lease sweepers re-send a lost one. Queuing here let
+                    # anyone multiply a match's tasks by resending (issue 11, finding 3).
                     metrics.REJECTED.labels(exc.kind).inc()
                     raise
                 # The game object is now ahead of the stored version: persist or drop it.
@@ -520,9 +518,15 @@ class MatchService:
             log.warning("could not queue %s for %s@%s; the outbox sweeper will", task, m.match_id, p.number,
                         exc_info=True)  # fmt: skip
             return
-        countdown = s.bot_delay_s if task.startswith("bot:") else s.turn_timeout_s
+        countdown = bot_countdown(s.bot_delay_s) if task.startswith("bot:") else s.turn_timeout_s
         lease_ms = int((time.time() + countdown + self.task_lease_s) * 1000)
-        await self.store.task_sent(outbox_member(m.match_id, p.number), outbox=outbox, lease_until_ms=lease_ms)
+        try:
+            await self.store.task_sent(outbox_member(m.match_id, p.number), outbox=outbox, lease_until_ms=lease_ms)
+        except STORE_UNAVAILABLE:
+            # Redis went away after the write: the action is stored and its task sent; the
+            # outbox entry stays and the sweeper sends the task once more (tasks are
+            # idempotent), rather than failing an action that was applied.
+            log.warning("could not lease %s for %s@%s", task, m.match_id, p.number, exc_info=True)
 
     async def _game_over(self, match_id: str) -> None:
         """Tell the scheduler a match ended (ranked matches get their ladder update; the

@@ -21,10 +21,11 @@ import grpc
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 from services.errors import ServiceError
-from services.grpc_server import STATUS_CODES, error_metadata
+from services.grpc_server import STATUS_CODES, error_metadata, store_unavailable
 from services.matches import MatchService
 from services.ranked import RankedStore, human_holder
 from services.ranked_service import BotIdentity, Decision, Exhausted, Forbidden, RankedService, Unauthenticated
+from services.store import STORE_UNAVAILABLE
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +81,8 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
             return await coro
         except ServiceError as exc:
             await _abort(context, exc)
+        except STORE_UNAVAILABLE as exc:  # Redis restarting or loading: retryable, not UNKNOWN
+            await store_unavailable(context, "RankedService", exc)
 
     async def RegisterBot(self, request: bs.RegisterBotRequest, context: Any) -> bs.BotAccount:
         bot_id, token = await self._call(context, self.service.register_bot(request.name, request.owner))

@@ -21,8 +21,9 @@ read. Each action is still its own script, applied in order. Under load this hal
 socket work per action on both sides (``bench/service_load.py``: about 25 % more actions/s);
 a quiet server writes each action at once, so a lone move never waits.
 
-Semantics are those of redis-py for a single command: an error reply raises a
-``redis.exceptions.ResponseError`` (``NoScriptError`` for ``NOSCRIPT``); a lost connection
+Semantics are those of redis-py for a single command: an error reply raises the exception
+redis-py raises for it (``ResponseError``; ``NoScriptError`` for ``NOSCRIPT``;
+``BusyLoadingError``, a ``ConnectionError``, for ``LOADING``); a lost connection
 fails every command in flight with ``redis.exceptions.ConnectionError`` and the next call
 connects again. A command whose caller was cancelled still has its reply read (and
 dropped), so the connection stays in step. The compare-and-set in each script makes a
@@ -39,8 +40,9 @@ from typing import Any
 
 import hiredis
 import redis.asyncio as aioredis
+from redis._parsers.base import BaseParser
 from redis.connection import SSLConnection, UnixDomainSocketConnection
-from redis.exceptions import ConnectionError, NoScriptError, ResponseError
+from redis.exceptions import ConnectionError, NoScriptError, RedisError
 
 Arg = bytes | str | int | float
 
@@ -152,10 +154,13 @@ class _Protocol(asyncio.Protocol):
                     fut.set_exception(exc)
 
 
-def _error(message: str) -> ResponseError:
-    if message.startswith("NOSCRIPT"):
-        return NoScriptError(message)
-    return ResponseError(message)
+def _error(message: str) -> RedisError:
+    """The redis-py exception of an error reply, by redis-py's own table: ``NOSCRIPT`` ->
+    ``NoScriptError``, ``LOADING`` (a restarted Redis still reading its AOF) ->
+    ``BusyLoadingError`` (a ``ConnectionError``: the store is not ready, retry), ``READONLY``,
+    ``MASTERDOWN``... and ``ResponseError`` for the rest."""
+    error: RedisError = BaseParser.parse_error(message)  # type: ignore[no-untyped-call]
+    return error
 
 
 class PipelinedConnection:

@@ -4,13 +4,20 @@
 so the engine service never imports the task code; :class:`NullScheduler` schedules
 nothing (clients act for every seat, e.g. the load benchmark's first mode);
 :class:`RecordingScheduler` remembers what it was asked, for tests.
+
+A bot's thinking time (``delay_s``) is the task's Celery ``countdown``: the broker message
+carries its ETA and the worker holds it without a thread until then, so a slow bot never
+holds a worker thread that other matches' bots need (docs/operations.md, "Bot delays").
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
+
+from services.limits import MAX_BOT_DELAY_S
 
 if TYPE_CHECKING:
     from celery import Celery
@@ -18,7 +25,7 @@ if TYPE_CHECKING:
 
 class Scheduler(Protocol):
     async def bot_move(self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float) -> None:
-        """Queue ``bots.move`` for the open decision of a bot seat."""
+        """Queue ``bots.move`` for the open decision of a bot seat, to run ``delay_s`` from now."""
 
     async def turn_timer(self, match_id: str, decision: int, *, countdown_s: float) -> None:
         """Queue ``timers.expire`` to fire after ``countdown_s`` seconds."""
@@ -35,12 +42,23 @@ class NullScheduler:
 @dataclass
 class RecordingScheduler:
     calls: list[tuple[str, str, int, int | float]] = field(default_factory=list)
+    #: the countdown of each ``bot_move``, in call order
+    bot_countdowns: list[float] = field(default_factory=list)
 
     async def bot_move(self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float) -> None:
         self.calls.append(("bot", match_id, decision, seat))
+        self.bot_countdowns.append(bot_countdown(delay_s))
 
     async def turn_timer(self, match_id: str, decision: int, *, countdown_s: float) -> None:
         self.calls.append(("timer", match_id, decision, countdown_s))
+
+
+def bot_countdown(delay_s: float) -> float:
+    """The countdown of a bot's move: its match's ``bot_delay_s``, within 0..MAX_BOT_DELAY_S
+    (a match stored before the cap, or written by hand, cannot hold a task longer)."""
+    if not math.isfinite(delay_s) or delay_s <= 0:
+        return 0.0
+    return min(delay_s, MAX_BOT_DELAY_S)
 
 
 class CeleryScheduler:
@@ -50,11 +68,13 @@ class CeleryScheduler:
         self.app = app
 
     async def bot_move(self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float) -> None:
+        countdown = bot_countdown(delay_s)
         await asyncio.to_thread(
             self.app.send_task,
             "bots.move",
             args=(match_id, seat, decision),
-            kwargs={"policy": policy, "delay_s": delay_s},
+            kwargs={"policy": policy},
+            countdown=countdown or None,
         )
 
     async def turn_timer(self, match_id: str, decision: int, *, countdown_s: float) -> None:

@@ -5,7 +5,9 @@ set by ``fengsheng worker --engine``), so workers hold no match state and need n
 to the store, and every write goes through the one code path that checks decision
 numbers. Both take ids, re-read the match, and are idempotent by decision number: a task
 for a decision that is no longer open is a no-op (FAILED_PRECONDITION from Act counts as
-done). Transient failures (engine unreachable, CAS contention) are retried with backoff.
+done). Transient failures (engine unreachable, its Redis restarting or still loading its AOF,
+CAS contention: ``UNAVAILABLE``, ``DEADLINE_EXCEEDED``, ``ABORTED``) are retried with backoff.
+A bot's thinking time is the task's countdown, set when it is queued: no task sleeps.
 """
 
 from __future__ import annotations
@@ -132,19 +134,14 @@ def bot_move(
     policy: str = "random",
     delay_s: float = 0.0,
 ) -> str:
-    """Play ``seat``'s move for ``decision`` with the named policy, after ``delay_s``."""
+    """Play ``seat``'s move for ``decision`` with the named policy.
+
+    The bot's thinking time is the task's countdown (services/scheduler.py): the task runs
+    when it is due and never sleeps in its worker thread. ``delay_s`` is accepted for
+    messages queued by an older engine and ignored."""
     log.info("bots.move start match=%s seat=%s decision=%s", match_id, seat, decision)
     stub = engine_stub()
     try:
-        if delay_s > 0:
-            # cheap staleness check before holding a worker thread for the delay
-            legal = stub.ListLegalActions(
-                es.ListLegalActionsRequest(match_id=match_id, seat=seat), timeout=RPC_TIMEOUT_S
-            )
-            if legal.decision != decision or legal.seat_to_act != seat:
-                log.info("bots.move stale match=%s decision=%s (open: %s)", match_id, decision, legal.decision)
-                return "stale"
-            time.sleep(delay_s)
         obs = stub.GetObservation(es.GetObservationRequest(match_id=match_id, seat=seat), timeout=RPC_TIMEOUT_S)
         if obs.pending.number != decision or obs.pending.seat != seat or not obs.legal_actions:
             log.info("bots.move stale match=%s decision=%s (open: %s)", match_id, decision, obs.pending.number)

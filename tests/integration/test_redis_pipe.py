@@ -167,7 +167,7 @@ def test_password_and_database_of_the_url(use_uvloop: bool) -> None:
             finally:
                 pipe.close()
             wrong = PipelinedConnection.like(aioredis.Redis.from_url(url.replace("s3cret", "wrong")))
-            with pytest.raises(redis.exceptions.ResponseError):
+            with pytest.raises(redis.exceptions.AuthenticationError):  # as redis-py raises it
                 await wrong.execute("PING")
             wrong.close()
 

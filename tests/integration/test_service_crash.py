@@ -71,11 +71,12 @@ def test_worker_killed_mid_move_is_redelivered_once(redis_url: str, tmp_path: Pa
     try:
         with engine_channel(engine.address) as channel:
             stub = es_grpc.EngineServiceStub(channel)
-            # the bot sleeps 1.5 s inside the task before moving: the kill lands mid-task
-            settings = es.MatchSettings(players=5, seed=5, seats=BOTS, bot_delay_s=1.5)
+            # the bot's move is due 4 s after it is queued (its countdown): the worker holds
+            # the message, unacknowledged, until then, and the kill lands in between
+            settings = es.MatchSettings(players=5, seed=5, seats=BOTS, bot_delay_s=4)
             res = stub.CreateMatch(es.CreateMatchRequest(settings=settings))
             first = res.pending.number
-            wait_for_log(doomed, rf"bots\.move start match={res.match_id} seat=\d+ decision={first}\b", 20)
+            wait_for_log(doomed, r"Task bots\.move\[[0-9a-f-]+\] received", 20)
             doomed.kill()
             assert rdb.llen(history_key(res.match_id)) == 0  # the move did not happen
             rescuer = start_worker(url, engine.address, tmp_path, concurrency=1)
