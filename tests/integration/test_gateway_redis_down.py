@@ -67,12 +67,12 @@ def platform(tmp_path: Path) -> Iterator[Platform]:
 
 
 def _engine_matches(server: RedisServer) -> set[str]:
-    with redis.Redis(host=server.host, port=server.port) as r:
+    with redis.Redis(host=server.host, port=server.port, password=server.password or None) as r:
         return {k.decode() for k in r.scan_iter("fs:m:{*}") if k.endswith(b"}")}
 
 
 def _gateway_records(server: RedisServer) -> set[str]:
-    with redis.Redis(host=server.host, port=server.port) as r:
+    with redis.Redis(host=server.host, port=server.port, password=server.password or None) as r:
         return {k.decode() for k in r.scan_iter("gw:match:*")}
 
 

@@ -40,7 +40,7 @@ def _loading_window(server: RedisServer, per_key_us: int = 200) -> threading.Thr
     """Make ``server`` reload its AOF slowly (``DEBUG LOADAOF`` with ``key-load-delay``): for
     some seconds it answers every other client ``-LOADING``, as after a restart. Returns
     the thread running the reload; it ends when Redis is ready again."""
-    filler = redis.Redis(host=server.host, port=server.port, db=FILLER_DB)
+    filler = redis.Redis(host=server.host, port=server.port, password=server.password or None, db=FILLER_DB)
     pipe = filler.pipeline(transaction=False)
     for i in range(FILLER_KEYS):
         pipe.set(f"filler:{i}", "x")
@@ -49,7 +49,7 @@ def _loading_window(server: RedisServer, per_key_us: int = 200) -> threading.Thr
     filler.close()
 
     def reload() -> None:
-        admin = redis.Redis(host=server.host, port=server.port, socket_timeout=120)
+        admin = redis.Redis(host=server.host, port=server.port, password=server.password or None, socket_timeout=120)
         try:
             admin.execute_command("DEBUG", "LOADAOF")
             admin.config_set("key-load-delay", 0)
@@ -64,7 +64,7 @@ def _loading_window(server: RedisServer, per_key_us: int = 200) -> threading.Thr
 
 def _wait_loading(server: RedisServer, timeout: float = 10.0) -> None:
     deadline = time.monotonic() + timeout
-    probe = redis.Redis(host=server.host, port=server.port, retry=None)
+    probe = redis.Redis(host=server.host, port=server.port, password=server.password or None, retry=None)
     try:
         while time.monotonic() < deadline:
             try:
@@ -150,7 +150,7 @@ def _restart(server: RedisServer, data: Path, *, crash: bool, down_s: float) -> 
 
 def _fsync_always(server: RedisServer) -> None:
     """Every write is on disk before Redis answers it: a crash loses nothing acknowledged."""
-    admin = redis.Redis(host=server.host, port=server.port)
+    admin = redis.Redis(host=server.host, port=server.port, password=server.password or None)
     admin.config_set("appendfsync", "always")
     admin.close()
 
@@ -181,7 +181,7 @@ def test_worker_and_matches_survive_five_redis_restarts(tmp_path: Path) -> None:
                 ).match_id
                 for seed in (41, 42, 43)
             ]
-            rdb = redis.Redis(host=server.host, port=server.port)
+            rdb = redis.Redis(host=server.host, port=server.port, password=server.password or None)
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline and min(rdb.llen(history_key(m)) for m in ids) < 3:
                 time.sleep(0.05)
@@ -190,7 +190,7 @@ def test_worker_and_matches_survive_five_redis_restarts(tmp_path: Path) -> None:
             for round_ in range(6):
                 time.sleep(1.2)
                 if round_ == 5:
-                    with redis.Redis(host=server.host, port=server.port) as probe:
+                    with redis.Redis(host=server.host, port=server.port, password=server.password or None) as probe:
                         running_at_last_restart = sum(1 for m in ids if probe.hget(f"fs:m:{{{m}}}", "over") == b"0")
                 server = _restart(server, data, crash=round_ % 2 == 1, down_s=0.3 + 0.2 * round_)
                 assert worker.alive(), f"the worker died at restart {round_ + 1}:\n{worker.log()[-4000:]}"
@@ -201,7 +201,7 @@ def test_worker_and_matches_survive_five_redis_restarts(tmp_path: Path) -> None:
             assert engine.alive()
             log = worker.log()
             assert "Unrecoverable error" not in log, log[-4000:]
-            rdb = redis.Redis(host=server.host, port=server.port)
+            rdb = redis.Redis(host=server.host, port=server.port, password=server.password or None)
             try:
                 stored: set[tuple[str, int]] = set()
                 for m in ids:
