@@ -6,7 +6,11 @@
    copy shadows the game, taking the same actions, and must produce identical snapshots;
 3. no observation holds another seat's hand card or unrevealed identity, and the
    face-down intel in transmission or a face-down card on the chain is shown only to a
-   seat that was shown it by an event (its sender, a 破译 user, the 试探 target …).
+   seat that was shown it by an event (its sender, a 破译 user, the 试探 target …);
+4. no free text a viewer reads names what that viewer may not know (:class:`TextCheck`):
+   the open decision's prompt, the outcome's reason and every event text each seat and a
+   spectator receive are checked for card numbers, identities and characters against
+   what the viewer's structured observations have shown it so far.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import random
 
 from engine import Game
 from engine.state import State
+from fengsheng.text_leaks import TextCheck
 from fengsheng.v1 import game_pb2
 
 HIDDEN_KINDS = ("probe", "secret_order")
@@ -32,6 +37,7 @@ class Checker:
         self.shadow: Game | None = None
         self.shadow_left = 0
         self.restores = 0
+        self.text: TextCheck | None = None
 
     def __call__(self, game: Game, decisions: int) -> None:
         game.check_zones()
@@ -89,9 +95,15 @@ class Checker:
         st = game.state
         p = st.prompt
         viewers = range(-1, st.players) if self.observe_all else sorted({-1, p.seat if p else -1})
+        if self.text is None:
+            self.text = TextCheck(st.players)
+        self.text.begin(game)
         for viewer in viewers:
             obs = game.observation(viewer)
             check_observation(game, st, viewer, obs)
+            if self.observe_all or viewer == -1:  # a seat's knowledge needs every decision
+                self.text.check(game, viewer, obs)
+        self.text.end(game)
 
 
 def public_cards(game: Game) -> frozenset[int]:
