@@ -19,7 +19,7 @@ import random
 
 from engine import Game
 from engine.state import State
-from fengsheng.text_leaks import TextCheck
+from fengsheng.text_leaks import TextCheck, mentions
 from fengsheng.v1 import game_pb2
 
 HIDDEN_KINDS = ("probe", "secret_order")
@@ -159,3 +159,68 @@ def _entered_transit(game: Game, card: int) -> int:
         if e.kind in ("send", "pile_send", "swap") and card in e.cards:
             return e.index
     return 0
+
+
+class MatchMirror:
+    """A served match replayed from its settings and action history with every invariant
+    checked at each decision (a :class:`Checker`), to check what a server returned to a
+    viewer: the fuzz tests sync it from Redis and hand it each observation the gateway or
+    the engine service answered (:meth:`check_view`)."""
+
+    def __init__(self, *, ruleset: str, players: int, seed: int, tutorial: bool, characters: bool) -> None:
+        self.game = Game.new(ruleset=ruleset or "return", players=players, seed=seed, tutorial=tutorial,
+                             characters=characters)
+        self.checker = Checker(seed)
+
+    def advance(self, history: list[tuple[int, int, str]]) -> None:
+        """Apply the history entries (decision, seat, action) not applied yet."""
+        for decision, seat, action in history[len(self.game.history):]:
+            if decision != self.game.decision_number:
+                raise AssertionError(f"history entry for decision {decision} at decision {self.game.decision_number}")
+            self.game.apply(seat, action)
+            self.checker(self.game, len(self.game.history))
+
+    def check_view(self, viewer: int, obs: game_pb2.Observation) -> None:
+        """``obs`` (served to ``viewer``, -1 a spectator, at a decision not after the
+        mirror's) shows no card, identity or character the viewer was not shown, and its
+        texts name none; its events are the engine's, as that viewer receives them."""
+        text = self.checker.text
+        if text is None:
+            self.checker._check_observations(self.game)
+            text = self.checker.text
+        assert text is not None
+        if viewer not in text.known and viewer >= 0:
+            raise AssertionError(f"no knowledge recorded for seat {viewer}")
+        k = text.knowledge(viewer)
+        who = "a spectator" if viewer < 0 else f"seat {viewer}"
+        shown = set(obs.discard)
+        if obs.transit.card:
+            shown.add(obs.transit.card)
+        shown.update(item.card for item in obs.chain if item.card)
+        for j, sv in enumerate(obs.seats):
+            shown.update(sv.intel)
+            if j != viewer:
+                if sv.hand:
+                    raise AssertionError(f"{who} was served seat {j}'s hand {list(sv.hand)}")
+                if sv.identity and not k.knows_identity(j):
+                    raise AssertionError(f"{who} was served seat {j}'s hidden identity")
+                if sv.character and not k.knows_character(j):
+                    raise AssertionError(f"{who} was served seat {j}'s face-down character")
+            else:
+                shown.update(sv.hand)
+        events = self.game.events
+        for e in obs.events:
+            mine = events[e.index] if 0 <= e.index < len(events) else None
+            if mine is None or not mine.visible_to(viewer) or mine.text != e.text:
+                raise AssertionError(f"{who} was served event {e.index} {e.text!r}, not the engine's line for it")
+            shown.update(e.cards)
+        unseen = sorted(c for c in shown if not k.knows_card(c))
+        if unseen:
+            raise AssertionError(f"{who} was served cards {unseen} it was never shown")
+        players = len(obs.seats)
+        for what, line in (("prompt", obs.pending.prompt), ("outcome", obs.outcome.reason)):
+            if line:
+                m = mentions(line, players, subject=tuple(obs.outcome.winners) if what == "outcome" else ())
+                leak = text.leak(self.game, k, viewer, m)
+                if leak:
+                    raise AssertionError(f"the {what} {line!r} served to {who} names {leak}")

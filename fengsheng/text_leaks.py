@@ -144,24 +144,45 @@ def _role(i: int, word: str, prev: str, bare: list[str], prev_role: str, choose_
 
 @dataclass
 class Knowledge:
-    """What one viewer has been shown so far."""
+    """What one viewer has been shown so far; a seat's also holds everything public (the
+    spectator's knowledge, ``public``)."""
 
     cards: set[int] = field(default_factory=set)
     identities: dict[int, str] = field(default_factory=dict)
     characters: set[int] = field(default_factory=set)
     secret_characters: set[int] = field(default_factory=set)
+    public: Knowledge | None = None
+
+    def knows_card(self, card: int) -> bool:
+        return card in self.cards or (self.public is not None and card in self.public.cards)
+
+    def knows_identity(self, seat: int) -> bool:
+        return seat in self.identities or (self.public is not None and seat in self.public.identities)
+
+    def knows_character(self, seat: int) -> bool:
+        return seat in self.characters or (self.public is not None and seat in self.public.characters)
+
+    def knows_secret_character(self, seat: int) -> bool:
+        return seat in self.secret_characters or (
+            self.public is not None and seat in self.public.secret_characters)
 
 
 class TextCheck:
     """Per-viewer knowledge and the check of the texts each viewer receives. Call
-    :meth:`begin` once per decision, :meth:`check` for each viewer's observation, then
-    :meth:`end`; raises AssertionError naming the leak."""
+    :meth:`begin` once per decision, :meth:`check` for the spectator's observation and
+    then for each seat's, then :meth:`end`; raises AssertionError naming the leak.
+
+    A seat knows everything public besides its own: a public line (an event without an
+    audience, the prompt, the outcome) that passes for the spectator passes for every
+    seat, so a seat's check reads its private lines only (and a prompt if it differs)."""
 
     def __init__(self, players: int) -> None:
         self.players = players
-        self.known: dict[int, Knowledge] = {}
+        self.public = Knowledge()
+        self.known: dict[int, Knowledge] = {-1: self.public}
         self._events_done = 0
         self._new: list[int] = []
+        self._public_prompt = ""
         #: the numeric options of the decision open at the last check: they tell whether
         #: the ``choose N`` just answered named a seat or a card
         self._choose_seats = True
@@ -177,47 +198,65 @@ class TextCheck:
         numbers = [int(w) for option in p.options for w in option.split()[1:] if w.isdigit()]
         self._choose_seats = all(n < self.players for n in numbers)
 
+    def knowledge(self, viewer: int) -> Knowledge:
+        k = self.known.get(viewer)
+        if k is None:
+            k = self.known[viewer] = Knowledge(public=self.public)
+        return k
+
     def check(self, game: Game, viewer: int, obs: game_pb2.Observation) -> None:
-        k = self.known.setdefault(viewer, Knowledge())
+        spectator = viewer < 0
+        k = self.knowledge(viewer)
         self._learn(k, viewer, obs)
         texts: list[tuple[str, Mentions]] = []
         for i in self._new:
             e = game.events[i]
-            if not e.visible_to(viewer):
+            private = bool(e.audience) and -1 not in e.audience
+            if not e.visible_to(viewer) or not (spectator or private):
                 continue
             k.cards.update(e.cards)
-            private = bool(e.audience) and -1 not in e.audience
             choose_seats = self._choose_seats if e.kind == "action" else True
             m = mentions(e.text, self.players, choose_seats)
             if private:
                 self._learn_private(game, k, m)
             texts.append((f"event {e.index} ({e.kind}) {e.text!r}", m))
-        if obs.pending.prompt:
-            texts.append((f"the prompt {obs.pending.prompt!r}", mentions(obs.pending.prompt, self.players)))
-        if obs.outcome.reason:
+        prompt = obs.pending.prompt
+        if spectator:
+            self._public_prompt = prompt
+        if prompt and (spectator or prompt != self._public_prompt):
+            texts.append((f"the prompt {prompt!r}", mentions(prompt, self.players)))
+        if obs.outcome.reason and spectator:
             winners = tuple(obs.outcome.winners)
             texts.append((f"the outcome {obs.outcome.reason!r}", mentions(obs.outcome.reason, self.players,
                                                                         subject=winners)))
         for what, m in texts:
             leak = self.leak(game, k, viewer, m)
             if leak:
-                who = "a spectator" if viewer < 0 else f"seat {viewer}"
+                who = "a spectator" if spectator else f"seat {viewer}"
                 raise AssertionError(f"{what} shown to {who} names {leak}")
 
     # ------------------------------------------------------------------ knowledge
     @staticmethod
     def _learn(k: Knowledge, viewer: int, obs: game_pb2.Observation) -> None:
+        """The observation's zones, identities and characters; a seat's public part is the
+        spectator's, so for a seat only what is its own (its hand, identity, character)
+        and what was shown to it (the face-down intel, a face-down card on the chain)."""
         cards = k.cards
-        cards.update(obs.discard)
-        for j, sv in enumerate(obs.seats):
-            cards.update(sv.intel)
+        if viewer < 0:
+            cards.update(obs.discard)
+            for j, sv in enumerate(obs.seats):
+                cards.update(sv.intel)
+                if sv.identity:
+                    k.identities[j] = IDENTITY_OF_ENUM[sv.identity]
+                if sv.character:
+                    k.characters.add(j)
+                if sv.secret_character:
+                    k.secret_characters.add(j)
+        elif viewer < len(obs.seats):
+            sv = obs.seats[viewer]
             cards.update(sv.hand)
-            if sv.identity:
-                k.identities[j] = IDENTITY_OF_ENUM[sv.identity]
-            if sv.character:
-                k.characters.add(j)
             if sv.secret_character:
-                k.secret_characters.add(j)
+                k.secret_characters.add(viewer)
         if obs.transit.card:
             cards.add(obs.transit.card)
         cards.update(item.card for item in obs.chain if item.card)
@@ -238,20 +277,20 @@ class TextCheck:
 
     def leak(self, game: Game, k: Knowledge, viewer: int, m: Mentions) -> str:
         """What of ``m`` the viewer may not know ("" when nothing)."""
-        hidden = [c for c in m.cards if c not in k.cards]
+        hidden = [c for c in m.cards if not k.knows_card(c)]
         if hidden:
             return f"card {hidden[0]}, which it has not seen"
         seats = game.state.seats
         for seat, ident in m.identities:
             holders = [seat] if seat is not None else [j for j, p in enumerate(seats) if p.identity == ident]
             for j in holders:
-                if j != viewer and j not in k.identities and 0 <= j < len(seats):
+                if j != viewer and 0 <= j < len(seats) and not k.knows_identity(j):
                     return f"the identity {ident} of seat {j}, which it does not know"
         for cid in m.characters:
             for j, p in enumerate(seats):
                 if j == viewer:
                     continue
-                if (p.character == cid and j not in k.characters) or (
-                        p.secret_character == cid and j not in k.secret_characters):
+                if (p.character == cid and not k.knows_character(j)) or (
+                        p.secret_character == cid and not k.knows_secret_character(j)):
                     return f"{cid}, the face-down character of seat {j}"
         return ""
