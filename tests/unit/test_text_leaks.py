@@ -9,6 +9,7 @@ engine must pass the same games."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ import yaml
 
 from engine import Game, privacy
 from engine.characters import lao_jin
-from fengsheng.invariants import Checker
+from fengsheng.invariants import Checker, MatchMirror
 from fengsheng.scenario import play_step
 from fengsheng.simulate import play_random
 from fengsheng.text_leaks import mentions
@@ -171,3 +172,42 @@ def test_identities_and_characters_are_attributed() -> None:
 def test_a_count_after_a_seat_is_no_seat_list() -> None:
     """Seed 585 (3 players): "(3 of 4)" after "seat 1" counts picks; it names no card."""
     assert mentions("收买: pick a hand card to give seat 1 (3 of 4)", 3).cards == ()
+
+
+def _mirror_at(seed: int, decisions: int) -> MatchMirror:
+    """A mirror of a 5-player random game with characters, ``decisions`` actions in."""
+    game = Game.new(players=5, seed=seed, characters=True)
+    pick = random.Random(seed).choice
+    history = []
+    for _ in range(decisions):
+        p = game.pending
+        assert p is not None
+        action = pick(game.legal_actions(p.seat))
+        history.append((p.number, p.seat, action))
+        game.apply(p.seat, action)
+    mirror = MatchMirror(ruleset="return", players=5, seed=seed, tutorial=False, characters=True)
+    mirror.advance(history)
+    return mirror
+
+
+def test_the_fuzzers_mirror_catches_what_a_server_should_not_serve() -> None:
+    """What the fuzz tests check each served observation with: the engine's own views
+    pass; another seat's hand, a hidden card in a prompt, a foreign event line do not."""
+    mirror = _mirror_at(7, 120)
+    game = mirror.game
+    for viewer in range(-1, 5):
+        mirror.check_view(viewer, game.observation(viewer, include_events=True))
+    other = game.observation(1)
+    other.seats[2].hand.extend(game.state.seats[2].hand or game.state.pile[-1:])
+    with pytest.raises(AssertionError, match="was served seat 2's hand"):
+        mirror.check_view(1, other)
+    pile_bottom = game.state.pile[0]
+    spectator = game.observation(-1)
+    spectator.pending.prompt = f"破釜沉舟: who receives {pile_bottom}"
+    with pytest.raises(AssertionError, match=f"names card {pile_bottom}"):
+        mirror.check_view(-1, spectator)
+    private = next(e for e in game.events if e.audience and -1 not in e.audience and 0 not in e.audience)
+    seat0 = game.observation(0)
+    seat0.events.append(private.to_proto())
+    with pytest.raises(AssertionError, match="not the engine's line"):
+        mirror.check_view(0, seat0)
