@@ -171,6 +171,7 @@ class MatchMirror:
         self.game = Game.new(ruleset=ruleset or "return", players=players, seed=seed, tutorial=tutorial,
                              characters=characters)
         self.checker = Checker(seed)
+        self.checker(self.game, 0)  # what every viewer sees before anyone acts
 
     def advance(self, history: list[tuple[int, int, str]]) -> None:
         """Apply the history entries (decision, seat, action) not applied yet."""
@@ -185,10 +186,7 @@ class MatchMirror:
         mirror's) shows no card, identity or character the viewer was not shown, and its
         texts name none; its events are the engine's, as that viewer receives them."""
         text = self.checker.text
-        if text is None:
-            self.checker._check_observations(self.game)
-            text = self.checker.text
-        assert text is not None
+        assert text is not None  # the first check ran in __init__
         if viewer not in text.known and viewer >= 0:
             raise AssertionError(f"no knowledge recorded for seat {viewer}")
         k = text.knowledge(viewer)
