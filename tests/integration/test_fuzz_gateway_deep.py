@@ -44,7 +44,7 @@ from services.store import history_key, state_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
 
-_COMMON = {
+_COMMON: dict[str, Any] = {
     "deadline": None,
     "database": None,
     "suppress_health_check": [HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
@@ -233,7 +233,7 @@ def fuzz_act(p: Platform, seat: int, decision: Any, action: Any, body_seat: Any,
     token = p.tokens[seat]
     legal = p.http.get(f"/api/matches/{p.match_id}/legal-actions", headers=auth(token))
     check_reply(p, legal, "legal-actions")
-    data = legal.json() if legal.status_code == 200 else {"decision": 1, "actions": []}
+    data: dict[str, Any] = legal.json() if legal.status_code == 200 else {"decision": 1, "actions": []}
     body: dict[str, Any] = {"decision": resolve_decision(decision, data["decision"])}
     picked = resolve_action(action, data["actions"])
     if picked is not None:
