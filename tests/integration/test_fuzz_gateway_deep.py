@@ -54,6 +54,15 @@ settings.register_profile("bench", max_examples=int(os.environ.get("FENGSHENG_FU
 PROFILE = os.environ.get("FENGSHENG_FUZZ_PROFILE", "ci")
 SCALE = {"deep": 0.6, "burst": 0.2}
 GATEHARD = "fixed on branch workers/gatehard"
+
+
+class Gatehard500(AssertionError):
+    """One of the 500s fixed on workers/gatehard (a decision outside int64, a 5,000-letter
+    ``ruleset`` for /api/cards, any call while Redis is down); only this failure is
+    expected by the marks below: drop them once that branch is merged."""
+
+
+GATEHARD_XFAIL = pytest.mark.xfail(strict=False, raises=Gatehard500, reason=GATEHARD)
 #: the seat kinds of the fuzzed match: the worker plays seat 4
 SEATS = ["human", "human", "human", "human", "random"]
 HUMANS = 4
@@ -82,6 +91,8 @@ class Platform:
     tokens: dict[int, str] = field(default_factory=dict)
     mirror: MatchMirror | None = None
     redis_down: bool = False
+    #: fuzzed acts the gateway applied (200)
+    applied: int = 0
     #: signatures of server tracebacks expected in the logs: the 500s of the xfail cases
     #: (fixed on workers/gatehard), added when one of them happens
     tolerated: list[str] = field(default_factory=list)
@@ -229,8 +240,14 @@ def resolve_action(value: Any, legal: list[str]) -> Any:
     return {"same": base, "suffix": base + " 7", "upper": base.upper(), "cut": base[:-1], "space": f" {base} "}[how]
 
 
-def fuzz_act(p: Platform, seat: int, decision: Any, action: Any, body_seat: Any, query: dict[str, str]) -> None:
-    token = p.tokens[seat]
+def fuzz_act(p: Platform, seat: int | str, decision: Any, action: Any, body_seat: Any, query: dict[str, str]) -> None:
+    """``seat`` "to-act": the seat whose decision is open (when a human's), so that play goes on."""
+    if seat == "to-act":
+        probe = p.http.get(f"/api/matches/{p.match_id}/legal-actions", headers=auth(p.tokens[0]))
+        check_reply(p, probe, "legal-actions")
+        to_act = probe.json()["seat_to_act"] if probe.status_code == 200 else 0
+        seat = to_act if to_act in p.tokens else 0
+    token = p.tokens[int(seat)]
     legal = p.http.get(f"/api/matches/{p.match_id}/legal-actions", headers=auth(token))
     check_reply(p, legal, "legal-actions")
     data: dict[str, Any] = legal.json() if legal.status_code == 200 else {"decision": 1, "actions": []}
@@ -242,6 +259,8 @@ def fuzz_act(p: Platform, seat: int, decision: Any, action: Any, body_seat: Any,
         body["seat"] = body_seat
     reply = p.http.post(f"/api/matches/{p.match_id}/act", json=body, params=query, headers=auth(token))
     check_reply(p, reply, f"act {json.dumps(body)[:200]}")
+    if reply.status_code == 200:
+        p.applied += 1
 
 
 def test_deep_act_fuzz_with_valid_tokens_and_leak_check(platform: Platform) -> None:
@@ -249,23 +268,31 @@ def test_deep_act_fuzz_with_valid_tokens_and_leak_check(platform: Platform) -> N
 
     @examples("deep")
     @given(
-        seat=st.integers(0, HUMANS - 1),
-        decision=decisions,
+        seat=st.one_of(st.just("to-act"), st.integers(0, HUMANS - 1)),
+        decision=st.one_of(st.just("open"), decisions),
         action=actions,
         body_seat=st.one_of(st.none(), st.integers(-2, 8), st.integers(-(2**63), 2**63 - 1), st.text(max_size=3)),
         query=long_queries,
         viewer=st.integers(0, HUMANS - 1),
+        play=st.integers(0, 10**6) | st.none(),
     )
-    def run(seat: int, decision: Any, action: Any, body_seat: Any, query: dict[str, str], viewer: int) -> None:
+    def run(seat: int | str, decision: Any, action: Any, body_seat: Any, query: dict[str, str], viewer: int,
+            play: int | None) -> None:
         p.ensure_live()
+        if play is not None:  # a legal move first, so that the fuzzing reaches deep into the match
+            fuzz_act(p, "to-act", "open", ("same", play), None, query)
         fuzz_act(p, seat, decision, action, body_seat, query)
         read_views(p, viewer, query)
 
+    applied = p.applied
     run()
-    assert p.sync().game.history, "no fuzzed action was ever applied"
+    assert p.applied - applied >= 10, "the fuzzed acts hardly ever moved the match on"
 
 
-@pytest.mark.parametrize("decision", [2**63, -(2**63) - 1, 10**30])
+@pytest.mark.parametrize(
+    "decision",
+    [pytest.param(2**63, marks=GATEHARD_XFAIL), -(2**63) - 1, pytest.param(10**30, marks=GATEHARD_XFAIL)],
+)
 def test_act_with_a_decision_outside_int64_is_a_4xx(platform: Platform, decision: int) -> None:
     p = platform
     p.ensure_live()
@@ -274,12 +301,12 @@ def test_act_with_a_decision_outside_int64_is_a_4xx(platform: Platform, decision
                             headers=auth(p.tokens[seat]))
         if reply.status_code >= 500:
             p.tolerated.append("Value out of range")
-            pytest.xfail(f"{GATEHARD}: act with decision {decision} -> {reply.status_code}")
+            raise Gatehard500(f"act with decision {decision} -> {reply.status_code}")
         check_reply(p, reply, f"act decision {decision}")
 
 
 ROUTES = [
-    ("GET", "/api/cards"),
+    pytest.param("GET", "/api/cards", marks=GATEHARD_XFAIL),
     ("GET", "/api/matches"),
     ("GET", "/api/matches/{id}"),
     ("GET", "/api/matches/{id}/observation"),
@@ -329,7 +356,7 @@ def test_long_query_values_on_every_route(platform: Platform, method: str, route
                 check_reply(p, reply, f"{method} {route}?{name}=<{len(value)}>")
     if failures and failures == [f for f in failures if "/api/cards?ruleset=" in f]:
         p.tolerated.append("File name too long")
-        pytest.xfail(f"{GATEHARD}: {failures[0]}")
+        raise Gatehard500(failures[0])
     assert not failures, failures
 
 
@@ -358,6 +385,7 @@ def burst(p: Platform, n: int) -> list[int]:
     return codes
 
 
+@GATEHARD_XFAIL
 def test_redis_restart_in_the_middle_answers_503_then_recovers(platform: Platform) -> None:
     """Play on, stop Redis (its data flushed to the AOF), fuzz while it is down (503, never
     500), restart it on the same port with its data, and the match goes on where it was,
@@ -365,7 +393,7 @@ def test_redis_restart_in_the_middle_answers_503_then_recovers(platform: Platfor
     p = platform
     p.ensure_live()
     for i in range(12):  # some real play first
-        fuzz_act(p, i % HUMANS, "open", ("same", i), None, {})
+        fuzz_act(p, "to-act", "open", ("same", i), None, {})
     before = p.sync().game.decision_number
     port = p.server.port
     with p.rdb() as rdb, contextlib.suppress(redis.ConnectionError):
@@ -378,7 +406,7 @@ def test_redis_restart_in_the_middle_answers_503_then_recovers(platform: Platfor
         if " -> 500 " not in str(exc):
             raise
         p.tolerated.extend(["redis.exceptions.ConnectionError", "Connection refused"])
-        pytest.xfail(f"{GATEHARD}: {exc}")
+        raise Gatehard500(str(exc)) from exc
     finally:
         p.server = RedisServer(port=port, appendonly=True, data_dir=p.data).start()
         wait_until(lambda: p.http.get(f"/api/matches/{p.match_id}/legal-actions",
@@ -390,6 +418,6 @@ def test_redis_restart_in_the_middle_answers_503_then_recovers(platform: Platfor
         time.sleep(0.2)
     assert p.sync().game.decision_number >= before  # nothing lost
     for i in range(12):
-        fuzz_act(p, i % HUMANS, "open", ("same", i), None, {})
+        fuzz_act(p, "to-act", "open", ("same", i), None, {})
         read_views(p, i % HUMANS, {})
     assert p.sync().game.decision_number > before or p.mirror is None or p.mirror.game.is_over
