@@ -75,9 +75,37 @@ def hidden_action(g: Game, seat: int, canon: str) -> tuple[tuple[int, ...], str]
             audience = (seat,) if target == seat else (seat, target)
             return audience, f"play {deck.CARDS[card - 1].function_zh} (face down) to {target}"
         return None
+    if words[0] == "skill":
+        return hidden_skill_cards(g, seat, words)
     if words[0] == "send" and words[1] != "pile":
         card = int(words[1])
         if words[2] != "text":  # the mode sent, not the card's (单枪匹马 sends any card face down)
             return (seat,), " ".join(["send", "?", *words[2:]])
         return None
     return None
+
+
+def hidden_skill_cards(g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+    """A skill naming hidden cards (``cards A,B`` / ``on F``) that stay hidden until the
+    skill resolves (凋零's 2 hand cards, 暗杀's fake from the hand, 黄雀在后's hand card …):
+    the user and the cards' holders see the line; everyone else sees ``?`` for those
+    cards, as they would see nothing of them at the table until the effect shows them
+    (a discard, a receipt). Seats (``to S``) and words (``choose X``) are never cards."""
+    audience = {seat}
+    out: list[str] = []
+    hidden = False
+    for i, word in enumerate(words):
+        if i and words[i - 1] in ("cards", "on"):
+            shown: list[str] = []
+            for part in word.split(","):
+                card = int(part) if part.isdigit() else 0
+                if 1 <= card <= deck.N_CARDS and not card_is_public(g, card):
+                    hidden = True
+                    audience.update(j for j, p in enumerate(g.state.seats) if card in p.hand)
+                    shown.append("?")
+                else:
+                    shown.append(part)
+            out.append(",".join(shown))
+        else:
+            out.append(word)
+    return (tuple(sorted(audience)), " ".join(out)) if hidden else None

@@ -6,7 +6,11 @@
    copy shadows the game, taking the same actions, and must produce identical snapshots;
 3. no observation holds another seat's hand card or unrevealed identity, and the
    face-down intel in transmission or a face-down card on the chain is shown only to a
-   seat that was shown it by an event (its sender, a 破译 user, the 试探 target …).
+   seat that was shown it by an event (its sender, a 破译 user, the 试探 target …);
+4. no free text a viewer reads names what that viewer may not know (:class:`TextCheck`):
+   the open decision's prompt, the outcome's reason and every event text each seat and a
+   spectator receive are checked for card numbers, identities and characters against
+   what the viewer's structured observations have shown it so far.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import random
 
 from engine import Game
 from engine.state import State
+from fengsheng.text_leaks import TextCheck, mentions
 from fengsheng.v1 import game_pb2
 
 HIDDEN_KINDS = ("probe", "secret_order")
@@ -32,6 +37,7 @@ class Checker:
         self.shadow: Game | None = None
         self.shadow_left = 0
         self.restores = 0
+        self.text: TextCheck | None = None
 
     def __call__(self, game: Game, decisions: int) -> None:
         game.check_zones()
@@ -89,9 +95,15 @@ class Checker:
         st = game.state
         p = st.prompt
         viewers = range(-1, st.players) if self.observe_all else sorted({-1, p.seat if p else -1})
+        if self.text is None:
+            self.text = TextCheck(st.players)
+        self.text.begin(game)
         for viewer in viewers:
             obs = game.observation(viewer)
             check_observation(game, st, viewer, obs)
+            if self.observe_all or viewer == -1:  # a seat's knowledge needs every decision
+                self.text.check(game, viewer, obs)
+        self.text.end(game)
 
 
 def public_cards(game: Game) -> frozenset[int]:
@@ -147,3 +159,66 @@ def _entered_transit(game: Game, card: int) -> int:
         if e.kind in ("send", "pile_send", "swap") and card in e.cards:
             return e.index
     return 0
+
+
+class MatchMirror:
+    """A served match replayed from its settings and action history with every invariant
+    checked at each decision (a :class:`Checker`), to check what a server returned to a
+    viewer: the fuzz tests sync it from Redis and hand it each observation the gateway or
+    the engine service answered (:meth:`check_view`)."""
+
+    def __init__(self, *, ruleset: str, players: int, seed: int, tutorial: bool, characters: bool) -> None:
+        self.game = Game.new(ruleset=ruleset or "return", players=players, seed=seed, tutorial=tutorial,
+                             characters=characters)
+        self.checker = Checker(seed)
+        self.checker(self.game, 0)  # what every viewer sees before anyone acts
+
+    def advance(self, history: list[tuple[int, int, str]]) -> None:
+        """Apply the history entries (decision, seat, action) not applied yet."""
+        for decision, seat, action in history[len(self.game.history):]:
+            if decision != self.game.decision_number:
+                raise AssertionError(f"history entry for decision {decision} at decision {self.game.decision_number}")
+            self.game.apply(seat, action)
+            self.checker(self.game, len(self.game.history))
+
+    def check_view(self, viewer: int, obs: game_pb2.Observation) -> None:
+        """``obs`` (served to ``viewer``, -1 a spectator, at a decision not after the
+        mirror's) shows no card, identity or character the viewer was not shown, and its
+        texts name none; its events are the engine's, as that viewer receives them."""
+        text = self.checker.text
+        assert text is not None  # the first check ran in __init__
+        if viewer not in text.known and viewer >= 0:
+            raise AssertionError(f"no knowledge recorded for seat {viewer}")
+        k = text.knowledge(viewer)
+        who = "a spectator" if viewer < 0 else f"seat {viewer}"
+        shown = set(obs.discard)
+        if obs.transit.card:
+            shown.add(obs.transit.card)
+        shown.update(item.card for item in obs.chain if item.card)
+        for j, sv in enumerate(obs.seats):
+            shown.update(sv.intel)
+            if j != viewer:
+                if sv.hand:
+                    raise AssertionError(f"{who} was served seat {j}'s hand {list(sv.hand)}")
+                if sv.identity and not k.knows_identity(j):
+                    raise AssertionError(f"{who} was served seat {j}'s hidden identity")
+                if sv.character and not k.knows_character(j):
+                    raise AssertionError(f"{who} was served seat {j}'s face-down character")
+            else:
+                shown.update(sv.hand)
+        events = self.game.events
+        for e in obs.events:
+            mine = events[e.index] if 0 <= e.index < len(events) else None
+            if mine is None or not mine.visible_to(viewer) or mine.text != e.text:
+                raise AssertionError(f"{who} was served event {e.index} {e.text!r}, not the engine's line for it")
+            shown.update(e.cards)
+        unseen = sorted(c for c in shown if not k.knows_card(c))
+        if unseen:
+            raise AssertionError(f"{who} was served cards {unseen} it was never shown")
+        players = len(obs.seats)
+        for what, line in (("prompt", obs.pending.prompt), ("outcome", obs.outcome.reason)):
+            if line:
+                m = mentions(line, players, subject=tuple(obs.outcome.winners) if what == "outcome" else ())
+                leak = text.leak(self.game, k, viewer, m)
+                if leak:
+                    raise AssertionError(f"the {what} {line!r} served to {who} names {leak}")

@@ -38,12 +38,15 @@ def play_random(
     characters: bool = False,
 ) -> GameResult:
     """Play one seeded game choosing uniformly among the legal actions of the seat to act.
-    ``check(game, decisions)`` runs after every decision; ``observe`` also builds the
-    acting seat's protobuf observation at every decision (the bench's second figure)."""
+    ``check(game, decisions)`` runs on the dealt game (``decisions`` 0: what every viewer
+    sees before anyone acts) and after every decision; ``observe`` also builds the acting
+    seat's protobuf observation at every decision (the bench's second figure)."""
     game = Game.new(players=players, seed=seed, characters=characters)
     pick = random.Random(seed ^ 0x5EED).choice
     decisions = 0
     state = game.state
+    if check is not None:
+        check(game, 0)
     while not state.over:
         p = state.prompt
         assert p is not None

@@ -151,7 +151,10 @@ class PoFuChenZhou(Skill):
         g.log("pile_bottom", item.user, f"seat {item.user} looks at the pile bottom: {card}",
               audience=(item.user,), cards=(card,), public=f"seat {item.user} looks at the pile bottom")
         fr.stage = 1
-        g.ask(item.user, "choose", f"破釜沉舟: who receives {card}", [f"choose {s}" for s in others])
+        # The prompt is public (every seat and spectator reads ``pending.prompt``): it must
+        # not name the card, which only 老金 has looked at (the event above tells him).
+        g.ask(item.user, "choose", "破釜沉舟: who receives the pile-bottom card you looked at",
+              [f"choose {s}" for s in others])
         return False
 
 

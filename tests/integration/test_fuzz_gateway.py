@@ -194,10 +194,17 @@ ids = st.one_of(
     st.just("MATCH"), st.just("MATCH"), st.just("nosuchmatch"), st.text(max_size=20), st.just("..%2F..%2Fetc")
 )
 tokens = st.sampled_from(["seat", "seat", "other_seat", "other_match", "player", "garbage", "none", "query", "empty"])
+LONG = 5000
 queries = st.dictionaries(
     st.sampled_from(["events", "seat", "limit", "live", "ruleset", "view", "token", "from", "x"]),
     st.one_of(st.text(max_size=12), st.integers(-(2**70), 2**70).map(str), st.sampled_from(["true", "-1", "all"])),
     max_size=3,
+) | st.dictionaries(
+    # thousands of characters
+    st.sampled_from(["events", "seat", "limit", "live", "ruleset", "view", "token", "from", "x"]),
+    st.one_of(st.text(min_size=LONG - 100, max_size=LONG), st.just("a" * LONG), st.just("9" * LONG)),
+    min_size=1,
+    max_size=2,
 )
 
 

@@ -10,9 +10,12 @@ well under a minute with the gateway fuzz) and ``bench`` (many more, random seed
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -22,10 +25,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_util import stored
 
+from fengsheng.invariants import MatchMirror
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+from fengsheng.v1 import game_pb2
 from services.channels import engine_channel
-from services.store import state_key
+from services.redis_server import RedisServer
+from services.store import history_key, state_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 
@@ -38,7 +44,7 @@ settings.register_profile("ci", max_examples=250, derandomize=True, **_COMMON)
 settings.register_profile("bench", max_examples=int(os.environ.get("FENGSHENG_FUZZ_EXAMPLES") or 3000), **_COMMON)
 PROFILE = os.environ.get("FENGSHENG_FUZZ_PROFILE", "ci")
 #: cases per test, relative to the profile's max_examples
-SCALE = {"act": 4.0, "reads": 1.5, "create": 1.0, "raw": 1.0, "watch": 0.15}
+SCALE = {"act": 4.0, "reads": 1.5, "create": 1.0, "raw": 1.0, "watch": 0.15, "leaks": 0.6}
 
 
 def examples(kind: str) -> settings:
@@ -102,9 +108,12 @@ def world(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
 
 # ---------------------------------------------------------------------------- strategies
+LONG = 5000
 texts = st.one_of(
     st.text(max_size=40),
     st.text(alphabet=st.characters(codec="utf-8"), min_size=190, max_size=260),
+    st.text(min_size=LONG - 50, max_size=LONG),
+    st.sampled_from(["a" * LONG, "9" * LONG, "é" * LONG]),
     st.sampled_from(["", " ", "\x00", "pass", "declare", "play", "send 1 to 2", "choose", "../../etc", "\n\t"]),
 )
 ints32 = st.one_of(st.integers(-(2**31), 2**31 - 1), st.sampled_from([-1, 0, 1, 2, 4, 5, 6, 7, 100]))
@@ -301,6 +310,120 @@ def test_watch_fuzz(world: World) -> None:
                 _check(exc)
 
     run()
+
+
+def _mirror_of(rdb: redis.Redis, match_id: str, mirror: MatchMirror | None) -> MatchMirror:
+    """The match replayed from its stored settings and history, with every invariant."""
+    if mirror is None:
+        s = es.MatchSettings.FromString(bytes(rdb.hget(state_key(match_id), "settings") or b""))
+        mirror = MatchMirror(ruleset=s.ruleset, players=s.players, seed=s.seed, tutorial=s.tutorial,
+                             characters=s.characters)
+    history = []
+    for entry in rdb.lrange(history_key(match_id), 0, -1):
+        decision, seat, _origin, action = entry.decode().split("\t", 3)
+        history.append((int(decision), int(seat), action))
+    mirror.advance(history)
+    return mirror
+
+
+def test_served_views_hold_nothing_hidden(world: World) -> None:
+    """A match with characters played through Act with random legal actions; after each,
+    a random seat's and the spectator's GetObservation (with events) and the spectator's
+    Watch stream are checked against a mirror of the match (all invariants, the free-text
+    leak check included): no card, identity, character or text a viewer may not know."""
+    state: dict[str, Any] = {"match": "", "mirror": None}
+
+    def fresh() -> None:
+        settings = es.MatchSettings(players=5, seed=int(time.time() * 1000) % 10**9 + 1, characters=True)
+        state["match"] = world.stub.CreateMatch(es.CreateMatchRequest(settings=settings)).match_id
+        state["mirror"] = None
+
+    fresh()
+
+    @examples("leaks")
+    @given(index=st.integers(0, 10**6), viewer=st.integers(-1, 4), events=st.booleans())
+    def run(index: int, viewer: int, events: bool) -> None:
+        match_id = state["match"]
+        legal = world.stub.ListLegalActions(es.ListLegalActionsRequest(match_id=match_id, seat=-1))
+        if legal.seat_to_act < 0:
+            fresh()
+            return
+        actions = world.stub.ListLegalActions(
+            es.ListLegalActionsRequest(match_id=match_id, seat=legal.seat_to_act)).actions
+        world.stub.Act(es.ActRequest(match_id=match_id, seat=legal.seat_to_act, decision=legal.decision,
+                                     action=actions[index % len(actions)]), timeout=10)
+        mirror = state["mirror"] = _mirror_of(world.rdb, match_id, state["mirror"])
+        for who in {viewer, -1}:
+            obs = world.stub.GetObservation(es.GetObservationRequest(match_id=match_id, seat=who,
+                                                                     include_events=events), timeout=10)
+            mirror.check_view(who, obs)
+        watched = game_pb2.Observation(seats=[game_pb2.SeatView()] * 5)
+        call = world.stub.Watch(es.WatchRequest(match_id=match_id, seat=viewer), timeout=0.3)
+        try:
+            for item in call:
+                if item.HasField("event"):
+                    watched.events.append(item.event)
+                if item.HasField("pending"):
+                    watched.pending.CopyFrom(item.pending)
+                if item.HasField("outcome"):
+                    watched.outcome.CopyFrom(item.outcome)
+        except grpc.RpcError as exc:
+            if exc.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
+                _check(exc)
+        mirror.check_view(viewer, watched)
+
+    run()
+
+
+def test_redis_restart_answers_unavailable_never_internal(tmp_path: Path) -> None:
+    """The engine's own Redis stopped mid-fuzz and restarted on the same port with its data
+    (AOF): meanwhile every call fails cleanly (``UNAVAILABLE`` or a 4xx-like status, never
+    ``INTERNAL``/``UNKNOWN``); afterwards the match answers again, as it was."""
+    data = tmp_path / "redis-data"
+    data.mkdir()
+    server = RedisServer(appendonly=True, data_dir=data).start()
+    engine = start_engine_server(server.url, tmp_path, celery=False)
+    rdb = redis.Redis.from_url(server.url)
+    try:
+        w = World(engine, rdb)
+        before = _snapshot_of(w, w.live)
+        with contextlib.suppress(redis.ConnectionError):
+            rdb.shutdown(save=True)
+        server.kill()
+        seen: set[grpc.StatusCode] = set()
+        for i in range(30):
+            requests = [
+                lambda: w.stub.Act(es.ActRequest(match_id=w.live, seat=0, decision=10**6, action="pass"), timeout=5),
+                lambda: w.stub.GetObservation(es.GetObservationRequest(match_id=w.live, seat=-1), timeout=5),
+                lambda: w.stub.ListLegalActions(es.ListLegalActionsRequest(match_id="nosuch", seat=-1), timeout=5),
+                lambda: w.stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(players=5)), timeout=5),
+                lambda: w.stub.GetReplay(es.GetReplayRequest(match_id=w.finished), timeout=5),
+            ]
+            try:
+                requests[i % len(requests)]()
+            except grpc.RpcError as exc:
+                seen.add(exc.code())
+                assert exc.code() not in BAD, f"Redis down: {exc.code()}: {exc.details()}"
+        assert grpc.StatusCode.UNAVAILABLE in seen, seen
+        server = RedisServer(port=server.port, appendonly=True, data_dir=data, password=server.password).start()
+        rdb.close()
+        rdb = w.rdb = redis.Redis.from_url(server.url)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                w.stub.ListLegalActions(es.ListLegalActionsRequest(match_id=w.live, seat=-1), timeout=5)
+                break
+            except grpc.RpcError as exc:
+                assert exc.code() not in BAD and time.monotonic() < deadline, exc
+                time.sleep(0.2)
+        assert _snapshot_of(w, w.live) == before
+        w.play_out(w.live)
+        w.channel.close()
+    finally:
+        engine.stop()
+        rdb.close()
+        server.stop()
+    assert "Traceback" not in engine.log(), engine.log()[-4000:]
 
 
 def test_engine_logged_no_traceback(world: World) -> None:
