@@ -584,6 +584,8 @@ class MatchService:
                 await self.sweep_leases()
             except asyncio.CancelledError:
                 raise
+            except STORE_UNAVAILABLE as exc:  # Redis restarting: expected, the next sweep retries
+                log.warning("outbox sweep skipped, the store is unavailable: %s", exc)
             except Exception:
                 log.warning("outbox sweep failed", exc_info=True)
             await asyncio.sleep(every_s)
