@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import grpc
-from fastapi import Depends, FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Query, Request, Response, WebSocket
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -48,6 +47,9 @@ from gateway.schemas import (
     MatchInfo,
     SeatInfo,
 )
+from gateway.seat_socket import act as act_for_seat
+from gateway.seat_socket import refuse as refuse_socket
+from gateway.seat_socket import stream as stream_match
 from gateway.store import MatchRecord, MatchStore, open_store
 
 SEAT_KINDS: dict[str, pb.SeatKind] = {
@@ -412,7 +414,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
     @app.post("/api/matches/{match_id}/act", tags=["seat"], responses=ERROR_RESPONSES)
     async def act(match_id: str, body: ActIn, grant: Grant, svc: Svc) -> dict[str, Any]:
         """Answer decision `decision` with `action`. Stale or duplicate decisions get 409."""
-        result = await _act(svc, grant, body.decision, body.action, body.seat, transport="rest")
+        result = await act_for_seat(svc, grant, body.decision, body.action, body.seat, transport="rest")
         return result
 
     @app.get("/api/matches/{match_id}/replay", tags=["matches"], responses=ERROR_RESPONSES)
@@ -442,19 +444,20 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         try:
             grant = signer.seat(_token_from(websocket.headers, websocket.query_params.get("token")))
         except (TokenError, errors.ApiError) as exc:
-            await _refuse(websocket, errors.unauthenticated(str(exc)), errors.WS_UNAUTHORIZED)
+            await refuse_socket(websocket, errors.unauthenticated(str(exc)), errors.WS_UNAUTHORIZED)
             return
         if grant.match_id != match_id:
-            await _refuse(websocket, errors.forbidden("this seat token is for another match"), errors.WS_FORBIDDEN)
+            wrong_match = errors.forbidden("this seat token is for another match")
+            await refuse_socket(websocket, wrong_match, errors.WS_FORBIDDEN)
             return
-        await _stream(websocket, svc, match_id, grant, kind="seat")
+        await stream_match(websocket, svc, match_id, grant, kind="seat")
 
     @app.websocket("/ws/matches/{match_id}/spectate")
     async def spectator_socket(websocket: WebSocket, match_id: str) -> None:
         """Public events of a match (what a spectator may see); no token, no actions."""
         svc: Services = websocket.app.state.services
         await websocket.accept()
-        await _stream(websocket, svc, match_id, None, kind="spectator")
+        await stream_match(websocket, svc, match_id, None, kind="spectator")
 
     # ---- the web client -----------------------------------------------------------------
 
@@ -503,147 +506,3 @@ async def _create_recorded(svc: Services, settings: pb.MatchSettings, record: Ma
         except Exception:  # its Redis went too: the record names no engine match (404s)
             log.warning("could not forget the record of %s", record.match_id, exc_info=True)
         raise
-
-
-async def _act(
-    svc: Services, grant: SeatGrant, decision: int, action: str, seat: int | None, *, transport: str
-) -> dict[str, Any]:
-    if seat is not None and seat != grant.seat:
-        svc.metrics.actions.labels(transport=transport, result="forbidden").inc()
-        raise errors.forbidden("a seat token acts only for its own seat")
-    try:
-        result = await svc.engine.act(grant.match_id, grant.seat, decision, action)
-    except grpc.aio.AioRpcError as exc:
-        svc.metrics.actions.labels(transport=transport, result=exc.code().name.lower()).inc()
-        err = errors.from_grpc(exc)
-        if exc.code() == grpc.StatusCode.INVALID_ARGUMENT and "legal_actions" not in err.extra:
-            with contextlib.suppress(grpc.aio.AioRpcError):
-                legal = await svc.engine.legal_actions(grant.match_id, grant.seat)
-                err.extra.update(
-                    decision=legal.decision, seat_to_act=legal.seat_to_act, legal_actions=list(legal.actions)
-                )
-        raise err from exc
-    svc.metrics.actions.labels(transport=transport, result="ok").inc()
-    # the engine renewed the match's lifetime: renew the seat table's too (best effort: the
-    # action is applied whatever happens here)
-    with contextlib.suppress(Exception):
-        await svc.store.touch(grant.match_id, over=result.outcome.over)
-    return to_dict(result)
-
-
-async def _refuse(websocket: WebSocket, err: errors.ApiError, close_code: int) -> None:
-    with contextlib.suppress(Exception):
-        await websocket.send_json({"type": "error", **err.body()})
-        await websocket.close(code=close_code, reason=err.code)
-
-
-async def _stream(websocket: WebSocket, svc: Services, match_id: str, grant: SeatGrant | None, *, kind: str) -> None:
-    """Pump the engine's Watch stream to the socket, and (for a seat) the socket's actions to Act."""
-    seat = grant.seat if grant is not None else -1
-    send_lock = asyncio.Lock()
-
-    async def send(message: dict[str, Any]) -> None:
-        async with send_lock:
-            await websocket.send_json(message)
-
-    svc.metrics.websockets.labels(kind=kind).inc()
-    try:
-        try:
-            observation = await svc.engine.observation(match_id, seat)
-        except grpc.aio.AioRpcError as exc:
-            err = errors.from_grpc(exc)
-            await _refuse(websocket, err, 4000 + err.status)
-            return
-        await send({"type": "hello", "match_id": match_id, "seat": seat})
-        await send({"type": "observation", "observation": to_dict(observation)})
-
-        last_prompt = -1
-
-        async def prompt(number: int, kind: str, text: str) -> None:
-            nonlocal last_prompt
-            if grant is None or number == last_prompt:
-                return
-            legal = await svc.engine.legal_actions(match_id, seat)
-            if legal.decision == number and legal.seat_to_act == seat:
-                last_prompt = number
-                await send(
-                    {
-                        "type": "prompt",
-                        "decision": number,
-                        "kind": kind,
-                        "prompt": text,
-                        "legal_actions": list(legal.actions),
-                    }
-                )
-
-        if observation.pending.seat == seat and not observation.outcome.over:
-            pending = observation.pending
-            await prompt(pending.number, pending.kind, pending.prompt)
-
-        async def pump() -> None:
-            async for event in svc.engine.watch(match_id, seat, websocket.query_params.get("from", "")):
-                await send(
-                    {
-                        "type": "event",
-                        "event_id": event.event_id,
-                        "event": to_dict(event.event),
-                        "pending": to_dict(event.pending),
-                        "outcome": to_dict(event.outcome),
-                    }
-                )
-                pending = event.pending
-                if pending.seat == seat and not event.outcome.over:
-                    await prompt(pending.number, pending.kind, pending.prompt)
-                if event.outcome.over:
-                    await send({"type": "game_over", "outcome": to_dict(event.outcome)})
-
-        async def receive() -> None:
-            while True:
-                text = await websocket.receive_text()
-                try:
-                    message = json.loads(text)
-                except ValueError:
-                    await send({"type": "error", **errors.ApiError(422, "malformed_request", "not JSON").body()})
-                    continue
-                if grant is None:
-                    await send({"type": "error", **errors.forbidden("spectators cannot act").body()})
-                    continue
-                if not isinstance(message, dict) or message.get("type", "act") != "act":
-                    await send(
-                        {
-                            "type": "error",
-                            **errors.ApiError(422, "malformed_request", "unknown message").body(),
-                        }
-                    )
-                    continue
-                try:
-                    body = ActIn.model_validate({k: v for k, v in message.items() if k != "type"})
-                    result = await _act(svc, grant, body.decision, body.action, body.seat, transport="ws")
-                    await send({"type": "result", "decision": body.decision, "result": result})
-                except errors.ApiError as refused:
-                    await send({"type": "error", "decision": message.get("decision"), **refused.body()})
-                except ValueError as invalid:
-                    malformed = errors.ApiError(422, "malformed_request", str(invalid).splitlines()[0])
-                    await send({"type": "error", **malformed.body()})
-
-        tasks = [asyncio.create_task(pump()), asyncio.create_task(receive())]
-        done, pending_tasks = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        for task in pending_tasks:
-            task.cancel()
-        for task in pending_tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        for task in done:
-            failure = task.exception()
-            if isinstance(failure, grpc.aio.AioRpcError):
-                engine_error = errors.from_grpc(failure)
-                await _refuse(websocket, engine_error, 4000 + engine_error.status)
-                return
-            if failure is not None and not isinstance(failure, WebSocketDisconnect):
-                raise failure
-        with contextlib.suppress(Exception):
-            await websocket.close(code=1000)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        svc.metrics.websockets.labels(kind=kind).dec()

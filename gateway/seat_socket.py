@@ -1,0 +1,175 @@
+"""A seat's actions and the match's live stream, for the gateway's REST and WebSocket routes
+(gateway/app.py): apply one action for a seat token's seat, and pump the engine's Watch
+stream to a socket (a seat's or a spectator's) while reading a seat's actions from it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import TYPE_CHECKING, Any
+
+import grpc
+from fastapi import WebSocket, WebSocketDisconnect
+
+from gateway import errors
+from gateway.auth import SeatGrant
+from gateway.convert import to_dict
+from gateway.schemas import ActIn
+
+if TYPE_CHECKING:
+    from gateway.app import Services
+
+
+async def act(
+    svc: Services, grant: SeatGrant, decision: int, action: str, seat: int | None, *, transport: str
+) -> dict[str, Any]:
+    if seat is not None and seat != grant.seat:
+        svc.metrics.actions.labels(transport=transport, result="forbidden").inc()
+        raise errors.forbidden("a seat token acts only for its own seat")
+    try:
+        result = await svc.engine.act(grant.match_id, grant.seat, decision, action)
+    except grpc.aio.AioRpcError as exc:
+        svc.metrics.actions.labels(transport=transport, result=exc.code().name.lower()).inc()
+        err = errors.from_grpc(exc)
+        if exc.code() == grpc.StatusCode.INVALID_ARGUMENT and "legal_actions" not in err.extra:
+            with contextlib.suppress(grpc.aio.AioRpcError):
+                legal = await svc.engine.legal_actions(grant.match_id, grant.seat)
+                err.extra.update(
+                    decision=legal.decision, seat_to_act=legal.seat_to_act, legal_actions=list(legal.actions)
+                )
+        raise err from exc
+    svc.metrics.actions.labels(transport=transport, result="ok").inc()
+    # the engine renewed the match's lifetime: renew the seat table's too (best effort: the
+    # action is applied whatever happens here)
+    with contextlib.suppress(Exception):
+        await svc.store.touch(grant.match_id, over=result.outcome.over)
+    return to_dict(result)
+
+
+async def refuse(websocket: WebSocket, err: errors.ApiError, close_code: int) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_json({"type": "error", **err.body()})
+        await websocket.close(code=close_code, reason=err.code)
+
+
+async def stream(websocket: WebSocket, svc: Services, match_id: str, grant: SeatGrant | None, *, kind: str) -> None:
+    """Pump the engine's Watch stream to the socket, and (for a seat) the socket's actions to Act."""
+    seat = grant.seat if grant is not None else -1
+    send_lock = asyncio.Lock()
+
+    async def send(message: dict[str, Any]) -> None:
+        async with send_lock:
+            await websocket.send_json(message)
+
+    svc.metrics.websockets.labels(kind=kind).inc()
+    try:
+        try:
+            observation = await svc.engine.observation(match_id, seat)
+        except grpc.aio.AioRpcError as exc:
+            err = errors.from_grpc(exc)
+            await refuse(websocket, err, 4000 + err.status)
+            return
+        await send({"type": "hello", "match_id": match_id, "seat": seat})
+        await send({"type": "observation", "observation": to_dict(observation)})
+
+        last_prompt = -1
+
+        async def prompt(number: int, kind: str, text: str) -> None:
+            nonlocal last_prompt
+            if grant is None or number == last_prompt:
+                return
+            legal = await svc.engine.legal_actions(match_id, seat)
+            if legal.decision == number and legal.seat_to_act == seat:
+                last_prompt = number
+                await send(
+                    {
+                        "type": "prompt",
+                        "decision": number,
+                        "kind": kind,
+                        "prompt": text,
+                        "legal_actions": list(legal.actions),
+                    }
+                )
+
+        if observation.pending.seat == seat and not observation.outcome.over:
+            pending = observation.pending
+            await prompt(pending.number, pending.kind, pending.prompt)
+
+        async def pump() -> None:
+            async for event in svc.engine.watch(match_id, seat, websocket.query_params.get("from", "")):
+                await send(
+                    {
+                        "type": "event",
+                        "event_id": event.event_id,
+                        "event": to_dict(event.event),
+                        "pending": to_dict(event.pending),
+                        "outcome": to_dict(event.outcome),
+                    }
+                )
+                pending = event.pending
+                if pending.seat == seat and not event.outcome.over:
+                    await prompt(pending.number, pending.kind, pending.prompt)
+                if event.outcome.over:
+                    await send({"type": "game_over", "outcome": to_dict(event.outcome)})
+
+        async def receive() -> None:
+            while True:
+                text = await websocket.receive_text()
+                try:
+                    message = json.loads(text)
+                except ValueError:
+                    await send({"type": "error", **errors.ApiError(422, "malformed_request", "not JSON").body()})
+                    continue
+                if grant is None:
+                    await send({"type": "error", **errors.forbidden("spectators cannot act").body()})
+                    continue
+                if not isinstance(message, dict) or message.get("type", "act") != "act":
+                    await send(
+                        {
+                            "type": "error",
+                            **errors.ApiError(422, "malformed_request", "unknown message").body(),
+                        }
+                    )
+                    continue
+                async with acting:  # the game may end meanwhile: this answer still goes out
+                    try:
+                        body = ActIn.model_validate({k: v for k, v in message.items() if k != "type"})
+                        result = await act(svc, grant, body.decision, body.action, body.seat, transport="ws")
+                        await send({"type": "result", "decision": body.decision, "result": result})
+                    except errors.ApiError as refused:
+                        await send({"type": "error", "decision": message.get("decision"), **refused.body()})
+                    except ValueError as invalid:
+                        malformed = errors.ApiError(422, "malformed_request", str(invalid).splitlines()[0])
+                        await send({"type": "error", **malformed.body()})
+
+        acting = asyncio.Lock()  # held while an action read from the socket is being applied
+        tasks = [asyncio.create_task(pump()), asyncio.create_task(receive())]
+        done, pending_tasks = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        if tasks[0] in done and tasks[1] in pending_tasks:
+            # the game is over (the watch ended): the action that ended it, or any other one
+            # in flight, still gets its result before the socket closes
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(10):
+                    await acting.acquire()
+                    acting.release()
+        for task in pending_tasks:
+            task.cancel()
+        for task in pending_tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for task in done:
+            failure = task.exception()
+            if isinstance(failure, grpc.aio.AioRpcError):
+                engine_error = errors.from_grpc(failure)
+                await refuse(websocket, engine_error, 4000 + engine_error.status)
+                return
+            if failure is not None and not isinstance(failure, WebSocketDisconnect):
+                raise failure
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1000)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        svc.metrics.websockets.labels(kind=kind).dec()
