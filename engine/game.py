@@ -98,7 +98,7 @@ class Game:
         #: The applied actions, ``(seat, action)`` in canonical notation.
         self.history: list[tuple[int, str]] = []
         self._legal_cache: tuple[int, int, list[str]] = (-1, -1, [])
-        self._public_cache: tuple[tuple[int, int, bool], Any] | None = None
+        self._public_cache: tuple[tuple[int, int, bool], game_pb2.Observation] | None = None
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -221,7 +221,7 @@ class Game:
                 return preferred
         return legal[0]
 
-    def observation(self, seat: int = -1, *, include_events: bool = False) -> Any:
+    def observation(self, seat: int = -1, *, include_events: bool = False) -> game_pb2.Observation:
         """What ``seat`` may know now, as a ``fengsheng.v1.Observation`` (seat -1: a
         spectator, public information only)."""
         from engine.observation import build_observation

@@ -9,7 +9,7 @@ A spectator (seat -1) sees public information only.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fengsheng.v1 import game_pb2
 
@@ -21,7 +21,7 @@ MODE = {"secret": game_pb2.SECRET, "direct": game_pb2.DIRECT, "text": game_pb2.T
 HIDDEN_KINDS = ("probe", "secret_order")
 
 
-def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> Any:
+def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> game_pb2.Observation:
     st = g.state
     key = (st.decision, st.event_count, st.over)
     cached = g._public_cache
@@ -54,7 +54,7 @@ def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> 
     return obs
 
 
-def _public(g: Game) -> Any:
+def _public(g: Game) -> game_pb2.Observation:
     """The spectator's view: public information only (shared by every seat's view)."""
     st = g.state
     obs = game_pb2.Observation(

@@ -30,13 +30,10 @@ MISSIONS: dict[str, Mission] = {}
 
 
 def _load() -> None:
+    """Import every listed character module; a missing one is an ImportError at start-up
+    (never a character that silently vanishes from the pool)."""
     for cid in CHARACTER_IDS:
-        try:
-            mod = importlib.import_module(f"engine.characters.{cid}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"engine.characters.{cid}":
-                raise
-            continue
+        mod = importlib.import_module(f"engine.characters.{cid}")
         CHARACTERS[cid] = mod.CHARACTER
         MISSIONS[cid] = mod.MISSION
         for skill in mod.SKILLS:
