@@ -18,6 +18,13 @@ START_HAND = ruledata.START_HAND
 
 
 CHARACTER_OFFER = 3
+#: The keys a scenario seat may set (shared/spec/scenario-format.md); any other key is an
+#: error, so a typo (``intell: [5]``) cannot silently leave a seat empty.
+SEAT_KEYS = frozenset({"identity", "character", "exposed", "hand", "intel", "alive", "identity_revealed"})
+#: Where a scenario position starts: ``game_start`` (characters placed, the game-start
+#: skills not yet used: 雇佣关系, 危机关系, 绝密任务), ``start`` (the turn player's turn
+#: start, before the draw) or ``main`` (the play phase, intel not yet sent).
+STEPS = ("game_start", "start", "main")
 
 
 def new_state(ruleset: str, players: int, seed: int, *, tutorial: bool = False, characters: bool = False,
@@ -89,6 +96,9 @@ def position_state(pos: dict[str, Any]) -> State:
     for i, raw in enumerate(seats_in):
         if not isinstance(raw, dict):
             raise SetupError(f"seat {i}: expected a mapping")
+        unknown = sorted(str(k) for k in set(raw) - SEAT_KEYS)
+        if unknown:
+            raise SetupError(f"seat {i}: unknown keys {', '.join(unknown)} (known: {', '.join(sorted(SEAT_KEYS))})")
         identity = raw.get("identity")
         if identity not in deck.IDENTITIES:
             raise SetupError(f"seat {i}: identity must be one of {', '.join(deck.IDENTITIES)}, got {identity!r}")
@@ -127,6 +137,8 @@ def position_state(pos: dict[str, Any]) -> State:
     if sum(1 for s in seats if s.alive) < 2:
         raise SetupError("at least two seats must be alive")
     step = pos.get("step", "main")
+    if step not in STEPS:
+        raise SetupError(f"step must be one of {', '.join(STEPS)}, got {step!r}")
     seed = int(pos.get("seed", 0))
     st = State(ruleset="return", players=n, seed=seed, tutorial=bool(pos.get("tutorial", False)),
                characters=False, rng=rng.seed_state(seed), seats=seats, pile=pile, discard=discard,
@@ -146,16 +158,23 @@ def position_state(pos: dict[str, Any]) -> State:
             raise SetupError(f"relations.secret_character: {a} -> {ch!r} is not a seat and a known character")
         seats[int(a)].secret_character = ch
     st.characters = any(s.character for s in seats)
+    if step == "game_start":
+        if not st.characters:
+            raise SetupError("step game_start needs characters (the game-start skills are theirs)")
+        # The character choice is over (index past the order): placing them opens the
+        # game-start window, as after a dealt game's choice (h_characters).
+        order = [(turn + i) % n for i in range(n) if seats[(turn + i) % n].alive]
+        st.stack.append(Frame("turn", seat=turn))
+        st.stack.append(Frame("characters", seat=turn, order=order, index=len(order)))
+        return st
     if st.characters:
         st.flags.append("game:placed")
     if step == "start":
         st.stack.append(Frame("turn", seat=turn))
-    elif step == "main":
+    else:
         st.turn_number = 1
         st.stack.append(Frame("turn", seat=turn, stage=3))
         st.stack.append(Frame("main", seat=turn))
-    else:
-        raise SetupError(f"step must be 'start' or 'main', got {step!r}")
     return st
 
 

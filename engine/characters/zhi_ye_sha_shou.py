@@ -68,7 +68,8 @@ class GuYongGuanXi(Skill):
                   seats=(item.target,))
             ident = st.seats[item.target].identity
             g.log("look_identity", item.user, f"seat {item.user} looks at seat {item.target}'s identity: {ident}",
-                  audience=(item.user,), public=f"seat {item.user} looks at seat {item.target}'s identity")
+                  audience=(item.user,), seats=(item.target,),
+                  public=f"seat {item.user} looks at seat {item.target}'s identity")
             return True
         if not me.alive:
             return True
