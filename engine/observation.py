@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 
 IDENTITY = {"military": game_pb2.MILITARY, "latent": game_pb2.LATENT, "agent": game_pb2.AGENT}
 MODE = {"secret": game_pb2.SECRET, "direct": game_pb2.DIRECT, "text": game_pb2.TEXT}
-HIDDEN_KINDS = ("probe", "secret_order")
 
 
 def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> game_pb2.Observation:
@@ -42,8 +41,9 @@ def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> 
         t = st.transit
         if t is not None and not t.face_up and viewer in t.known_by:
             obs.transit.card = t.card
+        face_down = g.ruleset.face_down_kinds
         for item, shown in zip(st.chain, obs.chain, strict=True):
-            if item.kind in HIDDEN_KINDS and viewer in (item.user, item.target):
+            if item.kind in face_down and viewer in (item.user, item.target):
                 shown.card = item.card
                 shown.code = item.code
         prompt = st.prompt
@@ -99,8 +99,9 @@ def _public(g: Game) -> game_pb2.Observation:
         tv.receiver = st.chain[0].user if st.timing == "receive" and st.chain else -1
         if t.face_up:
             tv.card = t.card
+    face_down = g.ruleset.face_down_kinds
     for item in st.chain:
-        secret = item.kind in HIDDEN_KINDS
+        secret = item.kind in face_down
         obs.chain.add(
             user=item.user,
             kind=item.kind,

@@ -44,7 +44,9 @@ def test_each_scenario_names_the_ruleset_of_its_folder() -> None:
 
 def test_every_character_has_scenarios() -> None:
     """Issue 3: each character has scenario files (at least 4), 100 or more in all."""
-    from engine.characters import CHARACTERS
+    from engine.rulesets import get_ruleset
+
+    CHARACTERS = get_ruleset("return").characters
 
     names = [f.name for f in find_files([HERE / "return" / "characters"])]
     assert len(names) >= 100

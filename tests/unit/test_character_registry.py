@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-import engine.characters as characters
+from engine.rulesets import ruleset_module
+
+characters = ruleset_module("return", "characters")
 
 
 def test_a_missing_character_module_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:

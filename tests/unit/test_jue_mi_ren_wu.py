@@ -6,7 +6,9 @@ is checked on dealt games."""
 from __future__ import annotations
 
 from engine import Game
-from engine.characters.zhi_ming_xiang_shui import REDRAW
+from engine.rulesets import ruleset_module
+
+REDRAW = ruleset_module("return", "characters.zhi_ming_xiang_shui").REDRAW
 
 POOL = ["zhi_ming_xiang_shui", "huang_que", "zhi_ye_sha_shou", "li_fu_meng_mian", "qi_bai", "fu_she", "e_mei_feng"]
 

@@ -9,9 +9,11 @@ from collections import Counter
 
 import pytest
 
-from engine.characters import CHARACTERS
+from engine.rulesets import get_ruleset
 from fengsheng.invariants import Checker
 from fengsheng.simulate import play_random
+
+CHARACTERS = get_ruleset("return").characters
 
 GAMES = 1000
 CHUNK = 100

@@ -1,0 +1,607 @@
+"""The flow of a turn as frame handlers on the engine's explicit stack.
+
+A handler looks at its frame, does what it can, and either opens a decision
+(:meth:`Game.ask`), pushes more work, or pops itself. When a decision is answered, the
+action is written into the top frame's ``answer`` and its handler runs again. Nothing is
+held in Python call frames, so any decision point snapshots and restores.
+
+Rules: turn (rulebook p.5; digest §4), intel steps (p.4–5; §4), the response chain
+(p.4 ①–⑦; §5), death and victory (p.5; §6–7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine.state import Frame, Item, Transit
+
+from . import deck, ruledata
+from .cards import FUNCTIONS, PSEUDO
+from .cards.base import Effect
+from .legal import skill_plays
+from .rules import check_victory, h_death, identity_action, schedule_deaths
+from .setup import h_characters
+from .triggers import h_trigger, make_skill_item, open_window
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+HAND_LIMIT = ruledata.HAND_LIMIT
+TURN_DRAW = ruledata.TURN_DRAW
+
+
+# ---------------------------------------------------------------------- turn
+def h_turn(g: Game, fr: Frame) -> None:
+    """A seat's turn: start, draw 2, play phase with the send, discard to 6, end
+    (rulebook p.5; turn-start and turn-end windows for skills)."""
+    st = g.state
+    s = fr.seat
+    alive = st.seats[s].alive
+    if fr.stage == 0:
+        st.turn = s
+        st.turn_number += 1
+        st.received = False
+        st.locked.clear()
+        st.send_code = ""
+        st.send_code_user = -1
+        st.used.clear()
+        g.log("turn_start", s, f"turn {st.turn_number}: seat {s}")
+        fr.stage = 1
+        if alive and st.characters:
+            g.push(Frame("turn_start", seat=s))
+    elif fr.stage == 1:
+        fr.stage = 2
+        if alive:
+            g.draw(s, turn_draw_count(g, s))
+    elif fr.stage == 2:
+        fr.stage = 3
+        if alive:
+            g.push(Frame("main", seat=s))
+    elif fr.stage == 3:
+        if alive and extra_send(g, s):
+            return
+        fr.stage = 4
+        if alive and len(st.seats[s].hand) > HAND_LIMIT:
+            g.push(Frame("discard", seat=s))
+    elif fr.stage == 4:
+        fr.stage = 5
+        if alive:
+            open_window(g, "turn_end", s)
+    else:
+        g.log("turn_end", s, f"seat {s} ends the turn")
+        st.stack.pop()
+        st.transit = None
+        st.flags = [f for f in st.flags if f.startswith("game:")]
+        st.stack.append(Frame("turn", seat=g.next_living(s, 1)))
+
+
+def extra_send(g: Game, seat: int) -> bool:
+    """单枪匹马: each ``send_extra`` flag grants one more play phase and send this turn once
+    the intel sent before is done with (p.15); ``send_extra_used`` counts those taken."""
+    st = g.state
+    if st.flags.count("send_extra") <= st.flags.count("send_extra_used"):
+        return False
+    st.flags.append("send_extra_used")
+    st.received = False
+    st.transit = None
+    st.send_code = ""
+    st.send_code_user = -1
+    g.log("extra_send", seat, f"seat {seat} may send one more intel this turn")
+    g.push(Frame("main", seat=seat))
+    return True
+
+
+def turn_draw_count(g: Game, seat: int) -> int:
+    """The turn-start draw: 2, unless a skill set it (flag ``draw_set:N``) or added to it
+    (``draw_extra:N``)."""
+    count = TURN_DRAW
+    for flag in g.state.flags:
+        if flag.startswith("draw_set:"):
+            count = int(flag.split(":")[1])
+    for flag in g.state.flags:
+        if flag.startswith("draw_extra:"):
+            count += int(flag.split(":")[1])
+    return count
+
+
+def h_turn_start(g: Game, fr: Frame) -> None:
+    """Before the turn-start draw: the turn player may use turn-start skills (乔装,
+    战术大师, 先机后置, 精明, 英雄本色). A face-down turn player is always asked."""
+    st = g.state
+    s = fr.seat
+    if fr.answer:
+        action, fr.answer = fr.answer, ""
+        if action == "pass":
+            st.stack.pop()
+            return
+        start_chain(g, use_skill(g, s, action), "turn_start")
+        return
+    if skill_plays(g, s, "turn_start") or not st.seats[s].exposed:
+        g.ask(s, "turn_start", "before your draw: use a skill or pass")
+        return
+    st.stack.pop()
+
+
+def h_main(g: Game, fr: Frame) -> None:
+    """The play phase: use cards, then declare the send (rulebook p.5 ②)."""
+    st = g.state
+    if not st.seats[fr.seat].alive or st.received:
+        st.stack.pop()
+        return
+    if fr.answer:
+        action, fr.answer = fr.answer, ""
+        if action == "declare":
+            st.stack.pop()
+            g.push(Frame("send", seat=fr.seat))
+            g.log("declare", fr.seat, f"seat {fr.seat} declares the intel send")
+            start_chain(g, Item("declare", fr.seat), "declare")
+        else:
+            depth = len(st.stack)
+            item = use_action(g, fr.seat, action)
+            # Windows the cost opened (成仁取义's discard: 线索) come before the poll, as
+            # at response points and for triggered skills (engine/triggers.py h_trigger).
+            opened = st.stack[depth:]
+            del st.stack[depth:]
+            start_chain(g, item, "main")
+            st.stack.extend(opened)
+        return
+    g.ask(fr.seat, "main", "use cards, or declare the intel send")
+
+
+def h_send(g: Game, fr: Frame) -> None:
+    """After the declaration resolved: pick the intel, its mode and route (p.5 ①)."""
+    st = g.state
+    s = fr.seat
+    if fr.stage == 1 or not st.seats[s].alive:
+        st.stack.pop()
+        return
+    if not fr.answer:
+        seat = st.seats[s]
+        if not seat.hand and not st.pile:
+            g.reshuffle()
+        if not seat.hand and not st.pile:
+            g.log("no_intel", s, f"seat {s} has no card to send")
+            st.stack.pop()
+            return
+        g.ask(s, "send", "send an intel: card, mode and route")
+        return
+    words = fr.answer.split()
+    fr.answer = ""
+    fr.stage = 1
+    if words[1] == "pile":
+        card = g.take_pile_top()
+        g.log("pile_send", s, f"seat {s} sends the pile top", audience=(s,), cards=(card,),
+              public=f"seat {s} sends the pile top")
+    else:
+        card = int(words[1])
+        st.seats[s].hand.remove(card)
+    mode = words[2]
+    target = int(words[words.index("to") + 1]) if "to" in words else -1
+    direction = 0 if mode == "direct" else (-1 if words[-1] == "left" else 1)
+    t = Transit(card=card, mode=mode, direction=direction, sender=s, user=s, holder=s, target=target,
+                face_up=mode == "text", known_by=[s])
+    st.transit = t
+    if st.characters:
+        st.flags.append(f"sent:{s}:{card}")
+    route = f"to {target}" if mode == "direct" else ("left" if direction < 0 else "right")
+    shown = str(card) if t.face_up else "?"
+    g.log("send", s, f"seat {s} sends {card} {mode} {route}", audience=() if t.face_up else (s,),
+          cards=(card,), public=None if t.face_up else f"seat {s} sends {shown} {mode} {route}")
+    move_to(g, target if mode == "direct" else g.next_living(s, direction))
+    g.push(Frame("transit", seat=s))
+    open_window(g, "send", s, card=card)
+
+
+def move_to(g: Game, holder: int, *, forced: bool = False) -> None:
+    """The intel reaches ``holder`` (情报传至)."""
+    st = g.state
+    t = st.transit
+    assert t is not None
+    t.holder = holder
+    t.forced = forced
+    t.sender_done = False
+    g.log("arrive", holder, f"the intel reaches seat {holder}", seats=(holder,))
+
+
+def pass_on(g: Game, from_seat: int) -> None:
+    """Move the intel on by its mode after a decline (or 调虎离山): 密电/文本 to the next
+    living seat in its direction, 直达 back to the sender (p.4 ④)."""
+    t = g.state.transit
+    assert t is not None
+    if t.mode == "direct":
+        move_to(g, t.sender)
+    else:
+        nxt = g.next_living(from_seat, t.direction)
+        # A sender who died while the intel travelled (暗杀, 血染 …) is still where a
+        # full circle ends: the intel comes back to them (h_transit discards it).
+        seats, s = g.state.seats, from_seat
+        while s != nxt:
+            s = (s + t.direction) % len(seats)
+            if s == t.sender and not seats[s].alive:
+                nxt = s
+                break
+        move_to(g, nxt)
+
+
+def h_transit(g: Game, fr: Frame) -> None:
+    """The intel travels until someone receives it successfully (p.4 ④, p.5 ②)."""
+    st = g.state
+    t = st.transit
+    if t is None or st.received:
+        st.stack.pop()
+        return
+    h = t.holder
+    if not fr.answer and not st.seats[h].alive:
+        # The holder died while the intel was with them (a skill at a response point):
+        # a dead sender cannot take it back, so it is discarded and nobody receives it
+        # this turn; any other dead holder passes it on by its mode, as a decline.
+        if h == t.sender:
+            g.log("intel_lost", h, f"the intel {t.card} comes back to its dead sender and is discarded",
+                  cards=(t.card,))
+            g.discard_card(t.card)
+            st.transit = None
+            st.stack.pop()
+        else:
+            pass_on(g, h)
+        return
+    if fr.answer:
+        action, fr.answer = fr.answer, ""
+        if action == "accept":
+            if h == t.sender and not t.sender_done:
+                t.sender_done = True
+                others = [(h + i) % st.players for i in range(1, st.players)]
+                g.push(Frame("returned", seat=h, order=others))
+                return
+            g.log("receive", h, f"seat {h} chooses to receive the intel")
+            start_chain(g, Item("receive", h, on=t.card), "receive")
+            # 情报接收时 as a trigger (以爱宣名: whoever chooses to receive carries out the
+            # sender's declaration, even if the receipt later fails); before the poll.
+            open_window(g, "receive_chosen", h, card=t.card)
+        elif action == "decline":
+            g.log("decline", h, f"seat {h} declines the intel")
+            pass_on(g, h)
+        else:
+            depth = len(st.stack)
+            item = use_action(g, h, action)
+            # Frames the cost opened (a ``cost`` frame: 暗杀's discards) come before the
+            # poll, as in the play phase (h_main).
+            opened = st.stack[depth:]
+            del st.stack[depth:]
+            start_chain(g, item, "arrive")
+            st.stack.extend(opened)
+        return
+    if h == t.sender and t.sender_done:
+        fr.answer = "accept"
+        return
+    g.ask(h, "arrive", "the intel reached you: accept or decline")
+
+
+def h_returned(g: Game, fr: Frame) -> None:
+    """The intel is back at its sender: the other players may still use 调包 (p.8)."""
+    st = g.state
+    t = st.transit
+    if t is None or t.holder != t.sender or st.received:
+        st.stack.pop()
+        return
+    if fr.answer:
+        action, fr.answer = fr.answer, ""
+        seat = fr.order[fr.index]
+        fr.index += 1
+        if action != "pass":
+            start_chain(g, use_action(g, seat, action), "returned")
+        return
+    while fr.index < len(fr.order) and not st.seats[fr.order[fr.index]].alive:
+        fr.index += 1
+    if fr.index >= len(fr.order):
+        st.stack.pop()
+        return
+    g.ask(fr.order[fr.index], "returned", "the intel is back at its sender: use 调包 or pass")
+
+
+def h_discard(g: Game, fr: Frame) -> None:
+    """Turn end: the turn player discards down to 6 (p.5 ③)."""
+    st = g.state
+    hand = st.seats[fr.seat].hand
+    if fr.answer:
+        card = int(fr.answer.split()[1])
+        fr.answer = ""
+        g.discard_from_hand(fr.seat, [card])
+        return
+    if len(hand) <= HAND_LIMIT:
+        st.stack.pop()
+        return
+    g.ask(fr.seat, "discard", f"discard down to {HAND_LIMIT} ({len(hand) - HAND_LIMIT} more)")
+
+
+# ---------------------------------------------------------------------- chain
+def use_action(g: Game, seat: int, action: str) -> Item:
+    """The chain item of a ``play …`` or ``skill …`` action, its cost paid."""
+    st = g.state
+    if st.characters and seat == st.turn and f"acted:{seat}" not in st.flags:
+        # The turn player's first card or skill use this turn (声东击西: "出牌前" only).
+        st.flags.append(f"acted:{seat}")
+    if action.startswith("skill "):
+        return use_skill(g, seat, action)
+    return use_card(g, seat, action)
+
+
+def use_skill(g: Game, seat: int, action: str) -> Item:
+    from .characters import SKILLS, mark_used
+
+    item = make_skill_item(g, seat, action)
+    mark_used(g, seat, item.kind)
+    g.log("skill", seat, f"seat {seat} uses {item.kind}")
+    SKILLS[item.kind].on_use(g, item)
+    return item
+
+
+def use_card(g: Game, seat: int, action: str) -> Item:
+    """Take the card of a ``play`` action out of the hand (or, for 就计, the intel area)
+    and make its chain item."""
+    words = action.split()
+    card = int(words[1])
+    st = g.state
+    p = st.seats[seat]
+    from_intel = card not in p.hand
+    if from_intel:
+        p.intel.remove(card)
+    else:
+        p.hand.remove(card)
+    item = Item(deck.FUNCTION[card], seat, card)
+    i = 2
+    while i < len(words):
+        key, val = words[i], words[i + 1]
+        if key == "to":
+            seats = [int(x) for x in val.split(",")]
+            item.target = seats[0]
+            item.targets = seats[1:]
+        elif key == "on":
+            item.on = int(val)
+        elif key == "code":
+            item.code = val
+        elif key == "as":
+            item.alt = val
+            item.kind = val
+        i += 2
+    effect_of(item.kind).on_use(g, item)  # type: ignore[attr-defined]
+    if st.characters:
+        note_card_skills(g, item, from_intel)
+    return item
+
+
+#: Skills that let a card be used another way, by the ``as`` function they add.
+ALT_FUNCTION_SKILLS = {"kao_wen": "kao_wen", "jin_ji_xia_da": "jin_ji_xia_da"}
+
+
+def note_card_skills(g: Game, item: Item, from_intel: bool) -> None:
+    """Log the skills that made this card use possible (counted as their use): 就计 for an
+    intel played, 拷问/紧急下达 for an alternative function, 核燃机体 for a second
+    危险情报 target."""
+    from .cards.base import note_skill
+
+    if from_intel:
+        note_skill(g, item.user, "jiu_ji")
+    if item.alt in ALT_FUNCTION_SKILLS:
+        note_skill(g, item.user, ALT_FUNCTION_SKILLS[item.alt])
+    if item.kind == "danger" and item.targets:
+        note_skill(g, item.user, "he_ran_ji_ti")
+
+
+def effect_of(kind: str) -> Effect:
+    """The card function, alternative function (拷问 …), skill or pseudo-item ``kind``."""
+    found = PSEUDO.get(kind) or FUNCTIONS.get(kind)
+    if found is None:
+        from .characters import SKILLS
+
+        found = SKILLS[kind]
+    return found
+
+
+def start_chain(g: Game, item: Item, timing: str) -> None:
+    """Open a response chain with ``item`` and poll for responses (p.4 ②③)."""
+    st = g.state
+    st.chain = [item]
+    st.timing = timing
+    st.window += 1
+    g.push(Frame("chain", seat=item.user, order=poll_order(g, item)))
+    announce_use(g, item)
+
+
+def announce_use(g: Game, item: Item) -> None:
+    """The 'when a card is used' window (反侦, 杀意, 窃于无形 …)."""
+    if item.card and g.state.characters:
+        open_window(g, "card_used", item.user, card=item.card, index=len(g.state.chain) - 1)
+
+
+def poll_order(g: Game, item: Item) -> list[int]:
+    """Every other seat, in turn order from the user's right-hand neighbour; for a
+    receive, in the intel's direction of travel after the receiver (直达: turn order)
+    (p.5 ②; digest §5.4)."""
+    n = g.state.players
+    step = 1
+    t = g.state.transit
+    if item.kind == "receive" and t is not None and t.direction:
+        step = t.direction
+    return [(item.user + step * i) % n for i in range(1, n)]
+
+
+def h_chain(g: Game, fr: Frame) -> None:
+    """Poll for responses to the last item; when all pass, resolve last-in-first-out."""
+    st = g.state
+    if fr.stage == 0:
+        if fr.answer:
+            action, fr.answer = fr.answer, ""
+            if action == "pass":
+                fr.index += 1
+            else:
+                item = use_action(g, fr.order[fr.index], action)
+                st.chain.append(item)
+                st.window += 1
+                fr.order = poll_order(g, item)
+                fr.index = 0
+                announce_use(g, item)
+                return
+        seats = st.seats
+        while fr.index < len(fr.order) and not seats[fr.order[fr.index]].alive:
+            fr.index += 1
+        if fr.index < len(fr.order):
+            last = st.chain[-1]
+            g.ask(fr.order[fr.index], "respond", f"respond to {describe(last)} or pass")
+            return
+        fr.stage = 1
+    if not st.chain or st.over:
+        st.chain.clear()
+        st.timing = ""
+        st.fresh.clear()
+        st.stack.pop()
+        return
+    g.push(Frame("resolve", seat=st.chain[-1].user, index=len(st.chain) - 1))
+
+
+def h_resolve(g: Game, fr: Frame) -> None:
+    """Resolve the top chain item; a negated (识破) or void item has no effect (p.4 ⑤)."""
+    st = g.state
+    item = st.chain[fr.index]
+    effect = effect_of(item.kind)
+    if not (item.negated or item.void):
+        if not effect.resolve(g, item, fr):
+            return
+    elif fr.stage == 0 and item.card:
+        g.log("no_effect", item.user, f"{describe(item)} has no effect", cards=(item.card,))
+    del st.chain[fr.index]
+    # Remove this frame, not whatever the effect may have pushed on top of it.
+    for i in range(len(st.stack) - 1, -1, -1):
+        if st.stack[i] is fr:
+            del st.stack[i]
+            break
+    if item.card:
+        effect.dispose(g, item)
+    if item.held:
+        st.discard.extend(item.held)
+        item.held.clear()
+
+
+def h_after(g: Game, fr: Frame) -> None:
+    """After intel is placed with a player (成功接收). Victory beats death (p.5 ③); then
+    the pre-receipt window (牺牲); players now holding 3 fake intel are dying: death-time
+    skills first, then what was left unresolved — 公开文本's action — then the deaths
+    themselves (p.5 角色死亡 ①②); then the receipt window. ``fr.seat`` receiver,
+    ``fr.card`` the card, ``fr.order`` seats credited with a kill, ``fr.text`` the cause,
+    ``fr.cards`` every card placed at once (血染)."""
+    st = g.state
+    seat = st.seats[fr.seat]
+    if fr.stage == 0:
+        fr.stage = 1
+        if check_victory(g):
+            return
+        open_window(g, "pre_received", fr.seat, card=fr.card, cards=fr.cards)
+        return
+    if fr.stage == 1:
+        fr.stage = 2
+        for s in reversed(newly_dying(g, fr)):
+            open_window(g, "dying", s)
+        return
+    if fr.stage == 2:
+        fr.stage = 4
+        if deck.FUNCTION[fr.card] == "public_text" and seat.alive and fr.card in seat.intel:
+            kind, n = identity_action(g, fr.card, seat.identity)
+            g.log("public_text", fr.seat, f"seat {fr.seat} carries out 公开文本: {kind} {n}")
+            if kind == "draw":
+                g.draw(fr.seat, n)
+            elif seat.hand:
+                fr.stage = 3
+                ask_card(g, fr.seat, seat.hand, "公开文本: discard a hand card")
+                return
+    if fr.stage == 3:
+        fr.stage = 4
+        card = int(fr.answer.split()[1])
+        fr.answer = ""
+        g.discard_from_hand(fr.seat, [card])
+        return
+    if fr.stage == 4:
+        fr.stage = 5
+        schedule_deaths(g, fr.order, fr.text, announced=True, seats=newly_dying(g, fr))
+        return
+    if fr.stage == 5:
+        fr.stage = 6
+        if check_victory(g):
+            return
+        open_window(g, "received", fr.seat, card=fr.card, cards=fr.cards or [fr.card])
+        return
+    st.stack.pop()
+
+
+def newly_dying(g: Game, fr: Frame) -> list[int]:
+    """The players this receipt makes die: :func:`dying_seats`, except when the receipt is
+    nested in a death under way further down the stack (a death frame, or an earlier
+    receipt past its dying window): then only its receiver, unless that one is already
+    dying there. A receipt made by a death-time skill (核能芯片) thus kills its receiver
+    first, credited to the skill's user, and the original death follows with its own
+    killers (rulebook p.10 核能芯片 note)."""
+    outer: set[int] = set()
+    for f in g.state.stack:
+        if f is fr:
+            break
+        if f.kind == "death" or (f.kind == "after" and 2 <= f.stage <= 5):
+            outer.add(f.seat)
+    dying = dying_seats(g)
+    if not outer:
+        return dying
+    return [fr.seat] if fr.seat in dying and fr.seat not in outer else []
+
+
+def dying_seats(g: Game) -> list[int]:
+    """Living players holding 3 or more fake intel, in turn order from the turn player."""
+    from .rules import DEATH_FAKES, fake_count
+
+    st = g.state
+    order = ((st.turn + i) % st.players for i in range(st.players))
+    return [s for s in order if st.seats[s].alive and fake_count(st.seats[s].intel) >= DEATH_FAKES]
+
+
+def ask_card(g: Game, seat: int, cards: list[int], text: str) -> None:
+    g.ask(seat, "choose", text, [f"choose {c}" for c in sorted(set(cards))])
+
+
+def describe(item: Item) -> str:
+    if item.kind in ("declare", "receive"):
+        return f"seat {item.user}'s {item.kind}"
+    return f"seat {item.user}'s {item.kind}"
+
+
+def h_cost(g: Game, fr: Frame) -> None:
+    """A skill's cost chosen by prompts before the responses (单枪匹马's "discard any
+    number of hand cards": listing every subset as an action would not scale). The skill's
+    ``on_use`` pushes ``Frame("cost", seat=user, text=skill id)``; the frame runs once the
+    item is on the chain, before the poll (play phase, response points, triggers), and
+    calls the skill's ``pay(g, item, fr)`` until it returns True (it may ask ``choose``
+    decisions, answered in ``fr.answer``, or push windows such as ``discarded``)."""
+    st = g.state
+    from .characters import SKILLS
+
+    item = next((it for it in reversed(st.chain) if it.kind == fr.text and it.user == fr.seat), None)
+    pay: Callable[[Game, Item, Frame], bool] | None = getattr(SKILLS[fr.text], "pay", None)
+    if item is None or pay is None or pay(g, item, fr):
+        for i in range(len(st.stack) - 1, -1, -1):
+            if st.stack[i] is fr:
+                del st.stack[i]
+                break
+
+
+HANDLERS: dict[str, Callable[[Game, Frame], None]] = {
+    "turn": h_turn,
+    "main": h_main,
+    "send": h_send,
+    "transit": h_transit,
+    "returned": h_returned,
+    "discard": h_discard,
+    "chain": h_chain,
+    "resolve": h_resolve,
+    "after": h_after,
+    "turn_start": h_turn_start,
+    "trigger": h_trigger,
+    "death": h_death,
+    "characters": h_characters,
+    "cost": h_cost,
+}
