@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from engine.ruleset import CardTable, CharacterInfo, Ruleset
 
 from . import deck, ruledata
+from .cards import table as _card_table  # noqa: F401  (fills the card tables)
 from .characters import CHARACTERS, SKILLS
 from .flow import HANDLERS
 from .legal import legal_for

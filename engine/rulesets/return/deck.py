@@ -1,6 +1,6 @@
 """The 风声再临 basic-card deck: 87 cards, numbered as in the rules digest's deck table.
 
-The table is data (``engine/data/return-deck.tsv``, a copy of
+The table is data (``data/return-deck.tsv``, a copy of
 ``shared/rules/return-deck.tsv``); this module loads it once into flat tuples indexed by
 card number, so the hot path looks a card up with one index.
 """

@@ -17,18 +17,16 @@ from typing import TYPE_CHECKING
 from engine.state import Frame, Item, Transit
 
 from . import deck, ruledata
-from .cards import FUNCTIONS, PSEUDO
-from .cards.base import Effect
 from .legal import skill_plays
-from .rules import check_victory, h_death, identity_action, schedule_deaths
+from .rules import check_victory, dying_seats, h_death, identity_action, schedule_deaths, turn_draw_count
 from .setup import h_characters
-from .triggers import h_trigger, make_skill_item, open_window
+from .transit import move_to, pass_on
+from .triggers import h_chain, h_cost, h_resolve, h_trigger, open_window, start_chain, use_action, use_skill
 
 if TYPE_CHECKING:
     from engine.game import Game
 
 HAND_LIMIT = ruledata.HAND_LIMIT
-TURN_DRAW = ruledata.TURN_DRAW
 
 
 # ---------------------------------------------------------------------- turn
@@ -92,19 +90,6 @@ def extra_send(g: Game, seat: int) -> bool:
     return True
 
 
-def turn_draw_count(g: Game, seat: int) -> int:
-    """The turn-start draw: 2, unless a skill set it (flag ``draw_set:N``) or added to it
-    (``draw_extra:N``)."""
-    count = TURN_DRAW
-    for flag in g.state.flags:
-        if flag.startswith("draw_set:"):
-            count = int(flag.split(":")[1])
-    for flag in g.state.flags:
-        if flag.startswith("draw_extra:"):
-            count += int(flag.split(":")[1])
-    return count
-
-
 def h_turn_start(g: Game, fr: Frame) -> None:
     """Before the turn-start draw: the turn player may use turn-start skills (乔装,
     战术大师, 先机后置, 精明, 英雄本色). A face-down turn player is always asked."""
@@ -140,7 +125,7 @@ def h_main(g: Game, fr: Frame) -> None:
             depth = len(st.stack)
             item = use_action(g, fr.seat, action)
             # Windows the cost opened (成仁取义's discard: 线索) come before the poll, as
-            # at response points and for triggered skills (engine/triggers.py h_trigger).
+            # at response points and for triggered skills (triggers.py h_trigger).
             opened = st.stack[depth:]
             del st.stack[depth:]
             start_chain(g, item, "main")
@@ -191,37 +176,6 @@ def h_send(g: Game, fr: Frame) -> None:
     move_to(g, target if mode == "direct" else g.next_living(s, direction))
     g.push(Frame("transit", seat=s))
     open_window(g, "send", s, card=card)
-
-
-def move_to(g: Game, holder: int, *, forced: bool = False) -> None:
-    """The intel reaches ``holder`` (情报传至)."""
-    st = g.state
-    t = st.transit
-    assert t is not None
-    t.holder = holder
-    t.forced = forced
-    t.sender_done = False
-    g.log("arrive", holder, f"the intel reaches seat {holder}", seats=(holder,))
-
-
-def pass_on(g: Game, from_seat: int) -> None:
-    """Move the intel on by its mode after a decline (or 调虎离山): 密电/文本 to the next
-    living seat in its direction, 直达 back to the sender (p.4 ④)."""
-    t = g.state.transit
-    assert t is not None
-    if t.mode == "direct":
-        move_to(g, t.sender)
-    else:
-        nxt = g.next_living(from_seat, t.direction)
-        # A sender who died while the intel travelled (暗杀, 血染 …) is still where a
-        # full circle ends: the intel comes back to them (h_transit discards it).
-        seats, s = g.state.seats, from_seat
-        while s != nxt:
-            s = (s + t.direction) % len(seats)
-            if s == t.sender and not seats[s].alive:
-                nxt = s
-                break
-        move_to(g, nxt)
 
 
 def h_transit(g: Game, fr: Frame) -> None:
@@ -314,174 +268,6 @@ def h_discard(g: Game, fr: Frame) -> None:
     g.ask(fr.seat, "discard", f"discard down to {HAND_LIMIT} ({len(hand) - HAND_LIMIT} more)")
 
 
-# ---------------------------------------------------------------------- chain
-def use_action(g: Game, seat: int, action: str) -> Item:
-    """The chain item of a ``play …`` or ``skill …`` action, its cost paid."""
-    st = g.state
-    if st.characters and seat == st.turn and f"acted:{seat}" not in st.flags:
-        # The turn player's first card or skill use this turn (声东击西: "出牌前" only).
-        st.flags.append(f"acted:{seat}")
-    if action.startswith("skill "):
-        return use_skill(g, seat, action)
-    return use_card(g, seat, action)
-
-
-def use_skill(g: Game, seat: int, action: str) -> Item:
-    from .characters import SKILLS, mark_used
-
-    item = make_skill_item(g, seat, action)
-    mark_used(g, seat, item.kind)
-    g.log("skill", seat, f"seat {seat} uses {item.kind}")
-    SKILLS[item.kind].on_use(g, item)
-    return item
-
-
-def use_card(g: Game, seat: int, action: str) -> Item:
-    """Take the card of a ``play`` action out of the hand (or, for 就计, the intel area)
-    and make its chain item."""
-    words = action.split()
-    card = int(words[1])
-    st = g.state
-    p = st.seats[seat]
-    from_intel = card not in p.hand
-    if from_intel:
-        p.intel.remove(card)
-    else:
-        p.hand.remove(card)
-    item = Item(deck.FUNCTION[card], seat, card)
-    i = 2
-    while i < len(words):
-        key, val = words[i], words[i + 1]
-        if key == "to":
-            seats = [int(x) for x in val.split(",")]
-            item.target = seats[0]
-            item.targets = seats[1:]
-        elif key == "on":
-            item.on = int(val)
-        elif key == "code":
-            item.code = val
-        elif key == "as":
-            item.alt = val
-            item.kind = val
-        i += 2
-    effect_of(item.kind).on_use(g, item)  # type: ignore[attr-defined]
-    if st.characters:
-        note_card_skills(g, item, from_intel)
-    return item
-
-
-#: Skills that let a card be used another way, by the ``as`` function they add.
-ALT_FUNCTION_SKILLS = {"kao_wen": "kao_wen", "jin_ji_xia_da": "jin_ji_xia_da"}
-
-
-def note_card_skills(g: Game, item: Item, from_intel: bool) -> None:
-    """Log the skills that made this card use possible (counted as their use): 就计 for an
-    intel played, 拷问/紧急下达 for an alternative function, 核燃机体 for a second
-    危险情报 target."""
-    from .cards.base import note_skill
-
-    if from_intel:
-        note_skill(g, item.user, "jiu_ji")
-    if item.alt in ALT_FUNCTION_SKILLS:
-        note_skill(g, item.user, ALT_FUNCTION_SKILLS[item.alt])
-    if item.kind == "danger" and item.targets:
-        note_skill(g, item.user, "he_ran_ji_ti")
-
-
-def effect_of(kind: str) -> Effect:
-    """The card function, alternative function (拷问 …), skill or pseudo-item ``kind``."""
-    found = PSEUDO.get(kind) or FUNCTIONS.get(kind)
-    if found is None:
-        from .characters import SKILLS
-
-        found = SKILLS[kind]
-    return found
-
-
-def start_chain(g: Game, item: Item, timing: str) -> None:
-    """Open a response chain with ``item`` and poll for responses (p.4 ②③)."""
-    st = g.state
-    st.chain = [item]
-    st.timing = timing
-    st.window += 1
-    g.push(Frame("chain", seat=item.user, order=poll_order(g, item)))
-    announce_use(g, item)
-
-
-def announce_use(g: Game, item: Item) -> None:
-    """The 'when a card is used' window (反侦, 杀意, 窃于无形 …)."""
-    if item.card and g.state.characters:
-        open_window(g, "card_used", item.user, card=item.card, index=len(g.state.chain) - 1)
-
-
-def poll_order(g: Game, item: Item) -> list[int]:
-    """Every other seat, in turn order from the user's right-hand neighbour; for a
-    receive, in the intel's direction of travel after the receiver (直达: turn order)
-    (p.5 ②; digest §5.4)."""
-    n = g.state.players
-    step = 1
-    t = g.state.transit
-    if item.kind == "receive" and t is not None and t.direction:
-        step = t.direction
-    return [(item.user + step * i) % n for i in range(1, n)]
-
-
-def h_chain(g: Game, fr: Frame) -> None:
-    """Poll for responses to the last item; when all pass, resolve last-in-first-out."""
-    st = g.state
-    if fr.stage == 0:
-        if fr.answer:
-            action, fr.answer = fr.answer, ""
-            if action == "pass":
-                fr.index += 1
-            else:
-                item = use_action(g, fr.order[fr.index], action)
-                st.chain.append(item)
-                st.window += 1
-                fr.order = poll_order(g, item)
-                fr.index = 0
-                announce_use(g, item)
-                return
-        seats = st.seats
-        while fr.index < len(fr.order) and not seats[fr.order[fr.index]].alive:
-            fr.index += 1
-        if fr.index < len(fr.order):
-            last = st.chain[-1]
-            g.ask(fr.order[fr.index], "respond", f"respond to {describe(last)} or pass")
-            return
-        fr.stage = 1
-    if not st.chain or st.over:
-        st.chain.clear()
-        st.timing = ""
-        st.fresh.clear()
-        st.stack.pop()
-        return
-    g.push(Frame("resolve", seat=st.chain[-1].user, index=len(st.chain) - 1))
-
-
-def h_resolve(g: Game, fr: Frame) -> None:
-    """Resolve the top chain item; a negated (识破) or void item has no effect (p.4 ⑤)."""
-    st = g.state
-    item = st.chain[fr.index]
-    effect = effect_of(item.kind)
-    if not (item.negated or item.void):
-        if not effect.resolve(g, item, fr):
-            return
-    elif fr.stage == 0 and item.card:
-        g.log("no_effect", item.user, f"{describe(item)} has no effect", cards=(item.card,))
-    del st.chain[fr.index]
-    # Remove this frame, not whatever the effect may have pushed on top of it.
-    for i in range(len(st.stack) - 1, -1, -1):
-        if st.stack[i] is fr:
-            del st.stack[i]
-            break
-    if item.card:
-        effect.dispose(g, item)
-    if item.held:
-        st.discard.extend(item.held)
-        item.held.clear()
-
-
 def h_after(g: Game, fr: Frame) -> None:
     """After intel is placed with a player (成功接收). Victory beats death (p.5 ③); then
     the pre-receipt window (牺牲); players now holding 3 fake intel are dying: death-time
@@ -551,42 +337,8 @@ def newly_dying(g: Game, fr: Frame) -> list[int]:
     return [fr.seat] if fr.seat in dying and fr.seat not in outer else []
 
 
-def dying_seats(g: Game) -> list[int]:
-    """Living players holding 3 or more fake intel, in turn order from the turn player."""
-    from .rules import DEATH_FAKES, fake_count
-
-    st = g.state
-    order = ((st.turn + i) % st.players for i in range(st.players))
-    return [s for s in order if st.seats[s].alive and fake_count(st.seats[s].intel) >= DEATH_FAKES]
-
-
 def ask_card(g: Game, seat: int, cards: list[int], text: str) -> None:
     g.ask(seat, "choose", text, [f"choose {c}" for c in sorted(set(cards))])
-
-
-def describe(item: Item) -> str:
-    if item.kind in ("declare", "receive"):
-        return f"seat {item.user}'s {item.kind}"
-    return f"seat {item.user}'s {item.kind}"
-
-
-def h_cost(g: Game, fr: Frame) -> None:
-    """A skill's cost chosen by prompts before the responses (单枪匹马's "discard any
-    number of hand cards": listing every subset as an action would not scale). The skill's
-    ``on_use`` pushes ``Frame("cost", seat=user, text=skill id)``; the frame runs once the
-    item is on the chain, before the poll (play phase, response points, triggers), and
-    calls the skill's ``pay(g, item, fr)`` until it returns True (it may ask ``choose``
-    decisions, answered in ``fr.answer``, or push windows such as ``discarded``)."""
-    st = g.state
-    from .characters import SKILLS
-
-    item = next((it for it in reversed(st.chain) if it.kind == fr.text and it.user == fr.seat), None)
-    pay: Callable[[Game, Item, Frame], bool] | None = getattr(SKILLS[fr.text], "pay", None)
-    if item is None or pay is None or pay(g, item, fr):
-        for i in range(len(st.stack) - 1, -1, -1):
-            if st.stack[i] is fr:
-                del st.stack[i]
-                break
 
 
 HANDLERS: dict[str, Callable[[Game, Frame], None]] = {

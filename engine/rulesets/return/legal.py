@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING
 
 from engine.state import Prompt
 
-from . import deck, ruledata
-from .cards import FUNCTIONS
+from . import deck
+from .cards.base import FUNCTIONS, code_matches
+from .hooks import extra_card_plays
+from .skills import SKILLS, skills_of, usable
 from .triggers import trigger_legal
 
 if TYPE_CHECKING:
@@ -53,8 +55,6 @@ def card_plays(g: Game, seat: int, ctx: str) -> list[str]:
         for suffix in FUNCTIONS[deck.FUNCTION[card]].plays(g, seat, card, ctx):
             out.append(f"play {card}{suffix}")
     if st.characters:
-        from .characters.hooks import extra_card_plays
-
         out.extend(extra_card_plays(g, seat, ctx))
     return out
 
@@ -64,8 +64,6 @@ def skill_plays(g: Game, seat: int, ctx: str) -> list[str]:
     st = g.state
     if not st.characters or not st.seats[seat].alive:
         return []
-    from .characters import SKILLS, skills_of, usable
-
     out: list[str] = []
     for sid in skills_of(g, seat):
         if usable(g, seat, sid):
@@ -119,16 +117,3 @@ def routes(g: Game, card: int, others: list[int]) -> list[str]:
         else:
             out.append(m)
     return out
-
-
-def code_matches(code: str, card: int) -> bool:
-    """秘密下达 codes (decision §11.3): 听风 red, 看雨 blue, 日落 black; 机密文件 is red and blue.
-    ``card:N`` (紧急下达, 情报处长): exactly card N."""
-    if code.startswith("card:"):
-        return card == int(code[5:])
-    colour = ruledata.SECRET_ORDER_CODES[code]
-    if colour == "red":
-        return deck.IS_RED[card]
-    if colour == "blue":
-        return deck.IS_BLUE[card]
-    return deck.IS_BLACK[card]

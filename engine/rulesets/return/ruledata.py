@@ -1,4 +1,4 @@
-"""Rule data kept outside the code (``engine/data/return-rules.json``): the readings of
+"""Rule data kept outside the code (``data/return-rules.json``): the readings of
 the rules digest §11 for illegible card texts and silent sources, and the rule numbers
 (hand limit, draws, win thresholds). Changing a decision is a data change."""
 

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from engine.state import Frame, Kill
 
 from . import deck, ruledata
+from .skills import MISSIONS, has_skill
+from .triggers import open_window
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -44,8 +46,6 @@ def mission_done(g: Game, seat: int, *, when: str = "") -> bool:
     st = g.state
     if not st.characters:
         return False
-    from .characters import MISSIONS
-
     p = st.seats[seat]
     checks = []
     if p.identity == "agent" and p.character in MISSIONS:
@@ -125,9 +125,7 @@ def schedule_deaths(g: Game, killers: list[int], cause: str, *, announced: bool 
                     seats: list[int] | None = None) -> None:
     """Every living player with 3 or more fake intel dies: death frames in turn order.
     ``announced``: their death-time window was already opened. ``seats``: only these
-    (a receipt nested in a death, see ``engine.flow.newly_dying``)."""
-    from .flow import dying_seats
-
+    (a receipt nested in a death, see ``flow.newly_dying``)."""
     for s in reversed(dying_seats(g) if seats is None else seats):
         g.push(Frame("death", seat=s, stage=1 if announced else 0, order=list(killers), text=cause))
 
@@ -147,8 +145,6 @@ def h_death(g: Game, fr: Frame) -> None:
         return
     if fr.stage == 0:
         fr.stage = 1
-        from .triggers import open_window
-
         open_window(g, "dying", fr.seat)
         return
     if fr.stage == 1:
@@ -171,8 +167,6 @@ def die(g: Game, seat: int, killers: list[int], cause: str = "") -> None:
     seats credited with the kill are recorded (③)."""
     st = g.state
     p = st.seats[seat]
-    from .characters import has_skill
-
     hidden_identity = has_skill(g, seat, "cheng_fu")  # 城府: may keep the identity hidden
     if hidden_identity:
         g.log("skill", seat, f"seat {seat} uses cheng_fu")
@@ -197,6 +191,24 @@ def die(g: Game, seat: int, killers: list[int], cause: str = "") -> None:
         # Hand and intel are discarded together (②): one 'discarded' window (线索 may take
         # any of them, p.15 线索 note "死亡弃牌").
         g.log("discard", seat, f"seat {seat} discards {' '.join(map(str, hand + intel))}", cards=hand + intel)
-        from .triggers import open_window
-
         open_window(g, "discarded", seat, cards=hand + intel)
+
+
+def turn_draw_count(g: Game, seat: int) -> int:
+    """The turn-start draw: 2, unless a skill set it (flag ``draw_set:N``) or added to it
+    (``draw_extra:N``)."""
+    count = ruledata.TURN_DRAW
+    for flag in g.state.flags:
+        if flag.startswith("draw_set:"):
+            count = int(flag.split(":")[1])
+    for flag in g.state.flags:
+        if flag.startswith("draw_extra:"):
+            count += int(flag.split(":")[1])
+    return count
+
+
+def dying_seats(g: Game) -> list[int]:
+    """Living players holding 3 or more fake intel, in turn order from the turn player."""
+    st = g.state
+    order = ((st.turn + i) % st.players for i in range(st.players))
+    return [s for s in order if st.seats[s].alive and fake_count(st.seats[s].intel) >= DEATH_FAKES]

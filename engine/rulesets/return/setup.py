@@ -11,6 +11,8 @@ from engine.errors import SetupError
 from engine.state import Frame, Seat, State
 
 from . import deck, ruledata
+from .skills import CHARACTERS, available_characters
+from .triggers import open_window
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -59,8 +61,6 @@ def new_state(ruleset: str, players: int, seed: int, *, tutorial: bool = False, 
 def deal_characters(st: State, first: int) -> None:
     """Each player is offered three characters, keeps one secretly, returns two (p.4
     游戏准备 ③); tutorial mode removes the state characters (p.1 ③)."""
-    from .characters import CHARACTERS, available_characters
-
     pool = [c for c in available_characters() if not (st.tutorial and CHARACTERS[c].stateful)
             and (not st.pool_setting or c in st.pool_setting)]
     if len(pool) < st.players:
@@ -105,11 +105,8 @@ def position_state(pos: dict[str, Any]) -> State:
         if identity not in deck.IDENTITIES:
             raise SetupError(f"seat {i}: identity must be one of {', '.join(deck.IDENTITIES)}, got {identity!r}")
         character = raw.get("character") or ""
-        if character:
-            from .characters import CHARACTERS
-
-            if character not in CHARACTERS:
-                raise SetupError(f"seat {i}: unknown or unimplemented character {character!r}")
+        if character and character not in CHARACTERS:
+            raise SetupError(f"seat {i}: unknown character {character!r}")
         alive = bool(raw.get("alive", True))
         seat = Seat(identity=identity, hand=_cards(raw.get("hand"), f"seat {i} hand"),
                     intel=_cards(raw.get("intel"), f"seat {i} intel"), alive=alive,
@@ -154,8 +151,6 @@ def position_state(pos: dict[str, Any]) -> State:
                 raise SetupError(f"relations.{key}: {a} -> {b} is not a pair of different seats")
             seats[int(a)].relation = int(b)
     for a, ch in (relations.get("secret_character") or {}).items():
-        from .characters import CHARACTERS
-
         if ch not in CHARACTERS or not 0 <= int(a) < n:
             raise SetupError(f"relations.secret_character: {a} -> {ch!r} is not a seat and a known character")
         seats[int(a)].secret_character = ch
@@ -222,14 +217,10 @@ def h_characters(g: Game, fr: Frame) -> None:
         g.log("character", i, f"seat {i} places {shown}")
         if not p.exposed:
             g.log("character", i, f"seat {i}'s character is {p.character}", audience=(i,))
-    from .triggers import open_window
-
     open_window(g, "game_start", fr.seat, order=list(fr.order))
 
 
 def character_choices(options: list[str]) -> list[str]:
-    from .characters import CHARACTERS
-
     out: list[str] = []
     for c in options:
         if CHARACTERS[c].stateful:

@@ -5,16 +5,13 @@ Each class answers three questions: which ``play`` actions a card allows at a gi
 moment (:meth:`CardFunction.plays`), what happens when it resolves
 (:meth:`CardFunction.resolve`), and where the card goes afterwards
 (:meth:`CardFunction.dispose`).
+
+The package itself only exposes the tables (:mod:`.base`), so that the chain machinery
+can import them without importing the cards; :mod:`.table` fills them.
 """
 
 from __future__ import annotations
 
-from ..cards.base import CardFunction, Effect
-from ..cards.basic import BASIC
-from ..cards.intel import INTEL
-from ..cards.pseudo import Declare, Receive
-
-FUNCTIONS: dict[str, CardFunction] = {c.id: c for c in (*BASIC, *INTEL)}
-PSEUDO: dict[str, Effect] = {"declare": Declare(), "receive": Receive()}
+from .base import FUNCTIONS, PSEUDO, CardFunction, Effect
 
 __all__ = ["FUNCTIONS", "PSEUDO", "CardFunction", "Effect"]

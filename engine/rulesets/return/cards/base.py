@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.state import Frame, Item
 
-from .. import deck
+from .. import deck, ruledata
+from ..skills import has_skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -56,6 +57,13 @@ class CardFunction(Effect):
         return []
 
 
+#: Card function id -> its class instance: the 15 basic functions, filled by
+#: :mod:`.cards` when it loads, and alternative functions characters add (拷问, 紧急下达).
+FUNCTIONS: dict[str, CardFunction] = {}
+#: The chain items that are no card: ``declare`` and ``receive`` (filled by :mod:`.cards`).
+PSEUDO: dict[str, Effect] = {}
+
+
 def own_turn(g: Game, seat: int, ctx: Context) -> bool:
     """自己回合中: the turn player, in the play phase or at a response point of the turn."""
     return seat == g.state.turn and ctx in ("main", "respond")
@@ -67,8 +75,6 @@ def own_turn_or(g: Game, seat: int, ctx: Context, skill_id: str) -> bool:
         return True
     if ctx not in ("main", "respond") or not g.state.characters:
         return False
-    from ..characters import has_skill
-
     return has_skill(g, seat, skill_id)
 
 
@@ -95,3 +101,16 @@ def true_on_table(g: Game) -> int:
 def burnable(g: Game, card: int) -> bool:
     """A received fake intel that is not encrypted (p.4 ② 加密标记; tutorial: no markers)."""
     return deck.IS_BLACK[card] and (g.state.tutorial or not deck.ENCRYPTED[card])
+
+
+def code_matches(code: str, card: int) -> bool:
+    """秘密下达 codes (decision §11.3): 听风 red, 看雨 blue, 日落 black; 机密文件 is red and blue.
+    ``card:N`` (紧急下达, 情报处长): exactly card N."""
+    if code.startswith("card:"):
+        return card == int(code[5:])
+    colour = ruledata.SECRET_ORDER_CODES[code]
+    if colour == "red":
+        return deck.IS_RED[card]
+    if colour == "blue":
+        return deck.IS_BLUE[card]
+    return deck.IS_BLACK[card]

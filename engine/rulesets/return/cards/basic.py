@@ -9,9 +9,11 @@ from engine.state import Frame, Item
 
 from .. import deck, ruledata
 from ..cards.base import (
+    FUNCTIONS,
     CardFunction,
     Context,
     burnable,
+    code_matches,
     no_timing,
     note_skill,
     others_with_hand,
@@ -19,11 +21,13 @@ from ..cards.base import (
     own_turn_or,
     true_on_table,
 )
+from ..skills import has_skill
+from ..triggers import open_window
 
 if TYPE_CHECKING:
     from engine.game import Game
 
-#: 试探: the identity each card names (decision §11.1, engine/data/return-rules.json).
+#: 试探: the identity each card names (decision §11.1, data/return-rules.json).
 PROBE_IDENTITY = ruledata.PROBE_IDENTITY
 
 
@@ -43,8 +47,6 @@ def shielded(g: Game, seat: int) -> bool:
     this seat."""
     if not g.state.characters:
         return False
-    from ..characters import has_skill
-
     return has_skill(g, seat, "cheng_fu")
 
 
@@ -55,8 +57,6 @@ def offer_take(g: Game, item: Item, tgt: Item) -> bool:
     st = g.state
     if not (st.characters and tgt.card and st.seats[item.user].alive):
         return False
-    from ..characters import has_skill
-
     if not has_skill(g, item.user, "he_ran_ji_ti"):
         return False
     note_skill(g, item.user, "he_ran_ji_ti")
@@ -151,8 +151,6 @@ class SecretOrder(CardFunction):
         item.target = g.state.turn
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
-        from ..legal import code_matches
-
         st = g.state
         target = st.seats[item.target]
         if st.send_code or not target.alive or not target.hand:
@@ -278,8 +276,6 @@ def burn_intel(g: Game, owner: int, card: int) -> None:
     g.state.seats[owner].intel.remove(card)
     g.discard_card(card)
     g.log("burn", owner, f"seat {owner}'s intel {card} is burned", cards=(card,))
-    from ..triggers import open_window
-
     open_window(g, "burned", owner, card=card)
 
 
@@ -313,8 +309,6 @@ class SowDiscord(CardFunction):
     zh = "离间"
 
     def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
-        from ..cards import FUNCTIONS
-
         st = g.state
         if ctx != "respond" or not st.chain:
             return []
@@ -328,8 +322,6 @@ class SowDiscord(CardFunction):
         item.ref = len(g.state.chain) - 1
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
-        from ..cards import FUNCTIONS
-
         st = g.state
         tgt = st.chain[item.ref]
         if fr.stage == 3:
@@ -348,8 +340,6 @@ class SowDiscord(CardFunction):
                   seats=(seat,))
             # 杀意 (刀锋) reacts to becoming a target by 离间 (digest §11.17).
             fr.stage = 2
-            from ..triggers import open_window
-
             open_window(g, "targeted", seat, card=tgt.card, index=fr.index)
             return False
         candidates = FUNCTIONS[tgt.kind].retarget_candidates(g, tgt)

@@ -9,6 +9,7 @@ from engine.state import Frame, Item
 
 from .. import deck
 from ..cards.base import CardFunction, Context
+from ..transit import move_to, pass_on
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -37,8 +38,6 @@ class Intercept(CardFunction):
         return [""]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
-        from ..flow import move_to
-
         root = receive_root(g)
         st = g.state
         if root is None or st.transit is None or not st.seats[item.user].alive:
@@ -65,8 +64,6 @@ class LureAway(CardFunction):
         return [""]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
-        from ..flow import pass_on
-
         root = receive_root(g)
         if root is None or g.state.transit is None:
             return True
@@ -99,8 +96,6 @@ class Transfer(CardFunction):
         return [s for s in g.living() if s not in (item.user, item.target)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
-        from ..flow import move_to
-
         st = g.state
         t = st.transit
         if t is None or t.holder != item.user or t.card != item.on or not st.seats[item.target].alive:
@@ -136,8 +131,6 @@ class Swap(CardFunction):
         item.on = t.card if t is not None else 0
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
-        from ..flow import move_to
-
         st = g.state
         t = st.transit
         if fr.stage == 0:

@@ -11,7 +11,7 @@ found by the engine in three ways:
 * **triggered** – :meth:`Skill.trigger_plays` lists actions at a trigger window (an event
   the engine announces: a receipt, a turn end, a card use …); outside chain resolution the
   use opens a chain, during resolution it resolves at once (p.4 ②);
-* **passive** – the engine asks :func:`engine.characters.has_skill` where a skill changes
+* **passive** – the engine asks :func:`skills.has_skill` where a skill changes
   a rule (城府, 机敏, 核燃机体 …).
 """
 
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame, Item
 
 from ..cards.base import Effect
+from ..rules import blue_count, red_count
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -36,7 +37,7 @@ class Skill(Effect):
     #: ``hide`` for 【隐藏】 (usable while exposed; using it turns the character face
     #: down), ``expose`` for 【暴露】 (usable while hidden; using it turns it face up).
     state: ClassVar[str] = ""
-    #: Trigger windows this skill listens to (see engine/triggers.py).
+    #: Trigger windows this skill listens to (see triggers.py).
     windows: ClassVar[tuple[str, ...]] = ()
     #: A forced trigger (凋零, 绝密任务): when it offers actions, ``pass`` is not legal.
     forced: ClassVar[bool] = False
@@ -130,8 +131,6 @@ class TwoOfAColourOnDeclare(Mission):
     when = "declare"
 
     def done(self, g: Game, seat: int) -> bool:
-        from ..rules import blue_count, red_count
-
         intel = g.state.seats[seat].intel
         return red_count(intel) >= 2 or blue_count(intel) >= 2
 
@@ -149,8 +148,6 @@ class ThreeOfAColourEarly(Mission):
     牌庫首次抽光前存有三張潛伏或三張軍情情報; §11.13)."""
 
     def done(self, g: Game, seat: int) -> bool:
-        from ..rules import blue_count, red_count
-
         intel = g.state.seats[seat].intel
         return not g.state.pile_exhausted_once and (red_count(intel) >= 3 or blue_count(intel) >= 3)
 

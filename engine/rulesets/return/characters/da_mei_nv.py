@@ -8,6 +8,7 @@ from engine.state import Frame, Item
 
 from .. import deck
 from ..characters.base import Character, Mission, Skill, choose_answer
+from ..rules import turn_draw_count
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -35,8 +36,6 @@ class JingMing(Skill):
         return [""] if ctx == "turn_start" and g.state.turn == seat and once_per_turn(g, seat, self.id) else []
 
     def on_use(self, g: Game, item: Item) -> None:
-        from ..flow import turn_draw_count
-
         super().on_use(g, item)
         st = g.state
         count = turn_draw_count(g, item.user) + 1

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from engine.state import Frame, Item
 
 from ..characters.base import Character, Mission, Skill
+from ..transit import move_to
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -72,8 +73,6 @@ class LiangJian(Skill):
         item.on = t.card if t is not None else 0
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
-        from ..flow import move_to
-
         st = g.state
         t = st.transit
         if t is None or t.holder != item.user or t.card != item.on or not st.seats[item.target].alive:

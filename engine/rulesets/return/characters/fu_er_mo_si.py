@@ -8,6 +8,7 @@ from engine.state import Frame, Item
 
 from .. import deck
 from ..characters.base import Character, Skill, ThreeOfAColourEarly, choose_answer
+from ..skills import has_skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -75,8 +76,6 @@ class ZhenXiang(Skill):
     character = "fu_er_mo_si"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
-        from ..characters import has_skill
-
         st = g.state
         if ctx not in ("main", "respond") or st.turn != seat or len(st.seats[seat].hand) < 4:
             return []

@@ -10,7 +10,7 @@ from engine.state import Frame
 from .. import deck
 from ..cards import FUNCTIONS
 from ..characters.base import Character, HandCardAsIntel, Mission, Skill
-from ..characters.hooks import CARD_PLAY_PROVIDERS
+from ..hooks import CARD_PLAY_PROVIDERS
 from ..rules import true_count
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ class HeRanJiTi(Skill):
     them (p.10 ①: ``play N to S,T``); a card you void with 识破 or retarget with 离间 may
     go to your hand — a card taken by your 离间 still resolves, except 公开文本 (②).
     Card change and passive: provider :func:`two_target_danger`; the 识破/离间 offer is in
-    ``engine.cards.basic`` (``offer_take``)."""
+    ``cards.basic`` (``offer_take``)."""
 
     id = "he_ran_ji_ti"
     zh = "核燃机体"

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from .. import deck
 from ..cards import FUNCTIONS
 from ..characters.base import Character, Mission, Skill
-from ..characters.hooks import CARD_PLAY_PROVIDERS
+from ..hooks import CARD_PLAY_PROVIDERS
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -31,7 +31,7 @@ class ChengFu(Skill):
     """城府: 试探 and 秘密下达 cannot target you, nor 拷问, 紧急下达 and 真相 (p.12 ①); you may
     keep your identity hidden whenever you would have to reveal it, unless you declare
     victory (②; 雇佣关系 still looks at it, ③). Passive: read by the cards
-    (``engine.cards.basic.shielded``) and at death (``engine.rules.die``)."""
+    (``cards.basic.shielded``) and at death (``rules.die``)."""
 
     id = "cheng_fu"
     zh = "城府"

@@ -11,7 +11,7 @@ from ..cards import FUNCTIONS
 from ..cards.base import CardFunction, Context, no_timing
 from ..cards.basic import burn_intel, shielded
 from ..characters.base import Character, Skill, WeakPlayerDies, choose_answer
-from ..characters.hooks import CARD_PLAY_PROVIDERS, alt_function_plays
+from ..hooks import CARD_PLAY_PROVIDERS, alt_function_plays
 
 if TYPE_CHECKING:
     from engine.game import Game

@@ -11,7 +11,7 @@ from ..cards.base import CardFunction, Context
 from ..cards.basic import shielded
 from ..cards.intel import receive_root
 from ..characters.base import Character, KillNonAgent, Skill, choose_answer
-from ..characters.hooks import CARD_PLAY_PROVIDERS, alt_function_plays
+from ..hooks import CARD_PLAY_PROVIDERS, alt_function_plays
 from ..privacy import PRIVATE_PROMPTS
 
 if TYPE_CHECKING:

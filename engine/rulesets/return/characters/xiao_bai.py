@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from engine.state import Frame, Item
 
 from .. import deck
+from .. import skills as registry
 from ..characters.base import Character, Mission, Skill, choose_answer, give
 
 if TYPE_CHECKING:
@@ -26,14 +27,13 @@ def takeable_skills(g: Game, seat: int) -> list[tuple[int, str]]:
     """(owner, skill) pairs 乔装 may take: a non-state skill (no 【隐藏】/【暴露】, p.12 ②) that
     another living player has now. Only face-up characters: a face-down character's
     skills are unknown to you, and offering them would reveal it."""
-    from ..characters import SKILLS, skills_of
-
     st = g.state
     out: list[tuple[int, str]] = []
     for s, p in enumerate(st.seats):
         if s == seat or not p.alive or not p.exposed:
             continue
-        out.extend((s, sid) for sid in skills_of(g, s) if not SKILLS[sid].state and sid != QIAO_ZHUANG)
+        out.extend((s, sid) for sid in registry.skills_of(g, s)
+                   if not registry.SKILLS[sid].state and sid != QIAO_ZHUANG)
     return out
 
 
@@ -75,7 +75,7 @@ class ShouMai(Skill):
     player 4 hand cards (the cost, paid at use), then successfully receive one of their
     intel, chosen at resolution (p.12 note); only this part can fail. Encrypted intel
     cannot be taken (§11.12). ``skill shou_mai``; the 4 cards are then picked one by one
-    before the responses (``choose N``; a ``cost`` frame, engine/flow.py h_cost)."""
+    before the responses (``choose N``; a ``cost`` frame, triggers.py h_cost)."""
 
     id = SHOU_MAI
     zh = "收买"

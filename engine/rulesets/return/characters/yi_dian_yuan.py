@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
+from .. import deck
 from ..characters.base import Character, Skill, TwoOfAColourOnDeclare, choose_answer
 
 if TYPE_CHECKING:
@@ -33,12 +34,7 @@ class FanZhen(Skill):
         if ev.seat == seat:
             return []
         index = ev.cards[0] if ev.cards else -1
-        if 0 <= index < len(st.chain):
-            kind = st.chain[index].kind
-        else:
-            from .. import deck
-
-            kind = deck.FUNCTION[ev.card]
+        kind = st.chain[index].kind if 0 <= index < len(st.chain) else deck.FUNCTION[ev.card]
         return [""] if kind in FAN_ZHEN_KINDS else []
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:

@@ -76,9 +76,9 @@ class JueMiRenWu(Skill):
     redrawing 职业杀手, 礼服蒙面 and 黄雀; its secret mission is an extra victory condition
     for you (p.12). Forced. The card has no other use and stays secret until you die or
     declare victory (①); a non-agent who completes both the faction condition and this
-    mission wins together with the faction (②, engine/rules.py ``victory``); 乔装 taking
+    mission wins together with the faction (②, rules.py ``victory``); 乔装 taking
     this skill changes nothing (③: it resolved at game start). The mission is read from
-    ``Seat.secret_character`` by ``engine.rules.mission_done``."""
+    ``Seat.secret_character`` by ``rules.mission_done``."""
 
     id = "jue_mi_ren_wu"
     zh = "绝密任务"
@@ -108,7 +108,7 @@ class JueMiRenWu(Skill):
 
 
 class ZhiMingXiangShuiMission(Mission):
-    """Complete the 绝密任务: the drawn character's mission. ``engine.rules.mission_done``
+    """Complete the 绝密任务: the drawn character's mission. ``rules.mission_done``
     checks ``Seat.secret_character``'s mission directly (with that mission's own timing),
     so this one adds nothing."""
 

@@ -6,6 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from . import deck
+from .cards.base import FUNCTIONS
+from .skills import skills_of
+
 if TYPE_CHECKING:
     from engine.game import Game
 
@@ -19,9 +23,6 @@ def alt_function_plays(alt_id: str, printed: tuple[str, ...]) -> Callable[[Game,
     the current chain cannot join it."""
 
     def provide(g: Game, seat: int, ctx: str) -> list[str]:
-        from .. import deck
-        from ..cards import FUNCTIONS
-
         st = g.state
         out: list[str] = []
         for card in sorted(set(st.seats[seat].hand)):
@@ -33,8 +34,6 @@ def alt_function_plays(alt_id: str, printed: tuple[str, ...]) -> Callable[[Game,
 
 
 def extra_card_plays(g: Game, seat: int, ctx: str) -> list[str]:
-    from ..characters import skills_of
-
     if not g.state.seats[seat].alive:
         return []
     out: list[str] = []
