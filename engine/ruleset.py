@@ -60,6 +60,8 @@ class CharacterInfo:
     """A state character (【隐藏】/【暴露】 skills; placed face up or face down)."""
     skills: tuple[str, ...]
     """Skill ids, scoped by the ruleset (谍战篇 reuses names such as 城府 for other skills)."""
+    mission: str
+    """The secret mission (机密任务) in words."""
 
 
 @dataclass(frozen=True, slots=True)

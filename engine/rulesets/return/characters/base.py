@@ -17,7 +17,9 @@ found by the engine in three ways:
 
 from __future__ import annotations
 
+import csv
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.state import Frame, Item
@@ -33,7 +35,6 @@ class Skill(Effect):
     """One character skill."""
 
     zh: ClassVar[str] = ""
-    character: ClassVar[str] = ""
     #: ``hide`` for 【隐藏】 (usable while exposed; using it turns the character face
     #: down), ``expose`` for 【暴露】 (usable while hidden; using it turns it face up).
     state: ClassVar[str] = ""
@@ -98,12 +99,31 @@ def switch_state(g: Game, seat: int, state: str) -> None:
 
 @dataclass(frozen=True)
 class Character:
-    """A character card: id, Chinese name, state character or not, its two skills."""
+    """A character card, one row of the character table
+    (``data/return-characters.tsv``): id, Chinese and English names, state character or
+    not, its skill ids, and its secret mission in words (the rule itself is the module's
+    ``MISSION``). A skill belongs to the character whose row lists it."""
 
     id: str
     zh: str
+    en: str
     stateful: bool
-    skills: tuple[str, str]
+    skills: tuple[str, ...]
+    mission: str
+
+
+def load_table(path: Path) -> dict[str, Character]:
+    """Read a character table (TSV: id, zh, en, stateful yes/no, skills comma-separated,
+    mission), in its order; ValueError on a malformed or repeated row."""
+    with path.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+    table: dict[str, Character] = {}
+    for row in rows:
+        if None in row.values() or row["stateful"] not in ("yes", "no") or row["id"] in table:
+            raise ValueError(f"{path}: bad character row {row!r}")
+        table[row["id"]] = Character(row["id"], row["zh"], row["en"], row["stateful"] == "yes",
+                                     tuple(row["skills"].split(",")), row["mission"])
+    return table
 
 
 class Mission:

@@ -9,7 +9,7 @@ from engine.state import Frame, Item
 from .. import deck
 from ..cards.base import burnable, no_timing
 from ..cards.basic import burn_intel
-from ..characters.base import Character, Skill, ThreeOfAColourEarly, choose_answer, pick_or_done
+from ..characters.base import Skill, ThreeOfAColourEarly, choose_answer, pick_or_done
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -39,7 +39,6 @@ class XianJingHuanSheng(Skill):
 
     id = XIAN_JING_HUAN_SHENG
     zh = "险境还生"
-    character = "bei_lei_mao"
     state = "hide"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
@@ -101,7 +100,6 @@ class DanQiangPiMa(Skill):
 
     id = DAN_QIANG_PI_MA
     zh = "单枪匹马"
-    character = "bei_lei_mao"
     state = "expose"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
@@ -142,6 +140,5 @@ class DanQiangPiMa(Skill):
 
 
 
-CHARACTER = Character("bei_lei_mao", "贝雷帽", True, (XIAN_JING_HUAN_SHENG, DAN_QIANG_PI_MA))
 SKILLS = (XianJingHuanSheng(), DanQiangPiMa())
 MISSION = ThreeOfAColourEarly()

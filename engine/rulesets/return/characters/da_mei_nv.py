@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from engine.state import Frame, Item
 
 from .. import deck
-from ..characters.base import Character, Mission, Skill, choose_answer
+from ..characters.base import Mission, Skill, choose_answer
 from ..rules import turn_draw_count
 
 if TYPE_CHECKING:
@@ -30,7 +30,6 @@ class JingMing(Skill):
 
     id = JING_MING
     zh = "精明"
-    character = "da_mei_nv"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
         return [""] if ctx == "turn_start" and g.state.turn == seat and once_per_turn(g, seat, self.id) else []
@@ -101,7 +100,6 @@ class SuanJi(Skill):
 
     id = SUAN_JI
     zh = "算计"
-    character = "da_mei_nv"
     windows = ("turn_end",)
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
@@ -170,6 +168,5 @@ class DaMeiNvMission(Mission):
         return max(0, 2 - pure_red) + max(0, 1 - pure_blue) <= dual
 
 
-CHARACTER = Character("da_mei_nv", "大美女", False, (JING_MING, SUAN_JI))
 SKILLS = (JingMing(), SuanJi())
 MISSION = DaMeiNvMission()

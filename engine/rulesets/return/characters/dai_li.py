@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from engine.state import Frame, Item
 
 from .. import deck
-from ..characters.base import Character, KillNonAgent, Skill, choose_answer
+from ..characters.base import KillNonAgent, Skill, choose_answer
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -28,7 +28,6 @@ class YunChouWeiWo(Skill):
 
     id = YUN_CHOU
     zh = "运筹帷幄"
-    character = "dai_li"
     state = "hide"
     windows = ("received",)
 
@@ -85,7 +84,6 @@ class XiaoLiCangDao(Skill):
 
     id = XIAO_LI
     zh = "笑里藏刀"
-    character = "dai_li"
     state = "expose"
     windows = ("received",)
 
@@ -118,6 +116,5 @@ class XiaoLiCangDao(Skill):
 
 
 
-CHARACTER = Character("dai_li", "戴笠", True, (YUN_CHOU, XIAO_LI))
 SKILLS = (YunChouWeiWo(), XiaoLiCangDao())
 MISSION = KillNonAgent()

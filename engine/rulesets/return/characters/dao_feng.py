@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
-from ..characters.base import Character, Mission, Skill
+from ..characters.base import Mission, Skill
 from ..transit import move_to
 
 if TYPE_CHECKING:
@@ -24,7 +24,6 @@ class ShaYi(Skill):
 
     id = "sha_yi"
     zh = "杀意"
-    character = "dao_feng"
     state = "hide"
     windows = ("card_used", "targeted")
 
@@ -57,7 +56,6 @@ class LiangJian(Skill):
 
     id = "liang_jian"
     zh = "亮剑"
-    character = "dao_feng"
     state = "expose"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
@@ -113,6 +111,5 @@ class DaoFengMission(Mission):
                    for i, k in enumerate(g.state.kills))
 
 
-CHARACTER = Character("dao_feng", "刀锋", True, ("sha_yi", "liang_jian"))
 SKILLS = (ShaYi(), LiangJian())
 MISSION = DaoFengMission()

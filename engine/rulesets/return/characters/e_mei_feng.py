@@ -10,7 +10,7 @@ from engine.state import Frame, Item
 from .. import deck
 from ..cards.basic import burn_intel
 from ..cards.intel import receive_root
-from ..characters.base import Character, Mission, Skill, choose_answer
+from ..characters.base import Mission, Skill, choose_answer
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -48,7 +48,6 @@ class JiZhongJi(Skill):
 
     id = JI_ZHONG_JI
     zh = "计中计"
-    character = "e_mei_feng"
     state = "hide"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
@@ -97,7 +96,6 @@ class JieShangJie(Skill):
 
     id = JIE_SHANG_JIE
     zh = "截上截"
-    character = "e_mei_feng"
     state = "expose"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
@@ -138,6 +136,5 @@ class EMeiFengMission(Mission):
         return holds(g.state.seats[seat].intel, red=1, blue=2)
 
 
-CHARACTER = Character("e_mei_feng", "峨眉峰", True, (JI_ZHONG_JI, JIE_SHANG_JIE))
 SKILLS = (JiZhongJi(), JieShangJie())
 MISSION = EMeiFengMission()

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from engine.state import Frame, Item
 
 from .. import deck
-from ..characters.base import Character, Skill, ThreeOfAColourEarly, choose_answer
+from ..characters.base import Skill, ThreeOfAColourEarly, choose_answer
 from ..skills import has_skill
 
 if TYPE_CHECKING:
@@ -28,7 +28,6 @@ class XianSuo(Skill):
 
     id = XIAN_SUO
     zh = "线索"
-    character = "fu_er_mo_si"
     windows = ("discarded",)
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
@@ -73,7 +72,6 @@ class ZhenXiang(Skill):
 
     id = ZHEN_XIANG
     zh = "真相"
-    character = "fu_er_mo_si"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
@@ -119,6 +117,5 @@ class ZhenXiang(Skill):
 
 
 
-CHARACTER = Character("fu_er_mo_si", "福尔摩斯", False, (XIAN_SUO, ZHEN_XIANG))
 SKILLS = (XianSuo(), ZhenXiang())
 MISSION = ThreeOfAColourEarly()

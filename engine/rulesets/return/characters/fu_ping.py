@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from engine.state import Frame, Item
 
 from .. import deck
-from ..characters.base import Character, Mission, Skill, receipt
+from ..characters.base import Mission, Skill, receipt
 from ..rules import check_victory, true_count
 
 if TYPE_CHECKING:
@@ -29,7 +29,6 @@ class XianJiHouZhi(Skill):
 
     id = XIAN_JI
     zh = "先机后置"
-    character = "fu_ping"
     windows = ("turn_end",)
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
@@ -81,7 +80,6 @@ class XiSheng(Skill):
 
     id = "xi_sheng"
     zh = "牺牲"
-    character = "fu_ping"
     windows = ("pre_received",)
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
@@ -125,6 +123,5 @@ class FuPingMission(Mission):
         return true_count(g.state.seats[seat].intel) >= 3
 
 
-CHARACTER = Character("fu_ping", "浮萍", False, (XIAN_JI, "xi_sheng"))
 SKILLS = (XianJiHouZhi(), XiSheng())
 MISSION = FuPingMission()

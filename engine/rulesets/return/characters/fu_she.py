@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
-from ..characters.base import Character, KillNonAgent, Skill, choose_answer, take_random
+from ..characters.base import KillNonAgent, Skill, choose_answer, take_random
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -19,7 +19,6 @@ class WuXianDanYao(Skill):
 
     id = "wu_xian_dan_yao"
     zh = "无限弹药"
-    character = "fu_she"
     state = "hide"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
@@ -42,7 +41,6 @@ class ZhanShuDaShi(Skill):
 
     id = "zhan_shu_da_shi"
     zh = "战术大师"
-    character = "fu_she"
     state = "expose"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
@@ -74,6 +72,5 @@ class ZhanShuDaShi(Skill):
 
 
 
-CHARACTER = Character("fu_she", "蝮蛇", True, ("wu_xian_dan_yao", "zhan_shu_da_shi"))
 SKILLS = (WuXianDanYao(), ZhanShuDaShi())
 MISSION = KillNonAgent()

@@ -9,7 +9,7 @@ from engine.state import Frame
 
 from .. import deck
 from ..cards import FUNCTIONS
-from ..characters.base import Character, HandCardAsIntel, Mission, Skill
+from ..characters.base import HandCardAsIntel, Mission, Skill
 from ..hooks import CARD_PLAY_PROVIDERS
 from ..rules import true_count
 
@@ -27,7 +27,6 @@ class HeRanJiTi(Skill):
 
     id = "he_ran_ji_ti"
     zh = "核燃机体"
-    character = "gang_tie_te_gong"
 
 
 class HeNengXinPian(HandCardAsIntel):
@@ -38,7 +37,6 @@ class HeNengXinPian(HandCardAsIntel):
 
     id = "he_neng_xin_pian"
     zh = "核能芯片"
-    character = "gang_tie_te_gong"
     windows = ("dying",)
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
@@ -74,6 +72,5 @@ class GangTieMission(Mission):
         return true_count(st.seats[seat].intel) >= 3
 
 
-CHARACTER = Character("gang_tie_te_gong", "钢铁特工", False, ("he_ran_ji_ti", "he_neng_xin_pian"))
 SKILLS = (HeRanJiTi(), HeNengXinPian())
 MISSION = GangTieMission()

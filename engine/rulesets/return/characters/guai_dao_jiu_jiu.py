@@ -8,7 +8,7 @@ from engine import rng
 from engine.state import Frame, Item
 
 from ..cards.intel import receive_root
-from ..characters.base import Character, Mission, Skill, kills_by, pick_or_done, take_random
+from ..characters.base import Mission, Skill, kills_by, pick_or_done, take_random
 from ..characters.qing_bao_chu_zhang import replace_intel
 from ..privacy import PRIVATE_PROMPTS
 
@@ -25,7 +25,6 @@ class QieYuWuXing(Skill):
 
     id = "qie_yu_wu_xing"
     zh = "窃于无形"
-    character = "guai_dao_jiu_jiu"
     windows = ("card_used",)
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
@@ -56,7 +55,6 @@ class MaoZiXiFa(Skill):
 
     id = "mao_zi_xi_fa"
     zh = "帽子戏法"
-    character = "guai_dao_jiu_jiu"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
@@ -112,6 +110,5 @@ class GuaiDaoMission(Mission):
         return any(ti < 3 for _, _, _, ti in kills_by(g, seat))
 
 
-CHARACTER = Character("guai_dao_jiu_jiu", "怪盗九九", False, ("qie_yu_wu_xing", "mao_zi_xi_fa"))
 SKILLS = (QieYuWuXing(), MaoZiXiFa())
 MISSION = GuaiDaoMission()

@@ -9,7 +9,7 @@ from engine.state import Frame, Item
 
 from .. import deck
 from ..cards.basic import burn_intel
-from ..characters.base import Character, Mission, Skill, choose_answer
+from ..characters.base import Mission, Skill, choose_answer
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -33,7 +33,6 @@ class XueRan(Skill):
 
     id = XUE_RAN
     zh = "血染"
-    character = "hei_mei_gui"
     state = "expose"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
@@ -113,7 +112,6 @@ class DiaoLing(Skill):
 
     id = DIAO_LING
     zh = "凋零"
-    character = "hei_mei_gui"
     windows = ("turn_end",)
     forced = True
 
@@ -159,6 +157,5 @@ class HeiMeiGuiMission(Mission):
         return sum(1 for k in g.state.kills if k.dead != seat and k.true_intel > 0) >= 2
 
 
-CHARACTER = Character("hei_mei_gui", "黑玫瑰", True, (XUE_RAN, DIAO_LING))
 SKILLS = (XueRan(), DiaoLing())
 MISSION = HeiMeiGuiMission()

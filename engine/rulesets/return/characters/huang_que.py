@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from engine.state import Frame, Item
 
 from .. import deck
-from ..characters.base import Character, HandCardAsIntel, Mission, Skill, kills_by, take_random
+from ..characters.base import HandCardAsIntel, Mission, Skill, kills_by, take_random
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -22,7 +22,6 @@ class QianCangFuJi(Skill):
 
     id = "qian_cang_fu_ji"
     zh = "潜藏伏击"
-    character = "huang_que"
     state = "hide"
     windows = ("turn_end",)
 
@@ -48,7 +47,6 @@ class HuangQueZaiHou(HandCardAsIntel):
 
     id = "huang_que_zai_hou"
     zh = "黄雀在后"
-    character = "huang_que"
     state = "expose"
     windows = ("received",)
 
@@ -67,6 +65,5 @@ class HuangQueMission(Mission):
         return any(cause == CAUSE for _, cause, _, _ in kills_by(g, seat))
 
 
-CHARACTER = Character("huang_que", "黄雀", True, ("qian_cang_fu_ji", "huang_que_zai_hou"))
 SKILLS = (QianCangFuJi(), HuangQueZaiHou())
 MISSION = HuangQueMission()

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from .. import deck
 from ..cards import FUNCTIONS
-from ..characters.base import Character, Mission, Skill
+from ..characters.base import Mission, Skill
 from ..hooks import CARD_PLAY_PROVIDERS
 
 if TYPE_CHECKING:
@@ -24,7 +24,6 @@ class JiuJi(Skill):
 
     id = "jiu_ji"
     zh = "就计"
-    character = "lao_gui"
 
 
 class ChengFu(Skill):
@@ -35,7 +34,6 @@ class ChengFu(Skill):
 
     id = "cheng_fu"
     zh = "城府"
-    character = "lao_gui"
 
 
 def usable_intel(g: Game, card: int) -> bool:
@@ -70,6 +68,5 @@ class LaoGuiMission(Mission):
         return len(g.state.seats[seat].hand) >= MISSION_HAND
 
 
-CHARACTER = Character("lao_gui", "老鬼", False, ("jiu_ji", "cheng_fu"))
 SKILLS = (JiuJi(), ChengFu())
 MISSION = LaoGuiMission()

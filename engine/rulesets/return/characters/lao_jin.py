@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from engine.state import Frame, Item
 
 from .. import deck
-from ..characters.base import Character, Mission, Skill, choose_answer, receipt
+from ..characters.base import Mission, Skill, choose_answer, receipt
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -51,7 +51,6 @@ class QiCheBaoShuai(Skill):
 
     id = QI_CHE
     zh = "弃车保帅"
-    character = "lao_jin"
     state = "hide"
     windows = ("received", "dying")
 
@@ -110,7 +109,6 @@ class PoFuChenZhou(Skill):
 
     id = PO_FU
     zh = "破釜沉舟"
-    character = "lao_jin"
     state = "expose"
     windows = ("turn_end",)
 
@@ -168,6 +166,5 @@ class LaoJinMission(Mission):
         return max(0, 2 - red) + max(0, 2 - blue) <= dual
 
 
-CHARACTER = Character("lao_jin", "老金", True, (QI_CHE, PO_FU))
 SKILLS = (QiCheBaoShuai(), PoFuChenZhou())
 MISSION = LaoJinMission()

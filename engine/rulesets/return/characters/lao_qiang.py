@@ -8,7 +8,7 @@ from engine.state import Frame, Item
 
 from .. import deck
 from ..cards.intel import receive_root
-from ..characters.base import Character, Mission, Skill, choose_answer, give, take_random
+from ..characters.base import Mission, Skill, choose_answer, give, take_random
 from ..rules import blue_count, check_victory, red_count, schedule_deaths
 
 if TYPE_CHECKING:
@@ -35,7 +35,6 @@ class ShengDongJiXi(Skill):
 
     id = SHENG_DONG_JI_XI
     zh = "声东击西"
-    character = "lao_qiang"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
@@ -91,7 +90,6 @@ class HeDie(Skill):
 
     id = HE_DIE
     zh = "合谍"
-    character = "lao_qiang"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
@@ -141,6 +139,5 @@ class LaoQiangMission(Mission):
         return all(p.alive for p in st.seats) and (red_count(intel) >= 3 or blue_count(intel) >= 3)
 
 
-CHARACTER = Character("lao_qiang", "老枪", False, (SHENG_DONG_JI_XI, HE_DIE))
 SKILLS = (ShengDongJiXi(), HeDie())
 MISSION = LaoQiangMission()

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from engine.state import Frame, Item
 
 from .. import deck
-from ..characters.base import Character, Mission, Skill, game_start_naming, take_random
+from ..characters.base import Mission, Skill, game_start_naming, take_random
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -32,7 +32,6 @@ class WeiJiGuanXi(Skill):
 
     id = WEI_JI
     zh = "危机关系"
-    character = "li_fu_meng_mian"
     windows = ("game_start", "received")
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
@@ -82,7 +81,6 @@ class YiAiXuanMing(Skill):
 
     id = YI_AI
     zh = "以爱宣名"
-    character = "li_fu_meng_mian"
     windows = ("send", "receive_chosen")
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
@@ -128,6 +126,5 @@ class LiFuMengMianMission(Mission):
         return x >= 0 and any(k.dead == x for k in g.state.kills)
 
 
-CHARACTER = Character("li_fu_meng_mian", "礼服蒙面", False, (WEI_JI, YI_AI))
 SKILLS = (WeiJiGuanXi(), YiAiXuanMing())
 MISSION = LiFuMengMianMission()

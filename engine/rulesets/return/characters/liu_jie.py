@@ -10,7 +10,7 @@ from .. import deck
 from ..cards import FUNCTIONS
 from ..cards.base import CardFunction, Context, no_timing
 from ..cards.basic import burn_intel, shielded
-from ..characters.base import Character, Skill, WeakPlayerDies, choose_answer
+from ..characters.base import Skill, WeakPlayerDies, choose_answer
 from ..hooks import CARD_PLAY_PROVIDERS, alt_function_plays
 
 if TYPE_CHECKING:
@@ -24,7 +24,6 @@ class SouQu(Skill):
 
     id = "sou_qu"
     zh = "搜取"
-    character = "liu_jie"
     windows = ("burned",)
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
@@ -65,7 +64,6 @@ class KaoWen(Skill):
 
     id = "kao_wen"
     zh = "拷问"
-    character = "liu_jie"
 
 
 def kao_wen_options(g: Game, seat: int) -> list[str]:
@@ -145,6 +143,5 @@ CARD_PLAY_PROVIDERS["kao_wen"] = alt_function_plays("kao_wen", ("probe", "public
 
 
 
-CHARACTER = Character("liu_jie", "六姐", False, ("sou_qu", "kao_wen"))
 SKILLS = (SouQu(), KaoWen())
 MISSION = WeakPlayerDies()

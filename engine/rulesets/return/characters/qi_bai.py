@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
-from ..characters.base import Character, Skill, TwoOfAColourOnDeclare, choose_answer, give, receipt
+from ..characters.base import Skill, TwoOfAColourOnDeclare, choose_answer, give, receipt
 from ..privacy import PRIVATE_PROMPTS
 
 if TYPE_CHECKING:
@@ -19,7 +19,6 @@ class JiMin(Skill):
 
     id = "ji_min"
     zh = "机敏"
-    character = "qi_bai"
 
 
 class LianDong(Skill):
@@ -28,7 +27,6 @@ class LianDong(Skill):
 
     id = "lian_dong"
     zh = "联动"
-    character = "qi_bai"
     windows = ("received",)
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
@@ -59,6 +57,5 @@ class LianDong(Skill):
 # The card given is seen by the two players only (the give is logged privately).
 PRIVATE_PROMPTS.append("联动: ")
 
-CHARACTER = Character("qi_bai", "七百", False, ("ji_min", "lian_dong"))
 SKILLS = (JiMin(), LianDong())
 MISSION = TwoOfAColourOnDeclare()

@@ -10,7 +10,7 @@ from ..cards import FUNCTIONS
 from ..cards.base import CardFunction, Context
 from ..cards.basic import shielded
 from ..cards.intel import receive_root
-from ..characters.base import Character, KillNonAgent, Skill, choose_answer
+from ..characters.base import KillNonAgent, Skill, choose_answer
 from ..hooks import CARD_PLAY_PROVIDERS, alt_function_plays
 from ..privacy import PRIVATE_PROMPTS
 
@@ -50,7 +50,6 @@ class TouLongZhuanFeng(Skill):
 
     id = "tou_long_zhuan_feng"
     zh = "偷龙转凤"
-    character = "qing_bao_chu_zhang"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
         root = receive_root(g)
@@ -106,7 +105,6 @@ class JinJiXiaDa(Skill):
 
     id = "jin_ji_xia_da"
     zh = "紧急下达"
-    character = "qing_bao_chu_zhang"
 
 
 class JinJiXiaDaCard(CardFunction):
@@ -159,6 +157,5 @@ CARD_PLAY_PROVIDERS["jin_ji_xia_da"] = alt_function_plays("jin_ji_xia_da", ("sec
 
 
 
-CHARACTER = Character("qing_bao_chu_zhang", "情报处长", False, ("tou_long_zhuan_feng", "jin_ji_xia_da"))
 SKILLS = (TouLongZhuanFeng(), JinJiXiaDa())
 MISSION = KillNonAgent()

@@ -9,7 +9,7 @@ from engine.state import Frame, Item
 from .. import deck
 from ..cards.base import own_turn
 from ..cards.basic import burn_intel
-from ..characters.base import Character, Skill, WeakPlayerDies, choose_answer, switch_state
+from ..characters.base import Skill, WeakPlayerDies, choose_answer, switch_state
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -25,7 +25,6 @@ class ZhuangTian(Skill):
 
     id = "zhuang_tian"
     zh = "装填"
-    character = "shan_ling"
     state = "hide"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
@@ -61,7 +60,6 @@ class JuJi(Skill):
 
     id = "ju_ji"
     zh = "狙击"
-    character = "shan_ling"
     state = "expose"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
@@ -90,6 +88,5 @@ class JuJi(Skill):
 
 
 
-CHARACTER = Character("shan_ling", "闪灵", True, ("zhuang_tian", "ju_ji"))
 SKILLS = (ZhuangTian(), JuJi())
 MISSION = WeakPlayerDies()

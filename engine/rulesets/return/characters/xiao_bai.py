@@ -8,7 +8,7 @@ from engine.state import Frame, Item
 
 from .. import deck
 from .. import skills as registry
-from ..characters.base import Character, Mission, Skill, choose_answer, give
+from ..characters.base import Mission, Skill, choose_answer, give
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -46,7 +46,6 @@ class QiaoZhuang(Skill):
 
     id = QIAO_ZHUANG
     zh = "乔装"
-    character = "xiao_bai"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
         if ctx != "turn_start" or g.state.turn != seat or not once_per_turn(g, seat, self.id):
@@ -79,7 +78,6 @@ class ShouMai(Skill):
 
     id = SHOU_MAI
     zh = "收买"
-    character = "xiao_bai"
     windows = ("turn_end",)
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
@@ -140,6 +138,5 @@ class XiaoBaiMission(Mission):
         return all(p.alive for i, p in enumerate(st.seats) if i != seat) and len(st.seats[seat].intel) < 6
 
 
-CHARACTER = Character("xiao_bai", "小白", False, (QIAO_ZHUANG, SHOU_MAI))
 SKILLS = (QiaoZhuang(), ShouMai())
 MISSION = XiaoBaiMission()

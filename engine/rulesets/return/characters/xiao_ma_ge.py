@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from engine.state import Frame, Item
 
 from .. import deck
-from ..characters.base import Character, Mission, Skill, choose_answer, kills_by
+from ..characters.base import Mission, Skill, choose_answer, kills_by
 from ..rules import fake_count
 
 if TYPE_CHECKING:
@@ -31,7 +31,6 @@ class YingXiongBenSe(Skill):
 
     id = YING_XIONG_BEN_SE
     zh = "英雄本色"
-    character = "xiao_ma_ge"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
         p = g.state.seats[seat]
@@ -62,7 +61,6 @@ class ChengRenQuYi(Skill):
 
     id = CHENG_REN_QU_YI
     zh = "成仁取义"
-    character = "xiao_ma_ge"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
@@ -116,6 +114,5 @@ class XiaoMaGeMission(Mission):
         return not g.state.pile_exhausted_once and bool(kills_by(g, seat))
 
 
-CHARACTER = Character("xiao_ma_ge", "小马哥", False, (YING_XIONG_BEN_SE, CHENG_REN_QU_YI))
 SKILLS = (YingXiongBenSe(), ChengRenQuYi())
 MISSION = XiaoMaGeMission()

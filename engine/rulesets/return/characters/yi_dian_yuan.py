@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from engine.state import Frame, Item
 
 from .. import deck
-from ..characters.base import Character, Skill, TwoOfAColourOnDeclare, choose_answer
+from ..characters.base import Skill, TwoOfAColourOnDeclare, choose_answer
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -25,7 +25,6 @@ class FanZhen(Skill):
 
     id = "fan_zhen"
     zh = "反侦"
-    character = "yi_dian_yuan"
     state = "hide"
     windows = ("card_used",)
 
@@ -69,7 +68,6 @@ class SuYi(Skill):
 
     id = "su_yi"
     zh = "速译"
-    character = "yi_dian_yuan"
     state = "expose"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
@@ -120,6 +118,5 @@ def look(g: Game, seat: int, card: int) -> None:
 
 
 
-CHARACTER = Character("yi_dian_yuan", "译电员", True, ("fan_zhen", "su_yi"))
 SKILLS = (FanZhen(), SuYi())
 MISSION = TwoOfAColourOnDeclare()

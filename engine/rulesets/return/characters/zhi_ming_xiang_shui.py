@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from engine.state import Frame, Item
 
 from .. import deck
-from ..characters.base import Character, Mission, Skill, choose_answer
+from ..characters.base import Mission, Skill, choose_answer
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -30,7 +30,6 @@ class ZhiMingYiJi(Skill):
 
     id = CAUSE
     zh = "致命一击"
-    character = "zhi_ming_xiang_shui"
     windows = ("turn_end",)
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
@@ -82,7 +81,6 @@ class JueMiRenWu(Skill):
 
     id = "jue_mi_ren_wu"
     zh = "绝密任务"
-    character = "zhi_ming_xiang_shui"
     windows = ("game_start",)
     forced = True
 
@@ -116,6 +114,5 @@ class ZhiMingXiangShuiMission(Mission):
         return False
 
 
-CHARACTER = Character("zhi_ming_xiang_shui", "致命香水", False, (CAUSE, "jue_mi_ren_wu"))
 SKILLS = (ZhiMingYiJi(), JueMiRenWu())
 MISSION = ZhiMingXiangShuiMission()

@@ -8,7 +8,7 @@ from engine.state import Frame, Item
 
 from .. import deck
 from ..cards.basic import burn_intel
-from ..characters.base import Character, Mission, Skill, choose_answer, game_start_naming
+from ..characters.base import Mission, Skill, choose_answer, game_start_naming
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -36,7 +36,6 @@ class GuYongGuanXi(Skill):
 
     id = GU_YONG
     zh = "雇佣关系"
-    character = "zhi_ye_sha_shou"
     windows = ("game_start", "received")
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
@@ -100,7 +99,6 @@ class AnSha(Skill):
 
     id = AN_SHA
     zh = "暗杀"
-    character = "zhi_ye_sha_shou"
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
@@ -166,6 +164,5 @@ class ZhiYeShaShouMission(Mission):
                    for k in st.kills if seat in k.killers and k.dead != seat)
 
 
-CHARACTER = Character("zhi_ye_sha_shou", "职业杀手", False, (GU_YONG, AN_SHA))
 SKILLS = (GuYongGuanXi(), AnSha())
 MISSION = ZhiYeShaShouMission()
