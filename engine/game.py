@@ -240,7 +240,7 @@ class Game:
                 f"seat {seat} is not to act: seat {p.seat} must decide ({p.kind}: {p.text})"
             )
         legal = self.legal_actions(seat)
-        canon = normalize(action)
+        canon = normalize(action, self.ruleset.code_aliases)
         if canon not in legal:
             expanded = self._expand(canon, legal)
             if expanded is None:
@@ -282,7 +282,7 @@ class Game:
         if words[0] == "play" and "code" in words and "to" in words:
             i = words.index("to")
             if i + 1 < len(words) and words[i + 1] == str(self.state.turn):
-                shorter = normalize(" ".join(words[:i] + words[i + 2:]))
+                shorter = normalize(" ".join(words[:i] + words[i + 2:]), self.ruleset.code_aliases)
                 if shorter in legal:
                     return [shorter]
         if words[0] == "send" and words[-1] == "right":

@@ -86,6 +86,9 @@ class Ruleset:
     """Character id -> its row, in the rules digest's order."""
     skills: Mapping[str, Any]
     """Skill id -> the ruleset's skill object."""
+    code_aliases: Mapping[str, str]
+    """Notation words of this ruleset: ``code`` spellings -> the canonical one (再临:
+    ``ting_feng`` -> 听风 …)."""
     face_down_kinds: tuple[str, ...]
     """Chain item kinds whose card is shown only to its user and target (试探, 秘密下达)."""
     new_state: Callable[..., State]

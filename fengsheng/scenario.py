@@ -202,7 +202,7 @@ def check(game: Game, expect: dict[str, Any]) -> None:
                 raise BadScenario(f"legal_excludes: seat {seat_key} is not to act ({to_act}), so it checks nothing")
             legal = set(game.legal_actions(int(seat_key)))
             for action in actions:
-                if (normalize(str(action)) in legal) != should:
+                if (normalize(str(action), game.ruleset.code_aliases) in legal) != should:
                     verb = "not legal" if should else "legal"
                     raise Mismatch(f"{key}: {action!r} is {verb} for seat {seat_key}; legal: {sorted(legal)}")
     if "to_act" in expect:

@@ -47,6 +47,7 @@ RULESET = Ruleset(
     handlers=HANDLERS,
     characters={cid: CharacterInfo(c.id, c.zh, c.en, c.stateful, c.skills, c.mission) for cid, c in CHARACTERS.items()},
     skills=SKILLS,
+    code_aliases=ruledata.CODE_ALIASES,
     face_down_kinds=("probe", "secret_order"),
     new_state=new_state,
     position_state=position_state,

@@ -35,5 +35,9 @@ PUBLIC_TEXT_ACTIONS: dict[int, dict[str, tuple[str, int]]] = {
     int(k): {ident: (act[0], int(act[1])) for ident, act in v.items()}
     for k, v in _DATA["public_text_actions"].items() if k.isdigit()
 }
+#: Notation: how a 秘密下达 code may be written in ``play N code C`` -> the canonical
+#: word (docs/notation.md).
+CODE_ALIASES: dict[str, str] = {"ting_feng": "听风", "kan_yu": "看雨", "ri_luo": "日落",
+                                "听风": "听风", "看雨": "看雨", "日落": "日落"}
 #: 秘密下达 code -> colour (§11.3).
 SECRET_ORDER_CODES: dict[str, str] = {k: v for k, v in _DATA["secret_order_codes"].items() if not k.startswith("_")}
