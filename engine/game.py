@@ -17,6 +17,7 @@ from typing import Any
 
 from engine import rng
 from engine.errors import IllegalAction
+from engine.kinds import PromptKind
 from engine.notation import normalize
 from engine.observation import build_observation
 from engine.ruleset import Ruleset
@@ -305,7 +306,7 @@ class Game:
             frame = st.stack[-1]
             handlers[frame.kind](self, frame)
 
-    def ask(self, seat: int, kind: str, text: str, options: Iterable[str] = ()) -> None:
+    def ask(self, seat: int, kind: PromptKind, text: str, options: Iterable[str] = ()) -> None:
         """Open a decision for ``seat``."""
         st = self.state
         st.decision += 1

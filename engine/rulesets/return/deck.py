@@ -11,12 +11,11 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-DECK_FILE = Path(__file__).with_name("data") / "return-deck.tsv"
+# The deck's words, re-exported for the modules that read them here.
+from .kinds import IDENTITIES as IDENTITIES
+from .kinds import MODES as MODES
 
-#: 密电 / 直达 / 文本, and ``any`` for cards without a mode icon (危险情报).
-MODES = ("secret", "direct", "text")
-#: Identity ids (rules digest §1).
-IDENTITIES = ("military", "latent", "agent")
+DECK_FILE = Path(__file__).with_name("data") / "return-deck.tsv"
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from engine.state import Frame, Item
 
 from . import deck
 from .cards.base import FUNCTIONS, PSEUDO, Effect, note_skill
+from .kinds import Window
 from .skills import SKILLS, mark_used, skills_of, usable
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ HIDDEN_WINDOWS = frozenset({"received", "turn_end"})
 
 def open_window(
     g: Game,
-    name: str,
+    name: Window,
     subject: int,
     *,
     card: int = 0,

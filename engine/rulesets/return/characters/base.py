@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame, Item
 
 from ..cards.base import Effect
+from ..kinds import Window
 from ..rules import blue_count, red_count
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ class Skill(Effect):
     #: down), ``expose`` for 【暴露】 (usable while hidden; using it turns it face up).
     state: ClassVar[str] = ""
     #: Trigger windows this skill listens to (see triggers.py).
-    windows: ClassVar[tuple[str, ...]] = ()
+    windows: ClassVar[tuple[Window, ...]] = ()
     #: A forced trigger (凋零, 绝密任务): when it offers actions, ``pass`` is not legal.
     forced: ClassVar[bool] = False
 
