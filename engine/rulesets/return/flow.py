@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item, Transit
 
-from . import deck, ruledata
+from . import deck, marks, ruledata
 from .legal import skill_plays
 from .rules import check_victory, dying_seats, h_death, identity_action, schedule_deaths, turn_draw_count
 from .setup import h_characters
@@ -78,9 +78,9 @@ def extra_send(g: Game, seat: int) -> bool:
     """单枪匹马: each ``send_extra`` flag grants one more play phase and send this turn once
     the intel sent before is done with (p.15); ``send_extra_used`` counts those taken."""
     st = g.state
-    if st.flags.count("send_extra") <= st.flags.count("send_extra_used"):
+    if marks.count(st, marks.SendExtra()) <= marks.count(st, marks.SendExtraUsed()):
         return False
-    st.flags.append("send_extra_used")
+    marks.add(st, marks.SendExtraUsed())
     st.received = False
     st.transit = None
     st.send_code = ""
@@ -168,7 +168,7 @@ def h_send(g: Game, fr: Frame) -> None:
                 face_up=mode == "text", known_by=[s])
     st.transit = t
     if st.characters:
-        st.flags.append(f"sent:{s}:{card}")
+        marks.add(st, marks.Sent(s, card))
     route = f"to {target}" if mode == "direct" else ("left" if direction < 0 else "right")
     shown = str(card) if t.face_up else "?"
     g.log("send", s, f"seat {s} sends {card} {mode} {route}", audience=() if t.face_up else (s,),

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Prompt
 
-from . import deck
+from . import deck, marks
 from .cards.base import FUNCTIONS, code_matches
 from .hooks import extra_card_plays
 from .skills import SKILLS, skills_of, usable
@@ -103,7 +103,7 @@ def send_actions(g: Game, seat: int) -> list[str]:
 
 def routes(g: Game, card: int, others: list[int]) -> list[str]:
     mode = deck.MODE[card]
-    if "send_any_mode" in g.state.flags:
+    if marks.has(g.state, marks.SendAnyMode()):
         mode = "any"  # 单枪匹马: every send this turn may use any mode (p.15 ③)
     modes = deck.MODES if mode == "any" else (mode,)
     turnable = deck.DIRECTION_ANY[card] and not g.state.tutorial

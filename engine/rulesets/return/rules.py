@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Kill
 
-from . import deck, ruledata
+from . import deck, marks, ruledata
 from .skills import MISSIONS, has_skill
 from .triggers import open_window
 
@@ -195,16 +195,13 @@ def die(g: Game, seat: int, killers: list[int], cause: str = "") -> None:
 
 
 def turn_draw_count(g: Game, seat: int) -> int:
-    """The turn-start draw: 2, unless a skill set it (flag ``draw_set:N``) or added to it
-    (``draw_extra:N``)."""
+    """The turn-start draw: 2, unless a skill set it (:class:`marks.DrawSet`, the last one
+    counts) or added to it (:class:`marks.DrawExtra`)."""
+    st = g.state
     count = ruledata.TURN_DRAW
-    for flag in g.state.flags:
-        if flag.startswith("draw_set:"):
-            count = int(flag.split(":")[1])
-    for flag in g.state.flags:
-        if flag.startswith("draw_extra:"):
-            count += int(flag.split(":")[1])
-    return count
+    for drawn in marks.find(st, marks.DrawSet):
+        count = drawn.count
+    return count + sum(extra.count for extra in marks.find(st, marks.DrawExtra))
 
 
 def dying_seats(g: Game) -> list[int]:

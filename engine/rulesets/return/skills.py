@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import marks
+
 if TYPE_CHECKING:
     from engine.game import Game
 
@@ -25,19 +27,17 @@ def available_characters() -> list[str]:
 
 def skills_of(g: Game, seat: int) -> list[str]:
     """The skill ids a seat has now: its character's, less a skill taken by 乔装, plus a
-    skill it took with 乔装 (flags ``qiao_zhuang:<taker>:<owner>:<skill>``)."""
+    skill it took with 乔装 (:class:`marks.QiaoZhuang`)."""
     st = g.state
     character = CHARACTERS.get(st.seats[seat].character)
     if character is None:
         return []
     have = list(character.skills)
-    for flag in st.flags:
-        if flag.startswith("qiao_zhuang:"):
-            _, taker, owner, skill = flag.split(":")
-            if int(owner) == seat and skill in have:
-                have.remove(skill)
-            if int(taker) == seat:
-                have.append(skill)
+    for borrowed in marks.find(st, marks.QiaoZhuang):
+        if borrowed.owner == seat and borrowed.skill in have:
+            have.remove(borrowed.skill)
+        if borrowed.taker == seat:
+            have.append(borrowed.skill)
     return have
 
 

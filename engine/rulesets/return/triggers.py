@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
-from . import deck
+from . import deck, marks
 from .cards.base import FUNCTIONS, PSEUDO, Effect, note_skill
 from .kinds import Window
 from .skills import SKILLS, mark_used, skills_of, usable
@@ -172,9 +172,9 @@ def make_skill_item(g: Game, seat: int, action: str) -> Item:
 def use_action(g: Game, seat: int, action: str) -> Item:
     """The chain item of a ``play …`` or ``skill …`` action, its cost paid."""
     st = g.state
-    if st.characters and seat == st.turn and f"acted:{seat}" not in st.flags:
+    if st.characters and seat == st.turn and not marks.has(st, marks.Acted(seat)):
         # The turn player's first card or skill use this turn (声东击西: "出牌前" only).
-        st.flags.append(f"acted:{seat}")
+        marks.add(st, marks.Acted(seat))
     if action.startswith("skill "):
         return use_skill(g, seat, action)
     return use_card(g, seat, action)

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
-from .. import deck
+from .. import deck, marks
 from ..cards.base import burnable, no_timing
 from ..cards.basic import burn_intel
 from ..characters.base import Skill, ThreeOfAColourEarly, choose_answer, pick_or_done
@@ -132,9 +132,9 @@ class DanQiangPiMa(Skill):
             return True
         item.done = True
         g.draw(item.user, len(item.cards) + 2)
-        st.flags.append("send_extra")
-        if "send_any_mode" not in st.flags:
-            st.flags.append("send_any_mode")
+        marks.add(st, marks.SendExtra())
+        if not marks.has(st, marks.SendAnyMode()):
+            marks.add(st, marks.SendAnyMode())
         g.log("dan_qiang_pi_ma", item.user, f"seat {item.user} may send one more intel this turn, in any mode")
         return True
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
-from .. import deck
+from .. import deck, marks
 from ..characters.base import Mission, Skill, choose_answer
 from ..rules import turn_draw_count
 
@@ -39,8 +39,8 @@ class JingMing(Skill):
         st = g.state
         count = turn_draw_count(g, item.user) + 1
         # The turn-start draw happens now; the later draw step draws nothing more.
-        st.flags[:] = [f for f in st.flags if not f.startswith(("draw_set:", "draw_extra:"))]
-        st.flags.append("draw_set:0")
+        marks.remove(st, marks.DrawSet, marks.DrawExtra)
+        marks.add(st, marks.DrawSet(0))
         g.draw(item.user, count)
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:

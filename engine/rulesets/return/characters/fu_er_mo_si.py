@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
-from .. import deck
+from .. import deck, marks
 from ..characters.base import Skill, ThreeOfAColourEarly, choose_answer
 from ..skills import has_skill
 
@@ -33,7 +33,7 @@ class XianSuo(Skill):
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         in_step = any(f.kind == "discard" for f in st.stack)
-        if ev.seat == seat or (in_step and f"xian_suo:step:{seat}" in st.flags):
+        if ev.seat == seat or (in_step and marks.has(st, marks.XianSuoStep(seat))):
             return []
         return [f" cards {c}" for c in sorted(set(ev.cards)) if c in st.discard]
 
@@ -41,7 +41,7 @@ class XianSuo(Skill):
         super().on_use(g, item)
         st = g.state
         if any(f.kind == "discard" for f in st.stack):
-            st.flags.append(f"xian_suo:step:{item.user}")
+            marks.add(st, marks.XianSuoStep(item.user))
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
-from .. import deck
+from .. import deck, marks
 from ..characters.base import Mission, Skill, receipt
 from ..rules import check_victory, true_count
 
@@ -14,8 +14,6 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 XIAN_JI = "xian_ji_hou_zhi"
-#: Per-turn flag: this turn 浮萍 changed the draw to 4 (and owes the turn-end discard).
-FOUR = "xian_ji_hou_zhi:four"
 
 
 class XianJiHouZhi(Skill):
@@ -33,25 +31,26 @@ class XianJiHouZhi(Skill):
 
     def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
-        return [" choose four"] if ctx == "turn_start" and st.turn == seat and FOUR not in st.flags else []
+        first = ctx == "turn_start" and st.turn == seat and not marks.has(st, marks.XianJiFour())
+        return [" choose four"] if first else []
 
     def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         if ev.seat != seat or st.turn != seat:
             return []
-        if FOUR in st.flags:
+        if marks.has(st, marks.XianJiFour()):
             return [" choose discard"] if st.seats[seat].hand else []
         return [" choose draw"]
 
     def forced_at(self, g: Game, seat: int, ev: Frame) -> bool:
-        return ev.text == "turn_end" and FOUR in g.state.flags
+        return ev.text == "turn_end" and marks.has(g.state, marks.XianJiFour())
 
     def on_use(self, g: Game, item: Item) -> None:
         st = g.state
         if item.code == "four":
             # Turn start: the draw becomes 4 (read by flow.turn_draw_count).
-            st.flags.append("draw_set:4")
-            st.flags.append(FOUR)
+            marks.add(st, marks.DrawSet(4))
+            marks.add(st, marks.XianJiFour())
             g.log("xian_ji_hou_zhi", item.user, f"seat {item.user} draws 4 this turn and discards the "
                   "whole hand at the turn end")
 

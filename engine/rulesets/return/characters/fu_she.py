@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
+from .. import marks
 from ..characters.base import KillNonAgent, Skill, choose_answer, take_random
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ class ZhanShuDaShi(Skill):
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
-        g.state.flags.append("draw_set:0")
+        marks.add(g.state, marks.DrawSet(0))
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state

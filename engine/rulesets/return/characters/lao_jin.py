@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
-from .. import deck
+from .. import deck, marks
 from ..characters.base import Mission, Skill, choose_answer, receipt
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ class QiCheBaoShuai(Skill):
         if fr is None or fr.seat != seat or ev.seat != seat or not st.seats[seat].alive:
             return []
         cards = fr.cards or [fr.card]
-        if f"{QI_CHE}:{seat}:{cards[0]}" in st.flags:
+        if marks.has(st, marks.QiChe(seat, cards[0])):
             return []
         return [""] if other_colour_secret(g, cards) else []
 
@@ -70,7 +70,7 @@ class QiCheBaoShuai(Skill):
         fr = receipt(g)
         assert fr is not None
         cards = fr.cards or [fr.card]
-        st.flags.append(f"{QI_CHE}:{item.user}:{cards[0]}")
+        marks.add(st, marks.QiChe(item.user, cards[0]))
         item.cards = list(cards)
         # Used while dying of this receipt: the original intel stays the cause of death.
         if any(f.kind == "trigger" and f.text == "dying" for f in st.stack):

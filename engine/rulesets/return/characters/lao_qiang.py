@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
-from .. import deck
+from .. import deck, marks
 from ..cards.intel import receive_root
 from ..characters.base import Mission, Skill, choose_answer, give, take_random
 from ..rules import blue_count, check_victory, red_count, schedule_deaths
@@ -20,10 +20,11 @@ HE_DIE = "he_die"
 
 def before_first_play(g: Game, seat: int) -> bool:
     """出牌前: in your play phase, before you used any card (or skill) this turn and before
-    the send (p.9 声东击西 ① "出牌前指使用卡牌/传出情报前"). ``acted:<seat>`` is set by the
-    core at the turn player's first card or skill use; ``sent:<seat>:<card>`` at the send."""
-    flags = g.state.flags
-    return f"acted:{seat}" not in flags and not any(f.startswith(f"sent:{seat}:") for f in flags)
+    the send (p.9 声东击西 ① "出牌前指使用卡牌/传出情报前"). a mark is set by the
+    core at the turn player's first card or skill use (:class:`marks.Acted`); a
+    :class:`marks.Sent` at the send."""
+    st = g.state
+    return not marks.has(st, marks.Acted(seat)) and not any(m.seat == seat for m in marks.find(st, marks.Sent))
 
 
 class ShengDongJiXi(Skill):

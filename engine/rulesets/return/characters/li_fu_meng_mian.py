@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
-from .. import deck
+from .. import deck, marks
 from ..characters.base import Mission, Skill, game_start_naming, take_random
 
 if TYPE_CHECKING:
@@ -62,10 +62,7 @@ class WeiJiGuanXi(Skill):
 
 def declared(g: Game, seat: int) -> str:
     """What this seat declared with 以爱宣名 for this turn's send ("" if nothing)."""
-    for flag in g.state.flags:
-        if flag.startswith(f"{YI_AI}:{seat}:"):
-            return flag.split(":")[2]
-    return ""
+    return next((m.what for m in marks.find(g.state, marks.Declared) if m.seat == seat), "")
 
 
 class YiAiXuanMing(Skill):
@@ -102,7 +99,7 @@ class YiAiXuanMing(Skill):
         st = g.state
         if item.target < 0:
             item.done = True
-            st.flags.append(f"{YI_AI}:{item.user}:{item.code}")
+            marks.add(st, marks.Declared(item.user, item.code))
             what = "the receiver draws 2" if item.code == "draw" else "the receiver has a card taken by the sender"
             g.log("yi_ai_xuan_ming", item.user, f"seat {item.user} declares: {what}")
             return True

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
+from .. import marks
 from ..characters.base import Skill, TwoOfAColourOnDeclare, choose_answer, give, receipt
 from ..privacy import PRIVATE_PROMPTS
 
@@ -35,7 +36,7 @@ class LianDong(Skill):
         if fr is None or fr.text != "intel" or ev.seat == seat or not st.seats[ev.seat].alive:
             return []
         # The very card this seat sent this turn (flag set at the send; a replacement is not it).
-        return [f" to {ev.seat}"] if f"sent:{seat}:{fr.card}" in st.flags else []
+        return [f" to {ev.seat}"] if marks.has(st, marks.Sent(seat, fr.card)) else []
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state

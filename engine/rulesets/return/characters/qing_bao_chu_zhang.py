@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
+from .. import marks
 from ..cards import FUNCTIONS
 from ..cards.base import CardFunction, Context
 from ..cards.basic import shielded
@@ -35,7 +36,7 @@ def replace_intel(g: Game, new: int, user: int, *, follow: bool) -> int:
     if new != old:
         t.user = user
         if follow:  # read by 速译 (yi_dian_yuan.superseded)
-            st.flags.append(f"superseded:{old}:{new}")
+            marks.add(st, marks.Superseded(old, new))
     for it in st.chain:
         if it.on == old and (it.kind == "receive" or (follow and it.kind == "decrypt")):
             it.on = new

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
-from .. import deck
+from .. import deck, marks
 from .. import skills as registry
 from ..characters.base import Mission, Skill, choose_answer, give
 
@@ -41,7 +41,7 @@ class QiaoZhuang(Skill):
     """乔装: at your turn start, before drawing, take a non-state skill of another player
     until your turn ends; they lose it until then (p.12 ①②). A skill that acts only at
     game start (绝密任务) does nothing when taken later (③). The taking is the flag
-    ``qiao_zhuang:<taker>:<owner>:<skill>`` read by ``skills_of``; flags are cleared at
+    :class:`marks.QiaoZhuang` read by ``skills_of``; marks are cleared at
     turn end. ``skill qiao_zhuang to S choose SKILL``."""
 
     id = QIAO_ZHUANG
@@ -57,7 +57,7 @@ class QiaoZhuang(Skill):
             g.log("fail", item.user, "乔装 fails: the skill is no longer there")
             return True
         item.done = True
-        g.state.flags.append(f"qiao_zhuang:{item.user}:{item.target}:{item.code}")
+        marks.add(g.state, marks.QiaoZhuang(item.user, item.target, item.code))
         g.log("qiao_zhuang", item.user, f"seat {item.user} takes {item.code} from seat {item.target} "
               "until its turn ends", seats=(item.target,))
         return True

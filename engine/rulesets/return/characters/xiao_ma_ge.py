@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
-from .. import deck
+from .. import deck, marks
 from ..characters.base import Mission, Skill, choose_answer, kills_by
 from ..rules import fake_count
 
@@ -43,7 +43,7 @@ class YingXiongBenSe(Skill):
         n = fake_count(g.state.seats[item.user].intel)
         if n:
             item.done = True
-            g.state.flags.append(f"draw_extra:{n}")
+            marks.add(g.state, marks.DrawExtra(n))
         return True
 
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
 
-from .. import deck
+from .. import deck, marks
 from ..characters.base import Skill, TwoOfAColourOnDeclare, choose_answer
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def superseded(g: Game, old: int, new: int) -> bool:
     seen = {old}
     card = old
     while card != new:
-        nxt = [int(f.split(":")[2]) for f in g.state.flags if f.startswith(f"superseded:{card}:")]
+        nxt = [m.new for m in marks.find(g.state, marks.Superseded) if m.old == card]
         if not nxt or nxt[-1] in seen:
             return False
         card = nxt[-1]
