@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.state import PLACED
 from fengsheng.v1 import game_pb2
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ def _public(g: Game) -> game_pb2.Observation:
         pile_exhausted_once=st.pile_exhausted_once,
     )
     locked = st.locked
-    placed = not st.characters or "game:placed" in st.flags
+    placed = not st.characters or PLACED in st.flags
     for i, p in enumerate(st.seats):
         sv = obs.seats.add(
             seat=i,
