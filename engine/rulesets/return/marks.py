@@ -25,21 +25,37 @@ class Mark:
     tag: ClassVar[str] = ""
 
     def encode(self) -> str:
-        return ":".join([self.tag, *(str(getattr(self, f.name)) for f in dataclasses.fields(self))])
+        names = _fields(type(self))
+        if not names:
+            return self.tag
+        return ":".join([self.tag, *(str(getattr(self, name)) for name, _ in names)])
 
     @classmethod
     def decode(cls: type[M], text: str) -> M | None:
         """The mark ``text`` holds if it is one of this class, else None."""
-        names = dataclasses.fields(cls)
-        if not names:
-            return cls() if text == cls.tag else None
-        if not text.startswith(cls.tag + ":"):
+        tag = cls.tag
+        if not text.startswith(tag):
             return None
-        parts = text[len(cls.tag) + 1:].split(":")
+        names = _fields(cls)
+        if not names:
+            return cls() if text == tag else None
+        if text[len(tag):len(tag) + 1] != ":":
+            return None
+        parts = text[len(tag) + 1:].split(":")
         if len(parts) != len(names):
             return None
-        values = [int(p) if f.type in ("int", int) else p for f, p in zip(names, parts, strict=True)]
-        return cls(*values)
+        return cls(*(int(p) if is_int else p for (_, is_int), p in zip(names, parts, strict=True)))
+
+
+_FIELDS: dict[type[Mark], tuple[tuple[str, bool], ...]] = {}
+
+
+def _fields(cls: type[Mark]) -> tuple[tuple[str, bool], ...]:
+    """(field name, is an int) of a mark class, cached: marks are read on the hot path."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = tuple((f.name, f.type in ("int", int)) for f in dataclasses.fields(cls))
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,11 +178,13 @@ def count(st: State, mark: Mark) -> int:
 
 def find(st: State, kind: type[M]) -> list[M]:
     """Every mark of this kind, in the order they were made."""
+    tag = kind.tag
     out: list[M] = []
     for text in st.flags:
-        mark = kind.decode(text)
-        if mark is not None:
-            out.append(mark)
+        if text.startswith(tag):  # the cheap test first: this runs on the hot path
+            mark = kind.decode(text)
+            if mark is not None:
+                out.append(mark)
     return out
 
 
