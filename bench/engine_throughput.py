@@ -41,7 +41,9 @@ def main() -> int:
     play_random(0, args.players)  # warm-up: imports, tables
     plain = measure(args.games, args.players, observe=False, seed=args.seed)
     observed = measure(args.games, args.players, observe=True, seed=args.seed)
-    from engine.characters import CHARACTERS
+    from engine.rulesets import get_ruleset
+
+    CHARACTERS = get_ruleset("return").characters
 
     with_characters = (measure(args.games, args.players, observe=False, seed=args.seed, characters=True)
                        if len(CHARACTERS) >= args.players else None)

@@ -1,10 +1,15 @@
-"""The pure rules engine of 风声 (The Message). First ruleset: 风声再临 (``return``).
+"""The pure rules engine of 风声 (The Message).
 
 No I/O here (a test enforces it): the engine is a state machine that stops only at
 decisions, whose whole state is plain data that round-trips through the protobuf snapshot.
+The core (this package's modules) is ruleset-neutral; each ruleset is a package under
+``engine/rulesets/`` (风声再临: ``return``) found through :func:`get_ruleset`.
 """
 
 from engine.errors import IllegalAction, SetupError
 from engine.game import Event, Game, Outcome, Pending
+from engine.ruleset import Ruleset
+from engine.rulesets import RULESET_IDS, get_ruleset
 
-__all__ = ["Event", "Game", "IllegalAction", "Outcome", "Pending", "SetupError"]
+__all__ = ["RULESET_IDS", "Event", "Game", "IllegalAction", "Outcome", "Pending", "Ruleset", "SetupError",
+           "get_ruleset"]

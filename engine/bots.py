@@ -18,7 +18,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from engine import deck
+from engine.ruleset import CardTable
+from engine.rulesets import get_ruleset
 from fengsheng.v1 import game_pb2
 
 Policy = Callable[[game_pb2.Observation, list[str], random.Random], str]
@@ -52,27 +53,36 @@ def _card_of(action: str) -> int:
     return 0
 
 
-def _function(card: int) -> str:
-    return deck.FUNCTION[card] if 0 < card < len(deck.FUNCTION) else ""
+def _cards(observation: game_pb2.Observation) -> CardTable:
+    """The deck of the observed match's ruleset."""
+    return get_ruleset(observation.ruleset or "return").cards
 
 
-def _wants(identity: int, card: int) -> bool:
+def _function(cards: CardTable, card: int) -> str:
+    return cards.function[card] if 0 < card <= cards.count else ""
+
+
+def _black(cards: CardTable, card: int) -> bool:
+    return 0 < card <= cards.count and cards.is_black[card]
+
+
+def _wants(cards: CardTable, identity: int, card: int) -> bool:
     """Whether receiving ``card`` helps a player of ``identity`` (true intel of its colour)."""
-    if not 0 < card < len(deck.IS_RED):
+    if not 0 < card <= cards.count:
         return False
     if identity == game_pb2.LATENT:
-        return deck.IS_RED[card]
+        return cards.is_red[card]
     if identity == game_pb2.MILITARY:
-        return deck.IS_BLUE[card]
+        return cards.is_blue[card]
     if identity == game_pb2.AGENT:
-        return deck.IS_TRUE[card]
+        return cards.is_true[card]
     return False
 
 
-def _black_count(view: game_pb2.SeatView | None) -> int:
+def _black_count(cards: CardTable, view: game_pb2.SeatView | None) -> int:
     if view is None:
         return 0
-    return sum(1 for c in view.intel if 0 < c < len(deck.IS_BLACK) and deck.IS_BLACK[c])
+    return sum(1 for c in view.intel if _black(cards, c))
 
 
 def heuristic_bot(observation: game_pb2.Observation, legal: list[str], rng: random.Random) -> str:
@@ -91,15 +101,16 @@ def heuristic_bot(observation: game_pb2.Observation, legal: list[str], rng: rand
     if len(legal) == 1:
         return legal[0]
     kind = observation.pending.kind
+    cards = _cards(observation)
     me = _me(observation)
     identity = me.identity if me is not None else game_pb2.IDENTITY_UNSPECIFIED
-    blacks = _black_count(me)
+    blacks = _black_count(cards, me)
 
     if kind == "arrive" and {"accept", "decline"} <= set(legal):
         card = observation.transit.card if observation.has_transit else 0
-        if card and _wants(identity, card):
+        if card and _wants(cards, identity, card):
             return "accept"
-        if card and deck.IS_BLACK[card]:
+        if card and _black(cards, card):
             return "decline" if blacks >= 1 else rng.choice(["accept", "decline"])
         if blacks >= 2:
             return "decline"
@@ -107,21 +118,21 @@ def heuristic_bot(observation: game_pb2.Observation, legal: list[str], rng: rand
 
     if kind == "send":
         sends = [a for a in legal if a.startswith("send")]
-        black = [a for a in sends if deck.IS_BLACK[_card_of(a)]] if sends else []
-        pool = black or [a for a in sends if not _wants(identity, _card_of(a))] or sends
+        black = [a for a in sends if _black(cards, _card_of(a))] if sends else []
+        pool = black or [a for a in sends if not _wants(cards, identity, _card_of(a))] or sends
         return rng.choice(pool)
 
     if kind in ("respond", "returned"):
         chain = observation.chain
         if chain and chain[-1].target == observation.viewer:
-            counters = [a for a in legal if _function(_card_of(a)) in _COUNTERS and a.startswith("play")]
+            counters = [a for a in legal if _function(cards, _card_of(a)) in _COUNTERS and a.startswith("play")]
             if counters:
                 return rng.choice(counters)
         if "pass" in legal:
             return "pass"
 
     if kind == "main":
-        plays = [a for a in legal if a.startswith("play") and _function(_card_of(a)) in _MAIN_PLAYS]
+        plays = [a for a in legal if a.startswith("play") and _function(cards, _card_of(a)) in _MAIN_PLAYS]
         if plays and rng.random() < 0.3:
             return rng.choice(plays)
         if "declare" in legal:
@@ -129,7 +140,7 @@ def heuristic_bot(observation: game_pb2.Observation, legal: list[str], rng: rand
 
     if kind in ("discard", "choose"):
         chooses = [a for a in legal if a.startswith("choose")]
-        black = [a for a in chooses if 0 < _card_of(a) < len(deck.IS_BLACK) and deck.IS_BLACK[_card_of(a)]]
+        black = [a for a in chooses if _black(cards, _card_of(a))]
         if kind == "discard" and black:
             return rng.choice(black)
         if chooses:

@@ -15,12 +15,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import deck, rng
-from engine.errors import IllegalAction, SetupError
+from engine import rng
+from engine.errors import IllegalAction
+from engine.kinds import PromptKind
+from engine.notation import normalize
+from engine.observation import build_observation
+from engine.ruleset import Ruleset
+from engine.rulesets import RULESET_IDS, get_ruleset
+from engine.snapshot import state_from_bytes, state_to_bytes
 from engine.state import Frame, Prompt, Seat, State
 from fengsheng.v1 import game_pb2
 
-RULESETS = ("return",)
+#: The ruleset ids a match may use (engine/rulesets/).
+RULESETS = RULESET_IDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,17 +95,19 @@ class Game:
     takes one.
     """
 
-    __slots__ = ("_legal_cache", "_public_cache", "events", "history", "state")
+    __slots__ = ("_legal_cache", "_public_cache", "events", "history", "ruleset", "state")
 
     def __init__(self, state: State) -> None:
         self.state = state
+        #: The rules this match is played by, from ``state.ruleset``.
+        self.ruleset: Ruleset = get_ruleset(state.ruleset)
         #: Every event since this object was created (restored games start empty;
         #: indices continue from the snapshot).
         self.events: list[Event] = []
         #: The applied actions, ``(seat, action)`` in canonical notation.
         self.history: list[tuple[int, str]] = []
         self._legal_cache: tuple[int, int, list[str]] = (-1, -1, [])
-        self._public_cache: tuple[tuple[int, int, bool], Any] | None = None
+        self._public_cache: tuple[tuple[int, int, bool], game_pb2.Observation] | None = None
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -116,12 +125,9 @@ class Game:
         two cards each, a random first player (rules digest §1, §3; decision §11.7).
         With ``characters``, each player first picks one of three offered characters
         (``character_pool`` restricts the pool, e.g. for tests)."""
-        from engine.setup import new_state
-
-        if ruleset not in RULESETS:
-            raise SetupError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
-        game = cls(new_state(ruleset, players, seed, tutorial=tutorial, characters=characters,
-                             character_pool=character_pool))
+        rules = get_ruleset(ruleset)
+        game = cls(rules.new_state(ruleset, players, seed, tutorial=tutorial, characters=characters,
+                                   character_pool=character_pool))
         game._run()
         return game
 
@@ -129,9 +135,8 @@ class Game:
     def from_position(cls, position: dict[str, Any]) -> Game:
         """Build a match from a scenario position (shared/spec/scenario-format.md);
         raises :class:`SetupError` naming the broken invariant."""
-        from engine.setup import position_state
-
-        game = cls(position_state(position))
+        rules = get_ruleset(str(position.get("ruleset", "return")))
+        game = cls(rules.position_state(position))
         game._run()
         return game
 
@@ -139,14 +144,10 @@ class Game:
     def restore(cls, data: bytes) -> Game:
         """Rebuild a match from :meth:`snapshot` bytes; it continues exactly as the
         original would."""
-        from engine.snapshot import state_from_bytes
-
         return cls(state_from_bytes(data))
 
     def snapshot(self) -> bytes:
         """The full state as ``fengsheng.v1.Snapshot`` protobuf bytes (deterministic)."""
-        from engine.snapshot import state_to_bytes
-
         return state_to_bytes(self.state)
 
     # ------------------------------------------------------------------ queries
@@ -203,9 +204,7 @@ class Game:
         number, cached_seat, actions = self._legal_cache
         if number == p.number and cached_seat == seat:
             return list(actions)
-        from engine.legal import legal_for
-
-        actions = legal_for(self, p)
+        actions = self.ruleset.legal_for(self, p)
         self._legal_cache = (p.number, seat, actions)
         return list(actions)
 
@@ -221,11 +220,9 @@ class Game:
                 return preferred
         return legal[0]
 
-    def observation(self, seat: int = -1, *, include_events: bool = False) -> Any:
+    def observation(self, seat: int = -1, *, include_events: bool = False) -> game_pb2.Observation:
         """What ``seat`` may know now, as a ``fengsheng.v1.Observation`` (seat -1: a
         spectator, public information only)."""
-        from engine.observation import build_observation
-
         return build_observation(self, seat, include_events=include_events)
 
     def events_for(self, seat: int) -> list[Event]:
@@ -243,10 +240,8 @@ class Game:
             raise IllegalAction(
                 f"seat {seat} is not to act: seat {p.seat} must decide ({p.kind}: {p.text})"
             )
-        from engine.notation import normalize
-
         legal = self.legal_actions(seat)
-        canon = normalize(action)
+        canon = normalize(action, self.ruleset.code_aliases)
         if canon not in legal:
             expanded = self._expand(canon, legal)
             if expanded is None:
@@ -255,9 +250,7 @@ class Game:
                 self.apply(seat, one)
             return
         self.history.append((seat, canon))
-        from engine.privacy import hidden_action
-
-        hidden = hidden_action(self, seat, canon)
+        hidden = self.ruleset.hidden_action(self, seat, canon)
         if hidden is None:
             self.log("action", seat, f"{seat}: {canon}")
         else:
@@ -279,7 +272,7 @@ class Game:
                 return None
             picks = [f"choose {w}" for w in words[1:]]
             hand = list(self.state.seats[self.state.prompt.seat].hand)
-            need = len(hand) - 6
+            need = len(hand) - self.ruleset.hand_limit
             if len(picks) > need:
                 return None
             for w in words[1:]:
@@ -290,9 +283,7 @@ class Game:
         if words[0] == "play" and "code" in words and "to" in words:
             i = words.index("to")
             if i + 1 < len(words) and words[i + 1] == str(self.state.turn):
-                from engine.notation import normalize
-
-                shorter = normalize(" ".join(words[:i] + words[i + 2:]))
+                shorter = normalize(" ".join(words[:i] + words[i + 2:]), self.ruleset.code_aliases)
                 if shorter in legal:
                     return [shorter]
         if words[0] == "send" and words[-1] == "right":
@@ -307,16 +298,15 @@ class Game:
     # ------------------------------------------------------------------ internals
     def _run(self) -> None:
         """Advance until a decision is needed or the game is over."""
-        from engine.flow import HANDLERS
-
+        handlers = self.ruleset.handlers
         st = self.state
         while st.prompt is None and not st.over:
             if not st.stack:
                 raise RuntimeError("engine stack empty without a decision")
             frame = st.stack[-1]
-            HANDLERS[frame.kind](self, frame)
+            handlers[frame.kind](self, frame)
 
-    def ask(self, seat: int, kind: str, text: str, options: Iterable[str] = ()) -> None:
+    def ask(self, seat: int, kind: PromptKind, text: str, options: Iterable[str] = ()) -> None:
         """Open a decision for ``seat``."""
         st = self.state
         st.decision += 1
@@ -419,9 +409,7 @@ class Game:
             hand.remove(card)
             self.state.discard.append(card)
         self.log("discard", seat, f"seat {seat} discards {' '.join(map(str, cards))}", cards=cards)
-        from engine.triggers import open_window
-
-        open_window(self, "discarded", seat, cards=cards)
+        self.ruleset.discarded(self, seat, cards)
 
     def place_intel(self, seat: int, cards: list[int], users: list[int], *, cause: str) -> None:
         """``seat`` receives ``cards`` successfully (成功接收), face up; then victory, deaths
@@ -434,11 +422,10 @@ class Game:
         return self.state.seats[i]
 
     def check_zones(self) -> None:
-        """Raise AssertionError unless each of the 87 cards is in exactly one zone."""
-        from engine.setup import zone_counts
-
-        counts = zone_counts(self.state)
+        """Raise AssertionError unless each card of the deck is in exactly one zone."""
+        counts = self.ruleset.zone_counts(self.state)
         bad = {c: n for c, n in counts.items() if n != 1}
-        if bad or len(counts) != deck.N_CARDS:
-            missing = [c for c in deck.ALL_CARDS if c not in counts]
+        cards = self.ruleset.cards
+        if bad or len(counts) != cards.count:
+            missing = [c for c in cards.all_cards if c not in counts]
             raise AssertionError(f"card zones broken: duplicated {bad}, missing {missing}")

@@ -1,15 +1,22 @@
-"""Parsing and normalising actions written in the notation of docs/notation.md."""
+"""Parsing and normalising actions written in the notation of docs/notation.md.
+
+The shapes (``play N [to S] [on M] [code C] [as F]``, ``skill …``, ``choose …``) are
+shared by every ruleset; the words a ruleset adds (再临's 秘密下达 codes and their
+ASCII aliases) come from its :attr:`engine.ruleset.Ruleset.code_aliases`.
+"""
 
 from __future__ import annotations
 
-CODE_ALIASES = {"ting_feng": "听风", "kan_yu": "看雨", "ri_luo": "日落", "听风": "听风", "看雨": "看雨", "日落": "日落"}
+from collections.abc import Mapping
+
 PLAY_KEYS = ("to", "on", "code", "as")
 
 
-def normalize(action: str) -> str:
+def normalize(action: str, code_aliases: Mapping[str, str] | None = None) -> str:
     """The canonical spelling of ``action``: single spaces, lower-case words, ``play``
-    options in the order to/on/code/as, code aliases resolved. Unknown shapes are returned
-    tidied but otherwise as given (they then fail the legality check)."""
+    options in the order to/on/code/as, ``code`` words resolved through the ruleset's
+    ``code_aliases``. Unknown shapes are returned tidied but otherwise as given (they then
+    fail the legality check)."""
     words = action.strip().split()
     if not words:
         return ""
@@ -23,7 +30,7 @@ def normalize(action: str) -> str:
         if i != len(words):
             return " ".join(words)
         if "code" in opts:
-            opts["code"] = CODE_ALIASES.get(opts["code"], opts["code"])
+            opts["code"] = (code_aliases or {}).get(opts["code"], opts["code"])
         if "code" in opts and "to" in opts:
             # The target of 秘密下达 is the declarer: accepted, then left implicit.
             return " ".join(words)

@@ -9,8 +9,9 @@ A spectator (seat -1) sees public information only.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from engine.state import PLACED
 from fengsheng.v1 import game_pb2
 
 if TYPE_CHECKING:
@@ -18,10 +19,9 @@ if TYPE_CHECKING:
 
 IDENTITY = {"military": game_pb2.MILITARY, "latent": game_pb2.LATENT, "agent": game_pb2.AGENT}
 MODE = {"secret": game_pb2.SECRET, "direct": game_pb2.DIRECT, "text": game_pb2.TEXT}
-HIDDEN_KINDS = ("probe", "secret_order")
 
 
-def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> Any:
+def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> game_pb2.Observation:
     st = g.state
     key = (st.decision, st.event_count, st.over)
     cached = g._public_cache
@@ -42,8 +42,9 @@ def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> 
         t = st.transit
         if t is not None and not t.face_up and viewer in t.known_by:
             obs.transit.card = t.card
+        face_down = g.ruleset.face_down_kinds
         for item, shown in zip(st.chain, obs.chain, strict=True):
-            if item.kind in HIDDEN_KINDS and viewer in (item.user, item.target):
+            if item.kind in face_down and viewer in (item.user, item.target):
                 shown.card = item.card
                 shown.code = item.code
         prompt = st.prompt
@@ -54,7 +55,7 @@ def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> 
     return obs
 
 
-def _public(g: Game) -> Any:
+def _public(g: Game) -> game_pb2.Observation:
     """The spectator's view: public information only (shared by every seat's view)."""
     st = g.state
     obs = game_pb2.Observation(
@@ -69,7 +70,7 @@ def _public(g: Game) -> Any:
         pile_exhausted_once=st.pile_exhausted_once,
     )
     locked = st.locked
-    placed = not st.characters or "game:placed" in st.flags
+    placed = not st.characters or PLACED in st.flags
     for i, p in enumerate(st.seats):
         sv = obs.seats.add(
             seat=i,
@@ -99,8 +100,9 @@ def _public(g: Game) -> Any:
         tv.receiver = st.chain[0].user if st.timing == "receive" and st.chain else -1
         if t.face_up:
             tv.card = t.card
+    face_down = g.ruleset.face_down_kinds
     for item in st.chain:
-        secret = item.kind in HIDDEN_KINDS
+        secret = item.kind in face_down
         obs.chain.add(
             user=item.user,
             kind=item.kind,

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+#: The mark (in :attr:`State.flags`) that the characters are placed: from then on the
+#: face-up ones are public (observations show them).
+PLACED = "game:placed"
+
 
 @dataclass(slots=True)
 class Seat:
@@ -174,7 +178,9 @@ class State:
     """Cards drawn by a card or skill during the current chain: they cannot join it
     (rulebook 杀意/窃于无形 notes)."""
     flags: list[str] = field(default_factory=list)
-    """Per-turn marks of skills (单枪匹马's extra send, 先机后置's choice, 乔装 …)."""
+    """Marks: per-turn ones of skills (单枪匹马's extra send, 先机后置's choice, 乔装 …;
+    a ruleset reads and writes them through typed records, e.g. 再临's ``marks.py``) and,
+    prefixed ``game:``, ones that last the game (:data:`PLACED`)."""
     cause: str = ""
     """What is placing the intel being received (kill credit cause)."""
     character_pool: list[str] = field(default_factory=list)

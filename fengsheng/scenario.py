@@ -12,13 +12,17 @@ from typing import Any
 import yaml
 
 from engine import Game, IllegalAction, SetupError
+from engine.game import RULESETS, Event
 from engine.notation import normalize
 
 SETUP_KEYS = {"name", "source", "ruleset", "seed", "seats", "pile", "discard", "removed", "relations",
               "pile_exhausted_once", "turn", "step", "steps", "expect", "tutorial", "notes", "description"}
-SEAT_EXPECT = {"hand_count", "hand", "intel", "alive", "exposed", "identity_revealed", "character", "intel_count"}
+SEAT_EXPECT = {"hand_count", "hand", "intel", "alive", "exposed", "identity_revealed", "character", "intel_count",
+               "hand_includes", "hand_within", "relation"}
 EXPECT_KEYS = {"seats", "pile_top", "discard_contains", "removed_contains", "legal_includes", "legal_excludes",
-               "to_act", "game_over", "winners", "killers", "pile_count", "discard_top"}
+               "to_act", "game_over", "winners", "killers", "pile_count", "discard_top", "seen", "not_seen"}
+#: What an event pattern under ``seen`` / ``not_seen`` may name.
+EVENT_KEYS = {"kind", "seat", "seats", "cards", "text_contains"}
 PASS_CAP = 500
 
 
@@ -39,6 +43,10 @@ class Result:
 
 class Mismatch(Exception):
     """An expectation that does not hold."""
+
+
+class BadScenario(ValueError):
+    """The scenario asks something that cannot be checked (an ERROR, not a FAIL)."""
 
 
 def find_files(paths: Iterable[str | Path]) -> list[Path]:
@@ -69,6 +77,9 @@ def run_scenario(data: dict[str, Any], path: str = "<scenario>") -> Result:
     unknown = set(data) - SETUP_KEYS
     if unknown:
         return Result(path, name, "ERROR", f"unknown keys: {', '.join(sorted(unknown))}")
+    ruleset = data.get("ruleset", "return")
+    if ruleset not in RULESETS:
+        return Result(path, name, "ERROR", f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
     # relations (nemesis, employer, secret_character) are set up by Game.from_position.
     try:
         game = Game.from_position(data)
@@ -93,6 +104,8 @@ def run_scenario(data: dict[str, Any], path: str = "<scenario>") -> Result:
         check(game, data.get("expect") or {})
     except Mismatch as exc:
         return Result(path, name, "FAIL", str(exc))
+    except BadScenario as exc:
+        return Result(path, name, "ERROR", str(exc))
     except (KeyError, TypeError, ValueError) as exc:
         return Result(path, name, "ERROR", f"bad scenario data: {exc!r}")
     return Result(path, name, "ok")
@@ -150,6 +163,19 @@ def check(game: Game, expect: dict[str, Any]) -> None:
                 have = getattr(p, key)
                 if _multiset(want) != Counter(have):
                     raise Mismatch(f"seat {i} {key}: expected {sorted(want or [])}, got {sorted(have)}")
+            elif key == "hand_includes":
+                # A multiset subset: for cards taken at random (抽), name what must be there.
+                missing = _multiset(want) - Counter(p.hand)
+                if missing:
+                    raise Mismatch(f"seat {i} hand_includes: {sorted(missing.elements())} not in {sorted(p.hand)}")
+            elif key == "hand_within":
+                # Every hand card is one of these (multiset): a random take's possible outcomes.
+                extra = Counter(p.hand) - _multiset(want)
+                if extra:
+                    raise Mismatch(f"seat {i} hand_within: {sorted(extra.elements())} not among {sorted(want or [])}")
+            elif key == "relation":
+                if p.relation != (-1 if want is None else int(want)):
+                    raise Mismatch(f"seat {i} relation: expected {want!r}, got {p.relation}")
             elif actual[key] != want:
                 raise Mismatch(f"seat {i} {key}: expected {want!r}, got {actual[key]!r}")
     if "pile_top" in expect:
@@ -168,9 +194,15 @@ def check(game: Game, expect: dict[str, Any]) -> None:
                 raise Mismatch(f"{key}: {sorted(missing.elements())} not in {sorted(zone)}")
     for key, should in (("legal_includes", True), ("legal_excludes", False)):
         for seat_key, actions in (expect.get(key) or {}).items():
+            pend = game.pending
+            if not should and (pend is None or pend.seat != int(seat_key)):
+                # Nothing is legal for a seat that is not to act: excluding actions there
+                # would pass whatever the rules say, so the scenario is wrong, not the engine.
+                to_act = f"seat {pend.seat} is" if pend else "nobody is"
+                raise BadScenario(f"legal_excludes: seat {seat_key} is not to act ({to_act}), so it checks nothing")
             legal = set(game.legal_actions(int(seat_key)))
             for action in actions:
-                if (normalize(str(action)) in legal) != should:
+                if (normalize(str(action), game.ruleset.code_aliases) in legal) != should:
                     verb = "not legal" if should else "legal"
                     raise Mismatch(f"{key}: {action!r} is {verb} for seat {seat_key}; legal: {sorted(legal)}")
     if "to_act" in expect:
@@ -183,11 +215,35 @@ def check(game: Game, expect: dict[str, Any]) -> None:
         raise Mismatch(f"game_over: expected {expect['game_over']}, got {st.over}")
     if "winners" in expect and sorted(st.winners) != sorted(int(w) for w in expect["winners"] or []):
         raise Mismatch(f"winners: expected {sorted(expect['winners'] or [])}, got {sorted(st.winners)}")
+    for key, should in (("seen", True), ("not_seen", False)):
+        for viewer, patterns in (expect.get(key) or {}).items():
+            events = game.events_for(int(viewer))
+            for pattern in patterns or []:
+                hit = any(_event_matches(e, pattern) for e in events)
+                if hit != should:
+                    verb = "no event" if should else "an event"
+                    raise Mismatch(f"{key}: {verb} matching {pattern!r} is visible to seat {viewer}")
     if "killers" in expect:
         have_k = {d: sorted(k) for d, k in game.killers().items()}
         for dead, who in (expect["killers"] or {}).items():
             if have_k.get(int(dead)) != sorted(int(w) for w in who):
                 raise Mismatch(f"killers of {dead}: expected {sorted(who)}, got {have_k.get(int(dead))}")
+
+
+def _event_matches(event: Event, pattern: dict[str, Any]) -> bool:
+    """Whether an event fits a ``seen`` / ``not_seen`` pattern: same kind, acting seat,
+    named seats and cards (multisets), and text containing ``text_contains``."""
+    if not isinstance(pattern, dict) or not pattern or set(pattern) - EVENT_KEYS:
+        raise BadScenario(f"event pattern {pattern!r}: use the keys {', '.join(sorted(EVENT_KEYS))}")
+    if "kind" in pattern and event.kind != pattern["kind"]:
+        return False
+    if "seat" in pattern and event.seat != int(pattern["seat"]):
+        return False
+    if "seats" in pattern and Counter(event.seats) != _multiset(pattern["seats"]):
+        return False
+    if "cards" in pattern and Counter(event.cards) != _multiset(pattern["cards"]):
+        return False
+    return "text_contains" not in pattern or str(pattern["text_contains"]) in event.text
 
 
 def run_paths(paths: Iterable[str | Path]) -> Iterator[Result]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine import Game
-from engine.characters import CHARACTERS, SKILLS
+from engine.rulesets import RULESET_IDS, get_ruleset
 from fengsheng.v1 import game_pb2
 
 IDENTITY_OF_ENUM = {game_pb2.MILITARY: "military", game_pb2.LATENT: "latent", game_pb2.AGENT: "agent"}
@@ -40,12 +40,14 @@ IDENTITY_WORDS = {"military": "military", "latent": "latent", "agent": "agent",
 
 
 def _names() -> dict[str, str]:
-    """Character and skill ids and Chinese names -> the character they belong to."""
+    """Character and skill ids and Chinese names -> the character they belong to, over every
+    ruleset's character table (a text naming a hidden character's skill names the character)."""
     names: dict[str, str] = {}
-    for cid, ch in CHARACTERS.items():
-        names[cid] = names[ch.zh] = cid
-    for sid, skill in SKILLS.items():
-        names[sid] = names[skill.zh] = skill.character
+    for ruleset in map(get_ruleset, RULESET_IDS):
+        for cid, ch in ruleset.characters.items():
+            names[cid] = names[ch.zh] = cid
+            for sid in ch.skills:
+                names[sid] = names[ruleset.skills[sid].zh] = cid
     return names
 
 

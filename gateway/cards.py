@@ -1,6 +1,7 @@
 """The printed data of the deck (card number -> function, colour, transmission), for clients.
 
-Read from the deck table shipped next to the engine package (``engine/data/<ruleset>-deck.tsv``)
+Read from the deck table shipped in the engine's ruleset package
+(``engine/rulesets/<ruleset>/data/<ruleset>-deck.tsv``)
 as a data file: the gateway still never imports :mod:`engine`.
 """
 
@@ -11,7 +12,7 @@ import functools
 from pathlib import Path
 from typing import Any
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "engine" / "data"
+DATA_DIR = Path(__file__).resolve().parent.parent / "engine" / "rulesets"
 
 
 @functools.lru_cache(maxsize=8)
@@ -19,7 +20,7 @@ def deck(ruleset: str = "return") -> dict[int, dict[str, Any]]:
     """Card number -> its row (empty when the table is not installed)."""
     if not ruleset.isidentifier() or len(ruleset) > 32:
         return {}
-    path = DATA_DIR / f"{ruleset}-deck.tsv"
+    path = DATA_DIR / ruleset / "data" / f"{ruleset}-deck.tsv"
     if not path.is_file():
         return {}
     cards: dict[int, dict[str, Any]] = {}

@@ -13,7 +13,7 @@ What a view may see (docs/security/replay.md):
 - a seat (0..players-1) or the spectator (-1): what that seat or a spectator saw at the
   time. While the match runs the seed is left out of the settings, and an action that named
   a hidden card (a face-down intel, a 试探 …) shows in the redacted form the others saw
-  (``engine.privacy.hidden_action``). ``finished_only`` lets the gateway ask for a seat's
+  (the ruleset's ``hidden_action``). ``finished_only`` lets the gateway ask for a seat's
   view of a running match only when it holds that seat's token.
 
 Cost per call is bounded (a page of at most :attr:`ReplayService.max_steps` steps):
@@ -45,7 +45,6 @@ from prometheus_client import Counter
 
 from engine import Game
 from engine.game import Event
-from engine.privacy import hidden_action
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
 from services.errors import BadRequest, MatchNotFound, NotOver
@@ -251,7 +250,7 @@ class ReplayService:
             h = entry.history[step - 1]
             shown = h.action
             if redact and step >= start and view != h.seat:
-                hidden = hidden_action(game, h.seat, h.action)
+                hidden = game.ruleset.hidden_action(game, h.seat, h.action)
                 if hidden is not None and view not in hidden[0]:
                     shown = hidden[1]
             del game.events[:]

@@ -105,7 +105,10 @@ def run(args: argparse.Namespace) -> int:
         "checked": bool(args.check),
     }
     if args.characters:
-        from engine.characters import CHARACTERS, SKILLS
+        from engine.rulesets import get_ruleset
+
+        rules = get_ruleset("return")
+        CHARACTERS, SKILLS = rules.characters, rules.skills
 
         summary["character_win_rate"] = {
             c: round(char_won[c] / char_played[c], 3) for c in CHARACTERS if char_played[c]

@@ -32,9 +32,21 @@ def test_every_scenario_cites_its_source() -> None:
     assert missing == []
 
 
+def test_each_scenario_names_the_ruleset_of_its_folder() -> None:
+    """The runner dispatches on ``ruleset:``; the project's files live under
+    ``tests/scenarios/<ruleset>/``, so a file and its folder must agree."""
+    import yaml
+
+    wrong = {str(f.relative_to(HERE)): (yaml.safe_load(f.read_text(encoding="utf-8")) or {}).get("ruleset", "return")
+             for f in FILES}
+    assert {k: v for k, v in wrong.items() if k.split("/")[0] != v} == {}
+
+
 def test_every_character_has_scenarios() -> None:
     """Issue 3: each character has scenario files (at least 4), 100 or more in all."""
-    from engine.characters import CHARACTERS
+    from engine.rulesets import get_ruleset
+
+    CHARACTERS = get_ruleset("return").characters
 
     names = [f.name for f in find_files([HERE / "return" / "characters"])]
     assert len(names) >= 100

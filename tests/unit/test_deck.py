@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from engine import deck
+from engine.rulesets import ruleset_module
+
+deck = ruleset_module("return", "deck")
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "rules" / "return-deck.tsv"
 
@@ -22,7 +24,7 @@ def test_rulebook_totals() -> None:
 
 
 def test_every_function_is_implemented() -> None:
-    from engine.cards import FUNCTIONS
+    FUNCTIONS = ruleset_module("return", "cards").FUNCTIONS
 
     basic = {c.function for c in deck.CARDS}
     assert len(basic) == 15

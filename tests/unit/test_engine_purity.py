@@ -35,7 +35,8 @@ def test_no_io_imports_in_engine_sources() -> None:
 
 def test_engine_import_loads_no_io_module() -> None:
     code = (
-        "import sys, engine, engine.snapshot, engine.observation, engine.flow\n"
+        "import sys, engine, engine.snapshot, engine.observation, engine.rulesets\n"
+        "for rid in engine.rulesets.RULESET_IDS: engine.rulesets.get_ruleset(rid)\n"
         f"bad = sorted(m for m in sys.modules if m.split('.')[0] in {sorted(IO_LIBRARIES)!r})\n"
         "print(','.join(bad))\n"
     )

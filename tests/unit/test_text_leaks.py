@@ -16,12 +16,15 @@ from typing import Any
 import pytest
 import yaml
 
-from engine import Game, privacy
-from engine.characters import lao_jin
+from engine import Game
+from engine.rulesets import ruleset_module
 from fengsheng.invariants import Checker, MatchMirror
 from fengsheng.scenario import play_step
 from fengsheng.simulate import play_random
 from fengsheng.text_leaks import mentions
+
+privacy = ruleset_module("return", "privacy")
+lao_jin = ruleset_module("return", "characters.lao_jin")
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios" / "return" / "characters"
 PO_FU_SCENARIO = SCENARIOS / "lao_jin_po_fu_chen_zhou_pile_bottom_kills.yaml"

@@ -1,0 +1,105 @@
+"""What a ruleset gives the core: a :class:`Ruleset` (deck, rule numbers, identities and
+the player-count table, the turn's frame handlers, the character table, and the entry
+points the core calls), looked up from ``State.ruleset`` (:mod:`engine.rulesets`).
+
+This module is a leaf: it imports only the state records, so a ruleset package can
+import it without importing :mod:`engine.game`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.state import Frame, Prompt, State
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+#: A frame handler: looks at the top frame, opens a decision, pushes work or pops itself.
+Handler = Callable[["Game", Frame], None]
+
+
+@dataclass(frozen=True, slots=True)
+class CardTable:
+    """The printed deck as the core and the bots read it: flat tuples indexed by card
+    number (index 0 unused), so a look-up is one index."""
+
+    function: tuple[str, ...]
+    """Canonical function id of each card (``probe``, ``burn`` …)."""
+    function_zh: tuple[str, ...]
+    is_red: tuple[bool, ...]
+    is_blue: tuple[bool, ...]
+    is_black: tuple[bool, ...]
+    is_true: tuple[bool, ...]
+
+    @property
+    def count(self) -> int:
+        """How many physical cards the deck has (numbered 1..count)."""
+        return len(self.function) - 1
+
+    @property
+    def all_cards(self) -> tuple[int, ...]:
+        return tuple(range(1, self.count + 1))
+
+    def name(self, number: int) -> str:
+        """``24 截获`` style label for logs and prompts."""
+        return f"{number} {self.function_zh[number]}"
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterInfo:
+    """One row of a ruleset's character table: the facts the core, the CLI and the tests
+    read (the skills' behaviour lives in the ruleset's skill classes)."""
+
+    id: str
+    zh: str
+    en: str
+    stateful: bool
+    """A state character (【隐藏】/【暴露】 skills; placed face up or face down)."""
+    skills: tuple[str, ...]
+    """Skill ids, scoped by the ruleset (谍战篇 reuses names such as 城府 for other skills)."""
+    mission: str
+    """The secret mission (机密任务) in words."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """One edition of the game, as the core sees it. Adding a ruleset means a package
+    ``engine/rulesets/<id>/`` that builds one of these as ``RULESET``, and one line in
+    :data:`engine.rulesets.PACKAGES`."""
+
+    id: str
+    zh: str
+    cards: CardTable
+    identities: tuple[str, ...]
+    """Identity ids (``military``, ``latent``, ``agent`` in 再临)."""
+    identity_table: Mapping[int, tuple[int, ...]]
+    """Players -> how many identity cards of each kind, in :attr:`identities` order; its
+    keys are the player counts the ruleset allows."""
+    hand_limit: int
+    """The turn player discards down to this many cards at the turn's end."""
+    handlers: Mapping[str, Handler]
+    """Frame kind -> handler: the turn, the chain, deaths, windows …"""
+    characters: Mapping[str, CharacterInfo]
+    """Character id -> its row, in the rules digest's order."""
+    skills: Mapping[str, Any]
+    """Skill id -> the ruleset's skill object."""
+    code_aliases: Mapping[str, str]
+    """Notation words of this ruleset: ``code`` spellings -> the canonical one (再临:
+    ``ting_feng`` -> 听风 …)."""
+    face_down_kinds: tuple[str, ...]
+    """Chain item kinds whose card is shown only to its user and target (试探, 秘密下达)."""
+    new_state: Callable[..., State]
+    """``(ruleset, players, seed, *, tutorial, characters, character_pool) -> State``: a deal."""
+    position_state: Callable[[dict[str, Any]], State]
+    """A scenario position (shared/spec/scenario-format.md) -> State; raises SetupError."""
+    legal_for: Callable[[Game, Prompt], list[str]]
+    """Every legal action for the open decision, in notation."""
+    hidden_action: Callable[[Game, int, str], tuple[tuple[int, ...], str] | None]
+    """For an action that shows a hidden card: (who sees it, what the others see)."""
+    discarded: Callable[[Game, int, list[int]], None]
+    """Called after a seat discards hand cards (弃牌): opens the ruleset's window for it."""
+    zone_counts: Callable[[State], Mapping[int, int]]
+    """How many zones each card is in (the core checks: exactly one each)."""

@@ -1,0 +1,241 @@
+"""The shape of characters, skills and secret missions (rulebook pp.3, 9–16; digest §9).
+
+A character is data (id, Chinese name, whether it is a state character, its two skill
+ids) plus a mission; each skill is one small class keyed by its canonical id. A skill is
+found by the engine in three ways:
+
+* **active** – :meth:`Skill.plays` lists ``skill ID …`` actions the owner may take in a
+  context (``main``, ``respond``, ``arrive``, ``turn_start``); the use pays its cost
+  (:meth:`Skill.on_use`, the part before "然后" and the state switch), goes on the chain
+  like a card, and resolves with :meth:`Skill.resolve`;
+* **triggered** – :meth:`Skill.trigger_plays` lists actions at a trigger window (an event
+  the engine announces: a receipt, a turn end, a card use …); outside chain resolution the
+  use opens a chain, during resolution it resolves at once (p.4 ②);
+* **passive** – the engine asks :func:`skills.has_skill` where a skill changes
+  a rule (城府, 机敏, 核燃机体 …).
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.state import Frame, Item
+
+from ..cards.base import Effect
+from ..kinds import Window
+from ..rules import blue_count, red_count
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class Skill(Effect):
+    """One character skill."""
+
+    zh: ClassVar[str] = ""
+    #: ``hide`` for 【隐藏】 (usable while exposed; using it turns the character face
+    #: down), ``expose`` for 【暴露】 (usable while hidden; using it turns it face up).
+    state: ClassVar[str] = ""
+    #: Trigger windows this skill listens to (see triggers.py).
+    windows: ClassVar[tuple[Window, ...]] = ()
+    #: A forced trigger (凋零, 绝密任务): when it offers actions, ``pass`` is not legal.
+    forced: ClassVar[bool] = False
+
+    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+        """Suffixes of the legal ``skill ID…`` actions in ``ctx`` ("" for none needed)."""
+        return []
+
+    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+        """Suffixes of the legal ``skill ID…`` actions at the trigger window ``ev``."""
+        return []
+
+    def forced_at(self, g: Game, seat: int, ev: Frame) -> bool:
+        """Whether the skill must fire at window ``ev`` when it offers actions: ``forced``
+        by default; a skill that is forced only at some windows overrides this (雇佣关系's
+        discard but not its draw, 先机后置's turn-end discard but not its draw)."""
+        return self.forced
+
+    def on_use(self, g: Game, item: Item) -> None:
+        """Pay the cost before responses: by default only the state switch."""
+        switch_state(g, item.user, self.state)
+
+    def dispose(self, g: Game, item: Item) -> None:
+        """Skills have no card of their own to put away."""
+
+
+class HandCardAsIntel(Skill):
+    """A skill whose effect is that a card from the user's hand is successfully received
+    by a chosen player (黄雀在后, 核能芯片): ``skill ID to S cards N``. The card leaves the
+    hand when the skill is used (it is the intel on its way, held on the chain) and is
+    placed at resolution; the skill id is the kill cause (黄雀's mission)."""
+
+    def on_use(self, g: Game, item: Item) -> None:
+        super().on_use(g, item)
+        g.state.seats[item.user].hand.remove(item.cards[0])
+        item.held = [item.cards[0]]
+
+    def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
+        if fr.stage == 1 or not g.state.seats[item.target].alive:
+            return True
+        item.done = True
+        fr.stage = 1
+        g.place_intel(item.target, item.held, [item.user], cause=self.id)
+        item.held = []
+        return False
+
+
+def switch_state(g: Game, seat: int, state: str) -> None:
+    """Turn a state character face down (``hide``) or face up (``expose``)."""
+    p = g.state.seats[seat]
+    if state == "hide" and p.exposed:
+        p.exposed = False
+        g.log("hide", seat, f"seat {seat} hides its character")
+    elif state == "expose" and not p.exposed:
+        p.exposed = True
+        g.log("expose", seat, f"seat {seat} exposes its character: {p.character}")
+
+
+@dataclass(frozen=True)
+class Character:
+    """A character card, one row of the character table
+    (``data/return-characters.tsv``): id, Chinese and English names, state character or
+    not, its skill ids, and its secret mission in words (the rule itself is the module's
+    ``MISSION``). A skill belongs to the character whose row lists it."""
+
+    id: str
+    zh: str
+    en: str
+    stateful: bool
+    skills: tuple[str, ...]
+    mission: str
+
+
+def load_table(path: Path) -> dict[str, Character]:
+    """Read a character table (TSV: id, zh, en, stateful yes/no, skills comma-separated,
+    mission), in its order; ValueError on a malformed or repeated row."""
+    with path.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+    table: dict[str, Character] = {}
+    for row in rows:
+        if None in row.values() or row["stateful"] not in ("yes", "no") or row["id"] in table:
+            raise ValueError(f"{path}: bad character row {row!r}")
+        table[row["id"]] = Character(row["id"], row["zh"], row["en"], row["stateful"] == "yes",
+                                     tuple(row["skills"].split(",")), row["mission"])
+    return table
+
+
+class Mission:
+    """A secret mission (机密任务): an agent's victory condition. "Players" in a mission
+    never include yourself; it holds even while the character is face down (p.3)."""
+
+    #: When the condition is checked besides every state change: ``death`` (at your own
+    #: death, before discarding), ``declare`` (when another player declares victory).
+    when: ClassVar[str] = ""
+
+    def done(self, g: Game, seat: int) -> bool:
+        return False
+
+
+class KillNonAgent(Mission):
+    """Kill a non-agent player by your own hand (蝮蛇, 戴笠, 情报处长)."""
+
+    def done(self, g: Game, seat: int) -> bool:
+        return any(non_agent for _, _, non_agent, _ in kills_by(g, seat))
+
+
+class TwoOfAColourOnDeclare(Mission):
+    """When another player declares victory, you hold 2 red or 2 blue intel (译电员, 七百)."""
+
+    when = "declare"
+
+    def done(self, g: Game, seat: int) -> bool:
+        intel = g.state.seats[seat].intel
+        return red_count(intel) >= 2 or blue_count(intel) >= 2
+
+
+class WeakPlayerDies(Mission):
+    """A player (not yourself) holding fewer than 2 true intel dies, by anyone's hand
+    (六姐, 闪灵)."""
+
+    def done(self, g: Game, seat: int) -> bool:
+        return any(k.dead != seat and k.true_intel < 2 for k in g.state.kills)
+
+
+class ThreeOfAColourEarly(Mission):
+    """Hold 3 red or 3 blue intel before the pile first runs out (贝雷帽, 福尔摩斯; summary:
+    牌庫首次抽光前存有三張潛伏或三張軍情情報; §11.13)."""
+
+    def done(self, g: Game, seat: int) -> bool:
+        intel = g.state.seats[seat].intel
+        return not g.state.pile_exhausted_once and (red_count(intel) >= 3 or blue_count(intel) >= 3)
+
+
+# ---------------------------------------------------------------------- helpers for skills
+def receipt(g: Game) -> Frame | None:
+    """The ``after`` frame of the receipt being processed (seat: receiver, card, order:
+    kill-credit users, text: cause), for receipt triggers."""
+    for fr in reversed(g.state.stack):
+        if fr.kind == "after":
+            return fr
+    return None
+
+
+def kills_by(g: Game, seat: int) -> list[tuple[int, str, bool, int]]:
+    """Deaths credited to ``seat`` other than its own: (dead, cause, non_agent, true_intel)."""
+    return [(k.dead, k.cause, k.non_agent, k.true_intel) for k in g.state.kills
+            if seat in k.killers and k.dead != seat]
+
+
+def take_random(g: Game, taker: int, owner: int, n: int = 1) -> list[int]:
+    """抽: take ``n`` random hand cards of ``owner`` into ``taker``'s hand."""
+    st = g.state
+    src = st.seats[owner].hand
+    got: list[int] = []
+    for _ in range(min(n, len(src))):
+        got.append(src.pop(g.random_below(len(src))))
+    st.seats[taker].hand.extend(got)
+    if got:
+        g.log("take", taker, f"seat {taker} takes {' '.join(map(str, got))} from seat {owner}",
+              audience=(taker, owner), cards=got, public=f"seat {taker} takes {len(got)} card(s) from seat {owner}")
+    return got
+
+
+def give(g: Game, giver: int, receiver: int, cards: list[int]) -> None:
+    """Give hand cards to another player (only the two see them)."""
+    st = g.state
+    for c in cards:
+        st.seats[giver].hand.remove(c)
+        st.seats[receiver].hand.append(c)
+    g.log("give", giver, f"seat {giver} gives {' '.join(map(str, cards))} to seat {receiver}",
+          audience=(giver, receiver), cards=cards, public=f"seat {giver} gives {len(cards)} card(s) to seat {receiver}")
+
+
+def game_start_naming(g: Game, seat: int, ev: Frame) -> list[str] | None:
+    """At the ``game_start`` window, a skill that names another player for the whole game
+    (雇佣关系's employer, 危机关系's nemesis): `` to S`` for each other living player, or
+    nothing once named. None at any other window."""
+    if ev.text != "game_start":
+        return None
+    if g.state.seats[seat].relation >= 0:
+        return []
+    return [f" to {s}" for s in g.living() if s != seat]
+
+
+def choose_answer(fr: Frame) -> str:
+    """The word after ``choose`` in the answer just given, and clear it."""
+    word = fr.answer.split()[1]
+    fr.answer = ""
+    return word
+
+
+def pick_or_done(fr: Frame) -> bool:
+    """For a card-by-card choice (``choose N`` ... ``choose done``): add the card just
+    chosen to ``fr.cards``, or say (True) that the chooser is done. Call with an answer."""
+    word = choose_answer(fr)
+    if word == "done":
+        return True
+    fr.cards.append(int(word))
+    return False

@@ -1,0 +1,77 @@
+"""蝮蛇: 无限弹药【隐藏】 and 战术大师【暴露】 (rulebook p.10; digest §9)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.state import Frame, Item
+
+from .. import marks
+from ..characters.base import KillNonAgent, Skill, choose_answer, take_random
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class WuXianDanYao(Skill):
+    """无限弹药【隐藏】: if you have no hand cards, hide, then draw 2. Usable at any response
+    point and in turns; if a response gave you hand cards it fails, but you stay hidden
+    (p.10)."""
+
+    id = "wu_xian_dan_yao"
+    zh = "无限弹药"
+    state = "hide"
+
+    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+        if ctx not in ("main", "respond") or g.state.seats[seat].hand:
+            return []
+        return [""]
+
+    def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
+        p = g.state.seats[item.user]
+        if p.alive and not p.hand:
+            item.done = True
+            g.draw(item.user, 2)
+        return True
+
+
+class ZhanShuDaShi(Skill):
+    """战术大师【暴露】: at your turn start, before drawing, expose; instead of drawing, take
+    up to 2 hand cards from one player or 1 each from up to 2 players. Targets are chosen
+    at resolution; if nobody has cards, you take nothing but stay exposed (p.10)."""
+
+    id = "zhan_shu_da_shi"
+    zh = "战术大师"
+    state = "expose"
+
+    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+        return [""] if ctx == "turn_start" and g.state.turn == seat else []
+
+    def on_use(self, g: Game, item: Item) -> None:
+        super().on_use(g, item)
+        marks.add(g.state, marks.DrawSet(0))
+
+    def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
+        st = g.state
+        if fr.answer:
+            word = choose_answer(fr)
+            if word == "none":
+                return True
+            take_random(g, item.user, int(word), 1)
+            fr.stage += 1
+            item.done = True
+        if fr.stage >= 2:
+            return True
+        holders = [s for s, p in enumerate(st.seats) if s != item.user and p.alive and p.hand]
+        if not holders:
+            return True
+        which = "first" if fr.stage == 0 else "second"
+        g.ask(item.user, "choose", f"战术大师: take the {which} card from a player",
+              [*(f"choose {s}" for s in holders), "choose none"])
+        return False
+
+
+
+
+SKILLS = (WuXianDanYao(), ZhanShuDaShi())
+MISSION = KillNonAgent()

@@ -1,0 +1,62 @@
+"""七百 (007): 机敏 and 联动 (rulebook p.12; digest §9)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.state import Frame, Item
+
+from .. import marks
+from ..characters.base import Skill, TwoOfAColourOnDeclare, choose_answer, give, receipt
+from ..privacy import PRIVATE_PROMPTS
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class JiMin(Skill):
+    """机敏: your 锁定 and 危险情报 may be used in any player's turn (timing "自己回合中"
+    becomes "玩家回合中", p.12). Passive: read by the 锁定 and 危险情报 cards."""
+
+    id = "ji_min"
+    zh = "机敏"
+
+
+class LianDong(Skill):
+    """联动: when another player successfully receives the intel you sent, draw 2, then give
+    them 1 hand card. A replaced intel is no longer yours (p.12 note)."""
+
+    id = "lian_dong"
+    zh = "联动"
+    windows = ("received",)
+
+    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+        fr = receipt(g)
+        st = g.state
+        if fr is None or fr.text != "intel" or ev.seat == seat or not st.seats[ev.seat].alive:
+            return []
+        # The very card this seat sent this turn (flag set at the send; a replacement is not it).
+        return [f" to {ev.seat}"] if marks.has(st, marks.Sent(seat, fr.card)) else []
+
+    def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
+        st = g.state
+        if fr.stage == 0:
+            item.done = True
+            g.draw(item.user, 2)
+            hand = st.seats[item.user].hand
+            if not hand or not st.seats[item.target].alive:
+                return True
+            fr.stage = 1
+            g.ask(item.user, "choose", f"联动: give seat {item.target} a hand card",
+                  [f"choose {c}" for c in sorted(set(hand))])
+            return False
+        give(g, item.user, item.target, [int(choose_answer(fr))])
+        return True
+
+
+
+# The card given is seen by the two players only (the give is logged privately).
+PRIVATE_PROMPTS.append("联动: ")
+
+SKILLS = (JiMin(), LianDong())
+MISSION = TwoOfAColourOnDeclare()

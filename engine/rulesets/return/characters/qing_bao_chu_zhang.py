@@ -1,0 +1,162 @@
+"""情报处长: 偷龙转凤 and 紧急下达 (rulebook p.15; digest §9)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.state import Frame, Item
+
+from .. import marks
+from ..cards import FUNCTIONS
+from ..cards.base import CardFunction, Context
+from ..cards.basic import shielded
+from ..cards.intel import receive_root
+from ..characters.base import KillNonAgent, Skill, choose_answer
+from ..hooks import CARD_PLAY_PROVIDERS, alt_function_plays
+from ..privacy import PRIVATE_PROMPTS
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def replace_intel(g: Game, new: int, user: int, *, follow: bool) -> int:
+    """Put ``new`` in transit in place of the travelling intel, face down, keeping its
+    direction (p.8 调包 ④; docs/rule-decisions.md 3); ``user`` becomes the intel's user for
+    kill credit (digest §11.10). The pending receive now receives the new intel. With
+    ``follow`` (帽子戏法's 取代), a 破译 on the chain follows it and the flag
+    ``superseded:OLD:NEW`` tells 速译 to; a 替换 (偷龙转凤) makes them fail (p.9 破译 特别;
+    p.11 速译 ②). Returns the old card."""
+    st = g.state
+    t = st.transit
+    assert t is not None
+    old = t.card
+    t.card = new
+    t.face_up = False
+    t.known_by = []
+    if new != old:
+        t.user = user
+        if follow:  # read by 速译 (yi_dian_yuan.superseded)
+            marks.add(st, marks.Superseded(old, new))
+    for it in st.chain:
+        if it.on == old and (it.kind == "receive" or (follow and it.kind == "decrypt")):
+            it.on = new
+    return old
+
+
+class TouLongZhuanFeng(Skill):
+    """偷龙转凤: when another player chooses to receive, discard 1 hand card, then look at
+    the intel and the pile top and choose whether to swap them. It resolves even if the
+    intel's position or receiver changed in response (p.15 note). A swapped intel goes on
+    top of the pile face down; the new one travels face down (the receiver receives it)."""
+
+    id = "tou_long_zhuan_feng"
+    zh = "偷龙转凤"
+
+    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+        root = receive_root(g)
+        st = g.state
+        if ctx != "respond" or root is None or root.user == seat or st.transit is None:
+            return []
+        return [f" cards {c}" for c in sorted(set(st.seats[seat].hand))]
+
+    def on_use(self, g: Game, item: Item) -> None:
+        super().on_use(g, item)
+        g.discard_from_hand(item.user, [item.cards[0]])
+
+    def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
+        st = g.state
+        t = st.transit
+        if t is None or not st.seats[item.user].alive:
+            return True
+        if fr.stage == 1:
+            if choose_answer(fr) == "swap" and st.pile:
+                top = st.pile.pop()
+                old = replace_intel(g, top, item.user, follow=False)
+                st.pile.append(old)
+                t.known_by = [item.user]
+                g.log("swap", item.user, f"seat {item.user} swaps the intel {old} with the pile top {top}",
+                      audience=(item.user,), cards=(top, old),
+                      public=f"seat {item.user} swaps the intel with the pile top (偷龙转凤)")
+            else:
+                g.log("no_swap", item.user, f"seat {item.user} leaves the intel in place")
+            return True
+        item.done = True
+        if not st.pile:
+            g.reshuffle()
+        top = st.pile[-1] if st.pile else 0
+        if item.user not in t.known_by:
+            t.known_by.append(item.user)
+        shown = (t.card, top) if top else (t.card,)
+        g.log("look", item.user, f"seat {item.user} looks at the intel {t.card} and the pile top {top or '-'}",
+              audience=(item.user,), cards=shown,
+              public=f"seat {item.user} looks at the intel and the pile top (偷龙转凤)")
+        if not top:
+            return True
+        fr.stage = 1
+        g.ask(item.user, "choose", "偷龙转凤: swap the intel with the pile top?", ["choose swap", "choose keep"])
+        return False
+
+
+class JinJiXiaDa(Skill):
+    """紧急下达: your 秘密下达 or 危险情报 may instead be used as "when another player
+    declares an intel send: look at their hand and choose the card they must send"; the
+    original function is void (p.15 note). Like 秘密下达, the first to resolve voids the
+    others (p.6 秘密下达 ②). Card change: ``play N as jin_ji_xia_da``
+    (:class:`JinJiXiaDaCard`)."""
+
+    id = "jin_ji_xia_da"
+    zh = "紧急下达"
+
+
+class JinJiXiaDaCard(CardFunction):
+    """A 秘密下达 or 危险情报 used as 紧急下达 (then discarded face up, p.15)."""
+
+    id = "jin_ji_xia_da"
+    zh = "紧急下达"
+
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
+        st = g.state
+        if (ctx != "respond" or st.timing != "declare" or seat == st.turn or not st.seats[st.turn].hand
+                or shielded(g, st.turn)):
+            return []
+        return [" as jin_ji_xia_da"]
+
+    def on_use(self, g: Game, item: Item) -> None:
+        item.target = g.state.turn
+
+    def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
+        st = g.state
+        target = st.seats[item.target]
+        if st.send_code or not target.alive or not target.hand or not st.seats[item.user].alive:
+            return True
+        if fr.stage == 1:
+            card = int(choose_answer(fr))
+            item.done = True
+            st.send_code = f"card:{card}"
+            st.send_code_user = item.user
+            g.log("choose_intel", item.user, f"seat {item.user} chooses {card} as seat {item.target}'s intel",
+                  audience=(item.user, item.target), cards=(card,),
+                  public=f"seat {item.user} chooses the card seat {item.target} must send")
+            return True
+        hand = sorted(target.hand)
+        g.log("look_hand", item.user, f"seat {item.user} looks at seat {item.target}'s hand: "
+              f"{' '.join(map(str, hand))}", audience=(item.user, item.target), cards=hand,
+              public=f"seat {item.user} looks at seat {item.target}'s hand")
+        fr.stage = 1
+        g.ask(item.user, "choose", f"紧急下达: the card seat {item.target} must send",
+              [f"choose {c}" for c in sorted(set(hand))])
+        return False
+
+
+FUNCTIONS["jin_ji_xia_da"] = JinJiXiaDaCard()
+PRIVATE_PROMPTS.append("紧急下达: ")  # the chosen card will travel face down
+
+
+
+CARD_PLAY_PROVIDERS["jin_ji_xia_da"] = alt_function_plays("jin_ji_xia_da", ("secret_order", "danger"))
+
+
+
+
+SKILLS = (TouLongZhuanFeng(), JinJiXiaDa())
+MISSION = KillNonAgent()

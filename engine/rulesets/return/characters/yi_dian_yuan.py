@@ -1,0 +1,122 @@
+"""译电员: 反侦【隐藏】 and 速译【暴露】 (rulebook p.11; digest §9)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.state import Frame, Item
+
+from .. import deck, marks
+from ..characters.base import Skill, TwoOfAColourOnDeclare, choose_answer
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+#: Card functions whose use lets 反侦 fire (a true intel used as 识破 by 就计 counts too:
+#: the chain item's kind is the function used).
+FAN_ZHEN_KINDS = ("see_through", "decrypt")
+
+
+class FanZhen(Skill):
+    """反侦【隐藏】: when another player uses 识破 or 破译, you may hide and draw 1. "使用…时"
+    means as soon as the card is used, whatever its outcome (p.11 note). Triggered at the
+    ``card_used`` window; used inside the chain it resolves at once, and the drawn card
+    cannot join that chain."""
+
+    id = "fan_zhen"
+    zh = "反侦"
+    state = "hide"
+    windows = ("card_used",)
+
+    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+        st = g.state
+        if ev.seat == seat:
+            return []
+        index = ev.cards[0] if ev.cards else -1
+        kind = st.chain[index].kind if 0 <= index < len(st.chain) else deck.FUNCTION[ev.card]
+        return [""] if kind in FAN_ZHEN_KINDS else []
+
+    def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
+        if g.state.seats[item.user].alive:
+            item.done = True
+            g.draw(item.user, 1)
+        return True
+
+
+def superseded(g: Game, old: int, new: int) -> bool:
+    """The intel ``old`` was "取代" (帽子戏法), not "替换" (偷龙转凤), by ``new``: a skill that
+    supersedes the intel in transit marks it with the flag ``superseded:OLD:NEW`` (p.11
+    速译 ②). Follows a series of such marks."""
+    seen = {old}
+    card = old
+    while card != new:
+        nxt = [m.new for m in marks.find(g.state, marks.Superseded) if m.old == card]
+        if not nxt or nxt[-1] in seen:
+            return False
+        card = nxt[-1]
+        seen.add(card)
+    return True
+
+
+class SuYi(Skill):
+    """速译【暴露】: in another player's turn, you may expose and look at a face-down intel
+    (the one in transmission), then either turn it face up and draw 1, or leave it and
+    draw nothing. Turning it face up does not change its mode (p.11 ①). If a response
+    replaced the intel (偷龙转凤, 调包) it fails; if the intel was superseded (帽子戏法) it
+    still resolves, on the new intel (p.11 ②). Usable at any decision of another's turn
+    that this seat is given (a response point, the intel reaching it, the returned poll)."""
+
+    id = "su_yi"
+    zh = "速译"
+    state = "expose"
+
+    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+        st = g.state
+        t = st.transit
+        if ctx not in ("respond", "arrive", "returned") or seat == st.turn or t is None or t.face_up:
+            return []
+        return [""]
+
+    def on_use(self, g: Game, item: Item) -> None:
+        super().on_use(g, item)
+        t = g.state.transit
+        assert t is not None
+        item.on = t.card
+        look(g, item.user, t.card)
+
+    def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
+        st = g.state
+        t = st.transit
+        if fr.answer:
+            word = choose_answer(fr)
+            if word == "flip" and t is not None and not t.face_up:
+                t.face_up = True
+                g.log("flip", item.user, f"seat {item.user} turns the intel face up: {t.card}", cards=(t.card,))
+                g.draw(item.user, 1)
+            return True
+        if t is None or t.face_up or not st.seats[item.user].alive:
+            return True
+        if t.card != item.on:
+            if not superseded(g, item.on, t.card):
+                g.log("fail", item.user, "速译 fails: the intel was replaced")
+                return True
+            look(g, item.user, t.card)
+        item.done = True
+        g.ask(item.user, "choose", "速译: turn the intel face up and draw 1, or leave it",
+              ["choose flip", "choose keep"])
+        return False
+
+
+def look(g: Game, seat: int, card: int) -> None:
+    """检视 the intel in transmission (only this seat sees it)."""
+    t = g.state.transit
+    assert t is not None
+    if seat not in t.known_by:
+        t.known_by.append(seat)
+    g.log("decrypt", seat, f"seat {seat} looks at the intel: {card}", audience=(seat,), cards=(card,),
+          public=f"seat {seat} looks at the intel")
+
+
+
+SKILLS = (FanZhen(), SuYi())
+MISSION = TwoOfAColourOnDeclare()

@@ -1,0 +1,111 @@
+"""What the log may show: actions that name a hidden card are logged in full only to the
+seats that see the card; everyone else gets a redacted line (design.md: only per-seat
+views leave the engine)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import deck
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+#: Prompt texts (prefixes) whose ``choose`` answer names a hidden card, so only the
+#: chooser sees it in the log; character modules add theirs (紧急下达, 帽子戏法 …).
+PRIVATE_PROMPTS: list[str] = []
+
+
+def card_is_public(g: Game, card: int) -> bool:
+    """The card lies face up where everyone sees it: the discard pile, an intel area, the
+    intel in transit when face up, or a face-up card used on the chain."""
+    st = g.state
+    if card in st.discard or any(card in p.intel for p in st.seats):
+        return True
+    t = st.transit
+    if t is not None and t.card == card:
+        return t.face_up
+    return any(item.card == card and item.kind not in ("probe", "secret_order") for item in st.chain)
+
+
+def hidden_card_choice(g: Game, seat: int, picks: list[str]) -> tuple[int, ...] | None:
+    """A ``choose`` answer naming a card that lies hidden right now (in a hand, the pile,
+    face down in transit, on the chain as a face-down card) is shown to the chooser and the
+    card's holder only; what happens to the card next is logged on its own (a discard shows
+    it then). Returns that audience, or None when the choice shows nothing hidden."""
+    st = g.state
+    audience = {seat}
+    hidden = False
+    for word in picks:
+        if not word.isdigit():
+            continue
+        card = int(word)
+        if card < 1 or card > deck.N_CARDS or card_is_public(g, card):
+            continue
+        hidden = True
+        for i, p in enumerate(st.seats):
+            if card in p.hand:
+                audience.add(i)
+    # Choices between seats and words ("choose 3" for 离间) name no card: a seat number is
+    # at most 6 and such a prompt lists no card of that number in a hidden zone anyway.
+    return tuple(sorted(audience)) if hidden else None
+
+
+def hidden_action(g: Game, seat: int, canon: str) -> tuple[tuple[int, ...], str] | None:
+    """For an action that shows a hidden card: (who sees it, what the others see)."""
+    words = canon.split()
+    prompt = g.state.prompt
+    if prompt is not None and prompt.kind == "character":
+        # Choices stay secret until all characters are placed at once (p.4 游戏准备 ③).
+        return (seat,), "choose a character"
+    if words[0] == "choose" and prompt is not None and PRIVATE_PROMPTS and prompt.text.startswith(
+            tuple(PRIVATE_PROMPTS)):
+        return (seat,), "choose ?"
+    if words[0] == "choose" and prompt is not None and prompt.kind in ("choose", "discard"):
+        hidden = hidden_card_choice(g, seat, words[1:])
+        if hidden is not None:
+            return hidden, "choose ?"
+    if words[0] == "play":
+        card = int(words[1])
+        fn = deck.FUNCTION[card]
+        if fn in ("probe", "secret_order") and "as" not in words:  # ``as``: used face up as another function
+            st = g.state
+            target = int(words[words.index("to") + 1]) if "to" in words else st.turn
+            audience = (seat,) if target == seat else (seat, target)
+            return audience, f"play {deck.CARDS[card - 1].function_zh} (face down) to {target}"
+        return None
+    if words[0] == "skill":
+        return hidden_skill_cards(g, seat, words)
+    if words[0] == "send" and words[1] != "pile":
+        card = int(words[1])
+        if words[2] != "text":  # the mode sent, not the card's (单枪匹马 sends any card face down)
+            return (seat,), " ".join(["send", "?", *words[2:]])
+        return None
+    return None
+
+
+def hidden_skill_cards(g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+    """A skill naming hidden cards (``cards A,B`` / ``on F``) that stay hidden until the
+    skill resolves (凋零's 2 hand cards, 暗杀's fake from the hand, 黄雀在后's hand card …):
+    the user and the cards' holders see the line; everyone else sees ``?`` for those
+    cards, as they would see nothing of them at the table until the effect shows them
+    (a discard, a receipt). Seats (``to S``) and words (``choose X``) are never cards."""
+    audience = {seat}
+    out: list[str] = []
+    hidden = False
+    for i, word in enumerate(words):
+        if i and words[i - 1] in ("cards", "on"):
+            shown: list[str] = []
+            for part in word.split(","):
+                card = int(part) if part.isdigit() else 0
+                if 1 <= card <= deck.N_CARDS and not card_is_public(g, card):
+                    hidden = True
+                    audience.update(j for j, p in enumerate(g.state.seats) if card in p.hand)
+                    shown.append("?")
+                else:
+                    shown.append(part)
+            out.append(",".join(shown))
+        else:
+            out.append(word)
+    return (tuple(sorted(audience)), " ".join(out)) if hidden else None

@@ -1,0 +1,353 @@
+"""Trigger windows: moments the engine announces so that triggered skills may fire
+(触发式技能, rulebook p.4 ②).
+
+A window is a ``trigger`` frame naming the event (``text``), its subject seat and card,
+and the seats to ask. Each seat that has a skill which could fire is asked (``trigger``
+decision: ``pass`` or ``skill ID …``). At windows where a face-down character's 【暴露】
+skill could fire, every living seat with a face-down character is asked too, whether or
+not its character has such a skill, so the prompt order never reveals a hidden character
+(design.md, "prompt order must not leak hands").
+
+A triggered skill used while a chain is being built or resolved resolves at once, with no
+response window (no new card may join a resolving chain, p.4 ②; cards drawn this way
+cannot join the current chain, rulebook notes to 杀意 and 窃于无形). Outside a chain its
+use opens a chain like any skill.
+
+Windows (``ev.text``): ``game_start``, ``turn_start`` (decision of the turn player only),
+``card_used`` (subject: user; ``ev.card``: the card; ``ev.index``: chain index),
+``targeted`` (subject: the new target of a retargeted card), ``send`` (subject: sender),
+``receive_chosen`` (subject: the player who just chose to receive; the receive chain is
+open, its poll not started),
+``pre_received`` and ``received`` (subject: receiver; ``ev.card``; ``ev.cards``: all cards
+received at once), ``burned`` (subject: owner; ``ev.card``), ``discarded`` (subject:
+discarder; ``ev.cards``), ``turn_end`` (subject: turn player), ``dying`` (subject: the
+dying seat).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from engine.state import Frame, Item
+
+from . import deck, marks
+from .cards.base import FUNCTIONS, PSEUDO, Effect, note_skill
+from .kinds import Window
+from .skills import SKILLS, mark_used, skills_of, usable
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+#: Skill ids listening to each window name (the registry is fixed once loaded).
+_LISTENERS: dict[str, frozenset[str]] = {}
+
+#: Windows where a face-down character's 【暴露】 skill may fire: ask every face-down seat.
+HIDDEN_WINDOWS = frozenset({"received", "turn_end"})
+
+
+def open_window(
+    g: Game,
+    name: Window,
+    subject: int,
+    *,
+    card: int = 0,
+    cards: Iterable[int] = (),
+    index: int = -1,
+    order: list[int] | None = None,
+) -> None:
+    """Announce an event; a no-op when characters are off or nobody could react."""
+    st = g.state
+    if not st.characters or st.over:
+        return
+    if order is None:
+        start = subject if name == "dying" else st.turn
+        order = [(start + i) % st.players for i in range(st.players)]
+    hidden = name in HIDDEN_WINDOWS
+    listening = _LISTENERS.get(name)
+    if listening is None:
+        listening = _LISTENERS[name] = frozenset(s.id for s in SKILLS.values() if name in s.windows)
+    asked = [s for s in order if st.seats[s].alive and (
+        any(k in listening for k in skills_of(g, s)) or (hidden and not st.seats[s].exposed))]
+    if not asked:
+        return
+    st.window += 1
+    g.push(Frame("trigger", seat=subject, stage=st.window, index=0, card=card, order=asked,
+                 cards=list(cards), text=name, answer=""))
+    if index >= 0:
+        st.stack[-1].cards = [index, *st.stack[-1].cards]
+
+
+def trigger_options(g: Game, seat: int, ev: Frame) -> list[str]:
+    """The ``skill …`` actions ``seat`` may take at window ``ev``."""
+    return trigger_legal(g, seat, ev)[1]
+
+
+def trigger_legal(g: Game, seat: int, ev: Frame) -> tuple[bool, list[str]]:
+    """(may pass, skill actions) at window ``ev``: a forced skill with options takes away
+    ``pass``."""
+    out: list[str] = []
+    may_pass = True
+    for sid in skills_of(g, seat):
+        skill = SKILLS[sid]
+        if ev.text in skill.windows and usable(g, seat, sid, ev.stage):
+            found = [f"skill {sid}{suffix}" for suffix in skill.trigger_plays(g, seat, ev)]
+            if found and skill.forced_at(g, seat, ev):
+                may_pass = False
+            out.extend(found)
+    return may_pass, out
+
+
+def chain_active(g: Game) -> bool:
+    """A chain is being built or resolved right now."""
+    return any(f.kind in ("chain", "resolve") for f in g.state.stack)
+
+
+def h_trigger(g: Game, fr: Frame) -> None:
+    """Ask each listed seat in turn whether to use a triggered skill."""
+    st = g.state
+    if st.over:
+        st.stack.pop()
+        return
+    if fr.answer:
+        action, fr.answer = fr.answer, ""
+        seat = fr.order[fr.index]
+        if action == "pass":
+            fr.index += 1
+            return
+        item = make_skill_item(g, seat, action)
+        mark_used(g, seat, item.kind, fr.stage)
+        depth = len(st.stack)
+        SKILLS[item.kind].on_use(g, item)
+        g.log("skill", seat, f"seat {seat} uses {item.kind}")
+        # Windows the cost opened (a discard's 线索) come first, as for a skill used at a
+        # response point: keep them above the chain (or resolve frame) the use opens.
+        opened = st.stack[depth:]
+        del st.stack[depth:]
+        run_skill_item(g, item)
+        st.stack.extend(opened)
+        return
+    while fr.index < len(fr.order):
+        seat = fr.order[fr.index]
+        p = st.seats[seat]
+        if p.alive and (trigger_options(g, seat, fr) or (fr.text in HIDDEN_WINDOWS and not p.exposed)):
+            g.ask(seat, "trigger", f"{fr.text}: use a skill or pass")
+            return
+        fr.index += 1
+    st.stack.pop()
+
+
+def run_skill_item(g: Game, item: Item) -> None:
+    """Resolve a triggered skill now (inside a chain) or open a chain with it."""
+    st = g.state
+    if chain_active(g):
+        st.chain.append(item)
+        g.push(Frame("resolve", seat=item.user, index=len(st.chain) - 1))
+    else:
+        start_chain(g, item, "trigger")
+
+
+def make_skill_item(g: Game, seat: int, action: str) -> Item:
+    """Parse ``skill ID [to S…] [cards N,…] [on M] [choose X]`` into a chain item."""
+    words = action.split()
+    item = Item(words[1], seat)
+    i = 2
+    while i + 1 < len(words):
+        key, val = words[i], words[i + 1]
+        if key == "to":
+            seats = [int(x) for x in val.split(",")]
+            item.target = seats[0]
+            item.targets = seats[1:]
+        elif key == "cards":
+            item.cards = [int(x) for x in val.split(",")]
+        elif key == "on":
+            item.on = int(val)
+        elif key in ("code", "as", "choose"):
+            item.code = val
+        i += 2
+    return item
+
+
+# ---------------------------------------------------------------------- the response chain
+def use_action(g: Game, seat: int, action: str) -> Item:
+    """The chain item of a ``play …`` or ``skill …`` action, its cost paid."""
+    st = g.state
+    if st.characters and seat == st.turn and not marks.has(st, marks.Acted(seat)):
+        # The turn player's first card or skill use this turn (声东击西: "出牌前" only).
+        marks.add(st, marks.Acted(seat))
+    if action.startswith("skill "):
+        return use_skill(g, seat, action)
+    return use_card(g, seat, action)
+
+
+def use_skill(g: Game, seat: int, action: str) -> Item:
+    item = make_skill_item(g, seat, action)
+    mark_used(g, seat, item.kind)
+    g.log("skill", seat, f"seat {seat} uses {item.kind}")
+    SKILLS[item.kind].on_use(g, item)
+    return item
+
+
+def use_card(g: Game, seat: int, action: str) -> Item:
+    """Take the card of a ``play`` action out of the hand (or, for 就计, the intel area)
+    and make its chain item."""
+    words = action.split()
+    card = int(words[1])
+    st = g.state
+    p = st.seats[seat]
+    from_intel = card not in p.hand
+    if from_intel:
+        p.intel.remove(card)
+    else:
+        p.hand.remove(card)
+    item = Item(deck.FUNCTION[card], seat, card)
+    i = 2
+    while i < len(words):
+        key, val = words[i], words[i + 1]
+        if key == "to":
+            seats = [int(x) for x in val.split(",")]
+            item.target = seats[0]
+            item.targets = seats[1:]
+        elif key == "on":
+            item.on = int(val)
+        elif key == "code":
+            item.code = val
+        elif key == "as":
+            item.alt = val
+            item.kind = val
+        i += 2
+    effect_of(item.kind).on_use(g, item)  # type: ignore[attr-defined]
+    if st.characters:
+        note_card_skills(g, item, from_intel)
+    return item
+
+
+#: Skills that let a card be used another way, by the ``as`` function they add.
+ALT_FUNCTION_SKILLS = {"kao_wen": "kao_wen", "jin_ji_xia_da": "jin_ji_xia_da"}
+
+
+def note_card_skills(g: Game, item: Item, from_intel: bool) -> None:
+    """Log the skills that made this card use possible (counted as their use): 就计 for an
+    intel played, 拷问/紧急下达 for an alternative function, 核燃机体 for a second
+    危险情报 target."""
+    if from_intel:
+        note_skill(g, item.user, "jiu_ji")
+    if item.alt in ALT_FUNCTION_SKILLS:
+        note_skill(g, item.user, ALT_FUNCTION_SKILLS[item.alt])
+    if item.kind == "danger" and item.targets:
+        note_skill(g, item.user, "he_ran_ji_ti")
+
+
+def effect_of(kind: str) -> Effect:
+    """The card function, alternative function (拷问 …), skill or pseudo-item ``kind``."""
+    found = PSEUDO.get(kind) or FUNCTIONS.get(kind)
+    if found is None:
+        found = SKILLS[kind]
+    return found
+
+
+def start_chain(g: Game, item: Item, timing: str) -> None:
+    """Open a response chain with ``item`` and poll for responses (p.4 ②③)."""
+    st = g.state
+    st.chain = [item]
+    st.timing = timing
+    st.window += 1
+    g.push(Frame("chain", seat=item.user, order=poll_order(g, item)))
+    announce_use(g, item)
+
+
+def announce_use(g: Game, item: Item) -> None:
+    """The 'when a card is used' window (反侦, 杀意, 窃于无形 …)."""
+    if item.card and g.state.characters:
+        open_window(g, "card_used", item.user, card=item.card, index=len(g.state.chain) - 1)
+
+
+def poll_order(g: Game, item: Item) -> list[int]:
+    """Every other seat, in turn order from the user's right-hand neighbour; for a
+    receive, in the intel's direction of travel after the receiver (直达: turn order)
+    (p.5 ②; digest §5.4)."""
+    n = g.state.players
+    step = 1
+    t = g.state.transit
+    if item.kind == "receive" and t is not None and t.direction:
+        step = t.direction
+    return [(item.user + step * i) % n for i in range(1, n)]
+
+
+def h_chain(g: Game, fr: Frame) -> None:
+    """Poll for responses to the last item; when all pass, resolve last-in-first-out."""
+    st = g.state
+    if fr.stage == 0:
+        if fr.answer:
+            action, fr.answer = fr.answer, ""
+            if action == "pass":
+                fr.index += 1
+            else:
+                item = use_action(g, fr.order[fr.index], action)
+                st.chain.append(item)
+                st.window += 1
+                fr.order = poll_order(g, item)
+                fr.index = 0
+                announce_use(g, item)
+                return
+        seats = st.seats
+        while fr.index < len(fr.order) and not seats[fr.order[fr.index]].alive:
+            fr.index += 1
+        if fr.index < len(fr.order):
+            last = st.chain[-1]
+            g.ask(fr.order[fr.index], "respond", f"respond to {describe(last)} or pass")
+            return
+        fr.stage = 1
+    if not st.chain or st.over:
+        st.chain.clear()
+        st.timing = ""
+        st.fresh.clear()
+        st.stack.pop()
+        return
+    g.push(Frame("resolve", seat=st.chain[-1].user, index=len(st.chain) - 1))
+
+
+def h_resolve(g: Game, fr: Frame) -> None:
+    """Resolve the top chain item; a negated (识破) or void item has no effect (p.4 ⑤)."""
+    st = g.state
+    item = st.chain[fr.index]
+    effect = effect_of(item.kind)
+    if not (item.negated or item.void):
+        if not effect.resolve(g, item, fr):
+            return
+    elif fr.stage == 0 and item.card:
+        g.log("no_effect", item.user, f"{describe(item)} has no effect", cards=(item.card,))
+    del st.chain[fr.index]
+    # Remove this frame, not whatever the effect may have pushed on top of it.
+    for i in range(len(st.stack) - 1, -1, -1):
+        if st.stack[i] is fr:
+            del st.stack[i]
+            break
+    if item.card:
+        effect.dispose(g, item)
+    if item.held:
+        st.discard.extend(item.held)
+        item.held.clear()
+
+
+def describe(item: Item) -> str:
+    if item.kind in ("declare", "receive"):
+        return f"seat {item.user}'s {item.kind}"
+    return f"seat {item.user}'s {item.kind}"
+
+
+def h_cost(g: Game, fr: Frame) -> None:
+    """A skill's cost chosen by prompts before the responses (单枪匹马's "discard any
+    number of hand cards": listing every subset as an action would not scale). The skill's
+    ``on_use`` pushes ``Frame("cost", seat=user, text=skill id)``; the frame runs once the
+    item is on the chain, before the poll (play phase, response points, triggers), and
+    calls the skill's ``pay(g, item, fr)`` until it returns True (it may ask ``choose``
+    decisions, answered in ``fr.answer``, or push windows such as ``discarded``)."""
+    st = g.state
+    item = next((it for it in reversed(st.chain) if it.kind == fr.text and it.user == fr.seat), None)
+    pay: Callable[[Game, Item, Frame], bool] | None = getattr(SKILLS[fr.text], "pay", None)
+    if item is None or pay is None or pay(g, item, fr):
+        for i in range(len(st.stack) - 1, -1, -1):
+            if st.stack[i] is fr:
+                del st.stack[i]
+                break
