@@ -37,29 +37,18 @@ import math
 from typing import Any
 
 import grpc
-import redis.exceptions
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketState
 
+from fengsheng.redis_errors import STORE_UNAVAILABLE
+
 log = logging.getLogger("fengsheng.gateway")
 
 #: Seconds a client is told to wait (``Retry-After``) before retrying a 503.
 RETRY_AFTER_S = 2
-
-#: Redis failures of the gateway's own store that mean "not there right now": a dropped or
-#: timed-out connection, Redis restarting or still loading its AOF (``LOADING`` ->
-#: ``BusyLoadingError``), a replica not yet promoted. Answered 503 with ``Retry-After``.
-#: (The engine has the same list, ``services.store.STORE_UNAVAILABLE``.)
-STORE_UNAVAILABLE: tuple[type[Exception], ...] = (
-    redis.exceptions.ConnectionError,
-    redis.exceptions.TimeoutError,
-    redis.exceptions.ReadOnlyError,
-    redis.exceptions.ClusterDownError,
-    redis.exceptions.TryAgainError,
-)
 
 #: gRPC status -> HTTP status.
 GRPC_TO_HTTP: dict[grpc.StatusCode, int] = {

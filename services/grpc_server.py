@@ -34,6 +34,7 @@ import redis.exceptions
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from fengsheng.v1 import game_pb2
@@ -53,7 +54,7 @@ from services.grpc_guard import CHECKS_UNDECODABLE, Undecodable, reject
 from services.matches import MatchService
 from services.replay import ReplayService
 from services.scheduler import Scheduler
-from services.store import STORE_UNAVAILABLE, MatchStore
+from services.store import MatchStore
 
 log = logging.getLogger(__name__)
 

@@ -36,6 +36,7 @@ from typing import Any
 
 from engine import Game, IllegalAction
 from engine.errors import SetupError
+from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
 from services import metrics
@@ -53,7 +54,6 @@ from services.limits import MAX_BOT_DELAY_S, MAX_TURN_TIMEOUT_S
 from services.scheduler import NullScheduler, Scheduler, bot_countdown
 from services.store import (
     NOTIFY_PATTERN,
-    STORE_UNAVAILABLE,
     HistoryEntry,
     MatchStore,
     StoredEvent,

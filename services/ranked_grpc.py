@@ -18,6 +18,7 @@ from typing import Any
 
 import grpc
 
+from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 from services.errors import ServiceError
@@ -25,7 +26,6 @@ from services.grpc_server import STATUS_CODES, error_metadata, store_unavailable
 from services.matches import MatchService
 from services.ranked import RankedStore, human_holder
 from services.ranked_service import BotIdentity, Decision, Exhausted, Forbidden, RankedService, Unauthenticated
-from services.store import STORE_UNAVAILABLE
 
 log = logging.getLogger(__name__)
 

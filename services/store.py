@@ -33,24 +33,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import redis.asyncio as aioredis
-import redis.exceptions
 
 from fengsheng.retention import DEFAULT_FINISHED_TTL_S, Retention
 from services.redis_pipe import PipelinedConnection
-
-#: Redis failures that mean "the store is not there right now", not "the request is wrong":
-#: the connection dropped or timed out, Redis is restarting or still loading its AOF
-#: (``LOADING`` -> ``BusyLoadingError``, a ``ConnectionError``), a replica not yet promoted
-#: (``READONLY``, ``MASTERDOWN``, ``TRYAGAIN``). Every caller maps them to gRPC
-#: ``UNAVAILABLE`` (HTTP 503), which clients retry with backoff (docs/operations.md, "Redis
-#: restarts").
-STORE_UNAVAILABLE: tuple[type[Exception], ...] = (
-    redis.exceptions.ConnectionError,
-    redis.exceptions.TimeoutError,
-    redis.exceptions.ReadOnlyError,
-    redis.exceptions.ClusterDownError,
-    redis.exceptions.TryAgainError,
-)
 
 #: A finished match's keys expire after this long (a week by default,
 #: ``FENGSHENG_MATCH_FINISHED_TTL_S``): replays stay available, Redis does not grow forever.
