@@ -121,6 +121,6 @@ def test_names_cover_every_card_character_and_skill() -> None:
         assert names.get(char_id) == char_zh, char_id
         for skill_id, skill_zh in re.findall(rf"([a-z_]+) ({cjk})", skills):
             assert names.get(skill_id) == skill_zh, skill_id
-    with (root / "engine" / "data" / "return-deck.tsv").open(encoding="utf-8") as fh:
+    with (root / "engine" / "rulesets" / "return" / "data" / "return-deck.tsv").open(encoding="utf-8") as fh:
         for row in csv.DictReader(fh, delimiter="\t"):
             assert names.get(row["function"]) == row["function_zh"], row["function"]
