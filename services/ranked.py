@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import secrets
 import time
 from dataclasses import dataclass
@@ -175,11 +176,31 @@ def ticket_dict(ticket_id: str, raw: dict[bytes, bytes]) -> dict[str, Any]:
     }
 
 
+#: A bot account nobody uses expires after this long (``FENGSHENG_BOT_IDLE_TTL_S``, 30 days):
+#: anyone may register one, so none may stay forever unused. Every use of its token (a
+#: connection, a queue request) starts the time again.
+DEFAULT_BOT_IDLE_TTL_S = 30 * 24 * 3600
+
+
+def bot_idle_ttl_s() -> int:
+    """The bot accounts' idle lifetime from the environment (seconds, at least 1)."""
+    raw = os.environ.get("FENGSHENG_BOT_IDLE_TTL_S") or str(DEFAULT_BOT_IDLE_TTL_S)
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise ValueError(f"FENGSHENG_BOT_IDLE_TTL_S must be whole seconds, not {raw!r}") from exc
+    if value < 1:
+        raise ValueError("FENGSHENG_BOT_IDLE_TTL_S must be at least 1")
+    return value
+
+
 class RankedStore:
     """Bot accounts, the queue and ranked match records on one Redis (sync client)."""
 
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Any, *, bot_ttl_s: int | None = None) -> None:
         self.redis = redis
+        #: an unused bot account's lifetime (its record and its token's hash)
+        self.bot_ttl_s = bot_idle_ttl_s() if bot_ttl_s is None else bot_ttl_s
         self._join = redis.register_script(_JOIN)
         self._leave = redis.register_script(_LEAVE)
         self._claim = redis.register_script(_CLAIM)
@@ -198,19 +219,24 @@ class RankedStore:
         token = "fsb_" + secrets.token_urlsafe(32)
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(bot_key(bot_id), mapping={"name": name, "owner": owner, "created": int(time.time())})
-        pipe.set(token_hash_key(token), bot_id)
+        pipe.expire(bot_key(bot_id), self.bot_ttl_s)
+        pipe.set(token_hash_key(token), bot_id, ex=self.bot_ttl_s)
         pipe.execute()
         return bot_id, token
 
     def bot_of_token(self, token: str) -> tuple[str, str] | None:
-        """``(bot_id, name)`` of an API token, or None."""
+        """``(bot_id, name)`` of an API token, or None (unknown, or expired unused). A use:
+        the account's idle lifetime starts again."""
         if not token:
             return None
-        raw = self.redis.get(token_hash_key(token))
+        raw = self.redis.getex(token_hash_key(token), ex=self.bot_ttl_s)
         if raw is None:
             return None
         bot_id = raw.decode()
-        name = self.redis.hget(bot_key(bot_id), "name")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hget(bot_key(bot_id), "name")
+        pipe.expire(bot_key(bot_id), self.bot_ttl_s)
+        name, _ = pipe.execute()
         return bot_id, (name or b"").decode()
 
     # ---- the queue --------------------------------------------------------------------
