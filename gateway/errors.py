@@ -156,7 +156,17 @@ def from_grpc(exc: grpc.aio.AioRpcError, **extra: Any) -> ApiError:
     name = code.name.lower() if code is not None else "unknown"
     if status == 503:
         extra = {"retry_after_s": RETRY_AFTER_S, **extra}
-    return ApiError(status, name, exc.details() or name, **{**engine_error_fields(exc), **extra})
+    message = exc.details() or name
+    if code in _OPAQUE:
+        # the engine's own failure: its text (an exception's message, which may quote the game
+        # state) is for the logs, never for an untrusted client
+        log.error("engine call failed: %s: %s", name, message)
+        message = f"the engine failed ({name}); the error is logged"
+    return ApiError(status, name, message, **{**engine_error_fields(exc), **extra})
+
+
+#: gRPC codes whose details are the engine's internals, not an answer to the request
+_OPAQUE = frozenset({grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN, grpc.StatusCode.DATA_LOSS})
 
 
 async def close_socket(websocket: WebSocket, err: ApiError, close_code: int | None = None) -> None:
