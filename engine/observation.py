@@ -17,7 +17,13 @@ from fengsheng.v1 import game_pb2
 if TYPE_CHECKING:
     from engine.game import Game
 
-IDENTITY = {"military": game_pb2.MILITARY, "latent": game_pb2.LATENT, "agent": game_pb2.AGENT}
+#: Identity id -> the protobuf enum value: the value named by the id in upper case, for every
+#: ruleset (``bystander`` -> ``BYSTANDER``); proto/fengsheng/v1/game.proto only adds values.
+IDENTITY: dict[str, int] = {
+    name.lower(): number
+    for name, number in game_pb2.Identity.items()
+    if number != game_pb2.IDENTITY_UNSPECIFIED
+}
 MODE = {"secret": game_pb2.SECRET, "direct": game_pb2.DIRECT, "text": game_pb2.TEXT}
 
 

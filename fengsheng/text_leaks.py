@@ -33,10 +33,11 @@ from engine import Game
 from engine.rulesets import RULESET_IDS, get_ruleset
 from fengsheng.v1 import game_pb2
 
-IDENTITY_OF_ENUM = {game_pb2.MILITARY: "military", game_pb2.LATENT: "latent", game_pb2.AGENT: "agent"}
+IDENTITY_OF_ENUM = {number: name.lower() for name, number in game_pb2.Identity.items()
+                    if number != game_pb2.IDENTITY_UNSPECIFIED}
 #: Identity words of the texts (ids and the Chinese names) and the identity they name.
-IDENTITY_WORDS = {"military": "military", "latent": "latent", "agent": "agent",
-                  "军情": "military", "潜伏": "latent", "特工": "agent"}
+IDENTITY_WORDS = {**{name: name for name in IDENTITY_OF_ENUM.values()},
+                  "军情": "military", "潜伏": "latent", "特工": "agent", "打酱油": "bystander"}
 
 
 def _names() -> dict[str, str]:

@@ -13,6 +13,7 @@ class Identity(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MILITARY: _ClassVar[Identity]
     LATENT: _ClassVar[Identity]
     AGENT: _ClassVar[Identity]
+    BYSTANDER: _ClassVar[Identity]
 
 class CardFunction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -32,6 +33,8 @@ class CardFunction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     CLASSIFIED: _ClassVar[CardFunction]
     DECRYPT: _ClassVar[CardFunction]
     LOCK: _ClassVar[CardFunction]
+    SEND_BACK: _ClassVar[CardFunction]
+    TRUE_OR_FALSE: _ClassVar[CardFunction]
 
 class Color(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -52,6 +55,7 @@ IDENTITY_UNSPECIFIED: Identity
 MILITARY: Identity
 LATENT: Identity
 AGENT: Identity
+BYSTANDER: Identity
 CARD_FUNCTION_UNSPECIFIED: CardFunction
 PROBE: CardFunction
 SECRET_ORDER: CardFunction
@@ -68,6 +72,8 @@ REINFORCE: CardFunction
 CLASSIFIED: CardFunction
 DECRYPT: CardFunction
 LOCK: CardFunction
+SEND_BACK: CardFunction
+TRUE_OR_FALSE: CardFunction
 COLOR_UNSPECIFIED: Color
 RED: Color
 BLUE: Color
