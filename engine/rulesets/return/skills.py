@@ -34,8 +34,8 @@ def skills_of(g: Game, seat: int) -> list[str]:
         return []
     have = list(character.skills)
     tag = marks.QiaoZhuang.tag
-    for mark in st.marks:  # the record's fields read inline: this is the engine's hottest loop
-        if mark.tag != tag:
+    for mark in st.marks:  # this is the engine's hottest loop: the record is read in place,
+        if mark.tag != tag:  # as QiaoZhuang lays it out (seats: taker, owner; words: skill)
             continue
         taker, owner = mark.seats
         skill = mark.words[0]
