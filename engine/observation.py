@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.state import PLACED
+from engine.marks import placed as characters_placed
 from fengsheng.v1 import game_pb2
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def _public(g: Game) -> game_pb2.Observation:
         pile_exhausted_once=st.pile_exhausted_once,
     )
     locked = st.locked
-    placed = not st.characters or PLACED in st.flags
+    placed = not st.characters or characters_placed(st)
     for i, p in enumerate(st.seats):
         sv = obs.seats.add(
             seat=i,

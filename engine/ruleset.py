@@ -16,6 +16,7 @@ from engine.state import Frame, Prompt, State
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.marks import TypedMark
 
 #: A frame handler: looks at the top frame, opens a decision, pushes work or pops itself.
 Handler = Callable[["Game", Frame], None]
@@ -103,3 +104,6 @@ class Ruleset:
     """Called after a seat discards hand cards (弃牌): opens the ruleset's window for it."""
     zone_counts: Callable[[State], Mapping[int, int]]
     """How many zones each card is in (the core checks: exactly one each)."""
+    mark_kinds: tuple[type[TypedMark], ...] = ()
+    """The ruleset's kinds of mark (:mod:`engine.marks`): a snapshot written before typed
+    marks has them as flag strings, which the loader reads back with these."""

@@ -12,11 +12,17 @@ import dataclasses
 from typing import Any
 
 from engine import state as S
+from engine.marks import from_flags
+from engine.rulesets import get_ruleset
 from fengsheng.v1 import game_pb2
 
-FORMAT = 1
+#: The format this engine writes. 2: marks are ``Mark`` records (``State.marks``) and a
+#: ``Kill`` has no ``non_agent``; 1 (read too, see :func:`_upgrade`): marks were
+#: ``State.flags`` strings. An engine that knows only 1 refuses a 2 by its number.
+FORMAT = 2
+READABLE = (1, 2)
 RECORD_TYPES: dict[str, type[Any]] = {
-    cls.__name__: cls for cls in (S.Seat, S.Transit, S.Item, S.Frame, S.Prompt, S.Kill, S.State)
+    cls.__name__: cls for cls in (S.Seat, S.Transit, S.Item, S.Frame, S.Prompt, S.Kill, S.Mark, S.State)
 }
 
 
@@ -98,7 +104,31 @@ def _from_record(rec: game_pb2.Record) -> Any:
             kwargs[field.name] = _from_record(field.record)
         elif which == "records":
             kwargs[field.name] = [_from_record(r) for r in field.records.values]
+    if cls is S.State or cls is S.Kill:
+        _upgrade(cls, kwargs)
     return cls(**kwargs)
+
+
+def _upgrade(cls: type[Any], kwargs: dict[str, Any]) -> None:
+    """Fields of snapshots written by an older engine, read into today's records:
+
+    - ``State.flags`` (marks packed as ``tag:value:value`` strings) becomes
+      ``State.marks``, each string read by the core's and the ruleset's typed mark kinds
+      (:func:`engine.marks.from_flags`);
+    - ``Kill.non_agent`` is dropped: a ruleset derives what it needs from
+      ``Kill.identity`` (再临's "non-agent" is ``identity != "agent"``), which is the
+      dead seat's identity where a snapshot lacks it.
+    """
+    if cls is S.Kill:
+        kwargs.pop("non_agent", None)
+        return
+    if "flags" in kwargs:
+        flags = kwargs.pop("flags") or []
+        kwargs["marks"] = from_flags(flags, get_ruleset(str(kwargs["ruleset"])).mark_kinds)
+    seats = kwargs.get("seats") or []
+    for kill in kwargs.get("kills") or []:
+        if not kill.identity and 0 <= kill.dead < len(seats):
+            kill.identity = seats[kill.dead].identity
 
 
 def state_to_bytes(st: S.State) -> bytes:
@@ -117,8 +147,8 @@ def state_to_bytes(st: S.State) -> bytes:
 def state_from_bytes(data: bytes) -> S.State:
     snap = game_pb2.Snapshot()
     snap.ParseFromString(data)
-    if snap.format != FORMAT:
-        raise ValueError(f"snapshot format {snap.format} is not supported (expected {FORMAT})")
+    if snap.format not in READABLE:
+        raise ValueError(f"snapshot format {snap.format} is not supported (expected one of {READABLE})")
     st = _from_record(snap.state)
     if not isinstance(st, S.State):
         raise ValueError("snapshot does not hold a match state")

@@ -9,11 +9,16 @@ the response chain. Every card is in exactly one of them at every decision.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, MutableSequence
 from dataclasses import dataclass, field
+from typing import overload
 
-#: The mark (in :attr:`State.flags`) that the characters are placed: from then on the
-#: face-up ones are public (observations show them).
+#: The old flag-string spelling (see :attr:`State.flags`) of the core's mark that the
+#: characters are placed (:class:`engine.marks.Placed`): from then on the face-up ones are
+#: public (observations show them).
 PLACED = "game:placed"
+#: The prefix of an old flag string for a mark that lasts the game.
+LASTING_PREFIX = "game:"
 
 
 @dataclass(slots=True)
@@ -129,8 +134,24 @@ class Kill:
     """The card function or skill id that directly killed (黄雀's mission)."""
     true_intel: int = 0
     """True intel the dead player held when dying (missions count them)."""
-    non_agent: bool = False
     identity: str = ""
+    """The dead player's identity (missions that name whom to kill read it)."""
+
+
+@dataclass(slots=True)
+class Mark:
+    """A mark a card, skill or rule leaves on the match (单枪匹马's extra send, 乔装's
+    borrowed skill, the characters being placed …): a tag saying what it is and its values,
+    typed by what they are. Rulesets read and write marks as typed records
+    (:mod:`engine.marks`); this is the form the state and the snapshot keep."""
+
+    tag: str
+    seats: list[int] = field(default_factory=list)
+    cards: list[int] = field(default_factory=list)
+    numbers: list[int] = field(default_factory=list)
+    words: list[str] = field(default_factory=list)
+    lasting: bool = False
+    """It lasts the game; other marks are cleared when the turn ends."""
 
 
 @dataclass(slots=True)
@@ -177,13 +198,97 @@ class State:
     fresh: list[int] = field(default_factory=list)
     """Cards drawn by a card or skill during the current chain: they cannot join it
     (rulebook 杀意/窃于无形 notes)."""
-    flags: list[str] = field(default_factory=list)
-    """Marks: per-turn ones of skills (单枪匹马's extra send, 先机后置's choice, 乔装 …;
-    a ruleset reads and writes them through typed records, e.g. 再临's ``marks.py``) and,
-    prefixed ``game:``, ones that last the game (:data:`PLACED`)."""
+    marks: list[Mark] = field(default_factory=list)
+    """Marks: per-turn ones of skills (单枪匹马's extra send, 先机后置's choice, 乔装 …)
+    and ones that last the game (:class:`engine.marks.Placed`); a ruleset reads and
+    writes them as typed records (:mod:`engine.marks`)."""
     cause: str = ""
     """What is placing the intel being received (kill credit cause)."""
     character_pool: list[str] = field(default_factory=list)
     """Characters not dealt (face down), for 绝密任务."""
     pool_setting: list[str] = field(default_factory=list)
     """The characters this match was restricted to at creation (empty: all)."""
+
+    @property
+    def flags(self) -> MutableSequence[str]:
+        """The marks as the old ``tag:value:value`` strings (``game:`` first for lasting
+        ones), live: appending, removing or assigning strings changes :attr:`marks`. A
+        compatibility path for code written before typed marks; new code uses
+        :mod:`engine.marks`."""
+        return FlagView(self.marks)
+
+    @flags.setter
+    def flags(self, texts: Iterable[str]) -> None:
+        self.marks[:] = [mark_from_flag(t) for t in texts]
+
+
+def flag_of(mark: Mark) -> str:
+    """A mark as an old flag string: ``game:`` if it lasts, the tag, then its values."""
+    values = [*mark.seats, *mark.cards, *mark.numbers, *mark.words]
+    head = (LASTING_PREFIX if mark.lasting else "") + mark.tag
+    return ":".join([head, *map(str, values)]) if values else head
+
+
+def mark_from_flag(text: str) -> Mark:
+    """An old flag string as a mark: lasting if it starts ``game:``, the rest kept whole as
+    the tag (so :func:`flag_of` gives the same string back). Typed marks are read from
+    their strings by :func:`engine.marks.from_flags`."""
+    if text.startswith(LASTING_PREFIX):
+        return Mark(text[len(LASTING_PREFIX):], lasting=True)
+    return Mark(text)
+
+
+class FlagView(MutableSequence[str]):
+    """:attr:`State.flags`: a live view of the marks as flag strings."""
+
+    __slots__ = ("_marks",)
+
+    def __init__(self, marks: list[Mark]) -> None:
+        self._marks = marks
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> MutableSequence[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | MutableSequence[str]:
+        if isinstance(index, slice):
+            return [flag_of(m) for m in self._marks[index]]
+        return flag_of(self._marks[index])
+
+    @overload
+    def __setitem__(self, index: int, value: str) -> None: ...
+
+    @overload
+    def __setitem__(self, index: slice, value: Iterable[str]) -> None: ...
+
+    def __setitem__(self, index: int | slice, value: str | Iterable[str]) -> None:
+        if isinstance(index, slice):
+            if isinstance(value, str):
+                raise TypeError("assign a list of flag strings to a slice")
+            self._marks[index] = [mark_from_flag(t) for t in value]
+        elif isinstance(value, str):
+            self._marks[index] = mark_from_flag(value)
+        else:
+            raise TypeError("a flag is a string")
+
+    def __delitem__(self, index: int | slice) -> None:
+        del self._marks[index]
+
+    def __len__(self) -> int:
+        return len(self._marks)
+
+    def __iter__(self) -> Iterator[str]:
+        return (flag_of(m) for m in self._marks)
+
+    def insert(self, index: int, value: str) -> None:
+        self._marks.insert(index, mark_from_flag(value))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FlagView):
+            return self._marks == other._marks
+        return isinstance(other, list) and list(self) == other
+
+    def __repr__(self) -> str:
+        return repr(list(self))

@@ -1,7 +1,12 @@
 """Snapshots written before the engine core moved 风声再临 into engine/rulesets/return/
 (commit a46b44c) still restore, and the restored match continues exactly as it did then:
 the same actions give byte-identical snapshots. The fixture holds games with and without
-characters, stopped at a response point, an intel arrival and the character choice."""
+characters, stopped at a response point, an intel arrival and the character choice.
+
+Snapshot format 1 kept marks as ``State.flags`` strings and 再临's ``Kill.non_agent``;
+format 2 keeps typed ``Mark`` records and derives "non-agent" from ``Kill.identity``: a
+format-1 snapshot restores as the same match (the fixture is format 1, and so is the
+rewritten snapshot below)."""
 
 from __future__ import annotations
 
@@ -13,6 +18,12 @@ from pathlib import Path
 import pytest
 
 from engine import Game
+from engine.marks import add, find
+from engine.marks import placed as characters_placed
+from engine.rulesets import ruleset_module
+from engine.snapshot import _from_record
+from engine.state import Kill, flag_of
+from fengsheng.v1 import game_pb2
 
 FIXTURE = json.loads((Path(__file__).parent / "data" / "snapshots_a46b44c.json").read_text(encoding="utf-8"))
 
@@ -35,3 +46,68 @@ def test_an_old_snapshot_restores_and_continues_the_same(game: dict[str, object]
     # and "?" to the rest (docs/rule-decisions.md §17, docs/security/leaks.md), one line each.
     assert dataclasses.replace(restored.state, event_count=0) == dataclasses.replace(then.state, event_count=0)
     assert restored.state.event_count >= then.state.event_count
+
+
+def _old_form(data: bytes) -> bytes:
+    """A snapshot of today's engine rewritten the way the engine before typed marks wrote
+    it: ``State.flags`` strings instead of ``State.marks`` records, and ``Kill.non_agent``
+    (再临's "the dead player was not an agent") before ``Kill.identity``."""
+    snap = game_pb2.Snapshot()
+    snap.ParseFromString(data)
+    assert snap.format == 2
+    snap.format = 1
+    for field in snap.state.fields:
+        if field.name == "marks":
+            texts = [flag_of(_from_record(r)) for r in field.records.values]
+            field.Clear()
+            field.name = "flags"
+            field.strs.values.extend(texts)
+        elif field.name == "kills":
+            for kill in field.records.values:
+                fields = list(kill.fields)
+                identity = next(f.str for f in fields if f.name == "identity")
+                old = game_pb2.Field(name="non_agent", flag=identity != "agent")
+                del kill.fields[:]
+                kill.fields.extend([f for f in fields if f.name != "identity"] + [old]
+                                   + [f for f in fields if f.name == "identity"])
+    out: bytes = snap.SerializeToString(deterministic=True)
+    return out
+
+
+def test_a_snapshot_with_flag_strings_and_non_agent_kills_restores_as_typed_marks() -> None:
+    marks = ruleset_module("return", "marks")
+    game = Game.new("return", players=5, seed=3, characters=True)
+    while game.pending is not None and not characters_placed(game.state):
+        seat = game.pending.seat
+        game.apply(seat, game.legal_actions(seat)[0])
+    st = game.state
+    assert game.pending is not None
+    add(st, marks.QiaoZhuang(1, 3, "ji_min"))
+    add(st, marks.Sent(0, 41))
+    add(st, marks.DrawSet(0))
+    st.kills.append(Kill(2, [0], "burn", 1, "military"))
+    st.kills.append(Kill(4, [1], "", 0, "agent"))
+    data = game.snapshot()
+    old = _old_form(data)
+    assert old != data and b"qiao_zhuang:1:3:ji_min" in old and b"non_agent" in old
+    restored = Game.restore(old)
+    assert restored.state == st
+    assert find(restored.state, marks.QiaoZhuang) == [marks.QiaoZhuang(1, 3, "ji_min")]
+    assert restored.snapshot() == data
+    # 蝮蛇's "non-agent" is read from the dead player's identity.
+    assert [k.identity != "agent" for k in restored.state.kills] == [True, False]
+
+
+def test_a_snapshot_of_an_unknown_format_is_refused() -> None:
+    snap = game_pb2.Snapshot()
+    snap.ParseFromString(Game.new("return", players=5, seed=3).snapshot())
+    snap.format = 3
+    with pytest.raises(ValueError, match="format 3"):
+        Game.restore(snap.SerializeToString())
+
+
+def test_an_old_kill_without_identity_takes_the_dead_seats() -> None:
+    game = Game.new("return", players=5, seed=3)
+    game.state.kills.append(Kill(2, [0], "burn", 1, ""))
+    restored = Game.restore(game.snapshot())
+    assert restored.state.kills[0].identity == game.state.seats[2].identity != ""

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from engine.ruleset import CardTable, CharacterInfo, Ruleset
 
-from . import deck, ruledata
+from . import deck, marks, ruledata
 from .cards import table as _card_table  # noqa: F401  (fills the card tables)
 from .characters import CHARACTERS, SKILLS
 from .flow import HANDLERS
@@ -55,4 +55,5 @@ RULESET = Ruleset(
     hidden_action=hidden_action,
     discarded=_discarded,
     zone_counts=zone_counts,
+    mark_kinds=marks.KINDS,
 )

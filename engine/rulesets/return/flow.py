@@ -70,7 +70,7 @@ def h_turn(g: Game, fr: Frame) -> None:
         g.log("turn_end", s, f"seat {s} ends the turn")
         st.stack.pop()
         st.transit = None
-        st.flags = [f for f in st.flags if f.startswith("game:")]
+        marks.end_turn(st)
         st.stack.append(Frame("turn", seat=g.next_living(s, 1)))
 
 

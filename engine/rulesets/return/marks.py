@@ -1,61 +1,21 @@
-"""Per-turn marks of skills and rules (单枪匹马's extra send, 先机后置's choice, 乔装's
-borrowed skill …) as typed records.
+"""The marks 风声再临's skills and rules leave on a turn (单枪匹马's extra send, 先机后置's
+choice, 乔装's borrowed skill …) as typed records over the core's ``State.marks``
+(:mod:`engine.marks`). They are cleared at the turn's end.
 
-The state keeps them in ``State.flags`` as ``tag:field:field`` strings, which is the
-snapshot format (snapshots written before this module restore unchanged); this module is
-the only place that writes or reads that packing. Marks are cleared at the turn's end
-unless their tag starts with ``game:``.
+Snapshots written before typed marks hold these as ``tag:field:field`` strings; the tags
+and field orders below are that packing, so the loader reads them back
+(:data:`KINDS`, ``Ruleset.mark_kinds``).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from typing import ClassVar, TypeVar
+from typing import ClassVar
 
-from engine.state import State
+from engine.marks import CardNo, Number, SeatNo, TypedMark, Word, add, count, end_turn, find, has, remove
 
-M = TypeVar("M", bound="Mark")
-
-
-@dataclass(frozen=True, slots=True)
-class Mark:
-    """A mark: a tag and typed fields (ints or words)."""
-
-    tag: ClassVar[str] = ""
-
-    def encode(self) -> str:
-        names = _fields(type(self))
-        if not names:
-            return self.tag
-        return ":".join([self.tag, *(str(getattr(self, name)) for name, _ in names)])
-
-    @classmethod
-    def decode(cls: type[M], text: str) -> M | None:
-        """The mark ``text`` holds if it is one of this class, else None."""
-        tag = cls.tag
-        if not text.startswith(tag):
-            return None
-        names = _fields(cls)
-        if not names:
-            return cls() if text == tag else None
-        if text[len(tag):len(tag) + 1] != ":":
-            return None
-        parts = text[len(tag) + 1:].split(":")
-        if len(parts) != len(names):
-            return None
-        return cls(*(int(p) if is_int else p for (_, is_int), p in zip(names, parts, strict=True)))
-
-
-_FIELDS: dict[type[Mark], tuple[tuple[str, bool], ...]] = {}
-
-
-def _fields(cls: type[Mark]) -> tuple[tuple[str, bool], ...]:
-    """(field name, is an int) of a mark class, cached: marks are read on the hot path."""
-    found = _FIELDS.get(cls)
-    if found is None:
-        found = _FIELDS[cls] = tuple((f.name, f.type in ("int", int)) for f in dataclasses.fields(cls))
-    return found
+#: The typed-mark base, under the name this ruleset's modules use.
+Mark = TypedMark
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +23,7 @@ class Acted(Mark):
     """The turn player used a card or skill this turn (声东击西's "出牌前")."""
 
     tag: ClassVar[str] = "acted"
-    seat: int
+    seat: SeatNo
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +31,8 @@ class Sent(Mark):
     """``seat`` sent ``card`` as intel this turn (联动, 声东击西)."""
 
     tag: ClassVar[str] = "sent"
-    seat: int
-    card: int
+    seat: SeatNo
+    card: CardNo
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +40,7 @@ class DrawSet(Mark):
     """The turn-start draw is ``count`` cards (战术大师: 0, 先机后置: 4, 精明: done)."""
 
     tag: ClassVar[str] = "draw_set"
-    count: int
+    count: Number
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +48,7 @@ class DrawExtra(Mark):
     """The turn-start draw gets ``count`` more cards (英雄本色)."""
 
     tag: ClassVar[str] = "draw_extra"
-    count: int
+    count: Number
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,9 +77,9 @@ class QiaoZhuang(Mark):
     """乔装: ``taker`` holds ``owner``'s ``skill`` until the turn ends."""
 
     tag: ClassVar[str] = "qiao_zhuang"
-    taker: int
-    owner: int
-    skill: str
+    taker: SeatNo
+    owner: SeatNo
+    skill: Word
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +87,8 @@ class Superseded(Mark):
     """The intel ``old`` in transit was replaced by ``new`` (偷龙转凤; read by 速译)."""
 
     tag: ClassVar[str] = "superseded"
-    old: int
-    new: int
+    old: CardNo
+    new: CardNo
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,8 +96,8 @@ class Declared(Mark):
     """以爱宣名: ``seat`` declared ``what`` (``draw`` / ``take``) for this turn's send."""
 
     tag: ClassVar[str] = "yi_ai_xuan_ming"
-    seat: int
-    what: str
+    seat: SeatNo
+    what: Word
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,8 +105,8 @@ class QiChe(Mark):
     """弃车保帅 was used on ``seat``'s receipt of ``card`` (once per receipt)."""
 
     tag: ClassVar[str] = "qi_che_bao_shuai"
-    seat: int
-    card: int
+    seat: SeatNo
+    card: CardNo
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +114,7 @@ class XianSuoStep(Mark):
     """线索 was used by ``seat`` in this turn's discard step (once per step)."""
 
     tag: ClassVar[str] = "xian_suo:step"
-    seat: int
+    seat: SeatNo
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,30 +124,10 @@ class XianJiFour(Mark):
     tag: ClassVar[str] = "xian_ji_hou_zhi:four"
 
 
-def add(st: State, mark: Mark) -> None:
-    st.flags.append(mark.encode())
+#: Every kind of mark of this ruleset (the snapshot loader reads old flag strings with them).
+KINDS: tuple[type[Mark], ...] = (Acted, Sent, DrawSet, DrawExtra, SendExtra, SendExtraUsed, SendAnyMode,
+                                 QiaoZhuang, Superseded, Declared, QiChe, XianSuoStep, XianJiFour)
 
-
-def has(st: State, mark: Mark) -> bool:
-    return mark.encode() in st.flags
-
-
-def count(st: State, mark: Mark) -> int:
-    return st.flags.count(mark.encode())
-
-
-def find(st: State, kind: type[M]) -> list[M]:
-    """Every mark of this kind, in the order they were made."""
-    tag = kind.tag
-    out: list[M] = []
-    for text in st.flags:
-        if text.startswith(tag):  # the cheap test first: this runs on the hot path
-            mark = kind.decode(text)
-            if mark is not None:
-                out.append(mark)
-    return out
-
-
-def remove(st: State, *kinds: type[Mark]) -> None:
-    """Drop every mark of these kinds."""
-    st.flags[:] = [t for t in st.flags if all(k.decode(t) is None for k in kinds)]
+__all__ = ["KINDS", "Acted", "Declared", "DrawExtra", "DrawSet", "Mark", "QiChe", "QiaoZhuang", "SendAnyMode",
+           "SendExtra", "SendExtraUsed", "Sent", "Superseded", "XianJiFour", "XianSuoStep", "add", "count",
+           "end_turn", "find", "has", "remove"]

@@ -170,8 +170,7 @@ def die(g: Game, seat: int, killers: list[int], cause: str = "") -> None:
     hidden_identity = has_skill(g, seat, "cheng_fu")  # 城府: may keep the identity hidden
     if hidden_identity:
         g.log("skill", seat, f"seat {seat} uses cheng_fu")
-    kill = Kill(seat, sorted(set(killers)), cause,
-                true_count(p.intel), p.identity != "agent", p.identity)
+    kill = Kill(seat, sorted(set(killers)), cause, true_count(p.intel), p.identity)
     p.alive = False
     if not hidden_identity:
         p.identity_revealed = True

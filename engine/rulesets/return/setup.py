@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from engine import rng
 from engine.errors import SetupError
-from engine.state import PLACED, Frame, Seat, State
+from engine.marks import Placed
+from engine.state import Frame, Seat, State
 
-from . import deck, ruledata
+from . import deck, marks, ruledata
 from .skills import CHARACTERS, available_characters
 from .triggers import open_window
 
@@ -165,7 +166,7 @@ def position_state(pos: dict[str, Any]) -> State:
         st.stack.append(Frame("characters", seat=turn, order=order, index=len(order)))
         return st
     if st.characters:
-        st.flags.append(PLACED)
+        marks.add(st, Placed())
     if step == "start":
         st.stack.append(Frame("turn", seat=turn))
     else:
@@ -211,7 +212,7 @@ def h_characters(g: Game, fr: Frame) -> None:
         g.ask(s, "character", "choose your character", character_choices(st.seats[s].options))
         return
     st.stack.pop()
-    st.flags.append(PLACED)
+    marks.add(st, Placed())
     for i, p in enumerate(st.seats):
         shown = p.character if p.exposed else "a face-down character"
         g.log("character", i, f"seat {i} places {shown}")

@@ -34,16 +34,15 @@ def skills_of(g: Game, seat: int) -> list[str]:
         return []
     have = list(character.skills)
     tag = marks.QiaoZhuang.tag
-    for text in st.flags:  # inline prefix test: this is the engine's hottest loop
-        if not text.startswith(tag):
+    for mark in st.marks:  # this is the engine's hottest loop: the record is read in place,
+        if mark.tag != tag:  # as QiaoZhuang lays it out (seats: taker, owner; words: skill)
             continue
-        borrowed = marks.QiaoZhuang.decode(text)
-        if borrowed is None:
-            continue
-        if borrowed.owner == seat and borrowed.skill in have:
-            have.remove(borrowed.skill)
-        if borrowed.taker == seat:
-            have.append(borrowed.skill)
+        taker, owner = mark.seats
+        skill = mark.words[0]
+        if owner == seat and skill in have:
+            have.remove(skill)
+        if taker == seat:
+            have.append(skill)
     return have
 
 

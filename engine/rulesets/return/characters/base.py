@@ -184,8 +184,10 @@ def receipt(g: Game) -> Frame | None:
 
 
 def kills_by(g: Game, seat: int) -> list[tuple[int, str, bool, int]]:
-    """Deaths credited to ``seat`` other than its own: (dead, cause, non_agent, true_intel)."""
-    return [(k.dead, k.cause, k.non_agent, k.true_intel) for k in g.state.kills
+    """Deaths credited to ``seat`` other than its own: (dead, cause, non_agent, true_intel);
+    ``non_agent``: the dead player's identity (``Kill.identity``) was not agent (蝮蛇's
+    mission, digest §9 "kill a non-agent player by your own hand")."""
+    return [(k.dead, k.cause, k.identity != "agent", k.true_intel) for k in g.state.kills
             if seat in k.killers and k.dead != seat]
 
 

@@ -1,0 +1,194 @@
+"""Typed marks: the records a ruleset defines for what its cards, skills and rules leave
+on the match (单枪匹马's extra send, 乔装's borrowed skill …), stored in ``State.marks`` as
+:class:`engine.state.Mark` records (a tag and typed values), which is the snapshot form.
+
+A ruleset declares each kind of mark as a frozen dataclass subclassing :class:`TypedMark`
+with a ``tag`` and fields typed :data:`SeatNo`, :data:`CardNo`, :data:`Number` or
+:data:`Word`; a field's type says which list of the record holds it, in declaration order::
+
+    @dataclass(frozen=True, slots=True)
+    class QiaoZhuang(TypedMark):
+        tag: ClassVar[str] = "qiao_zhuang"
+        taker: SeatNo
+        owner: SeatNo
+        skill: Word
+
+and reads and writes them with :func:`add`, :func:`has`, :func:`count`, :func:`find` and
+:func:`remove`. Marks are cleared when the turn ends unless their kind sets ``lasting``.
+
+Snapshots written before the typed marks kept them in ``State.flags`` as
+``tag:field:field`` strings (``game:`` first for lasting ones); :meth:`TypedMark.decode`
+reads that packing, and the snapshot loader uses it with the kinds a ruleset lists in
+``Ruleset.mark_kinds`` (:func:`from_flags`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Annotated, ClassVar, TypeVar
+
+from engine.state import Mark, State, mark_from_flag
+
+#: A field holding a seat number (record list ``seats``).
+SeatNo = Annotated[int, "seats"]
+#: A field holding a card number (record list ``cards``).
+CardNo = Annotated[int, "cards"]
+#: A field holding a count or other number (record list ``numbers``).
+Number = Annotated[int, "numbers"]
+#: A field holding a word: a skill id, an option (record list ``words``).
+Word = Annotated[str, "words"]
+
+_SLOTS = ("seats", "cards", "numbers", "words")
+#: The prefix the old flag strings gave marks that last the game.
+LEGACY_LASTING = "game:"
+
+M = TypeVar("M", bound="TypedMark")
+
+
+@dataclass(frozen=True, slots=True)
+class TypedMark:
+    """A kind of mark: a tag and typed fields (see the module text)."""
+
+    tag: ClassVar[str] = ""
+    lasting: ClassVar[bool] = False
+    """Marks of this kind last the game (others are cleared at the turn's end)."""
+
+    def record(self) -> Mark:
+        """This mark as the state stores it."""
+        rec = Mark(self.tag, lasting=self.lasting)
+        for name, slot, _ in _LAYOUTS.get(type(self)) or _layout(type(self)):
+            getattr(rec, slot).append(getattr(self, name))
+        return rec
+
+    @classmethod
+    def from_record(cls: type[M], rec: Mark) -> M:
+        """The typed mark a record of this kind holds (its tag is :attr:`tag`)."""
+        layout = _layout(cls)
+        sizes = _sizes(cls)
+        if (len(rec.seats), len(rec.cards), len(rec.numbers), len(rec.words)) != sizes:
+            raise ValueError(f"mark {rec.tag!r} does not have the fields of {cls.__name__}: {rec}")
+        return cls(*[getattr(rec, slot)[i] for _, slot, i in layout])
+
+    def encode(self) -> str:
+        """The old flag-string packing of this mark (snapshots before typed marks)."""
+        head = (LEGACY_LASTING if self.lasting else "") + self.tag
+        names = _layout(type(self))
+        if not names:
+            return head
+        return ":".join([head, *(str(getattr(self, name)) for name, _, _ in names)])
+
+    @classmethod
+    def decode(cls: type[M], text: str) -> M | None:
+        """The mark an old flag string holds if it is one of this kind, else None."""
+        head = (LEGACY_LASTING if cls.lasting else "") + cls.tag
+        if not text.startswith(head):
+            return None
+        names = _layout(cls)
+        if not names:
+            return cls() if text == head else None
+        if text[len(head):len(head) + 1] != ":":
+            return None
+        parts = text[len(head) + 1:].split(":")
+        if len(parts) != len(names):
+            return None
+        try:
+            return cls(*(p if slot == "words" else int(p) for (_, slot, _), p in zip(names, parts, strict=True)))
+        except ValueError:
+            return None
+
+
+@dataclass(frozen=True, slots=True)
+class Placed(TypedMark):
+    """The characters are placed (set-up is over): from then on the face-up ones are
+    public (observations show them). The core's one mark; every ruleset with characters
+    makes it."""
+
+    tag: ClassVar[str] = "placed"
+    lasting: ClassVar[bool] = True
+
+
+#: The marks the core itself defines (the snapshot loader knows them for every ruleset).
+CORE_KINDS: tuple[type[TypedMark], ...] = (Placed,)
+
+_LAYOUTS: dict[type[TypedMark], tuple[tuple[str, str, int], ...]] = {}
+_SIZES: dict[type[TypedMark], tuple[int, int, int, int]] = {}
+
+
+def _layout(cls: type[TypedMark]) -> tuple[tuple[str, str, int], ...]:
+    """(field name, record list, index in that list) of a mark kind, cached: marks are
+    read on the hot path."""
+    found = _LAYOUTS.get(cls)
+    if found is None:
+        hints = typing.get_type_hints(cls, include_extras=True)
+        used = dict.fromkeys(_SLOTS, 0)
+        out: list[tuple[str, str, int]] = []
+        for f in dataclasses.fields(cls):
+            meta = getattr(hints[f.name], "__metadata__", ())
+            slot = meta[0] if meta and meta[0] in used else ""
+            if not slot:
+                raise TypeError(f"{cls.__name__}.{f.name}: type it SeatNo, CardNo, Number or Word")
+            out.append((f.name, slot, used[slot]))
+            used[slot] += 1
+        found = _LAYOUTS[cls] = tuple(out)
+        _SIZES[cls] = (used["seats"], used["cards"], used["numbers"], used["words"])
+    return found
+
+
+def _sizes(cls: type[TypedMark]) -> tuple[int, int, int, int]:
+    _layout(cls)
+    return _SIZES[cls]
+
+
+def add(st: State, mark: TypedMark) -> None:
+    st.marks.append(mark.record())
+
+
+def has(st: State, mark: TypedMark) -> bool:
+    return mark.record() in st.marks
+
+
+def count(st: State, mark: TypedMark) -> int:
+    return st.marks.count(mark.record())
+
+
+def find(st: State, kind: type[M]) -> list[M]:
+    """Every mark of this kind, in the order they were made."""
+    tag = kind.tag
+    return [kind.from_record(m) for m in st.marks if m.tag == tag]
+
+
+def remove(st: State, *kinds: type[TypedMark]) -> None:
+    """Drop every mark of these kinds."""
+    tags = {k.tag for k in kinds}
+    st.marks[:] = [m for m in st.marks if m.tag not in tags]
+
+
+def placed(st: State) -> bool:
+    """The characters are placed (:class:`Placed`); observations ask at every decision."""
+    tag = Placed.tag
+    return any(m.tag == tag for m in st.marks)
+
+
+def end_turn(st: State) -> None:
+    """The turn ends: only the marks that last the game stay."""
+    st.marks[:] = [m for m in st.marks if m.lasting]
+
+
+def from_flags(flags: Iterable[str], kinds: Iterable[type[TypedMark]]) -> list[Mark]:
+    """Old ``State.flags`` strings as mark records: each one a kind of ``kinds`` (or of the
+    core's) reads becomes that typed mark; any other string is kept as written
+    (:func:`engine.state.mark_from_flag`)."""
+    known = (*CORE_KINDS, *kinds)
+    out: list[Mark] = []
+    for text in flags:
+        for kind in known:
+            mark = kind.decode(text)
+            if mark is not None:
+                out.append(mark.record())
+                break
+        else:
+            out.append(mark_from_flag(text))
+    return out
