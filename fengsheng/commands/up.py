@@ -68,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--data-dir",
         type=Path,
         default=None,
-        help="keep the Redis AOF and the secrets here (default: $FENGSHENG_DATA_DIR, else ./.fengsheng in a "
+        help="keep the Redis AOF, the secrets and the logs here (default: $FENGSHENG_DATA_DIR, else ./.fengsheng in a "
         "fengsheng checkout, else $XDG_DATA_HOME/fengsheng)",
     )
     parser.add_argument(
@@ -105,8 +105,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-restarts",
         type=int,
         default=5,
-        help="a child that dies this many times in a row, each within 30 s of its start, is a crash loop: "
-        "up stops everything and exits with status 1 (default 5)",
+        help="restart a dead child at most this many times in a row (a death counts when it comes within 30 s "
+        "of the child's start); one death more is a crash loop: up stops everything, exit status 1 (default 5)",
     )
     parser.add_argument(
         "--worker-loglevel",
