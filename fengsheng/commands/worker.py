@@ -38,6 +38,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _quiet_root_warning() -> None:
+    """Silence exactly Celery's "running the worker with superuser privileges" warning.
+
+    What makes root dangerous for a Celery worker is unpickling messages from the broker;
+    this worker accepts JSON only (``accept_content=["json"]`` in services/celery_app.py), and
+    with pickle accepted Celery refuses to start as root rather than warn. Root is what
+    containers without a ``USER`` and CI run as (deploy/Dockerfile runs as uid 10001), and
+    ``--uid`` would need a second account owning nothing the worker reads; the warning said
+    nothing actionable there and was printed on every ``fengsheng up``."""
+    import warnings
+
+    from celery.exceptions import SecurityWarning
+
+    warnings.filterwarnings(
+        "ignore", message=r"You're running the worker with superuser privileges", category=SecurityWarning
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     import os
     import sys
@@ -62,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
     from services.celery_app import app
 
     app.conf.broker_url = broker_url
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        _quiet_root_warning()
     name = args.name or f"fengsheng-{os.getpid()}@%h"
     argv = [
         "worker",

@@ -3,6 +3,10 @@
 >>> up = Up("--data-dir", str(tmp_path / "data"))      # doctest: +SKIP
 >>> httpx.get(up.url + "/healthz")                       # doctest: +SKIP
 >>> up.process.send_signal(signal.SIGTERM); up.wait_all_gone()   # doctest: +SKIP
+
+``up`` restarts a child that dies (``up: NAME restarted (pid N)``): :meth:`Up.pid` is a
+child's current pid, and :meth:`Up.track` adds the processes started since to those
+:meth:`Up.wait_all_gone` checks.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ class Up:
         if SERVICE_TOKEN_ENV not in (env or {}):
             child_env.pop(SERVICE_TOKEN_ENV, None)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "fengsheng.cli", "up", "--port", "0", "--quiet", *args],
+            [sys.executable, "-m", "fengsheng.cli", "up", "--port", "0", *args],
             cwd=ROOT,
             env=child_env,
             stdin=subprocess.DEVNULL,
@@ -64,6 +68,27 @@ class Up:
 
     def text(self) -> str:
         return "".join(self.lines)
+
+    def pid(self, name: str) -> int:
+        """The current pid of the child ``name`` (the banner's, or that of its latest restart)."""
+        restarts = re.findall(rf"^up: {re.escape(name)} restarted \(pid (\d+)\)$", self.text(), re.MULTILINE)
+        return int(restarts[-1]) if restarts else self.children[name]
+
+    def wait_restarted(self, name: str, after: int, timeout: float = 60.0) -> int:
+        """Wait until ``up`` has restarted ``name`` (its pid is no longer ``after``); the new pid."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid = self.pid(name)
+            if pid != after:
+                self.track()
+                return pid
+            assert self.process.poll() is None, self.text()[-3000:]
+            time.sleep(0.1)
+        raise AssertionError(f"{name} was not restarted within {timeout}s:\n{self.text()[-3000:]}")
+
+    def track(self) -> None:
+        """Add the processes ``up`` runs now to those that must be gone after it stops."""
+        self.started |= descendants(self.process.pid)
 
     def stop(self) -> int:
         """SIGTERM ``up`` and wait until everything it started is gone; its exit status."""

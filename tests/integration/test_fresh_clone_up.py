@@ -2,15 +2,16 @@
 
 The test clones this repository's committed HEAD (``git clone``: uncommitted changes are
 not part of it) into a temporary directory and runs, from the clone, the README's first
-command, ``./dev up`` (install, then ``fengsheng up``), with ``--port 0 --quiet``. It
-waits for the URLs, creates a match of five bots through the gateway's HTTP API, waits
-for a winner, sends SIGINT (what Ctrl-C sends) and checks that ``up`` exits with status
-0 and that every process it started (Redis, engine service, Celery worker and its pool,
-gateway) is gone.
+command, ``./dev up`` (install, then ``fengsheng up``), with ``--port 0``. It checks that
+the start is quiet (issue 16 §7: a few lines before the URL, no warning from pip, Celery or
+Redis anywhere), waits for the URLs, creates a match of five bots through the gateway's
+HTTP API, waits for a winner, sends SIGINT (what Ctrl-C sends) and checks that ``up`` exits
+with status 0 and that every process it started (Redis, engine service, Celery worker and
+its pool, gateway) is gone.
 
 Speed: ``dev`` honours ``FENGSHENG_VENV``. The test points it at a new, empty venv whose
 only content is a ``.pth`` line adding the site-packages of the venv running the tests,
-so ``./dev install`` really runs (``pip install -e '.[dev]'`` of the clone, creating the
+so ``./dev up``'s install really runs (``pip install -e .`` of the clone, creating the
 clone's own ``fengsheng`` command) but finds every dependency already installed and takes
 seconds, while the test's own venv is never modified. Set ``FENGSHENG_FRESH_INSTALL=1``
 to let ``./dev`` build a truly fresh venv from the package index instead (minutes).
@@ -34,6 +35,9 @@ import pytest
 from helpers.gateway_procs import alive, descendants, poll_json
 
 pytestmark = pytest.mark.integration
+
+#: lines ``./dev up`` may print before the URL: creating the venv, installing, starting
+MAX_LINES_BEFORE_URL = 4
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,7 +81,7 @@ def test_fresh_clone_dev_up_plays_a_bot_match_and_stops_cleanly(tmp_path: Path) 
     else:
         env.pop("FENGSHENG_VENV", None)
     up = subprocess.Popen(
-        ["./dev", "up", "--port", "0", "--quiet"],
+        ["./dev", "up", "--port", "0"],
         cwd=clone,
         env=env,
         stdin=subprocess.DEVNULL,
@@ -109,6 +113,9 @@ def test_fresh_clone_dev_up_plays_a_bot_match_and_stops_cleanly(tmp_path: Path) 
         assert re.search(r"API docs\s+http://\S+/docs", text) and re.search(r"engine\s+\S+:\d+", text)
         assert re.search(r"redis\s+redis://\S+", text)
         base = url.group(1)
+        lines = text.splitlines()
+        first_url = next(i for i, line in enumerate(lines) if base in line)
+        assert first_url <= MAX_LINES_BEFORE_URL, "\n".join(lines[: first_url + 1])
         started = descendants(up.pid)
         names = {
             Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace") for pid in started
@@ -147,5 +154,13 @@ def test_fresh_clone_dev_up_plays_a_bot_match_and_stops_cleanly(tmp_path: Path) 
     assert up.returncode == 0, text[-4000:]
     assert not left, f"processes left behind: {left}\n{text[-4000:]}"
     assert "up: stopped" in text
+    assert not [line for line in text.splitlines() if re.search(r"warn", line, re.IGNORECASE)], text[-4000:]
+    # ./dev up installs what running needs, not the test tools (./dev test does), and the
+    # package builds without a warning from setuptools (pip's output is kept in install.log)
+    venv = Path(env.get("FENGSHENG_VENV") or clone / ".venv")
+    assert not (venv / ".fengsheng-installed").read_text().strip().endswith("dev")
+    install_log = (venv / "install.log").read_text()
+    assert "Successfully installed" in install_log
+    assert "BuildBackendWarning" not in install_log and "Deprecat" not in install_log, install_log[-4000:]
     with pytest.raises(httpx.HTTPError):
         httpx.get(f"{base}/healthz", timeout=2)
