@@ -337,13 +337,15 @@ class MemoryLadder:
 # Every ladder key carries the hash tag {rk}, so one transaction may touch many players'
 # ratings on Redis Cluster too (ladder writes are a few per finished match).
 #
-# A ruleset's keys carry its id after the family letter (``rk:{rk}:r:classic:human:all:p``);
+# A ruleset's keys carry its id after the family letter (``rk:{rk}:r:classic:human:all:p``,
+# ``rk:{rk}:classic:corr``);
 # ``return``'s carry none: they are the keys written before there were rulesets, read and
 # written as ``return``'s with no migration. (No clash: a ladder is ``human`` or ``bot``,
 # never a ruleset id.)
 
 
 def _ruleset_part(ruleset: str) -> str:
+    """The ruleset's part of a key: none for ``return``, else ``classic:``."""
     return "" if ruleset == DEFAULT_RULESET else f"{ruleset}:"
 
 
@@ -360,11 +362,11 @@ def history_key(ladder: str, player_id: str, ruleset: str = DEFAULT_RULESET) -> 
 
 
 def correction_key(ruleset: str = DEFAULT_RULESET) -> str:
-    return "rk:{rk}:corr" + (f":{ruleset}" if ruleset != DEFAULT_RULESET else "")
+    return f"rk:{{rk}}:{_ruleset_part(ruleset)}corr"
 
 
 def seasons_key(ruleset: str = DEFAULT_RULESET) -> str:
-    return "rk:{rk}:seasons" + (f":{ruleset}" if ruleset != DEFAULT_RULESET else "")
+    return f"rk:{{rk}}:{_ruleset_part(ruleset)}seasons"
 
 
 def done_key(match_id: str) -> str:

@@ -204,8 +204,10 @@ def test_each_ruleset_rates_apart_and_old_ratings_are_returns(store: RankedStore
         Participant,
         RatingKey,
         RedisLadder,
+        correction_key,
         history_key,
         rating_key,
+        seasons_key,
     )
 
     ladder = RedisLadder(store.redis, correction=False)
@@ -214,6 +216,7 @@ def test_each_ruleset_rates_apart_and_old_ratings_are_returns(store: RankedStore
     store.redis.lpush("rk:{rk}:h:human:old", json.dumps({"match_id": "m-old", "at": 1.0, "identity": 2}))
     assert rating_key(RatingKey(HUMAN, ALL_TIME, "old")) == "rk:{rk}:r:human:all:old"
     assert history_key(HUMAN, "old") == "rk:{rk}:h:human:old"
+    assert (correction_key("return"), seasons_key("return")) == ("rk:{rk}:corr", "rk:{rk}:seasons")
     assert ladder.rating(HUMAN, "old", ALL_TIME, "return").games == 9
     assert ladder.history(HUMAN, "old", ruleset="return")[0]["ruleset"] == "return"
 
