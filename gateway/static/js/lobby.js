@@ -1,9 +1,9 @@
 // The lobby: play now against bots, live matches to watch, finished ones to replay.
 import { api, guest, savedGuest, saveSeatToken } from "./api.js";
 import { t } from "./i18n.js";
-import { boardPanel } from "./profile.js";
 import { fill, h } from "./render.js";
 import { holdMs } from "./table.js";
+import { boardPanel } from "./profile.js";
 
 export async function mountLobby(root) {
   const me = savedGuest();
