@@ -79,13 +79,6 @@ class Decision:
     deadline_ms: int
 
 
-def _ruleset(ruleset: str) -> str:
-    """A requested ruleset id, checked against the engine's registry (``""`` stays ``""``)."""
-    if ruleset and ruleset not in RULESET_IDS:
-        raise BadRequest(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESET_IDS)}")
-    return ruleset
-
-
 @dataclass
 class RankedService:
     matches: MatchService
@@ -302,3 +295,10 @@ class RankedService:
             opened_ms = int(item.event_id.split("-", 1)[0])
             deadline = opened_ms + int(timeout_s * 1000) if timeout_s > 0 else 0
             yield Decision(match_id, seat, p.number, obs, list(legal.actions), legal.default_action, deadline)
+
+
+def _ruleset(ruleset: str) -> str:
+    """A requested ruleset id, checked against the engine's registry (``""`` stays ``""``)."""
+    if ruleset and ruleset not in RULESET_IDS:
+        raise BadRequest(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESET_IDS)}")
+    return ruleset
