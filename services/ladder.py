@@ -62,6 +62,15 @@ _BETA2 = _MODEL.beta**2
 _TAU2 = _MODEL.tau**2
 
 
+def known_ruleset(ruleset: str) -> str:
+    """``ruleset`` (``""``: ``return``) if the engine's registry has it, so it has ladders;
+    ``ValueError`` naming the known ones otherwise."""
+    ruleset = ruleset or DEFAULT_RULESET
+    if ruleset not in RULESET_IDS:
+        raise ValueError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESET_IDS)}")
+    return ruleset
+
+
 def current_season(now: float | None = None) -> str:
     """``$FENGSHENG_SEASON`` if set, else the calendar quarter (``2026Q4``)."""
     env = os.environ.get("FENGSHENG_SEASON")

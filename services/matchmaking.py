@@ -33,9 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import SetupError
-from engine.rulesets import RULESET_IDS, get_ruleset
-from services.ladder import DEFAULT_RULESET, current_season
+from engine.rulesets import get_ruleset
+from services.ladder import DEFAULT_RULESET, current_season, known_ruleset
 from services.ranked import RankedStore, SeatPlan, player_of
 
 log = logging.getLogger("fengsheng.matchmaking")
@@ -49,10 +48,7 @@ CREATE_ATTEMPTS = 3
 def player_counts(ruleset: str) -> tuple[int, ...]:
     """The table sizes ``ruleset`` allows (its identity table's keys), smallest first;
     ``ValueError`` naming the known rulesets for an unknown one."""
-    try:
-        return tuple(sorted(get_ruleset(ruleset).identity_table))
-    except SetupError as exc:
-        raise ValueError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESET_IDS)}") from exc
+    return tuple(sorted(get_ruleset(known_ruleset(ruleset)).identity_table))
 
 
 def queue_settings(ruleset: str, min_players: int, max_players: int) -> tuple[str, int, int]:

@@ -12,17 +12,16 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.rulesets import RULESET_IDS
 from fengsheng.v1 import game_pb2
 from services.errors import BadRequest, MatchNotFound, ServiceError
 from services.ladder import (
     ALL_TIME,
     BOT,
-    DEFAULT_RULESET,
     HUMAN,
     RedisLadder,
     Standing,
     current_season,
+    known_ruleset,
     season_scope,
 )
 from services.limits import BotLimits, LimitExceeded, RateLimiter
@@ -231,7 +230,10 @@ class RankedService:
         ladder = ladder or HUMAN
         if ladder not in (HUMAN, BOT):
             raise BadRequest("ladder is human or bot")
-        ruleset = _ruleset(ruleset) or DEFAULT_RULESET
+        try:
+            ruleset = known_ruleset(ruleset)
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from exc
         if season == "current":
             season = current_season()
         scope = season_scope(season) if season else ALL_TIME
@@ -245,9 +247,11 @@ class RankedService:
         ladder = ladder or HUMAN
         if ladder not in (HUMAN, BOT):
             raise BadRequest("ladder is human or bot")
-        return await asyncio.to_thread(
-            self.ladder.history, ladder, player_id, min(max(limit or 50, 1), 200), _ruleset(ruleset) or None
-        )
+        try:
+            only = known_ruleset(ruleset) if ruleset else None
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from exc
+        return await asyncio.to_thread(self.ladder.history, ladder, player_id, min(max(limit or 50, 1), 200), only)
 
     async def ranked_match(self, match_id: str) -> tuple[dict[str, Any], bool]:
         record = await asyncio.to_thread(self.store.match, match_id)
@@ -295,10 +299,3 @@ class RankedService:
             opened_ms = int(item.event_id.split("-", 1)[0])
             deadline = opened_ms + int(timeout_s * 1000) if timeout_s > 0 else 0
             yield Decision(match_id, seat, p.number, obs, list(legal.actions), legal.default_action, deadline)
-
-
-def _ruleset(ruleset: str) -> str:
-    """A requested ruleset id, checked against the engine's registry (``""`` stays ``""``)."""
-    if ruleset and ruleset not in RULESET_IDS:
-        raise BadRequest(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESET_IDS)}")
-    return ruleset
