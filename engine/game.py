@@ -19,7 +19,7 @@ from engine import rng
 from engine.errors import IllegalAction
 from engine.kinds import PromptKind
 from engine.notation import normalize
-from engine.observation import build_observation
+from engine.observation import IDENTITY, build_observation
 from engine.ruleset import Ruleset
 from engine.rulesets import RULESET_IDS, get_ruleset
 from engine.snapshot import state_from_bytes, state_to_bytes
@@ -72,15 +72,19 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a finished match ended: the winning seats, why, and who killed whom."""
+    """How a finished match ended: the winning seats, why, who killed whom, and every
+    seat's identity (all identities are public at game end: docs/rule-decisions.md)."""
 
     over: bool
     winners: tuple[int, ...]
     reason: str
     killers: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    identities: tuple[str, ...] = ()
+    """Identity id of each seat, by seat (``military``, ``latent`` …)."""
 
     def to_proto(self) -> Any:
         msg = game_pb2.Outcome(over=self.over, winners=self.winners, reason=self.reason)
+        msg.identities.extend(IDENTITY[i] for i in self.identities)
         for dead, who in self.killers.items():
             msg.killers[dead].values.extend(who)
         return msg
@@ -189,7 +193,7 @@ class Game:
         st = self.state
         if not st.over:
             return None
-        return Outcome(True, tuple(st.winners), st.reason, self.killers())
+        return Outcome(True, tuple(st.winners), st.reason, self.killers(), tuple(p.identity for p in st.seats))
 
     def killers(self) -> dict[int, tuple[int, ...]]:
         """Dead seat -> seats credited with the kill (亲手杀死, rules digest §6.3)."""

@@ -133,4 +133,7 @@ def _public(g: Game) -> game_pb2.Observation:
         obs.outcome.reason = st.reason
         for k in st.kills:
             obs.outcome.killers[k.dead].values.extend(k.killers)
+        # all identities are public at game end (docs/rule-decisions.md): the outcome names
+        # every seat's, living losers' too; the seat views keep what was revealed in play
+        obs.outcome.identities.extend(IDENTITY[p.identity] for p in st.seats)
     return obs

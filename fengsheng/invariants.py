@@ -151,6 +151,8 @@ def check_observation(game: Game, st: State, viewer: int, obs: game_pb2.Observat
             raise AssertionError(f"observation of {viewer} shows a face-down {item.kind}")
     if viewer != (st.prompt.seat if st.prompt else None) and len(obs.legal_actions):
         raise AssertionError(f"observation of {viewer} lists another seat's legal actions")
+    if obs.outcome.identities and not st.over:
+        raise AssertionError(f"observation of {viewer} names every identity before the game is over")
 
 
 def _entered_transit(game: Game, card: int) -> int:

@@ -53,14 +53,33 @@ class BotIn(BaseModel):
     name: str = Field(min_length=1, max_length=40)
 
 
+#: a ruleset id as a request may spell it (the engine service checks it against its registry)
+RULESET_PATTERN = r"^[a-z][a-z0-9_]*$"
+
+
 class QueueIn(BaseModel):
+    """A queue request: the ruleset and the player-count range it allows (checked by the
+    ranked service against the engine's registry: 422 when it does not)."""
+
     model_config = ConfigDict(extra="forbid")
-    min_players: int = Field(5, ge=3, le=7)
-    max_players: int | None = Field(None, ge=3, le=7)
+    ruleset: str = Field(default="return", min_length=1, max_length=32, pattern=RULESET_PATTERN)
+    min_players: int | None = Field(None, ge=1, le=99, description="default 5 (or the ruleset's smallest table)")
+    max_players: int | None = Field(None, ge=1, le=99, description="default min_players")
 
 
 def _dict(msg: Any) -> dict[str, Any]:
     return json_format.MessageToDict(msg, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+
+
+async def _settings_checked(call: Any) -> Any:
+    """Await a ranked call whose ``INVALID_ARGUMENT`` can only be about the request's own
+    settings (ruleset, player range, ladder): a 422 with the service's reason."""
+    try:
+        return await call
+    except grpc.aio.AioRpcError as exc:
+        if exc.code() == grpc.StatusCode.INVALID_ARGUMENT:
+            raise errors.ApiError(422, "malformed_request", exc.details() or "invalid settings") from exc
+        raise
 
 
 def _bearer(headers: Any, query_token: str | None) -> str:
@@ -121,15 +140,18 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
     @app.post("/api/ranked/queue", tags=TAGS, status_code=201)
     async def join_queue(request: Request, body: QueueIn | None = None, token: str | None = Query(None)
                          ) -> dict[str, Any]:  # fmt: skip
-        """Queue for a ranked match (player token or bot token). A bot past its limits gets 429."""
-        body = body or QueueIn()
+        """Queue for a ranked match of a ruleset (player token or bot token); a range the
+        ruleset does not allow, or an unknown ruleset, gets 422; a bot past its limits 429.
+        Queueing again with other settings replaces the queued ticket."""
+        body = body or QueueIn.model_validate({})
         player, bot_token = who(_bearer(request.headers, token))
-        req = bs.JoinQueueRequest(min_players=body.min_players, max_players=body.max_players or body.min_players)
+        req = bs.JoinQueueRequest(min_players=body.min_players or 0, max_players=body.max_players or 0,
+                                  ruleset=body.ruleset)  # fmt: skip
         if player is not None:
             req.holder, req.name = f"h:{player.pid}", player.name
         else:
             req.bot_token = bot_token
-        return with_seat(await ranked().JoinQueue(req), player)
+        return with_seat(await _settings_checked(ranked().JoinQueue(req)), player)
 
     async def ticket_call(method: str, ticket_id: str, request: Request, token: str | None) -> dict[str, Any]:
         player, bot_token = who(_bearer(request.headers, token))
@@ -148,18 +170,33 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
 
     @app.get("/api/ranked/leaderboard", tags=TAGS)
     async def leaderboard(
-        ladder: str = "human", season: str = "", limit: int = Query(50, ge=1, le=500)
+        ladder: str = "human",
+        season: str = "",
+        limit: int = Query(50, ge=1, le=500),
+        ruleset: str = Query("return", min_length=1, max_length=32, pattern=RULESET_PATTERN),
     ) -> dict[str, Any]:
-        """A ladder (`human` or `bot`), all time or one season (`season=current` or a name);
-        rows sorted by score = mu − 3·sigma; bots are labelled `"bot": true`."""
-        reply = await ranked().Leaderboard(bs.LeaderboardRequest(ladder=ladder, season=season, limit=limit))
+        """A ruleset's ladder (`human` or `bot`), all time or one season (`season=current` or
+        a name); rows sorted by score = mu − 3·sigma; bots are labelled `"bot": true`. Each
+        ruleset rates apart (`ruleset`, default `return`; `rulesets` lists them all)."""
+        reply = await _settings_checked(
+            ranked().Leaderboard(bs.LeaderboardRequest(ladder=ladder, season=season, limit=limit, ruleset=ruleset))
+        )
         return _dict(reply)
 
     @app.get("/api/ranked/players/{player_id}/history", tags=TAGS)
-    async def history(player_id: str, ladder: str = "human", limit: int = Query(50, ge=1, le=200)) -> dict[str, Any]:
-        """A player's (or bot's) ranked matches, newest first, with the score before and after."""
-        reply = await ranked().History(bs.HistoryRequest(ladder=ladder, player_id=player_id, limit=limit))
-        return {"player_id": player_id, "ladder": ladder, "matches": [json.loads(e) for e in reply.entries]}
+    async def history(
+        player_id: str,
+        ladder: str = "human",
+        limit: int = Query(50, ge=1, le=200),
+        ruleset: str = Query("", max_length=32, pattern=r"^([a-z][a-z0-9_]*)?$"),
+    ) -> dict[str, Any]:
+        """A player's (or bot's) ranked matches, newest first, with the score before and after
+        and every seat's identity; of one ruleset (`ruleset=classic`), or of all (default)."""
+        reply = await _settings_checked(
+            ranked().History(bs.HistoryRequest(ladder=ladder, player_id=player_id, limit=limit, ruleset=ruleset))
+        )
+        return {"player_id": player_id, "ladder": ladder, "ruleset": ruleset,
+                "matches": [json.loads(e) for e in reply.entries]}  # fmt: skip
 
     @app.get("/api/ranked/matches/{match_id}", tags=TAGS)
     async def ranked_match(match_id: str) -> dict[str, Any]:

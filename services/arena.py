@@ -59,9 +59,8 @@ def play(policies: Sequence[str], seed: int, *, ruleset: str = "return") -> tupl
         game.apply(p.seat, fns[p.seat](obs, legal, rng))
     outcome = game.outcome
     assert outcome is not None
-    final = game.observation(-1)
-    identities = [int(v.identity) for v in sorted(final.seats, key=lambda v: v.seat)]
-    return list(outcome.winners), identities
+    # every seat's true identity, living losers' too (all are public at game end)
+    return list(outcome.winners), list(outcome.to_proto().identities)
 
 
 def run(

@@ -16,6 +16,9 @@ The rule (docs/ranked.md):
   where ``c`` is the model's spread for the match (``sqrt(sum(sigma² + beta²))``). A player
   who wins with an identity that wins often gains less; one who wins with an underdog
   identity gains more.
+- Each ruleset (``engine.rulesets``) has ladders of its own: ratings, games, leaderboards,
+  histories and correction counts are kept per ruleset; ``return``'s Redis keys are the
+  ones written before rulesets existed, so that data stays ``return``'s.
 - Each participant is rated on its own ladder, ``human`` or ``bot`` (bots never move the
   human ladder), in two scopes: the season and all time.
 - The shown score is ``mu - 3 sigma``; a rating is provisional while ``sigma`` is above
@@ -36,6 +39,8 @@ from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
 
+from engine.rulesets import RULESET_IDS
+
 #: Ratings with a sigma above this are shown as provisional (a new player has 8.33;
 #: about 25 five-player matches bring it below).
 PROVISIONAL_SIGMA = 6.5
@@ -48,10 +53,22 @@ HUMAN = "human"
 BOT = "bot"
 LADDERS = (HUMAN, BOT)
 ALL_TIME = "all"
+#: The ruleset of a match, ticket or query that names none: 风声再临, the platform's first;
+#: every rating recorded before rulesets existed is its.
+DEFAULT_RULESET = "return"
 
 _MODEL = PlackettLuce()
 _BETA2 = _MODEL.beta**2
 _TAU2 = _MODEL.tau**2
+
+
+def known_ruleset(ruleset: str) -> str:
+    """``ruleset`` (``""``: ``return``) if the engine's registry has it, so it has ladders;
+    ``ValueError`` naming the known ones otherwise."""
+    ruleset = ruleset or DEFAULT_RULESET
+    if ruleset not in RULESET_IDS:
+        raise ValueError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESET_IDS)}")
+    return ruleset
 
 
 def current_season(now: float | None = None) -> str:
@@ -114,10 +131,14 @@ class Participant:
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
+    """A finished ranked match as the ladder rates it."""
+
     match_id: str
     season: str
     participants: tuple[Participant, ...]
     finished_at: float = field(default_factory=time.time)
+    #: the match's ruleset: it is rated on that ruleset's ladders only
+    ruleset: str = DEFAULT_RULESET
 
     @property
     def players(self) -> int:
@@ -125,16 +146,19 @@ class MatchResult:
 
 
 class RatingKey(NamedTuple):
-    """Where a rating lives: ladder (``human``/``bot``), scope (season or ``all``), player."""
+    """Where a rating lives: ladder (``human``/``bot``), scope (season or ``all``), player,
+    ruleset (each ruleset rates apart)."""
 
     ladder: str
     scope: str
     player_id: str
+    ruleset: str = DEFAULT_RULESET
 
 
 @dataclass
 class Update:
-    """Everything one match changes: new ratings, history entries, correction counts."""
+    """Everything one match changes: new ratings, history entries, correction counts (all
+    of the match's ruleset)."""
 
     ratings: dict[RatingKey, Rating]
     history: list[tuple[str, str, dict[str, Any]]]  # (ladder, player id, entry)
@@ -215,7 +239,7 @@ def rate(ratings: Sequence[Rating], won: Sequence[bool], offsets: Sequence[float
 def keys_of(result: MatchResult) -> list[RatingKey]:
     """The rating entries a match touches: each participant × (season, all time)."""
     scopes = (season_scope(result.season), ALL_TIME)
-    return [RatingKey(p.ladder, s, p.player_id) for p in result.participants for s in scopes]
+    return [RatingKey(p.ladder, s, p.player_id, result.ruleset) for p in result.participants for s in scopes]
 
 
 def plan_update(result: MatchResult, current: dict[RatingKey, Rating], correction: Correction | None = None) -> Update:
@@ -231,7 +255,7 @@ def plan_update(result: MatchResult, current: dict[RatingKey, Rating], correctio
     new: dict[RatingKey, Rating] = {}
     fresh = Rating()
     for scope in (season_scope(result.season), ALL_TIME):
-        keys = [RatingKey(p.ladder, scope, p.player_id) for p in parts]
+        keys = [RatingKey(p.ladder, scope, p.player_id, result.ruleset) for p in parts]
         before = [current.get(k, fresh) for k in keys]
         offsets = None
         if logits is not None:
@@ -242,7 +266,8 @@ def plan_update(result: MatchResult, current: dict[RatingKey, Rating], correctio
     history = []
     for p, k in zip(parts, keys, strict=True):  # keys: the all-time ones
         b, a = current.get(k, fresh), new[k]
-        entry = {"match_id": result.match_id, "season": result.season, "at": result.finished_at, "seat": p.seat,
+        entry = {"match_id": result.match_id, "ruleset": result.ruleset, "season": result.season,
+                 "at": result.finished_at, "seat": p.seat,
                  "players": result.players, "identity": p.identity, "won": p.won, "bot": p.bot,
                  "before": b.score, "after": a.score, "mu": a.mu, "sigma": a.sigma}  # fmt: skip
         history.append((p.ladder, p.player_id, entry))
@@ -274,9 +299,11 @@ class MemoryLadder:
     def __init__(self, *, correction: bool = False) -> None:
         self.ratings: dict[RatingKey, Rating] = {}
         self.names: dict[str, tuple[str, bool]] = {}
-        self.history: dict[tuple[str, str], deque[dict[str, Any]]] = {}
-        self.correction = Correction() if correction else None
-        self._learned = Correction()
+        #: (ruleset, ladder, player id) -> entries, newest first
+        self.history: dict[tuple[str, str, str], deque[dict[str, Any]]] = {}
+        self.correction = correction
+        #: ruleset -> what its finished matches taught
+        self._learned: dict[str, Correction] = {}
         self.done: set[str] = set()
 
     def record(self, result: MatchResult) -> bool:
@@ -285,27 +312,28 @@ class MemoryLadder:
             return False
         ratings = self.ratings
         current = {k: ratings[k] for k in keys_of(result) if k in ratings}
-        if self.correction is not None:
-            self.correction.counts = self._learned.counts
-        update = plan_update(result, current, self.correction)
+        learned = self._learned.setdefault(result.ruleset, Correction())
+        update = plan_update(result, current, learned if self.correction else None)
         self.ratings.update(update.ratings)
         for ladder, pid, entry in update.history:
-            h = self.history.get((ladder, pid))
+            h = self.history.get((result.ruleset, ladder, pid))
             if h is None:
-                h = self.history[(ladder, pid)] = deque(maxlen=HISTORY_LEN)
+                h = self.history[(result.ruleset, ladder, pid)] = deque(maxlen=HISTORY_LEN)
             h.appendleft(entry)
         for cell, won in update.correction:
-            self._learned.add(cell, won)
+            learned.add(cell, won)
         for p in result.participants:
             self.names[p.player_id] = (p.name, p.bot)
         self.done.add(result.match_id)
         return True
 
-    def rating(self, ladder: str, player_id: str, scope: str = ALL_TIME) -> Rating:
-        return self.ratings.get(RatingKey(ladder, scope, player_id), Rating())
+    def rating(self, ladder: str, player_id: str, scope: str = ALL_TIME, ruleset: str = DEFAULT_RULESET) -> Rating:
+        return self.ratings.get(RatingKey(ladder, scope, player_id, ruleset), Rating())
 
-    def leaderboard(self, ladder: str, scope: str = ALL_TIME, limit: int = 100) -> list[Standing]:
-        rows = [(k.player_id, r) for k, r in self.ratings.items() if k.ladder == ladder and k.scope == scope]
+    def leaderboard(self, ladder: str, scope: str = ALL_TIME, limit: int = 100,
+                    ruleset: str = DEFAULT_RULESET) -> list[Standing]:  # fmt: skip
+        rows = [(k.player_id, r) for k, r in self.ratings.items()
+                if k.ladder == ladder and k.scope == scope and k.ruleset == ruleset]  # fmt: skip
         rows.sort(key=lambda x: (-x[1].score, x[0]))
         return [
             Standing(i + 1, pid, self.names.get(pid, (pid, ladder == BOT))[0], ladder == BOT, r)
@@ -317,18 +345,37 @@ class MemoryLadder:
 #
 # Every ladder key carries the hash tag {rk}, so one transaction may touch many players'
 # ratings on Redis Cluster too (ladder writes are a few per finished match).
+#
+# A ruleset's keys carry its id after the family letter (``rk:{rk}:r:classic:human:all:p``,
+# ``rk:{rk}:classic:corr``);
+# ``return``'s carry none: they are the keys written before there were rulesets, read and
+# written as ``return``'s with no migration. (No clash: a ladder is ``human`` or ``bot``,
+# never a ruleset id.)
+
+
+def _ruleset_part(ruleset: str) -> str:
+    """The ruleset's part of a key: none for ``return``, else ``classic:``."""
+    return "" if ruleset == DEFAULT_RULESET else f"{ruleset}:"
 
 
 def rating_key(k: RatingKey) -> str:
-    return f"rk:{{rk}}:r:{k.ladder}:{k.scope}:{k.player_id}"
+    return f"rk:{{rk}}:r:{_ruleset_part(k.ruleset)}{k.ladder}:{k.scope}:{k.player_id}"
 
 
-def board_key(ladder: str, scope: str) -> str:
-    return f"rk:{{rk}}:lb:{ladder}:{scope}"
+def board_key(ladder: str, scope: str, ruleset: str = DEFAULT_RULESET) -> str:
+    return f"rk:{{rk}}:lb:{_ruleset_part(ruleset)}{ladder}:{scope}"
 
 
-def history_key(ladder: str, player_id: str) -> str:
-    return f"rk:{{rk}}:h:{ladder}:{player_id}"
+def history_key(ladder: str, player_id: str, ruleset: str = DEFAULT_RULESET) -> str:
+    return f"rk:{{rk}}:h:{_ruleset_part(ruleset)}{ladder}:{player_id}"
+
+
+def correction_key(ruleset: str = DEFAULT_RULESET) -> str:
+    return f"rk:{{rk}}:{_ruleset_part(ruleset)}corr"
+
+
+def seasons_key(ruleset: str = DEFAULT_RULESET) -> str:
+    return f"rk:{{rk}}:{_ruleset_part(ruleset)}seasons"
 
 
 def done_key(match_id: str) -> str:
@@ -336,8 +383,6 @@ def done_key(match_id: str) -> str:
 
 
 NAMES_KEY = "rk:{rk}:names"
-CORRECTION_KEY = "rk:{rk}:corr"
-SEASONS_KEY = "rk:{rk}:seasons"
 
 
 def _rating_of(raw: dict[bytes, bytes]) -> Rating | None:
@@ -383,7 +428,7 @@ class RedisLadder:
                     reads.exists(done_key(result.match_id))
                     for k in keys:
                         reads.hgetall(rating_key(k))
-                    reads.hgetall(CORRECTION_KEY)
+                    reads.hgetall(correction_key(result.ruleset))
                     done, *raws, corr_raw = reads.execute()
                     if done:
                         return False
@@ -399,17 +444,18 @@ class RedisLadder:
                     for k, r in update.ratings.items():
                         pipe.hset(rating_key(k), mapping={"mu": r.mu, "sigma": r.sigma, "games": r.games,
                                                           "wins": r.wins})  # fmt: skip
-                        pipe.zadd(board_key(k.ladder, k.scope), {k.player_id: r.score})
+                        pipe.zadd(board_key(k.ladder, k.scope, k.ruleset), {k.player_id: r.score})
                     for ladder, pid, entry in update.history:
-                        pipe.lpush(history_key(ladder, pid), json.dumps(entry))
-                        pipe.ltrim(history_key(ladder, pid), 0, HISTORY_LEN - 1)
+                        pipe.lpush(history_key(ladder, pid, result.ruleset), json.dumps(entry))
+                        pipe.ltrim(history_key(ladder, pid, result.ruleset), 0, HISTORY_LEN - 1)
+                    corr_key = correction_key(result.ruleset)
                     for cell, won in update.correction:
-                        pipe.hincrby(CORRECTION_KEY, f"{cell}:g", 1)
+                        pipe.hincrby(corr_key, f"{cell}:g", 1)
                         if won:
-                            pipe.hincrby(CORRECTION_KEY, f"{cell}:w", 1)
+                            pipe.hincrby(corr_key, f"{cell}:w", 1)
                     for p in result.participants:
                         pipe.hset(NAMES_KEY, f"{p.ladder}:{p.player_id}", p.name)
-                    pipe.sadd(SEASONS_KEY, result.season)
+                    pipe.sadd(seasons_key(result.ruleset), result.season)
                     pipe.execute()
                     return True
                 except redis.exceptions.WatchError:
@@ -419,16 +465,18 @@ class RedisLadder:
     def rated(self, match_id: str) -> bool:
         return bool(self.redis.exists(done_key(match_id)))
 
-    def rating(self, ladder: str, player_id: str, scope: str = ALL_TIME) -> Rating:
-        return _rating_of(self.redis.hgetall(rating_key(RatingKey(ladder, scope, player_id)))) or Rating()
+    def rating(self, ladder: str, player_id: str, scope: str = ALL_TIME, ruleset: str = DEFAULT_RULESET) -> Rating:
+        return _rating_of(self.redis.hgetall(rating_key(RatingKey(ladder, scope, player_id, ruleset)))) or Rating()
 
-    def leaderboard(self, ladder: str, scope: str = ALL_TIME, limit: int = 100, offset: int = 0) -> list[Standing]:
-        ids = [x.decode() for x in self.redis.zrevrange(board_key(ladder, scope), offset, offset + limit - 1)]
+    def leaderboard(self, ladder: str, scope: str = ALL_TIME, limit: int = 100, offset: int = 0,
+                    ruleset: str = DEFAULT_RULESET) -> list[Standing]:  # fmt: skip
+        board = board_key(ladder, scope, ruleset)
+        ids = [x.decode() for x in self.redis.zrevrange(board, offset, offset + limit - 1)]
         if not ids:
             return []
         pipe = self.redis.pipeline(transaction=False)
         for pid in ids:
-            pipe.hgetall(rating_key(RatingKey(ladder, scope, pid)))
+            pipe.hgetall(rating_key(RatingKey(ladder, scope, pid, ruleset)))
         raws = pipe.execute()
         names = self.redis.hmget(NAMES_KEY, [f"{ladder}:{pid}" for pid in ids])
         return [
@@ -436,11 +484,26 @@ class RedisLadder:
             for i, (pid, raw, n) in enumerate(zip(ids, raws, names, strict=True))
         ]
 
-    def history(self, ladder: str, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
-        return [json.loads(x) for x in self.redis.lrange(history_key(ladder, player_id), 0, limit - 1)]
+    def history(self, ladder: str, player_id: str, limit: int = 50, ruleset: str | None = None) -> list[dict[str, Any]]:
+        """A player's rated matches, newest first: of one ruleset, or (``None``) of every
+        ruleset merged by time. Each entry names its ``ruleset`` (entries written before
+        rulesets existed are ``return``'s)."""
+        rulesets = RULESET_IDS if ruleset is None else (ruleset,)
+        pipe = self.redis.pipeline(transaction=False)
+        for r in rulesets:
+            pipe.lrange(history_key(ladder, player_id, r), 0, limit - 1)
+        entries: list[dict[str, Any]] = []
+        for r, raws in zip(rulesets, pipe.execute(), strict=True):
+            for raw in raws:
+                entry = json.loads(raw)
+                entry.setdefault("ruleset", r)
+                entries.append(entry)
+        if len(rulesets) > 1:
+            entries.sort(key=lambda e: -float(e.get("at", 0)))
+        return entries[:limit]
 
-    def seasons(self) -> list[str]:
-        return sorted(x.decode() for x in self.redis.smembers(SEASONS_KEY))
+    def seasons(self, ruleset: str = DEFAULT_RULESET) -> list[str]:
+        return sorted(x.decode() for x in self.redis.smembers(seasons_key(ruleset)))
 
 
 def standings_table(rows: Iterable[Standing]) -> list[dict[str, Any]]:

@@ -1,5 +1,9 @@
 """Matchmaking: tickets become ranked matches (docs/ranked.md, "Matchmaking").
 
+A ticket names a ruleset (``return`` unless it says otherwise) and a player-count range the
+ruleset allows (:func:`queue_settings`, read from the engine's registry): each ruleset has
+a queue of its own, so tickets of different rulesets never share a match.
+
 :func:`form_groups` is the pure pairing rule; :func:`tick` is one pass of the Celery task
 ``matchmaking.tick`` (run by Celery beat every ``tick_s``, and callable at any time): read
 the queue, form groups, claim each group atomically (:meth:`RankedStore.claim`: a ticket
@@ -29,14 +33,36 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from services.ladder import current_season
+from engine.rulesets import get_ruleset
+from services.ladder import DEFAULT_RULESET, current_season, known_ruleset
 from services.ranked import RankedStore, SeatPlan, player_of
 
 log = logging.getLogger("fengsheng.matchmaking")
 
-MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 3, 7, 5
+#: a ticket's player count when it names none (if its ruleset allows it; else the smallest)
+DEFAULT_PLAYERS = 5
 #: fresh ids tried for one group when the engine already has a match of that id
 CREATE_ATTEMPTS = 3
+
+
+def player_counts(ruleset: str) -> tuple[int, ...]:
+    """The table sizes ``ruleset`` allows (its identity table's keys), smallest first;
+    ``ValueError`` naming the known rulesets for an unknown one."""
+    return tuple(sorted(get_ruleset(known_ruleset(ruleset)).identity_table))
+
+
+def queue_settings(ruleset: str, min_players: int, max_players: int) -> tuple[str, int, int]:
+    """A ticket's ``(ruleset, min, max)`` from a request's (empty ruleset: ``return``; 0 min:
+    5 if allowed, else the smallest count; 0 max: min); ``ValueError`` with the ruleset's
+    allowed counts when the range holds a count the ruleset does not allow."""
+    ruleset = ruleset or DEFAULT_RULESET
+    counts = player_counts(ruleset)
+    lo = min_players or (DEFAULT_PLAYERS if DEFAULT_PLAYERS in counts else counts[0])
+    hi = max_players or lo
+    if lo > hi or any(n not in counts for n in range(lo, hi + 1)):
+        raise ValueError(f"{ruleset} is played by {counts[0]} to {counts[-1]} players: the range must satisfy "
+                         f"{counts[0]} <= min_players <= max_players <= {counts[-1]} (got {lo}..{hi})")  # fmt: skip
+    return ruleset, lo, hi
 
 
 class MatchIdTaken(Exception):
@@ -91,8 +117,11 @@ class Schedule:
 
 @dataclass(frozen=True)
 class Group:
+    """Tickets (all of one ruleset) that become one match."""
+
     tickets: tuple[dict[str, Any], ...]
     players: int  # tickets + house bots
+    ruleset: str = DEFAULT_RULESET
 
     @property
     def house_seats(self) -> int:
@@ -100,10 +129,20 @@ class Group:
 
 
 def form_groups(tickets: list[dict[str, Any]], now_ms: int, schedule: Schedule) -> list[Group]:
-    """Greedy, oldest first: each ticket gathers the compatible tickets nearest its rating
-    (both windows accept, player-count ranges intersect) up to the largest count they all
-    accept; a group forms once it reaches the smallest such count, or, after
-    ``fill_after_s``, with house bots in the empty seats."""
+    """Each ruleset's tickets apart (:func:`form_ruleset_groups`): a match never mixes
+    rulesets."""
+    queues: dict[str, list[dict[str, Any]]] = {}
+    for t in tickets:
+        queues.setdefault(t.get("ruleset") or DEFAULT_RULESET, []).append(t)
+    return [g for ruleset in sorted(queues) for g in form_ruleset_groups(queues[ruleset], now_ms, schedule, ruleset)]
+
+
+def form_ruleset_groups(tickets: list[dict[str, Any]], now_ms: int, schedule: Schedule,
+                        ruleset: str = DEFAULT_RULESET) -> list[Group]:  # fmt: skip
+    """Greedy, oldest first, over one ruleset's tickets: each ticket gathers the compatible
+    tickets nearest its rating (both windows accept, player-count ranges intersect) up to the
+    largest count they all accept; a group forms once it reaches the smallest such count,
+    or, after ``fill_after_s``, with house bots in the empty seats."""
     waiting = sorted(tickets, key=lambda t: (t["enqueued_ms"], t["ticket_id"]))
     used: set[str] = set()
     groups: list[Group] = []
@@ -135,7 +174,7 @@ def form_groups(tickets: list[dict[str, Any]], now_ms: int, schedule: Schedule) 
         else:
             continue
         used.update(t["ticket_id"] for t in group)
-        groups.append(Group(tuple(group), players))
+        groups.append(Group(tuple(group), players, ruleset))
     return groups
 
 
@@ -157,10 +196,10 @@ def seat_plan(group: Group, schedule: Schedule, rng: random.Random) -> list[Seat
     return seats
 
 
-#: create_match(match_id, seat kinds, turn_timeout_s): creates the match in the engine
-#: service; raises :class:`MatchIdTaken` when the id is taken (ALREADY_EXISTS: a match this
-#: call did not create), any other exception on failure.
-CreateMatch = Callable[[str, list[str], float], None]
+#: create_match(match_id, seat kinds, turn_timeout_s, ruleset): creates the match in the
+#: engine service; raises :class:`MatchIdTaken` when the id is taken (ALREADY_EXISTS: a match
+#: this call did not create), any other exception on failure.
+CreateMatch = Callable[[str, list[str], float, str], None]
 
 
 def tick(
@@ -180,7 +219,7 @@ def tick(
     for group in form_groups(store.queued(), now_ms, schedule):
         seats = seat_plan(group, schedule, rng)
         tids = [s.ticket_id for s in seats if s.ticket_id]
-        match_id = _create(store, create_match, schedule, season, seats, tids)
+        match_id = _create(store, create_match, schedule, season, group.ruleset, seats, tids)
         if match_id is None:
             lost += 1
             continue
@@ -192,7 +231,7 @@ def tick(
             ticket = store.ticket(tid)
             if ticket is not None:
                 store.publish(ticket)
-        log.info("ranked match %s: %s", match_id, [(s.seat, s.kind, s.player_id) for s in seats])
+        log.info("ranked %s match %s: %s", group.ruleset, match_id, [(s.seat, s.kind, s.player_id) for s in seats])
     return {"formed": formed, "lost_claims": lost, "queued": len(store.queued())}
 
 
@@ -201,6 +240,7 @@ def _create(
     create_match: CreateMatch,
     schedule: Schedule,
     season: str,
+    ruleset: str,
     seats: list[SeatPlan],
     tids: list[str],
 ) -> str | None:
@@ -209,10 +249,10 @@ def _create(
     ``""`` when no match could be created (the tickets are back in the queue)."""
     for _attempt in range(CREATE_ATTEMPTS):
         match_id = new_match_id()
-        if not store.claim(match_id, season, seats, schedule.turn_timeout_s):
+        if not store.claim(match_id, season, seats, schedule.turn_timeout_s, ruleset):
             return None
         try:
-            create_match(match_id, [s.kind for s in seats], schedule.turn_timeout_s)
+            create_match(match_id, [s.kind for s in seats], schedule.turn_timeout_s, ruleset)
         except MatchIdTaken:
             log.warning("ranked match id %s already exists in the engine (not ours); trying another", match_id)
             store.release(match_id, tids)

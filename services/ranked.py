@@ -20,6 +20,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from services.ladder import DEFAULT_RULESET
+
 QUEUE_KEY = "mm:{mm}:q"
 ACTIVE_KEY = "mm:{mm}:active"
 
@@ -64,18 +66,27 @@ def player_of(holder: str) -> str:
     return holder.split(":", 1)[1] if ":" in holder else holder
 
 
+# ARGV: ticket, holder, name, bot, rating, min, max, enqueue ms, ruleset. The holder's queued
+# ticket with the same settings is the answer; one with other settings is replaced.
 _JOIN = """
 local cur = redis.call('GET', KEYS[3])
+local replaced = ''
 if cur then
-  local st = redis.call('HGET', 'mm:{mm}:t:' .. cur, 'state')
-  if st == 'queued' then return {0, cur} end
+  local tk = 'mm:{mm}:t:' .. cur
+  local t = redis.call('HMGET', tk, 'state', 'min', 'max', 'ruleset')
+  if t[1] == 'queued' then
+    if t[2] == ARGV[6] and t[3] == ARGV[7] and (t[4] or 'return') == ARGV[9] then return {0, cur, ''} end
+    redis.call('ZREM', KEYS[1], cur)
+    redis.call('HSET', tk, 'state', 'replaced', 'left', ARGV[8], 'replaced_by', ARGV[1])
+    replaced = cur
+  end
 end
 redis.call('HSET', KEYS[2], 'holder', ARGV[2], 'name', ARGV[3], 'bot', ARGV[4], 'rating', ARGV[5],
-           'min', ARGV[6], 'max', ARGV[7], 'enq', ARGV[8], 'state', 'queued')
+           'min', ARGV[6], 'max', ARGV[7], 'enq', ARGV[8], 'state', 'queued', 'ruleset', ARGV[9])
 redis.call('PEXPIRE', KEYS[2], 7 * 86400000)
 redis.call('ZADD', KEYS[1], ARGV[8], ARGV[1])
 redis.call('SET', KEYS[3], ARGV[1])
-return {1, ARGV[1]}
+return {1, ARGV[1], replaced}
 """
 
 _LEAVE = """
@@ -89,19 +100,20 @@ if redis.call('GET', KEYS[3]) == ARGV[1] then redis.call('DEL', KEYS[3]) end
 return {1, 'left'}
 """
 
-# ARGV: match id, now ms, record JSON, season, turn timeout, seats JSON, n, then n x (ticket, seat)
+# ARGV: match id, now ms, record JSON, season, turn timeout, seats JSON, n, ruleset, then
+# n x (ticket, seat)
 _CLAIM = """
 local n = tonumber(ARGV[7])
 for i = 1, n do
-  local tid = ARGV[7 + 2 * i - 1]
+  local tid = ARGV[8 + 2 * i - 1]
   if not redis.call('ZSCORE', 'mm:{mm}:q', tid) then return {0, tid} end
   if redis.call('HGET', 'mm:{mm}:t:' .. tid, 'state') ~= 'queued' then return {0, tid} end
 end
 for i = 1, n do
-  local tid = ARGV[7 + 2 * i - 1]
+  local tid = ARGV[8 + 2 * i - 1]
   local tk = 'mm:{mm}:t:' .. tid
   redis.call('ZREM', 'mm:{mm}:q', tid)
-  redis.call('HSET', tk, 'state', 'claimed', 'match_id', ARGV[1], 'seat', ARGV[7 + 2 * i],
+  redis.call('HSET', tk, 'state', 'claimed', 'match_id', ARGV[1], 'seat', ARGV[8 + 2 * i],
              'seats', ARGV[6], 'matched', ARGV[2], 'timeout', ARGV[5])
   local holder = redis.call('HGET', tk, 'holder')
   if redis.call('GET', 'mm:{mm}:holder:' .. holder) == tid then redis.call('DEL', 'mm:{mm}:holder:' .. holder) end
@@ -110,7 +122,7 @@ for i = 1, n do
   end
 end
 redis.call('HSET', 'mm:{mm}:m:' .. ARGV[1], 'record', ARGV[3], 'season', ARGV[4], 'created', ARGV[2],
-           'timeout', ARGV[5])
+           'timeout', ARGV[5], 'ruleset', ARGV[8])
 redis.call('ZADD', 'mm:{mm}:active', ARGV[2], ARGV[1])
 return {1, ARGV[1]}
 """
@@ -173,6 +185,7 @@ def ticket_dict(ticket_id: str, raw: dict[bytes, bytes]) -> dict[str, Any]:
         "seats": json.loads(f["seats"]) if f.get("seats") else [],
         "turn_timeout_s": float(f.get("timeout", 0)),
         "matched_ms": int(f.get("matched", 0)),
+        "ruleset": f.get("ruleset", DEFAULT_RULESET),  # tickets from before rulesets: return's
     }
 
 
@@ -241,17 +254,26 @@ class RankedStore:
 
     # ---- the queue --------------------------------------------------------------------
     def join(self, holder: str, name: str, *, bot: bool, rating: float, min_players: int, max_players: int,
-             now_ms: int | None = None) -> tuple[bool, dict[str, Any]]:  # fmt: skip
-        """Queue a ticket; ``(created, ticket)`` (not created: the holder's queued ticket)."""
+             ruleset: str = DEFAULT_RULESET, now_ms: int | None = None) -> tuple[bool, dict[str, Any]]:  # fmt: skip
+        """Queue a ticket; ``(created, ticket)``. Not created: the holder's queued ticket has
+        these settings (ruleset, player range) and is the answer. A queued ticket with
+        other settings is replaced (state ``replaced``, out of the queue; both changes are
+        published to the holder) by the new one."""
         ticket_id = "t_" + secrets.token_hex(8)
         now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
-        created, tid = self._join(
+        created, tid, replaced = self._join(
             keys=[QUEUE_KEY, ticket_key(ticket_id), holder_key(holder)],
-            args=[ticket_id, holder, name, int(bot), rating, min_players, max_players, now_ms],
+            args=[ticket_id, holder, name, int(bot), rating, min_players, max_players, now_ms, ruleset],
         )
         tid = tid.decode() if isinstance(tid, bytes) else tid
+        replaced = replaced.decode() if isinstance(replaced, bytes) else replaced
         ticket = self.ticket(tid)
         assert ticket is not None
+        if replaced:
+            old = self.ticket(replaced)
+            if old is not None:
+                self.publish(old)
+            self.publish(ticket)
         return bool(created), ticket
 
     def leave(self, ticket_id: str, holder: str) -> tuple[str, dict[str, Any] | None]:
@@ -284,17 +306,19 @@ class RankedStore:
             pipe.hgetall(ticket_key(tid))
         return [ticket_dict(tid, raw) for tid, raw in zip(ids, pipe.execute(), strict=True) if raw]
 
-    def claim(self, match_id: str, season: str, seats: list[SeatPlan], turn_timeout_s: float) -> bool:
-        """Atomically take every ticket of ``seats`` out of the queue for ``match_id`` (state
-        ``claimed`` until :meth:`confirm`); false (nothing changed) if any of them is no
-        longer queued."""
+    def claim(self, match_id: str, season: str, seats: list[SeatPlan], turn_timeout_s: float,
+              ruleset: str = DEFAULT_RULESET) -> bool:  # fmt: skip
+        """Atomically take every ticket of ``seats`` out of the queue for ``match_id`` of
+        ``ruleset`` (state ``claimed`` until :meth:`confirm`); false (nothing changed) if any
+        of them is no longer queued."""
         record = json.dumps([s.to_dict() for s in seats])
         kinds = json.dumps([s.kind for s in seats])
         pairs = [x for s in seats if s.ticket_id for x in (s.ticket_id, s.seat)]
         ok, _ = self._claim(
             keys=[QUEUE_KEY],
-            args=[match_id, int(time.time() * 1000), record, season, turn_timeout_s, kinds, len(pairs) // 2, *pairs],
-        )
+            args=[match_id, int(time.time() * 1000), record, season, turn_timeout_s, kinds, len(pairs) // 2, ruleset,
+                  *pairs],
+        )  # fmt: skip
         return bool(int(ok))
 
     def confirm(self, match_id: str, ticket_ids: list[str]) -> None:
@@ -322,6 +346,7 @@ class RankedStore:
             "season": f.get("season", ""),
             "created_ms": int(f.get("created", 0)),
             "turn_timeout_s": float(f.get("timeout", 0)),
+            "ruleset": f.get("ruleset", DEFAULT_RULESET),
         }
 
     def active(self, limit: int = 100) -> list[str]:

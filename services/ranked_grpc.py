@@ -18,6 +18,7 @@ from typing import Any
 
 import grpc
 
+from engine.rulesets import RULESET_IDS
 from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
@@ -55,7 +56,7 @@ def ticket_pb(t: dict[str, Any]) -> bs.Ticket:
         ticket_id=t["ticket_id"], holder=t["holder"], name=t["name"], bot=t["bot"], state=t["state"],
         min_players=t["min_players"], max_players=t["max_players"], rating=t["rating"],
         enqueued_ms=t["enqueued_ms"], match_id=t["match_id"], seat=t["seat"], seats=t["seats"],
-        turn_timeout_s=t["turn_timeout_s"],
+        turn_timeout_s=t["turn_timeout_s"], ruleset=t.get("ruleset", ""),
     )  # fmt: skip
 
 
@@ -99,7 +100,8 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
         ticket = await self._call(
             context,
             self.service.join(
-                request.holder, request.name, bot=bot, min_players=request.min_players, max_players=request.max_players
+                request.holder, request.name, bot=bot, min_players=request.min_players, max_players=request.max_players,
+                ruleset=request.ruleset,
             ),
         )
         return ticket_pb(ticket)
@@ -119,10 +121,10 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
             yield ticket_pb(ticket)
 
     async def Leaderboard(self, request: bs.LeaderboardRequest, context: Any) -> bs.LeaderboardResponse:
-        ladder, season, rows = await self._call(
-            context, self.service.leaderboard(request.ladder, request.season, request.limit)
+        ladder, season, ruleset, rows = await self._call(
+            context, self.service.leaderboard(request.ladder, request.season, request.limit, request.ruleset)
         )
-        return bs.LeaderboardResponse(ladder=ladder, season=season, standings=[
+        return bs.LeaderboardResponse(ladder=ladder, season=season, ruleset=ruleset, rulesets=RULESET_IDS, standings=[
             bs.Standing(rank=r.rank, player_id=r.player_id, name=r.name, bot=r.bot, score=r.rating.score,
                         mu=r.rating.mu, sigma=r.rating.sigma, games=r.rating.games, wins=r.rating.wins,
                         provisional=r.rating.provisional) for r in rows])  # fmt: skip
@@ -130,7 +132,9 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
     async def History(self, request: bs.HistoryRequest, context: Any) -> bs.HistoryResponse:
         import json
 
-        entries = await self._call(context, self.service.history(request.ladder, request.player_id, request.limit))
+        entries = await self._call(
+            context, self.service.history(request.ladder, request.player_id, request.limit, request.ruleset)
+        )
         return bs.HistoryResponse(entries=[json.dumps(e) for e in entries])
 
 
@@ -138,7 +142,7 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
         record, rated = await self._call(context, self.service.ranked_match(request.match_id))
         return bs.RankedMatch(
             match_id=request.match_id, season=record["season"], created_ms=record["created_ms"],
-            turn_timeout_s=record["turn_timeout_s"], rated=rated,
+            turn_timeout_s=record["turn_timeout_s"], rated=rated, ruleset=record["ruleset"],
             seats=[bs.RankedSeat(seat=s.seat, kind=s.kind, player_id=s.player_id, name=s.name, bot=s.bot)
                    for s in record["seats"]],
         )  # fmt: skip
@@ -213,7 +217,7 @@ class BotServicer(bs_grpc.BotServiceServicer):
                     elif kind == "join_queue":
                         q = msg.join_queue
                         ticket = await svc.join("", "", bot=bot, min_players=q.min_players,
-                                                max_players=q.max_players)  # fmt: skip
+                                                max_players=q.max_players, ruleset=q.ruleset)  # fmt: skip
                         out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
                     elif kind == "leave_queue":
                         await svc.take(bot)

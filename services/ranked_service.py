@@ -14,10 +14,19 @@ from typing import Any
 
 from fengsheng.v1 import game_pb2
 from services.errors import BadRequest, MatchNotFound, ServiceError
-from services.ladder import ALL_TIME, BOT, HUMAN, RedisLadder, Standing, current_season, season_scope
+from services.ladder import (
+    ALL_TIME,
+    BOT,
+    HUMAN,
+    RedisLadder,
+    Standing,
+    current_season,
+    known_ruleset,
+    season_scope,
+)
 from services.limits import BotLimits, LimitExceeded, RateLimiter
 from services.matches import ActResult, MatchService
-from services.matchmaking import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
+from services.matchmaking import queue_settings
 from services.ranked import RankedStore, bot_holder, notify_channel
 
 #: a Connect stream's lease in the per-bot stream count; refreshed while it lives
@@ -137,12 +146,16 @@ class RankedService:
 
     # ---- queue --------------------------------------------------------------------------
     async def join(
-        self, holder: str, name: str, *, bot: BotIdentity | None, min_players: int, max_players: int
+        self, holder: str, name: str, *, bot: BotIdentity | None, min_players: int, max_players: int,
+        ruleset: str = "",
     ) -> dict[str, Any]:
-        lo = min_players or DEFAULT_PLAYERS
-        hi = max_players or lo
-        if not MIN_PLAYERS <= lo <= hi <= MAX_PLAYERS:
-            raise BadRequest(f"player counts must satisfy {MIN_PLAYERS} <= min <= max <= {MAX_PLAYERS}")
+        """Queue ``holder`` for a ranked match of ``ruleset`` (default ``return``) with a
+        player range that ruleset allows; the holder's queued ticket with other settings is
+        replaced. The ticket's rating is the holder's all-time mu on that ruleset's ladder."""
+        try:
+            ruleset, lo, hi = queue_settings(ruleset, min_players, max_players)
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from exc
         if bot is not None:
             await self.take(bot)
             load = await asyncio.to_thread(self.store.bot_load, bot.bot_id)
@@ -156,9 +169,10 @@ class RankedService:
         if not holder:
             raise BadRequest("a ticket needs a holder")
         ladder = BOT if bot is not None else HUMAN
-        rating = await asyncio.to_thread(self.ladder.rating, ladder, holder.split(":", 1)[-1])
+        rating = await asyncio.to_thread(self.ladder.rating, ladder, holder.split(":", 1)[-1], ALL_TIME, ruleset)
         _, ticket = await asyncio.to_thread(
-            self.store.join, holder, name, bot=bot is not None, rating=rating.mu, min_players=lo, max_players=hi
+            self.store.join, holder, name, bot=bot is not None, rating=rating.mu, min_players=lo, max_players=hi,
+            ruleset=ruleset,
         )
         return ticket
 
@@ -210,18 +224,34 @@ class RankedService:
             await client.aclose()
 
     # ---- ladders ------------------------------------------------------------------------
-    async def leaderboard(self, ladder: str, season: str, limit: int) -> tuple[str, str, list[Standing]]:
+    async def leaderboard(self, ladder: str, season: str, limit: int, ruleset: str = ""
+                          ) -> tuple[str, str, str, list[Standing]]:  # fmt: skip
+        """``(ladder, season, ruleset, rows)`` of one ruleset's ladder (default ``return``)."""
         ladder = ladder or HUMAN
         if ladder not in (HUMAN, BOT):
             raise BadRequest("ladder is human or bot")
+        try:
+            ruleset = known_ruleset(ruleset)
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from exc
         if season == "current":
             season = current_season()
         scope = season_scope(season) if season else ALL_TIME
-        rows = await asyncio.to_thread(self.ladder.leaderboard, ladder, scope, min(max(limit or 50, 1), 500))
-        return ladder, season or "all", rows
+        rows = await asyncio.to_thread(
+            self.ladder.leaderboard, ladder, scope, min(max(limit or 50, 1), 500), 0, ruleset
+        )
+        return ladder, season or "all", ruleset, rows
 
-    async def history(self, ladder: str, player_id: str, limit: int) -> list[dict[str, Any]]:
-        return await asyncio.to_thread(self.ladder.history, ladder or HUMAN, player_id, min(max(limit or 50, 1), 200))
+    async def history(self, ladder: str, player_id: str, limit: int, ruleset: str = "") -> list[dict[str, Any]]:
+        """A player's rated matches, newest first: of ``ruleset``, or of every ruleset (``""``)."""
+        ladder = ladder or HUMAN
+        if ladder not in (HUMAN, BOT):
+            raise BadRequest("ladder is human or bot")
+        try:
+            only = known_ruleset(ruleset) if ruleset else None
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from exc
+        return await asyncio.to_thread(self.ladder.history, ladder, player_id, min(max(limit or 50, 1), 200), only)
 
     async def ranked_match(self, match_id: str) -> tuple[dict[str, Any], bool]:
         record = await asyncio.to_thread(self.store.match, match_id)

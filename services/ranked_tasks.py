@@ -47,10 +47,11 @@ def ranked_store() -> RankedStore:
         return _store[1]
 
 
-def create_match(match_id: str, kinds: list[str], turn_timeout_s: float) -> None:
-    """Create a ranked match in the engine (seed 0: the engine deals from its CSPRNG). An id
+def create_match(match_id: str, kinds: list[str], turn_timeout_s: float, ruleset: str) -> None:
+    """Create a ranked match of ``ruleset`` in the engine (seed 0: the engine deals from its
+    CSPRNG; house-bot seats are played by the engine's policies for that ruleset). An id
     the engine already has is someone else's match: :class:`MatchIdTaken`, never "created"."""
-    settings = es.MatchSettings(players=len(kinds), seats=[SEAT_KINDS[k] for k in kinds],
+    settings = es.MatchSettings(ruleset=ruleset, players=len(kinds), seats=[SEAT_KINDS[k] for k in kinds],
                                 turn_timeout_s=turn_timeout_s)  # fmt: skip
     try:
         engine_stub().CreateMatch(es.CreateMatchRequest(settings=settings, match_id=match_id), timeout=RPC_TIMEOUT_S)
@@ -95,18 +96,22 @@ def matchmake() -> dict[str, Any]:
 
 
 def rate_match(store: RankedStore, ladder: RedisLadder, match_id: str) -> str:
-    """Rate one finished ranked match: ``rated``, ``already``, ``unranked`` or ``not_over``."""
+    """Rate one finished ranked match: ``rated``, ``already``, ``unranked`` or ``not_over``.
+
+    Every seat's identity is the engine's truth from the outcome (all identities are public
+    at game end), not the spectator's seat views, where a living loser's stays hidden."""
     record = store.match(match_id)
     if record is None:
         return "unranked"
     obs = engine_stub().GetObservation(es.GetObservationRequest(match_id=match_id, seat=-1), timeout=RPC_TIMEOUT_S)
     if not obs.outcome.over:
         return "not_over"
-    identity = {v.seat: int(v.identity) for v in obs.seats}
+    identity = dict(enumerate(int(i) for i in obs.outcome.identities))
     winners = set(obs.outcome.winners)
     result = MatchResult(
         match_id=match_id,
         season=record["season"],
+        ruleset=obs.ruleset or record["ruleset"],
         participants=tuple(
             Participant(
                 s.player_id,

@@ -32,12 +32,14 @@ class BotAction(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., action: _Optional[str] = ..., use_default: _Optional[bool] = ...) -> None: ...
 
 class QueueRequest(_message.Message):
-    __slots__ = ("min_players", "max_players")
+    __slots__ = ("min_players", "max_players", "ruleset")
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     MAX_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
     min_players: int
     max_players: int
-    def __init__(self, min_players: _Optional[int] = ..., max_players: _Optional[int] = ...) -> None: ...
+    ruleset: str
+    def __init__(self, min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., ruleset: _Optional[str] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
     __slots__ = ("welcome", "ticket", "match_start", "decision", "result", "error", "match_end")
@@ -74,7 +76,7 @@ class Welcome(_message.Message):
     def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., max_concurrent_matches: _Optional[int] = ..., actions_per_s: _Optional[float] = ..., burst: _Optional[int] = ..., active_matches: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Ticket(_message.Message):
-    __slots__ = ("ticket_id", "holder", "name", "bot", "state", "min_players", "max_players", "rating", "enqueued_ms", "match_id", "seat", "seats", "turn_timeout_s")
+    __slots__ = ("ticket_id", "holder", "name", "bot", "state", "min_players", "max_players", "rating", "enqueued_ms", "match_id", "seat", "seats", "turn_timeout_s", "ruleset")
     TICKET_ID_FIELD_NUMBER: _ClassVar[int]
     HOLDER_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -88,6 +90,7 @@ class Ticket(_message.Message):
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     TURN_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
     ticket_id: str
     holder: str
     name: str
@@ -101,7 +104,8 @@ class Ticket(_message.Message):
     seat: int
     seats: _containers.RepeatedScalarFieldContainer[str]
     turn_timeout_s: float
-    def __init__(self, ticket_id: _Optional[str] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ..., state: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., rating: _Optional[float] = ..., enqueued_ms: _Optional[int] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., turn_timeout_s: _Optional[float] = ...) -> None: ...
+    ruleset: str
+    def __init__(self, ticket_id: _Optional[str] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ..., state: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., rating: _Optional[float] = ..., enqueued_ms: _Optional[int] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., turn_timeout_s: _Optional[float] = ..., ruleset: _Optional[str] = ...) -> None: ...
 
 class MatchStart(_message.Message):
     __slots__ = ("match_id", "seats", "players", "turn_timeout_s")
@@ -192,18 +196,20 @@ class BotAccount(_message.Message):
     def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
 
 class JoinQueueRequest(_message.Message):
-    __slots__ = ("holder", "name", "bot_token", "min_players", "max_players")
+    __slots__ = ("holder", "name", "bot_token", "min_players", "max_players", "ruleset")
     HOLDER_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     MAX_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
     holder: str
     name: str
     bot_token: str
     min_players: int
     max_players: int
-    def __init__(self, holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ...) -> None: ...
+    ruleset: str
+    def __init__(self, holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., ruleset: _Optional[str] = ...) -> None: ...
 
 class TicketRequest(_message.Message):
     __slots__ = ("ticket_id", "holder", "bot_token")
@@ -222,14 +228,16 @@ class FollowRequest(_message.Message):
     def __init__(self, holder: _Optional[str] = ...) -> None: ...
 
 class LeaderboardRequest(_message.Message):
-    __slots__ = ("ladder", "season", "limit")
+    __slots__ = ("ladder", "season", "limit", "ruleset")
     LADDER_FIELD_NUMBER: _ClassVar[int]
     SEASON_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
     ladder: str
     season: str
     limit: int
-    def __init__(self, ladder: _Optional[str] = ..., season: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+    ruleset: str
+    def __init__(self, ladder: _Optional[str] = ..., season: _Optional[str] = ..., limit: _Optional[int] = ..., ruleset: _Optional[str] = ...) -> None: ...
 
 class Standing(_message.Message):
     __slots__ = ("rank", "player_id", "name", "bot", "score", "mu", "sigma", "games", "wins", "provisional")
@@ -256,24 +264,30 @@ class Standing(_message.Message):
     def __init__(self, rank: _Optional[int] = ..., player_id: _Optional[str] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ..., score: _Optional[float] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., provisional: _Optional[bool] = ...) -> None: ...
 
 class LeaderboardResponse(_message.Message):
-    __slots__ = ("ladder", "season", "standings")
+    __slots__ = ("ladder", "season", "standings", "ruleset", "rulesets")
     LADDER_FIELD_NUMBER: _ClassVar[int]
     SEASON_FIELD_NUMBER: _ClassVar[int]
     STANDINGS_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    RULESETS_FIELD_NUMBER: _ClassVar[int]
     ladder: str
     season: str
     standings: _containers.RepeatedCompositeFieldContainer[Standing]
-    def __init__(self, ladder: _Optional[str] = ..., season: _Optional[str] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ...) -> None: ...
+    ruleset: str
+    rulesets: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, ladder: _Optional[str] = ..., season: _Optional[str] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., ruleset: _Optional[str] = ..., rulesets: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class HistoryRequest(_message.Message):
-    __slots__ = ("ladder", "player_id", "limit")
+    __slots__ = ("ladder", "player_id", "limit", "ruleset")
     LADDER_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
     ladder: str
     player_id: str
     limit: int
-    def __init__(self, ladder: _Optional[str] = ..., player_id: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+    ruleset: str
+    def __init__(self, ladder: _Optional[str] = ..., player_id: _Optional[str] = ..., limit: _Optional[int] = ..., ruleset: _Optional[str] = ...) -> None: ...
 
 class HistoryResponse(_message.Message):
     __slots__ = ("entries",)
@@ -302,17 +316,19 @@ class RankedSeat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[str] = ..., player_id: _Optional[str] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ...) -> None: ...
 
 class RankedMatch(_message.Message):
-    __slots__ = ("match_id", "season", "seats", "created_ms", "turn_timeout_s", "rated")
+    __slots__ = ("match_id", "season", "seats", "created_ms", "turn_timeout_s", "rated", "ruleset")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEASON_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     CREATED_MS_FIELD_NUMBER: _ClassVar[int]
     TURN_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
     RATED_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     season: str
     seats: _containers.RepeatedCompositeFieldContainer[RankedSeat]
     created_ms: int
     turn_timeout_s: float
     rated: bool
-    def __init__(self, match_id: _Optional[str] = ..., season: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RankedSeat, _Mapping]]] = ..., created_ms: _Optional[int] = ..., turn_timeout_s: _Optional[float] = ..., rated: _Optional[bool] = ...) -> None: ...
+    ruleset: str
+    def __init__(self, match_id: _Optional[str] = ..., season: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RankedSeat, _Mapping]]] = ..., created_ms: _Optional[int] = ..., turn_timeout_s: _Optional[float] = ..., rated: _Optional[bool] = ..., ruleset: _Optional[str] = ...) -> None: ...

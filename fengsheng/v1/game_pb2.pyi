@@ -200,7 +200,7 @@ class Event(_message.Message):
     def __init__(self, index: _Optional[int] = ..., kind: _Optional[str] = ..., seat: _Optional[int] = ..., text: _Optional[str] = ..., audience: _Optional[_Iterable[int]] = ..., cards: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Outcome(_message.Message):
-    __slots__ = ("over", "winners", "reason", "killers")
+    __slots__ = ("over", "winners", "reason", "killers", "identities")
     class KillersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -212,11 +212,13 @@ class Outcome(_message.Message):
     WINNERS_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     KILLERS_FIELD_NUMBER: _ClassVar[int]
+    IDENTITIES_FIELD_NUMBER: _ClassVar[int]
     over: bool
     winners: _containers.RepeatedScalarFieldContainer[int]
     reason: str
     killers: _containers.MessageMap[int, IntList]
-    def __init__(self, over: _Optional[bool] = ..., winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., killers: _Optional[_Mapping[int, IntList]] = ...) -> None: ...
+    identities: _containers.RepeatedScalarFieldContainer[Identity]
+    def __init__(self, over: _Optional[bool] = ..., winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., killers: _Optional[_Mapping[int, IntList]] = ..., identities: _Optional[_Iterable[_Union[Identity, str]]] = ...) -> None: ...
 
 class IntList(_message.Message):
     __slots__ = ("values",)

@@ -26,6 +26,7 @@ import httpx
 import pytest
 from helpers.processes import ServiceProcess
 
+from engine.rulesets import RULESET_IDS
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services.channels import engine_channel
@@ -329,8 +330,14 @@ def test_ranked_queue_match_and_profile(context: Any, base_url: str, screenshots
     else:
         pytest.fail("the rated match never appeared in the profile")
     assert "μ" in page.inner_text("#rating")
+    assert page.input_value("#profile-ruleset") == "return"  # the rating and history of one ruleset
     page.screenshot(path=str(screenshots / "profile-desktop.png"))
     page.goto(f"{base_url}/#/lobby")
     page.wait_for_function(f"document.querySelector('#leaderboard')?.innerText.includes({json.dumps(guest['name'])})")
+    # each ruleset has its own leaderboard: the select lists the server's rulesets
+    options = page.eval_on_selector_all("#board-ruleset option", "els => els.map((e) => e.value)")
+    assert options == list(RULESET_IDS) and page.input_value("#board-ruleset") == "return"
+    link = page.get_attribute(f"#leaderboard a:has-text({json.dumps(guest['name'])})", "href")
+    assert link is not None and "ruleset=return" in link
     page.screenshot(path=str(screenshots / "lobby-ranked-desktop.png"), full_page=True)
     assert not errors, errors

@@ -1,19 +1,23 @@
-"""Matchmaking on a real Redis, without processes: the pairing rule and its schedule, and
-concurrent ticks that never put a ticket in two matches."""
+"""Matchmaking on a real Redis, without processes: the pairing rule and its schedule,
+concurrent ticks that never put a ticket in two matches, one queue and one ladder per
+ruleset of the engine's registry, and re-queueing that replaces a ticket."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 
 import pytest
 import redis
 
-from services.matchmaking import Schedule, form_groups, tick
-from services.ranked import RankedStore
+from engine.rulesets import RULESET_IDS, get_ruleset
+from services.matchmaking import Schedule, form_groups, player_counts, queue_settings, tick
+from services.ranked import RankedStore, SeatPlan, notify_channel
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]
 
@@ -52,7 +56,7 @@ def test_concurrent_ticks_never_put_a_ticket_in_two_matches(store: RankedStore) 
     created: list[str] = []
     lock = threading.Lock()
 
-    def create(match_id: str, kinds: list[str], timeout: float) -> None:
+    def create(match_id: str, kinds: list[str], timeout: float, ruleset: str) -> None:
         with lock:
             created.append(match_id)
 
@@ -122,3 +126,118 @@ def test_redis_ladder_rates_each_match_once_under_concurrency(store: RankedStore
         assert len(ladder.history(BOT, pid, limit=200)) == memory.rating(BOT, pid).games
     board = ladder.leaderboard(BOT, ALL_TIME)
     assert len(board) == 7 and all(row.bot for row in board)
+
+
+def test_tickets_of_different_rulesets_never_share_a_match() -> None:
+    s = Schedule(window_base=50, fill_after_s=0)
+    # same ratings, same ranges, same enqueue time: only the ruleset differs
+    tickets = [{**_t(i, 25, 0, 3, 5), "ruleset": "return" if i % 2 else "elsewhere"} for i in range(8)]
+    groups = form_groups(tickets, 0, s)
+    assert sorted(g.ruleset for g in groups) == ["elsewhere", "return"]
+    for g in groups:
+        assert {t["ruleset"] for t in g.tickets} == {g.ruleset} and len(g.tickets) == 4
+    # a ticket stored before rulesets existed has none: it is return's
+    old = _t(9, 25, 0, 3, 3)
+    (group,) = form_groups([old], 0, s)
+    assert group.ruleset == "return" and group.players == 3 and group.house_seats == 2
+
+
+@pytest.mark.parametrize("ruleset", RULESET_IDS)
+def test_queue_settings_come_from_the_ruleset_registry(ruleset: str) -> None:
+    counts = tuple(sorted(get_ruleset(ruleset).identity_table))
+    assert player_counts(ruleset) == counts
+    lo, hi = counts[0], counts[-1]
+    assert queue_settings(ruleset, lo, hi) == (ruleset, lo, hi)
+    assert queue_settings(ruleset, hi, 0) == (ruleset, hi, hi)  # no max: the min
+    assert queue_settings(ruleset, 0, 0)[1] == (5 if 5 in counts else lo)
+    for bad in ((lo - 1, lo), (hi, hi + 1), (hi, lo) if hi > lo else (hi + 1, hi)):
+        with pytest.raises(ValueError, match=rf"{ruleset} is played by {lo} to {hi} players"):
+            queue_settings(ruleset, *bad)
+    assert queue_settings("", 0, 0)[0] == "return"  # no ruleset named: return
+    with pytest.raises(ValueError, match=r"unknown ruleset 'nope'; known: "):
+        queue_settings("nope", 0, 0)
+
+
+@pytest.mark.parametrize("ruleset", RULESET_IDS)
+def test_queueing_again_with_other_settings_replaces_the_ticket(store: RankedStore, ruleset: str) -> None:
+    lo = player_counts(ruleset)[0]
+    pubsub = store.redis.pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(notify_channel("h:ann"))
+    created, first = store.join("h:ann", "ann", bot=False, rating=25, min_players=lo, max_players=lo, ruleset=ruleset)
+    assert created and first["ruleset"] == ruleset and first["state"] == "queued"
+    created, same = store.join("h:ann", "ann", bot=False, rating=25, min_players=lo, max_players=lo, ruleset=ruleset)
+    assert not created and same["ticket_id"] == first["ticket_id"]  # the same settings: the same ticket
+    created, wider = store.join("h:ann", "ann", bot=False, rating=25, min_players=lo, max_players=lo + 1,
+                                ruleset=ruleset)  # fmt: skip
+    assert created and wider["ticket_id"] != first["ticket_id"] and wider["max_players"] == lo + 1
+    old = store.ticket(first["ticket_id"])
+    assert old is not None and old["state"] == "replaced"
+    assert [t["ticket_id"] for t in store.queued()] == [wider["ticket_id"]]
+    holder = store.holder_ticket("h:ann")
+    assert holder is not None and holder["ticket_id"] == wider["ticket_id"]
+    created, other = store.join("h:ann", "ann", bot=False, rating=25, min_players=lo, max_players=lo + 1,
+                                ruleset="elsewhere")  # fmt: skip
+    assert created and other["ruleset"] == "elsewhere"
+    assert [t["ticket_id"] for t in store.queued()] == [other["ticket_id"]]
+    # the holder was told of each change: replaced, then the new ticket
+    told = []
+    deadline = time.monotonic() + 5
+    while len(told) < 4 and time.monotonic() < deadline:
+        msg = pubsub.get_message(timeout=0.5)
+        if msg is not None:
+            t = json.loads(msg["data"])
+            told.append((t["ticket_id"], t["state"]))
+    pubsub.close()
+    assert told == [(first["ticket_id"], "replaced"), (wider["ticket_id"], "queued"),
+                    (wider["ticket_id"], "replaced"), (other["ticket_id"], "queued")]  # fmt: skip
+    # a replaced ticket cannot be claimed: a tick that read it before the change loses
+    seat = SeatPlan(0, "human", "ann", "ann", False, "h:ann", first["ticket_id"])
+    assert not store.claim("rk-stale", "S", [seat], 0.0, ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESET_IDS)
+def test_each_ruleset_rates_apart_and_old_ratings_are_returns(store: RankedStore, ruleset: str) -> None:
+    from services.ladder import (
+        ALL_TIME,
+        HUMAN,
+        MatchResult,
+        Participant,
+        RatingKey,
+        RedisLadder,
+        correction_key,
+        history_key,
+        rating_key,
+        seasons_key,
+    )
+
+    ladder = RedisLadder(store.redis, correction=False)
+    # written before rulesets existed: a rating and a history entry without a ruleset
+    store.redis.hset("rk:{rk}:r:human:all:old", mapping={"mu": 30.0, "sigma": 5.0, "games": 9, "wins": 6})
+    store.redis.lpush("rk:{rk}:h:human:old", json.dumps({"match_id": "m-old", "at": 1.0, "identity": 2}))
+    assert rating_key(RatingKey(HUMAN, ALL_TIME, "old")) == "rk:{rk}:r:human:all:old"
+    assert history_key(HUMAN, "old") == "rk:{rk}:h:human:old"
+    assert (correction_key("return"), seasons_key("return")) == ("rk:{rk}:corr", "rk:{rk}:seasons")
+    assert ladder.rating(HUMAN, "old", ALL_TIME, "return").games == 9
+    assert ladder.history(HUMAN, "old", ruleset="return")[0]["ruleset"] == "return"
+
+    def match(match_id: str, rs: str, at: float) -> MatchResult:
+        return MatchResult(match_id, "S", tuple(Participant(pid, pid, False, k, k == 0, 1 + k % 3)
+                                                for k, pid in enumerate(("old", "x", "y"))), at, rs)  # fmt: skip
+
+    others = [r for r in RULESET_IDS if r != ruleset] or ["elsewhere"]
+    assert ladder.record(match(f"m-{ruleset}", ruleset, 2.0))
+    assert ladder.record(match(f"m-{others[0]}", others[0], 3.0))
+    for rs, mid in ((ruleset, f"m-{ruleset}"), (others[0], f"m-{others[0]}")):
+        games = 9 + 1 if rs == "return" else 1
+        assert ladder.rating(HUMAN, "old", ALL_TIME, rs).games == games
+        assert ladder.rating(HUMAN, "x", ALL_TIME, rs).games == 1
+        rows = {r.player_id: r.rating.games for r in ladder.leaderboard(HUMAN, ALL_TIME, ruleset=rs)}
+        assert rows["x"] == 1 and rows["y"] == 1
+        mine = ladder.history(HUMAN, "x", ruleset=rs)
+        assert [(e["match_id"], e["ruleset"]) for e in mine] == [(mid, rs)]
+    assert ladder.seasons(ruleset) == ["S"]
+    # no ruleset named: every ruleset of the registry, newest first
+    merged = ladder.history(HUMAN, "old")
+    entries = [(f"m-{ruleset}", ruleset, 2.0), (f"m-{others[0]}", others[0], 3.0), ("m-old", "return", 1.0)]
+    expected = [(m, r) for m, r, _ in sorted(entries, key=lambda e: -e[2]) if r in RULESET_IDS]
+    assert [(e["match_id"], e["ruleset"]) for e in merged] == expected

@@ -56,7 +56,7 @@ def test_record_is_once_per_match_and_rates_season_and_all_time() -> None:
     board = ladder.leaderboard(BOT)
     assert [row.player_id for row in board][:2] in (["p0", "p1"], ["p1", "p0"])
     assert all(row.bot and row.rating.provisional for row in board)
-    assert ladder.history[(BOT, "p0")][0]["match_id"] == "m1"
+    assert ladder.history[("return", BOT, "p0")][0]["match_id"] == "m1"
 
 
 def test_provisional_ends_as_sigma_drops() -> None:

@@ -444,3 +444,40 @@ def test_the_bot_protocol_as_json_over_the_gateway_websocket(platform: Platform)
     with connect(f"{ws_url}?token=fsb_forged") as ws:
         error = json.loads(ws.recv(timeout=10))
         assert error["error"]["status"] == 401
+
+
+def test_queue_settings_follow_the_ruleset_registry_and_queueing_again_replaces(platform: Platform) -> None:
+    """Issue 12: a ticket names a ruleset and a player range that ruleset allows (422 with
+    the reason otherwise); issue 17 §8: queueing again with other settings replaces the
+    ticket instead of silently answering the old one."""
+    from engine.rulesets import RULESET_IDS
+    from services.matchmaking import player_counts
+
+    p = platform
+    _, token = p.guest("settings")
+    hdr = {"authorization": f"Bearer {token}"}
+    lo, hi = player_counts("return")[0], player_counts("return")[-1]
+    for body in ({"ruleset": "nope"}, {"ruleset": "Bad!"}, {"min_players": lo - 1}, {"min_players": hi + 1},
+                 {"min_players": lo + 1, "max_players": lo}):  # fmt: skip
+        reply = p.http.post("/api/ranked/queue", headers=hdr, json=body)
+        assert reply.status_code == 422 and reply.json()["error"]["code"] == "malformed_request", (body, reply.text)
+    reason = p.http.post("/api/ranked/queue", headers=hdr, json={"min_players": hi + 1}).json()["error"]["message"]
+    assert f"return is played by {lo} to {hi} players" in reason
+    unknown = p.http.post("/api/ranked/queue", headers=hdr, json={"ruleset": "nope"}).json()["error"]["message"]
+    assert "unknown ruleset 'nope'" in unknown and all(r in unknown for r in RULESET_IDS)
+    for ruleset in RULESET_IDS:  # every ruleset's own range is accepted
+        counts = player_counts(ruleset)
+        reply = p.http.post("/api/ranked/queue", headers=hdr, json={"ruleset": ruleset, "min_players": counts[-1]})
+        assert reply.status_code == 201 and reply.json()["ruleset"] == ruleset, reply.text
+    assert p.http.get("/api/ranked/leaderboard", params={"ruleset": "nope"}).status_code == 422
+    assert p.http.get("/api/ranked/players/x/history", params={"ruleset": "nope"}).status_code == 422
+    board = p.http.get("/api/ranked/leaderboard").json()
+    assert board["ruleset"] == "return" and board["rulesets"] == list(RULESET_IDS)
+
+    first = p.http.post("/api/ranked/queue", headers=hdr, json={"min_players": hi}).json()
+    same = p.http.post("/api/ranked/queue", headers=hdr, json={"min_players": hi}).json()
+    assert same["ticket_id"] == first["ticket_id"] and same["ruleset"] == "return"
+    wider = p.http.post("/api/ranked/queue", headers=hdr, json={"min_players": hi - 1, "max_players": hi}).json()
+    assert wider["ticket_id"] != first["ticket_id"] and wider["state"] == "queued"
+    assert p.http.get(f"/api/ranked/queue/{first['ticket_id']}", headers=hdr).json()["state"] == "replaced"
+    assert p.http.delete(f"/api/ranked/queue/{wider['ticket_id']}", headers=hdr).json()["state"] == "left"

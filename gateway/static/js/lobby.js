@@ -3,6 +3,7 @@ import { api, guest, savedGuest, saveSeatToken } from "./api.js";
 import { t } from "./i18n.js";
 import { fill, h } from "./render.js";
 import { holdMs } from "./table.js";
+import { boardPanel } from "./profile.js";
 
 export async function mountLobby(root) {
   const me = savedGuest();
@@ -224,74 +225,5 @@ function rankedPanel(nameIn) {
     h("div", { class: "field" }, h("span", {}, t("players_range")), h("span", { class: "range" }, minIn, " – ", maxIn)),
     h("div", { class: "buttons" }, joinBtn, leaveBtn),
     status,
-  );
-}
-
-/** The ladders (GET /api/ranked/leaderboard): people or bots, all time or this season. */
-function boardPanel() {
-  const ladderIn = h(
-    "select",
-    { id: "ladder" },
-    h("option", { value: "human" }, t("ladder_human")),
-    h("option", { value: "bot" }, t("ladder_bot")),
-  );
-  const seasonIn = h(
-    "select",
-    { id: "season" },
-    h("option", { value: "" }, t("all_time")),
-    h("option", { value: "current" }, t("this_season")),
-  );
-  const body = h("tbody", {});
-  const note = h("p", { class: "muted" });
-  async function load() {
-    try {
-      const board = await api(
-        `/api/ranked/leaderboard?ladder=${ladderIn.value}&season=${encodeURIComponent(seasonIn.value)}&limit=50`,
-      );
-      const rows = board.standings || [];
-      note.textContent = rows.length ? "" : t("board_empty");
-      fill(
-        body,
-        rows.map((r) =>
-          h(
-            "tr",
-            {},
-            h("td", {}, String(r.rank)),
-            h(
-              "td",
-              {},
-              h("a", { href: `#/profile/${encodeURIComponent(r.player_id)}?ladder=${ladderIn.value}` }, r.name),
-              r.bot ? h("span", { class: "badge" }, t("bot")) : null,
-              r.provisional ? h("span", { class: "badge" }, t("provisional")) : null,
-            ),
-            h("td", {}, Number(r.score).toFixed(1)),
-            h("td", {}, `${Number(r.mu).toFixed(1)} ± ${Number(r.sigma).toFixed(1)}`),
-            h("td", {}, `${r.wins}/${r.games}`),
-          ),
-        ),
-      );
-    } catch (err) {
-      note.textContent = String(err.message || err);
-    }
-  }
-  ladderIn.addEventListener("change", load);
-  seasonIn.addEventListener("change", load);
-  load();
-  return h(
-    "section",
-    { class: "panel board-panel" },
-    h("h2", {}, t("leaderboards")),
-    h("div", { class: "buttons" }, ladderIn, seasonIn),
-    h(
-      "table",
-      { class: "ladder", id: "leaderboard" },
-      h(
-        "thead",
-        {},
-        h("tr", {}, h("th", {}, "#"), h("th", {}, t("name")), h("th", {}, t("score")), h("th", {}, "μ ± σ"), h("th", {}, t("wins_games"))),
-      ),
-      body,
-    ),
-    note,
   );
 }
