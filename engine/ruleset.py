@@ -78,8 +78,9 @@ class Ruleset:
     identity_table: Mapping[int, tuple[int, ...]]
     """Players -> how many identity cards of each kind, in :attr:`identities` order; its
     keys are the player counts the ruleset allows."""
-    hand_limit: int
-    """The turn player discards down to this many cards at the turn's end."""
+    hand_limit: int | None
+    """The turn player discards down to this many cards at the turn's end (None: no
+    limit, classic §12 D11)."""
     handlers: Mapping[str, Handler]
     """Frame kind -> handler: the turn, the chain, deaths, windows …"""
     characters: Mapping[str, CharacterInfo]
@@ -103,3 +104,7 @@ class Ruleset:
     """Called after a seat discards hand cards (弃牌): opens the ruleset's window for it."""
     zone_counts: Callable[[State], Mapping[int, int]]
     """How many zones each card is in (the core checks: exactly one each)."""
+    alias: Callable[[Game, str, list[str]], list[str] | None] | None = None
+    """Accepted spellings of the ruleset that are not listed as legal: ``(game, canonical
+    action, legal) -> the legal actions it stands for`` or None (classic: ``declare`` for
+    ``pass`` in a play phase)."""
