@@ -48,7 +48,11 @@ def _names() -> dict[str, str]:
         for cid, ch in ruleset.characters.items():
             names[cid] = names[ch.zh] = cid
             for sid in ch.skills:
-                names[sid] = names[ruleset.skills[sid].zh] = cid
+                names[sid] = cid
+                # A classic character not implemented yet has skill ids but no skill objects.
+                zh = getattr(ruleset.skills.get(sid), "zh", "")
+                if zh:
+                    names[zh] = cid
     return names
 
 

@@ -21,7 +21,7 @@ from .victory import check_victory
 if TYPE_CHECKING:
     from engine.game import Game
 
-TIMING_TEXT = {"start": "turn start", "main1": "play phase 1", "main2": "play phase 2",
+TIMING_TEXT = {"start": "turn start", "main1": "first play phase", "main2": "second play phase",
                "transmit": "情报传递: the intel is about to move", "arrive": "情报到达: the intel lies before a player"}
 
 
@@ -180,9 +180,12 @@ def h_send(g: Game, fr: Frame) -> None:
     t = Transit(card=card, mode=mode, direction=0 if mode == "direct" else 1, sender=fr.seat, user=fr.seat,
                 holder=fr.seat, target=target, face_up=mode == "text", known_by=[fr.seat])
     st.transit = t
-    shown = f"{card} " if t.face_up else ""
     to = f" to {target}" if mode == "direct" else ""
-    g.log("send", fr.seat, f"seat {fr.seat} sends {shown}{mode}{to}", cards=(card,) if t.face_up else ())
+    if t.face_up:
+        g.log("send", fr.seat, f"seat {fr.seat} sends {card} {mode}{to}", cards=(card,))
+    else:
+        g.log("send", fr.seat, f"seat {fr.seat} sends {card} {mode}{to}", audience=(fr.seat,), cards=(card,),
+              public=f"seat {fr.seat} sends {mode}{to}")
     g.push(Frame("transit", seat=fr.seat))
 
 

@@ -45,7 +45,7 @@ def check_victory(g: Game) -> bool:
     for k in range(n):
         s = (st.turn + k) % n
         if faction_met(g, s):
-            declare(g, s, f"{st.seats[s].identity} faction: 3 intel of its colour")
+            declare(g, s, f"{st.seats[s].identity} faction: three intel of its colour")
             return True
         if mission_met(g, s):
             declare(g, s, f"mission of {st.seats[s].character}")
@@ -89,4 +89,5 @@ def finish(g: Game, winners: list[int], reason: str) -> None:
     st.reason = reason
     for w in winners:
         st.seats[w].identity_revealed = True
-    g.log("game_over", -1, f"game over: {reason}; winners {st.winners}", seats=st.winners)
+    who = " ".join(map(str, st.winners)) or "nobody"
+    g.log("game_over", -1, f"game over: {who} win ({reason})", seats=st.winners)

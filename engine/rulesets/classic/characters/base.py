@@ -61,6 +61,8 @@ class Skill:
     """One skill. Subclasses set ``id`` and ``kind`` and override the hooks they use."""
 
     id: ClassVar[str] = ""
+    zh: ClassVar[str] = ""
+    """The printed name (日志, the text-leak check)."""
     kind: ClassVar[str] = ""
 
     # -- whether it works now -------------------------------------------------

@@ -19,6 +19,7 @@ class HuanRi(Skill):
     and mode unchanged; it can be 识破'd, §6.4)."""
 
     id: ClassVar[str] = "huan_ri"
+    zh: ClassVar[str] = "换日"
     kind: ClassVar[str] = "conversion"
 
     def converts(self, g: Game, seat: int, card: int) -> tuple[str, ...]:
@@ -31,6 +32,7 @@ class TouTian(Skill):
     passed, locked or intercepted, not skill-placed nor 真伪莫辨 (D19)."""
 
     id: ClassVar[str] = "tou_tian"
+    zh: ClassVar[str] = "偷天"
     kind: ClassVar[str] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:

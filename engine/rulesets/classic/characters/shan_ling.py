@@ -18,6 +18,7 @@ class JuJi(Skill):
     intel burned (``pass`` after the first)."""
 
     id: ClassVar[str] = "ju_ji"
+    zh: ClassVar[str] = "狙击"
     kind: ClassVar[str] = "flip"
 
     def actions(self, g: Game, seat: int) -> list[str]:

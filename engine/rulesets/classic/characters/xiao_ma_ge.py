@@ -20,6 +20,7 @@ class YingXiongBenSe(Skill):
     (D15)."""
 
     id: ClassVar[str] = "ying_xiong_ben_se"
+    zh: ClassVar[str] = "英雄本色"
     kind: ClassVar[str] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
