@@ -79,6 +79,7 @@ def apply_priority(g: Game, seat: int, action: str) -> None:
         item = fn.make_item(g, seat, card, opts)
         if "as" in opts:
             item.code = conversion_skill(g, seat, card, function)
+            g.log("skill", seat, f"seat {seat} uses {item.code}")
         st.seats[seat].hand.remove(card)
         st.chain.append(item)
         fn.used(g, item)
@@ -88,5 +89,6 @@ def apply_priority(g: Game, seat: int, action: str) -> None:
         sk = SKILLS[words[1]]
         item = sk.declare(g, seat, parse_opts(words[2:]))
         st.chain.append(item)
+        g.log("skill", seat, f"seat {seat} uses {sk.id}")
         return
     raise IllegalAction(f"unknown priority action {action!r}")

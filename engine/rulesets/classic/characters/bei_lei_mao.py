@@ -59,8 +59,8 @@ class TouTian(Skill):
         to, card = int(words[3]), int(words[5])
         victim.intel.remove(card)
         st.seats[to].hand.append(card)
-        g.log("skill", fr.seat, f"seat {fr.seat} uses 偷天: intel {card} of seat {fr.order[0]} goes to "
-              f"seat {to}'s hand", cards=(card,))
+        g.log("move", fr.seat, f"intel {card} of seat {fr.order[0]} goes to seat {to}'s hand", cards=(card,))
+        g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
 
 
 class RedAndBlueInHand(Mission):
