@@ -23,7 +23,6 @@ from fengsheng.text_leaks import TextCheck, mentions
 from fengsheng.v1 import game_pb2
 
 
-
 class Checker:
     """Callable ``(game, decisions)`` for :func:`fengsheng.simulate.play_random`."""
 

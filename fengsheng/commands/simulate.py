@@ -44,11 +44,10 @@ def parse_players(text: str, allowed: tuple[int, ...] = (3, 4, 5, 6, 7)) -> list
 def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from fengsheng.invariants import Checker
-    from fengsheng.simulate import RunawayGame, play_random
-
     from engine.errors import SetupError
     from engine.rulesets import get_ruleset
+    from fengsheng.invariants import Checker
+    from fengsheng.simulate import RunawayGame, play_random
 
     try:
         rules = get_ruleset(args.ruleset)
