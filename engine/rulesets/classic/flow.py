@@ -12,8 +12,9 @@ from engine.state import Frame, Kill, Transit
 
 from . import deck, marks, ruledata
 from .cards import FUNCTIONS
-from .characters import SKILLS
+from .characters import MISSIONS, SKILLS
 from .characters.base import draw_count, fire
+from .intel import take_intel
 from .legal import apply_priority, send_actions
 from .setup import h_characters
 from .victory import check_victory
@@ -42,11 +43,12 @@ def h_turn(g: Game, fr: Frame) -> None:
         fr.stage = 1
         g.push(Frame("window", seat=me, text="start"))
     elif fr.stage == 1:
-        g.draw(me, draw_count(g, me, ruledata.TURN_DRAW))
         fr.stage = 2
+        drawn = g.draw(me, draw_count(g, me, ruledata.TURN_DRAW))
         if check_victory(g):
             return
         g.push(Frame("window", seat=me, text="main1"))
+        fire(g, "drawn", me, cards=drawn)
     elif fr.stage == 2:
         fr.stage = 3
         if st.seats[me].hand:
@@ -265,17 +267,6 @@ def h_transit(g: Game, fr: Frame) -> None:
             fr.stage = 0
 
 
-def take_intel(g: Game, seat: int, *, cause: str) -> None:
-    """``seat`` takes the intel in transmission (接收 or 截获): face up in front of it;
-    the sender is credited with kills (D15); the send phase is over (§5)."""
-    st = g.state
-    t = st.transit
-    assert t is not None
-    st.transit = None
-    st.received = True
-    g.place_intel(seat, [t.card], [t.user], cause=cause)
-
-
 def h_after(g: Game, fr: Frame) -> None:
     """After a receipt (§7, §8): a third fake kills at once; then victory; then the
     "when … receives" triggers (D19: placed intel counts as received)."""
@@ -318,6 +309,9 @@ def die(g: Game, seat: int, killers: list[int], cause: str) -> None:
     st = g.state
     s = st.seats[seat]
     true_intel = sum(1 for c in s.intel if deck.IS_TRUE[c])
+    mission = MISSIONS.get(s.character) if s.character else None
+    if mission is not None:
+        mission.dying(g, seat)
     who = sorted(set(k for k in killers if k >= 0))
     st.kills.append(Kill(dead=seat, killers=who, cause=cause, true_intel=true_intel, identity=s.identity))
     g.log("death", seat, f"seat {seat} dies ({s.identity})", seats=who)

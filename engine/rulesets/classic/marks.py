@@ -53,3 +53,8 @@ def saved(seat: int) -> str:
 def once(skill: str, seat: int) -> str:
     """A once-per-game skill (identity reveals, D17) was used by ``seat``."""
     return f"game:once:{skill}:{seat}"
+
+
+def mission_done(seat: int) -> str:
+    """``seat``'s mission was met at a moment that leaves no trace (老鬼's hand at death)."""
+    return f"game:mission:{seat}"

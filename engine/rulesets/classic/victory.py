@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from . import deck, marks, ruledata
 from .characters import MISSIONS
+from .characters.base import skills_of
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -42,6 +43,11 @@ def check_victory(g: Game) -> bool:
     if st.over:
         return True
     n = st.players
+    if st.characters:
+        for k in range(n):
+            s = (st.turn + k) % n
+            for sk in skills_of(g, s):
+                sk.state_check(g, s)
     for k in range(n):
         s = (st.turn + k) % n
         if faction_met(g, s):
@@ -66,6 +72,8 @@ def declare(g: Game, seat: int, reason: str) -> None:
     if me.identity in ("latent", "military"):
         winners = [i for i, s in enumerate(st.seats) if s.identity == me.identity and not marks.has(st, marks.lost(i))]
     if st.characters:
+        for sk in skills_of(g, seat):
+            winners += [w for w in sk.co_winners(g, seat, winners) if w not in winners]
         for i, s in enumerate(st.seats):
             if i == seat or s.identity != "bystander" or not s.character or marks.has(st, marks.lost(i)):
                 continue

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame, Item
 
 from .. import deck, marks
+from ..characters.base import timing_override
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -37,8 +38,6 @@ class CardFunction:
 
     def usable(self, g: Game, seat: int) -> bool:
         """Timing holds for ``seat`` now, passive skills included (敏锐, golden rule §6.1)."""
-        from ..characters.base import timing_override
-
         override = timing_override(g, seat, self.id)
         return override if override is not None else self.timing_ok(g, seat)
 

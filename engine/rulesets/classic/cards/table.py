@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame, Item
 
 from .. import deck
+from ..characters.base import fire
 from .base import FUNCTIONS, PLAY_PHASES, CardFunction, own_turn, register, timing
 
 if TYPE_CHECKING:
@@ -82,8 +83,6 @@ class SeeThrough(CardFunction):
                 it.negated = True
                 shown = "a face-down card" if visible_hidden(it) else f"card {it.card}"
                 g.log("see_through", item.user, f"{shown} is seen through (识破)")
-                from ..characters.base import fire
-
                 fire(g, "seen_through", it.user, item=it)
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame, Item
 
 from .. import marks, ruledata
+from ..characters.base import probe_choice
 from .base import PLAY_PHASES, CardFunction, own_turn, register, timing
 
 if TYPE_CHECKING:
@@ -30,8 +31,6 @@ class Probe(CardFunction):
     def resolve(self, g: Game, item: Item) -> None:
         who = item.target
         named, form = ruledata.PROBE[item.card]
-        from ..characters.base import probe_choice
-
         hit = g.state.seats[who].identity == named
         choice = probe_choice(g, who, item)
         if choice is not None:

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Item
 
 from .. import marks
+from ..characters.base import fire
+from ..intel import take_intel
 from .base import CardFunction, own_turn, register, timing
 
 if TYPE_CHECKING:
@@ -28,8 +30,6 @@ class Intercept(CardFunction):
         return g.state.seats[item.user].alive and g.state.transit is not None
 
     def resolve(self, g: Game, item: Item) -> None:
-        from ..flow import take_intel
-
         take_intel(g, item.user, cause="intercept")
 
 
@@ -77,6 +77,4 @@ class Decrypt(CardFunction):
             t.known_by.append(item.user)
         g.log("decrypt", item.user, f"seat {item.user} decrypts the intel: {t.card}", audience=(item.user,),
               cards=(t.card,), public=f"seat {item.user} decrypts the intel")
-        from ..characters.base import fire
-
         fire(g, "decrypted", item.user, item=item)

@@ -12,14 +12,15 @@ Skill kinds (``kind``):
   holds priority and ``actions`` lists it); goes on the chain as an item of kind
   ``skill``; cannot be 识破'd (D9). The character turns face up when declared.
 - ``active``: a face-up skill used at a priority like a card (收买, 爱情 …).
-- ``auto``: "当…时" skills; :meth:`Skill.trigger` is called for each event and returns
+- ``auto``: "当…时" skills; :meth:`Skill.trigger` (of any working skill, whatever its
+  kind: 就计 is a flip skill with a trigger condition) is called for each event and returns
   a ``skill_step`` frame to run at once (no response), or None. Several at one moment run
   from the turn player counter-clockwise (§6.5). A "you may" asks a ``trigger`` decision
   (``pass`` or ``skill ID …``). Events: ``received`` (a seat got intel: ``fr.seat`` the
   receiver, ``cards``, ``order`` = [sender or -1], ``text`` = cause), ``used_on`` (a card
   used successfully on a seat, after the chain settles, before its effect), ``dying``
   (before the identity is revealed; set :func:`marks.saved` to save), ``died``,
-  ``decrypted``, ``seen_through``, ``card_used``.
+  ``decrypted``, ``seen_through``, ``card_used``, ``drawn`` (the turn's draw).
 - ``conversion``: ``converts(card)`` names the functions a hand card may be used as
   (``play N as F``); the card keeps colour and mode and can be 识破'd.
 - ``passive``: rule changes read by the engine: ``timing_override`` (敏锐),
@@ -124,6 +125,14 @@ class Skill:
     def probe_choice(self, g: Game, seat: int, item: Item) -> bool:
         return False
 
+    def state_check(self, g: Game, seat: int) -> None:
+        """Called whenever victory is checked, before any declaration (败露: a state-based
+        loss that beats a victory reached at the same moment)."""
+
+    def co_winners(self, g: Game, seat: int, winners: list[int]) -> list[int]:
+        """Extra winners when ``seat`` (who has this skill) declares victory (风度)."""
+        return []
+
 
 class Mission:
     """A bystander's 机密任务 (digest §8): ``met`` is checked whenever victory is checked;
@@ -135,6 +144,11 @@ class Mission:
 
     def on_declare(self, g: Game, seat: int, declarer: int) -> str | None:
         return None
+
+    def dying(self, g: Game, seat: int) -> None:
+        """Called when ``seat`` dies, after the death-time skills and before its hand and
+        intel are discarded (老鬼: "at your death, reveal your hand"); record what the
+        mission needs with :func:`marks.add` (``marks.mission_done(seat)``)."""
 
 
 # ---------------------------------------------------------------------------- registry
@@ -277,7 +291,7 @@ def fire(g: Game, event: str, seat: int, *, item: Item | None = None, cards: lis
     n = st.players
     for k in range(n):
         owner = (st.turn + k) % n
-        for sk in skills_of(g, owner, "auto"):
+        for sk in skills_of(g, owner):
             fr = sk.trigger(g, owner, event, info)
             if fr is not None:
                 frames.append(fr)
