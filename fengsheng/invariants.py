@@ -217,7 +217,8 @@ class MatchMirror:
         players = len(obs.seats)
         for what, line in (("prompt", obs.pending.prompt), ("outcome", obs.outcome.reason)):
             if line:
-                m = mentions(line, players, subject=tuple(obs.outcome.winners) if what == "outcome" else ())
+                m = mentions(line, players, subject=tuple(obs.outcome.winners) if what == "outcome" else (),
+                             ruleset=self.game.state.ruleset)
                 leak = text.leak(self.game, k, viewer, m)
                 if leak:
                     raise AssertionError(f"the {what} {line!r} served to {who} names {leak}")
