@@ -278,7 +278,8 @@ def fire(g: Game, event: str, seat: int, *, item: Item | None = None, cards: lis
     if not st.characters:
         return
     info = Frame(event, seat=seat, card=item.card if item is not None else 0, cards=list(cards or []),
-                 order=list(order or []), text=text, index=st.chain.index(item) if item in st.chain else -1)
+                 order=list(order or []), text=text,
+                 index=next((i for i, it in enumerate(st.chain) if it is item), -1))
     if item is not None and item.kind == "skill":
         info.answer = item.code
     elif item is not None:
