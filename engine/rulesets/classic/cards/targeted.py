@@ -56,9 +56,11 @@ class Probe(CardFunction):
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         if fr.stage == 0:
-            # 城府-like choice (a skill lets the target pick the action): choose discard / draw / none.
+            # A skill (城府) lets the target carry out either answer of the card, whatever its
+            # identity: the card's action (discard / draw) or only the sentence (none).
             if not fr.answer:
-                g.ask(fr.seat, "choose", "试探: which action", ["choose discard", "choose draw", "choose none"])
+                form = ruledata.PROBE[fr.card][1]
+                g.ask(fr.seat, "choose", "试探: which answer", [f"choose {form}", "choose none"])
                 return
             action = fr.answer.split()[1]
             st.stack.pop()
