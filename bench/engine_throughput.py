@@ -17,11 +17,13 @@ import time
 from fengsheng.simulate import play_random
 
 
-def measure(games: int, players: int, *, observe: bool, seed: int, characters: bool = False) -> dict[str, float]:
+def measure(games: int, players: int, *, observe: bool, seed: int, characters: bool = False,
+            ruleset: str = "return") -> dict[str, float]:
     decisions = 0
     start = time.perf_counter()
     for i in range(games):
-        decisions += play_random(seed + i, players, observe=observe, characters=characters).decisions
+        decisions += play_random(seed + i, players, observe=observe, characters=characters,
+                                 ruleset=ruleset).decisions
     elapsed = time.perf_counter() - start
     return {
         "games": games,
@@ -37,19 +39,23 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--ruleset", default="return", help="return (风声再临) or classic")
     args = parser.parse_args()
-    play_random(0, args.players)  # warm-up: imports, tables
-    plain = measure(args.games, args.players, observe=False, seed=args.seed)
-    observed = measure(args.games, args.players, observe=True, seed=args.seed)
-    from engine.rulesets import get_ruleset
+    rs = args.ruleset
+    play_random(0, args.players, ruleset=rs)  # warm-up: imports, tables
+    plain = measure(args.games, args.players, observe=False, seed=args.seed, ruleset=rs)
+    observed = measure(args.games, args.players, observe=True, seed=args.seed, ruleset=rs)
+    from engine.errors import SetupError
 
-    CHARACTERS = get_ruleset("return").characters
-
-    with_characters = (measure(args.games, args.players, observe=False, seed=args.seed, characters=True)
-                       if len(CHARACTERS) >= args.players else None)
+    try:
+        with_characters: dict[str, float] | None = measure(args.games, args.players, observe=False, seed=args.seed,
+                                                           characters=True, ruleset=rs)
+    except SetupError:  # fewer playable characters than players
+        with_characters = None
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     result = {
         "bench": "engine_throughput",
+        "ruleset": rs,
         "players": args.players,
         "python": sys.version.split()[0],
         **plain,

@@ -106,7 +106,7 @@ def heuristic_bot(observation: game_pb2.Observation, legal: list[str], rng: rand
     identity = me.identity if me is not None else game_pb2.IDENTITY_UNSPECIFIED
     blacks = _black_count(cards, me)
 
-    if kind == "arrive" and {"accept", "decline"} <= set(legal):
+    if kind in ("arrive", "receive") and {"accept", "decline"} <= set(legal):
         card = observation.transit.card if observation.has_transit else 0
         if card and _wants(cards, identity, card):
             return "accept"
@@ -121,6 +121,26 @@ def heuristic_bot(observation: game_pb2.Observation, legal: list[str], rng: rand
         black = [a for a in sends if _black(cards, _card_of(a))] if sends else []
         pool = black or [a for a in sends if not _wants(cards, identity, _card_of(a))] or sends
         return rng.choice(pool)
+
+    if kind == "priority" and observation.chain:
+        # classic (digest §6.3): answer an item aimed at itself with 识破 when it can.
+        if observation.chain[-1].target == observation.viewer and observation.chain[-1].user != observation.viewer:
+            counters = [a for a in legal if a.startswith("play") and _function(cards, _card_of(a)) == "see_through"]
+            if counters:
+                return rng.choice(counters)
+        return "pass"
+
+    if kind == "priority":
+        # An empty chain: use an own-turn card now and then (试探, 锁定 …), burn a fake in
+        # front of itself, else pass.
+        plays = [a for a in legal if a.startswith("play")]
+        mine = [a for a in plays if _function(cards, _card_of(a)) == "burn"
+                and me is not None and any(f"on {c}" == a.split(maxsplit=2)[2] for c in me.intel)]
+        if mine:
+            return rng.choice(mine)
+        if plays and rng.random() < 0.2:
+            return rng.choice(plays)
+        return "pass"
 
     if kind in ("respond", "returned"):
         chain = observation.chain

@@ -271,8 +271,12 @@ class Game:
         words = canon.split()
         if not words:
             return None
+        if self.ruleset.alias is not None:
+            aliased = self.ruleset.alias(self, canon, legal)
+            if aliased is not None:
+                return aliased
         if words[0] == "choose" and len(words) > 2 and self.state.prompt is not None:
-            if self.state.prompt.kind != "discard":
+            if self.state.prompt.kind != "discard" or self.ruleset.hand_limit is None:
                 return None
             picks = [f"choose {w}" for w in words[1:]]
             hand = list(self.state.seats[self.state.prompt.seat].hand)

@@ -40,7 +40,8 @@ def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> 
     if 0 <= viewer < st.players:
         p = st.seats[viewer]
         sv = obs.seats[viewer]
-        sv.identity = IDENTITY[p.identity]
+        # Unset while the characters are being chosen (classic §3: identities are dealt after).
+        sv.identity = IDENTITY.get(p.identity, game_pb2.IDENTITY_UNSPECIFIED)
         sv.hand.extend(p.hand)
         sv.character = p.character
         sv.secret_character = p.secret_character

@@ -79,8 +79,9 @@ class Ruleset:
     identity_table: Mapping[int, tuple[int, ...]]
     """Players -> how many identity cards of each kind, in :attr:`identities` order; its
     keys are the player counts the ruleset allows."""
-    hand_limit: int
-    """The turn player discards down to this many cards at the turn's end."""
+    hand_limit: int | None
+    """The turn player discards down to this many cards at the turn's end (None: no
+    limit, classic §12 D11)."""
     handlers: Mapping[str, Handler]
     """Frame kind -> handler: the turn, the chain, deaths, windows …"""
     characters: Mapping[str, CharacterInfo]
@@ -107,3 +108,7 @@ class Ruleset:
     mark_kinds: tuple[type[TypedMark], ...] = ()
     """The ruleset's kinds of mark (:mod:`engine.marks`): a snapshot written before typed
     marks has them as flag strings, which the loader reads back with these."""
+    alias: Callable[[Game, str, list[str]], list[str] | None] | None = None
+    """Accepted spellings of the ruleset that are not listed as legal: ``(game, canonical
+    action, legal) -> the legal actions it stands for`` or None (classic: ``declare`` for
+    ``pass`` in a play phase)."""

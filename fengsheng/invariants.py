@@ -1,7 +1,7 @@
 """Invariant checks run after every decision of random play (``fengsheng simulate
 --check`` and the random-play tests):
 
-1. each of the 87 cards is in exactly one zone;
+1. each card of the ruleset's deck (its CardTable) is in exactly one zone;
 2. ``Game.restore(game.snapshot())`` continues identically: at random decisions a restored
    copy shadows the game, taking the same actions, and must produce identical snapshots;
 3. no observation holds another seat's hand card or unrevealed identity, and the
@@ -21,8 +21,6 @@ from engine import Game
 from engine.state import State
 from fengsheng.text_leaks import TextCheck, mentions
 from fengsheng.v1 import game_pb2
-
-HIDDEN_KINDS = ("probe", "secret_order")
 
 
 class Checker:
@@ -114,7 +112,8 @@ def public_cards(game: Game) -> frozenset[int]:
         cards.update(p.intel)
     if st.transit is not None and st.transit.face_up:
         cards.add(st.transit.card)
-    cards.update(i.card for i in st.chain if i.card and i.kind not in HIDDEN_KINDS)
+    hidden = game.ruleset.face_down_kinds
+    cards.update(i.card for i in st.chain if i.card and i.kind not in hidden)
     return frozenset(cards)
 
 
@@ -147,7 +146,7 @@ def check_observation(game: Game, st: State, viewer: int, obs: game_pb2.Observat
         if not seen_by(game, viewer, t.card, entered):
             raise AssertionError(f"observation of {viewer} shows the face-down intel {t.card} unseen")
     for item, shown in zip(st.chain, obs.chain, strict=True):
-        if item.kind in HIDDEN_KINDS and shown.card and viewer not in (item.user, item.target):
+        if item.kind in game.ruleset.face_down_kinds and shown.card and viewer not in (item.user, item.target):
             raise AssertionError(f"observation of {viewer} shows a face-down {item.kind}")
     if viewer != (st.prompt.seat if st.prompt else None) and len(obs.legal_actions):
         raise AssertionError(f"observation of {viewer} lists another seat's legal actions")
@@ -220,7 +219,8 @@ class MatchMirror:
         players = len(obs.seats)
         for what, line in (("prompt", obs.pending.prompt), ("outcome", obs.outcome.reason)):
             if line:
-                m = mentions(line, players, subject=tuple(obs.outcome.winners) if what == "outcome" else ())
+                m = mentions(line, players, subject=tuple(obs.outcome.winners) if what == "outcome" else (),
+                             ruleset=self.game.state.ruleset)
                 leak = text.leak(self.game, k, viewer, m)
                 if leak:
                     raise AssertionError(f"the {what} {line!r} served to {who} names {leak}")

@@ -36,12 +36,13 @@ def play_random(
     observe: bool = False,
     turn_cap: int = TURN_CAP,
     characters: bool = False,
+    ruleset: str = "return",
 ) -> GameResult:
     """Play one seeded game choosing uniformly among the legal actions of the seat to act.
     ``check(game, decisions)`` runs on the dealt game (``decisions`` 0: what every viewer
     sees before anyone acts) and after every decision; ``observe`` also builds the acting
     seat's protobuf observation at every decision (the bench's second figure)."""
-    game = Game.new(players=players, seed=seed, characters=characters)
+    game = Game.new(ruleset=ruleset, players=players, seed=seed, characters=characters)
     pick = random.Random(seed ^ 0x5EED).choice
     decisions = 0
     state = game.state

@@ -40,21 +40,32 @@ IDENTITY_WORDS = {**{name: name for name in IDENTITY_OF_ENUM.values()},
                   "军情": "military", "潜伏": "latent", "特工": "agent", "打酱油": "bystander"}
 
 
-def _names() -> dict[str, str]:
-    """Character and skill ids and Chinese names -> the character they belong to, over every
-    ruleset's character table (a text naming a hidden character's skill names the character)."""
+def _names(ruleset_id: str) -> dict[str, str]:
+    """Character and skill ids and Chinese names -> the character they belong to, in one
+    ruleset's character table (a text naming a hidden character's skill names the
+    character). Per ruleset: classic reuses 再临's skill names for other characters (D30)."""
     names: dict[str, str] = {}
-    for ruleset in map(get_ruleset, RULESET_IDS):
-        for cid, ch in ruleset.characters.items():
-            names[cid] = names[ch.zh] = cid
-            for sid in ch.skills:
-                names[sid] = names[ruleset.skills[sid].zh] = cid
+    ruleset = get_ruleset(ruleset_id)
+    for cid, ch in ruleset.characters.items():
+        names[cid] = names[ch.zh] = cid
+        for sid in ch.skills:
+            names[sid] = cid
+            # A classic character not implemented yet has skill ids but no skill objects.
+            zh = getattr(ruleset.skills.get(sid), "zh", "")
+            if zh:
+                names[zh] = cid
     return names
 
 
-NAMES = _names()
-_ZH_NAMES = re.compile("|".join(sorted((re.escape(n) for n in NAMES if not n.isascii()), key=len, reverse=True))
-                       or "(?!)")
+def _zh_pattern(names: dict[str, str]) -> re.Pattern[str]:
+    return re.compile("|".join(sorted((re.escape(n) for n in names if not n.isascii()), key=len, reverse=True))
+                      or "(?!)")
+
+
+NAMES_BY_RULESET: dict[str, dict[str, str]] = {rid: _names(rid) for rid in RULESET_IDS}
+_ZH_BY_RULESET: dict[str, re.Pattern[str]] = {rid: _zh_pattern(n) for rid, n in NAMES_BY_RULESET.items()}
+NAMES = NAMES_BY_RULESET["return"]
+_ZH_NAMES = _ZH_BY_RULESET["return"]
 _ZH_IDENTITIES = re.compile("|".join(w for w in IDENTITY_WORDS if not w.isascii()))
 _ASCII_WORDS = re.compile(r"[a-z_]+")
 _DIGITS = re.compile(r"\d+")
@@ -84,7 +95,8 @@ def _bare(word: str) -> str:
 
 
 @lru_cache(maxsize=65536)
-def mentions(text: str, players: int, choose_seats: bool = True, subject: tuple[int, ...] = ()) -> Mentions:
+def mentions(text: str, players: int, choose_seats: bool = True, subject: tuple[int, ...] = (),
+             ruleset: str = "return") -> Mentions:
     """Parse a free text (see the module docstring for how numbers are told apart). An
     identity word belongs to the seats named last before it, else to ``subject`` (the
     winners, for the outcome's reason), else to every seat of that identity."""
@@ -120,8 +132,9 @@ def mentions(text: str, players: int, choose_seats: bool = True, subject: tuple[
                 idents.extend((s, ident) for s in last_seats)
             else:
                 idents.append((None, ident))
-    chars = {NAMES[w] for w in _ASCII_WORDS.findall(text) if w in NAMES}
-    chars.update(NAMES[m] for m in _ZH_NAMES.findall(text))
+    names = NAMES_BY_RULESET[ruleset]
+    chars = {names[w] for w in _ASCII_WORDS.findall(text) if w in names}
+    chars.update(names[m] for m in _ZH_BY_RULESET[ruleset].findall(text))
     return Mentions(tuple(cards), tuple(idents), tuple(sorted(chars)))
 
 
@@ -219,7 +232,7 @@ class TextCheck:
                 continue
             k.cards.update(e.cards)
             choose_seats = self._choose_seats if e.kind == "action" else True
-            m = mentions(e.text, self.players, choose_seats)
+            m = mentions(e.text, self.players, choose_seats, ruleset=game.state.ruleset)
             if private:
                 self._learn_private(game, k, m)
             texts.append((f"event {e.index} ({e.kind}) {e.text!r}", m))
@@ -227,11 +240,12 @@ class TextCheck:
         if spectator:
             self._public_prompt = prompt
         if prompt and (spectator or prompt != self._public_prompt):
-            texts.append((f"the prompt {prompt!r}", mentions(prompt, self.players)))
+            texts.append((f"the prompt {prompt!r}", mentions(prompt, self.players, ruleset=game.state.ruleset)))
         if obs.outcome.reason and spectator:
             winners = tuple(obs.outcome.winners)
             texts.append((f"the outcome {obs.outcome.reason!r}", mentions(obs.outcome.reason, self.players,
-                                                                        subject=winners)))
+                                                                        subject=winners,
+                                                                        ruleset=game.state.ruleset)))
         for what, m in texts:
             leak = self.leak(game, k, viewer, m)
             if leak:

@@ -17,6 +17,7 @@ from engine.ruleset import Ruleset
 #: it is reached through this table, never by a ``from … import`` statement).
 PACKAGES: dict[str, str] = {
     "return": "engine.rulesets.return",
+    "classic": "engine.rulesets.classic",
 }
 RULESET_IDS: tuple[str, ...] = tuple(PACKAGES)
 

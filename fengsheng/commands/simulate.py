@@ -12,8 +12,10 @@ from collections import Counter
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
+    parser.add_argument("--ruleset", default="return", help="ruleset id: return (风声再临) or classic (default return)")
     parser.add_argument("--players", default="5",
-                        help="player count, a range like 3-7, or a list like 4,5 (default 5)")
+                        help="player count, a range like 3-7, or a list like 4,5 (default 5); the ruleset's "
+                             "identity table says which counts exist")
     parser.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed+i (default 0)")
     parser.add_argument("--check", action="store_true",
                         help="check invariants after every decision (card zones, snapshot round trip, "
@@ -24,7 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
-def parse_players(text: str) -> list[int]:
+def parse_players(text: str, allowed: tuple[int, ...] = (3, 4, 5, 6, 7)) -> list[int]:
+    """Player counts from ``3-7`` / ``4,5`` / ``5``; each must be one of ``allowed``."""
     counts: list[int] = []
     for part in text.split(","):
         if "-" in part:
@@ -32,21 +35,24 @@ def parse_players(text: str) -> list[int]:
             counts.extend(range(lo, hi + 1))
         else:
             counts.append(int(part))
-    bad = [c for c in counts if not 3 <= c <= 7]
+    bad = [c for c in counts if c not in allowed]
     if bad or not counts:
-        raise argparse.ArgumentTypeError(f"player counts must be 3..7, got {text!r}")
+        raise argparse.ArgumentTypeError(f"player counts must be {min(allowed)}..{max(allowed)}, got {text!r}")
     return counts
 
 
 def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from engine.errors import SetupError
+    from engine.rulesets import get_ruleset
     from fengsheng.invariants import Checker
     from fengsheng.simulate import RunawayGame, play_random
 
     try:
-        counts = parse_players(args.players)
-    except (argparse.ArgumentTypeError, ValueError) as exc:
+        rules = get_ruleset(args.ruleset)
+        counts = parse_players(args.players, tuple(sorted(rules.identity_table)))
+    except (argparse.ArgumentTypeError, ValueError, SetupError) as exc:
         print(f"fengsheng simulate: {exc}", file=sys.stderr)
         return 2
     if args.games < 1:
@@ -68,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
             players = counts[i % len(counts)]
             checker = Checker(seed) if args.check else None
             try:
-                result = play_random(seed, players, check=checker, characters=args.characters)
+                result = play_random(seed, players, check=checker, characters=args.characters,
+                                     ruleset=args.ruleset)
             except (AssertionError, RunawayGame) as exc:
                 failures.append(f"seed {seed} ({players}p): {exc}")
                 progress.advance(task)
@@ -94,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
     summary = {
         "games": args.games,
         "failed": len(failures),
+        "ruleset": args.ruleset,
         "players": counts,
         "seconds": round(elapsed, 3),
         "games_per_s": round(args.games / elapsed, 1),
@@ -105,9 +113,6 @@ def run(args: argparse.Namespace) -> int:
         "checked": bool(args.check),
     }
     if args.characters:
-        from engine.rulesets import get_ruleset
-
-        rules = get_ruleset("return")
         CHARACTERS, SKILLS = rules.characters, rules.skills
 
         summary["character_win_rate"] = {

@@ -1,0 +1,64 @@
+"""风声 classic (``classic``): the 81-card base deck, the identity table 3–9, the nine card
+functions, the priority loop and transmission steps, death, losing and victory, and the
+25-character skill framework (shared/rules/classic-edition.md).
+
+The package builds :data:`RULESET`, reached through :func:`engine.rulesets.get_ruleset`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.ruleset import CardTable, CharacterInfo, Ruleset
+
+from . import deck, ruledata
+from .characters import ROWS, SKILLS
+from .flow import HANDLERS
+from .legal import legal_for
+from .privacy import hidden_action
+from .setup import new_state, position_state, zone_counts
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def _discarded(g: Game, seat: int, cards: list[int]) -> None:
+    """No classic rule reacts to a discard."""
+
+
+def _alias(g: Game, action: str, legal: list[str]) -> list[str] | None:
+    """``declare`` from the turn player at an empty chain in a play phase means ``pass``
+    (classic notation)."""
+    st = g.state
+    if action == "declare" and "pass" in legal and st.timing in ("main1", "main2") and not st.chain:
+        return ["pass"]
+    return None
+
+
+RULESET = Ruleset(
+    id="classic",
+    zh="风声",
+    cards=CardTable(
+        function=deck.FUNCTION,
+        function_zh=("",) + tuple(c.function_zh for c in deck.CARDS),
+        is_red=deck.IS_RED,
+        is_blue=deck.IS_BLUE,
+        is_black=deck.IS_BLACK,
+        is_true=deck.IS_TRUE,
+    ),
+    identities=ruledata.IDENTITIES,
+    identity_table=ruledata.IDENTITY_TABLE,
+    hand_limit=None,
+    handlers=HANDLERS,
+    characters={cid: CharacterInfo(r.id, r.zh, r.en, r.kind == "P", r.skills, r.mission) for cid, r in ROWS.items()},
+    skills=SKILLS,
+    code_aliases={},
+    face_down_kinds=("probe",),
+    new_state=new_state,
+    position_state=position_state,
+    legal_for=legal_for,
+    hidden_action=hidden_action,
+    discarded=_discarded,
+    zone_counts=zone_counts,
+    alias=_alias,
+)

@@ -1,0 +1,119 @@
+"""试探, 锁定, 调虎离山: the functions that name a player (digest §9)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.state import Frame, Item
+
+from .. import marks, ruledata
+from ..characters.base import probe_choice
+from .base import PLAY_PHASES, CardFunction, own_turn, register, timing
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+@register
+class Probe(CardFunction):
+    """试探: own turn, play phase; handed face down to another player, who acts by their
+    true identity (discard form: discard 1 / draw form: draw 2, else only a sentence).
+    Seen only by user and target; removed from the game face down afterwards, discarded
+    face up when 识破'd (digest §9, §12 D2)."""
+
+    id: ClassVar[str] = "probe"
+    face_down: ClassVar[bool] = True
+    targeted: ClassVar[bool] = True
+
+    def timing_ok(self, g: Game, seat: int) -> bool:
+        return own_turn(g, seat) and timing(g) in PLAY_PHASES
+
+    def resolve(self, g: Game, item: Item) -> None:
+        who = item.target
+        named, form = ruledata.PROBE[item.card]
+        hit = g.state.seats[who].identity == named
+        choice = probe_choice(g, who, item)
+        if choice is not None:
+            g.push(Frame("card_step", seat=who, card=item.card, text=self.id, order=[item.user]))
+            return
+        self.apply(g, item.user, who, item.card, form if hit else "")
+
+    def apply(self, g: Game, user: int, who: int, card: int, action: str) -> None:
+        """Carry out the 试探 (``action``: ``discard``, ``draw`` or "" for the sentence)."""
+        if action == "draw":
+            g.log("probe", who, f"seat {who} draws 2 (试探)")
+            g.draw(who, 2)
+        elif action == "discard":
+            hand = g.state.seats[who].hand
+            if not hand:
+                g.log("probe", who, f"seat {who} has no hand card to discard (试探)")
+                return
+            g.push(Frame("card_step", seat=who, card=card, text=self.id, stage=1, order=[user]))
+        else:
+            words = "我是一个好人" if ruledata.PROBE[card][1] == "discard" else "其实我是卧底"
+            g.log("probe", who, f"seat {who} says: {words}")
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        if fr.stage == 0:
+            # A skill (城府) lets the target carry out either answer of the card, whatever its
+            # identity: the card's action (discard / draw) or only the sentence (none).
+            if not fr.answer:
+                form = ruledata.PROBE[fr.card][1]
+                g.ask(fr.seat, "choose", "试探: which answer", [f"choose {form}", "choose none"])
+                return
+            action = fr.answer.split()[1]
+            st.stack.pop()
+            self.apply(g, fr.order[0], fr.seat, fr.card, "" if action == "none" else action)
+            return
+        if not fr.answer:
+            options = [f"choose {c}" for c in sorted(set(st.seats[fr.seat].hand))]
+            g.ask(fr.seat, "choose", "试探: discard 1 hand card", options)
+            return
+        card = int(fr.answer.split()[1])
+        st.stack.pop()
+        g.discard_from_hand(fr.seat, [card])
+
+    def after(self, g: Game, item: Item) -> None:
+        if item.negated:
+            g.discard_card(item.card)
+        else:
+            g.state.removed.append(item.card)
+
+
+@register
+class Lock(CardFunction):
+    """锁定: own turn, play phase or 情报传递 step; the named player must take the intel
+    that reaches them this turn (digest §5, §9; D21: several count once)."""
+
+    id: ClassVar[str] = "lock"
+    targeted: ClassVar[bool] = True
+
+    def timing_ok(self, g: Game, seat: int) -> bool:
+        return own_turn(g, seat) and timing(g) in ("main1", "main2", "transmit")
+
+    def resolve(self, g: Game, item: Item) -> None:
+        if item.target not in g.state.locked:
+            g.state.locked.append(item.target)
+        g.log("lock", item.target, f"seat {item.target} is locked (锁定)")
+
+
+@register
+class LureAway(CardFunction):
+    """调虎离山: 情报传递 step, any turn; the named player takes no part in this turn's
+    transmission; never the sender; no effect on a locked player (digest §5, §9)."""
+
+    id: ClassVar[str] = "lure_away"
+    targeted: ClassVar[bool] = True
+
+    def timing_ok(self, g: Game, seat: int) -> bool:
+        return timing(g) == "transmit" and g.state.transit is not None
+
+    def targets(self, g: Game, seat: int) -> list[int]:
+        t = g.state.transit
+        sender = t.sender if t is not None else -1
+        return [s for s in g.living() if s != seat and s != sender]
+
+    def resolve(self, g: Game, item: Item) -> None:
+        marks.add(g.state, marks.lured(item.target))
+        g.log("lure_away", item.target, f"seat {item.target} is lured away (调虎离山)")

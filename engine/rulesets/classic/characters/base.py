@@ -1,0 +1,305 @@
+"""The skill framework of the classic ruleset (digest §6.5, §10.1).
+
+A character is one module ``characters/<id>.py`` with one small class per skill, listed
+in its ``SKILLS`` tuple, and a ``MISSION`` (the 机密任务, a :class:`Mission`, or ``None``).
+Its facts (name, P/O kind, sex, skill ids, mission text) are its row in
+``data/classic-characters.tsv``; a skill class never restates its character: whoever has
+a character whose row lists the skill id has the skill (就计 is shared by 老鬼 and 老枪).
+
+Skill kinds (``kind``):
+
+- ``flip``: a 潜伏 character's flip skill; usable only face down, at a priority (the seat
+  holds priority and ``actions`` lists it); goes on the chain as an item of kind
+  ``skill``; cannot be 识破'd (D9). The character turns face up when declared.
+- ``active``: a face-up skill used at a priority like a card (收买, 爱情 …).
+- ``auto``: "当…时" skills; :meth:`Skill.trigger` (of any working skill, whatever its
+  kind: 就计 is a flip skill with a trigger condition) is called for each event and returns
+  a ``skill_step`` frame to run at once (no response), or None. Several at one moment run
+  from the turn player counter-clockwise (§6.5). A "you may" asks a ``trigger`` decision
+  (``pass`` or ``skill ID …``). Events: ``received`` (a seat got intel: ``fr.seat`` the
+  receiver, ``cards``, ``order`` = [sender or -1], ``text`` = cause), ``used_on`` (a card
+  used successfully on a seat, after the chain settles, before its effect), ``dying``
+  (before the identity is revealed; set :func:`marks.saved` to save), ``died``,
+  ``decrypted``, ``seen_through``, ``card_used``, ``drawn`` (the turn's draw).
+- ``conversion``: ``converts(card)`` names the functions a hand card may be used as
+  (``play N as F``); the card keeps colour and mode and can be 识破'd.
+- ``passive``: rule changes read by the engine: ``timing_override`` (敏锐),
+  ``draw_count`` (精明), ``sexes`` (乔装), ``probe_choice`` (城府).
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.state import Frame, Item
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+TSV = Path(__file__).resolve().parent.parent / "data" / "classic-characters.tsv"
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterRow:
+    """One character card (digest §10.2)."""
+
+    id: str
+    zh: str
+    en: str
+    kind: str
+    """``P`` 潜伏角色 (starts face down) or ``O`` 公开角色."""
+    sex: str
+    """``F``, ``M`` or ``both`` (小白)."""
+    skills: tuple[str, ...]
+    mission: str
+
+
+class Skill:
+    """One skill. Subclasses set ``id`` and ``kind`` and override the hooks they use."""
+
+    id: ClassVar[str] = ""
+    zh: ClassVar[str] = ""
+    """The printed name (日志, the text-leak check)."""
+    kind: ClassVar[str] = ""
+
+    # -- whether it works now -------------------------------------------------
+    def works(self, g: Game, seat: int) -> bool:
+        """Flip skills only face down; every other skill only face up (§10.1)."""
+        s = g.state.seats[seat]
+        if not s.alive:
+            return False
+        return (not s.exposed) if self.kind == "flip" else s.exposed
+
+    # -- priority skills (flip, active) ----------------------------------------
+    def actions(self, g: Game, seat: int) -> list[str]:
+        """The ``skill ID …`` actions ``seat`` may take now when holding priority."""
+        return []
+
+    def declare(self, g: Game, seat: int, opts: dict[str, str]) -> Item:
+        """The chain item for ``skill ID …`` (flip skills turn the character face up here)."""
+        item = Item(kind="skill", user=seat, code=self.id)
+        if "to" in opts:
+            item.target = int(opts["to"].split(",")[0])
+            item.targets = [int(x) for x in opts["to"].split(",")]
+        if "cards" in opts:
+            item.cards = [int(x) for x in opts["cards"].split(",")]
+        if "on" in opts:
+            item.on = int(opts["on"])
+        if self.kind == "flip":
+            flip(g, seat, up=True)
+        return item
+
+    def valid(self, g: Game, item: Item) -> bool:
+        return item.target < 0 or g.state.seats[item.target].alive
+
+    def resolve(self, g: Game, item: Item) -> None:
+        """The effect when the item resolves; may push ``skill_step`` frames."""
+
+    # -- automatic skills -------------------------------------------------------
+    def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
+        """``seat`` (who has this skill, alive, skill working) sees ``event`` described by
+        ``fr``; return the ``skill_step`` frame that carries the skill out, or None."""
+        return None
+
+    def step(self, g: Game, fr: Frame) -> None:
+        """Continue the skill's effect on its ``skill_step`` frame; pop it when done."""
+        g.state.stack.pop()
+
+    # -- conversion and passive -------------------------------------------------
+    def converts(self, g: Game, seat: int, card: int) -> tuple[str, ...]:
+        return ()
+
+    def timing_override(self, g: Game, seat: int, function: str) -> bool | None:
+        return None
+
+    def draw_count(self, g: Game, seat: int) -> int | None:
+        return None
+
+    def sexes(self) -> tuple[str, ...] | None:
+        return None
+
+    def probe_choice(self, g: Game, seat: int, item: Item) -> bool:
+        return False
+
+    def state_check(self, g: Game, seat: int) -> None:
+        """Called whenever victory is checked, before any declaration (败露: a state-based
+        loss that beats a victory reached at the same moment)."""
+
+    def co_winners(self, g: Game, seat: int, winners: list[int]) -> list[int]:
+        """Extra winners when ``seat`` (who has this skill) declares victory (风度)."""
+        return []
+
+
+class Mission:
+    """A bystander's 机密任务 (digest §8): ``met`` is checked whenever victory is checked;
+    ``on_declare`` lets a bystander join (``"join"``) or defeat (``"fail"``) another
+    player's declaration. Checked only for bystanders with characters."""
+
+    def met(self, g: Game, seat: int) -> bool:
+        return False
+
+    def on_declare(self, g: Game, seat: int, declarer: int) -> str | None:
+        return None
+
+    def dying(self, g: Game, seat: int) -> None:
+        """Called when ``seat`` dies, after the death-time skills and before its hand and
+        intel are discarded (老鬼: "at your death, reveal your hand"); record what the
+        mission needs with :func:`marks.add` (``marks.mission_done(seat)``)."""
+
+
+# ---------------------------------------------------------------------------- registry
+def load_rows(path: Path = TSV) -> dict[str, CharacterRow]:
+    with path.open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    return {r["id"]: CharacterRow(r["id"], r["zh"], r["en"], r["kind"], r["sex"],
+                                  tuple(x for x in r["skills"].split(",") if x), r["mission"]) for r in rows}
+
+
+ROWS: dict[str, CharacterRow] = load_rows()
+SKILLS: dict[str, Skill] = {}
+MISSIONS: dict[str, Mission | None] = {}
+#: Characters whose module is a placeholder (``PENDING = True``): in the table, not playable.
+PENDING: set[str] = set()
+
+
+def _load_modules() -> None:
+    """Import ``characters/<id>.py`` for every TSV row. A missing module is an ImportError
+    (a row never silently vanishes); a module whose ``SKILLS`` ids differ from its row's
+    is a ValueError."""
+    for cid, row in ROWS.items():
+        mod = importlib.import_module(f"{__package__}.{cid}")
+        if getattr(mod, "PENDING", False):
+            PENDING.add(cid)
+            continue
+        classes = mod.SKILLS
+        ids = tuple(c.id for c in classes)
+        if sorted(ids) != sorted(row.skills):
+            raise ValueError(f"characters/{cid}.py: skills {ids} differ from the TSV row's {row.skills}")
+        for cls in classes:
+            found = SKILLS.get(cls.id)
+            if found is None:
+                SKILLS[cls.id] = cls()
+            elif type(found) is not cls:
+                # A shared skill (就计) is one class, defined once and imported by the other.
+                raise ValueError(f"skill {cls.id!r} is defined by two classes")
+        MISSIONS[cid] = getattr(mod, "MISSION", None)
+
+
+def playable() -> list[str]:
+    """Characters that can be dealt (their module is implemented), in table order."""
+    return [c for c in ROWS if c not in PENDING]
+
+
+# ---------------------------------------------------------------------------- queries
+def skills_of(g: Game, seat: int, kind: str | None = None) -> list[Skill]:
+    """The working skills of ``seat`` (of one kind)."""
+    s = g.state.seats[seat]
+    if not s.character or s.character not in ROWS:
+        return []
+    out = []
+    for sid in ROWS[s.character].skills:
+        sk = SKILLS.get(sid)
+        if sk is not None and (kind is None or sk.kind == kind) and sk.works(g, seat):
+            out.append(sk)
+    return out
+
+
+def has_skill(g: Game, seat: int, skill_id: str) -> bool:
+    return any(sk.id == skill_id for sk in skills_of(g, seat))
+
+
+def sexes(g: Game, seat: int) -> tuple[str, ...]:
+    """The seat's sex(es) by character (D6): face-down characters have none (§10.1)."""
+    s = g.state.seats[seat]
+    if not s.character or not s.exposed:
+        return ()
+    for sk in skills_of(g, seat, "passive"):
+        got = sk.sexes()
+        if got is not None:
+            return got
+    sex = ROWS[s.character].sex
+    return ("F", "M") if sex == "both" else (sex,)
+
+
+def flip(g: Game, seat: int, *, up: bool) -> None:
+    """Turn ``seat``'s character face up (翻开) or face down (盖伏)."""
+    s = g.state.seats[seat]
+    s.exposed = up
+    if up:
+        g.log("flip", seat, f"seat {seat} turns {s.character} face up")
+    else:
+        g.log("flip", seat, f"seat {seat} turns its character face down")
+
+
+def timing_override(g: Game, seat: int, function: str) -> bool | None:
+    """A passive skill's answer to "may ``seat`` use ``function`` now?" (golden rule)."""
+    if not g.state.characters:
+        return None
+    for sk in skills_of(g, seat, "passive"):
+        got = sk.timing_override(g, seat, function)
+        if got is not None:
+            return got
+    return None
+
+
+def draw_count(g: Game, seat: int, default: int) -> int:
+    if g.state.characters:
+        for sk in skills_of(g, seat, "passive"):
+            got = sk.draw_count(g, seat)
+            if got is not None:
+                return got
+    return default
+
+
+def probe_choice(g: Game, seat: int, item: Item) -> bool | None:
+    """True when a skill (城府) lets the 试探'd seat choose the action; None otherwise."""
+    if g.state.characters and any(sk.probe_choice(g, seat, item) for sk in skills_of(g, seat, "passive")):
+        return True
+    return None
+
+
+def conversion_skill(g: Game, seat: int, card: int, function: str) -> str:
+    """The id of the conversion skill that lets ``card`` be used as ``function`` ("" if none)."""
+    for sk in skills_of(g, seat, "conversion"):
+        if function in sk.converts(g, seat, card):
+            return sk.id
+    return ""
+
+
+def fire(g: Game, event: str, seat: int, *, item: Item | None = None, cards: list[int] | None = None,
+         order: list[int] | None = None, text: str = "") -> None:
+    """Offer ``event`` to every automatic skill; push the frames of those that fire so
+    that the turn player's run first, then counter-clockwise (§6.5)."""
+    st = g.state
+    if not st.characters:
+        return
+    info = Frame(event, seat=seat, card=item.card if item is not None else 0, cards=list(cards or []),
+                 order=list(order or []), text=text,
+                 index=next((i for i, it in enumerate(st.chain) if it is item), -1))
+    if item is not None and item.kind == "skill":
+        info.answer = item.code
+    elif item is not None:
+        info.answer = item.kind
+        if item.target >= 0:
+            info.order = [item.user, item.target]
+        else:
+            info.order = [item.user]
+    frames: list[Frame] = []
+    n = st.players
+    for k in range(n):
+        owner = (st.turn + k) % n
+        for sk in skills_of(g, owner):
+            fr = sk.trigger(g, owner, event, info)
+            if fr is not None:
+                frames.append(fr)
+    for fr in reversed(frames):
+        g.push(fr)
+
+
+def ask_trigger(g: Game, fr: Frame, options: list[str], text: str) -> None:
+    """A "you may" of an automatic skill: ``pass`` or one of ``options``."""
+    g.ask(fr.seat, "trigger", text, ["pass", *options])

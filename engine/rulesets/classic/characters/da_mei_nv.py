@@ -1,0 +1,5 @@
+"""大美女 (da_mei_nv): not implemented yet; PENDING keeps it out of the pool (docs/classic-characters.md).
+
+Replace this file with the character: its skill classes in SKILLS and its MISSION."""
+
+PENDING = True

@@ -1,0 +1,5 @@
+"""浮萍 (fu_ping): not implemented yet; PENDING keeps it out of the pool (docs/classic-characters.md).
+
+Replace this file with the character: its skill classes in SKILLS and its MISSION."""
+
+PENDING = True

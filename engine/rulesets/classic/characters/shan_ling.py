@@ -1,0 +1,59 @@
+"""闪灵 (shan_ling, 潜伏, F): 狙击 (digest §10.2) — the model of a flip skill."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.state import Frame, Item
+
+from .base import Mission, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class JuJi(Skill):
+    """狙击 [flip]: any window (not a special moment) → turn face up, then burn 1 to 3
+    intel in front of one other player. ``skill ju_ji to S``, then ``choose M`` per
+    intel burned (``pass`` after the first)."""
+
+    id: ClassVar[str] = "ju_ji"
+    zh: ClassVar[str] = "狙击"
+    kind: ClassVar[str] = "flip"
+
+    def actions(self, g: Game, seat: int) -> list[str]:
+        return [f"skill {self.id} to {s}" for s in g.living() if s != seat and g.state.seats[s].intel]
+
+    def resolve(self, g: Game, item: Item) -> None:
+        g.push(Frame("skill_step", seat=item.user, text=self.id, order=[item.target]))
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        target = st.seats[fr.order[0]]
+        if fr.answer:
+            answer = fr.answer
+            fr.answer = ""
+            if answer == "pass":
+                st.stack.pop()
+                return
+            card = int(answer.split()[1])
+            target.intel.remove(card)
+            g.discard_card(card)
+            g.log("burn", fr.order[0], f"seat {fr.order[0]}'s intel {card} is burned (狙击)", cards=(card,))
+            fr.index += 1
+        if fr.index >= 3 or not target.alive or not target.intel:
+            st.stack.pop()
+            return
+        options = [f"choose {c}" for c in target.intel] + (["pass"] if fr.index else [])
+        g.ask(fr.seat, "choose", f"狙击: burn an intel of seat {fr.order[0]}", options)
+
+
+class KillNoTrueIntel(Mission):
+    """Kill by your own hand a player holding no true intel (no suicide, §7)."""
+
+    def met(self, g: Game, seat: int) -> bool:
+        return any(seat in k.killers and k.dead != seat and k.true_intel == 0 for k in g.state.kills)
+
+
+SKILLS = (JuJi,)
+MISSION = KillNoTrueIntel()

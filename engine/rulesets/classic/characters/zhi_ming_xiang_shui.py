@@ -1,0 +1,5 @@
+"""致命香水 (zhi_ming_xiang_shui): not implemented yet; PENDING keeps it out of the pool (docs/classic-characters.md).
+
+Replace this file with the character: its skill classes in SKILLS and its MISSION."""
+
+PENDING = True

@@ -1,0 +1,354 @@
+"""The classic turn as frame handlers on the engine's explicit stack (digest §4–§7):
+``turn`` (phases), ``window`` (the priority loop of §6.3), ``resolve`` (the chain, LIFO),
+``send`` / ``transit`` (the transmission steps of §5), ``after`` (a receipt: deaths,
+victory, triggers), ``dying`` (§7), and the ``card_step`` / ``skill_step`` frames of
+effects that ask decisions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.state import Frame, Kill, Transit
+
+from . import deck, marks, ruledata
+from .cards import FUNCTIONS
+from .characters import MISSIONS, SKILLS
+from .characters.base import draw_count, fire
+from .intel import take_intel
+from .legal import apply_priority, send_actions
+from .setup import h_characters
+from .victory import check_victory
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+TIMING_TEXT = {"start": "turn start", "main1": "first play phase", "main2": "second play phase",
+               "transmit": "情报传递: the intel is about to move", "arrive": "情报到达: the intel lies before a player"}
+
+
+def h_turn(g: Game, fr: Frame) -> None:
+    """A turn (§4): start window, draw 2, play phase 1, send, play phase 2, turn end."""
+    st = g.state
+    me = fr.seat
+    if fr.stage > 0 and not st.seats[me].alive:
+        fr.stage = 4
+    if fr.stage == 0:
+        st.turn = me
+        st.turn_number += 1
+        marks.clear_turn(st)
+        st.locked = []
+        st.received = False
+        st.transit = None
+        g.log("turn", me, f"turn {st.turn_number}: seat {me}")
+        fr.stage = 1
+        g.push(Frame("window", seat=me, text="start"))
+    elif fr.stage == 1:
+        fr.stage = 2
+        drawn = g.draw(me, draw_count(g, me, ruledata.TURN_DRAW))
+        if check_victory(g):
+            return
+        g.push(Frame("window", seat=me, text="main1"))
+        fire(g, "drawn", me, cards=drawn)
+    elif fr.stage == 2:
+        fr.stage = 3
+        if st.seats[me].hand:
+            g.push(Frame("send", seat=me))
+        else:
+            g.log("send", me, f"seat {me} has no card to send")
+    elif fr.stage == 3:
+        fr.stage = 4
+        g.push(Frame("window", seat=me, text="main2"))
+    else:
+        st.stack.pop()
+        if st.seats[me].alive and not marks.has(st, marks.SENT):
+            lose(g, me, "sent no intel this turn")
+            if check_victory(g):
+                return
+        nxt = g.next_living(me)
+        if not st.seats[nxt].alive:
+            return
+        st.locked = []
+        st.transit = None
+        g.push(Frame("turn", seat=nxt))
+
+
+def h_window(g: Game, fr: Frame) -> None:
+    """The priority loop (§6.3): the holder uses something or passes; priority goes right;
+    when every living player passed in succession the chain resolves LIFO, then the turn
+    player holds priority again; all pass at an empty chain: the step ends.
+    ``fr.index`` counts the passes in a row."""
+    st = g.state
+    if fr.stage == 1:
+        fr.stage = 0
+        fr.index = 0
+        fr.seat = st.turn if st.seats[st.turn].alive else g.next_living(st.turn)
+        if fr.text in ("transmit", "arrive") and st.transit is None:
+            st.stack.pop()
+            st.timing = ""
+            return
+    if fr.answer:
+        action = fr.answer
+        fr.answer = ""
+        if action in ("pass", "declare"):
+            fr.index += 1
+            fr.seat = g.next_living(fr.seat)
+        else:
+            apply_priority(g, fr.seat, action)
+            fr.index = 0
+            fr.seat = g.next_living(fr.seat)
+            return
+    st.timing = fr.text
+    if fr.index >= len(g.living()):
+        if st.chain:
+            fr.stage = 1
+            g.push(Frame("resolve"))
+            return
+        st.stack.pop()
+        st.timing = ""
+        return
+    if not st.seats[fr.seat].alive:
+        fr.seat = g.next_living(fr.seat)
+    g.ask(fr.seat, "priority", TIMING_TEXT[fr.text])
+
+
+def h_resolve(g: Game, fr: Frame) -> None:
+    """Resolve the chain last-in-first-out (§6.2 ③, §6.3). Per item: stage 0 checks it
+    (voided by 识破 / target gone: it fails) and fires the "used on you" triggers, stage 1
+    does the effect, stage 2 puts the card away."""
+    st = g.state
+    if not st.chain:
+        st.stack.pop()
+        st.fresh = []
+        return
+    item = st.chain[-1]
+    skill = SKILLS.get(item.code) if item.kind == "skill" else None
+    fn = FUNCTIONS.get(item.kind)
+    if fr.stage == 0:
+        fr.stage = 1
+        ok = not item.negated and (skill.valid(g, item) if skill is not None else fn is not None and fn.valid(g, item))
+        if not ok:
+            item.void = True
+            what = "voided" if item.negated else "fails"
+            g.log("resolve", item.user, f"seat {item.user}'s {item.code if skill else item.kind} {what}")
+            return
+        if fn is not None:
+            fire(g, "used_on", item.target, item=item)
+        return
+    if fr.stage == 1:
+        fr.stage = 2
+        if item.void:
+            return
+        if skill is not None:
+            if skill.valid(g, item):
+                item.done = True
+                skill.resolve(g, item)
+        elif fn is not None and fn.valid(g, item):
+            item.done = True
+            fn.resolve(g, item)
+        return
+    fr.stage = 0
+    st.chain.pop()
+    if fn is not None:
+        fn.after(g, item)
+    elif item.card:
+        g.discard_card(item.card)
+    for c in item.held:
+        g.discard_card(c)
+    item.held = []
+    check_victory(g)
+
+
+def h_card_step(g: Game, fr: Frame) -> None:
+    FUNCTIONS[fr.text].step(g, fr)
+
+
+def h_skill_step(g: Game, fr: Frame) -> None:
+    SKILLS[fr.text].step(g, fr)
+
+
+def h_send(g: Game, fr: Frame) -> None:
+    """The send phase (§4.4, §5): the turn player sends one hand card as intel."""
+    st = g.state
+    if not fr.answer:
+        g.ask(fr.seat, "send", "send one hand card as intel", send_actions(g, fr.seat))
+        return
+    words = fr.answer.split()
+    st.stack.pop()
+    card = int(words[1])
+    mode = words[2]
+    target = int(words[4]) if mode == "direct" else -1
+    st.seats[fr.seat].hand.remove(card)
+    marks.add(st, marks.SENT)
+    t = Transit(card=card, mode=mode, direction=0 if mode == "direct" else 1, sender=fr.seat, user=fr.seat,
+                holder=fr.seat, target=target, face_up=mode == "text", known_by=[fr.seat])
+    st.transit = t
+    to = f" to {target}" if mode == "direct" else ""
+    if t.face_up:
+        g.log("send", fr.seat, f"seat {fr.seat} sends {card} {mode}{to}", cards=(card,))
+    else:
+        g.log("send", fr.seat, f"seat {fr.seat} sends {card} {mode}{to}", audience=(fr.seat,), cards=(card,),
+              public=f"seat {fr.seat} sends {mode}{to}")
+    g.push(Frame("transit", seat=fr.seat))
+
+
+def next_hop(g: Game, t: Transit) -> int:
+    """Where the intel goes next (§5): the 直达 target (unless lured and not locked, or
+    dead), else back to the sender; 密电/文本 the next player in its direction, skipping
+    dead players and lured ones (a locked one is not skipped; the sender is never
+    skipped). -1: it came back to a dead sender (it is discarded)."""
+    st = g.state
+    n = st.players
+    if t.mode == "direct":
+        tgt = t.target
+        if t.holder == t.sender and st.seats[tgt].alive and (tgt in st.locked or not is_lured(g, tgt)):
+            return tgt
+        return t.sender if st.seats[t.sender].alive else -1
+    s = t.holder
+    for _ in range(n):
+        s = (s + t.direction) % n
+        if s == t.sender:
+            return s if st.seats[s].alive else -1
+        if not st.seats[s].alive:
+            continue
+        if is_lured(g, s) and s not in st.locked:
+            continue
+        return s
+    return -1
+
+
+def is_lured(g: Game, seat: int) -> bool:
+    return marks.has(g.state, marks.lured(seat))
+
+
+def h_transit(g: Game, fr: Frame) -> None:
+    """The transmission steps (§5): stage 0 情报传递 window, stage 1 the intel arrives
+    (情报到达 window), stage 2 the 情报接收 decision, stage 3 its answer."""
+    st = g.state
+    t = st.transit
+    if t is None:
+        st.stack.pop()
+        return
+    if fr.stage == 0:
+        fr.stage = 1
+        g.push(Frame("window", seat=st.turn, text="transmit"))
+    elif fr.stage == 1:
+        nxt = next_hop(g, t)
+        if nxt < 0:
+            st.transit = None
+            st.received = True
+            g.discard_card(t.card)
+            g.log("intel", t.sender, f"the intel {t.card} comes back to its dead sender and is discarded",
+                  cards=(t.card,))
+            st.stack.pop()
+            return
+        t.holder = nxt
+        g.log("arrive", nxt, f"the intel arrives at seat {nxt}")
+        fr.stage = 2
+        g.push(Frame("window", seat=st.turn, text="arrive"))
+    elif fr.stage == 2:
+        if marks.has(st, marks.SEND_BACK):
+            marks.remove(st, marks.SEND_BACK)
+            fr.stage = 0
+            return
+        if not st.seats[t.holder].alive:
+            fr.stage = 0
+            return
+        forced = t.holder in st.locked or t.holder == t.sender
+        fr.stage = 3
+        g.ask(t.holder, "receive", "take the intel?", ["accept"] if forced else ["accept", "decline"])
+    else:
+        answer = fr.answer
+        fr.answer = ""
+        if answer == "accept":
+            st.stack.pop()
+            take_intel(g, t.holder, cause="send")
+        else:
+            g.log("decline", t.holder, f"seat {t.holder} does not take the intel")
+            fr.stage = 0
+
+
+def h_after(g: Game, fr: Frame) -> None:
+    """After a receipt (§7, §8): a third fake kills at once; then victory; then the
+    "when … receives" triggers (D19: placed intel counts as received)."""
+    st = g.state
+    seat = fr.seat
+    if fr.stage == 0:
+        fr.stage = 1
+        s = st.seats[seat]
+        if s.alive and sum(1 for c in s.intel if deck.IS_BLACK[c]) >= ruledata.DEATH_FAKES:
+            g.push(Frame("dying", seat=seat, order=list(fr.order), text=fr.text))
+        return
+    if fr.stage == 1:
+        fr.stage = 2
+        if check_victory(g):
+            return
+        if st.seats[seat].alive:
+            fire(g, "received", seat, cards=list(fr.cards), order=list(fr.order), text=fr.text)
+        return
+    st.stack.pop()
+
+
+def h_dying(g: Game, fr: Frame) -> None:
+    """A death (§7): death-time skills first (before the reveal; one may save), then the
+    player puts hand and intel in the discard pile and reveals character and identity."""
+    st = g.state
+    if fr.stage == 0:
+        fr.stage = 1
+        fire(g, "dying", fr.seat, order=list(fr.order), text=fr.text)
+        return
+    st.stack.pop()
+    if marks.has(st, marks.saved(fr.seat)):
+        marks.remove(st, marks.saved(fr.seat))
+        return
+    die(g, fr.seat, list(fr.order), fr.text)
+    fire(g, "died", fr.seat, order=list(fr.order), text=fr.text)
+    check_victory(g)
+
+
+def die(g: Game, seat: int, killers: list[int], cause: str) -> None:
+    st = g.state
+    s = st.seats[seat]
+    true_intel = sum(1 for c in s.intel if deck.IS_TRUE[c])
+    mission = MISSIONS.get(s.character) if s.character else None
+    if mission is not None:
+        mission.dying(g, seat)
+    who = sorted(set(k for k in killers if k >= 0))
+    st.kills.append(Kill(dead=seat, killers=who, cause=cause, true_intel=true_intel, identity=s.identity))
+    g.log("death", seat, f"seat {seat} dies ({s.identity})", seats=who)
+    _leave(g, seat)
+
+
+def lose(g: Game, seat: int, why: str) -> None:
+    """``seat`` loses (§7, D23): out of the game, not dead; no death-time skills."""
+    marks.add(g.state, marks.lost(seat))
+    g.log("lose", seat, f"seat {seat} loses the game: {why} ({g.state.seats[seat].identity})")
+    _leave(g, seat)
+
+
+def _leave(g: Game, seat: int) -> None:
+    st = g.state
+    s = st.seats[seat]
+    s.alive = False
+    for c in s.hand + s.intel:
+        g.discard_card(c)
+    s.hand = []
+    s.intel = []
+    s.identity_revealed = True
+    if s.character:
+        s.exposed = True
+    if seat in st.locked:
+        st.locked.remove(seat)
+
+
+HANDLERS = {
+    "turn": h_turn,
+    "window": h_window,
+    "resolve": h_resolve,
+    "card_step": h_card_step,
+    "skill_step": h_skill_step,
+    "send": h_send,
+    "transit": h_transit,
+    "after": h_after,
+    "dying": h_dying,
+    "characters": h_characters,
+}

@@ -1,0 +1,41 @@
+"""What an action shows to whom (digest §5, §9; classic notation): a 密电/直达 send names
+a face-down card (only the sender sees its number), a 试探 is seen by user and target
+only, a character choice by its chooser only, a 识破 on a face-down 试探 does not name it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import deck
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def hidden_action(g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
+    st = g.state
+    words = action.split()
+    if not words:
+        return None
+    prompt = st.prompt
+    kind = prompt.kind if prompt is not None else ""
+    if kind == "character":
+        return (seat,), "chooses a character"
+    if words[0] == "send" and len(words) >= 3 and words[2] in ("secret", "direct"):
+        return (seat,), " ".join(["send", *words[2:]])
+    if words[0] == "play" and len(words) >= 2 and words[1].isdigit():
+        card = int(words[1])
+        opts = dict(zip(words[2::2], words[3::2], strict=False))
+        function = opts.get("as", deck.FUNCTION[card])
+        if function == "probe" and "to" in opts:
+            return (seat, int(opts["to"])), f"play probe to {opts['to']}"
+        if function == "see_through" and "on" in opts:
+            on = int(opts["on"])
+            for it in st.chain:
+                if it.card == on and it.kind == "probe":
+                    return (seat, it.user, it.target), f"play {card} on the face-down probe"
+    if kind == "choose" and st.stack and st.stack[-1].kind == "card_step" and st.stack[-1].text == "probe":
+        fr = st.stack[-1]
+        if fr.stage == 0:
+            return (seat, fr.order[0]), "chooses how to answer the probe"
+    return None

@@ -1,0 +1,101 @@
+"""Victory (digest §8): faction conditions (潜伏 3 red, 军情 3 blue, for the whole
+faction), bystander missions (with characters), the last player alive (D18), one
+declarer per game (turn player first, then counter-clockwise), co-winners who did not
+declare, missions that make a declaration fail, identity reveals (D29)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import deck, marks, ruledata
+from .characters import MISSIONS
+from .characters.base import skills_of
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def faction_met(g: Game, seat: int) -> bool:
+    s = g.state.seats[seat]
+    if not s.alive:
+        return False
+    if s.identity == "latent":
+        return sum(1 for c in s.intel if deck.IS_RED[c]) >= ruledata.FACTION_WIN
+    if s.identity == "military":
+        return sum(1 for c in s.intel if deck.IS_BLUE[c]) >= ruledata.FACTION_WIN
+    return False
+
+
+def mission_met(g: Game, seat: int) -> bool:
+    """A bystander completed its character's mission (§8; needs characters). Lost
+    players never win (D23); dead ones may (missions met at death, e.g. 浮萍)."""
+    st = g.state
+    s = st.seats[seat]
+    if not st.characters or s.identity != "bystander" or not s.character or marks.has(st, marks.lost(seat)):
+        return False
+    mission = MISSIONS.get(s.character)
+    return mission is not None and mission.met(g, seat)
+
+
+def check_victory(g: Game) -> bool:
+    """Whether the game is over now; ends it when someone must declare."""
+    st = g.state
+    if st.over:
+        return True
+    n = st.players
+    if st.characters:
+        for k in range(n):
+            s = (st.turn + k) % n
+            for sk in skills_of(g, s):
+                sk.state_check(g, s)
+    for k in range(n):
+        s = (st.turn + k) % n
+        if faction_met(g, s):
+            declare(g, s, f"{st.seats[s].identity} faction: three intel of its colour")
+            return True
+        if mission_met(g, s):
+            declare(g, s, f"mission of {st.seats[s].character}")
+            return True
+    alive = g.living()
+    if len(alive) <= 1:
+        finish(g, alive, "the last player alive" if alive else "nobody is left")
+        return True
+    return False
+
+
+def declare(g: Game, seat: int, reason: str) -> None:
+    """``seat`` declares victory: its faction mates (not lost) win with it; bystanders'
+    missions may join or defeat the declaration (§8)."""
+    st = g.state
+    me = st.seats[seat]
+    winners = [seat]
+    if me.identity in ("latent", "military"):
+        winners = [i for i, s in enumerate(st.seats) if s.identity == me.identity and not marks.has(st, marks.lost(i))]
+    if st.characters:
+        for sk in skills_of(g, seat):
+            winners += [w for w in sk.co_winners(g, seat, winners) if w not in winners]
+        for i, s in enumerate(st.seats):
+            if i == seat or s.identity != "bystander" or not s.character or marks.has(st, marks.lost(i)):
+                continue
+            mission = MISSIONS.get(s.character)
+            verdict = mission.on_declare(g, i, seat) if mission is not None else None
+            if verdict == "fail":
+                g.log("declare", seat, f"seat {seat} declares victory ({reason})")
+                finish(g, [i], f"mission of {s.character}: the declaration of seat {seat} fails")
+                return
+            if verdict == "join" and i not in winners:
+                winners.append(i)
+    g.log("declare", seat, f"seat {seat} declares victory ({reason})")
+    finish(g, winners, reason)
+
+
+def finish(g: Game, winners: list[int], reason: str) -> None:
+    st = g.state
+    st.over = True
+    st.prompt = None
+    st.winners = sorted(winners)
+    st.reason = reason
+    for w in winners:
+        st.seats[w].identity_revealed = True
+    who = " ".join(map(str, st.winners)) or "nobody"
+    g.log("game_over", -1, f"game over: {who} win ({reason})", seats=st.winners)
