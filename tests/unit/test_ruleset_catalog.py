@@ -81,3 +81,14 @@ def test_an_unknown_ruleset_is_refused_naming_the_known_ones() -> None:
         check_settings("no_such_edition", 5)
     assert "no_such_edition" in str(caught.value)
     assert all(rid in str(caught.value) for rid in RULESET_IDS)
+
+
+def test_the_rulesets_page_lists_every_registered_ruleset() -> None:
+    """docs/rulesets.md links each ruleset's digest and notation: a ruleset added to the
+    registry must get its row there."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "rulesets.md").read_text(encoding="utf-8")
+    for ruleset_id in RULESET_IDS:
+        assert f"| `{ruleset_id}` | {get_ruleset(ruleset_id).zh}" in page, ruleset_id
+        assert f"shared/rules/{ruleset_id}-edition.md" in page, ruleset_id
