@@ -44,7 +44,7 @@ export async function mountLobby(root) {
       rulesetAbout.textContent = catalog.error || "";
       return;
     }
-    rulesetInfo(info.id); // learn its characters' names for the pages to come
+    rulesetInfo(info.id).catch(() => {}); // learn its characters' names for the pages to come
     const before = Number(playersIn.value) || 5;
     const keep = info.players.includes(before)
       ? before
