@@ -27,13 +27,13 @@ from fengsheng.v1 import engine_service_pb2 as pb
 from fengsheng.v1 import game_pb2
 from gateway import errors
 from gateway.auth import Player, SeatGrant, TokenError, TokenSigner
-from gateway.cards import deck
 from gateway.convert import to_dict
 from gateway.engine_client import EngineClient
 from gateway.metrics import Metrics
 from gateway.policy import JOINABLE, check_seed, public_settings
 from gateway.ratelimit import ClientAddress, CreationLimits
 from gateway.replay_steps import ReplaySteps, holds_seat, parse_view
+from gateway.rulesets import RulesetCatalog
 from gateway.schemas import (
     ActIn,
     CreateMatchIn,
@@ -83,6 +83,7 @@ class Services:
     signer: TokenSigner
     metrics: Metrics
     replays: ReplaySteps
+    rulesets: RulesetCatalog
 
 
 def _token_from(request_headers: Any, query_token: str | None) -> str:
@@ -155,7 +156,9 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         engine = EngineClient(engine_address, metrics)
         store = open_store(redis_url)
         replays = ReplaySteps.from_env(engine, redis_url)
-        app.state.services = Services(engine=engine, store=store, signer=signer, metrics=metrics, replays=replays)
+        app.state.services = Services(
+            engine=engine, store=store, signer=signer, metrics=metrics, replays=replays, rulesets=RulesetCatalog(engine)
+        )
         try:
             yield
         finally:
@@ -208,15 +211,25 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         """Prometheus text exposition of the gateway's metrics."""
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
+    @app.get("/api/rulesets", tags=["matches"], responses=ERROR_RESPONSES)
+    async def get_rulesets(svc: Svc) -> dict[str, Any]:
+        """The rulesets the engine plays, in its registry's order: `id`, Chinese name `zh`,
+        the player counts `players` (`min_players`..`max_players`), the `identities` and
+        the `identity_table` (players -> count of each identity), whether `characters` can
+        be dealt and the `character_table`, and how many `cards` its deck has (the deck
+        itself: `GET /api/cards?ruleset=`). `default` is the ruleset of a match created
+        without one."""
+        return await svc.rulesets.listing()
+
     @app.get("/api/cards", tags=["matches"], responses=ERROR_RESPONSES)
     async def get_cards(
-        ruleset: Annotated[str, Query(min_length=1, max_length=32, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")] = "return",
+        svc: Svc,
+        ruleset: Annotated[str | None, Query(min_length=1, max_length=32)] = None,
     ) -> dict[str, Any]:
-        """The printed data of every card of a ruleset's deck, by card number."""
-        cards = deck(ruleset)
-        if not cards:
-            raise errors.not_found(f"no deck table for ruleset {ruleset!r}")
-        return {"ruleset": ruleset, "cards": {str(n): c for n, c in sorted(cards.items())}}
+        """The printed data of every card of a ruleset's deck, by card number (function id and
+        printed name, colour, transmission, markers). Default: the default ruleset; an unknown
+        one is a 404 naming the known ones."""
+        return await svc.rulesets.deck(ruleset)
 
     # ---- guests and matches -------------------------------------------------------------
 
@@ -237,15 +250,15 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         """Create a match against bots. With a player token the creator takes the first human seat."""
         if body.seats is not None:
             kinds: list[str] = list(body.seats)
-            if not 3 <= len(kinds) <= 7:
-                raise errors.ApiError(422, "malformed_request", "`seats` must list 3 to 7 seats")
         else:
             if body.humans > body.players:
                 raise errors.ApiError(422, "malformed_request", "`humans` exceeds `players`")
             kinds = ["human"] * body.humans + [body.bot] * (body.players - body.humans)
+        # the ruleset and its player counts come from the engine's registry (GET /api/rulesets)
+        ruleset = await svc.rulesets.for_match(body.ruleset, len(kinds), characters=body.characters)
         check_seed(body.seed, kinds, creator_seated=player is not None)
         settings = pb.MatchSettings(
-            ruleset=body.ruleset,
+            ruleset=ruleset.id,
             players=len(kinds),
             seed=body.seed,
             tutorial=body.tutorial,
@@ -270,6 +283,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         claims = await svc.store.claims(record.match_id)
         return CreateMatchOut(
             match_id=created.match_id,
+            ruleset=ruleset.id,
             seats=_seat_infos(record, claims),
             pending=to_dict(created.pending),
             seat=seat,
@@ -286,6 +300,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
             await svc.store.touch(match_id, over=observation.outcome.over)
         return MatchInfo(
             match_id=match_id,
+            ruleset=observation.ruleset,
             seats=_seat_infos(record, claims),
             settings=record.settings if record else {},
             observation=to_dict(observation),
@@ -339,6 +354,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
             claims = await svc.store.claims(record.match_id)
             return {
                 "match_id": record.match_id,
+                "ruleset": observation.ruleset,
                 "created_at": record.created_at,
                 "seats": [info.model_dump() for info in _seat_infos(record, claims)],
                 "settings": record.settings,
@@ -426,7 +442,8 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         observation = await svc.engine.observation(match_id, -1)
         if not observation.outcome.over:
             raise errors.conflict("the match is not over: its replay would reveal hidden cards")
-        return to_dict(await svc.engine.replay(match_id))
+        replay = await svc.engine.replay(match_id)
+        return {"ruleset": replay.settings.ruleset, **to_dict(replay)}
 
     # ---- WebSockets ---------------------------------------------------------------------
 

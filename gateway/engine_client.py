@@ -193,6 +193,11 @@ class EngineClient:
         result: pb.ReplaySteps = await self._call("GetReplaySteps", request)
         return result
 
+    async def rulesets(self) -> pb.Rulesets:
+        """The rulesets the engine plays (``ListRulesets``): ids, player counts, decks."""
+        result: pb.Rulesets = await self._call("ListRulesets", pb.ListRulesetsRequest())
+        return result
+
     async def watch(self, match_id: str, seat: int, from_event_id: str = "") -> AsyncIterator[pb.WatchEvent]:
         """The seat's events (``seat = -1``: public ones) until the stream ends.
 

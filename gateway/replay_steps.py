@@ -160,6 +160,7 @@ def to_page(reply: pb.ReplaySteps) -> dict[str, Any]:
     over = reply.outcome.over
     return {
         "match_id": reply.match_id,
+        "ruleset": reply.settings.ruleset,
         "players": reply.players,
         "settings": to_dict(reply.settings),
         "outcome": to_dict(reply.outcome),

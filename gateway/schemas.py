@@ -15,6 +15,9 @@ MAX_BOT_DELAY_S = 5.0
 MAX_TURN_TIMEOUT_S = 3600.0
 #: decision numbers are protobuf int64
 MAX_DECISION = 2**63 - 1
+#: a bound on the size of a request, not a rule: each ruleset's player counts come from the
+#: engine (``GET /api/rulesets``), and a count outside them is a 422 naming them
+MAX_SEATS = 32
 
 
 class GuestIn(BaseModel):
@@ -32,11 +35,13 @@ class CreateMatchIn(BaseModel):
     """A match against bots. Seats `0 .. humans-1` are human, the others bots of `bot`."""
 
     model_config = ConfigDict(extra="forbid")
-    players: int = Field(5, ge=3, le=7, description="number of seats")
-    humans: int = Field(1, ge=0, le=7, description="human seats (the first ones); 0 = bots only")
+    players: int = Field(
+        5, ge=1, le=MAX_SEATS, description="number of seats: one of the ruleset's `players` (GET /api/rulesets)"
+    )
+    humans: int = Field(1, ge=0, le=MAX_SEATS, description="human seats (the first ones); 0 = bots only")
     bot: Literal["random", "heuristic"] = Field("heuristic", description="kind of every bot seat")
     seats: list[SeatKindName] | None = Field(
-        None, description="explicit kind of every seat (overrides players / humans / bot)"
+        None, max_length=MAX_SEATS, description="explicit kind of every seat (overrides players / humans / bot)"
     )
     seed: int = Field(
         0,
@@ -46,8 +51,13 @@ class CreateMatchIn(BaseModel):
         "creator (no human or external seat, or one human seat the creator takes); never shown "
         "before the match ends. 0 = the server deals at random (a CSPRNG seed)",
     )
-    ruleset: str = Field("return", max_length=32, description="rules edition")
-    characters: bool = Field(False, description="deal characters")
+    ruleset: str | None = Field(
+        None,
+        max_length=32,
+        description="rules edition: an `id` of GET /api/rulesets (unknown -> 422 naming the known ones); "
+        "empty or absent: the engine's default (`default` of GET /api/rulesets)",
+    )
+    characters: bool = Field(False, description="deal characters (if the ruleset has them, else 422)")
     tutorial: bool = False
     turn_timeout_s: float = Field(0.0, ge=0, le=MAX_TURN_TIMEOUT_S, description="human decision timer; 0 = none")
     bot_delay_s: float = Field(0.0, ge=0, le=MAX_BOT_DELAY_S, description="pause before each bot move (at most 5 s)")
@@ -61,6 +71,7 @@ class SeatInfo(BaseModel):
 
 class CreateMatchOut(BaseModel):
     match_id: str
+    ruleset: str = Field(description="the match's ruleset id (GET /api/rulesets)")
     seats: list[SeatInfo]
     pending: dict[str, Any]
     seat: int | None = Field(None, description="the seat the creator joined (with a player token)")
@@ -69,7 +80,9 @@ class CreateMatchOut(BaseModel):
 
 class JoinIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    seat: int | None = Field(None, ge=0, le=6, description="a free human seat; default: the first free one")
+    seat: int | None = Field(
+        None, ge=0, lt=MAX_SEATS, description="a free human seat; default: the first free one"
+    )
 
 
 class JoinOut(BaseModel):
@@ -80,6 +93,7 @@ class JoinOut(BaseModel):
 
 class MatchInfo(BaseModel):
     match_id: str
+    ruleset: str = Field(description="the match's ruleset id (GET /api/rulesets)")
     seats: list[SeatInfo]
     settings: dict[str, Any]
     observation: dict[str, Any] = Field(description="the spectator's view (public information only)")
@@ -89,7 +103,7 @@ class ActIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     decision: int = Field(ge=0, le=MAX_DECISION, description="the pending decision number this action answers")
     action: str = Field(min_length=1, max_length=200, description="an action in notation (docs/notation.md)")
-    seat: int | None = Field(None, ge=0, le=6, description="optional; must be the token's seat")
+    seat: int | None = Field(None, ge=0, lt=MAX_SEATS, description="optional; must be the token's seat")
 
 
 class LegalActionsOut(BaseModel):

@@ -53,6 +53,7 @@ from services.errors import (
 from services.grpc_guard import CHECKS_UNDECODABLE, Undecodable, reject
 from services.matches import MatchService
 from services.replay import ReplayService
+from services.rulesets import rulesets
 from services.scheduler import Scheduler
 from services.store import MatchStore
 
@@ -231,6 +232,12 @@ class EngineServicer(es_grpc.EngineServiceServicer):
     @_unary("GetReplay")
     async def GetReplay(self, request: es.GetReplayRequest, context: grpc.aio.ServicerContext[Any, Any]) -> es.Replay:
         return await self.service.replay(request.match_id)
+
+    @_unary("ListRulesets")
+    async def ListRulesets(
+        self, request: es.ListRulesetsRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> es.Rulesets:
+        return rulesets()
 
     @_unary("GetReplaySteps")
     async def GetReplaySteps(

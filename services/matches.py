@@ -51,6 +51,7 @@ from services.errors import (
     StaleDecision,
 )
 from services.limits import MAX_BOT_DELAY_S, MAX_TURN_TIMEOUT_S
+from services.rulesets import DEFAULT_RULESET, check_settings
 from services.scheduler import NullScheduler, Scheduler, bot_countdown
 from services.store import (
     NOTIFY_PATTERN,
@@ -240,8 +241,9 @@ class MatchService:
     async def create_match(self, settings: es.MatchSettings, match_id: str = "") -> tuple[str, game_pb2.Decision]:
         s = es.MatchSettings()
         s.CopyFrom(settings)
-        s.ruleset = s.ruleset or "return"
+        s.ruleset = s.ruleset or DEFAULT_RULESET
         s.players = s.players or len(s.seats) or 5
+        check_settings(s.ruleset, s.players)  # a registered ruleset, a count of its identity table
         if not s.seed:  # 0 = the server deals: a seed from the OS CSPRNG, never guessable
             s.seed = secrets.randbits(63) or 1
         if s.seats and len(s.seats) != s.players:

@@ -1,6 +1,6 @@
 """``fengsheng play``: play one seat against bots in the terminal, through the gateway.
 
-It creates a guest and a match (``--bots`` bots + you) over REST, then follows your seat's
+It creates a guest and a match of ``--ruleset`` (``--bots`` bots + you) over REST, then follows your seat's
 WebSocket: every event is printed as it happens; when a decision is yours it shows the
 table (every seat's intel, characters and hand size, your hand and identity, the intel in
 transit, the response chain) and the legal actions as a numbered menu. Answer with a
@@ -17,11 +17,22 @@ from typing import Any
 COLOR_STYLE = {"red": "bold red", "blue": "bold blue", "black": "bright_black", "red_blue": "bold magenta"}
 COLOR_ZH = {"red": "红", "blue": "蓝", "black": "黑", "red_blue": "红蓝"}
 MODE_ZH = {"secret": "密电", "direct": "直达", "text": "文本", "any": "任意"}
-IDENTITY_ZH = {"MILITARY": "军情", "LATENT": "潜伏", "AGENT": "特工"}
+#: the proto's Identity names (one vocabulary for every ruleset: game.proto)
+IDENTITY_ZH = {"MILITARY": "军情", "LATENT": "潜伏", "AGENT": "特工", "BYSTANDER": "打酱油"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--bots", type=int, default=4, help="number of bot opponents, 2..6 (default 4)")
+    from engine.rulesets import RULESET_IDS  # the registry (no ruleset is loaded for this)
+
+    parser.add_argument(
+        "--ruleset",
+        default=RULESET_IDS[0],
+        choices=RULESET_IDS,
+        help=f"rules edition (default {RULESET_IDS[0]}); its player counts bound --bots",
+    )
+    parser.add_argument(
+        "--bots", type=int, default=4, help="number of bot opponents: the ruleset's player counts less you (default 4)"
+    )
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="gateway URL (default http://127.0.0.1:8000)")
     parser.add_argument("--bot", default="heuristic", choices=("heuristic", "random"), help="bot kind")
     parser.add_argument("--name", default="you", help="your display name")
@@ -70,9 +81,10 @@ class Client:
         result: dict[str, Any] = self._check(self.http.get(f"/api/matches/{match_id}/observation", headers=headers))
         return result
 
-    def cards(self) -> dict[int, dict[str, Any]]:
+    def cards(self, ruleset: str) -> dict[int, dict[str, Any]]:
+        """The printed deck of the match's ruleset ({} when the gateway does not serve it)."""
         try:
-            data = self._check(self.http.get("/api/cards"))
+            data = self._check(self.http.get("/api/cards", params={"ruleset": ruleset}))
         except Exception:
             return {}
         return {int(k): v for k, v in data.get("cards", {}).items()}
@@ -248,12 +260,15 @@ def run(args: argparse.Namespace) -> int:
             client.token = joined["seat_token"]
             kinds: list[str] = []
         else:
-            if not 2 <= args.bots <= 6:
-                console.print("play: --bots must be 2..6")
+            counts = _player_counts(args.ruleset)
+            if args.bots + 1 not in counts:
+                bots = ", ".join(str(n - 1) for n in counts)
+                console.print(f"play: ruleset {args.ruleset} is played with {bots} bots (--bots)", markup=False)
                 return 2
             created = client.create(
                 player,
                 {
+                    "ruleset": args.ruleset,
                     "players": args.bots + 1,
                     "humans": 1,
                     "bot": args.bot,
@@ -273,9 +288,9 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"play: cannot reach the gateway at {args.url}: {exc}")
         return 1
 
-    view = View(console, client.cards(), seat, kinds)
-    console.print(f"match {match_id}: you are seat {seat} of {len(kinds) or '?'}", markup=False)
     obs = client.observation(match_id)
+    view = View(console, client.cards(obs["ruleset"]), seat, kinds)
+    console.print(f"match {match_id} (ruleset {obs['ruleset']}): you are seat {seat} of {obs['players']}", markup=False)
     me = obs["seats"][seat]
     console.print(
         f"your identity: {IDENTITY_ZH.get(me['identity'], me['identity'])}"
@@ -291,6 +306,13 @@ def run(args: argparse.Namespace) -> int:
     except ConnectionClosed as exc:
         console.print(f"play: the gateway closed the connection ({exc})", markup=False)
         return 1
+
+
+def _player_counts(ruleset: str) -> list[int]:
+    """The player counts of a ruleset: the keys of its identity table (engine registry)."""
+    from engine.rulesets import get_ruleset
+
+    return sorted(get_ruleset(ruleset).identity_table)
 
 
 def _follow(console: Any, client: Client, view: View, match_id: str, seat: int) -> int:

@@ -224,3 +224,74 @@ class ReplaySteps(_message.Message):
     steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
     players: int
     def __init__(self, match_id: _Optional[str] = ..., view: _Optional[int] = ..., settings: _Optional[_Union[MatchSettings, _Mapping]] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ..., total_steps: _Optional[int] = ..., from_step: _Optional[int] = ..., next_step: _Optional[int] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., players: _Optional[int] = ...) -> None: ...
+
+class ListRulesetsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class DeckCard(_message.Message):
+    __slots__ = ("number", "function", "function_zh", "color", "transmission", "direction_any", "encrypted")
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
+    FUNCTION_FIELD_NUMBER: _ClassVar[int]
+    FUNCTION_ZH_FIELD_NUMBER: _ClassVar[int]
+    COLOR_FIELD_NUMBER: _ClassVar[int]
+    TRANSMISSION_FIELD_NUMBER: _ClassVar[int]
+    DIRECTION_ANY_FIELD_NUMBER: _ClassVar[int]
+    ENCRYPTED_FIELD_NUMBER: _ClassVar[int]
+    number: int
+    function: str
+    function_zh: str
+    color: str
+    transmission: str
+    direction_any: bool
+    encrypted: bool
+    def __init__(self, number: _Optional[int] = ..., function: _Optional[str] = ..., function_zh: _Optional[str] = ..., color: _Optional[str] = ..., transmission: _Optional[str] = ..., direction_any: _Optional[bool] = ..., encrypted: _Optional[bool] = ...) -> None: ...
+
+class CharacterEntry(_message.Message):
+    __slots__ = ("id", "zh", "en", "skills", "skills_zh")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    ZH_FIELD_NUMBER: _ClassVar[int]
+    EN_FIELD_NUMBER: _ClassVar[int]
+    SKILLS_FIELD_NUMBER: _ClassVar[int]
+    SKILLS_ZH_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    zh: str
+    en: str
+    skills: _containers.RepeatedScalarFieldContainer[str]
+    skills_zh: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[str] = ..., zh: _Optional[str] = ..., en: _Optional[str] = ..., skills: _Optional[_Iterable[str]] = ..., skills_zh: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class RulesetInfo(_message.Message):
+    __slots__ = ("id", "zh", "players", "identities", "identity_table", "characters", "character_table", "cards")
+    class IdentityTableEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: int
+        value: _game_pb2.IntList
+        def __init__(self, key: _Optional[int] = ..., value: _Optional[_Union[_game_pb2.IntList, _Mapping]] = ...) -> None: ...
+    ID_FIELD_NUMBER: _ClassVar[int]
+    ZH_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    IDENTITIES_FIELD_NUMBER: _ClassVar[int]
+    IDENTITY_TABLE_FIELD_NUMBER: _ClassVar[int]
+    CHARACTERS_FIELD_NUMBER: _ClassVar[int]
+    CHARACTER_TABLE_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    zh: str
+    players: _containers.RepeatedScalarFieldContainer[int]
+    identities: _containers.RepeatedScalarFieldContainer[str]
+    identity_table: _containers.MessageMap[int, _game_pb2.IntList]
+    characters: bool
+    character_table: _containers.RepeatedCompositeFieldContainer[CharacterEntry]
+    cards: _containers.RepeatedCompositeFieldContainer[DeckCard]
+    def __init__(self, id: _Optional[str] = ..., zh: _Optional[str] = ..., players: _Optional[_Iterable[int]] = ..., identities: _Optional[_Iterable[str]] = ..., identity_table: _Optional[_Mapping[int, _game_pb2.IntList]] = ..., characters: _Optional[bool] = ..., character_table: _Optional[_Iterable[_Union[CharacterEntry, _Mapping]]] = ..., cards: _Optional[_Iterable[_Union[DeckCard, _Mapping]]] = ...) -> None: ...
+
+class Rulesets(_message.Message):
+    __slots__ = ("rulesets", "default_ruleset")
+    RULESETS_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_RULESET_FIELD_NUMBER: _ClassVar[int]
+    rulesets: _containers.RepeatedCompositeFieldContainer[RulesetInfo]
+    default_ruleset: str
+    def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetInfo, _Mapping]]] = ..., default_ruleset: _Optional[str] = ...) -> None: ...

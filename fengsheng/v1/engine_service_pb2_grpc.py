@@ -70,6 +70,11 @@ class EngineServiceStub:
                 request_serializer=fengsheng_dot_v1_dot_engine__service__pb2.GetReplayStepsRequest.SerializeToString,
                 response_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.ReplaySteps.FromString,
                 _registered_method=True)
+        self.ListRulesets = channel.unary_unary(
+                '/fengsheng.v1.EngineService/ListRulesets',
+                request_serializer=fengsheng_dot_v1_dot_engine__service__pb2.ListRulesetsRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.Rulesets.FromString,
+                _registered_method=True)
 
 
 class EngineServiceServicer:
@@ -128,6 +133,15 @@ class EngineServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListRulesets(self, request, context):
+        """The rulesets this engine plays (its registry, engine/rulesets): for each, the player
+        counts, identities, whether characters can be dealt, and the printed deck table.
+        Clients build their match-creation forms and card tables from it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_EngineServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -165,6 +179,11 @@ def add_EngineServiceServicer_to_server(servicer, server):
                     servicer.GetReplaySteps,
                     request_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.GetReplayStepsRequest.FromString,
                     response_serializer=fengsheng_dot_v1_dot_engine__service__pb2.ReplaySteps.SerializeToString,
+            ),
+            'ListRulesets': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListRulesets,
+                    request_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.ListRulesetsRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_engine__service__pb2.Rulesets.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -356,6 +375,33 @@ class EngineService:
             '/fengsheng.v1.EngineService/GetReplaySteps',
             fengsheng_dot_v1_dot_engine__service__pb2.GetReplayStepsRequest.SerializeToString,
             fengsheng_dot_v1_dot_engine__service__pb2.ReplaySteps.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListRulesets(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.EngineService/ListRulesets',
+            fengsheng_dot_v1_dot_engine__service__pb2.ListRulesetsRequest.SerializeToString,
+            fengsheng_dot_v1_dot_engine__service__pb2.Rulesets.FromString,
             options,
             channel_credentials,
             insecure,

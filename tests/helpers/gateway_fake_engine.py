@@ -84,6 +84,13 @@ class FakeEngine(pb_grpc.EngineServiceServicer):
             self.cond.notify_all()
             return pb.CreateMatchResponse(match_id=match_id, pending=match.pending())
 
+    def ListRulesets(self, request: pb.ListRulesetsRequest, context: grpc.ServicerContext) -> pb.Rulesets:
+        """One toy ruleset for 3 to 7 players, with a two-card deck."""
+        toy = pb.RulesetInfo(id="toy", zh="玩具", players=[3, 4, 5, 6, 7], identities=["military", "latent"])
+        toy.cards.append(pb.DeckCard(number=1, function="probe", function_zh="试探", color="red"))
+        toy.cards.append(pb.DeckCard(number=2, function="burn", function_zh="烧毁", color="black"))
+        return pb.Rulesets(rulesets=[toy], default_ruleset="toy")
+
     def GetObservation(self, request: pb.GetObservationRequest, context: grpc.ServicerContext) -> game_pb2.Observation:
         with self.cond:
             match = self._match(request.match_id, context)

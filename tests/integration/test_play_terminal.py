@@ -1,4 +1,5 @@
-"""``fengsheng play`` driven through a pipe: one human seat against four bots, to the end.
+"""``fengsheng play`` driven through a pipe: one human seat against bots, to the end, for
+every ruleset of the engine's registry (``--ruleset``, parametrized over ``RULESET_IDS``).
 
 The client runs as a real process against a real gateway, engine service and Celery
 worker; the test answers its numbered menus from its standard input (a bad number and
@@ -22,6 +23,8 @@ import pytest
 from helpers.gateway_procs import start_gateway
 from helpers.processes import ROOT, ServiceProcess, _env
 
+from engine.rulesets import RULESET_IDS, get_ruleset
+
 pytestmark = pytest.mark.integration
 
 
@@ -34,8 +37,12 @@ def gateway(
     proc.stop()
 
 
-def test_play_one_seat_against_four_bots_through_a_pipe(gateway: ServiceProcess) -> None:
-    argv = [sys.executable, "-m", "fengsheng.cli", "play", "--bots", "4", "--url", gateway.extra["url"]]
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_play_one_seat_against_bots_through_a_pipe(gateway: ServiceProcess, ruleset_id: str) -> None:
+    counts = sorted(get_ruleset(ruleset_id).identity_table)
+    players = 5 if 5 in counts else counts[0]
+    argv = [sys.executable, "-m", "fengsheng.cli", "play", "--ruleset", ruleset_id, "--bots", str(players - 1)]
+    argv += ["--url", gateway.extra["url"]]
     argv += ["--bot-delay", "0", "--seed", "2024", "--bot", "random"]
     proc = subprocess.Popen(
         argv,
@@ -84,9 +91,29 @@ def test_play_one_seat_against_four_bots_through_a_pipe(gateway: ServiceProcess)
             proc.wait()
     text = "".join(output)
     assert proc.returncode == 0, text[-3000:]
-    assert "you are seat 0 of 5" in text
+    assert f"(ruleset {ruleset_id}): you are seat 0 of {players}" in text
     assert "your hand:" in text and "identity" in text and "intel" in text
     assert "no such choice" in text  # the bad menu number
     assert "! invalid_argument" in text  # the illegal typed action, answered by the gateway
     assert menus >= 3
     assert re.search(r"game over \(.+\): winners .+", text), text[-3000:]
+
+
+def test_play_refuses_a_table_size_the_ruleset_does_not_have(gateway: ServiceProcess) -> None:
+    ruleset_id = RULESET_IDS[-1]
+    too_many = max(get_ruleset(ruleset_id).identity_table)  # bots + you = one seat too many
+    argv = [sys.executable, "-m", "fengsheng.cli", "play", "--ruleset", ruleset_id, "--bots", str(too_many)]
+    proc = subprocess.run(
+        [*argv, "--url", gateway.extra["url"]], capture_output=True, text=True, cwd=ROOT, env=_env(None), timeout=60
+    )
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert f"ruleset {ruleset_id} is played with" in proc.stdout
+    unknown = subprocess.run(
+        [sys.executable, "-m", "fengsheng.cli", "play", "--ruleset", "nosuchedition"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=_env(None),
+        timeout=60,
+    )
+    assert unknown.returncode == 2 and "invalid choice" in unknown.stderr

@@ -1,4 +1,5 @@
 // The gateway's REST API and WebSockets (docs/tour.md), plus the tokens kept in localStorage.
+import { learnDeck, learnRuleset } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -54,15 +55,44 @@ export function history() {
   return JSON.parse(localStorage.getItem("fs.history") || "[]");
 }
 
-let cardsPromise = null;
-/** Card number -> printed data (function, colour, transmission, markers). */
-export function cards() {
-  cardsPromise ??= api("/api/cards").then((d) => {
-    const out = {};
-    for (const [k, v] of Object.entries(d.cards)) out[Number(k)] = v;
-    return out;
+/** Remember a promise under `key`, forgetting it again if it fails (so a retry asks anew). */
+function once(store, key, make) {
+  store[key] ??= make().catch((err) => {
+    delete store[key];
+    throw err;
   });
-  return cardsPromise;
+  return store[key];
+}
+
+const rulesetStore = {};
+/** The rulesets the platform plays (GET /api/rulesets): `{default, rulesets: [...]}`. */
+export function rulesets() {
+  return once(rulesetStore, "all", () => api("/api/rulesets"));
+}
+
+/** One ruleset's entry of GET /api/rulesets (the default one for a falsy id); its
+ * characters' and skills' names are learned for the page. */
+export async function rulesetInfo(id) {
+  const all = await rulesets();
+  const info = all.rulesets.find((r) => r.id === (id || all.default)) || null;
+  learnRuleset(info);
+  return info;
+}
+
+const cardStore = {};
+/** Card number -> printed data (function, its printed name, colour, transmission, markers)
+ * of a ruleset's deck (GET /api/cards?ruleset=; the default ruleset for a falsy id). The
+ * card functions' printed names are learned for the page. */
+export function cards(ruleset) {
+  const query = ruleset ? `?ruleset=${encodeURIComponent(ruleset)}` : "";
+  return once(cardStore, ruleset || "", () =>
+    api(`/api/cards${query}`).then((d) => {
+      const out = {};
+      for (const [k, v] of Object.entries(d.cards)) out[Number(k)] = v;
+      learnDeck(out);
+      return out;
+    }),
+  );
 }
 
 /** A WebSocket that reconnects (resuming after the last event id) until closed. */

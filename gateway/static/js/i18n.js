@@ -1,6 +1,12 @@
 // Chinese / English names of cards, characters, skills, identities and game words.
-// Ids are the rules digest's (shared/rules/return-edition.md §1, §8, §9); the Chinese names
-// are the printed ones, the English ones are this client's translations.
+// Ids are the rules digests' (shared/rules/<ruleset>-edition.md) and the proto enums'
+// (proto/fengsheng/v1/game.proto: one vocabulary for every ruleset); the Chinese names are
+// the printed ones, the English ones are this client's translations.
+//
+// A ruleset's own names come from the gateway (learnDeck: GET /api/cards gives each card
+// function's printed name; learnRuleset: GET /api/rulesets gives its characters and
+// skills), so a ruleset the tables below do not know is still named: Chinese from the
+// server, English from the tables here or else the id spelled out.
 
 const FUNCTIONS = {
   probe: ["试探", "Probe"],
@@ -18,6 +24,8 @@ const FUNCTIONS = {
   classified: ["机密文件", "Classified File"],
   decrypt: ["破译", "Decrypt"],
   lock: ["锁定", "Lock"],
+  send_back: ["退回", "Send Back"],
+  true_or_false: ["真伪莫辨", "True or False"],
 };
 
 const CHARACTERS = {
@@ -105,10 +113,12 @@ const IDENTITIES = {
   MILITARY: ["军情", "Military"],
   LATENT: ["潜伏", "Latent"],
   AGENT: ["特工", "Agent"],
+  BYSTANDER: ["打酱油", "Bystander"],
   IDENTITY_UNSPECIFIED: ["身份未知", "Unknown"],
   military: ["军情", "Military"],
   latent: ["潜伏", "Latent"],
   agent: ["特工", "Agent"],
+  bystander: ["打酱油", "Bystander"],
 };
 
 const WORDS = {
@@ -166,7 +176,8 @@ const WORDS = {
   match: ["对局", "Match"],
   kind_main: ["出牌阶段", "play phase"], kind_send: ["传出情报", "send the intel"], kind_arrive: ["情报到达", "intel arrives"],
   kind_returned: ["情报退回", "intel returned"], kind_respond: ["响应", "respond"], kind_choose: ["选择", "choose"],
-  kind_discard: ["弃牌", "discard"], kind_character: ["选择角色", "choose a character"], kind_trigger: ["触发", "trigger"], join_queue: ["加入排位队列", "Join the ranked queue"], leave_queue: ["离开队列", "Leave the queue"],
+  kind_discard: ["弃牌", "discard"], kind_character: ["选择角色", "choose a character"], kind_trigger: ["触发", "trigger"],
+  kind_turn_start: ["回合开始", "turn start"], kind_priority: ["优先权", "priority"], kind_receive: ["是否接收情报", "receive the intel?"], join_queue: ["加入排位队列", "Join the ranked queue"], leave_queue: ["离开队列", "Leave the queue"],
   ticket: ["排队号", "Ticket"], ticket_queued: ["排队中", "queued"], ticket_claimed: ["正在开局", "match being created"],
   ticket_matched: ["已匹配", "matched"], ticket_left: ["已离开", "left"],
   ranked_about: [
@@ -184,6 +195,8 @@ const WORDS = {
   stream_ended: ["直播结束", "stream ended"], state: ["状态", "State"], facedown_short: ["背面", "face down"], bot: ["机器人", "bot"], deciding: ["决策中", "deciding"], watch_bots: ["观看机器人对局", "Watch a bots-only match"],
   legend: ["图例: ✉密电 ➜直达 ☰文本 ✱任意 ⇄可转向 ◆加密", "Legend: ✉ secret ➜ direct ☰ text ✱ any ⇄ direction-any ◆ encrypted"],
   mission_cards: ["张", "cards"], hand_count: ["手牌数", "hand"], state_face_up: ["正面", "face up"],
+  ruleset: ["规则", "Ruleset"], identities: ["身份", "Identities"], players_unit: ["人", "players"],
+  no_characters: ["(此规则无角色)", "(no characters in this ruleset)"],
 };
 
 // words of the action notation (docs/notation.md), for the labels of the action buttons
@@ -196,6 +209,7 @@ const ACTION_WORDS = {
   left: ["向左", "left"], right: ["向右", "right"], exposed: ["正面(暴露)", "exposed"], hidden: ["背面(隐藏)", "hidden"],
   听风: ["听风(红)", "听风 (red)"], 看雨: ["看雨(蓝)", "看雨 (blue)"], 日落: ["日落(黑)", "日落 (black)"],
   military: ["军情", "military"], latent: ["潜伏", "latent"], agent: ["特工", "agent"],
+  bystander: ["打酱油", "bystander"],
 };
 
 let lang = localStorage.getItem("fs.lang") || "zh";
@@ -215,17 +229,54 @@ function pick(entry, id) {
   return lang === "zh" ? entry[0] : entry[1];
 }
 
+/** `send_back` -> `Send back`: the English of an id no table here names. */
+const spelled = (id) => (id ? id.charAt(0).toUpperCase() + id.slice(1).replace(/_/g, " ") : id);
+
+// names the gateway gave (id -> [zh, en]); Chinese from the server first, English from the
+// tables above first (the server's English column may hold pinyin placeholders)
+const LEARNED = { functions: {}, characters: {}, skills: {} };
+
+function learned(table, extra, id) {
+  const known = table[id];
+  const got = extra[id];
+  if (!known && !got) return undefined;
+  return [got?.[0] || known?.[0] || id, known?.[1] || got?.[1] || spelled(id)];
+}
+
+/** Learn the printed names of a deck's card functions (GET /api/cards). */
+export function learnDeck(deck) {
+  for (const card of Object.values(deck || {})) {
+    if (card.function && card.function_zh) LEARNED.functions[card.function] = [card.function_zh, ""];
+  }
+}
+
+/** Learn a ruleset's characters and skills (one entry of GET /api/rulesets). */
+export function learnRuleset(info) {
+  for (const c of info?.character_table || []) {
+    LEARNED.characters[c.id] = [c.zh, c.en];
+    for (const s of c.skills || []) if (s.zh) LEARNED.skills[s.id] = [s.zh, ""];
+  }
+}
+
+const fnEntry = (id) => learned(FUNCTIONS, LEARNED.functions, id);
+const charEntry = (id) => learned(CHARACTERS, LEARNED.characters, id);
+const skillEntry = (id) => learned(SKILLS, LEARNED.skills, id);
+
 export const t = (word) => pick(WORDS[word], word);
 /** A decision kind (main, send, arrive, returned, respond, choose, discard...). */
 export const kind = (k) => (WORDS[`kind_${k}`] ? pick(WORDS[`kind_${k}`], k) : k);
-export const fn = (id) => pick(FUNCTIONS[id], id);
-export const character = (id) => pick(CHARACTERS[id], id);
-export const skill = (id) => pick(SKILLS[id], id);
+export const fn = (id) => pick(fnEntry(id), id);
+export const character = (id) => pick(charEntry(id), id);
+export const skill = (id) => pick(skillEntry(id), id);
 export const identity = (id) => pick(IDENTITIES[id], id);
+
+/** A ruleset's name: its Chinese name from the server, with its id in English. */
+export const rulesetName = (info) => (info ? (lang === "zh" ? info.zh || info.id : `${info.id} (${info.zh})`) : "");
 
 /** Any id: a card function, a character, a skill, an identity or a word. */
 export function name(id) {
-  for (const table of [FUNCTIONS, CHARACTERS, SKILLS, IDENTITIES, WORDS]) {
+  for (const entry of [fnEntry(id), charEntry(id), skillEntry(id)]) if (entry) return pick(entry, id);
+  for (const table of [IDENTITIES, WORDS]) {
     if (id in table) return pick(table[id], id);
   }
   return id;
@@ -233,20 +284,20 @@ export function name(id) {
 
 /** One word of an action in notation: verbs, modes and ids get names, other words stay. */
 export function actionWord(word) {
-  for (const table of [ACTION_WORDS, CHARACTERS, SKILLS, FUNCTIONS]) {
-    if (word in table) return pick(table[word], word);
-  }
+  if (word in ACTION_WORDS) return pick(ACTION_WORDS[word], word);
+  for (const entry of [charEntry(word), skillEntry(word), fnEntry(word)]) if (entry) return pick(entry, word);
   return word;
 }
 
 /** Ids in a free text (log lines, prompts) replaced by their names in the current language. */
 export function translateText(text) {
   return String(text).replace(/[a-z][a-z_]+[a-z]/g, (word) => {
-    if (word in CHARACTERS) return pick(CHARACTERS[word], word);
-    if (word in SKILLS) return pick(SKILLS[word], word);
-    if (word in FUNCTIONS && lang === "zh") return FUNCTIONS[word][0];
+    const c = charEntry(word) || skillEntry(word);
+    if (c) return pick(c, word);
+    const f = fnEntry(word);
+    if (f && lang === "zh") return f[0];
     return word;
   });
 }
 
-export const DICTIONARIES = { FUNCTIONS, CHARACTERS, SKILLS, IDENTITIES, WORDS };
+export const DICTIONARIES = { FUNCTIONS, CHARACTERS, SKILLS, IDENTITIES, WORDS, LEARNED };

@@ -1,6 +1,6 @@
 // The lobby: play now against bots, live matches to watch, finished ones to replay.
-import { api, guest, savedGuest, saveSeatToken } from "./api.js";
-import { t } from "./i18n.js";
+import { api, guest, rulesetInfo, rulesets, savedGuest, saveSeatToken } from "./api.js";
+import { identity, rulesetName, t } from "./i18n.js";
 import { fill, h } from "./render.js";
 import { holdMs } from "./table.js";
 import { boardPanel } from "./profile.js";
@@ -9,11 +9,27 @@ export async function mountLobby(root) {
   const me = savedGuest();
   const field = (label, input) => h("label", { class: "field" }, h("span", {}, label), input);
   const nameIn = h("input", { id: "name", value: me?.name || "", placeholder: "ada", maxlength: 32 });
-  const playersIn = h(
+  // the rulesets and their player counts come from the platform (GET /api/rulesets)
+  let catalog = { default: "", rulesets: [] };
+  try {
+    catalog = await rulesets();
+  } catch (err) {
+    catalog = { default: "", rulesets: [], error: String(err.message || err) };
+  }
+  const chosen = localStorage.getItem("fs.ruleset");
+  const rulesetIn = h(
     "select",
-    { id: "players" },
-    [3, 4, 5, 6, 7].map((n) => h("option", { value: n, selected: n === 5 }, String(n))),
+    { id: "ruleset" },
+    catalog.rulesets.map((r) =>
+      h(
+        "option",
+        { value: r.id, selected: r.id === (catalog.rulesets.some((x) => x.id === chosen) ? chosen : catalog.default) },
+        `${rulesetName(r)} · ${r.min_players}–${r.max_players}${t("players_unit")}`,
+      ),
+    ),
   );
+  const playersIn = h("select", { id: "players" });
+  const rulesetAbout = h("p", { class: "muted ruleset-about", id: "ruleset-about" });
   const botIn = h(
     "select",
     { id: "bot" },
@@ -21,6 +37,31 @@ export async function mountLobby(root) {
     h("option", { value: "random" }, t("random")),
   );
   const charsIn = h("input", { type: "checkbox", id: "characters", checked: true });
+
+  /** The chosen ruleset's player counts, identities and characters in the form. */
+  function showRuleset() {
+    const info = catalog.rulesets.find((r) => r.id === rulesetIn.value);
+    if (!info) {
+      rulesetAbout.textContent = catalog.error || "";
+      return;
+    }
+    rulesetInfo(info.id).catch(() => {}); // learn its characters' names for the pages to come
+    const before = Number(playersIn.value) || 5;
+    const keep = info.players.includes(before)
+      ? before
+      : info.players.reduce((a, b) => (Math.abs(b - 5) < Math.abs(a - 5) ? b : a), info.players[0]);
+    fill(playersIn, info.players.map((n) => h("option", { value: n, selected: n === keep }, String(n))));
+    charsIn.disabled = !info.characters;
+    if (!info.characters) charsIn.checked = false;
+    rulesetAbout.textContent = `${t("identities")}: ${info.identities.map((i) => identity(i)).join(" · ")} · ${
+      info.min_players
+    }–${info.max_players}${t("players_unit")}${info.characters ? "" : ` ${t("no_characters")}`}`;
+  }
+  rulesetIn.addEventListener("change", () => {
+    localStorage.setItem("fs.ruleset", rulesetIn.value);
+    showRuleset();
+  });
+  showRuleset();
   const timerIn = h("input", { type: "number", id: "turn-timeout", min: 0, max: 3600, step: "any", value: 0 });
   const delayIn = h("input", { type: "number", id: "bot-delay", min: 0, max: 5, step: "any", value: 0.8 });
   const holdIn = h("input", {
@@ -39,6 +80,7 @@ export async function mountLobby(root) {
     try {
       const g = humans ? await guest(nameIn.value.trim() || "guest") : null;
       const body = {
+        ruleset: rulesetIn.value || undefined,
         players: Number(playersIn.value),
         humans,
         bot: botIn.value,
@@ -77,6 +119,8 @@ export async function mountLobby(root) {
             },
           },
           field(t("your_name"), nameIn),
+          field(t("ruleset"), rulesetIn),
+          rulesetAbout,
           field(t("players"), playersIn),
           field(t("bot_kind"), botIn),
           h("label", { class: "field check" }, charsIn, h("span", {}, t("characters"))),
@@ -99,6 +143,8 @@ export async function mountLobby(root) {
     ),
   );
 
+  const rulesetLabel = (id) => rulesetName(catalog.rulesets.find((r) => r.id === id)) || id;
+
   async function load() {
     try {
       const { matches } = await api("/api/matches?limit=30");
@@ -107,6 +153,8 @@ export async function mountLobby(root) {
           "li",
           {},
           h("code", {}, m.match_id),
+          " ",
+          h("span", { class: "badge ruleset", dataset: { ruleset: m.ruleset } }, rulesetLabel(m.ruleset)),
           ` ${m.seats.length}P · ${m.seats.map((s) => (s.kind === "human" ? s.player || t("human") : t("bot"))).join(", ")} · `,
           m.over ? `★ ${m.winners.join(", ")} ` : `${t("turn_number")} ${m.turn_number} `,
           m.over

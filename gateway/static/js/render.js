@@ -60,7 +60,8 @@ export function seatName(seatInfo, seat) {
   return `${seat} · ${who}`;
 }
 
-const ID_CLASS = { MILITARY: "id-blue", LATENT: "id-red", AGENT: "id-green" };
+// identity colours: 军情 blue, 潜伏 red, 特工 (再临) and 打酱油 (classic) green
+const ID_CLASS = { MILITARY: "id-blue", LATENT: "id-red", AGENT: "id-green", BYSTANDER: "id-green" };
 
 /** A seat's public board: identity when known, character, hand count, state, intel. */
 export function seatPanel(obs, view, deck, seats, { isViewer = false, showHand = false, characters = true } = {}) {

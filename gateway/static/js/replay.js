@@ -1,11 +1,10 @@
 // The replay viewer: a finished match step by step, from any seat's view or with everything revealed.
-import { ApiError, api, cards, seatToken } from "./api.js";
-import { t } from "./i18n.js";
+import { ApiError, api, cards, rulesetInfo, seatToken } from "./api.js";
+import { rulesetName, t } from "./i18n.js";
 import { rankedSeats } from "./table.js";
 import { actionLabel, chainPanel, fill, h, logLine, seatPanel, transitPanel } from "./render.js";
 
 export async function mountReplay(root, { matchId }) {
-  const deck = await cards();
   fill(root, h("p", { class: "muted", id: "replay-loading" }, t("loading_replay")));
   let info = null;
   try {
@@ -29,6 +28,10 @@ export async function mountReplay(root, { matchId }) {
     return () => {};
   }
   state.step = state.data.steps.length - 1;
+  // the match's ruleset: its deck and its names
+  const rulesetId = state.data.ruleset || state.data.settings?.ruleset;
+  const ruleset = await rulesetInfo(rulesetId).catch(() => null);
+  const deck = await cards(rulesetId);
 
   const viewSel = h(
     "select",
@@ -71,6 +74,11 @@ export async function mountReplay(root, { matchId }) {
         "div",
         { class: "table-head replay-controls" },
         h("span", { class: "match-id" }, `${t("replay")} #${matchId}`),
+        h(
+          "span",
+          { class: "badge ruleset", id: "replay-ruleset", dataset: { ruleset: rulesetId || "" } },
+          `${t("ruleset")}: ${rulesetName(ruleset) || rulesetId || "?"}`,
+        ),
         h("label", {}, `${t("view_as")} `, viewSel),
         h("button", { type: "button", onclick: go(() => 0) }, "|◀"),
         h("button", { type: "button", id: "replay-prev", onclick: go((s) => s - 1) }, "◀"),

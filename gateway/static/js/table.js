@@ -1,6 +1,14 @@
 // The table: a seat's live view (with its prompt) or a spectator's (public information only).
-import { api, cards, MatchSocket, seatToken } from "./api.js";
-import { character, getLang as getLangKey, identity, kind as kindName, t, translateText } from "./i18n.js";
+import { api, cards, MatchSocket, rulesetInfo, seatToken } from "./api.js";
+import {
+  character,
+  getLang as getLangKey,
+  identity,
+  kind as kindName,
+  rulesetName,
+  t,
+  translateText,
+} from "./i18n.js";
 import {
   actionLabel,
   cardsOfAction,
@@ -24,7 +32,15 @@ export function holdMs() {
 
 /** mount(root, {matchId, spectator}) -> cleanup */
 export async function mountTable(root, { matchId, spectator = false }) {
-  const deck = await cards();
+  // the match's ruleset first: its deck, its characters' names
+  let firstInfo = null;
+  try {
+    firstInfo = await api(`/api/matches/${matchId}`);
+  } catch {
+    firstInfo = null;
+  }
+  const ruleset = await rulesetInfo(firstInfo?.ruleset).catch(() => null);
+  const deck = await cards(firstInfo?.ruleset);
   const grant = spectator ? null : seatToken(matchId);
   if (!spectator && !grant) {
     fill(root, h("div", { class: "panel" }, h("p", {}, t("no_seat_token")), h("a", { href: `#/spectate/${matchId}` }, t("spectate"))),
@@ -73,6 +89,11 @@ export async function mountTable(root, { matchId, spectator = false }) {
       "div",
       { class: "table-head" },
       h("span", { class: "match-id" }, `#${matchId}`),
+      h(
+        "span",
+        { class: "badge ruleset", id: "ruleset-name", dataset: { ruleset: firstInfo?.ruleset || "" } },
+        `${t("ruleset")}: ${rulesetName(ruleset) || firstInfo?.ruleset || "?"}`,
+      ),
       spectator ? h("span", { class: "badge spect" }, t("spectating")) : null,
       el.status,
       el.counts,
@@ -466,7 +487,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
 
   // the seats and settings (names of the players, the turn timer), then the first view
   try {
-    state.info = await api(`/api/matches/${matchId}`);
+    state.info = firstInfo || (await api(`/api/matches/${matchId}`));
     if (spectator) state.obs = state.info.observation;
     if (!state.info.seats.length) await rankedSeats(state.info, matchId);
   } catch (err) {
@@ -494,5 +515,5 @@ export async function rankedSeats(info, matchId) {
 }
 
 function idColor(id) {
-  return { MILITARY: "blue", LATENT: "red", AGENT: "green" }[id] || "unknown";
+  return { MILITARY: "blue", LATENT: "red", AGENT: "green", BYSTANDER: "green" }[id] || "unknown";
 }

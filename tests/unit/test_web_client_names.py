@@ -1,0 +1,42 @@
+"""The web client's dictionary (gateway/static/js/i18n.js) names what every registered
+ruleset can show: its identities (by id and by the proto enum name the observations use)
+and every decision kind of the core. Parametrized over ``RULESET_IDS``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.kinds import PROMPT_KINDS
+from engine.rulesets import RULESET_IDS, get_ruleset
+from fengsheng.v1 import game_pb2
+
+SOURCE = (Path(__file__).resolve().parents[2] / "gateway" / "static" / "js" / "i18n.js").read_text(encoding="utf-8")
+#: `id: ["中文", "English"]` entries of every table
+ENTRIES = dict(re.findall(r'\b([A-Za-z_]+): \["([^"]+)", "[^"]+"\]', SOURCE))
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_every_identity_of_the_ruleset_is_named(ruleset_id: str) -> None:
+    for identity in get_ruleset(ruleset_id).identities:
+        assert game_pb2.Identity.Value(identity.upper()) > 0  # observations spell the enum name
+        assert re.search(r"[\u4e00-\u9fff]", ENTRIES.get(identity.upper(), "")), identity.upper()
+        assert ENTRIES.get(identity) == ENTRIES.get(identity.upper()), identity
+
+
+def test_every_identity_has_a_colour() -> None:
+    """render.js and table.js colour each identity enum value the rulesets use."""
+    js = Path(__file__).resolve().parents[2] / "gateway" / "static" / "js"
+    render = (js / "render.js").read_text(encoding="utf-8")
+    table = (js / "table.js").read_text(encoding="utf-8")
+    for ruleset_id in RULESET_IDS:
+        for identity in get_ruleset(ruleset_id).identities:
+            assert re.search(rf'{identity.upper()}: "id-(red|blue|green)"', render), identity
+            assert re.search(rf'{identity.upper()}: "(red|blue|green)"', table), identity
+
+
+@pytest.mark.parametrize("kind", PROMPT_KINDS)
+def test_every_decision_kind_is_named(kind: str) -> None:
+    assert f"kind_{kind}" in ENTRIES, kind
