@@ -16,15 +16,16 @@ import json
 import os
 from typing import Any
 
-import grpc
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
-from google.protobuf import json_format
 from pydantic import BaseModel, ConfigDict, Field
 
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
+from fengsheng.v1 import game_pb2
 from gateway import errors
 from gateway.auth import Player, TokenError, TokenSigner
+from gateway.bot_socket import serve as serve_bot_socket
+from gateway.convert import to_dict
 from gateway.engine_client import parse_addresses
 from services.channels import engine_aio_channel
 
@@ -45,6 +46,7 @@ def bot_address(engine_address: str) -> str:
     host = first.rsplit(":", 1)[0] if ":" in first else first
     return f"{host}:{DEFAULT_BOT_PORT}"
 
+
 TAGS = ["ranked"]
 
 
@@ -60,7 +62,17 @@ class QueueIn(BaseModel):
 
 
 def _dict(msg: Any) -> dict[str, Any]:
-    return json_format.MessageToDict(msg, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+    """JSON as every endpoint writes it: int64 as numbers, enums by name (gateway/convert.py)."""
+    return to_dict(msg)
+
+
+def _named(entry: dict[str, Any]) -> dict[str, Any]:
+    """A ladder history entry with its ``identity`` by enum name, as everywhere else (docs/bots.md)."""
+    identity = entry.get("identity")
+    if isinstance(identity, int) and not isinstance(identity, bool):
+        value = game_pb2.Identity.DESCRIPTOR.values_by_number.get(identity)
+        entry["identity"] = value.name if value is not None else identity
+    return entry
 
 
 def _bearer(headers: Any, query_token: str | None) -> str:
@@ -159,7 +171,7 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
     async def history(player_id: str, ladder: str = "human", limit: int = Query(50, ge=1, le=200)) -> dict[str, Any]:
         """A player's (or bot's) ranked matches, newest first, with the score before and after."""
         reply = await ranked().History(bs.HistoryRequest(ladder=ladder, player_id=player_id, limit=limit))
-        return {"player_id": player_id, "ladder": ladder, "matches": [json.loads(e) for e in reply.entries]}
+        return {"player_id": player_id, "ladder": ladder, "matches": [_named(json.loads(e)) for e in reply.entries]}
 
     @app.get("/api/ranked/matches/{match_id}", tags=TAGS)
     async def ranked_match(match_id: str) -> dict[str, Any]:
@@ -203,45 +215,11 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
         try:
             token = _bearer(websocket.headers, websocket.query_params.get("token"))
         except errors.ApiError as exc:
-            await websocket.send_json({"type": "error", **exc.body()})
+            await websocket.send_json(exc.body())
             await websocket.close(code=errors.WS_UNAUTHORIZED)
             return
         ranked()
-        outgoing: asyncio.Queue[bs.BotMessage | None] = asyncio.Queue()
-
-        async def requests() -> Any:
-            while True:
-                msg = await outgoing.get()
-                if msg is None:
-                    return
-                yield msg
-
-        call = stubs["bots"].Connect(requests(), metadata=(("authorization", f"Bearer {token}"),))
-
-        async def pump() -> None:
-            async for msg in call:
-                await websocket.send_json(_dict(msg))
-
-        async def receive() -> None:
-            while True:
-                text = await websocket.receive_text()
-                try:
-                    outgoing.put_nowait(json_format.Parse(text, bs.BotMessage()))
-                except json_format.ParseError as exc:
-                    err = errors.ApiError(422, "malformed_request", str(exc).splitlines()[0])
-                    await websocket.send_json({"type": "error", **err.body()})
-
-        failure = await _run_both(pump(), receive())
-        outgoing.put_nowait(None)
-        call.cancel()
-        if isinstance(failure, grpc.aio.AioRpcError):
-            err = errors.from_grpc(failure)
-            with contextlib.suppress(Exception):
-                await websocket.send_json({"type": "error", **err.body()})
-                await websocket.close(code=4000 + err.status, reason=err.code)
-            return
-        with contextlib.suppress(Exception):
-            await websocket.close()
+        await serve_bot_socket(websocket, token, lambda: stubs["bots"])  # gateway/bot_socket.py
 
 
 async def _run_both(a: Any, b: Any) -> BaseException | None:

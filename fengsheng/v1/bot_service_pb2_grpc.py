@@ -49,10 +49,13 @@ class BotServiceServicer:
     """
 
     def Connect(self, request_iterator, context):
-        """One stream per bot process. The server pushes every decision of the bot's seats
-        (observation, legal actions, deadline) and takes its actions; the bot may also queue
-        for ranked matches on it. Errors about one message (an illegal action, another bot's
-        seat, too many requests) come back as BotError messages and leave the stream open.
+        """One live stream per bot: a new Connect with the same token replaces the bot's older
+        stream, which is sent a BotError (kind "replaced") and closed with ABORTED. The server
+        pushes every decision of the bot's seats (observation with the events the seat saw
+        since its previous decision, legal actions, deadline) and takes its actions; the bot
+        may also queue for ranked matches on it. Errors about one message (an illegal action,
+        another bot's seat, too many requests) come back as BotError messages and leave the
+        stream open.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
