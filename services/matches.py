@@ -440,20 +440,27 @@ class MatchService:
                     # anyone multiply a match's tasks by resending (issue 11, finding 3).
                     metrics.REJECTED.labels(exc.kind).inc()
                     raise
+                # a timeout is counted before the write that applies it is seen by anyone (a
+                # watcher telling the bot whether its seat is away reads the count after it)
+                timed_out = origin == "timer" and not game.is_over
+                if timed_out:
+                    await self._missed(match_id, seat, 1)
                 # The game object is now ahead of the stored version: persist or drop it.
                 try:
                     pending = decision_proto(game)
                     res = await self._commit(m, decision, origin, n_hist, n_events, pending)
                 except BaseException:
                     self._cache.pop(match_id, None)
+                    if timed_out:
+                        await self._missed(match_id, seat, -1)
                     raise
                 if res is None:  # CAS conflict: another replica moved on; reload, re-check
+                    if timed_out:
+                        await self._missed(match_id, seat, -1)
                     metrics.CONFLICTS.inc()
                     m, fresh = await self._load(match_id), True
                     continue
                 _counter(metrics.ACTIONS, origin or "unknown").inc()
-                if origin == "timer" and not game.is_over:
-                    await self._missed(match_id, seat)
                 await self._schedule(m, outbox=True)
                 if game.is_over:
                     await self._game_over(match_id)
@@ -516,18 +523,19 @@ class MatchService:
         """Whether the match has turn timers (only then can a seat go away)."""
         return m.settings.turn_timeout_s > 0 and not isinstance(self.scheduler, NullScheduler)
 
-    async def _missed(self, match_id: str, seat: int) -> None:
-        """One more decision of ``seat`` answered by its turn timer."""
+    async def _missed(self, match_id: str, seat: int, count: int) -> None:
+        """One more decision of ``seat`` answered by its turn timer (``count`` 1), or one
+        fewer (-1: that answer was not written after all)."""
         key = away_key(match_id)
         pipe = self.store.redis.pipeline(transaction=False)
-        pipe.hincrby(key, str(seat), 1)
+        pipe.hincrby(key, str(seat), count)
         pipe.expire(key, 7 * 24 * 3600)
         try:
             misses = int((await pipe.execute())[0])
         except STORE_UNAVAILABLE:  # the count restarts: the seat is away a little later
             log.warning("could not count a missed decision of %s seat %s", match_id, seat, exc_info=True)
             return
-        if misses == self.away_after:
+        if count > 0 and misses == self.away_after:
             log.info("match %s seat %s is away after %d missed decisions", match_id, seat, misses)
 
     async def back(self, match_id: str, seat: int) -> None:

@@ -329,14 +329,16 @@ class RankedService:
         yield Started(events)
         seen: list[game_pb2.Event] = []  # since the last decision pushed
         prompted: set[int] = set()
-        open_number = -1  # the pushed decision not yet answered
+        open_number = -1  # the seat's decision open last (pushed or not): who answers it?
 
         async def push(p: game_pb2.Decision, opened_ms: int) -> Decision | None:
             obs = await self.matches.observation(match_id, seat)
             if obs.pending.number != p.number or obs.pending.seat != seat:
                 return None  # an old decision replayed from the stream
-            prompted.add(p.number)
             legal = await self.matches.legal_actions(match_id, seat)
+            if legal.decision != p.number or not legal.actions:
+                return None  # answered meanwhile (by the timer, or an away seat's stand-in)
+            prompted.add(p.number)
             deadline = opened_ms + int(timeout_s * 1000) if timeout_s > 0 else 0
             obs.events.extend(seen)
             seen.clear()
@@ -351,9 +353,9 @@ class RankedService:
             return Defaulted(match_id, seat, number, [entry.action], reason, away)
 
         if pending is not None and pending.seat == seat and after:
+            open_number = pending.number
             first = await push(pending, int(after.split("-", 1)[0]))
             if first is not None:
-                open_number = first.number
                 yield first
         async for item in self.matches.watch(match_id, seat, after):
             if item.event is not None:
@@ -371,7 +373,7 @@ class RankedService:
                 return
             if p is None or p.seat != seat or p.number in prompted:
                 continue
+            open_number = max(open_number, p.number)
             decision = await push(p, int(item.event_id.split("-", 1)[0]))
             if decision is not None:
-                open_number = decision.number
                 yield decision
