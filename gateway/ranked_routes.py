@@ -116,11 +116,13 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
     @app.post("/api/bots", tags=TAGS, status_code=201)
     async def register_bot(body: BotIn, request: Request, token: str | None = Query(None)) -> dict[str, Any]:
         """Register a bot account; the answer holds its API token (shown once). With a player
-        token, that player is recorded as the bot's owner."""
+        token, that player is recorded as the bot's owner; any other bearer is refused (401)."""
         owner = ""
         if "authorization" in request.headers or token:
             player, _ = who(_bearer(request.headers, token))
-            owner = player.pid if player else ""
+            if player is None:  # a bearer that is no player token is an error, never ignored
+                raise errors.unauthenticated("the bearer is not a valid player token (to own the bot; or send none)")
+            owner = player.pid
         account = await ranked().RegisterBot(bs.RegisterBotRequest(name=body.name, owner=owner))
         return {"bot_id": account.bot_id, "name": account.name, "token": account.token, "bot": True}
 
@@ -129,6 +131,16 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
         """Where bots connect: the engine's bot listener (``BotService.Connect`` only, with the
         bot's token; ``$FENGSHENG_BOT_ADDR``) and the JSON WebSocket of this gateway."""
         return {"grpc": bots_dial, "websocket": "/ws/bots"}
+
+    @app.get("/api/bots/{bot_id}", tags=TAGS)
+    async def bot_profile(bot_id: str, limit: int = Query(10, ge=1, le=50)) -> dict[str, Any]:
+        """A registered bot's public profile: name, ratings on the bot ladder (all time and
+        this season), how many ranked matches it has queued or unfinished, recent matches."""
+        reply = await ranked().GetBot(bs.BotProfileRequest(bot_id=bot_id, limit=limit))
+        out = _dict(reply)
+        out["recent"] = [_named(json.loads(e)) for e in reply.recent]
+        out["bot"] = True
+        return out
 
     @app.post("/api/ranked/queue", tags=TAGS, status_code=201)
     async def join_queue(request: Request, body: QueueIn | None = None, token: str | None = Query(None)

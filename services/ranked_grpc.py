@@ -156,6 +156,21 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
         entries = await self._call(context, self.service.history(request.ladder, request.player_id, request.limit))
         return bs.HistoryResponse(entries=[json.dumps(e) for e in entries])
 
+    async def GetBot(self, request: bs.BotProfileRequest, context: Any) -> bs.BotProfile:
+        import json
+
+        p = await self._call(context, self.service.bot_profile(request.bot_id, request.limit))
+
+        def view(r: Any) -> bs.RatingView:
+            return bs.RatingView(score=r.score, mu=r.mu, sigma=r.sigma, games=r.games, wins=r.wins,
+                                 provisional=r.provisional)  # fmt: skip
+
+        return bs.BotProfile(
+            bot_id=p["bot_id"], name=p["name"], created_ms=p["created_ms"], all_time=view(p["all_time"]),
+            season=view(p["season"]), season_name=p["season_name"], active_matches=p["active_matches"],
+            recent=[json.dumps(e) for e in p["recent"]],
+        )  # fmt: skip
+
     async def GetRankedMatch(self, request: bs.RankedMatchRequest, context: Any) -> bs.RankedMatch:
         record, rated = await self._call(context, self.service.ranked_match(request.match_id))
         return bs.RankedMatch(

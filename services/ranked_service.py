@@ -257,6 +257,31 @@ class RankedService:
     async def history(self, ladder: str, player_id: str, limit: int) -> list[dict[str, Any]]:
         return await asyncio.to_thread(self.ladder.history, ladder or HUMAN, player_id, min(max(limit or 50, 1), 200))
 
+    async def bot_profile(self, bot_id: str, limit: int) -> dict[str, Any]:
+        """A registered bot's public profile (never its owner or token)."""
+        from services.ranked import bot_key
+
+        raw = await asyncio.to_thread(self.store.redis.hgetall, bot_key(bot_id)) if bot_id else {}
+        if not raw:
+            raise MatchNotFound(f"no bot {bot_id[:40]!r}")
+        season = current_season()
+        all_time, this_season, recent, active = await asyncio.gather(
+            asyncio.to_thread(self.ladder.rating, BOT, bot_id),
+            asyncio.to_thread(self.ladder.rating, BOT, bot_id, season_scope(season)),
+            asyncio.to_thread(self.ladder.history, BOT, bot_id, min(max(limit or 10, 1), 50)),
+            asyncio.to_thread(self.store.bot_load, bot_id),
+        )
+        return {
+            "bot_id": bot_id,
+            "name": raw.get(b"name", b"").decode(),
+            "created_ms": int(raw.get(b"created", b"0") or 0) * 1000,
+            "all_time": all_time,
+            "season": this_season,
+            "season_name": season,
+            "active_matches": active,
+            "recent": recent,
+        }
+
     async def ranked_match(self, match_id: str) -> tuple[dict[str, Any], bool]:
         record = await asyncio.to_thread(self.store.match, match_id)
         if record is None:

@@ -360,3 +360,47 @@ class RankedMatch(_message.Message):
     turn_timeout_s: float
     rated: bool
     def __init__(self, match_id: _Optional[str] = ..., season: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RankedSeat, _Mapping]]] = ..., created_ms: _Optional[int] = ..., turn_timeout_s: _Optional[float] = ..., rated: _Optional[bool] = ...) -> None: ...
+
+class BotProfileRequest(_message.Message):
+    __slots__ = ("bot_id", "limit")
+    BOT_ID_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    bot_id: str
+    limit: int
+    def __init__(self, bot_id: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class RatingView(_message.Message):
+    __slots__ = ("score", "mu", "sigma", "games", "wins", "provisional")
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
+    score: float
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    provisional: bool
+    def __init__(self, score: _Optional[float] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., provisional: _Optional[bool] = ...) -> None: ...
+
+class BotProfile(_message.Message):
+    __slots__ = ("bot_id", "name", "created_ms", "all_time", "season", "season_name", "active_matches", "recent")
+    BOT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    CREATED_MS_FIELD_NUMBER: _ClassVar[int]
+    ALL_TIME_FIELD_NUMBER: _ClassVar[int]
+    SEASON_FIELD_NUMBER: _ClassVar[int]
+    SEASON_NAME_FIELD_NUMBER: _ClassVar[int]
+    ACTIVE_MATCHES_FIELD_NUMBER: _ClassVar[int]
+    RECENT_FIELD_NUMBER: _ClassVar[int]
+    bot_id: str
+    name: str
+    created_ms: int
+    all_time: RatingView
+    season: RatingView
+    season_name: str
+    active_matches: int
+    recent: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., created_ms: _Optional[int] = ..., all_time: _Optional[_Union[RatingView, _Mapping]] = ..., season: _Optional[_Union[RatingView, _Mapping]] = ..., season_name: _Optional[str] = ..., active_matches: _Optional[int] = ..., recent: _Optional[_Iterable[str]] = ...) -> None: ...

@@ -361,3 +361,35 @@ def test_a_replaced_sdk_bot_exits_with_an_error(platform: Platform) -> None:
     assert result and isinstance(result[0], BotError) and "ABORTED" in str(result[0]), result
     other.leave_queue()
     other.close()
+
+
+def test_a_bot_profile_and_a_garbage_bearer_on_registration(platform: Platform) -> None:
+    p = platform
+    bot_id, token = p.bot("profiled")
+    bot = Listener(token, p.bot_address, answer=True)
+    start = bot.wait("match_start").match_start
+    bot.wait("match_end", timeout=150, match_id=start.match_id)
+    bot.client.close()
+    deadline = time.monotonic() + 30
+    while True:  # the ladder is updated a moment after the match ends
+        profile = p.http.get(f"/api/bots/{bot_id}")
+        assert profile.status_code == 200, profile.text
+        body = profile.json()
+        if body["recent"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert body["bot_id"] == bot_id and body["name"] == "profiled" and body["bot"] is True
+    assert body["all_time"]["games"] == 1 and body["season"]["games"] == 1 and body["all_time"]["provisional"]
+    assert isinstance(body["created_ms"], int) and body["created_ms"] > 0
+    assert [m["match_id"] for m in body["recent"]] == [start.match_id]
+    assert isinstance(body["recent"][0]["identity"], str)  # enums by name, as everywhere
+    assert "owner" not in body and "token" not in json.dumps(body)
+    missing = p.http.get("/api/bots/b_000000000000")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+    # a bearer on registration must be a player token (the owner): anything else is refused
+    for bearer in ("garbage", token):
+        refused = p.http.post("/api/bots", json={"name": "x"}, headers={"authorization": f"Bearer {bearer}"})
+        assert refused.status_code == 401 and refused.json()["error"]["code"] == "unauthenticated", refused.text
+    guest = p.http.post("/api/guests", json={"name": "owner"}).json()["token"]
+    owned = p.http.post("/api/bots", json={"name": "owned"}, headers={"authorization": f"Bearer {guest}"})
+    assert owned.status_code == 201, owned.text
