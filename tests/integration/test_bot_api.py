@@ -393,3 +393,16 @@ def test_a_bot_profile_and_a_garbage_bearer_on_registration(platform: Platform) 
     guest = p.http.post("/api/guests", json={"name": "owner"}).json()["token"]
     owned = p.http.post("/api/bots", json={"name": "owned"}, headers={"authorization": f"Bearer {guest}"})
     assert owned.status_code == 201, owned.text
+
+
+def test_the_example_bot_exits_non_zero_when_it_cannot_play(platform: Platform) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from helpers.processes import ROOT
+
+    env = {**os.environ, "FENGSHENG_BOT_TOKEN": "fsb_forged", "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-m", "fengsheng.bot", "--address", platform.bot_address],
+                         capture_output=True, text=True, timeout=60, env=env, cwd=ROOT)  # fmt: skip
+    assert out.returncode == 2 and "UNAUTHENTICATED" in out.stderr, out.stderr[-2000:]
