@@ -71,7 +71,7 @@ class RateLimiter:
         if wait > 0:
             raise LimitExceeded(
                 f"bot {bot_id}: more than {self.limits.rate:g} requests/s (burst {self.limits.burst}); "
-                f"retry in {wait:.2f} s",
+                f"retry in {max(wait, 0.01):.2f} s",
                 retry_after_s=wait,
             )
 
