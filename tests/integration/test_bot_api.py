@@ -228,6 +228,14 @@ def test_websocket_decisions_carry_events_as_json_numbers_and_names(platform: Pl
                 ws.send(json.dumps({"action": {**answer, "action": d["legal_actions"][0]}}))
             if "match_end" in msg:
                 break
+    # a bad token: the HTTP wording (not the gRPC metadata's), the one error shape, close 4401
+    with connect(p.url.replace("http", "ws") + "/ws/bots?token=fsb_forged") as ws:
+        refused = json.loads(ws.recv(timeout=10))
+        with pytest.raises(Exception):  # noqa: B017 - closed after the error
+            ws.recv(timeout=10)
+    assert refused["error"]["status"] == 401 and refused["error"]["kind"] == "unauthenticated", refused
+    assert "Authorization: Bearer" in refused["error"]["message"] and "metadata" not in refused["error"]["message"]
+    assert ws.close_code == 4401
     decisions = [m["decision"] for m in got if "decision" in m]
     starts = [m["match_start"] for m in got if "match_start" in m]
     assert decisions and starts and any("match_end" in m for m in got)
