@@ -1,8 +1,12 @@
 """Every error the gateway returns, in one place.
 
-Every error body has the same shape::
+Every error body has the same shape, over HTTP and on every WebSocket (docs/bots.md,
+"Errors")::
 
-    {"error": {"status": 409, "code": "failed_precondition", "message": "...", ...}}
+    {"error": {"status": 409, "code": "failed_precondition", "kind": "stale", "message": "...", ...}}
+
+``status`` is the HTTP status, ``code`` its stable lower-case name, ``kind`` the finer reason
+(the engine's kind when it gave one, else the same as ``code``).
 
 | cause | HTTP | ``code`` |
 |---|---|---|
@@ -18,6 +22,8 @@ Every error body has the same shape::
 | the gateway's Redis down, restarting or loading | 503 | ``unavailable`` |
 | any other gRPC failure | 502 | the gRPC code, lower case |
 
+A 429 carries ``Retry-After`` (whole seconds, at least 1) and the exact ``retry_after_s`` in
+the body (the bot API's rate or match limit: how long until the same request can succeed).
 A 503 carries ``Retry-After`` (seconds) and ``retry_after_s`` in the body: the engine or
 Redis is restarting, the request did nothing (or, for an action, may have been applied:
 resending it is safe and answers ``duplicate``). On a WebSocket the same body is sent as an
@@ -87,7 +93,8 @@ class ApiError(Exception):
         self._headers = headers
 
     def body(self) -> dict[str, Any]:
-        return {"error": {"status": self.status, "code": self.code, "message": self.message, **self.extra}}
+        body = {"status": self.status, "code": self.code, "kind": self.code, "message": self.message}
+        return {"error": {**body, **self.extra}}
 
     def headers(self) -> dict[str, str] | None:
         """The response headers: those given, and ``Retry-After`` for a retryable error
@@ -124,7 +131,8 @@ def engine_error_fields(exc: grpc.aio.AioRpcError) -> dict[str, Any]:
     """The machine-readable parts the engine service puts in trailing metadata.
 
     ``fs-error`` -> ``kind``, ``fs-decision`` -> ``decision``, ``fs-seat-to-act`` ->
-    ``seat_to_act``, ``fs-legal`` (JSON list) -> ``legal_actions``.
+    ``seat_to_act``, ``fs-legal`` (JSON list) -> ``legal_actions``, ``fs-retry-after-ms`` ->
+    ``retry_after_s``.
     """
     fields: dict[str, Any] = {}
     try:
@@ -140,6 +148,8 @@ def engine_error_fields(exc: grpc.aio.AioRpcError) -> dict[str, Any]:
                 fields["decision"] = int(text)
             elif key == "fs-seat-to-act":
                 fields["seat_to_act"] = int(text)
+            elif key == "fs-retry-after-ms":
+                fields["retry_after_s"] = max(0.001, int(text) / 1000)
             elif key == "fs-legal":
                 legal = json.loads(text)
                 if isinstance(legal, list):

@@ -16,15 +16,16 @@ import json
 import os
 from typing import Any
 
-import grpc
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
-from google.protobuf import json_format
 from pydantic import BaseModel, ConfigDict, Field
 
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
+from fengsheng.v1 import game_pb2
 from gateway import errors
 from gateway.auth import Player, TokenError, TokenSigner
+from gateway.bot_socket import serve as serve_bot_socket
+from gateway.convert import to_dict
 from gateway.engine_client import parse_addresses
 from services.channels import engine_aio_channel
 
@@ -44,6 +45,7 @@ def bot_address(engine_address: str) -> str:
     first = parse_addresses(engine_address)[0]
     host = first.rsplit(":", 1)[0] if ":" in first else first
     return f"{host}:{DEFAULT_BOT_PORT}"
+
 
 TAGS = ["ranked"]
 
@@ -68,7 +70,17 @@ class QueueIn(BaseModel):
 
 
 def _dict(msg: Any) -> dict[str, Any]:
-    return json_format.MessageToDict(msg, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+    """JSON as every endpoint writes it: int64 as numbers, enums by name (gateway/convert.py)."""
+    return to_dict(msg)
+
+
+def _named(entry: dict[str, Any]) -> dict[str, Any]:
+    """A ladder history entry with its ``identity`` by enum name, as everywhere else (docs/bots.md)."""
+    identity = entry.get("identity")
+    if isinstance(identity, int) and not isinstance(identity, bool):
+        value = game_pb2.Identity.DESCRIPTOR.values_by_number.get(identity)
+        entry["identity"] = value.name if value is not None else identity
+    return entry
 
 
 async def _settings_checked(call: Any) -> Any:
@@ -123,11 +135,13 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
     @app.post("/api/bots", tags=TAGS, status_code=201)
     async def register_bot(body: BotIn, request: Request, token: str | None = Query(None)) -> dict[str, Any]:
         """Register a bot account; the answer holds its API token (shown once). With a player
-        token, that player is recorded as the bot's owner."""
+        token, that player is recorded as the bot's owner; any other bearer is refused (401)."""
         owner = ""
         if "authorization" in request.headers or token:
             player, _ = who(_bearer(request.headers, token))
-            owner = player.pid if player else ""
+            if player is None:  # a bearer that is no player token is an error, never ignored
+                raise errors.unauthenticated("the bearer is not a valid player token (to own the bot; or send none)")
+            owner = player.pid
         account = await ranked().RegisterBot(bs.RegisterBotRequest(name=body.name, owner=owner))
         return {"bot_id": account.bot_id, "name": account.name, "token": account.token, "bot": True}
 
@@ -136,6 +150,16 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
         """Where bots connect: the engine's bot listener (``BotService.Connect`` only, with the
         bot's token; ``$FENGSHENG_BOT_ADDR``) and the JSON WebSocket of this gateway."""
         return {"grpc": bots_dial, "websocket": "/ws/bots"}
+
+    @app.get("/api/bots/{bot_id}", tags=TAGS)
+    async def bot_profile(bot_id: str, limit: int = Query(10, ge=1, le=50)) -> dict[str, Any]:
+        """A registered bot's public profile: name, ratings on the bot ladder (all time and
+        this season), how many ranked matches it has queued or unfinished, recent matches."""
+        reply = await ranked().GetBot(bs.BotProfileRequest(bot_id=bot_id, limit=limit))
+        out = _dict(reply)
+        out["recent"] = [_named(json.loads(e)) for e in reply.recent]
+        out["bot"] = True
+        return out
 
     @app.post("/api/ranked/queue", tags=TAGS, status_code=201)
     async def join_queue(request: Request, body: QueueIn | None = None, token: str | None = Query(None)
@@ -196,7 +220,7 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
             ranked().History(bs.HistoryRequest(ladder=ladder, player_id=player_id, limit=limit, ruleset=ruleset))
         )
         return {"player_id": player_id, "ladder": ladder, "ruleset": ruleset,
-                "matches": [json.loads(e) for e in reply.entries]}  # fmt: skip
+                "matches": [_named(json.loads(e)) for e in reply.entries]}  # fmt: skip
 
     @app.get("/api/ranked/matches/{match_id}", tags=TAGS)
     async def ranked_match(match_id: str) -> dict[str, Any]:
@@ -240,45 +264,11 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
         try:
             token = _bearer(websocket.headers, websocket.query_params.get("token"))
         except errors.ApiError as exc:
-            await websocket.send_json({"type": "error", **exc.body()})
+            await websocket.send_json(exc.body())
             await websocket.close(code=errors.WS_UNAUTHORIZED)
             return
         ranked()
-        outgoing: asyncio.Queue[bs.BotMessage | None] = asyncio.Queue()
-
-        async def requests() -> Any:
-            while True:
-                msg = await outgoing.get()
-                if msg is None:
-                    return
-                yield msg
-
-        call = stubs["bots"].Connect(requests(), metadata=(("authorization", f"Bearer {token}"),))
-
-        async def pump() -> None:
-            async for msg in call:
-                await websocket.send_json(_dict(msg))
-
-        async def receive() -> None:
-            while True:
-                text = await websocket.receive_text()
-                try:
-                    outgoing.put_nowait(json_format.Parse(text, bs.BotMessage()))
-                except json_format.ParseError as exc:
-                    err = errors.ApiError(422, "malformed_request", str(exc).splitlines()[0])
-                    await websocket.send_json({"type": "error", **err.body()})
-
-        failure = await _run_both(pump(), receive())
-        outgoing.put_nowait(None)
-        call.cancel()
-        if isinstance(failure, grpc.aio.AioRpcError):
-            err = errors.from_grpc(failure)
-            with contextlib.suppress(Exception):
-                await websocket.send_json({"type": "error", **err.body()})
-                await websocket.close(code=4000 + err.status, reason=err.code)
-            return
-        with contextlib.suppress(Exception):
-            await websocket.close()
+        await serve_bot_socket(websocket, token, lambda: stubs["bots"])  # gateway/bot_socket.py
 
 
 async def _run_both(a: Any, b: Any) -> BaseException | None:

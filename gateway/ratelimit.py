@@ -194,6 +194,7 @@ def limited_body(wait_s: float, message: str = "too many requests for this token
         "error": {
             "status": 429,
             "code": "rate_limited",
+            "kind": "rate_limited",
             "message": message,
             "retry_after_s": round(wait_s, 3),
             **extra,
@@ -211,6 +212,7 @@ class RateLimiter:
         *,
         anonymous: Bucket | None = None,
         exempt: frozenset[str] = frozenset({"/healthz", "/metrics"}),
+        ws_exempt: frozenset[str] = frozenset({"/ws/bots"}),
         creation: Bucket | None = None,
         creation_global: Bucket | None = None,
         client_address: ClientAddress | None = None,
@@ -222,6 +224,9 @@ class RateLimiter:
         self.bucket = bucket
         self.anonymous = anonymous
         self.exempt = exempt
+        #: sockets whose messages are not drawn from the token's bucket here: the bot API's,
+        #: limited per bot by the engine, where answers to pushed decisions are free (docs/bots.md)
+        self.ws_exempt = ws_exempt
         self.creation = creation
         self.creation_global = creation_global
         self.client_address = client_address or ClientAddress()
@@ -305,7 +310,8 @@ class RateLimiter:
                 await receive()  # websocket.connect
                 await send({"type": "websocket.close", "code": 4429, "reason": "rate_limited"})
                 return
-            receive, send = self._limited_socket(scope, receive, send, token)
+            if scope.get("path") not in self.ws_exempt:
+                receive, send = self._limited_socket(scope, receive, send, token)
         await self.app(scope, receive, send)
 
     def _limited_socket(self, scope: Scope, receive: Receive, send: Send, token: str) -> tuple[Receive, Send]:

@@ -7,8 +7,8 @@
   here under the key prefix ``lim:bot:``.
 - **Concurrent matches**: queued tickets plus unfinished ranked matches of one bot at most
   ``FENGSHENG_BOT_MAX_MATCHES``; joining the queue past it is refused.
-- **Streams**: open ``BotService.Connect`` streams per bot at most
-  ``FENGSHENG_BOT_MAX_STREAMS`` (a Redis counter; each stream refreshes its lease).
+- **Streams**: one live ``BotService.Connect`` stream per bot: a new one replaces the older
+  (services/ranked_service.py, ``open_stream``); each Connect takes one unit of the rate.
 
 Past a limit: gRPC ``RESOURCE_EXHAUSTED`` (a ``BotError`` with that code on the stream), HTTP
 429 at the gateway.
@@ -39,7 +39,6 @@ class BotLimits:
     rate: float = 20.0
     burst: int = 40
     max_matches: int = 4
-    max_streams: int = 2
 
     @classmethod
     def from_env(cls) -> BotLimits:
@@ -48,7 +47,6 @@ class BotLimits:
             rate=float(env("FENGSHENG_BOT_RATE") or cls.rate),
             burst=int(env("FENGSHENG_BOT_BURST") or cls.burst),
             max_matches=int(env("FENGSHENG_BOT_MAX_MATCHES") or cls.max_matches),
-            max_streams=int(env("FENGSHENG_BOT_MAX_STREAMS") or cls.max_streams),
         )
 
 
@@ -73,7 +71,7 @@ class RateLimiter:
         if wait > 0:
             raise LimitExceeded(
                 f"bot {bot_id}: more than {self.limits.rate:g} requests/s (burst {self.limits.burst}); "
-                f"retry in {wait:.2f} s",
+                f"retry in {max(wait, 0.01):.2f} s",
                 retry_after_s=wait,
             )
 

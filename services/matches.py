@@ -17,6 +17,13 @@ Act, in order (docs/protocol.md, "Errors"):
 
 A rejection decided on a cached game is first re-checked on a fresh load, so a replica
 with a stale cache never gives a wrong answer.
+
+Away seats (docs/bots.md, "Deadlines"): a seat whose turn timer ran out ``away_after``
+times in a row (``FENGSHENG_AWAY_AFTER``, default 3) is *away*: its next decisions are
+answered at once by the house policy (``bots.move`` with origin ``away``) instead of waiting
+for the timer, until the seat's player acts again (any action request for that seat, even a
+stale one, counts as being back). The count lives in Redis (:func:`away_key`), so every
+replica sees it; a match whose seats are all away plays to its end at bot speed.
 """
 
 from __future__ import annotations
@@ -58,6 +65,7 @@ from services.store import (
     HistoryEntry,
     MatchStore,
     StoredEvent,
+    history_key,
     match_id_of_channel,
     outbox_member,
 )
@@ -68,6 +76,21 @@ MATCH_ID_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 MAX_ACTION_LEN = 200
 CAS_ATTEMPTS = 8
 BOT_POLICIES = {es.BOT_RANDOM: "random", es.BOT_HEURISTIC: "heuristic"}
+#: origins of actions the platform takes for a seat (house bots, the turn timer, an away
+#: seat's stand-in): none of them means the seat's own player is there
+HOUSE_ORIGINS = frozenset({"bot", "timer", "away"})
+#: the house policy that answers for an away seat
+AWAY_POLICY = "heuristic"
+
+
+def away_key(match_id: str) -> str:
+    """Hash: seat -> how many of its decisions in a row the turn timer answered."""
+    return f"fs:m:{{{match_id}}}:away"
+
+
+def away_after_default() -> int:
+    """``FENGSHENG_AWAY_AFTER``: consecutive timeouts that make a seat away (default 3)."""
+    return max(1, int(os.environ.get("FENGSHENG_AWAY_AFTER") or 3))
 
 
 @dataclass
@@ -183,6 +206,8 @@ class MatchService:
     #: seconds (beyond its countdown) a sent task has to answer its decision before the
     #: sweeper sends it again (``FENGSHENG_TASK_LEASE_S``; see ``services.store.LEASES_KEY``)
     task_lease_s: float = field(default_factory=lambda: float(os.environ.get("FENGSHENG_TASK_LEASE_S") or 30))
+    #: consecutive turn timeouts after which a seat is away (see the module docstring)
+    away_after: int = field(default_factory=away_after_default)
     _cache: OrderedDict[str, CachedMatch] = field(default_factory=OrderedDict)
     _locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
     _notifier: Notifier | None = None
@@ -379,6 +404,8 @@ class MatchService:
         async with lock:
             m, fresh = await self._get(match_id, check=False)
             m.lock = lock
+            if origin not in HOUSE_ORIGINS and self._timed(m):
+                await self.back(match_id, seat)  # its player is here: no longer away
             for _attempt in range(CAS_ATTEMPTS):
                 game = m.game
                 try:
@@ -415,14 +442,23 @@ class MatchService:
                     # anyone multiply a match's tasks by resending (issue 11, finding 3).
                     metrics.REJECTED.labels(exc.kind).inc()
                     raise
+                # a timeout is counted before the write that applies it is seen by anyone (a
+                # watcher telling the bot whether its seat is away reads the count after it)
+                timed_out = origin == "timer" and not game.is_over
+                if timed_out:
+                    await self._missed(match_id, seat, 1)
                 # The game object is now ahead of the stored version: persist or drop it.
                 try:
                     pending = decision_proto(game)
                     res = await self._commit(m, decision, origin, n_hist, n_events, pending)
                 except BaseException:
                     self._cache.pop(match_id, None)
+                    if timed_out:
+                        await self._missed(match_id, seat, -1)
                     raise
                 if res is None:  # CAS conflict: another replica moved on; reload, re-check
+                    if timed_out:
+                        await self._missed(match_id, seat, -1)
                     metrics.CONFLICTS.inc()
                     m, fresh = await self._load(match_id), True
                     continue
@@ -484,6 +520,37 @@ class MatchService:
         del game.events[:]
         return m
 
+    # ------------------------------------------------------------------ away seats
+    def _timed(self, m: CachedMatch) -> bool:
+        """Whether the match has turn timers (only then can a seat go away)."""
+        return m.settings.turn_timeout_s > 0 and not isinstance(self.scheduler, NullScheduler)
+
+    async def _missed(self, match_id: str, seat: int, count: int) -> None:
+        """One more decision of ``seat`` answered by its turn timer (``count`` 1), or one
+        fewer (-1: that answer was not written after all)."""
+        key = away_key(match_id)
+        pipe = self.store.redis.pipeline(transaction=False)
+        pipe.hincrby(key, str(seat), count)
+        pipe.expire(key, 7 * 24 * 3600)
+        try:
+            misses = int((await pipe.execute())[0])
+        except STORE_UNAVAILABLE:  # the count restarts: the seat is away a little later
+            log.warning("could not count a missed decision of %s seat %s", match_id, seat, exc_info=True)
+            return
+        if count > 0 and misses == self.away_after:
+            log.info("match %s seat %s is away after %d missed decisions", match_id, seat, misses)
+
+    async def back(self, match_id: str, seat: int) -> None:
+        """``seat``'s player is here again: its decisions wait for it (and its timer) again."""
+        with contextlib.suppress(*STORE_UNAVAILABLE):
+            if await self.store.redis.hdel(away_key(match_id), str(seat)):
+                log.info("match %s seat %s is back", match_id, seat)
+
+    async def is_away(self, match_id: str, seat: int) -> bool:
+        """Whether ``seat`` is away (answered at once by the house policy)."""
+        misses = await self.store.redis.hget(away_key(match_id), str(seat))
+        return misses is not None and int(misses) >= self.away_after
+
     def _task_for(self, game: Game, settings: es.MatchSettings) -> str | None:
         """``bot:POLICY``, ``timer`` or None: what the open decision needs."""
         p = game.pending
@@ -510,9 +577,14 @@ class MatchService:
         if task is None or p is None:
             return
         s = m.settings
+        if task == "timer" and await self._away(m.match_id, p.seat):
+            task = f"away:{AWAY_POLICY}"
         try:
             if task.startswith("bot:"):
                 await self.scheduler.bot_move(m.match_id, p.seat, p.number, policy=task[4:], delay_s=s.bot_delay_s)
+            elif task.startswith("away:"):  # the house policy answers at once
+                await self.scheduler.bot_move(m.match_id, p.seat, p.number, policy=task[5:], delay_s=0.0,
+                                              origin="away")  # fmt: skip
             else:
                 await self.scheduler.turn_timer(m.match_id, p.number, countdown_s=s.turn_timeout_s)
         except Exception:
@@ -520,7 +592,11 @@ class MatchService:
             log.warning("could not queue %s for %s@%s; the outbox sweeper will", task, m.match_id, p.number,
                         exc_info=True)  # fmt: skip
             return
-        countdown = bot_countdown(s.bot_delay_s) if task.startswith("bot:") else s.turn_timeout_s
+        countdown = s.turn_timeout_s
+        if task.startswith("bot:"):
+            countdown = bot_countdown(s.bot_delay_s)
+        elif task.startswith("away:"):
+            countdown = 0.0
         lease_ms = int((time.time() + countdown + self.task_lease_s) * 1000)
         try:
             await self.store.task_sent(outbox_member(m.match_id, p.number), outbox=outbox, lease_until_ms=lease_ms)
@@ -529,6 +605,23 @@ class MatchService:
             # outbox entry stays and the sweeper sends the task once more (tasks are
             # idempotent), rather than failing an action that was applied.
             log.warning("could not lease %s for %s@%s", task, m.match_id, p.number, exc_info=True)
+
+    async def _away(self, match_id: str, seat: int) -> bool:
+        try:
+            return await self.is_away(match_id, seat)
+        except STORE_UNAVAILABLE:  # the timer still ends the decision
+            return False
+
+    async def answer_of(self, match_id: str, decision: int) -> HistoryEntry | None:
+        """The history entry that answered ``decision`` (who answered: its ``origin``), if any.
+        Entries are numbered consecutively, so this is one read at the right index."""
+        first = await self.store.redis.lindex(history_key(match_id), 0)
+        if first is None:
+            return None
+        index = decision - HistoryEntry.decode(_text(first)).decision
+        raw = await self.store.redis.lindex(history_key(match_id), index) if index >= 0 else None
+        entry = HistoryEntry.decode(_text(raw)) if raw is not None else None
+        return entry if entry is not None and entry.decision == decision else None
 
     async def _game_over(self, match_id: str) -> None:
         """Tell the scheduler a match ended (ranked matches get their ladder update; the
@@ -626,6 +719,10 @@ class MatchService:
             await self._notifier.close()
 
 
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def _rebuild(snapshot: bytes, tail: list[HistoryEntry]) -> Game:
     """The checkpoint with the history after it re-applied (events already stored)."""
     game = Game.restore(snapshot)
@@ -656,6 +753,13 @@ def _legal(game: Game, seat: int) -> es.LegalActions:
         out.actions.extend(game.legal_actions(seat))
         out.default_action = game.default_action(seat)
     return out
+
+
+def seat_item(eid: str, f: dict[bytes, bytes], seat: int) -> WatchItem | None:
+    """One stream entry as ``seat`` sees it: its event only when the event's audience is
+    everyone or includes ``seat`` (never another seat's private event); None when there is
+    nothing for the seat in it."""
+    return _watch_item(eid, f, seat)
 
 
 def _watch_item(eid: str, f: dict[bytes, bytes], seat: int) -> WatchItem | None:

@@ -26,7 +26,18 @@ from services.errors import ServiceError
 from services.grpc_server import STATUS_CODES, error_metadata, store_unavailable
 from services.matches import MatchService
 from services.ranked import RankedStore, human_holder
-from services.ranked_service import BotIdentity, Decision, Exhausted, Forbidden, RankedService, Unauthenticated
+from services.ranked_service import (
+    FREE_ANSWERS,
+    BotIdentity,
+    Decision,
+    Defaulted,
+    Exhausted,
+    Forbidden,
+    RankedService,
+    Replaced,
+    Started,
+    Unauthenticated,
+)
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +46,10 @@ CODES: dict[type[ServiceError], grpc.StatusCode] = {
     Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
     Forbidden: grpc.StatusCode.PERMISSION_DENIED,
     Exhausted: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    Replaced: grpc.StatusCode.ABORTED,
 }
+#: how often a stream checks that it is still its bot's live one
+LIVE_CHECK_S = 1.0
 SERVICE_NAMES = ("fengsheng.v1.BotService", "fengsheng.v1.RankedService")
 
 
@@ -46,8 +60,16 @@ def code_of(exc: ServiceError) -> grpc.StatusCode:
     return grpc.StatusCode.UNKNOWN
 
 
+def _metadata(exc: ServiceError) -> tuple[tuple[str, str], ...]:
+    md = error_metadata(exc)
+    retry = getattr(exc, "retry_after_s", 0.0)
+    if retry > 0:  # the gateway's 429 carries it as Retry-After (docs/bots.md, "Limits")
+        md = (*md, ("fs-retry-after-ms", str(max(1, round(retry * 1000)))))
+    return md
+
+
 async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: ServiceError) -> None:
-    context.set_trailing_metadata(error_metadata(exc))
+    context.set_trailing_metadata(_metadata(exc))
     await context.abort(code_of(exc), exc.message)
 
 
@@ -62,7 +84,8 @@ def ticket_pb(t: dict[str, Any]) -> bs.Ticket:
 
 def bot_error(exc: ServiceError, **where: Any) -> bs.ServerMessage:
     return bs.ServerMessage(error=bs.BotError(code=code_of(exc).name, kind=exc.kind, message=exc.message,
-                                              legal_actions=exc.legal or [], **where))  # fmt: skip
+                                              legal_actions=exc.legal or [],
+                                              retry_after_s=getattr(exc, "retry_after_s", 0.0), **where))  # fmt: skip
 
 
 def _token(context: grpc.aio.ServicerContext[Any, Any]) -> str:
@@ -137,6 +160,20 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
         )
         return bs.HistoryResponse(entries=[json.dumps(e) for e in entries])
 
+    async def GetBot(self, request: bs.BotProfileRequest, context: Any) -> bs.BotProfile:
+        import json
+
+        p = await self._call(context, self.service.bot_profile(request.bot_id, request.limit))
+
+        def view(r: Any) -> bs.RatingView:
+            return bs.RatingView(score=r.score, mu=r.mu, sigma=r.sigma, games=r.games, wins=r.wins,
+                                 provisional=r.provisional)  # fmt: skip
+
+        return bs.BotProfile(
+            bot_id=p["bot_id"], name=p["name"], created_ms=p["created_ms"], all_time=view(p["all_time"]),
+            season=view(p["season"]), season_name=p["season_name"], active_matches=p["active_matches"],
+            recent=[json.dumps(e) for e in p["recent"]],
+        )  # fmt: skip
 
     async def GetRankedMatch(self, request: bs.RankedMatchRequest, context: Any) -> bs.RankedMatch:
         record, rated = await self._call(context, self.service.ranked_match(request.match_id))
@@ -162,29 +199,41 @@ class BotServicer(bs_grpc.BotServiceServicer):
             return
         stream_id = secrets.token_hex(6)
         try:
-            await svc.open_stream(bot, stream_id)
+            await svc.open_stream(bot, stream_id)  # the bot's older stream is replaced: it notices and closes
         except ServiceError as exc:
             await _abort(context, exc)
             return
         out: asyncio.Queue[bs.ServerMessage | None] = asyncio.Queue()
         watching: dict[str, asyncio.Task[None]] = {}
+        #: decisions pushed on this stream -> answers left that do not count against the rate
+        pushed: dict[tuple[str, int, int], int] = {}
 
         async def watch(match_id: str) -> None:
             seats, timeout_s, players = await svc.seats_of(bot, match_id)
             if not seats:
                 return
-            out.put_nowait(bs.ServerMessage(match_start=bs.MatchStart(
-                match_id=match_id, seats=seats, players=players, turn_timeout_s=timeout_s)))  # fmt: skip
             try:
                 async for item in svc.decisions(bot, match_id, seats[0], timeout_s):
-                    if isinstance(item, Decision):
+                    if isinstance(item, Started):
+                        out.put_nowait(bs.ServerMessage(match_start=bs.MatchStart(
+                            match_id=match_id, seats=seats, players=players, turn_timeout_s=timeout_s,
+                            events=item.events)))  # fmt: skip
+                    elif isinstance(item, Decision):
+                        pushed[(item.match_id, item.seat, item.number)] = FREE_ANSWERS
                         out.put_nowait(bs.ServerMessage(decision=bs.DecisionRequest(
                             match_id=item.match_id, seat=item.seat, decision=item.number,
                             observation=item.observation, legal_actions=item.legal,
                             default_action=item.default_action, deadline_ms=item.deadline_ms)))  # fmt: skip
+                    elif isinstance(item, Defaulted):
+                        pushed.pop((item.match_id, item.seat, item.number), None)
+                        out.put_nowait(bs.ServerMessage(defaulted=bs.Defaulted(
+                            match_id=item.match_id, seat=item.seat, decision=item.number, applied=item.applied,
+                            reason=item.reason, away=item.away)))  # fmt: skip
                     else:
                         out.put_nowait(bs.ServerMessage(match_end=bs.MatchEnd(
                             match_id=match_id, outcome=item, seats=seats)))  # fmt: skip
+                        for key in [k for k in pushed if k[0] == match_id]:
+                            del pushed[key]
             except ServiceError as exc:
                 out.put_nowait(bot_error(exc, match_id=match_id))
 
@@ -205,15 +254,23 @@ class BotServicer(bs_grpc.BotServiceServicer):
                 log.warning("bot %s: stream reader failed", bot.bot_id, exc_info=True)
             out.put_nowait(None)
 
+        async def answer(a: bs.BotAction) -> None:
+            key = (a.match_id, a.seat, a.decision)
+            left = pushed.get(key, 0)
+            if left > 0:  # an answer to a decision pushed here: never rate limited
+                pushed[key] = left - 1
+            res = await svc.act(bot, a.match_id, a.seat, a.decision, a.action, a.use_default, free=left > 0,
+                                stream_id=stream_id)  # fmt: skip
+            pushed.pop(key, None)
+            out.put_nowait(bs.ServerMessage(result=bs.ActionResult(
+                match_id=a.match_id, seat=a.seat, decision=a.decision, applied=res.applied)))  # fmt: skip
+
         async def receive_all() -> None:
             async for msg in request_iterator:
                 kind = msg.WhichOneof("kind")
                 try:
                     if kind == "action":
-                        a = msg.action
-                        res = await svc.act(bot, a.match_id, a.seat, a.decision, a.action, a.use_default)
-                        out.put_nowait(bs.ServerMessage(result=bs.ActionResult(
-                            match_id=a.match_id, seat=a.seat, decision=a.decision, applied=res.applied)))  # fmt: skip
+                        await answer(msg.action)
                     elif kind == "join_queue":
                         q = msg.join_queue
                         ticket = await svc.join("", "", bot=bot, min_players=q.min_players,
@@ -223,17 +280,29 @@ class BotServicer(bs_grpc.BotServiceServicer):
                         await svc.take(bot)
                         ticket = await svc.leave(msg.leave_queue.ticket_id, bot.holder)
                         out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
+                    elif kind == "events":
+                        await svc.take(bot)
+                        r = msg.events
+                        events = await svc.seat_events(bot, r.match_id, r.seat)
+                        out.put_nowait(bs.ServerMessage(history=bs.EventHistory(
+                            match_id=r.match_id, seat=r.seat, events=events)))  # fmt: skip
                 except ServiceError as exc:
                     where: dict[str, Any] = {}
                     if kind == "action":
                         where = {"match_id": msg.action.match_id, "seat": msg.action.seat,
                                  "decision": msg.action.decision}  # fmt: skip
+                    elif kind == "events":
+                        where = {"match_id": msg.events.match_id, "seat": msg.events.seat}
                     out.put_nowait(bot_error(exc, **where))
 
         async def lease() -> None:
             while True:
-                await asyncio.sleep(10)
-                await svc.refresh_stream(bot, stream_id)
+                await asyncio.sleep(LIVE_CHECK_S)
+                if not await svc.is_live(bot, stream_id):
+                    replaced = Replaced("a newer stream of this bot took over (same token); this one is closed")
+                    out.put_nowait(bot_error(replaced))
+                    out.put_nowait(None)
+                    return
 
         active = await svc.active_matches(bot)
         yield bs.ServerMessage(welcome=bs.Welcome(
@@ -243,11 +312,15 @@ class BotServicer(bs_grpc.BotServiceServicer):
         helpers = [loop.create_task(follow()), loop.create_task(receive()), loop.create_task(lease())]
         for match_id in active:
             start(match_id)
+        replaced = False
         try:
             while True:
                 msg = await out.get()
                 if msg is None:
                     break
+                replaced = (
+                    msg.WhichOneof("kind") == "error" and msg.error.kind == Replaced.kind and not msg.error.match_id
+                )
                 yield msg
         finally:
             for task in [*helpers, *watching.values()]:
@@ -255,7 +328,8 @@ class BotServicer(bs_grpc.BotServiceServicer):
             for task in [*helpers, *watching.values()]:
                 with contextlib.suppress(BaseException):
                     await task
-            await svc.close_stream(bot, stream_id)
+        if replaced:
+            await context.abort(grpc.StatusCode.ABORTED, "replaced by a newer stream of this bot (same token)")
 
 
 def add_ranked_services(server: grpc.aio.Server, matches: MatchService, redis_url: str) -> RankedService:

@@ -29,8 +29,16 @@ from services.matches import ActResult, MatchService
 from services.matchmaking import queue_settings
 from services.ranked import RankedStore, bot_holder, notify_channel
 
-#: a Connect stream's lease in the per-bot stream count; refreshed while it lives
-STREAM_LEASE_S = 30.0
+#: what a bot past its concurrent-match limit is told to wait before queueing again
+MATCHES_RETRY_AFTER_S = 5.0
+#: answers to one pushed decision that never count against the request rate (the first, and
+#: retries after an illegal one); more count like any other request
+FREE_ANSWERS = 3
+
+
+def live_key(bot_id: str) -> str:
+    """The bot's live stream id: only that stream's actions are taken (one live stream per bot)."""
+    return f"bot:live:{bot_id}"
 
 
 class Unauthenticated(ServiceError):
@@ -46,13 +54,21 @@ class Forbidden(ServiceError):
 
 
 class Exhausted(ServiceError):
-    """A per-bot limit: request rate, concurrent matches or streams."""
+    """A per-bot limit: request rate, concurrent matches or streams; ``retry_after_s`` is how
+    long to wait before the same request can succeed."""
 
     kind = "rate_limited"
 
-    def __init__(self, message: str, *, kind: str = "rate_limited") -> None:
+    def __init__(self, message: str, *, kind: str = "rate_limited", retry_after_s: float = 0.0) -> None:
         super().__init__(message)
         self.kind = kind
+        self.retry_after_s = retry_after_s
+
+
+class Replaced(ServiceError):
+    """A newer stream of the same bot took over: this one no longer acts, and is closed."""
+
+    kind = "replaced"
 
 
 @dataclass(frozen=True)
@@ -76,6 +92,26 @@ class Decision:
     legal: list[str]
     default_action: str
     deadline_ms: int
+
+
+@dataclass(frozen=True)
+class Started:
+    """A bot's seat in a match, as it starts watching it: every event the seat has seen so far."""
+
+    events: list[game_pb2.Event]
+
+
+@dataclass(frozen=True)
+class Defaulted:
+    """The platform answered a pushed decision for the bot: its timer ran out (``timeout``),
+    or the seat is away and the house policy answered (``away``)."""
+
+    match_id: str
+    seat: int
+    number: int
+    applied: list[str]
+    reason: str
+    away: bool
 
 
 @dataclass
@@ -117,26 +153,23 @@ class RankedService:
         try:
             await self.limiter.take(bot.bot_id)
         except LimitExceeded as exc:
-            raise Exhausted(str(exc)) from exc
+            raise Exhausted(str(exc), retry_after_s=exc.retry_after_s) from exc
 
     async def open_stream(self, bot: BotIdentity, stream_id: str) -> None:
-        """Count one more open stream of ``bot`` (refused past ``max_streams``)."""
-        key = f"lim:bot:streams:{bot.bot_id}"
-        now = time.time()
+        """Make ``stream_id`` the bot's one live stream: its older stream, if any, is replaced
+        (it notices within :data:`services.ranked_grpc.LIVE_CHECK_S`, is told and closes, and
+        its actions are refused from now on). A Connect takes one unit of the request rate, so
+        reconnecting in a loop is limited like any other request."""
+        await self.take(bot)
+        await self.go_live(bot, stream_id)
 
-        def lease() -> int:
-            pipe = self.store.redis.pipeline(transaction=True)
-            pipe.zremrangebyscore(key, "-inf", now - STREAM_LEASE_S)
-            pipe.zadd(key, {stream_id: now})
-            pipe.zcard(key)
-            pipe.expire(key, int(STREAM_LEASE_S * 2))
-            return int(pipe.execute()[2])
+    async def go_live(self, bot: BotIdentity, stream_id: str) -> None:
+        """Make ``stream_id`` the bot's one live stream (older ones are replaced, and close)."""
+        await asyncio.to_thread(self.store.redis.set, live_key(bot.bot_id), stream_id, ex=7 * 24 * 3600)
 
-        if await asyncio.to_thread(lease) > self.limits.max_streams:
-            await self.close_stream(bot, stream_id)
-            raise Exhausted(
-                f"bot {bot.bot_id}: at most {self.limits.max_streams} open streams", kind="too_many_streams"
-            )
+    async def is_live(self, bot: BotIdentity, stream_id: str) -> bool:
+        live = await asyncio.to_thread(self.store.redis.get, live_key(bot.bot_id))
+        return live is not None and (live.decode() if isinstance(live, bytes) else live) == stream_id
 
     async def refresh_stream(self, bot: BotIdentity, stream_id: str) -> None:
         await asyncio.to_thread(self.store.redis.zadd, f"lim:bot:streams:{bot.bot_id}", {stream_id: time.time()})
@@ -164,6 +197,7 @@ class RankedService:
                     f"bot {bot.bot_id}: at most {self.limits.max_matches} concurrent ranked matches "
                     f"(queued or playing: {load})",
                     kind="too_many_matches",
+                    retry_after_s=MATCHES_RETRY_AFTER_S,
                 )
             holder, name = bot.holder, bot.name
         if not holder:
@@ -253,6 +287,31 @@ class RankedService:
             raise BadRequest(str(exc)) from exc
         return await asyncio.to_thread(self.ladder.history, ladder, player_id, min(max(limit or 50, 1), 200), only)
 
+    async def bot_profile(self, bot_id: str, limit: int) -> dict[str, Any]:
+        """A registered bot's public profile (never its owner or token)."""
+        from services.ranked import bot_key
+
+        raw = await asyncio.to_thread(self.store.redis.hgetall, bot_key(bot_id)) if bot_id else {}
+        if not raw:
+            raise MatchNotFound(f"no bot {bot_id[:40]!r}")
+        season = current_season()
+        all_time, this_season, recent, active = await asyncio.gather(
+            asyncio.to_thread(self.ladder.rating, BOT, bot_id),
+            asyncio.to_thread(self.ladder.rating, BOT, bot_id, season_scope(season)),
+            asyncio.to_thread(self.ladder.history, BOT, bot_id, min(max(limit or 10, 1), 50)),
+            asyncio.to_thread(self.store.bot_load, bot_id),
+        )
+        return {
+            "bot_id": bot_id,
+            "name": raw.get(b"name", b"").decode(),
+            "created_ms": int(raw.get(b"created", b"0") or 0) * 1000,
+            "all_time": all_time,
+            "season": this_season,
+            "season_name": season,
+            "active_matches": active,
+            "recent": recent,
+        }
+
     async def ranked_match(self, match_id: str) -> tuple[dict[str, Any], bool]:
         record = await asyncio.to_thread(self.store.match, match_id)
         if record is None:
@@ -272,30 +331,104 @@ class RankedService:
         return await asyncio.to_thread(self.store.bot_matches, bot.bot_id)
 
     async def act(self, bot: BotIdentity, match_id: str, seat: int, decision: int, action: str,
-                  use_default: bool) -> ActResult:  # fmt: skip
-        await self.take(bot)
+                  use_default: bool, *, free: bool = False, stream_id: str = "") -> ActResult:  # fmt: skip
+        """Apply a bot's action. ``free``: it answers a decision pushed to this stream, which
+        never counts against the request rate (docs/bots.md, "Limits"). ``stream_id``: the
+        stream it came on, which must be the bot's live one."""
+        if not free:
+            await self.take(bot)
+        if stream_id and not await self.is_live(bot, stream_id):
+            raise Replaced("a newer stream of this bot took over; this one no longer acts")
         seats, _, _ = await self.seats_of(bot, match_id)
         if seat not in seats:
             raise Forbidden(f"bot {bot.bot_id} does not play seat {seat} of match {match_id!r}")
         return await self.matches.act(match_id, seat, decision, action, origin="bot-external",
                                       use_default=use_default)  # fmt: skip
 
+    async def seat_events(self, bot: BotIdentity, match_id: str, seat: int) -> list[game_pb2.Event]:
+        """Every event ``seat`` may see so far (its audience includes the seat, or is everyone)."""
+        seats, _, _ = await self.seats_of(bot, match_id)
+        if seat not in seats:
+            raise Forbidden(f"bot {bot.bot_id} does not play seat {seat} of match {match_id!r}")
+        events, _, _ = await self._history(match_id, seat)
+        return events
+
+    async def _history(self, match_id: str, seat: int) -> tuple[list[game_pb2.Event], str, game_pb2.Decision | None]:
+        """The events ``seat`` may see from the match's start, the last stream id read, and
+        the decision open as of that entry."""
+        from services.matches import seat_item
+
+        events: list[game_pb2.Event] = []
+        after, pending = "", None
+        while True:
+            entries = await self.matches.store.read_events(match_id, after=after, count=2048)
+            for eid, fields in entries:
+                after = eid
+                item = seat_item(eid, fields, seat)
+                if item is None:
+                    continue
+                if item.event is not None:
+                    events.append(item.event)
+                if item.pending is not None:
+                    pending = item.pending
+            if len(entries) < 2048:
+                return events, after, pending
+
     async def decisions(self, bot: BotIdentity, match_id: str, seat: int, timeout_s: float
-                        ) -> AsyncIterator[Decision | game_pb2.Outcome]:  # fmt: skip
-        """Each decision of ``seat`` as it opens (once), then the outcome."""
+                        ) -> AsyncIterator[Started | Decision | Defaulted | game_pb2.Outcome]:  # fmt: skip
+        """What ``seat``'s bot is told: :class:`Started` (the seat's events so far), each
+        decision of the seat as it opens (once) with the events the seat saw since its
+        previous one, a :class:`Defaulted` for each pushed decision the platform answered for
+        it, then the outcome."""
+        events, after, pending = await self._history(match_id, seat)
+        yield Started(events)
+        seen: list[game_pb2.Event] = []  # since the last decision pushed
         prompted: set[int] = set()
-        async for item in self.matches.watch(match_id, seat):
-            if item.outcome is not None and item.outcome.over:
-                yield item.outcome
-                return
-            p = item.pending
-            if p is None or p.seat != seat or p.number in prompted:
-                continue
+        open_number = -1  # the seat's decision open last (pushed or not): who answers it?
+
+        async def push(p: game_pb2.Decision, opened_ms: int) -> Decision | None:
             obs = await self.matches.observation(match_id, seat)
             if obs.pending.number != p.number or obs.pending.seat != seat:
-                continue  # an old decision replayed from the stream
-            prompted.add(p.number)
+                return None  # an old decision replayed from the stream
             legal = await self.matches.legal_actions(match_id, seat)
-            opened_ms = int(item.event_id.split("-", 1)[0])
+            if legal.decision != p.number or not legal.actions:
+                return None  # answered meanwhile (by the timer, or an away seat's stand-in)
+            prompted.add(p.number)
             deadline = opened_ms + int(timeout_s * 1000) if timeout_s > 0 else 0
-            yield Decision(match_id, seat, p.number, obs, list(legal.actions), legal.default_action, deadline)
+            obs.events.extend(seen)
+            seen.clear()
+            return Decision(match_id, seat, p.number, obs, list(legal.actions), legal.default_action, deadline)
+
+        async def answered(number: int) -> Defaulted | None:
+            entry = await self.matches.answer_of(match_id, number)
+            if entry is None or entry.origin not in ("timer", "away") or entry.seat != seat:
+                return None
+            reason = "timeout" if entry.origin == "timer" else "away"
+            away = await self.matches.is_away(match_id, seat)
+            return Defaulted(match_id, seat, number, [entry.action], reason, away)
+
+        if pending is not None and pending.seat == seat and after:
+            open_number = pending.number
+            first = await push(pending, int(after.split("-", 1)[0]))
+            if first is not None:
+                yield first
+        async for item in self.matches.watch(match_id, seat, after):
+            if item.event is not None:
+                seen.append(item.event)
+            p = item.pending
+            over = item.outcome is not None and item.outcome.over
+            if open_number >= 0 and (over or (p is not None and p.number > open_number)):
+                notice = await answered(open_number)
+                open_number = -1
+                if notice is not None:
+                    yield notice
+            if over:
+                assert item.outcome is not None
+                yield item.outcome
+                return
+            if p is None or p.seat != seat or p.number in prompted:
+                continue
+            open_number = max(open_number, p.number)
+            decision = await push(p, int(item.event_id.split("-", 1)[0]))
+            if decision is not None:
+                yield decision

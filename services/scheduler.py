@@ -24,15 +24,20 @@ if TYPE_CHECKING:
 
 
 class Scheduler(Protocol):
-    async def bot_move(self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float) -> None:
-        """Queue ``bots.move`` for the open decision of a bot seat, to run ``delay_s`` from now."""
+    async def bot_move(
+        self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float, origin: str = "bot"
+    ) -> None:
+        """Queue ``bots.move`` for the open decision of a bot seat (or an away seat, with
+        ``origin="away"``), to run ``delay_s`` from now."""
 
     async def turn_timer(self, match_id: str, decision: int, *, countdown_s: float) -> None:
         """Queue ``timers.expire`` to fire after ``countdown_s`` seconds."""
 
 
 class NullScheduler:
-    async def bot_move(self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float) -> None:
+    async def bot_move(
+        self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float, origin: str = "bot"
+    ) -> None:
         return None
 
     async def turn_timer(self, match_id: str, decision: int, *, countdown_s: float) -> None:
@@ -45,8 +50,10 @@ class RecordingScheduler:
     #: the countdown of each ``bot_move``, in call order
     bot_countdowns: list[float] = field(default_factory=list)
 
-    async def bot_move(self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float) -> None:
-        self.calls.append(("bot", match_id, decision, seat))
+    async def bot_move(
+        self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float, origin: str = "bot"
+    ) -> None:
+        self.calls.append(("bot" if origin == "bot" else origin, match_id, decision, seat))
         self.bot_countdowns.append(bot_countdown(delay_s))
 
     async def turn_timer(self, match_id: str, decision: int, *, countdown_s: float) -> None:
@@ -67,13 +74,15 @@ class CeleryScheduler:
     def __init__(self, app: Celery) -> None:
         self.app = app
 
-    async def bot_move(self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float) -> None:
+    async def bot_move(
+        self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float, origin: str = "bot"
+    ) -> None:
         countdown = bot_countdown(delay_s)
         await asyncio.to_thread(
             self.app.send_task,
             "bots.move",
             args=(match_id, seat, decision),
-            kwargs={"policy": policy},
+            kwargs={"policy": policy} if origin == "bot" else {"policy": policy, "origin": origin},
             countdown=countdown or None,
         )
 

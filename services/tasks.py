@@ -133,8 +133,10 @@ def bot_move(
     decision: int,
     policy: str = "random",
     delay_s: float = 0.0,
+    origin: str = "bot",
 ) -> str:
-    """Play ``seat``'s move for ``decision`` with the named policy.
+    """Play ``seat``'s move for ``decision`` with the named policy: a house bot's seat
+    (``origin="bot"``) or an away seat's stand-in (``origin="away"``, services/matches.py).
 
     The bot's thinking time is the task's countdown (services/scheduler.py): the task runs
     when it is due and never sleeps in its worker thread. ``delay_s`` is accepted for
@@ -148,10 +150,10 @@ def bot_move(
             return "stale"
         actions = list(obs.legal_actions)
         rng = random.Random(f"{match_id}:{seat}:{decision}")
-        action = POLICIES.get(policy, POLICIES["random"])(obs, actions, rng)
+        action = POLICIES.get(policy, POLICIES["random"])(obs, actions, rng)  # its own seat's view only
         try:
             stub.Act(
-                es.ActRequest(match_id=match_id, seat=seat, decision=decision, action=action, origin="bot"),
+                es.ActRequest(match_id=match_id, seat=seat, decision=decision, action=action, origin=origin),
                 timeout=RPC_TIMEOUT_S,
             )
         except grpc.RpcError as exc:
@@ -161,7 +163,7 @@ def bot_move(
             log.error("bots.move %s chose %r: %s; using the default", match_id, action, exc.details())  # type: ignore[attr-defined]
             action = "(default)"
             stub.Act(
-                es.ActRequest(match_id=match_id, seat=seat, decision=decision, use_default=True, origin="bot"),
+                es.ActRequest(match_id=match_id, seat=seat, decision=decision, use_default=True, origin=origin),
                 timeout=RPC_TIMEOUT_S,
             )
     except grpc.RpcError as exc:

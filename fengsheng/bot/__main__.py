@@ -10,7 +10,7 @@ import argparse
 import logging
 import os
 
-from fengsheng.bot import run_bot
+from fengsheng.bot import BotError, run_bot
 from fengsheng.bot.examples import EXAMPLES
 from services.config import SecretError, secret
 
@@ -36,8 +36,12 @@ def main(argv: list[str] | None = None) -> int:
     if not token:
         parser.error("no bot token: set FENGSHENG_BOT_TOKEN (or FENGSHENG_BOT_TOKEN_FILE); POST /api/bots makes one")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
-    summaries = run_bot(EXAMPLES[args.bot], token=token, url=args.url, address=args.address,
-                        matches=args.matches, min_players=args.players)  # fmt: skip
+    try:
+        summaries = run_bot(EXAMPLES[args.bot], token=token, url=args.url, address=args.address,
+                            matches=args.matches, min_players=args.players)  # fmt: skip
+    except BotError as exc:  # never idle, never end quietly: say why, exit non-zero
+        logging.getLogger("fengsheng.bot").error("the bot stopped: %s", exc)
+        return 2
     for s in summaries:
         print(f"{s.match_id}: {'won' if s.won else 'lost'} ({s.decisions} decisions, {s.defaults} defaults)")
     return 0

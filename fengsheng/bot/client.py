@@ -28,9 +28,10 @@ from fengsheng.v1 import game_pb2
 log = logging.getLogger("fengsheng.bot")
 
 #: ``decide(observation, legal_actions) -> action``: ``observation`` is the seat's
-#: ``fengsheng.v1.Observation`` (its own view only), ``legal_actions`` the legal actions in
-#: notation (docs/notation.md); return one of them.
-Decide = Callable[[game_pb2.Observation, list[str]], str]
+#: ``fengsheng.v1.Observation`` (its own view only; its ``events`` are every event the seat
+#: has seen in the match), ``legal_actions`` the legal actions in notation
+#: (docs/notation.md); return one of them (``None``: the default action).
+Decide = Callable[[game_pb2.Observation, list[str]], "str | None"]
 
 
 class BotError(Exception):
@@ -93,6 +94,10 @@ class BotClient:
     def leave_queue(self, ticket_id: str = "") -> None:
         self.send(bs.BotMessage(leave_queue=bs.TicketRequest(ticket_id=ticket_id)))
 
+    def events(self, match_id: str, seat: int) -> None:
+        """Ask for every event ``seat`` has seen in ``match_id`` (answered by a ``history`` message)."""
+        self.send(bs.BotMessage(events=bs.EventsRequest(match_id=match_id, seat=seat)))
+
     def act(self, match_id: str, seat: int, decision: int, action: str = "", *, use_default: bool = False) -> None:
         self.send(bs.BotMessage(action=bs.BotAction(match_id=match_id, seat=seat, decision=decision,
                                                     action=action, use_default=use_default)))  # fmt: skip
@@ -118,6 +123,36 @@ class BotClient:
             threading.Timer(0.5, self._channel.close).start()
 
 
+#: errors of a queue request worth retrying (the answer says how long to wait)
+RETRY_JOIN_KINDS = frozenset({"rate_limited", "too_many_matches"})
+#: stream failures worth reconnecting for (the engine restarting, a network blip)
+RECONNECT_CODES = frozenset({"UNAVAILABLE", "DEADLINE_EXCEEDED", "INTERNAL", "UNKNOWN", "RESOURCE_EXHAUSTED"})
+#: give up after this many reconnections in a row without a welcome (then raise: exit non-zero)
+MAX_RECONNECTS = 8
+
+
+def backoff_s(attempt: int, floor: float = 0.0) -> float:
+    """Capped exponential backoff with jitter for the ``attempt``-th retry (0-based), at
+    least ``floor`` (the platform's ``retry_after_s``)."""
+    import random
+
+    return max(floor, min(30.0, 0.5 * 2**attempt) * (0.5 + random.random() / 2))
+
+
+@dataclass
+class _Session:
+    """What :func:`run_bot` remembers across reconnections."""
+
+    done: list[MatchSummary] = field(default_factory=list)
+    playing: dict[str, MatchSummary] = field(default_factory=dict)
+    #: (match, seat) -> every event the seat has seen (match_start, then each decision's new ones)
+    history: dict[tuple[str, int], list[game_pb2.Event]] = field(default_factory=dict)
+    pending: dict[tuple[str, int], int] = field(default_factory=dict)  # decision awaiting its result
+    sent: dict[tuple[str, int], str] = field(default_factory=dict)  # the action sent for it
+    join_attempts: int = 0
+    queued: bool = False  # a ticket is queued or matched for us
+
+
 def run_bot(
     decide: Decide,
     *,
@@ -130,64 +165,161 @@ def run_bot(
     on_message: Callable[[bs.ServerMessage], None] | None = None,
 ) -> list[MatchSummary]:
     """Queue for ``matches`` ranked matches one after another and play them with ``decide``;
-    returns a summary of each. A ``decide`` that raises, or returns an illegal action, costs
-    that decision only: the bot answers it with the default action instead."""
-    client = BotClient(token=token, address=address, url=url)
-    done: list[MatchSummary] = []
-    playing: dict[str, MatchSummary] = {}
-    pending: dict[tuple[str, int], int] = {}  # (match, seat) -> decision awaiting its result
-    sent: dict[tuple[str, int], str] = {}  # (match, seat) -> the action sent for it
-    for msg in client.messages():
-        if on_message is not None:
-            on_message(msg)
-        kind = msg.WhichOneof("kind")
-        if kind == "welcome":
-            log.info("connected as %s (%s)", msg.welcome.name, msg.welcome.bot_id)
-            for match_id in msg.welcome.active_matches:
-                playing.setdefault(match_id, MatchSummary(match_id, [], []))
-            if not playing:
-                client.join_queue(min_players, max_players)
-        elif kind == "match_start":
-            m = msg.match_start
-            playing.setdefault(m.match_id, MatchSummary(m.match_id, [], [])).seats = list(m.seats)
-        elif kind == "decision":
-            d = msg.decision
-            summary = playing.setdefault(d.match_id, MatchSummary(d.match_id, [d.seat], []))
-            summary.decisions += 1
-            try:
-                action = decide(d.observation, list(d.legal_actions))
-            except Exception:
-                log.exception("decide failed at %s decision %d; sending the default action", d.match_id, d.decision)
-                summary.defaults += 1
-                client.act(d.match_id, d.seat, d.decision, use_default=True)
-                continue
-            pending[(d.match_id, d.seat)] = d.decision
-            sent[(d.match_id, d.seat)] = action
-            client.act(d.match_id, d.seat, d.decision, action)
-        elif kind == "error":
-            e = msg.error
-            log.warning("platform: %s %s: %s", e.code, e.kind, e.message)
-            if e.code == "RESOURCE_EXHAUSTED" and pending.get((e.match_id, e.seat)) == e.decision:
-                time.sleep(0.2)  # over the request rate: try again shortly, before the deadline
-                client.act(e.match_id, e.seat, e.decision, sent.get((e.match_id, e.seat), ""),
-                           use_default=not sent.get((e.match_id, e.seat)))  # fmt: skip
-            elif e.kind == "illegal" and pending.get((e.match_id, e.seat)) == e.decision:
-                del pending[(e.match_id, e.seat)]
-                playing.setdefault(e.match_id, MatchSummary(e.match_id, [e.seat], [])).defaults += 1
-                client.act(e.match_id, e.seat, e.decision, use_default=True)  # retry before the deadline
-        elif kind == "match_end":
-            end = msg.match_end
-            summary = playing.pop(end.match_id, MatchSummary(end.match_id, list(end.seats), []))
-            summary.seats = list(end.seats) or summary.seats
-            summary.winners = list(end.outcome.winners)
-            done.append(summary)
-            log.info("match %s over: %s", end.match_id, "won" if summary.won else "lost")
-            if len(done) >= matches:
-                break
-            if not playing:
-                client.join_queue(min_players, max_players)
-    client.close()
-    return done
+    returns a summary of each.
+
+    ``decide`` gets the seat's observation whose ``events`` are **every** event the seat has
+    seen in the match so far (the platform sends only the new ones with each decision; the
+    SDK keeps the rest). A ``decide`` that raises, returns ``None`` or something that is not
+    an action, or returns an illegal action, costs that decision only: the bot answers it
+    with the default action at once. A refused queue request (rate or match limit) is sent
+    again after the wait the platform names; a lost stream is reconnected with backoff.
+    Nothing fails silently: what cannot be retried (a bad token, a newer stream of the same
+    bot taking over, reconnections failing :data:`MAX_RECONNECTS` times in a row) raises
+    :class:`BotError`."""
+    client_box: list[BotClient] = []
+    state = _Session()
+
+    def join() -> None:
+        if state.queued or state.playing or len(state.done) >= matches:
+            return
+        state.queued = True
+        client_box[-1].join_queue(min_players, max_players)
+
+    def join_later(wait: float) -> None:
+        log.warning("not queued; queueing again in %.1f s", wait)
+        timer = threading.Timer(wait, join)
+        timer.daemon = True
+        timer.start()
+
+    reconnects = 0
+    while len(state.done) < matches:
+        client = BotClient(token=token, address=address, url=url)
+        client_box.append(client)
+        try:
+            for msg in client.messages():
+                if msg.WhichOneof("kind") == "welcome":
+                    reconnects = 0
+                if on_message is not None:
+                    on_message(msg)
+                if _handle(msg, decide, client, state, join, join_later) and len(state.done) >= matches:
+                    break
+            else:
+                raise BotError("UNAVAILABLE: the platform closed the stream")
+        except BotError as exc:
+            code = str(exc).split(":", 1)[0]
+            if code not in RECONNECT_CODES or reconnects >= MAX_RECONNECTS:
+                client.close()
+                raise
+            wait = backoff_s(reconnects)
+            reconnects += 1
+            log.warning("stream lost (%s); reconnecting in %.1f s", exc, wait)
+            client.close()
+            time.sleep(wait)
+            continue
+        client.close()
+    return state.done
+
+
+def _handle(
+    msg: bs.ServerMessage,
+    decide: Decide,
+    client: BotClient,
+    state: _Session,
+    join: Callable[[], None],
+    join_later: Callable[[float], None],
+) -> bool:
+    """React to one message; True when a match just ended."""
+    kind = msg.WhichOneof("kind")
+    playing = state.playing
+    if kind == "welcome":
+        log.info("connected as %s (%s)", msg.welcome.name, msg.welcome.bot_id)
+        for match_id in msg.welcome.active_matches:
+            playing.setdefault(match_id, MatchSummary(match_id, [], []))
+        join()  # unless a match is resumed or a ticket is still queued
+    elif kind == "ticket":
+        was_queued, state.queued = state.queued, msg.ticket.state in ("queued", "claimed", "matched")
+        state.join_attempts = 0
+        if was_queued and msg.ticket.state == "left" and not playing:
+            join_later(backoff_s(0))  # our ticket was taken out of the queue: queue again
+    elif kind == "match_start":
+        m = msg.match_start
+        playing.setdefault(m.match_id, MatchSummary(m.match_id, [], [])).seats = list(m.seats)
+        for seat in m.seats:
+            state.history[(m.match_id, seat)] = list(m.events)
+    elif kind == "history":
+        h = msg.history
+        state.history[(h.match_id, h.seat)] = list(h.events)
+    elif kind == "decision":
+        _decision(msg.decision, decide, client, state)
+    elif kind == "defaulted":
+        d = msg.defaulted
+        playing.setdefault(d.match_id, MatchSummary(d.match_id, [d.seat], [])).defaults += 1
+        state.pending.pop((d.match_id, d.seat), None)
+        log.warning("decision %d of %s seat %d was answered for the bot (%s): %s%s", d.decision, d.match_id, d.seat,
+                    d.reason, " ".join(d.applied), "; the seat is away until it acts" if d.away else "")  # fmt: skip
+    elif kind == "error":
+        _error(msg.error, client, state, join_later)
+    elif kind == "match_end":
+        end = msg.match_end
+        summary = playing.pop(end.match_id, MatchSummary(end.match_id, list(end.seats), []))
+        summary.seats = list(end.seats) or summary.seats
+        summary.winners = list(end.outcome.winners)
+        for key in [k for k in state.history if k[0] == end.match_id]:
+            del state.history[key]
+        state.done.append(summary)
+        state.queued = False
+        log.info("match %s over: %s", end.match_id, "won" if summary.won else "lost")
+        join()  # the next match, if more are wanted
+        return True
+    return False
+
+
+def _decision(d: bs.DecisionRequest, decide: Decide, client: BotClient, state: _Session) -> None:
+    summary = state.playing.setdefault(d.match_id, MatchSummary(d.match_id, [d.seat], []))
+    summary.decisions += 1
+    seen = state.history.setdefault((d.match_id, d.seat), [])
+    seen.extend(d.observation.events)  # the events since the previous decision
+    observation = game_pb2.Observation()
+    observation.CopyFrom(d.observation)
+    del observation.events[:]
+    observation.events.extend(seen)  # decide sees the whole history
+    try:
+        action = decide(observation, list(d.legal_actions))
+    except Exception:
+        log.exception("decide failed at %s decision %d; sending the default action", d.match_id, d.decision)
+        action = None
+    if not isinstance(action, str) or not action.strip():
+        if action is not None and not isinstance(action, str):
+            log.warning("decide returned %r (not an action) at %s decision %d; sending the default action",
+                        type(action).__name__, d.match_id, d.decision)  # fmt: skip
+        summary.defaults += 1
+        state.pending[(d.match_id, d.seat)] = d.decision
+        state.sent[(d.match_id, d.seat)] = ""
+        client.act(d.match_id, d.seat, d.decision, use_default=True)
+        return
+    state.pending[(d.match_id, d.seat)] = d.decision
+    state.sent[(d.match_id, d.seat)] = action
+    client.act(d.match_id, d.seat, d.decision, action)
+
+
+def _error(e: bs.BotError, client: BotClient, state: _Session, join_later: Callable[[float], None]) -> None:
+    log.warning("platform: %s %s: %s", e.code, e.kind, e.message)
+    key = (e.match_id, e.seat)
+    if e.match_id and state.pending.get(key) == e.decision:
+        if e.code == "RESOURCE_EXHAUSTED":
+            time.sleep(min(max(e.retry_after_s, 0.05), 1.0))  # try again shortly, before the deadline
+            client.act(e.match_id, e.seat, e.decision, state.sent.get(key, ""), use_default=not state.sent.get(key))
+        elif e.kind == "illegal" and state.sent.get(key):
+            state.sent[key] = ""
+            state.playing.setdefault(e.match_id, MatchSummary(e.match_id, [e.seat], [])).defaults += 1
+            client.act(e.match_id, e.seat, e.decision, use_default=True)  # at once, before the deadline
+        else:
+            state.pending.pop(key, None)
+    elif not e.match_id and e.kind in RETRY_JOIN_KINDS and not state.playing:
+        # a refused queue request: ask again after the wait the platform names, with backoff
+        state.queued = False
+        join_later(backoff_s(state.join_attempts, e.retry_after_s))
+        state.join_attempts += 1
 
 
 def decide_with(policy: Callable[..., str], seed: Any = None) -> Decide:

@@ -8,14 +8,24 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class BotMessage(_message.Message):
-    __slots__ = ("action", "join_queue", "leave_queue")
+    __slots__ = ("action", "join_queue", "leave_queue", "events")
     ACTION_FIELD_NUMBER: _ClassVar[int]
     JOIN_QUEUE_FIELD_NUMBER: _ClassVar[int]
     LEAVE_QUEUE_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     action: BotAction
     join_queue: QueueRequest
     leave_queue: TicketRequest
-    def __init__(self, action: _Optional[_Union[BotAction, _Mapping]] = ..., join_queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., leave_queue: _Optional[_Union[TicketRequest, _Mapping]] = ...) -> None: ...
+    events: EventsRequest
+    def __init__(self, action: _Optional[_Union[BotAction, _Mapping]] = ..., join_queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., leave_queue: _Optional[_Union[TicketRequest, _Mapping]] = ..., events: _Optional[_Union[EventsRequest, _Mapping]] = ...) -> None: ...
+
+class EventsRequest(_message.Message):
+    __slots__ = ("match_id", "seat")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class BotAction(_message.Message):
     __slots__ = ("match_id", "seat", "decision", "action", "use_default")
@@ -42,7 +52,7 @@ class QueueRequest(_message.Message):
     def __init__(self, min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., ruleset: _Optional[str] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
-    __slots__ = ("welcome", "ticket", "match_start", "decision", "result", "error", "match_end")
+    __slots__ = ("welcome", "ticket", "match_start", "decision", "result", "error", "match_end", "defaulted", "history")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     TICKET_FIELD_NUMBER: _ClassVar[int]
     MATCH_START_FIELD_NUMBER: _ClassVar[int]
@@ -50,6 +60,8 @@ class ServerMessage(_message.Message):
     RESULT_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     MATCH_END_FIELD_NUMBER: _ClassVar[int]
+    DEFAULTED_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
     welcome: Welcome
     ticket: Ticket
     match_start: MatchStart
@@ -57,7 +69,35 @@ class ServerMessage(_message.Message):
     result: ActionResult
     error: BotError
     match_end: MatchEnd
-    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., ticket: _Optional[_Union[Ticket, _Mapping]] = ..., match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., result: _Optional[_Union[ActionResult, _Mapping]] = ..., error: _Optional[_Union[BotError, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
+    defaulted: Defaulted
+    history: EventHistory
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., ticket: _Optional[_Union[Ticket, _Mapping]] = ..., match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., result: _Optional[_Union[ActionResult, _Mapping]] = ..., error: _Optional[_Union[BotError, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ..., defaulted: _Optional[_Union[Defaulted, _Mapping]] = ..., history: _Optional[_Union[EventHistory, _Mapping]] = ...) -> None: ...
+
+class Defaulted(_message.Message):
+    __slots__ = ("match_id", "seat", "decision", "applied", "reason", "away")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    APPLIED_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    AWAY_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    decision: int
+    applied: _containers.RepeatedScalarFieldContainer[str]
+    reason: str
+    away: bool
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., applied: _Optional[_Iterable[str]] = ..., reason: _Optional[str] = ..., away: _Optional[bool] = ...) -> None: ...
+
+class EventHistory(_message.Message):
+    __slots__ = ("match_id", "seat", "events")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ...) -> None: ...
 
 class Welcome(_message.Message):
     __slots__ = ("bot_id", "name", "max_concurrent_matches", "actions_per_s", "burst", "active_matches")
@@ -108,16 +148,18 @@ class Ticket(_message.Message):
     def __init__(self, ticket_id: _Optional[str] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ..., state: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., rating: _Optional[float] = ..., enqueued_ms: _Optional[int] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., turn_timeout_s: _Optional[float] = ..., ruleset: _Optional[str] = ...) -> None: ...
 
 class MatchStart(_message.Message):
-    __slots__ = ("match_id", "seats", "players", "turn_timeout_s")
+    __slots__ = ("match_id", "seats", "players", "turn_timeout_s", "events")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     TURN_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seats: _containers.RepeatedScalarFieldContainer[int]
     players: int
     turn_timeout_s: float
-    def __init__(self, match_id: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., players: _Optional[int] = ..., turn_timeout_s: _Optional[float] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
+    def __init__(self, match_id: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., players: _Optional[int] = ..., turn_timeout_s: _Optional[float] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
     __slots__ = ("match_id", "seat", "decision", "observation", "legal_actions", "default_action", "deadline_ms")
@@ -150,7 +192,7 @@ class ActionResult(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., applied: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class BotError(_message.Message):
-    __slots__ = ("code", "kind", "message", "match_id", "seat", "decision", "legal_actions")
+    __slots__ = ("code", "kind", "message", "match_id", "seat", "decision", "legal_actions", "retry_after_s")
     CODE_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
@@ -158,6 +200,7 @@ class BotError(_message.Message):
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    RETRY_AFTER_S_FIELD_NUMBER: _ClassVar[int]
     code: str
     kind: str
     message: str
@@ -165,7 +208,8 @@ class BotError(_message.Message):
     seat: int
     decision: int
     legal_actions: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, code: _Optional[str] = ..., kind: _Optional[str] = ..., message: _Optional[str] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., legal_actions: _Optional[_Iterable[str]] = ...) -> None: ...
+    retry_after_s: float
+    def __init__(self, code: _Optional[str] = ..., kind: _Optional[str] = ..., message: _Optional[str] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., legal_actions: _Optional[_Iterable[str]] = ..., retry_after_s: _Optional[float] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
     __slots__ = ("match_id", "outcome", "seats")
@@ -332,3 +376,47 @@ class RankedMatch(_message.Message):
     rated: bool
     ruleset: str
     def __init__(self, match_id: _Optional[str] = ..., season: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RankedSeat, _Mapping]]] = ..., created_ms: _Optional[int] = ..., turn_timeout_s: _Optional[float] = ..., rated: _Optional[bool] = ..., ruleset: _Optional[str] = ...) -> None: ...
+
+class BotProfileRequest(_message.Message):
+    __slots__ = ("bot_id", "limit")
+    BOT_ID_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    bot_id: str
+    limit: int
+    def __init__(self, bot_id: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class RatingView(_message.Message):
+    __slots__ = ("score", "mu", "sigma", "games", "wins", "provisional")
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
+    score: float
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    provisional: bool
+    def __init__(self, score: _Optional[float] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., provisional: _Optional[bool] = ...) -> None: ...
+
+class BotProfile(_message.Message):
+    __slots__ = ("bot_id", "name", "created_ms", "all_time", "season", "season_name", "active_matches", "recent")
+    BOT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    CREATED_MS_FIELD_NUMBER: _ClassVar[int]
+    ALL_TIME_FIELD_NUMBER: _ClassVar[int]
+    SEASON_FIELD_NUMBER: _ClassVar[int]
+    SEASON_NAME_FIELD_NUMBER: _ClassVar[int]
+    ACTIVE_MATCHES_FIELD_NUMBER: _ClassVar[int]
+    RECENT_FIELD_NUMBER: _ClassVar[int]
+    bot_id: str
+    name: str
+    created_ms: int
+    all_time: RatingView
+    season: RatingView
+    season_name: str
+    active_matches: int
+    recent: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., created_ms: _Optional[int] = ..., all_time: _Optional[_Union[RatingView, _Mapping]] = ..., season: _Optional[_Union[RatingView, _Mapping]] = ..., season_name: _Optional[str] = ..., active_matches: _Optional[int] = ..., recent: _Optional[_Iterable[str]] = ...) -> None: ...

@@ -49,10 +49,13 @@ class BotServiceServicer:
     """
 
     def Connect(self, request_iterator, context):
-        """One stream per bot process. The server pushes every decision of the bot's seats
-        (observation, legal actions, deadline) and takes its actions; the bot may also queue
-        for ranked matches on it. Errors about one message (an illegal action, another bot's
-        seat, too many requests) come back as BotError messages and leave the stream open.
+        """One live stream per bot: a new Connect with the same token replaces the bot's older
+        stream, which is sent a BotError (kind "replaced") and closed with ABORTED. The server
+        pushes every decision of the bot's seats (observation with the events the seat saw
+        since its previous decision, legal actions, deadline) and takes its actions; the bot
+        may also queue for ranked matches on it. Errors about one message (an illegal action,
+        another bot's seat, too many requests) come back as BotError messages and leave the
+        stream open.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -157,6 +160,11 @@ class RankedServiceStub:
                 request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.RankedMatchRequest.SerializeToString,
                 response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.RankedMatch.FromString,
                 _registered_method=True)
+        self.GetBot = channel.unary_unary(
+                '/fengsheng.v1.RankedService/GetBot',
+                request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.BotProfileRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.BotProfile.FromString,
+                _registered_method=True)
 
 
 class RankedServiceServicer:
@@ -214,6 +222,13 @@ class RankedServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetBot(self, request, context):
+        """A registered bot's public profile: name, ratings on the bot ladder, recent matches.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RankedServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -256,6 +271,11 @@ def add_RankedServiceServicer_to_server(servicer, server):
                     servicer.GetRankedMatch,
                     request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.RankedMatchRequest.FromString,
                     response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.RankedMatch.SerializeToString,
+            ),
+            'GetBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetBot,
+                    request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.BotProfileRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.BotProfile.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -475,6 +495,33 @@ class RankedService:
             '/fengsheng.v1.RankedService/GetRankedMatch',
             fengsheng_dot_v1_dot_bot__service__pb2.RankedMatchRequest.SerializeToString,
             fengsheng_dot_v1_dot_bot__service__pb2.RankedMatch.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.RankedService/GetBot',
+            fengsheng_dot_v1_dot_bot__service__pb2.BotProfileRequest.SerializeToString,
+            fengsheng_dot_v1_dot_bot__service__pb2.BotProfile.FromString,
             options,
             channel_credentials,
             insecure,
