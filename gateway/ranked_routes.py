@@ -16,6 +16,7 @@ import json
 import os
 from typing import Any
 
+import grpc
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 
