@@ -15,10 +15,10 @@ from typing import Any
 
 import grpc
 import pytest
+from gateway.cards import deck
 from google.protobuf import json_format
 
 from fengsheng.v1 import bot_service_pb2 as bs
-from gateway.cards import deck
 from gateway.convert import to_dict
 from gateway.errors import GRPC_TO_HTTP
 
