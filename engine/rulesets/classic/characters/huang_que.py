@@ -60,10 +60,11 @@ class HuangQueZaiHou(Skill):
     kind: ClassVar[str] = "auto"
 
     def usable(self, g: Game, seat: int) -> bool:
+        """Not used yet and the identity still secret (D17). Asked also without a black
+        card in hand (then only ``pass``): whether she is asked must not tell the table
+        what her hand holds."""
         st = g.state
-        me = st.seats[seat]
-        return (not me.identity_revealed and not marks.has(st, marks.once(self.id, seat))
-                and any(deck.IS_BLACK[c] for c in me.hand))
+        return not st.seats[seat].identity_revealed and not marks.has(st, marks.once(self.id, seat))
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if event == "dying" and fr.seat != seat and self.usable(g, seat):
@@ -79,7 +80,7 @@ class HuangQueZaiHou(Skill):
             picks += [f"{a},{b}" for a, b in combinations(blacks, 2)]
             dying = dying_seats(g)
             targets = [s for s in g.living() if s not in dying]
-            if not me.alive or not self.usable(g, fr.seat) or not targets:
+            if not me.alive or not self.usable(g, fr.seat):
                 st.stack.pop()
                 return
             options = [f"skill {self.id} to {s} cards {p}" for s in targets for p in picks]

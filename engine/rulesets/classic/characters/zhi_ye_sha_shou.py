@@ -41,8 +41,10 @@ class LianJi(Skill):
             g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
             g.draw(fr.seat, 1)
         if not fr.answer:
+            # Asked even with no fake in hand (only ``pass``): the prompt must not tell the
+            # table what his hand holds.
             blacks = sorted({c for c in me.hand if deck.IS_BLACK[c]})
-            if not me.alive or not st.seats[victim].alive or not blacks:
+            if not me.alive or not st.seats[victim].alive:
                 st.stack.pop()
                 return
             ask_trigger(g, fr, [f"skill {self.id} to {victim} cards {c}" for c in blacks],
