@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import deck
+from .characters.base import skill_privacy
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -38,4 +39,6 @@ def hidden_action(g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str
         fr = st.stack[-1]
         if fr.stage == 0:
             return (seat, fr.order[0]), "chooses how to answer the probe"
+    if st.characters:
+        return skill_privacy(g, seat, words)
     return None

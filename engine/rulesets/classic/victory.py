@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.state import Frame
+
 from . import deck, marks, ruledata
 from .characters import MISSIONS
 from .characters.base import skills_of
@@ -40,8 +42,8 @@ def mission_met(g: Game, seat: int) -> bool:
 def check_victory(g: Game) -> bool:
     """Whether the game is over now; ends it when someone must declare."""
     st = g.state
-    if st.over:
-        return True
+    if st.over or (st.stack and st.stack[-1].kind == "declare"):
+        return True  # over, or a declaration waits for the declarer's choice (风度)
     n = st.players
     if st.characters:
         for k in range(n):
@@ -63,17 +65,18 @@ def check_victory(g: Game) -> bool:
     return False
 
 
-def declare(g: Game, seat: int, reason: str) -> None:
+def declare(g: Game, seat: int, reason: str, chosen: int = -1) -> None:
     """``seat`` declares victory: its faction mates (not lost) win with it; bystanders'
-    missions may join or defeat the declaration (§8)."""
+    missions may join or defeat the declaration (§8); a declarer's skill may add a
+    co-winner (风度), chosen by the declarer when there are several candidates: then a
+    ``declare`` frame waits for that choice (``chosen``, see :func:`h_declare`)."""
     st = g.state
     me = st.seats[seat]
     winners = [seat]
     if me.identity in ("latent", "military"):
         winners = [i for i, s in enumerate(st.seats) if s.identity == me.identity and not marks.has(st, marks.lost(i))]
     if st.characters:
-        for sk in skills_of(g, seat):
-            winners += [w for w in sk.co_winners(g, seat, winners) if w not in winners]
+        joined: list[int] = []
         for i, s in enumerate(st.seats):
             if i == seat or s.identity != "bystander" or not s.character or marks.has(st, marks.lost(i)):
                 continue
@@ -83,10 +86,30 @@ def declare(g: Game, seat: int, reason: str) -> None:
                 g.log("declare", seat, f"seat {seat} declares victory ({reason})")
                 finish(g, [i], f"mission of {s.character}: the declaration of seat {seat} fails")
                 return
-            if verdict == "join" and i not in winners:
-                winners.append(i)
+            if verdict == "join":
+                joined.append(i)
+        for sk in skills_of(g, seat):
+            extra = sk.co_winners(g, seat, winners)
+            if sk.co_winner_choice and len(extra) > 1:
+                if chosen not in extra:
+                    g.push(Frame("declare", seat=seat, text=reason, order=extra))
+                    g.ask(seat, "trigger", f"{sk.zh}: choose who wins with you",
+                          [f"skill {sk.id} to {c}" for c in extra])
+                    return
+                extra = [chosen]
+            winners += [w for w in extra if w not in winners]
+        winners += [w for w in joined if w not in winners]
     g.log("declare", seat, f"seat {seat} declares victory ({reason})")
     finish(g, winners, reason)
+
+
+def h_declare(g: Game, fr: Frame) -> None:
+    """A declaration waiting for the declarer's choice of a co-winner (风度,
+    ``skill ID to S``): the game ends with it (§6.6: nothing can be inserted)."""
+    words = fr.answer.split()
+    g.state.stack.pop()
+    g.log("skill", fr.seat, f"seat {fr.seat} uses {words[1]}")
+    declare(g, fr.seat, fr.text, chosen=int(words[3]))
 
 
 def finish(g: Game, winners: list[int], reason: str) -> None:

@@ -130,8 +130,21 @@ class Skill:
         loss that beats a victory reached at the same moment)."""
 
     def co_winners(self, g: Game, seat: int, winners: list[int]) -> list[int]:
-        """Extra winners when ``seat`` (who has this skill) declares victory (风度)."""
+        """Extra winners when ``seat`` (who has this skill) declares victory (风度). With
+        :attr:`co_winner_choice`, these are the candidates and the declarer picks one."""
         return []
+
+    #: ``co_winners`` lists candidates of which the declarer chooses one (风度: a decision of
+    #: kind ``trigger``, ``skill ID to S``, asked while declaring, §6.6 special moment).
+    co_winner_choice: ClassVar[bool] = False
+
+    # -- hidden information -------------------------------------------------------
+    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+        """For an action of this skill (``skill ID …``, or the answer to a prompt of its
+        ``skill_step`` frame) that names a card others may not see (a card given from hand,
+        one put back on the pile): (the seats that see the action line, the line the others
+        see). None: the line is public."""
+        return None
 
 
 class Mission:
@@ -298,6 +311,17 @@ def fire(g: Game, event: str, seat: int, *, item: Item | None = None, cards: lis
                 frames.append(fr)
     for fr in reversed(frames):
         g.push(fr)
+
+
+def skill_privacy(g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+    """The :meth:`Skill.hidden` answer for ``words``: a ``skill ID …`` action, or the answer
+    to a prompt opened by a skill's ``skill_step`` frame (``privacy.hidden_action``)."""
+    st = g.state
+    if words[0] == "skill" and len(words) > 1 and words[1] in SKILLS:
+        return SKILLS[words[1]].hidden(g, seat, words)
+    if st.stack and st.stack[-1].kind == "skill_step" and st.stack[-1].text in SKILLS:
+        return SKILLS[st.stack[-1].text].hidden(g, seat, words)
+    return None
 
 
 def ask_trigger(g: Game, fr: Frame, options: list[str], text: str) -> None:

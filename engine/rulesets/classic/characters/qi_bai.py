@@ -1,5 +1,125 @@
-"""柒佰 (qi_bai): not implemented yet; PENDING keeps it out of the pool (docs/classic-characters.md).
+"""柒佰 (qi_bai, 公开, M): 敏锐, 联动 and 风度 (classic digest §10.2, §6.1 golden rule, §12
+D6, D22; source "敏锐 你可以在他人回合中使用锁定 … 这些【锁定】可以被【识破】", "联动 当你使用锁定时，
+抽二张牌然后选择一张手牌分给另一位玩家 … 【锁定】被识破的情况下无法发动 … 该技能为强制发动",
+"风度 当你宣告胜利时选择一位女性一同胜利 … 若场上存在女性时此效果必须触发 … 盖伏状态下的角色失去
+性别", and the §6.3 example where 柒佰 locks B in A's 情报传递 step)."""
 
-Replace this file with the character: its skill classes in SKILLS and its MISSION."""
+from __future__ import annotations
 
-PENDING = True
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.state import Frame
+
+from .. import deck
+from .base import Mission, Skill, sexes
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class MinRui(Skill):
+    """敏锐: you may use 锁定 in other players' turns, in their play phases and 情报传递
+    steps (D22; golden rule §6.1). Such a 锁定 is a card: it can be 识破'd."""
+
+    id: ClassVar[str] = "min_rui"
+    zh: ClassVar[str] = "敏锐"
+    kind: ClassVar[str] = "passive"
+
+    def timing_override(self, g: Game, seat: int, function: str) -> bool | None:
+        st = g.state
+        if function == "lock" and st.turn != seat and st.timing in ("main1", "main2", "transmit"):
+            return True
+        return None
+
+    def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
+        """Log a 锁定 used in another player's turn as a use of 敏锐 (simulate summary)."""
+        if event == "card_used" and fr.answer == "lock" and fr.order[:1] == [seat] and g.state.turn != seat:
+            g.log("skill", seat, f"seat {seat} uses {self.id}")
+        return None
+
+
+class LianDong(Skill):
+    """联动 (mandatory): when you use 锁定 successfully (not 识破'd; §6.5: after the chain
+    settles, before the 锁定's effect) → draw 2, then give 1 hand card to another player
+    (``choose N to S``; only the two of you see the card)."""
+
+    id: ClassVar[str] = "lian_dong"
+    zh: ClassVar[str] = "联动"
+    kind: ClassVar[str] = "auto"
+
+    def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
+        if event == "used_on" and fr.answer == "lock" and fr.order[:1] == [seat]:
+            return Frame("skill_step", seat=seat, text=self.id)
+        return None
+
+    def step(self, g: Game, fr: Frame) -> None:
+        give_step(g, fr, self.id, draw=2, to_self=False, text="联动: give 1 hand card to another player")
+
+    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+        return give_hidden(seat, words)
+
+
+def give_step(g: Game, fr: Frame, skill: str, *, draw: int, to_self: bool, text: str) -> None:
+    """Draw ``draw`` cards (stage 0), then give 1 hand card to a living player
+    (``choose N to S``; ``to_self``: the giver may name itself, keeping the card)."""
+    st = g.state
+    me = st.seats[fr.seat]
+    if fr.stage == 0:
+        fr.stage = 1
+        g.log("skill", fr.seat, f"seat {fr.seat} uses {skill}")
+        g.draw(fr.seat, draw)
+    if not fr.answer:
+        targets = [s for s in g.living() if to_self or s != fr.seat]
+        if not me.alive or not me.hand or not targets:
+            st.stack.pop()
+            return
+        g.ask(fr.seat, "choose", text, [f"choose {c} to {s}" for c in sorted(set(me.hand)) for s in targets])
+        return
+    words = fr.answer.split()
+    st.stack.pop()
+    card, to = int(words[1]), int(words[3])
+    if to == fr.seat:
+        g.log("give", fr.seat, f"seat {fr.seat} keeps its cards ({skill})")
+        return
+    me.hand.remove(card)
+    st.seats[to].hand.append(card)
+    g.log("give", fr.seat, f"seat {fr.seat} gives {card} to seat {to}", audience=(fr.seat, to), cards=(card,),
+          public=f"seat {fr.seat} gives a hand card to seat {to}")
+
+
+def give_hidden(seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+    """``choose N to S``: the card given is seen by giver and receiver only."""
+    if words[0] == "choose" and len(words) == 4:
+        to = int(words[3])
+        return ((seat,) if to == seat else (seat, to)), f"choose a hand card to {to}"
+    return None
+
+
+class FengDu(Skill):
+    """风度: when you declare victory → a female wins with you: a living player other
+    than you whose character is face up and female (D6); mandatory when one exists; with
+    several you choose (a ``trigger`` decision ``skill feng_du to S``, asked while
+    declaring). Her win is hers alone (§8): her faction does not win through it."""
+
+    id: ClassVar[str] = "feng_du"
+    zh: ClassVar[str] = "风度"
+    kind: ClassVar[str] = "passive"
+    co_winner_choice: ClassVar[bool] = True
+
+    def co_winners(self, g: Game, seat: int, winners: list[int]) -> list[int]:
+        women = [s for s in g.living() if s != seat and "F" in sexes(g, s)]
+        if len(women) == 1:  # no choice to make (several: the declare frame logs the use)
+            g.log("skill", seat, f"seat {seat} uses {self.id}")
+        return women
+
+
+class FiveTrueIntel(Mission):
+    """Hold 5 or more true (red or blue) intel."""
+
+    def met(self, g: Game, seat: int) -> bool:
+        s = g.state.seats[seat]
+        return s.alive and sum(1 for c in s.intel if deck.IS_TRUE[c]) >= 5
+
+
+SKILLS = (MinRui, LianDong, FengDu)
+MISSION = FiveTrueIntel()

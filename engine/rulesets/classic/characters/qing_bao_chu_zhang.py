@@ -1,5 +1,125 @@
-"""情报处长 (qing_bao_chu_zhang): not implemented yet; PENDING keeps it out of the pool (docs/classic-characters.md).
+"""情报处长 (qing_bao_chu_zhang, 公开, M): 隔墙有耳 and 偷龙转凤 (classic digest §10.2;
+source "隔墙有耳 当你试探一位玩家时你可以抽二张牌，然后选择一张手牌放回牌库顶 … 先结算【隔墙有耳】
+效果再结算【试探】 … 【试探】被【识破】后的情况下不能使用该技能", "偷龙转凤 当情报到达你时你可以丢弃
+一张手牌，然后将该情报与牌库顶的第一张牌调换 … 使用时机参考【破译】 … 调换后的情报保持原来的状态")."""
 
-Replace this file with the character: its skill classes in SKILLS and its MISSION."""
+from __future__ import annotations
 
-PENDING = True
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.state import Frame, Item
+
+from .. import deck
+from .base import Mission, Skill, ask_trigger
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class GeQiangYouEr(Skill):
+    """隔墙有耳: when you use 试探 on a player successfully (not 识破'd; §6.5: after the
+    chain settles, before the 试探's effect) → you may draw 2 (``skill ge_qiang_you_er``
+    or ``pass``), then put 1 hand card on the pile top (``choose N``, seen by you only)."""
+
+    id: ClassVar[str] = "ge_qiang_you_er"
+    zh: ClassVar[str] = "隔墙有耳"
+    kind: ClassVar[str] = "auto"
+
+    def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
+        if event == "used_on" and fr.answer == "probe" and fr.order[:1] == [seat]:
+            return Frame("skill_step", seat=seat, text=self.id)
+        return None
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        me = st.seats[fr.seat]
+        if fr.stage == 0:
+            if not fr.answer:
+                ask_trigger(g, fr, [f"skill {self.id}"], "隔墙有耳: draw 2, then put 1 hand card on the pile top?")
+                return
+            answer = fr.answer
+            fr.answer = ""
+            if answer == "pass":
+                st.stack.pop()
+                return
+            fr.stage = 1
+            g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+            g.draw(fr.seat, 2)
+        if not fr.answer:
+            if not me.hand:
+                st.stack.pop()
+                return
+            g.ask(fr.seat, "choose", "隔墙有耳: put 1 hand card on the pile top",
+                  [f"choose {c}" for c in sorted(set(me.hand))])
+            return
+        card = int(fr.answer.split()[1])
+        st.stack.pop()
+        me.hand.remove(card)
+        st.pile.append(card)
+        g.log("pile_top", fr.seat, f"seat {fr.seat} puts {card} on the pile top", audience=(fr.seat,), cards=(card,),
+              public=f"seat {fr.seat} puts a hand card on the pile top")
+
+    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+        if words[0] == "choose":
+            return (seat,), "choose a hand card for the pile top"
+        return None
+
+
+class TouLongZhuanFeng(Skill):
+    """偷龙转凤: 情报到达 step, the intel at you (any turn; timing as 破译) → discard 1 hand
+    card (paid when used: ``skill tou_long_zhuan_feng cards N``), then swap that intel with
+    the pile top card: the new intel keeps the old one's face-up / face-down state (nobody
+    has seen a face-down one), its mode and its sender (D15); the old one goes on the pile
+    top. A skill on the chain: it cannot be 识破'd; it fails if the intel is no longer at
+    you when it resolves."""
+
+    id: ClassVar[str] = "tou_long_zhuan_feng"
+    zh: ClassVar[str] = "偷龙转凤"
+    kind: ClassVar[str] = "active"
+
+    def actions(self, g: Game, seat: int) -> list[str]:
+        st = g.state
+        t = st.transit
+        if st.timing != "arrive" or t is None or t.holder != seat:
+            return []
+        return [f"skill {self.id} cards {c}" for c in sorted(set(st.seats[seat].hand))]
+
+    def declare(self, g: Game, seat: int, opts: dict[str, str]) -> Item:
+        item = super().declare(g, seat, opts)
+        g.discard_from_hand(seat, item.cards)
+        return item
+
+    def valid(self, g: Game, item: Item) -> bool:
+        t = g.state.transit
+        return t is not None and t.holder == item.user and g.state.seats[item.user].alive
+
+    def resolve(self, g: Game, item: Item) -> None:
+        st = g.state
+        t = st.transit
+        assert t is not None
+        new = g.take_pile_top()
+        if not new:
+            g.log("skill", item.user, "偷龙转凤: no card to swap with (pile and discard are empty)")
+            return
+        old = t.card
+        st.pile.append(old)
+        t.card = new
+        if t.face_up:
+            g.log("swap", item.user, f"the intel {old} goes on the pile top; {new} takes its place (偷龙转凤)",
+                  cards=(old, new))
+        else:
+            t.known_by = []
+            g.log("swap", item.user, "the face-down intel goes on the pile top; the pile top card takes its place "
+                  "face down (偷龙转凤)")
+
+
+class ThreeRedIntel(Mission):
+    """Hold 3 or more red intel."""
+
+    def met(self, g: Game, seat: int) -> bool:
+        s = g.state.seats[seat]
+        return s.alive and sum(1 for c in s.intel if deck.IS_RED[c]) >= 3
+
+
+SKILLS = (GeQiangYouEr, TouLongZhuanFeng)
+MISSION = ThreeRedIntel()
