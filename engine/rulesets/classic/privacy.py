@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import deck
+from .characters import SKILLS
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -34,6 +35,11 @@ def hidden_action(g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str
             for it in st.chain:
                 if it.card == on and it.kind == "probe":
                     return (seat, it.user, it.target), f"play {card} on the face-down probe"
+    if kind in ("choose", "trigger") and st.stack and st.stack[-1].kind == "skill_step":
+        fr = st.stack[-1]
+        skill = SKILLS.get(fr.text)
+        if skill is not None:
+            return skill.hidden_answer(g, fr, action)
     if kind == "choose" and st.stack and st.stack[-1].kind == "card_step" and st.stack[-1].text == "probe":
         fr = st.stack[-1]
         if fr.stage == 0:

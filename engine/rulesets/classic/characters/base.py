@@ -133,6 +133,12 @@ class Skill:
         """Extra winners when ``seat`` (who has this skill) declares victory (风度)."""
         return []
 
+    def hidden_answer(self, g: Game, fr: Frame, action: str) -> tuple[tuple[int, ...], str] | None:
+        """Who may see ``action``, the answer to a decision on this skill's ``skill_step``
+        frame ``fr``, and what everyone else sees instead (as ``privacy.hidden_action``);
+        None: the answer is public (the default)."""
+        return None
+
 
 class Mission:
     """A bystander's 机密任务 (digest §8): ``met`` is checked whenever victory is checked;
