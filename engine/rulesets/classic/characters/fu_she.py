@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.state import Item
 
+from .. import marks
 from ..cards import FUNCTIONS
 from .base import Mission, Skill, flip
 
@@ -66,7 +67,9 @@ class NobodyDiedAtDeclaration(Mission):
     dead, D23), you win alone and the declaration fails (§8)."""
 
     def on_declare(self, g: Game, seat: int, declarer: int) -> str | None:
-        return "fail" if not g.state.kills else None
+        st = g.state
+        died = st.kills or any(not s.alive and not marks.has(st, marks.lost(i)) for i, s in enumerate(st.seats))
+        return None if died else "fail"
 
 
 SKILLS = (ShengDongJiXi, DanYaoWuXian)
