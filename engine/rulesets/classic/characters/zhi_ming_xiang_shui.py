@@ -83,6 +83,7 @@ class LinWeiShouMing(Skill):
         g.log("identity", fr.seat, f"seat {fr.seat} removes its identity card ({old}) from the game",
               audience=(fr.seat,), public=f"seat {fr.seat} removes its identity card from the game face down")
         me.identity = new
+        me.identity_revealed = False  # the card she takes is face down, whatever her old one was
         st.seats[dying].identity = ""
         g.log("identity", fr.seat, f"seat {fr.seat}'s identity is now {new} (临危受命)", audience=(fr.seat,),
               public=f"seat {fr.seat} takes seat {dying}'s identity card (临危受命)")
