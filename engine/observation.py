@@ -92,7 +92,8 @@ def _public(g: Game) -> game_pb2.Observation:
             # 致命香水's 绝密任务 character: shown once she died or won (p.12 ①).
             secret_character=p.secret_character if not p.alive or i in st.winners else "",
         )
-        if p.identity_revealed:
+        if p.identity_revealed and p.identity:
+            # A dead seat whose identity card was taken (classic 临危受命) shows none.
             sv.identity = IDENTITY[p.identity]
     t = st.transit
     if t is not None:

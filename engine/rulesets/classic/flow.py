@@ -289,16 +289,27 @@ def h_after(g: Game, fr: Frame) -> None:
 
 
 def h_dying(g: Game, fr: Frame) -> None:
-    """A death (§7): death-time skills first (before the reveal; one may save), then the
-    player puts hand and intel in the discard pile and reveals character and identity."""
+    """A death (§7): death-time skills first (before the reveal; one may save: event
+    ``dying``); if not saved, the ``death`` event (the death stands, hand and identity still
+    in place: 搜取, 临危受命); then the player puts hand and intel in the discard pile and
+    reveals character and identity."""
     st = g.state
     if fr.stage == 0:
         fr.stage = 1
         fire(g, "dying", fr.seat, order=list(fr.order), text=fr.text)
         return
+    if fr.stage == 1:
+        if marks.has(st, marks.saved(fr.seat)):
+            st.stack.pop()
+            marks.remove(st, marks.saved(fr.seat))
+            return
+        # The death stands: "when a player dies" skills that need the hand and the
+        # identity still in place (搜取, 临危受命) run now, before the reveal.
+        fr.stage = 2
+        fire(g, "death", fr.seat, order=list(fr.order), text=fr.text)
+        return
     st.stack.pop()
-    if marks.has(st, marks.saved(fr.seat)):
-        marks.remove(st, marks.saved(fr.seat))
+    if not st.seats[fr.seat].alive:
         return
     die(g, fr.seat, list(fr.order), fr.text)
     fire(g, "died", fr.seat, order=list(fr.order), text=fr.text)
@@ -314,7 +325,8 @@ def die(g: Game, seat: int, killers: list[int], cause: str) -> None:
         mission.dying(g, seat)
     who = sorted(set(k for k in killers if k >= 0))
     st.kills.append(Kill(dead=seat, killers=who, cause=cause, true_intel=true_intel, identity=s.identity))
-    g.log("death", seat, f"seat {seat} dies ({s.identity})", seats=who)
+    shown = s.identity or "its identity card was taken"
+    g.log("death", seat, f"seat {seat} dies ({shown})", seats=who)
     _leave(g, seat)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import deck
+from .characters import SKILLS
 from .characters.base import skill_privacy
 
 if TYPE_CHECKING:
@@ -35,6 +36,12 @@ def hidden_action(g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str
             for it in st.chain:
                 if it.card == on and it.kind == "probe":
                     return (seat, it.user, it.target), f"play {card} on the face-down probe"
+    if kind in ("choose", "trigger") and st.stack and st.stack[-1].kind == "skill_step":
+        fr = st.stack[-1]
+        skill = SKILLS.get(fr.text)
+        found = skill.hidden_answer(g, fr, action) if skill is not None else None
+        if found is not None:
+            return found
     if kind == "choose" and st.stack and st.stack[-1].kind == "card_step" and st.stack[-1].text == "probe":
         fr = st.stack[-1]
         if fr.stage == 0:

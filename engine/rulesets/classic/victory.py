@@ -83,6 +83,7 @@ def declare(g: Game, seat: int, reason: str, chosen: int = -1) -> None:
             mission = MISSIONS.get(s.character)
             verdict = mission.on_declare(g, i, seat) if mission is not None else None
             if verdict == "fail":
+                me.identity_revealed = True  # declaring reveals the identity (D29), even in vain
                 g.log("declare", seat, f"seat {seat} declares victory ({reason})")
                 finish(g, [i], f"mission of {s.character}: the declaration of seat {seat} fails")
                 return

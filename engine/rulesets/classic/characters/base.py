@@ -19,7 +19,8 @@ Skill kinds (``kind``):
   (``pass`` or ``skill ID …``). Events: ``received`` (a seat got intel: ``fr.seat`` the
   receiver, ``cards``, ``order`` = [sender or -1], ``text`` = cause), ``used_on`` (a card
   used successfully on a seat, after the chain settles, before its effect), ``dying``
-  (before the identity is revealed; set :func:`marks.saved` to save), ``died``,
+  (before the identity is revealed; set :func:`marks.saved` to save), ``death`` (the
+  death stands: hand and identity still in place), ``died``,
   ``decrypted``, ``seen_through``, ``card_used``, ``drawn`` (the turn's draw).
 - ``conversion``: ``converts(card)`` names the functions a hand card may be used as
   (``play N as F``); the card keeps colour and mode and can be 识破'd.
@@ -144,6 +145,12 @@ class Skill:
         ``skill_step`` frame) that names a card others may not see (a card given from hand,
         one put back on the pile): (the seats that see the action line, the line the others
         see). None: the line is public."""
+        return None
+
+    def hidden_answer(self, g: Game, fr: Frame, action: str) -> tuple[tuple[int, ...], str] | None:
+        """Who may see ``action``, the answer to a decision on this skill's ``skill_step``
+        frame ``fr``, and what everyone else sees instead (as ``privacy.hidden_action``);
+        None: the answer is public (the default)."""
         return None
 
 

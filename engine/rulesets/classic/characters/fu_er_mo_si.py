@@ -1,5 +1,99 @@
-"""福尔摩斯 (fu_er_mo_si): not implemented yet; PENDING keeps it out of the pool (docs/classic-characters.md).
+"""福尔摩斯 (fu_er_mo_si, 公开, M): 揭露 and 真相 (digest §10.2; source: 揭露 情报传递时可以丢弃一张
+黑色手牌，然后翻开一张传递中的密电若为假情报，则抽二张牌 (使用时机参照调虎离山与截获) / 真相 当一位玩家使用试探时，
+你可以弃一张手牌先检视该试探 (在试探成功使用后，效果结算之前; 技能结算后试探照常进行))."""
 
-Replace this file with the character: its skill classes in SKILLS and its MISSION."""
+from __future__ import annotations
 
-PENDING = True
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.state import Frame, Item
+
+from .. import deck
+from .base import Mission, Skill, ask_trigger
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class JieLu(Skill):
+    """揭露: 情报传递 step, any turn (调虎离山's timing), the intel in transit a face-down
+    密电 → discard a black hand card (the cost, paid when declared: ``skill jie_lu cards
+    N``), then turn that intel face up for everyone; if it is fake, draw 2. A skill: 识破
+    cannot target it; it fails if the intel is gone or already face up when it resolves."""
+
+    id: ClassVar[str] = "jie_lu"
+    zh: ClassVar[str] = "揭露"
+    kind: ClassVar[str] = "active"
+
+    def actions(self, g: Game, seat: int) -> list[str]:
+        t = g.state.transit
+        if g.state.timing != "transmit" or t is None or t.mode != "secret" or t.face_up:
+            return []
+        return [f"skill {self.id} cards {c}" for c in sorted(set(g.state.seats[seat].hand)) if deck.IS_BLACK[c]]
+
+    def declare(self, g: Game, seat: int, opts: dict[str, str]) -> Item:
+        item = super().declare(g, seat, opts)
+        card = item.cards[0]
+        g.state.seats[seat].hand.remove(card)
+        item.held.append(card)
+        g.log("discard", seat, f"seat {seat} discards {card} (揭露)", cards=(card,))
+        return item
+
+    def valid(self, g: Game, item: Item) -> bool:
+        t = g.state.transit
+        return g.state.seats[item.user].alive and t is not None and t.mode == "secret" and not t.face_up
+
+    def resolve(self, g: Game, item: Item) -> None:
+        t = g.state.transit
+        assert t is not None
+        t.face_up = True
+        g.log("reveal", item.user, f"the intel in transit is turned face up: {t.card} (揭露)", cards=(t.card,))
+        if deck.IS_BLACK[t.card]:
+            g.draw(item.user, 2)
+
+
+class ZhenXiang(Skill):
+    """真相: when another player uses 试探 successfully (not 识破'd), before it resolves →
+    you may discard 1 hand card (``skill zhen_xiang cards N``) to look at that 试探 (only
+    you); the 试探 then proceeds unchanged. Not offered to the 试探's user or target, who
+    see the card anyway."""
+
+    id: ClassVar[str] = "zhen_xiang"
+    zh: ClassVar[str] = "真相"
+    kind: ClassVar[str] = "auto"
+
+    def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
+        if (event == "used_on" and fr.answer == "probe" and seat not in fr.order
+                and g.state.seats[seat].hand):
+            return Frame("skill_step", seat=seat, text=self.id, card=fr.card)
+        return None
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        me = st.seats[fr.seat]
+        if not fr.answer:
+            if not me.alive or not me.hand:
+                st.stack.pop()
+                return
+            ask_trigger(g, fr, [f"skill {self.id} cards {c}" for c in sorted(set(me.hand))],
+                        "真相: discard a hand card to look at the 试探?")
+            return
+        words = fr.answer.split()
+        st.stack.pop()
+        if words[0] == "pass":
+            return
+        g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+        g.discard_from_hand(fr.seat, [int(words[3])])
+        g.log("look", fr.seat, f"seat {fr.seat} looks at the 试探: {fr.card} (真相)", audience=(fr.seat,),
+              cards=(fr.card,), public=f"seat {fr.seat} looks at the 试探 (真相)")
+
+
+class ThreeRedIntel(Mission):
+    """Hold 3 or more red intel."""
+
+    def met(self, g: Game, seat: int) -> bool:
+        return sum(1 for c in g.state.seats[seat].intel if deck.IS_RED[c]) >= 3
+
+
+SKILLS = (JieLu, ZhenXiang)
+MISSION = ThreeRedIntel()

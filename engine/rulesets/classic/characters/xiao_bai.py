@@ -1,5 +1,134 @@
-"""小白 (xiao_bai): not implemented yet; PENDING keeps it out of the pool (docs/classic-characters.md).
+"""小白 (xiao_bai, 公开, both): 乔装, 收买 and 败露 (digest §10.2, §7, §12 D23; source: 乔装 此角色既
+视为男性也视为女性 / 收买 把你的四张手牌交给一位玩家然后获得他面前的一张情报 / 败露 当你获得六张或以上的情报时，
+你输掉这场游戏)."""
 
-Replace this file with the character: its skill classes in SKILLS and its MISSION."""
+from __future__ import annotations
 
-PENDING = True
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.state import Frame, Item
+
+from .. import flow, marks
+from .base import Mission, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+#: How many hand cards 收买 gives.
+PRICE = 4
+
+
+class QiaoZhuang(Skill):
+    """乔装: this character counts as male and as female (D6, D28)."""
+
+    id: ClassVar[str] = "qiao_zhuang"
+    zh: ClassVar[str] = "乔装"
+    kind: ClassVar[str] = "passive"
+
+    def sexes(self) -> tuple[str, ...] | None:
+        return ("F", "M")
+
+
+class ShouMai(Skill):
+    """收买: any window, any turn, with 4 or more hand cards (source: 不足四张手牌时不能发动) →
+    give 4 hand cards to a player (``skill shou_mai to S``, then ``choose N`` four times;
+    they cannot refuse; only the two see the cards), then take any one intel in front of
+    them, fake included (``choose M``), into your intel: a receipt (D19) credited to you
+    (D15). A player with no intel only gets the cards. The item fails if you hold fewer
+    than 4 cards when it resolves."""
+
+    id: ClassVar[str] = "shou_mai"
+    zh: ClassVar[str] = "收买"
+    kind: ClassVar[str] = "active"
+
+    def actions(self, g: Game, seat: int) -> list[str]:
+        if len(g.state.seats[seat].hand) < PRICE:
+            return []
+        return [f"skill {self.id} to {s}" for s in g.living() if s != seat]
+
+    def valid(self, g: Game, item: Item) -> bool:
+        st = g.state
+        return st.seats[item.target].alive and st.seats[item.user].alive and len(st.seats[item.user].hand) >= PRICE
+
+    def resolve(self, g: Game, item: Item) -> None:
+        g.push(Frame("skill_step", seat=item.user, text=self.id, order=[item.target]))
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        me = st.seats[fr.seat]
+        target = fr.order[0]
+        them = st.seats[target]
+        if fr.stage == 0:
+            if fr.answer:
+                fr.cards.append(int(fr.answer.split()[1]))
+                fr.answer = ""
+            if len(fr.cards) < PRICE:
+                left = list(me.hand)
+                for c in fr.cards:
+                    left.remove(c)
+                g.ask(fr.seat, "choose", f"收买: give a hand card to seat {target} ({len(fr.cards) + 1} of {PRICE})",
+                      [f"choose {c}" for c in sorted(set(left))])
+                return
+            for c in fr.cards:
+                me.hand.remove(c)
+            them.hand.extend(fr.cards)
+            g.log("give", fr.seat, f"seat {fr.seat} gives {' '.join(map(str, fr.cards))} to seat {target} (收买)",
+                  audience=(fr.seat, target), cards=fr.cards,
+                  public=f"seat {fr.seat} gives {PRICE} hand cards to seat {target} (收买)")
+            fr.stage = 1
+        if not fr.answer:
+            if not them.alive or not them.intel:
+                st.stack.pop()
+                return
+            g.ask(fr.seat, "choose", f"收买: take an intel of seat {target}",
+                  [f"choose {m}" for m in sorted(set(them.intel))])
+            return
+        card = int(fr.answer.split()[1])
+        st.stack.pop()
+        them.intel.remove(card)
+        g.log("move", target, f"seat {target}'s intel {card} goes to seat {fr.seat} (收买)", cards=(card,))
+        g.place_intel(fr.seat, [card], [fr.seat], cause=self.id)
+
+    def hidden_answer(self, g: Game, fr: Frame, action: str) -> tuple[tuple[int, ...], str] | None:
+        if fr.stage == 0:
+            return (fr.seat,), "chooses a card to give (收买)"
+        return None
+
+
+class BaiLu(Skill):
+    """败露: when you hold 6 or more intel you lose the game (§7, D23): not a death, no
+    death-time skills, not a death for missions; it beats a victory reached at the same
+    moment (source: 当获得六张情报并同时达到胜利条件时，视为输掉游戏), so it is checked before
+    any declaration."""
+
+    id: ClassVar[str] = "bai_lu"
+    zh: ClassVar[str] = "败露"
+    kind: ClassVar[str] = "passive"
+
+    def state_check(self, g: Game, seat: int) -> None:
+        s = g.state.seats[seat]
+        if s.alive and not marks.has(g.state, marks.lost(seat)) and len(s.intel) >= 6:
+            g.log("skill", seat, f"seat {seat} uses {self.id}")
+            flow.lose(g, seat, "败露: six intel")
+
+
+class FirstToDieOrFactionGone(Mission):
+    """You are the first player to die (a bystander dying first of 3 fakes wins, source
+    note), or every 潜伏 player or every 军情 player is dead (lost players are not dead,
+    D23; a death whose identity card 临危受命 took counts for no faction)."""
+
+    def met(self, g: Game, seat: int) -> bool:
+        kills = g.state.kills
+        if kills and kills[0].dead == seat:
+            return True
+        dead = {k.dead for k in kills}
+        for faction in ("latent", "military"):
+            members = [i for i, s in enumerate(g.state.seats) if s.identity == faction]
+            dead_members = [k.dead for k in kills if k.identity == faction]
+            if dead_members and all(i in dead for i in members):
+                return True
+        return False
+
+
+SKILLS = (QiaoZhuang, ShouMai, BaiLu)
+MISSION = FirstToDieOrFactionGone()

@@ -1,5 +1,105 @@
-"""致命香水 (zhi_ming_xiang_shui): not implemented yet; PENDING keeps it out of the pool (docs/classic-characters.md).
+"""致命香水 (zhi_ming_xiang_shui, 公开, F): 攻守兼备 and 临危受命 (digest §10.2, §12 D27; source:
+攻守兼备 当你使用锁定或调虎离山时，抽二张牌然后选择一张手牌放回牌库顶 / 临危受命 当另一位玩家死亡时在其翻开身份牌
+前，你可以把你的身份牌面朝下移出游戏然后得到他的身份牌，并且将一位玩家面前的一张情报与牌库顶的第一张牌调换;
+不会触发因某阵营死亡而触发的技能也不会完成因某阵营死亡而完成的机密任务). No mission (D27)."""
 
-Replace this file with the character: its skill classes in SKILLS and its MISSION."""
+from __future__ import annotations
 
-PENDING = True
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.state import Frame
+
+from .base import Skill, ask_trigger
+from .da_mei_nv import put_back, put_back_hidden
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class GongShouJianBei(Skill):
+    """攻守兼备: when you use 锁定 or 调虎离山 successfully (not 识破'd, §6.5; before its
+    effect) → draw 2, then put 1 hand card on the pile top (mandatory; only you see it)."""
+
+    id: ClassVar[str] = "gong_shou_jian_bei"
+    zh: ClassVar[str] = "攻守兼备"
+    kind: ClassVar[str] = "auto"
+
+    def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
+        if event == "used_on" and fr.answer in ("lock", "lure_away") and fr.order[:1] == [seat]:
+            return Frame("skill_step", seat=seat, text=self.id)
+        return None
+
+    def step(self, g: Game, fr: Frame) -> None:
+        if fr.stage == 0:
+            fr.stage = 1
+            if not g.state.seats[fr.seat].alive:
+                g.state.stack.pop()
+                return
+            g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+            g.draw(fr.seat, 2)
+        put_back(g, fr, "攻守兼备")
+
+    def hidden_answer(self, g: Game, fr: Frame, action: str) -> tuple[tuple[int, ...], str] | None:
+        return put_back_hidden(fr, action)
+
+
+class LinWeiShouMing(Skill):
+    """临危受命: when another player dies (the death stands), before their identity is
+    revealed → you may remove your identity card from the game face down and take theirs as
+    yours (only you see it), then swap one intel in front of a living player (not the dying
+    one) with the pile top card: ``skill lin_wei_shou_ming on M`` (``skill
+    lin_wei_shou_ming`` when no intel lies on the table). The dying player then has no
+    identity card: the death counts for no faction (no faction-death missions or
+    triggers). The card taken from the pile is placed as intel, a receipt (D19) credited
+    to you (D15); M goes on the pile top. Repeatable (source: 请再次使用该技能)."""
+
+    id: ClassVar[str] = "lin_wei_shou_ming"
+    zh: ClassVar[str] = "临危受命"
+    kind: ClassVar[str] = "auto"
+
+    def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
+        if event == "death" and fr.seat != seat and g.state.seats[fr.seat].identity:
+            return Frame("skill_step", seat=seat, text=self.id, order=[fr.seat])
+        return None
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        dying = fr.order[0]
+        if not fr.answer:
+            if not st.seats[fr.seat].alive or not st.seats[dying].identity:
+                st.stack.pop()
+                return
+            on_table = sorted(m for i in g.living() if i != dying for m in st.seats[i].intel)
+            options = [f"skill {self.id} on {m}" for m in on_table] or [f"skill {self.id}"]
+            ask_trigger(g, fr, options, f"临危受命: take seat {dying}'s identity card?")
+            return
+        words = fr.answer.split()
+        st.stack.pop()
+        if words[0] == "pass":
+            return
+        me = st.seats[fr.seat]
+        old, new = me.identity, st.seats[dying].identity
+        g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+        g.log("identity", fr.seat, f"seat {fr.seat} removes its identity card ({old}) from the game",
+              audience=(fr.seat,), public=f"seat {fr.seat} removes its identity card from the game face down")
+        me.identity = new
+        me.identity_revealed = False  # the card she takes is face down, whatever her old one was
+        st.seats[dying].identity = ""
+        g.log("identity", fr.seat, f"seat {fr.seat}'s identity is now {new} (临危受命)", audience=(fr.seat,),
+              public=f"seat {fr.seat} takes seat {dying}'s identity card (临危受命)")
+        if len(words) < 4:
+            return
+        card = int(words[3])
+        holder = next(i for i, s in enumerate(st.seats) if card in s.intel)
+        top = g.take_pile_top()
+        if not top:
+            return
+        st.seats[holder].intel.remove(card)
+        st.pile.append(card)
+        g.log("swap", holder, f"seat {holder}'s intel {card} goes on the pile top; the pile top {top} takes its place",
+              cards=(card, top))
+        g.place_intel(holder, [top], [fr.seat], cause=self.id)
+
+
+SKILLS = (GongShouJianBei, LinWeiShouMing)
+MISSION = None
