@@ -320,6 +320,10 @@ def _error(e: bs.BotError, client: BotClient, state: _Session, join_later: Calla
             client.act(e.match_id, e.seat, e.decision, use_default=True)  # at once, before the deadline
         else:
             state.pending.pop(key, None)
+    elif not e.match_id and e.code == "INVALID_ARGUMENT" and state.queued and not state.playing:
+        # the queue request itself is wrong (an unknown ruleset, a count it is not played
+        # by): asking again would be refused again, and waiting would idle silently
+        raise BotError(f"INVALID_ARGUMENT: the queue refused the bot's settings: {e.message}")
     elif not e.match_id and e.kind in RETRY_JOIN_KINDS and not state.playing:
         # a refused queue request: ask again after the wait the platform names, with backoff
         state.queued = False

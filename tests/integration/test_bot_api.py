@@ -442,3 +442,9 @@ def test_the_example_bot_queues_for_the_ruleset_it_is_given(platform: Platform) 
     match_id = out.stdout.split(":", 1)[0].strip()
     record = platform.http.get(f"/api/ranked/matches/{match_id}").json()
     assert record["ruleset"] == other and len(record["seats"]) == players, record
+    # a table size the default ruleset is not played by: refused, and the bot says so and
+    # exits non-zero instead of idling
+    out = subprocess.run([sys.executable, "-m", "fengsheng.bot", "--address", platform.bot_address,
+                          "--players", str(players), "--matches", "1"],
+                         capture_output=True, text=True, timeout=60, env=env, cwd=ROOT)  # fmt: skip
+    assert out.returncode == 2 and "INVALID_ARGUMENT" in out.stderr, out.stderr[-2000:]
