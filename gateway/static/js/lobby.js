@@ -195,7 +195,11 @@ function rankedPanel(nameIn, catalog) {
     "select",
     { id: "ranked-ruleset" },
     catalog.rulesets.map((r) =>
-      h("option", { value: r.id, selected: r.id === start }, `${rulesetName(r)} · ${r.min_players}–${r.max_players}${t("players_unit")}`),
+      h(
+        "option",
+        { value: r.id, selected: r.id === start },
+        `${rulesetName(r)} · ${r.min_players}–${r.max_players}${t("players_unit")}`,
+      ),
     ),
   );
   const minIn = h("select", { id: "ranked-min" });
@@ -207,7 +211,9 @@ function rankedPanel(nameIn, catalog) {
     const info = catalog.rulesets.find((r) => r.id === rulesetIn.value);
     const counts = info ? info.players : [];
     const near = (want) =>
-      counts.includes(want) ? want : counts.reduce((a, b) => (Math.abs(b - want) < Math.abs(a - want) ? b : a), counts[0]);
+      counts.includes(want)
+        ? want
+        : counts.reduce((a, b) => (Math.abs(b - want) < Math.abs(a - want) ? b : a), counts[0]);
     const lo = near(Number(minIn.value) || 5);
     const hi = Math.max(lo, near(Number(maxIn.value) || lo));
     fill(minIn, ...counts.map((n) => h("option", { value: n, selected: n === lo }, String(n))));
