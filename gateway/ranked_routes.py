@@ -84,6 +84,15 @@ def _named(entry: dict[str, Any]) -> dict[str, Any]:
     return entry
 
 
+def history_body(player_id: str, ladder: str, ruleset: str, entries: list[str]) -> dict[str, Any]:
+    """``GET /api/ranked/players/{id}/history``: the request's ``player_id``, ``ladder`` and
+    ``ruleset`` (``""``: every ruleset) and its ``matches``, the ladder's JSON entries
+    (``HistoryResponse.entries``, newest first) with each ``identity`` by enum name. The
+    answer docs/ranked.md shows (tests/unit/test_ranked_doc.py)."""
+    return {"player_id": player_id, "ladder": ladder, "ruleset": ruleset,
+            "matches": [_named(json.loads(e)) for e in entries]}  # fmt: skip
+
+
 async def _settings_checked(call: Any) -> Any:
     """Await a ranked call whose ``INVALID_ARGUMENT`` can only be about the request's own
     settings (ruleset, player range, ladder): a 422 with the service's reason."""
@@ -215,13 +224,13 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
         limit: int = Query(50, ge=1, le=200),
         ruleset: str = Query("", max_length=32, pattern=r"^([a-z][a-z0-9_]*)?$"),
     ) -> dict[str, Any]:
-        """A player's (or bot's) ranked matches, newest first, with the score before and after
-        and every seat's identity; of one ruleset (`ruleset=classic`), or of all (default)."""
+        """A player's (or bot's) ranked matches as `matches`, newest first: each with the
+        player's seat, its identity (enum name), won, the score before and after (fields as
+        in docs/ranked.md); of one ruleset (`ruleset=classic`), or of all (default)."""
         reply = await _settings_checked(
             ranked().History(bs.HistoryRequest(ladder=ladder, player_id=player_id, limit=limit, ruleset=ruleset))
         )
-        return {"player_id": player_id, "ladder": ladder, "ruleset": ruleset,
-                "matches": [_named(json.loads(e)) for e in reply.entries]}  # fmt: skip
+        return history_body(player_id, ladder, ruleset, list(reply.entries))
 
     @app.get("/api/ranked/matches/{match_id}", tags=TAGS)
     async def ranked_match(match_id: str) -> dict[str, Any]:

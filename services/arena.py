@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from engine import Game
 from engine.bots import POLICIES
+from engine.rulesets import RULESET_IDS, get_ruleset
 from fengsheng.v1 import game_pb2
 from services.ladder import MatchResult, MemoryLadder, Participant, current_season
 
@@ -46,6 +47,14 @@ def entrants_for(policies: Sequence[str], players: int) -> list[Entrant]:
     return out
 
 
+def player_counts(ruleset: str) -> list[int]:
+    """The table sizes ``ruleset`` is played at (its identity table: return 3-7, classic
+    3-9), or a ``ValueError`` naming the known rulesets."""
+    if ruleset not in RULESET_IDS:
+        raise ValueError(f"unknown ruleset {ruleset!r}: choose from {', '.join(RULESET_IDS)}")
+    return sorted(get_ruleset(ruleset).identity_table)
+
+
 def play(policies: Sequence[str], seed: int, *, ruleset: str = "return") -> tuple[list[int], list[int]]:
     """Play one match with ``policies[seat]`` at each seat; ``(winners, identities)``."""
     game = Game.new(ruleset=ruleset, players=len(policies), seed=seed)
@@ -72,16 +81,23 @@ def run(
     seed: int = 1,
     season: str | None = None,
     progress: Callable[[int], None] | None = None,
+    ruleset: str = "return",
 ) -> list[Entrant]:
-    """Play ``matches`` ranked matches among the entrants of ``policies`` (a random table of
-    ``players`` each time) and record each in ``ladder``; returns the entrants."""
+    """Play ``matches`` ranked matches of ``ruleset`` among the entrants of ``policies`` (a
+    random table of ``players`` each time) and record each on that ruleset's ladder;
+    returns the entrants. A ruleset not in the registry, or a table size it is not played
+    at, is a ``ValueError`` saying which sizes it allows."""
+    counts = player_counts(ruleset)
+    if players not in counts:
+        allowed = ", ".join(map(str, counts))
+        raise ValueError(f"ruleset {ruleset!r} is played by {allowed} players, not {players}")
     entrants = entrants_for(policies, players)
     rng = random.Random(seed)
     season = season or current_season()
     for i in range(matches):
         table = rng.sample(entrants, players)
         match_seed = rng.randrange(1, 2**62)
-        winners, identities = play([e.policy for e in table], match_seed)
+        winners, identities = play([e.policy for e in table], match_seed, ruleset=ruleset)
         result = MatchResult(
             match_id=f"arena-{seed}-{i}",
             season=season,
@@ -89,6 +105,7 @@ def run(
                 Participant(e.player_id, e.player_id, True, seat, seat in winners, identities[seat])
                 for seat, e in enumerate(table)
             ),
+            ruleset=ruleset,
         )
         ladder.record(result)
         if progress is not None:

@@ -277,18 +277,24 @@ class RankedStore:
         return bool(created), ticket
 
     def leave(self, ticket_id: str, holder: str) -> tuple[str, dict[str, Any] | None]:
-        """``("left" | "matched" | "not_found" | "forbidden" | state, ticket)``."""
-        code, state = self._leave(
+        """``("left" | "unchanged" | "not_found" | "forbidden", ticket)``. ``"left"``: this
+        call took a queued ticket out of the queue, and the change is published to the
+        holder (``/ws/ranked``, the bot's stream) like every other change (issue 17 §7);
+        ``"unchanged"``: the ticket was no longer queued (claimed, matched, left before:
+        the ticket shows which), nothing is published."""
+        code, _state = self._leave(
             keys=[ticket_key(ticket_id), QUEUE_KEY, holder_key(holder)],
             args=[ticket_id, holder, int(time.time() * 1000)],
         )
-        state = state.decode() if isinstance(state, bytes) else state
         code = int(code)
         if code == -1:
             return "not_found", None
         if code == -2:
             return "forbidden", None
-        return ("left" if code == 1 else state), self.ticket(ticket_id)
+        ticket = self.ticket(ticket_id)
+        if code == 1 and ticket is not None:
+            self.publish(ticket)
+        return ("left" if code == 1 else "unchanged"), ticket
 
     def ticket(self, ticket_id: str) -> dict[str, Any] | None:
         raw = self.redis.hgetall(ticket_key(ticket_id))

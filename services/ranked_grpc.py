@@ -278,8 +278,9 @@ class BotServicer(bs_grpc.BotServiceServicer):
                         out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
                     elif kind == "leave_queue":
                         await svc.take(bot)
-                        ticket = await svc.leave(msg.leave_queue.ticket_id, bot.holder)
-                        out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
+                        ticket, published = await svc.leave_published(msg.leave_queue.ticket_id, bot.holder)
+                        if not published:  # else follow() brings it: one message per change
+                            out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
                     elif kind == "events":
                         await svc.take(bot)
                         r = msg.events

@@ -211,6 +211,14 @@ class RankedService:
         return ticket
 
     async def leave(self, ticket_id: str, holder: str) -> dict[str, Any]:
+        """Take the holder's ticket out of the queue (empty id: its current ticket); the
+        ticket as it is now (``left``, or ``matched``/``claimed`` if it was too late)."""
+        return (await self.leave_published(ticket_id, holder))[0]
+
+    async def leave_published(self, ticket_id: str, holder: str) -> tuple[dict[str, Any], bool]:
+        """:meth:`leave`, and whether the change was published to the holder (true when
+        the ticket left the queue now: its followers are told, so a stream that follows
+        the holder need not send it again)."""
         if not ticket_id:
             current = await asyncio.to_thread(self.store.holder_ticket, holder)
             if current is None:
@@ -222,7 +230,7 @@ class RankedService:
         if result == "forbidden":
             raise Forbidden("this ticket belongs to someone else")
         assert ticket is not None
-        return ticket
+        return ticket, result == "left"
 
     async def ticket(self, ticket_id: str, holder: str) -> dict[str, Any]:
         ticket = await asyncio.to_thread(self.store.ticket, ticket_id)

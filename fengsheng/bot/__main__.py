@@ -1,4 +1,5 @@
-"""``FENGSHENG_BOT_TOKEN=T python -m fengsheng.bot --bot heuristic [--url URL | --address HOST:PORT] [--matches N]``.
+"""``FENGSHENG_BOT_TOKEN=T python -m fengsheng.bot --bot heuristic [--url URL | --address HOST:PORT]
+[--ruleset R] [--players N] [--matches N]``.
 
 The bot token comes from ``$FENGSHENG_BOT_TOKEN`` or a 0600 file named by
 ``$FENGSHENG_BOT_TOKEN_FILE``, never from the command line, where every local user can read
@@ -24,7 +25,10 @@ def main(argv: list[str] | None = None) -> int:
         "--address", default="", help="the engine's bot listener HOST:PORT (default: $FENGSHENG_BOT_ADDR, or --url's)"
     )
     parser.add_argument("--matches", type=int, default=1)
-    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument(
+        "--ruleset", default="", help="the ruleset to queue for: an id of GET /api/rulesets (default: return)"
+    )
+    parser.add_argument("--players", type=int, default=5, help="table size: a count the ruleset is played by")
     args = parser.parse_args(argv)
     if args.token is not None:
         parser.error("--token puts the bot token where every local user can read it; "
@@ -38,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     try:
         summaries = run_bot(EXAMPLES[args.bot], token=token, url=args.url, address=args.address,
-                            matches=args.matches, min_players=args.players)  # fmt: skip
+                            matches=args.matches, min_players=args.players, ruleset=args.ruleset)  # fmt: skip
     except BotError as exc:  # never idle, never end quietly: say why, exit non-zero
         logging.getLogger("fengsheng.bot").error("the bot stopped: %s", exc)
         return 2

@@ -88,8 +88,12 @@ class BotClient:
     def send(self, msg: bs.BotMessage) -> None:
         self._out.put(msg)
 
-    def join_queue(self, min_players: int = 5, max_players: int = 0) -> None:
-        self.send(bs.BotMessage(join_queue=bs.QueueRequest(min_players=min_players, max_players=max_players)))
+    def join_queue(self, min_players: int = 5, max_players: int = 0, ruleset: str = "") -> None:
+        """Queue for a ranked match of ``ruleset`` (an id of ``GET /api/rulesets``; empty:
+        ``return``) with ``min_players``..``max_players`` seats (0: ``min_players``), a range
+        that ruleset is played by (else an ``invalid_argument`` error message)."""
+        self.send(bs.BotMessage(join_queue=bs.QueueRequest(min_players=min_players, max_players=max_players,
+                                                           ruleset=ruleset)))  # fmt: skip
 
     def leave_queue(self, ticket_id: str = "") -> None:
         self.send(bs.BotMessage(leave_queue=bs.TicketRequest(ticket_id=ticket_id)))
@@ -163,9 +167,10 @@ def run_bot(
     min_players: int = 5,
     max_players: int = 0,
     on_message: Callable[[bs.ServerMessage], None] | None = None,
+    ruleset: str = "",
 ) -> list[MatchSummary]:
-    """Queue for ``matches`` ranked matches one after another and play them with ``decide``;
-    returns a summary of each.
+    """Queue for ``matches`` ranked matches of ``ruleset`` (empty: ``return``) one after
+    another and play them with ``decide``; returns a summary of each.
 
     ``decide`` gets the seat's observation whose ``events`` are **every** event the seat has
     seen in the match so far (the platform sends only the new ones with each decision; the
@@ -183,7 +188,7 @@ def run_bot(
         if state.queued or state.playing or len(state.done) >= matches:
             return
         state.queued = True
-        client_box[-1].join_queue(min_players, max_players)
+        client_box[-1].join_queue(min_players, max_players, ruleset)
 
     def join_later(wait: float) -> None:
         log.warning("not queued; queueing again in %.1f s", wait)
@@ -315,6 +320,10 @@ def _error(e: bs.BotError, client: BotClient, state: _Session, join_later: Calla
             client.act(e.match_id, e.seat, e.decision, use_default=True)  # at once, before the deadline
         else:
             state.pending.pop(key, None)
+    elif not e.match_id and e.code == "INVALID_ARGUMENT" and state.queued and not state.playing:
+        # the queue request itself is wrong (an unknown ruleset, a count it is not played
+        # by): asking again would be refused again, and waiting would idle silently
+        raise BotError(f"INVALID_ARGUMENT: the queue refused the bot's settings: {e.message}")
     elif not e.match_id and e.kind in RETRY_JOIN_KINDS and not state.playing:
         # a refused queue request: ask again after the wait the platform names, with backoff
         state.queued = False

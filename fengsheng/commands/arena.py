@@ -1,6 +1,8 @@
-"""``fengsheng arena --bots random,heuristic --matches N``: ranked matches among bot
-policies, played in-process on the engine and rated by the ladder's own code
-(:mod:`services.ladder`), with a progress bar, then the leaderboard.
+"""``fengsheng arena --bots random,heuristic --matches N [--ruleset R]``: ranked matches
+of a ruleset (the engine's registry; default ``return``) among bot policies, at a table
+size that ruleset is played by, played in-process on the engine and rated on that
+ruleset's ladder by the ladder's own code (:mod:`services.ladder`), with a progress bar,
+then the leaderboard.
 
 ``--redis-url`` records the matches in that Redis's bot ladder (the same store the
 platform's ``ladder.update`` task writes) instead of a throw-away in-memory ladder.
@@ -22,7 +24,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "entered several times as name#1, name#2... (default random,heuristic)",
     )
     parser.add_argument("--matches", type=int, default=200, help="how many matches (default 200)")
-    parser.add_argument("--players", type=int, default=5, help="seats per match, 3..7 (default 5)")
+    from engine.rulesets import RULESET_IDS
+
+    parser.add_argument(
+        "--ruleset",
+        choices=RULESET_IDS,
+        default="return",
+        help="the rules edition played and rated (its own bot ladder; default return)",
+    )
+    parser.add_argument(
+        "--players", type=int, default=5, help="seats per match: a count the ruleset is played by (default 5)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the whole run (default 1)")
     parser.add_argument("--season", default=None, help="season name (default: the current one)")
     parser.add_argument(
@@ -43,8 +55,13 @@ def run(args: argparse.Namespace) -> int:
     from services.ladder import ALL_TIME, BOT, MatchResult, MemoryLadder, RedisLadder
 
     policies = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if not policies or not 3 <= args.players <= 7 or args.matches < 1:
-        print("fengsheng arena: need --bots, --players 3..7 and --matches >= 1", file=sys.stderr)
+    counts = arena.player_counts(args.ruleset)
+    if not policies or args.players not in counts or args.matches < 1:
+        allowed = ", ".join(map(str, counts))
+        print(
+            f"fengsheng arena: need --bots, --players one of {allowed} (ruleset {args.ruleset}) and --matches >= 1",
+            file=sys.stderr,
+        )
         return 2
     ladder = MemoryLadder(correction=args.correction)
     if args.redis_url:
@@ -76,17 +93,20 @@ def run(args: argparse.Namespace) -> int:
                 players=args.players,
                 seed=args.seed,
                 season=args.season,
+                ruleset=args.ruleset,
                 progress=lambda n: progress.update(task, completed=n),
             )
     except ValueError as exc:
         print(f"fengsheng arena: {exc}", file=sys.stderr)
         return 2
     elapsed = time.perf_counter() - start
-    board = ladder.leaderboard(BOT, ALL_TIME)
+    board = ladder.leaderboard(BOT, ALL_TIME, ruleset=args.ruleset)
     if args.json:
         print(
             json.dumps(
                 {
+                    "ruleset": args.ruleset,
+                    "players": args.players,
                     "matches": args.matches,
                     "seconds": round(elapsed, 2),
                     "leaderboard": [row.to_dict() for row in board],
@@ -95,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    table = Table(title=f"bot ladder after {args.matches} matches ({elapsed:.1f} s)")
+    table = Table(title=f"{args.ruleset} bot ladder after {args.matches} matches ({elapsed:.1f} s)")
     for col in ("#", "bot", "score", "mu", "sigma", "games", "win %"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for row in board:

@@ -121,3 +121,48 @@ def test_each_ruleset_from_the_lobby_to_the_replay(
     page.wait_for_function("/Ruleset/.test(document.querySelector('#replay-ruleset').innerText)")
     assert ruleset_id in page.inner_text("#replay-ruleset")
     assert not errors, errors
+
+
+def test_the_ranked_queue_offers_each_rulesets_player_counts(context: Any, base_url: str) -> None:
+    """The lobby's ranked-queue panel: the ruleset is chosen (the registry's, in its order),
+    both ends of the player range offer exactly that ruleset's counts (its identity table:
+    return 3-7, classic 3-9), a count still allowed is kept, and the queue request names the
+    ruleset. The ticket is left at once (nobody is matched)."""
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+    page.goto(f"{base_url}/#/lobby")
+    page.wait_for_selector("#ranked-ruleset option", state="attached")
+    offered = page.eval_on_selector_all("#ranked-ruleset option", "els => els.map(e => e.value)")
+    assert offered == list(RULESET_IDS)
+    values = "els => els.map(e => Number(e.value))"
+    for ruleset_id in [*RULESET_IDS, *reversed(RULESET_IDS)]:
+        page.select_option("#ranked-ruleset", ruleset_id)
+        counts = sorted(get_ruleset(ruleset_id).identity_table)
+        assert page.eval_on_selector_all("#ranked-min option", values) == counts, ruleset_id
+        assert page.eval_on_selector_all("#ranked-max option", values) == counts, ruleset_id
+        assert int(page.input_value("#ranked-min")) in counts and int(page.input_value("#ranked-max")) in counts
+    widest = max(RULESET_IDS, key=lambda r: max(get_ruleset(r).identity_table))
+    narrowest = min(RULESET_IDS, key=lambda r: max(get_ruleset(r).identity_table))
+    top = max(get_ruleset(widest).identity_table)
+    page.select_option("#ranked-ruleset", widest)
+    page.select_option("#ranked-min", str(top))
+    page.select_option("#ranked-max", str(top))
+    if top not in get_ruleset(narrowest).identity_table:  # a count the other ruleset lacks is not kept
+        page.select_option("#ranked-ruleset", narrowest)
+        assert int(page.input_value("#ranked-max")) in get_ruleset(narrowest).identity_table
+        page.select_option("#ranked-ruleset", widest)
+        page.select_option("#ranked-min", str(top))
+        page.select_option("#ranked-max", str(top))
+    page.fill("#name", "ranked-rulesets")
+    with page.expect_response(lambda r: r.url.endswith("/api/ranked/queue") and r.request.method == "POST") as got:
+        page.click("#ranked-join")
+    ticket = got.value.json()
+    page.wait_for_function("!document.querySelector('#ranked-leave').disabled || /matched|已匹配/.test("
+                           "document.querySelector('#ranked-status').innerText)")  # fmt: skip
+    if page.is_enabled("#ranked-leave"):
+        page.click("#ranked-leave")
+    assert got.value.status == 201, ticket
+    assert got.value.request.post_data_json["ruleset"] == widest
+    assert ticket["ruleset"] == widest and ticket["min_players"] == top and ticket["max_players"] == top
+    assert not errors, errors

@@ -414,3 +414,37 @@ def test_the_example_bot_exits_non_zero_when_it_cannot_play(platform: Platform) 
     out = subprocess.run([sys.executable, "-m", "fengsheng.bot", "--address", platform.bot_address],
                          capture_output=True, text=True, timeout=60, env=env, cwd=ROOT)  # fmt: skip
     assert out.returncode == 2 and "UNAUTHENTICATED" in out.stderr, out.stderr[-2000:]
+
+
+def test_the_example_bot_queues_for_the_ruleset_it_is_given(platform: Platform) -> None:
+    """``python -m fengsheng.bot --ruleset R --players N`` (run_bot's ``ruleset``) queues for
+    that ruleset: at a table size only that ruleset is played by, the bot plays its match to
+    the end, and the match is of that ruleset."""
+    import os
+    import subprocess
+    import sys
+
+    from helpers.processes import ROOT
+
+    from engine.rulesets import RULESET_IDS, get_ruleset
+
+    default = RULESET_IDS[0]
+    other = next(
+        r for r in RULESET_IDS[1:] if set(get_ruleset(r).identity_table) - set(get_ruleset(default).identity_table)
+    )
+    players = min(set(get_ruleset(other).identity_table) - set(get_ruleset(default).identity_table))
+    _, token = platform.bot(f"{other}-cli")
+    env = {**os.environ, "FENGSHENG_BOT_TOKEN": token, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-m", "fengsheng.bot", "--address", platform.bot_address, "--bot", "random",
+                          "--ruleset", other, "--players", str(players), "--matches", "1"],
+                         capture_output=True, text=True, timeout=200, env=env, cwd=ROOT)  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    match_id = out.stdout.split(":", 1)[0].strip()
+    record = platform.http.get(f"/api/ranked/matches/{match_id}").json()
+    assert record["ruleset"] == other and len(record["seats"]) == players, record
+    # a table size the default ruleset is not played by: refused, and the bot says so and
+    # exits non-zero instead of idling
+    out = subprocess.run([sys.executable, "-m", "fengsheng.bot", "--address", platform.bot_address,
+                          "--players", str(players), "--matches", "1"],
+                         capture_output=True, text=True, timeout=60, env=env, cwd=ROOT)  # fmt: skip
+    assert out.returncode == 2 and "INVALID_ARGUMENT" in out.stderr, out.stderr[-2000:]

@@ -487,3 +487,31 @@ def test_queue_settings_follow_the_ruleset_registry_and_queueing_again_replaces(
     assert wider["ticket_id"] != first["ticket_id"] and wider["state"] == "queued"
     assert p.http.get(f"/api/ranked/queue/{first['ticket_id']}", headers=hdr).json()["state"] == "replaced"
     assert p.http.delete(f"/api/ranked/queue/{wider['ticket_id']}", headers=hdr).json()["state"] == "left"
+
+
+def test_ws_ranked_is_told_when_the_ticket_is_deleted_over_http(platform: Platform) -> None:
+    """Issue 17 §7: ``DELETE /api/ranked/queue/{id}`` is a ticket change like any other, so
+    the holder's ``/ws/ranked`` gets the ticket ``left`` (once); a second DELETE changes
+    nothing and pushes nothing."""
+    from websockets.sync.client import connect
+
+    from services.matchmaking import player_counts
+
+    p = platform
+    _, token = p.guest("deleter")
+    hdr = {"authorization": f"Bearer {token}"}
+    # the largest return table: nobody else queues for it here, and the fill waits 4 s
+    ticket = p.http.post("/api/ranked/queue", headers=hdr, json={"min_players": player_counts("return")[-1]}).json()
+    with connect(p.url.replace("http", "ws") + f"/ws/ranked?token={token}") as ws:
+        first = json.loads(ws.recv(timeout=10))
+        assert first["type"] == "ticket" and first["ticket"]["ticket_id"] == ticket["ticket_id"]
+        assert first["ticket"]["state"] == "queued"
+        gone = p.http.delete(f"/api/ranked/queue/{ticket['ticket_id']}", headers=hdr)
+        assert gone.status_code == 200 and gone.json()["state"] == "left", gone.text
+        pushed = json.loads(ws.recv(timeout=5))
+        assert pushed["type"] == "ticket" and pushed["ticket"]["ticket_id"] == ticket["ticket_id"]
+        assert pushed["ticket"]["state"] == "left"
+        again = p.http.delete(f"/api/ranked/queue/{ticket['ticket_id']}", headers=hdr)
+        assert again.status_code == 200 and again.json()["state"] == "left"
+        with pytest.raises(TimeoutError):
+            ws.recv(timeout=1.5)

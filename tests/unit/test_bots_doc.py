@@ -15,15 +15,22 @@ from typing import Any
 
 import grpc
 import pytest
-from gateway.cards import deck
 from google.protobuf import json_format
 
+from engine.rulesets import get_ruleset
 from fengsheng.v1 import bot_service_pb2 as bs
 from gateway.convert import to_dict
 from gateway.errors import GRPC_TO_HTTP
+from services.rulesets import ruleset_info
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
 BLOCK = re.compile(r"```json([^\n]*)\n(.*?)```", re.S)
+
+
+def deck(ruleset: str) -> dict[int, dict[str, Any]]:
+    """``GET /api/cards?ruleset=`` as the gateway answers it (gateway/rulesets.py: the
+    engine's ``ListRulesets`` deck, each card through ``to_dict``), by card number."""
+    return {card.number: to_dict(card) for card in ruleset_info(get_ruleset(ruleset)).cards}
 
 
 def blocks() -> list[tuple[str, str]]:

@@ -136,7 +136,7 @@ export async function mountLobby(root) {
           error,
         ),
       ),
-      rankedPanel(nameIn),
+      rankedPanel(nameIn, catalog),
       h("section", { class: "panel" }, h("h2", {}, t("live_matches")), live),
       boardPanel(),
       h("section", { class: "panel" }, h("h2", {}, t("recent_matches")), finished),
@@ -185,18 +185,45 @@ function stopTicket() {
   ticketTimer = null;
 }
 
-/** Queue for a ranked match (POST /api/ranked/queue), follow the ticket until it is matched. */
-function rankedPanel(nameIn) {
-  const minIn = h(
+/** Queue for a ranked match of a ruleset (POST /api/ranked/queue), follow the ticket until
+ * it is matched. The rulesets and each one's player counts come from `catalog`
+ * (GET /api/rulesets): the range selects offer exactly the chosen ruleset's counts. */
+function rankedPanel(nameIn, catalog) {
+  const saved = localStorage.getItem("fs.ranked_ruleset") || localStorage.getItem("fs.ruleset");
+  const start = catalog.rulesets.some((r) => r.id === saved) ? saved : catalog.default;
+  const rulesetIn = h(
     "select",
-    { id: "ranked-min" },
-    [3, 4, 5, 6, 7].map((n) => h("option", { value: n, selected: n === 5 }, String(n))),
+    { id: "ranked-ruleset" },
+    catalog.rulesets.map((r) =>
+      h(
+        "option",
+        { value: r.id, selected: r.id === start },
+        `${rulesetName(r)} · ${r.min_players}–${r.max_players}${t("players_unit")}`,
+      ),
+    ),
   );
-  const maxIn = h(
-    "select",
-    { id: "ranked-max" },
-    [3, 4, 5, 6, 7].map((n) => h("option", { value: n, selected: n === 5 }, String(n))),
-  );
+  const minIn = h("select", { id: "ranked-min" });
+  const maxIn = h("select", { id: "ranked-max" });
+
+  /** The chosen ruleset's player counts in both selects; a count still allowed is kept,
+   * else the one nearest 5. */
+  function showCounts() {
+    const info = catalog.rulesets.find((r) => r.id === rulesetIn.value);
+    const counts = info ? info.players : [];
+    const near = (want) =>
+      counts.includes(want)
+        ? want
+        : counts.reduce((a, b) => (Math.abs(b - want) < Math.abs(a - want) ? b : a), counts[0]);
+    const lo = near(Number(minIn.value) || 5);
+    const hi = Math.max(lo, near(Number(maxIn.value) || lo));
+    fill(minIn, ...counts.map((n) => h("option", { value: n, selected: n === lo }, String(n))));
+    fill(maxIn, ...counts.map((n) => h("option", { value: n, selected: n === hi }, String(n))));
+  }
+  rulesetIn.addEventListener("change", () => {
+    localStorage.setItem("fs.ranked_ruleset", rulesetIn.value);
+    showCounts();
+  });
+  showCounts();
   const status = h("p", { id: "ranked-status", class: "muted" });
   const joinBtn = h("button", { type: "button", id: "ranked-join", class: "primary" }, t("join_queue"));
   const leaveBtn = h("button", { type: "button", id: "ranked-leave", disabled: true }, t("leave_queue"));
@@ -240,7 +267,7 @@ function rankedPanel(nameIn) {
       const ticket = await api("/api/ranked/queue", {
         method: "POST",
         token: g.token,
-        body: { min_players: lo, max_players: hi },
+        body: { ruleset: rulesetIn.value || undefined, min_players: lo, max_players: hi },
       });
       localStorage.setItem("fs.ticket", ticket.ticket_id);
       show(ticket);
@@ -270,6 +297,7 @@ function rankedPanel(nameIn) {
     { class: "panel ranked" },
     h("h2", {}, t("ranked_queue")),
     h("p", { class: "muted" }, t("ranked_about")),
+    h("label", { class: "field" }, h("span", {}, t("ruleset")), rulesetIn),
     h("div", { class: "field" }, h("span", {}, t("players_range")), h("span", { class: "range" }, minIn, " – ", maxIn)),
     h("div", { class: "buttons" }, joinBtn, leaveBtn),
     status,
