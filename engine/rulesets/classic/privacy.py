@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import deck
+from .characters import SKILLS
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -38,4 +39,8 @@ def hidden_action(g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str
         fr = st.stack[-1]
         if fr.stage == 0:
             return (seat, fr.order[0]), "chooses how to answer the probe"
+    if kind in ("choose", "trigger") and st.stack and st.stack[-1].kind == "skill_step":
+        skill = SKILLS.get(st.stack[-1].text)
+        if skill is not None:
+            return skill.hidden_choice(g, st.stack[-1], seat, action)
     return None

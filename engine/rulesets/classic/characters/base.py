@@ -133,6 +133,13 @@ class Skill:
         """Extra winners when ``seat`` (who has this skill) declares victory (风度)."""
         return []
 
+    def hidden_choice(self, g: Game, fr: Frame, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
+        """Who may read ``action``, ``seat``'s answer to a ``choose`` / ``trigger`` decision of
+        this skill's ``skill_step`` frame ``fr``: ``(audience, public text)``, or None when
+        the answer is public (the default). For answers naming a hidden card (弃卒保帅's
+        cards put on the pile top)."""
+        return None
+
 
 class Mission:
     """A bystander's 机密任务 (digest §8): ``met`` is checked whenever victory is checked;
