@@ -58,8 +58,8 @@ class XueRanMeiGui(Skill):
             if not options or not st.seats[target].alive:
                 st.stack.pop()
                 return
-            g.ask(fr.seat, "choose", f"血染玫瑰: fake intel for seat {target} (at most {'three' if fr.index == 3 else 'one'})",
-                  ["pass", *options])
+            most = "three" if fr.index == 3 else "one"
+            g.ask(fr.seat, "choose", f"血染玫瑰: fake intel for seat {target} (at most {most})", ["pass", *options])
             return
         words = fr.answer.split()
         st.stack.pop()
