@@ -67,7 +67,8 @@ class YiZhi(Skill):
     random as their intel (cannot refuse; 3 or fewer: all); the rest is discarded
     (digest §10.2, §7 ①, §12 D16). The placed intel is received (D19) and 老鬼 is
     credited with the kills (D15). 老鬼's own mission is read from the hand held at the
-    death, before it is given away (docs/rule-decisions.md, classic)."""
+    death, before it is given away: if that completes it, 遗志 is not asked
+    (docs/rule-decisions.md, classic)."""
 
     id: ClassVar[str] = "yi_zhi"
     zh: ClassVar[str] = "遗志"
@@ -87,10 +88,8 @@ class YiZhi(Skill):
                 st.stack.pop()  # saved (救美) before this skill: no death
                 return
             MISSION.dying(g, fr.seat)
-            from ..victory import check_victory  # victory imports the character registry
-
-            if check_victory(g):
-                st.stack.pop()
+            if marks.has(st, marks.mission_done(fr.seat)):
+                st.stack.pop()  # her mission is met: she wins as the death completes
                 return
         if not fr.answer:
             options = [f"skill {self.id} to {s}" for s in g.living() if s != fr.seat]
