@@ -56,6 +56,10 @@ class Checker:
         start = self._seen_events
         self._seen_events = len(events)
         now = public_cards(game)
+        # A card a public event of this step lists was shown to all, even if it has left the
+        # public zones since (a discarded card reshuffled into the pile by 真伪莫辨 resolving
+        # in the same chain).
+        shown = {c for e in events[start:] if e.visible_to(-1) for c in e.cards}
         for e in events[start:]:
             if e.kind != "action" or not e.visible_to(-1):
                 continue
@@ -63,7 +67,7 @@ class Checker:
             if len(words) != 3 or words[1] != "choose" or not words[2].isdigit() or int(words[2]) < 7:
                 continue
             card = int(words[2])
-            if card not in self._public_before and card not in now:
+            if card not in self._public_before and card not in now and card not in shown:
                 raise AssertionError(f"public log shows {e.text!r} but card {card} was never in a public zone")
         self._public_before = now
 

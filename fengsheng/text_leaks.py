@@ -46,14 +46,19 @@ def _names(ruleset_id: str) -> dict[str, str]:
     character). Per ruleset: classic reuses 再临's skill names for other characters (D30)."""
     names: dict[str, str] = {}
     ruleset = get_ruleset(ruleset_id)
+    shared: set[str] = set()
     for cid, ch in ruleset.characters.items():
         names[cid] = names[ch.zh] = cid
         for sid in ch.skills:
-            names[sid] = cid
             # A classic character not implemented yet has skill ids but no skill objects.
             zh = getattr(ruleset.skills.get(sid), "zh", "")
-            if zh:
-                names[zh] = cid
+            for name in (sid, zh) if zh else (sid,):
+                if names.get(name, cid) != cid:
+                    shared.add(name)
+                names[name] = cid
+    # A skill of several characters (classic 就计: 老鬼 and 老枪) names none of them.
+    for name in shared:
+        del names[name]
     return names
 
 

@@ -1,5 +1,108 @@
-"""浮萍 (fu_ping): not implemented yet; PENDING keeps it out of the pool (docs/classic-characters.md).
+"""浮萍 (fu_ping, 潜伏, F): 先机 and 后着 (digest §10.2)."""
 
-Replace this file with the character: its skill classes in SKILLS and its MISSION."""
+from __future__ import annotations
 
-PENDING = True
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.state import Frame, Item
+
+from .base import Mission, Skill, ask_trigger
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class XianJi(Skill):
+    """先机 [flip]: any window → turn face up, take 2 random hand cards from another player
+    (抽取: without looking; fewer if they hold fewer), then they draw 2 (digest §10.2, §11
+    抽取手牌). ``skill xian_ji to S``. Which cards moved is known to the two players only."""
+
+    id: ClassVar[str] = "xian_ji"
+    zh: ClassVar[str] = "先机"
+    kind: ClassVar[str] = "flip"
+
+    def actions(self, g: Game, seat: int) -> list[str]:
+        return [f"skill {self.id} to {s}" for s in g.living() if s != seat]
+
+    def valid(self, g: Game, item: Item) -> bool:
+        seats = g.state.seats
+        return seats[item.user].alive and seats[item.target].alive
+
+    def resolve(self, g: Game, item: Item) -> None:
+        st = g.state
+        me, other = item.user, item.target
+        hand = st.seats[other].hand
+        taken = [hand.pop(g.random_below(len(hand))) for _ in range(min(2, len(hand)))]
+        st.seats[me].hand.extend(taken)
+        if taken:
+            g.log("take", me, f"seat {me} takes {' '.join(map(str, taken))} from seat {other}",
+                  audience=(me, other), cards=taken,
+                  public=f"seat {me} takes {len(taken)} hand card(s) from seat {other}")
+        g.draw(other, 2)
+
+
+class HouZhao(Skill):
+    """后着: when you die, face up (before your identity is revealed, §7 ①) → you may look
+    at another player's hand (only you; ``skill hou_zhao to S``) and place one of its cards
+    as intel in front of any player (``choose N to T``; not yourself, you are leaving)
+    (digest §10.2). The placed card is received (D19), credited to 浮萍 (D15)."""
+
+    id: ClassVar[str] = "hou_zhao"
+    zh: ClassVar[str] = "后着"
+    kind: ClassVar[str] = "auto"
+
+    def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
+        if event == "dying" and fr.seat == seat and self._hands(g, seat):
+            return Frame("skill_step", seat=seat, text=self.id)
+        return None
+
+    @staticmethod
+    def _hands(g: Game, seat: int) -> list[int]:
+        return [s for s in g.living() if s != seat and g.state.seats[s].hand]
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        answer = fr.answer
+        fr.answer = ""
+        if fr.stage == 0:
+            if not answer:
+                options = [f"skill {self.id} to {s}" for s in self._hands(g, fr.seat)]
+                if not options:
+                    st.stack.pop()
+                    return
+                ask_trigger(g, fr, options, "后着: look at a player's hand?")
+                return
+            if answer == "pass":
+                st.stack.pop()
+                return
+            fr.stage = 1
+            other = int(answer.split()[3])
+            fr.order = [other]
+            hand = sorted(st.seats[other].hand)
+            g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+            g.log("look", fr.seat, f"seat {fr.seat} looks at seat {other}'s hand: {' '.join(map(str, hand))}",
+                  audience=(fr.seat,), cards=hand, public=f"seat {fr.seat} looks at seat {other}'s hand")
+            answer = ""
+        other = fr.order[0]
+        if not answer:
+            hand = sorted(set(st.seats[other].hand))
+            seats = [s for s in g.living() if s != fr.seat]
+            g.ask(fr.seat, "choose", f"后着: place a card of seat {other}'s hand as intel",
+                  [f"choose {c} to {s}" for c in hand for s in seats])
+            return
+        words = answer.split()
+        card, to = int(words[1]), int(words[3])
+        st.stack.pop()
+        st.seats[other].hand.remove(card)
+        g.place_intel(to, [card], [fr.seat], cause=self.id)
+
+
+class SecondOrLaterToDie(Mission):
+    """You are the second or a later player to die (lost players are not dead, D23)."""
+
+    def met(self, g: Game, seat: int) -> bool:
+        return any(k.dead == seat for k in g.state.kills[1:])
+
+
+SKILLS = (XianJi, HouZhao)
+MISSION = SecondOrLaterToDie()

@@ -1,5 +1,129 @@
-"""老金 (lao_jin): not implemented yet; PENDING keeps it out of the pool (docs/classic-characters.md).
+"""老金 (lao_jin, 潜伏, M): 弃卒保帅 and 釜底抽薪 (digest §10.2)."""
 
-Replace this file with the character: its skill classes in SKILLS and its MISSION."""
+from __future__ import annotations
 
-PENDING = True
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.state import Frame
+
+from .. import deck
+from .base import Skill, ask_trigger, flip
+from .bei_lei_mao import RedAndBlueInHand
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class QiZuBaoShuai(Skill):
+    """弃卒保帅 [flip]: when a card you used is 识破'd → you may turn face up, draw 5, then
+    put 2 hand cards on the pile top in any order (digest §10.2; source "不符合翻开条件时不能
+    主动翻开角色牌"). A ``trigger`` decision (``skill qi_zu_bao_shuai`` or ``pass``), then
+    ``choose N`` twice: the first card goes on the pile, the second on top of it. Which
+    cards go back is seen by 老金 only."""
+
+    id: ClassVar[str] = "qi_zu_bao_shuai"
+    zh: ClassVar[str] = "弃卒保帅"
+    kind: ClassVar[str] = "flip"
+
+    def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
+        if event == "seen_through" and fr.seat == seat:
+            return Frame("skill_step", seat=seat, text=self.id)
+        return None
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        me = st.seats[fr.seat]
+        answer = fr.answer
+        fr.answer = ""
+        if fr.stage == 0:
+            if not answer:
+                # The prompt is public: it must not name the face-down character's skill.
+                ask_trigger(g, fr, [f"skill {self.id}"], "your card is seen through: respond?")
+                return
+            if answer == "pass":
+                st.stack.pop()
+                return
+            fr.stage = 1
+            flip(g, fr.seat, up=True)
+            g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+            g.draw(fr.seat, 5)
+        elif answer:
+            card = int(answer.split()[1])
+            me.hand.remove(card)
+            st.pile.append(card)
+            g.log("pile_top", fr.seat, f"seat {fr.seat} puts {card} on the pile top", audience=(fr.seat,),
+                  cards=(card,), public=f"seat {fr.seat} puts a hand card on the pile top")
+            fr.index += 1
+        if fr.index >= 2 or not me.hand:
+            st.stack.pop()
+            return
+        which = "first (lower)" if fr.index == 0 else "second (top)"
+        g.ask(fr.seat, "choose", f"弃卒保帅: the {which} hand card to put on the pile top",
+              [f"choose {c}" for c in sorted(set(me.hand))])
+
+    def hidden_answer(self, g: Game, fr: Frame, action: str) -> tuple[tuple[int, ...], str] | None:
+        if fr.stage == 1 and action.startswith("choose"):
+            return (fr.seat,), "puts a hand card on the pile top"
+        return None
+
+
+class FuDiChouXin(Skill):
+    """釜底抽薪: face up; when you receive a fake intel → you may place a fake intel from
+    your hand in front of yourself (``skill fu_di_chou_xin cards N``), turn this character
+    face down, then place one hand card as intel in front of each of any number of
+    players, you included (``choose N to S`` per player, ``pass`` to stop) (digest §10.2;
+    source example: 老金 wins this way with a third red). Each placement is a receipt
+    (D19) credited to 老金 (D15), settled before the next choice (deaths, victory); 老金 is
+    face down before his own fake is settled, so it cannot trigger this skill again."""
+
+    id: ClassVar[str] = "fu_di_chou_xin"
+    zh: ClassVar[str] = "釜底抽薪"
+    kind: ClassVar[str] = "auto"
+
+    def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
+        if (event == "received" and fr.seat == seat and any(deck.IS_BLACK[c] for c in fr.cards)
+                and any(deck.IS_BLACK[c] for c in g.state.seats[seat].hand)):
+            return Frame("skill_step", seat=seat, text=self.id)
+        return None
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        me = st.seats[fr.seat]
+        answer = fr.answer
+        fr.answer = ""
+        if fr.stage == 0:
+            if not answer:
+                blacks = sorted({c for c in me.hand if deck.IS_BLACK[c]})
+                ask_trigger(g, fr, [f"skill {self.id} cards {c}" for c in blacks],
+                            "釜底抽薪: place a fake intel before yourself?")
+                return
+            if answer == "pass":
+                st.stack.pop()
+                return
+            fr.stage = 1
+            card = int(answer.split()[3])
+            me.hand.remove(card)
+            g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+            g.place_intel(fr.seat, [card], [fr.seat], cause=self.id)
+            flip(g, fr.seat, up=False)
+            return
+        if answer:
+            if answer == "pass":
+                st.stack.pop()
+                return
+            words = answer.split()
+            card, to = int(words[1]), int(words[3])
+            me.hand.remove(card)
+            fr.order.append(to)
+            g.place_intel(to, [card], [fr.seat], cause=self.id)
+            return
+        seats = [s for s in g.living() if s not in fr.order]
+        if not me.alive or not me.hand or not seats:
+            st.stack.pop()
+            return
+        g.ask(fr.seat, "choose", "place a hand card as intel before a player?",
+              ["pass", *(f"choose {c} to {s}" for c in sorted(set(me.hand)) for s in seats)])
+
+
+SKILLS = (QiZuBaoShuai, FuDiChouXin)
+MISSION = RedAndBlueInHand()
