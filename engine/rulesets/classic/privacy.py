@@ -29,7 +29,7 @@ def hidden_action(g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str
         function = opts.get("as", deck.FUNCTION[card])
         if function == "probe" and "to" in opts:
             return (seat, int(opts["to"])), f"play probe to {opts['to']}"
-        if function == "see_through" and "on" in opts:
+        if function == "see_through" and opts.get("on", "").isdigit():
             on = int(opts["on"])
             for it in st.chain:
                 if it.card == on and it.kind == "probe":
