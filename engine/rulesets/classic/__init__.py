@@ -69,4 +69,5 @@ RULESET = Ruleset(
     discarded=_discarded,
     zone_counts=zone_counts,
     alias=_alias,
+    hand_discards_face_down=True,
 )
