@@ -17,7 +17,7 @@ from .characters.base import draw_count, fire
 from .intel import take_intel
 from .legal import apply_priority, send_actions
 from .setup import h_characters
-from .victory import check_victory
+from .victory import check_victory, h_declare
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -354,4 +354,5 @@ HANDLERS = {
     "after": h_after,
     "dying": h_dying,
     "characters": h_characters,
+    "declare": h_declare,
 }

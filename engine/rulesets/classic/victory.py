@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.state import Frame
+
 from . import deck, marks, ruledata
 from .characters import MISSIONS
 from .characters.base import skills_of
@@ -38,9 +40,10 @@ def mission_met(g: Game, seat: int) -> bool:
 
 
 def check_victory(g: Game) -> bool:
-    """Whether the game is over now; ends it when someone must declare."""
+    """Whether the game is over now (or a declaration is asking its declarer, §6.6); ends
+    it when someone must declare."""
     st = g.state
-    if st.over:
+    if st.over or (st.stack and st.stack[-1].kind == "declare"):
         return True
     n = st.players
     if st.characters:
@@ -64,28 +67,65 @@ def check_victory(g: Game) -> bool:
 
 
 def declare(g: Game, seat: int, reason: str) -> None:
-    """``seat`` declares victory: its faction mates (not lost) win with it; bystanders'
+    """``seat`` declares victory: its faction mates (not lost) win with it; the declarer's
+    skills add co-winners, possibly asking the declarer to choose (风度); bystanders'
     missions may join or defeat the declaration (§8)."""
     st = g.state
     me = st.seats[seat]
     winners = [seat]
     if me.identity in ("latent", "military"):
         winners = [i for i, s in enumerate(st.seats) if s.identity == me.identity and not marks.has(st, marks.lost(i))]
+    g.log("declare", seat, f"seat {seat} declares victory ({reason})")
+    if st.characters and not _co_winners(g, seat, winners, 0, reason):
+        return
+    conclude(g, seat, winners, reason)
+
+
+def _co_winners(g: Game, seat: int, winners: list[int], start: int, reason: str) -> bool:
+    """Add the co-winners of the declarer's skills from the ``start``-th on to ``winners``;
+    False when a skill asks the declarer to choose (a ``declare`` frame was pushed)."""
+    skills = skills_of(g, seat)
+    for i in range(start, len(skills)):
+        sk = skills[i]
+        winners += [w for w in sk.co_winners(g, seat, winners) if w not in winners]
+        options = [w for w in sk.co_winner_choices(g, seat, winners) if w not in winners]
+        if len(options) == 1:
+            winners.append(options[0])
+        elif options:
+            g.push(Frame("declare", seat=seat, order=list(winners), cards=options, index=i + 1, text=reason))
+            return False
+    return True
+
+
+def h_declare(g: Game, fr: Frame) -> None:
+    """A declaration that asks its declarer (风度: which female wins along): decision
+    ``choose``, ``choose S``; nothing may be inserted meanwhile (宣告胜利时, §6.6)."""
+    st = g.state
+    if not fr.answer:
+        skill = skills_of(g, fr.seat)[fr.index - 1].id
+        g.ask(fr.seat, "choose", f"{skill}: choose who wins with you", [f"choose {s}" for s in fr.cards])
+        return
+    st.stack.pop()
+    winners = [*fr.order, int(fr.answer.split()[1])]
+    if _co_winners(g, fr.seat, winners, fr.index, fr.text):
+        conclude(g, fr.seat, winners, fr.text)
+
+
+def conclude(g: Game, seat: int, winners: list[int], reason: str) -> None:
+    """The declaration of ``seat`` with these winners meets the bystanders' missions that
+    join it or make it fail (§8), then the game ends."""
+    st = g.state
     if st.characters:
-        for sk in skills_of(g, seat):
-            winners += [w for w in sk.co_winners(g, seat, winners) if w not in winners]
         for i, s in enumerate(st.seats):
             if i == seat or s.identity != "bystander" or not s.character or marks.has(st, marks.lost(i)):
                 continue
             mission = MISSIONS.get(s.character)
             verdict = mission.on_declare(g, i, seat) if mission is not None else None
             if verdict == "fail":
-                g.log("declare", seat, f"seat {seat} declares victory ({reason})")
                 finish(g, [i], f"mission of {s.character}: the declaration of seat {seat} fails")
                 return
             if verdict == "join" and i not in winners:
                 winners.append(i)
-    g.log("declare", seat, f"seat {seat} declares victory ({reason})")
     finish(g, winners, reason)
 
 

@@ -24,7 +24,8 @@ Skill kinds (``kind``):
 - ``conversion``: ``converts(card)`` names the functions a hand card may be used as
   (``play N as F``); the card keeps colour and mode and can be 识破'd.
 - ``passive``: rule changes read by the engine: ``timing_override`` (敏锐),
-  ``draw_count`` (精明), ``sexes`` (乔装), ``probe_choice`` (城府).
+  ``draw_count`` (精明), ``sexes`` (乔装), ``probe_choice`` (城府), ``co_winners`` and
+  ``co_winner_choices`` (风度: the declarer chooses who wins along).
 """
 
 from __future__ import annotations
@@ -130,7 +131,13 @@ class Skill:
         loss that beats a victory reached at the same moment)."""
 
     def co_winners(self, g: Game, seat: int, winners: list[int]) -> list[int]:
-        """Extra winners when ``seat`` (who has this skill) declares victory (风度)."""
+        """Extra winners when ``seat`` (who has this skill) declares victory."""
+        return []
+
+    def co_winner_choices(self, g: Game, seat: int, winners: list[int]) -> list[int]:
+        """Seats of which ``seat`` (declaring victory, with this skill) must choose one to win
+        along (风度: a face-up female). One seat: it wins along without a question; several:
+        the declaration opens a ``choose S`` decision for ``seat`` (victory.h_declare)."""
         return []
 
 
