@@ -43,16 +43,22 @@ class Checker:
         self._check_restore(game)
         self._check_observations(game)
         self._check_public_choices(game)
+        p = game.state.prompt
+        # a decision whose options all name seats (风度's ``choose S`` at 8–9 players)
+        self._seat_choice = bool(p is not None and p.options and all(
+            o.split()[-1].isdigit() and int(o.split()[-1]) < game.players for o in p.options))
 
     # -------------------------------------------------------------- public log
     _seen_events = 0
     _public_before: frozenset[int] = frozenset()
+    _seat_choice = False
 
     def _check_public_choices(self, game: Game) -> None:
         """A card named by a public ``choose N`` must lie in a public zone (discard pile, an
         intel area, face up in transit or on the chain) when it was chosen (the state of the
         previous check) or now; otherwise the log told everyone a hidden card (e.g. the card
-        given to another player). Numbers below 7 may be seats and are not checked."""
+        given to another player). Numbers below 7 may be seats and are not checked, nor a
+        number below the player count when the decision listed only such numbers."""
         events = game.events
         start = self._seen_events
         self._seen_events = len(events)
@@ -63,6 +69,8 @@ class Checker:
             words = e.text.split()
             if len(words) != 3 or words[1] != "choose" or not words[2].isdigit() or int(words[2]) < 7:
                 continue
+            if self._seat_choice and int(words[2]) < game.players:
+                continue  # a seat (the previous decision listed seats only)
             card = int(words[2])
             if card not in self._public_before and card not in now:
                 raise AssertionError(f"public log shows {e.text!r} but card {card} was never in a public zone")
