@@ -397,6 +397,8 @@ class Game:
             return
         cards = st.discard
         st.discard = []
+        st.discard_face_down = []
+        st.discard_face_down_by = []
         st.rng = rng.shuffle(st.rng, cards)
         st.pile = cards
         self.log("reshuffle", -1, f"the discard pile ({len(cards)}) is shuffled into a new pile")
@@ -407,16 +409,39 @@ class Game:
         return r
 
     def discard_card(self, card: int) -> None:
-        """Put a card on the discard pile (no discard trigger: a used card, a burned intel)."""
-        self.state.discard.append(card)
+        """Put a card on the discard pile face up (no discard trigger: a used card, a burned
+        intel)."""
+        st = self.state
+        if card in st.discard_face_down:  # it left the pile face down and comes back face up
+            i = st.discard_face_down.index(card)
+            del st.discard_face_down[i]
+            del st.discard_face_down_by[i]
+        st.discard.append(card)
+
+    def discard_face_down(self, seat: int, cards: Iterable[int]) -> None:
+        """Put cards of ``seat`` on the discard pile face down: only ``seat`` knows them
+        (observations show 0 to everyone else; classic §12 D12). No event, no trigger."""
+        st = self.state
+        for card in cards:
+            self.discard_card(card)
+            st.discard_face_down.append(card)
+            st.discard_face_down_by.append(seat)
 
     def discard_from_hand(self, seat: int, cards: list[int]) -> None:
-        """The seat discards these hand cards (弃牌): the 'discarded' window (线索) follows."""
+        """The seat discards these hand cards (弃牌): the 'discarded' window (线索) follows.
+        Face down when the ruleset says so (:attr:`Ruleset.hand_discards_face_down`)."""
         hand = self.state.seats[seat].hand
         for card in cards:
             hand.remove(card)
-            self.state.discard.append(card)
-        self.log("discard", seat, f"seat {seat} discards {' '.join(map(str, cards))}", cards=cards)
+        if self.ruleset.hand_discards_face_down:
+            self.discard_face_down(seat, cards)
+            n = len(cards)
+            self.log("discard", seat, f"seat {seat} discards {' '.join(map(str, cards))} face down",
+                     audience=(seat,), cards=cards,
+                     public=f"seat {seat} discards {'a card' if n == 1 else f'{n} cards'} face down")
+        else:
+            self.state.discard.extend(cards)
+            self.log("discard", seat, f"seat {seat} discards {' '.join(map(str, cards))}", cards=cards)
         self.ruleset.discarded(self, seat, cards)
 
     def place_intel(self, seat: int, cards: list[int], users: list[int], *, cause: str) -> None:

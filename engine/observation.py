@@ -1,9 +1,10 @@
 """The view of one seat (OpenSpiel's observer): only what that seat may know.
 
-A seat sees its own hand and identity, every public zone (intel areas, the discard pile,
-counts), identities that were revealed, the intel in transmission when it is face up or
-the seat has seen it (as its sender, by 破译 …), the chain with face-down cards (试探,
-秘密下达) shown only to their user and target, and the events addressed to it.
+A seat sees its own hand and identity, every public zone (intel areas, the discard pile
+with a face-down card shown as 0 unless the seat discarded it, counts), identities that
+were revealed, the intel in transmission when it is face up or the seat has seen it (as
+its sender, by 破译 …), the chain with face-down cards (试探, 秘密下达) shown only to
+their user and target, and the events addressed to it.
 A spectator (seat -1) sees public information only.
 """
 
@@ -54,6 +55,12 @@ def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> 
             if item.kind in face_down and viewer in (item.user, item.target):
                 shown.card = item.card
                 shown.code = item.code
+        if st.discard_face_down:
+            # the seat knows the cards it put on the discard pile face down (classic D12)
+            for pos in obs.discard_face_down:
+                card = st.discard[pos]
+                if st.discard_face_down_by[st.discard_face_down.index(card)] == viewer:
+                    obs.discard[pos] = card
         prompt = st.prompt
         if prompt is not None and prompt.seat == viewer:
             obs.legal_actions.extend(g.legal_actions(viewer))
@@ -76,6 +83,12 @@ def _public(g: Game) -> game_pb2.Observation:
         removed_count=len(st.removed),
         pile_exhausted_once=st.pile_exhausted_once,
     )
+    if st.discard_face_down:
+        hidden = set(st.discard_face_down)
+        for pos, card in enumerate(st.discard):
+            if card in hidden:
+                obs.discard[pos] = 0
+                obs.discard_face_down.append(pos)
     locked = st.locked
     placed = not st.characters or characters_placed(st)
     for i, p in enumerate(st.seats):

@@ -108,6 +108,10 @@ class Ruleset:
     mark_kinds: tuple[type[TypedMark], ...] = ()
     """The ruleset's kinds of mark (:mod:`engine.marks`): a snapshot written before typed
     marks has them as flag strings, which the loader reads back with these."""
+    hand_discards_face_down: bool = False
+    """Hand cards discarded as a cost or by an effect (:meth:`Game.discard_from_hand`) and a
+    leaving player's hand go to the discard pile face down: the observation and the events
+    show their numbers only to the seat that discarded them (classic §12 D12)."""
     alias: Callable[[Game, str, list[str]], list[str] | None] | None = None
     """Accepted spellings of the ruleset that are not listed as legal: ``(game, canonical
     action, legal) -> the legal actions it stands for`` or None (classic: ``declare`` for

@@ -208,6 +208,11 @@ class State:
     """Characters not dealt (face down), for 绝密任务."""
     pool_setting: list[str] = field(default_factory=list)
     """The characters this match was restricted to at creation (empty: all)."""
+    discard_face_down: list[int] = field(default_factory=list)
+    """Cards of the discard pile that lie face down (classic §12 D12: discarded from hand as
+    a cost or by an effect): only the seat that discarded each one knows it."""
+    discard_face_down_by: list[int] = field(default_factory=list)
+    """The seat that discarded each card of :attr:`discard_face_down` (same order)."""
 
     @property
     def flags(self) -> MutableSequence[str]:

@@ -6,7 +6,8 @@
    copy shadows the game, taking the same actions, and must produce identical snapshots;
 3. no observation holds another seat's hand card or unrevealed identity, and the
    face-down intel in transmission or a face-down card on the chain is shown only to a
-   seat that was shown it by an event (its sender, a 破译 user, the 试探 target …);
+   seat that was shown it by an event (its sender, a 破译 user, the 试探 target …); a
+   face-down card of the discard pile (classic D12) only to the seat that discarded it;
 4. no free text a viewer reads names what that viewer may not know (:class:`TextCheck`):
    the open decision's prompt, the outcome's reason and every event text each seat and a
    spectator receive are checked for card numbers, identities and characters against
@@ -42,16 +43,22 @@ class Checker:
         self._check_restore(game)
         self._check_observations(game)
         self._check_public_choices(game)
+        p = game.state.prompt
+        # a decision whose options all name seats (风度's ``choose S`` at 8–9 players)
+        self._seat_choice = bool(p is not None and p.options and all(
+            o.split()[-1].isdigit() and int(o.split()[-1]) < game.players for o in p.options))
 
     # -------------------------------------------------------------- public log
     _seen_events = 0
     _public_before: frozenset[int] = frozenset()
+    _seat_choice = False
 
     def _check_public_choices(self, game: Game) -> None:
         """A card named by a public ``choose N`` must lie in a public zone (discard pile, an
         intel area, face up in transit or on the chain) when it was chosen (the state of the
         previous check) or now; otherwise the log told everyone a hidden card (e.g. the card
-        given to another player). Numbers below 7 may be seats and are not checked."""
+        given to another player). Numbers below 7 may be seats and are not checked, nor a
+        number below the player count when the decision listed only such numbers."""
         events = game.events
         start = self._seen_events
         self._seen_events = len(events)
@@ -66,6 +73,8 @@ class Checker:
             words = e.text.split()
             if len(words) != 3 or words[1] != "choose" or not words[2].isdigit() or int(words[2]) < 7:
                 continue
+            if self._seat_choice and int(words[2]) < game.players:
+                continue  # a seat (the previous decision listed seats only)
             card = int(words[2])
             if card not in self._public_before and card not in now and card not in shown:
                 raise AssertionError(f"public log shows {e.text!r} but card {card} was never in a public zone")
@@ -111,7 +120,7 @@ class Checker:
 def public_cards(game: Game) -> frozenset[int]:
     """Cards everyone can see now."""
     st = game.state
-    cards = set(st.discard)
+    cards = set(st.discard) - set(st.discard_face_down)
     for p in st.seats:
         cards.update(p.intel)
     if st.transit is not None and st.transit.face_up:
@@ -144,6 +153,7 @@ def check_observation(game: Game, st: State, viewer: int, obs: game_pb2.Observat
             raise AssertionError(f"observation of {viewer} shows seat {j}'s hidden identity")
         if viewer == -1 and (sv.hand_count != len(seats[j].hand) or list(sv.intel) != seats[j].intel):
             raise AssertionError(f"the public view of seat {j}'s zones is wrong")
+    check_discard(st, viewer, obs)
     t = st.transit
     if t is not None and not t.face_up and obs.transit.card:
         entered = _entered_transit(game, t.card)
@@ -156,6 +166,27 @@ def check_observation(game: Game, st: State, viewer: int, obs: game_pb2.Observat
         raise AssertionError(f"observation of {viewer} lists another seat's legal actions")
     if obs.outcome.identities and not st.over:
         raise AssertionError(f"observation of {viewer} names every identity before the game is over")
+
+
+def check_discard(st: State, viewer: int, obs: game_pb2.Observation) -> None:
+    """The discard pile as ``viewer`` sees it: every face-up card by number, in order; a
+    face-down one (classic §12 D12) as 0 unless ``viewer`` discarded it."""
+    if len(obs.discard) != len(st.discard):
+        raise AssertionError(f"observation of {viewer} has {len(obs.discard)} discards, not {len(st.discard)}")
+    owner = dict(zip(st.discard_face_down, st.discard_face_down_by, strict=True))
+    face_down = [i for i, c in enumerate(st.discard) if c in owner]
+    if list(obs.discard_face_down) != face_down:
+        raise AssertionError(f"observation of {viewer} marks discards {list(obs.discard_face_down)} face down, "
+                             f"not {face_down}")
+    for i, (card, shown) in enumerate(zip(st.discard, obs.discard, strict=True)):
+        if card not in owner:
+            if shown != card:
+                raise AssertionError(f"observation of {viewer} shows face-up discard {card} as {shown}")
+        elif shown and owner[card] != viewer:
+            raise AssertionError(f"observation of {viewer} shows seat {owner[card]}'s face-down discard "
+                                 f"{card} (position {i})")
+        elif owner[card] == viewer and shown != card:
+            raise AssertionError(f"observation of {viewer} hides its own face-down discard {card}")
 
 
 def _entered_transit(game: Game, card: int) -> int:
@@ -196,7 +227,7 @@ class MatchMirror:
             raise AssertionError(f"no knowledge recorded for seat {viewer}")
         k = text.knowledge(viewer)
         who = "a spectator" if viewer < 0 else f"seat {viewer}"
-        shown = set(obs.discard)
+        shown = {c for c in obs.discard if c}  # 0: a face-down discard (classic D12)
         if obs.transit.card:
             shown.add(obs.transit.card)
         shown.update(item.card for item in obs.chain if item.card)

@@ -146,6 +146,8 @@ def mentions(text: str, players: int, choose_seats: bool = True, subject: tuple[
 def _role(i: int, word: str, prev: str, bare: list[str], prev_role: str, choose_seats: bool) -> str:
     """``seat``, ``count`` (not a card), ``small`` (a count if below 10) or ``card``."""
     nxt = bare[i + 1] if i + 1 < len(bare) else ""
+    if word.startswith("#"):
+        return "count"  # "play 40 on #2": a chain position (classic 识破), not a card
     if i == 0 and (word.endswith(":") or nxt == "draws"):
         return "seat"  # "2: play 7" (an action), "0 draws 21"
     if prev == "to" and i >= 2 and bare[i - 2] == "down":
@@ -265,7 +267,7 @@ class TextCheck:
         and what was shown to it (the face-down intel, a face-down card on the chain)."""
         cards = k.cards
         if viewer < 0:
-            cards.update(obs.discard)
+            cards.update(c for c in obs.discard if c)  # 0: a face-down discard (classic D12)
             for j, sv in enumerate(obs.seats):
                 cards.update(sv.intel)
                 if sv.identity:

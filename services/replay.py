@@ -100,7 +100,8 @@ def new_game(settings: es.MatchSettings) -> Game:
 
 def reveal(game: Game) -> game_pb2.Observation:
     """Everything at once: the spectator's view with each seat as that seat sees itself, and
-    every card some seat sees in the transit and the chain (viewer -2, no legal actions)."""
+    every card some seat sees in the transit, the chain and the discard pile (face-down
+    discards, classic D12) (viewer -2, no legal actions)."""
     out: game_pb2.Observation = game.observation(-1)
     out.viewer = VIEW_ALL
     for s in range(game.players):
@@ -113,6 +114,9 @@ def reveal(game: Game) -> game_pb2.Observation:
                 shown.card = mine.card
             if mine.code and not shown.code:
                 shown.code = mine.code
+        for pos in out.discard_face_down:  # a face-down discard, as its discarder sees it
+            if view.discard[pos] and not out.discard[pos]:
+                out.discard[pos] = view.discard[pos]
     del out.legal_actions[:]
     return out
 

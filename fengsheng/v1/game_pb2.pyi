@@ -233,7 +233,7 @@ class StrList(_message.Message):
     def __init__(self, values: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Observation(_message.Message):
-    __slots__ = ("ruleset", "viewer", "players", "turn", "turn_number", "seats", "transit", "has_transit", "chain", "pending", "legal_actions", "pile_count", "discard", "removed_count", "outcome", "events", "pile_exhausted_once")
+    __slots__ = ("ruleset", "viewer", "players", "turn", "turn_number", "seats", "transit", "has_transit", "chain", "pending", "legal_actions", "pile_count", "discard", "removed_count", "outcome", "events", "pile_exhausted_once", "discard_face_down")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     VIEWER_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -251,6 +251,7 @@ class Observation(_message.Message):
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     PILE_EXHAUSTED_ONCE_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_FACE_DOWN_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     viewer: int
     players: int
@@ -268,7 +269,8 @@ class Observation(_message.Message):
     outcome: Outcome
     events: _containers.RepeatedCompositeFieldContainer[Event]
     pile_exhausted_once: bool
-    def __init__(self, ruleset: _Optional[str] = ..., viewer: _Optional[int] = ..., players: _Optional[int] = ..., turn: _Optional[int] = ..., turn_number: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatView, _Mapping]]] = ..., transit: _Optional[_Union[Transit, _Mapping]] = ..., has_transit: _Optional[bool] = ..., chain: _Optional[_Iterable[_Union[ChainItem, _Mapping]]] = ..., pending: _Optional[_Union[Decision, _Mapping]] = ..., legal_actions: _Optional[_Iterable[str]] = ..., pile_count: _Optional[int] = ..., discard: _Optional[_Iterable[int]] = ..., removed_count: _Optional[int] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., pile_exhausted_once: _Optional[bool] = ...) -> None: ...
+    discard_face_down: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, ruleset: _Optional[str] = ..., viewer: _Optional[int] = ..., players: _Optional[int] = ..., turn: _Optional[int] = ..., turn_number: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatView, _Mapping]]] = ..., transit: _Optional[_Union[Transit, _Mapping]] = ..., has_transit: _Optional[bool] = ..., chain: _Optional[_Iterable[_Union[ChainItem, _Mapping]]] = ..., pending: _Optional[_Union[Decision, _Mapping]] = ..., legal_actions: _Optional[_Iterable[str]] = ..., pile_count: _Optional[int] = ..., discard: _Optional[_Iterable[int]] = ..., removed_count: _Optional[int] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., pile_exhausted_once: _Optional[bool] = ..., discard_face_down: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Record(_message.Message):
     __slots__ = ("kind", "fields")

@@ -131,6 +131,14 @@ def _old_reveal(frame: dict[str, dict[str, Any]], players: int) -> dict[str, Any
                     chain[i]["card"] = item["card"]
                 if item.get("code") and not chain[i].get("code"):
                     chain[i]["code"] = item["code"]
+    discard = list(out.get("discard", []))
+    for s in range(players):  # a face-down discard (classic D12), as its discarder sees it
+        for pos in out.get("discard_face_down", []):
+            card = frame[str(s)].get("discard", [])[pos]
+            if card and not discard[pos]:
+                discard[pos] = card
+    if discard:
+        out["discard"] = discard
     out["transit"] = transit
     out["chain"] = chain
     out["legal_actions"] = []

@@ -27,11 +27,19 @@ def _discarded(g: Game, seat: int, cards: list[int]) -> None:
 
 
 def _alias(g: Game, action: str, legal: list[str]) -> list[str] | None:
-    """``declare`` from the turn player at an empty chain in a play phase means ``pass``
-    (classic notation)."""
+    """``declare`` from the turn player at an empty chain in a play phase means ``pass``;
+    ``play N on #K`` names the card at chain position K (classic notation)."""
     st = g.state
     if action == "declare" and "pass" in legal and st.timing in ("main1", "main2") and not st.chain:
         return ["pass"]
+    words = action.split()
+    if len(words) >= 4 and words[0] == "play" and words[2] == "on" and words[3].startswith("#"):
+        # ``on #K`` (a chain position) for a card the seat can see: the same as naming it.
+        pos = words[3][1:]
+        if pos.isdigit() and 1 <= int(pos) <= len(st.chain):
+            named = " ".join([*words[:3], str(st.chain[int(pos) - 1].card), *words[4:]])
+            if named in legal:
+                return [named]
     return None
 
 
@@ -61,4 +69,5 @@ RULESET = Ruleset(
     discarded=_discarded,
     zone_counts=zone_counts,
     alias=_alias,
+    hand_discards_face_down=True,
 )

@@ -341,7 +341,10 @@ def _leave(g: Game, seat: int) -> None:
     st = g.state
     s = st.seats[seat]
     s.alive = False
-    for c in s.hand + s.intel:
+    # The hand goes face down (never shown; §12 D12, docs/rule-decisions.md classic 12), the
+    # intel face up (it lay face up).
+    g.discard_face_down(seat, s.hand)
+    for c in s.intel:
         g.discard_card(c)
     s.hand = []
     s.intel = []

@@ -1,6 +1,7 @@
 """What an action shows to whom (digest §5, §9; classic notation): a 密电/直达 send names
 a face-down card (only the sender sees its number), a 试探 is seen by user and target
-only, a character choice by its chooser only, a 识破 on a face-down 试探 does not name it."""
+only, a character choice by its chooser only, a 识破 on a face-down 试探 does not name it,
+a card chosen to be discarded (face down, §12 D12) is seen by its discarder only."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def hidden_action(g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str
         function = opts.get("as", deck.FUNCTION[card])
         if function == "probe" and "to" in opts:
             return (seat, int(opts["to"])), f"play probe to {opts['to']}"
-        if function == "see_through" and "on" in opts:
+        if function == "see_through" and opts.get("on", "").isdigit():
             on = int(opts["on"])
             for it in st.chain:
                 if it.card == on and it.kind == "probe":
@@ -46,6 +47,8 @@ def hidden_action(g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str
         fr = st.stack[-1]
         if fr.stage == 0:
             return (seat, fr.order[0]), "chooses how to answer the probe"
+        # the discarded card goes face down (§12 D12): only the discarder knows it
+        return (seat,), "chooses a card to discard"
     if st.characters:
         return skill_privacy(g, seat, words)
     return None

@@ -1,7 +1,7 @@
 """Setting a classic match up (digest §3): characters first (each player is offered 2 and
 keeps 1; 潜伏 ones face down), then identities by the player-count table (§1, D3), then
 3 cards each, a random first player; or a scenario position (shared spec + classic
-notation: players 3–9, identities latent/military/bystander, cards 1–81)."""
+notation: players 3–9, identities latent/military/bystander in any mix, cards 1–81)."""
 
 from __future__ import annotations
 
@@ -135,11 +135,9 @@ def position_state(pos: dict[str, Any]) -> State:
         if not alive and (seat.hand or seat.intel):
             raise SetupError(f"seat {i}: a dead seat cannot hold cards")
         seats.append(seat)
-    counts = Counter(s.identity for s in seats)
-    latent, military, bystander = ruledata.IDENTITY_TABLE[n]
-    if counts["latent"] > latent or counts["military"] > military or counts["bystander"] > bystander:
-        raise SetupError(f"{n} players use at most {latent} latent, {military} military and {bystander} bystander "
-                         f"identity cards; got {dict(counts)}")
+    # Any mix of classic identities: the source's identity table is lost (digest §1, §12 D3
+    # is a platform decision for dealt games) and the shared spec's set-up invariants name
+    # no identity counts (docs/rule-decisions.md, classic 16).
     pile_top = _cards(pos.get("pile"), "pile")
     discard = _cards(pos.get("discard"), "discard")
     removed = _cards(pos.get("removed"), "removed")

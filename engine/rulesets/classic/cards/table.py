@@ -65,12 +65,24 @@ class SeeThrough(CardFunction):
 
     def actions(self, g: Game, seat: int, card: int, suffix: str = "") -> list[str]:
         out = [f"play {card}{suffix}"]
-        out += [f"play {card} on {it.card}{suffix}" for it in waiting_cards(g) if visible_card(g, seat, it)]
+        for pos, it in enumerate(g.state.chain, 1):
+            if not it.card or it.kind == "skill" or it.negated:
+                continue
+            # A card the seat may not see (another pair's face-down 试探) is named by its
+            # chain position, never by its number (docs/notation.md, classic).
+            on = str(it.card) if visible_card(g, seat, it) else f"#{pos}"
+            out.append(f"play {card} on {on}{suffix}")
         return out
 
     def make_item(self, g: Game, seat: int, card: int, opts: dict[str, str]) -> Item:
+        opts = dict(opts)
+        on = opts.pop("on", "")
         item = super().make_item(g, seat, card, opts)
-        if not item.on:
+        if on.startswith("#"):
+            item.on = g.state.chain[int(on[1:]) - 1].card
+        elif on:
+            item.on = int(on)
+        else:
             item.on = waiting_cards(g)[-1].card
         return item
 
