@@ -84,7 +84,7 @@ class Outcome:
 
     def to_proto(self) -> Any:
         msg = game_pb2.Outcome(over=self.over, winners=self.winners, reason=self.reason)
-        msg.identities.extend(IDENTITY[i] for i in self.identities)
+        msg.identities.extend(IDENTITY.get(i, game_pb2.IDENTITY_UNSPECIFIED) for i in self.identities)
         for dead, who in self.killers.items():
             msg.killers[dead].values.extend(who)
         return msg

@@ -150,5 +150,5 @@ def _public(g: Game) -> game_pb2.Observation:
             obs.outcome.killers[k.dead].values.extend(k.killers)
         # all identities are public at game end (docs/rule-decisions.md): the outcome names
         # every seat's, living losers' too; the seat views keep what was revealed in play
-        obs.outcome.identities.extend(IDENTITY[p.identity] for p in st.seats)
+        obs.outcome.identities.extend(IDENTITY.get(p.identity, game_pb2.IDENTITY_UNSPECIFIED) for p in st.seats)
     return obs

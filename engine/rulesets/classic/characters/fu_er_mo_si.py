@@ -87,6 +87,13 @@ class ZhenXiang(Skill):
         g.log("look", fr.seat, f"seat {fr.seat} looks at the 试探: {fr.card} (真相)", audience=(fr.seat,),
               cards=(fr.card,), public=f"seat {fr.seat} looks at the 试探 (真相)")
 
+    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+        """The hand card paid lies face down in the discard pile (§12 D12): only its owner
+        sees which card the action names."""
+        if words[0] == "skill" and "cards" in words:
+            return (seat,), f"skill {self.id} (a hand card discarded face down)"
+        return None
+
 
 class ThreeRedIntel(Mission):
     """Hold 3 or more red intel."""

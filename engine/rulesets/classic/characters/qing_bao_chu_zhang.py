@@ -112,6 +112,13 @@ class TouLongZhuanFeng(Skill):
             g.log("swap", item.user, "the face-down intel goes on the pile top; the pile top card takes its place "
                   "face down (偷龙转凤)")
 
+    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+        """The hand card paid lies face down in the discard pile (§12 D12): only its owner
+        sees which card the action names."""
+        if words[0] == "skill" and "cards" in words:
+            return (seat,), f"skill {self.id} (a hand card discarded face down)"
+        return None
+
 
 class ThreeRedIntel(Mission):
     """Hold 3 or more red intel."""
