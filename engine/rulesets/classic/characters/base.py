@@ -106,6 +106,14 @@ class Skill:
         ``fr``; return the ``skill_step`` frame that carries the skill out, or None."""
         return None
 
+    def flip_window(self, g: Game, event: str, fr: Frame) -> int:
+        """For a flip skill with a trigger condition (就计, 弃卒保帅): the seat whose
+        face-down character could fire it at ``event`` (-1: none). Every living face-down
+        seat there is asked, whatever its character (with only ``pass`` when it cannot use
+        the skill): being asked must not tell the table who the character may be
+        (design.md "prompt order must not leak hands"; as 再临's hidden windows)."""
+        return -1
+
     def step(self, g: Game, fr: Frame) -> None:
         """Continue the skill's effect on its ``skill_step`` frame; pop it when done."""
         g.state.stack.pop()
@@ -207,6 +215,12 @@ def _load_modules() -> None:
                 # A shared skill (就计) is one class, defined once and imported by the other.
                 raise ValueError(f"skill {cls.id!r} is defined by two classes")
         MISSIONS[cid] = getattr(mod, "MISSION", None)
+    _FLIP_TRIGGERS.extend(sk for sk in SKILLS.values()
+                          if sk.kind == "flip" and type(sk).flip_window is not Skill.flip_window)
+
+
+#: The flip skills with a trigger condition (:meth:`Skill.flip_window`), filled on load.
+_FLIP_TRIGGERS: list[Skill] = []
 
 
 def playable() -> list[str]:
@@ -312,10 +326,19 @@ def fire(g: Game, event: str, seat: int, *, item: Item | None = None, cards: lis
     n = st.players
     for k in range(n):
         owner = (st.turn + k) % n
+        fired: set[str] = set()
         for sk in skills_of(g, owner):
             fr = sk.trigger(g, owner, event, info)
             if fr is not None:
                 frames.append(fr)
+                fired.add(sk.id)
+        s = st.seats[owner]
+        if s.alive and s.character and not s.exposed:
+            # A face-down seat is asked at a flip trigger's moment whatever its character
+            # (the skill's step offers only ``pass`` to a seat without it).
+            for sk in _FLIP_TRIGGERS:
+                if sk.id not in fired and sk.flip_window(g, event, info) == owner:
+                    frames.append(Frame("skill_step", seat=owner, text=sk.id))
     for fr in reversed(frames):
         g.push(fr)
 

@@ -36,9 +36,11 @@ class XiaoLiCangDao(Skill):
         target = fr.order[0]
         if not fr.answer:
             blacks = sorted({c for c in st.seats[fr.seat].hand if deck.IS_BLACK[c]})
-            if not blacks or not st.seats[target].alive or not st.seats[fr.seat].alive:
+            if not st.seats[target].alive or not st.seats[fr.seat].alive:
                 st.stack.pop()
                 return
+            # Asked also without a fake in hand (then only ``pass``): being asked must not
+            # tell the table what the hand holds.
             ask_trigger(g, fr, [f"skill {self.id} to {target} cards {c}" for c in blacks],
                         f"笑里藏刀: place a fake intel in front of seat {target}?")
             return

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame, Item
 
 from .. import deck, marks
-from .base import Mission, Skill, ask_trigger, flip
+from .base import Mission, Skill, ask_trigger, flip, has_skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -27,14 +27,19 @@ class JiuJi(Skill):
     kind: ClassVar[str] = "flip"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
-        if event == "used_on" and fr.seat == seat and fr.answer in ("probe", "lock"):
+        if self.flip_window(g, event, fr) == seat:
             return Frame("skill_step", seat=seat, text=self.id)
         return None
 
+    def flip_window(self, g: Game, event: str, fr: Frame) -> int:
+        return fr.seat if event == "used_on" and fr.answer in ("probe", "lock") else -1
+
     def step(self, g: Game, fr: Frame) -> None:
         if not fr.answer:
-            # The prompt is public: it must not name the face-down character's skill.
-            ask_trigger(g, fr, [f"skill {self.id}"], "a card is used on you: respond?")
+            # The prompt is public: it must not name the face-down character's skill. Every
+            # face-down target is asked (base.fire); only 老鬼/老枪 may answer the skill.
+            options = [f"skill {self.id}"] if has_skill(g, fr.seat, self.id) else []
+            ask_trigger(g, fr, options, "a card is used on you: respond?")
             return
         g.state.stack.pop()
         if fr.answer == "pass":

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame
 
 from .. import deck
-from .base import Skill, ask_trigger, flip
+from .base import Skill, ask_trigger, flip, has_skill
 from .bei_lei_mao import RedAndBlueInHand
 
 if TYPE_CHECKING:
@@ -26,9 +26,12 @@ class QiZuBaoShuai(Skill):
     kind: ClassVar[str] = "flip"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
-        if event == "seen_through" and fr.seat == seat:
+        if self.flip_window(g, event, fr) == seat:
             return Frame("skill_step", seat=seat, text=self.id)
         return None
+
+    def flip_window(self, g: Game, event: str, fr: Frame) -> int:
+        return fr.seat if event == "seen_through" else -1
 
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
@@ -37,8 +40,10 @@ class QiZuBaoShuai(Skill):
         fr.answer = ""
         if fr.stage == 0:
             if not answer:
-                # The prompt is public: it must not name the face-down character's skill.
-                ask_trigger(g, fr, [f"skill {self.id}"], "your card is seen through: respond?")
+                # The prompt is public: it must not name the face-down character's skill. Every
+                # face-down seat whose card is 识破'd is asked (base.fire); only 老金 may use it.
+                options = [f"skill {self.id}"] if has_skill(g, fr.seat, self.id) else []
+                ask_trigger(g, fr, options, "your card is seen through: respond?")
                 return
             if answer == "pass":
                 st.stack.pop()
@@ -81,8 +86,9 @@ class FuDiChouXin(Skill):
     kind: ClassVar[str] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
-        if (event == "received" and fr.seat == seat and any(deck.IS_BLACK[c] for c in fr.cards)
-                and any(deck.IS_BLACK[c] for c in g.state.seats[seat].hand)):
+        # Asked also without a fake in hand (then only ``pass``): being asked must not tell
+        # the table what the hand holds.
+        if event == "received" and fr.seat == seat and any(deck.IS_BLACK[c] for c in fr.cards):
             return Frame("skill_step", seat=seat, text=self.id)
         return None
 

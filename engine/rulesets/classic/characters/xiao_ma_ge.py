@@ -38,9 +38,11 @@ class YingXiongBenSe(Skill):
         if not fr.answer:
             blacks = sorted({c for c in me.hand if deck.IS_BLACK[c]})
             options = [f"skill {self.id} to {s} cards {c}" for s in g.living() for c in blacks]
-            if not me.alive or not options:
+            if not me.alive:
                 st.stack.pop()
                 return
+            # Asked also without a fake in hand (then only ``pass``): being asked must not
+            # tell the table what the hand holds.
             ask_trigger(g, fr, options, "英雄本色: place a fake intel from your hand?")
             return
         words = fr.answer.split()
