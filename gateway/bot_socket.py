@@ -88,7 +88,7 @@ async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.Bot
                 err = errors.ApiError(422, "malformed_request", str(exc).splitlines()[0])
                 await websocket.send_json(err.body())
 
-    failure = await _run_both(pump(), receive())
+    failure = await run_both(pump(), receive())
     outgoing.put_nowait(None)
     call.cancel()
     if isinstance(failure, grpc.aio.AioRpcError):
@@ -103,7 +103,7 @@ async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.Bot
         await websocket.close()
 
 
-async def _run_both(a: Any, b: Any) -> BaseException | None:
+async def run_both(a: Any, b: Any) -> BaseException | None:
     """Run two coroutines until the first ends; cancel the other; the first's failure."""
     tasks = [asyncio.ensure_future(a), asyncio.ensure_future(b)]
     done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)

@@ -10,14 +10,13 @@ one can ``/join`` a ranked seat.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
 from typing import Any
 
 import grpc
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 
 from fengsheng.v1 import bot_service_pb2 as bs
@@ -25,6 +24,7 @@ from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 from fengsheng.v1 import game_pb2
 from gateway import errors
 from gateway.auth import Player, TokenError, TokenSigner
+from gateway.bot_socket import run_both
 from gateway.bot_socket import serve as serve_bot_socket
 from gateway.convert import to_dict
 from gateway.engine_client import parse_addresses
@@ -260,7 +260,7 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
             while True:
                 await websocket.receive_text()
 
-        await _run_both(pump(), drain())
+        await run_both(pump(), drain())
         call.cancel()
         with contextlib.suppress(Exception):
             await websocket.close()
@@ -280,17 +280,3 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
         ranked()
         await serve_bot_socket(websocket, token, lambda: stubs["bots"])  # gateway/bot_socket.py
 
-
-async def _run_both(a: Any, b: Any) -> BaseException | None:
-    """Run two coroutines until the first ends; cancel the other; the first's failure."""
-    tasks = [asyncio.ensure_future(a), asyncio.ensure_future(b)]
-    done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-    for task in pending:
-        task.cancel()
-        with contextlib.suppress(BaseException):
-            await task
-    for task in done:
-        exc = task.exception()
-        if exc is not None and not isinstance(exc, WebSocketDisconnect):
-            return exc
-    return None
