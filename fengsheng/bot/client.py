@@ -279,24 +279,42 @@ def _handle(
     return False
 
 
+def full_observation(seen: list[game_pb2.Event], pushed: game_pb2.Observation) -> game_pb2.Observation:
+    """The observation ``decide`` gets: ``pushed`` (a decision's observation, whose
+    ``events`` are only those since the seat's previous decision) with ``events`` replaced
+    by the seat's whole history. ``seen`` (the events the seat saw before) is extended with
+    the new ones in place. The online client and the offline arena
+    (:mod:`fengsheng.bot.arena`) both build ``decide``'s input here."""
+    seen.extend(pushed.events)  # the events since the previous decision
+    observation = game_pb2.Observation()
+    observation.CopyFrom(pushed)
+    del observation.events[:]
+    observation.events.extend(seen)  # decide sees the whole history
+    return observation
+
+
+def ask(decide: Decide, observation: game_pb2.Observation, legal: list[str], where: str) -> str | None:
+    """``decide``'s answer, or None (answer with the default action) when it raised or
+    returned ``None``/something that is not an action. ``where`` names the decision in logs."""
+    try:
+        action = decide(observation, list(legal))
+    except Exception:
+        log.exception("decide failed at %s; sending the default action", where)
+        return None
+    if not isinstance(action, str) or not action.strip():
+        if action is not None and not isinstance(action, str):
+            log.warning("decide returned %r (not an action) at %s; sending the default action",
+                        type(action).__name__, where)  # fmt: skip
+        return None
+    return action
+
+
 def _decision(d: bs.DecisionRequest, decide: Decide, client: BotClient, state: _Session) -> None:
     summary = state.playing.setdefault(d.match_id, MatchSummary(d.match_id, [d.seat], []))
     summary.decisions += 1
-    seen = state.history.setdefault((d.match_id, d.seat), [])
-    seen.extend(d.observation.events)  # the events since the previous decision
-    observation = game_pb2.Observation()
-    observation.CopyFrom(d.observation)
-    del observation.events[:]
-    observation.events.extend(seen)  # decide sees the whole history
-    try:
-        action = decide(observation, list(d.legal_actions))
-    except Exception:
-        log.exception("decide failed at %s decision %d; sending the default action", d.match_id, d.decision)
-        action = None
-    if not isinstance(action, str) or not action.strip():
-        if action is not None and not isinstance(action, str):
-            log.warning("decide returned %r (not an action) at %s decision %d; sending the default action",
-                        type(action).__name__, d.match_id, d.decision)  # fmt: skip
+    observation = full_observation(state.history.setdefault((d.match_id, d.seat), []), d.observation)
+    action = ask(decide, observation, list(d.legal_actions), f"{d.match_id} decision {d.decision}")
+    if action is None:
         summary.defaults += 1
         state.pending[(d.match_id, d.seat)] = d.decision
         state.sent[(d.match_id, d.seat)] = ""
