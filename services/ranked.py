@@ -54,6 +54,11 @@ def token_hash_key(token: str) -> str:
     return "bot:tok:" + hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+def bot_name_key(name: str) -> str:
+    """The claim on a bot name (case-insensitive): names are unique while the account lives."""
+    return "bot:name:" + hashlib.sha256(name.strip().casefold().encode("utf-8", "replace")).hexdigest()
+
+
 def bot_holder(bot_id: str) -> str:
     return f"b:{bot_id}"
 
@@ -226,10 +231,13 @@ class RankedStore:
         return cls(redis.Redis.from_url(url))
 
     # ---- bot accounts -----------------------------------------------------------------
-    def register_bot(self, name: str, owner: str = "") -> tuple[str, str]:
-        """A new bot account: ``(bot_id, token)``. Only the token's SHA-256 is stored."""
+    def register_bot(self, name: str, owner: str = "") -> tuple[str, str] | None:
+        """A new bot account: ``(bot_id, token)``; None when another live account has that
+        name (case-insensitive). Only the token's SHA-256 is stored."""
         bot_id = "b_" + secrets.token_hex(6)
         token = "fsb_" + secrets.token_urlsafe(32)
+        if not self.redis.set(bot_name_key(name), bot_id, nx=True, ex=self.bot_ttl_s):
+            return None
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(bot_key(bot_id), mapping={"name": name, "owner": owner, "created": int(time.time())})
         pipe.expire(bot_key(bot_id), self.bot_ttl_s)
@@ -250,6 +258,8 @@ class RankedStore:
         pipe.hget(bot_key(bot_id), "name")
         pipe.expire(bot_key(bot_id), self.bot_ttl_s)
         name, _ = pipe.execute()
+        if name:  # the name stays claimed as long as the account lives
+            self.redis.expire(bot_name_key(name.decode()), self.bot_ttl_s)
         return bot_id, (name or b"").decode()
 
     # ---- the queue --------------------------------------------------------------------

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fengsheng.v1 import game_pb2
-from services.errors import BadRequest, MatchNotFound, ServiceError
+from services.errors import BadRequest, MatchExists, MatchNotFound, ServiceError
 from services.ladder import (
     ALL_TIME,
     BOT,
@@ -63,6 +63,13 @@ class Exhausted(ServiceError):
         super().__init__(message)
         self.kind = kind
         self.retry_after_s = retry_after_s
+
+
+class NameTaken(MatchExists):
+    """A bot name another live account has (case-insensitive), or one reserved for house
+    bots (``house...``): ``ALREADY_EXISTS``, HTTP 409 ``name_taken``."""
+
+    kind = "name_taken"
 
 
 class Replaced(ServiceError):
@@ -125,6 +132,13 @@ class RankedService:
     def __post_init__(self) -> None:
         self.ladder = RedisLadder(self.store.redis)
 
+    def migrate(self) -> None:
+        """Startup work on the stored data: ladder ids with ``#`` become canonical ids
+        (:mod:`services.player_ids`); once per Redis, then a no-op."""
+        from services.player_ids import migrate_ladder_ids
+
+        migrate_ladder_ids(self.store.redis)
+
     @property
     def limiter(self) -> RateLimiter:
         if self._limiter is None:
@@ -140,7 +154,12 @@ class RankedService:
         name = name.strip()
         if not 1 <= len(name) <= 40 or not name.isprintable():
             raise BadRequest("a bot name has 1 to 40 printable characters")
-        return await asyncio.to_thread(self.store.register_bot, name, owner)
+        if name.casefold().startswith("house"):
+            raise NameTaken(f"bot names starting with 'house' are reserved for the platform's house bots: {name!r}")
+        account = await asyncio.to_thread(self.store.register_bot, name, owner)
+        if account is None:
+            raise NameTaken(f"another bot is named {name!r} (names are unique, case-insensitive)")
+        return account
 
     async def authenticate(self, token: str) -> BotIdentity:
         found = await asyncio.to_thread(self.store.bot_of_token, token)
@@ -293,7 +312,20 @@ class RankedService:
             only = known_ruleset(ruleset) if ruleset else None
         except ValueError as exc:
             raise BadRequest(str(exc)) from exc
-        return await asyncio.to_thread(self.ladder.history, ladder, player_id, min(max(limit or 50, 1), 200), only)
+        entries = await asyncio.to_thread(self.ladder.history, ladder, player_id, min(max(limit or 50, 1), 200), only)
+        if not entries and not await asyncio.to_thread(self._known, ladder, player_id):
+            raise MatchNotFound(f"no player {player_id[:60]!r} on the {ladder} ladder")
+        return entries
+
+    def _known(self, ladder: str, player_id: str) -> bool:
+        """Whether ``player_id`` is on ``ladder`` (rated once, on any ruleset) or is a live
+        bot account (a new bot has an empty history, not an unknown id)."""
+        from services.ladder import NAMES_KEY
+        from services.ranked import bot_key
+
+        if self.store.redis.hexists(NAMES_KEY, f"{ladder}:{player_id}"):
+            return True
+        return ladder == BOT and bool(player_id) and bool(self.store.redis.exists(bot_key(player_id)))
 
     async def bot_profile(self, bot_id: str, limit: int) -> dict[str, Any]:
         """A registered bot's public profile (never its owner or token)."""

@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         default="random,heuristic",
         help="comma-separated policies (random, heuristic); fewer than --players are "
-        "entered several times as name#1, name#2... (default random,heuristic)",
+        "entered several times as name-1, name-2... (default random,heuristic)",
     )
     parser.add_argument("--matches", type=int, default=200, help="how many matches (default 200)")
     from engine.rulesets import RULESET_IDS

@@ -1,0 +1,76 @@
+"""Bot accounts as authors meet them (issue 17 §8): unique bot names (409 ``name_taken``,
+``house...`` reserved), history of an unknown id is a 404 (a new bot's is an empty 200),
+canonical player ids without ``#`` (old ladder entries renamed at the engine's start).
+A real Redis, an engine server and the gateway."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import redis
+from helpers.gateway_procs import start_gateway
+from helpers.processes import start_engine_server
+
+from services.ladder import ALL_TIME, BOT, MatchResult, Participant, RedisLadder, current_season
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
+
+
+@pytest.fixture(scope="module")
+def http(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
+    url = re.sub(r"/\d*$", "", redis_url) + "/13"  # a database of its own
+    rdb = redis.Redis.from_url(url)
+    rdb.flushdb()
+    # the ladder as an older release left it: house bots' ids held '#'
+    RedisLadder(rdb).record(MatchResult("old-match", current_season(), (
+        Participant("house-heuristic#1", "house heuristic #1", True, 0, True, 1),
+        Participant("house-heuristic#2", "house heuristic #2", True, 1, False, 2),
+        Participant("b_000000000001", "gone", True, 2, False, 2),
+    )))  # fmt: skip
+    assert rdb.keys("*#*")
+    logs = tmp_path_factory.mktemp("bot-accounts-logs")
+    engine = start_engine_server(url, logs)
+    gateway = start_gateway(engine.address, logs, redis_url=url, bot_address=engine.extra["bot_address"])
+    try:
+        with httpx.Client(base_url=gateway.extra["url"], timeout=20) as client:
+            client.rdb = rdb  # type: ignore[attr-defined]
+            yield client
+    finally:
+        gateway.stop()
+        engine.stop()
+
+
+def test_old_house_ids_are_renamed_at_startup(http: httpx.Client) -> None:
+    rdb: redis.Redis = http.rdb  # type: ignore[attr-defined]
+    assert not [k for k in rdb.keys("rk:*") if b"#" in k]
+    board = http.get("/api/ranked/leaderboard", params={"ladder": "bot"}).json()
+    ids = {row["player_id"] for row in board["standings"]}
+    assert {"house-heuristic-1", "house-heuristic-2"} <= ids and not any("#" in i for i in ids), board
+    hist = http.get("/api/ranked/players/house-heuristic-1/history", params={"ladder": "bot"})
+    assert hist.status_code == 200 and [m["match_id"] for m in hist.json()["matches"]] == ["old-match"]
+    assert RedisLadder(rdb).rating(BOT, "house-heuristic-2", ALL_TIME).games == 1
+
+
+def test_bot_names_are_unique_and_house_names_reserved(http: httpx.Client) -> None:
+    first = http.post("/api/bots", json={"name": "Unique Author"})
+    assert first.status_code == 201, first.text
+    for name in ("unique author", " UNIQUE AUTHOR ", "house", "House-heuristic-1", "housekeeper"):
+        taken = http.post("/api/bots", json={"name": name})
+        assert taken.status_code == 409, (name, taken.text)
+        error = taken.json()["error"]
+        assert error["status"] == 409 and error["kind"] == "name_taken" and error["message"], error
+    assert http.post("/api/bots", json={"name": "Unique Author 2"}).status_code == 201
+
+
+def test_history_of_an_unknown_id_is_404_and_of_a_new_bot_empty(http: httpx.Client) -> None:
+    missing = http.get("/api/ranked/players/nobody-at-all/history", params={"ladder": "bot"})
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found", missing.text
+    assert http.get("/api/ranked/players/nobody-at-all/history").status_code == 404
+    bot_id = http.post("/api/bots", json={"name": "fresh"}).json()["bot_id"]
+    fresh = http.get(f"/api/ranked/players/{bot_id}/history", params={"ladder": "bot"})
+    assert fresh.status_code == 200 and fresh.json()["matches"] == []
+    # a bad ruleset is still the request's own fault, before any lookup
+    assert http.get("/api/ranked/players/x/history", params={"ruleset": "nope"}).status_code == 422
