@@ -59,6 +59,21 @@ def bot_name_key(name: str) -> str:
     return "bot:name:" + hashlib.sha256(name.strip().casefold().encode("utf-8", "replace")).hexdigest()
 
 
+def token_id_of(token: str) -> str:
+    """A token's public name (the first 16 hex digits of its SHA-256): listed, revoked by."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def bot_tokens_key(bot_id: str) -> str:
+    """A bot's live tokens: token id -> JSON ``{"h": sha256 hex, "created": ms}``."""
+    return f"bot:toks:{bot_id}"
+
+
+def owned_key(owner: str) -> str:
+    """The bots a player registered (ids)."""
+    return f"bot:owned:{owner}"
+
+
 def bot_holder(bot_id: str) -> str:
     return f"b:{bot_id}"
 
@@ -242,8 +257,64 @@ class RankedStore:
         pipe.hset(bot_key(bot_id), mapping={"name": name, "owner": owner, "created": int(time.time())})
         pipe.expire(bot_key(bot_id), self.bot_ttl_s)
         pipe.set(token_hash_key(token), bot_id, ex=self.bot_ttl_s)
+        self._add_token(pipe, bot_id, token)
+        if owner:
+            pipe.sadd(owned_key(owner), bot_id)
+            pipe.expire(owned_key(owner), self.bot_ttl_s)
         pipe.execute()
         return bot_id, token
+
+    def _add_token(self, pipe: Any, bot_id: str, token: str) -> None:
+        digest = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+        entry = json.dumps({"h": digest, "created": int(time.time() * 1000)})
+        pipe.hsetnx(bot_tokens_key(bot_id), digest[:16], entry)
+        pipe.expire(bot_tokens_key(bot_id), self.bot_ttl_s)
+
+    def bot_account(self, bot_id: str) -> dict[str, Any] | None:
+        """A bot's name, owner, creation time (ms) and live tokens (oldest first), or None."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(bot_key(bot_id))
+        pipe.hgetall(bot_tokens_key(bot_id))
+        raw, toks = pipe.execute()
+        if not raw:
+            return None
+        tokens = []
+        for tid, entry in toks.items():
+            info = json.loads(entry)
+            if self.redis.exists("bot:tok:" + info["h"]):  # an idle token expired on its own
+                tokens.append({"token_id": tid.decode(), "created_ms": int(info["created"])})
+        tokens.sort(key=lambda t: (t["created_ms"], t["token_id"]))
+        return {"bot_id": bot_id, "name": raw.get(b"name", b"").decode(), "owner": raw.get(b"owner", b"").decode(),
+                "created_ms": int(raw.get(b"created", b"0") or 0) * 1000, "tokens": tokens}  # fmt: skip
+
+    def owned_bots(self, owner: str) -> list[str]:
+        return sorted(x.decode() for x in self.redis.smembers(owned_key(owner)))
+
+    def revoke_token(self, bot_id: str, token_id: str) -> bool:
+        """Revoke one token of ``bot_id``; False when it has no such token."""
+        entry = self.redis.hget(bot_tokens_key(bot_id), token_id)
+        if entry is None:
+            return False
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.delete("bot:tok:" + json.loads(entry)["h"])
+        pipe.hdel(bot_tokens_key(bot_id), token_id)
+        pipe.execute()
+        return True
+
+    def rotate_token(self, bot_id: str) -> tuple[str, str]:
+        """A new token for ``bot_id``, every older one revoked: ``(token, token_id)``."""
+        token = "fsb_" + secrets.token_urlsafe(32)
+        old = [x.decode() for x in self.redis.hkeys(bot_tokens_key(bot_id))]
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.set(token_hash_key(token), bot_id, ex=self.bot_ttl_s)
+        self._add_token(pipe, bot_id, token)
+        pipe.execute()
+        for tid in old:
+            self.revoke_token(bot_id, tid)
+        return token, token_id_of(token)
+
+    def token_live(self, token: str) -> bool:
+        return bool(token) and bool(self.redis.exists(token_hash_key(token)))
 
     def bot_of_token(self, token: str) -> tuple[str, str] | None:
         """``(bot_id, name)`` of an API token, or None (unknown, or expired unused). A use:
@@ -257,7 +328,8 @@ class RankedStore:
         pipe = self.redis.pipeline(transaction=False)
         pipe.hget(bot_key(bot_id), "name")
         pipe.expire(bot_key(bot_id), self.bot_ttl_s)
-        name, _ = pipe.execute()
+        self._add_token(pipe, bot_id, token)  # accounts made before token lists: listed from now on
+        name, *_ = pipe.execute()
         if name:  # the name stays claimed as long as the account lives
             self.redis.expire(bot_name_key(name.decode()), self.bot_ttl_s)
         return bot_id, (name or b"").decode()

@@ -72,6 +72,12 @@ class NameTaken(MatchExists):
     kind = "name_taken"
 
 
+class Revoked(ServiceError):
+    """The token this stream authenticated with was revoked (or rotated away)."""
+
+    kind = "revoked"
+
+
 class Replaced(ServiceError):
     """A newer stream of the same bot took over: this one no longer acts, and is closed."""
 
@@ -160,6 +166,58 @@ class RankedService:
         if account is None:
             raise NameTaken(f"another bot is named {name!r} (names are unique, case-insensitive)")
         return account
+
+    async def _account_for(self, bot_id: str, owner: str, bot_token: str) -> dict[str, Any]:
+        """``bot_id``'s account when the caller owns it: the owning player (``owner``, a
+        trusted caller's word) or a live token of that very bot; else refused."""
+        if bot_token:
+            bot = await self.authenticate(bot_token)
+            if bot.bot_id != bot_id:
+                raise Forbidden(f"this token is bot {bot.bot_id}'s, not {bot_id[:40]}'s")
+        elif not owner:
+            raise Unauthenticated("managing a bot's tokens needs its owner's player token or one of its tokens")
+        account = await asyncio.to_thread(self.store.bot_account, bot_id) if bot_id else None
+        if account is None:
+            raise MatchNotFound(f"no bot {bot_id[:40]!r}")
+        if not bot_token and account["owner"] != owner:
+            raise Forbidden(f"bot {bot_id} is not yours")
+        return account
+
+    @staticmethod
+    def _public(account: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in account.items() if k != "owner"}
+
+    async def list_bots(self, owner: str, bot_token: str) -> list[dict[str, Any]]:
+        """The caller's bots with their live tokens (by token id): a player's every bot, a
+        bot token's own bot."""
+        if bot_token:
+            bot = await self.authenticate(bot_token)
+            return [self._public(await self._account_for(bot.bot_id, "", bot_token))]
+        if not owner:
+            raise Unauthenticated("listing bots needs a player token (the owner) or a bot token")
+        out = []
+        for bot_id in await asyncio.to_thread(self.store.owned_bots, owner):
+            account = await asyncio.to_thread(self.store.bot_account, bot_id)
+            if account is not None and account["owner"] == owner:
+                out.append(self._public(account))
+        return out
+
+    async def revoke_token(self, bot_id: str, token_id: str, owner: str, bot_token: str) -> dict[str, Any]:
+        """Revoke one token; the account as it is now. Streams it opened end (``revoked``)."""
+        await self._account_for(bot_id, owner, bot_token)
+        if not await asyncio.to_thread(self.store.revoke_token, bot_id, token_id):
+            raise MatchNotFound(f"bot {bot_id} has no live token {token_id[:40]!r}")
+        account = await asyncio.to_thread(self.store.bot_account, bot_id)
+        return self._public(account or {"bot_id": bot_id, "tokens": []})
+
+    async def rotate_token(self, bot_id: str, owner: str, bot_token: str) -> tuple[str, str, str]:
+        """A new token for the bot, every older one revoked: ``(name, token, token_id)``."""
+        account = await self._account_for(bot_id, owner, bot_token)
+        token, token_id = await asyncio.to_thread(self.store.rotate_token, bot_id)
+        return account["name"], token, token_id
+
+    async def token_live(self, token: str) -> bool:
+        return await asyncio.to_thread(self.store.token_live, token)
 
     async def authenticate(self, token: str) -> BotIdentity:
         found = await asyncio.to_thread(self.store.bot_of_token, token)

@@ -230,14 +230,72 @@ class RegisterBotRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ..., owner: _Optional[str] = ...) -> None: ...
 
 class BotAccount(_message.Message):
-    __slots__ = ("bot_id", "name", "token")
+    __slots__ = ("bot_id", "name", "token", "token_id")
     BOT_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_ID_FIELD_NUMBER: _ClassVar[int]
     bot_id: str
     name: str
     token: str
-    def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+    token_id: str
+    def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., token: _Optional[str] = ..., token_id: _Optional[str] = ...) -> None: ...
+
+class ListBotsRequest(_message.Message):
+    __slots__ = ("owner", "bot_token")
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    owner: str
+    bot_token: str
+    def __init__(self, owner: _Optional[str] = ..., bot_token: _Optional[str] = ...) -> None: ...
+
+class BotTokenInfo(_message.Message):
+    __slots__ = ("token_id", "created_ms")
+    TOKEN_ID_FIELD_NUMBER: _ClassVar[int]
+    CREATED_MS_FIELD_NUMBER: _ClassVar[int]
+    token_id: str
+    created_ms: int
+    def __init__(self, token_id: _Optional[str] = ..., created_ms: _Optional[int] = ...) -> None: ...
+
+class BotTokens(_message.Message):
+    __slots__ = ("bot_id", "name", "created_ms", "tokens")
+    BOT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    CREATED_MS_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    bot_id: str
+    name: str
+    created_ms: int
+    tokens: _containers.RepeatedCompositeFieldContainer[BotTokenInfo]
+    def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., created_ms: _Optional[int] = ..., tokens: _Optional[_Iterable[_Union[BotTokenInfo, _Mapping]]] = ...) -> None: ...
+
+class BotList(_message.Message):
+    __slots__ = ("bots",)
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    bots: _containers.RepeatedCompositeFieldContainer[BotTokens]
+    def __init__(self, bots: _Optional[_Iterable[_Union[BotTokens, _Mapping]]] = ...) -> None: ...
+
+class RevokeTokenRequest(_message.Message):
+    __slots__ = ("bot_id", "token_id", "owner", "bot_token")
+    BOT_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_ID_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    bot_id: str
+    token_id: str
+    owner: str
+    bot_token: str
+    def __init__(self, bot_id: _Optional[str] = ..., token_id: _Optional[str] = ..., owner: _Optional[str] = ..., bot_token: _Optional[str] = ...) -> None: ...
+
+class RotateTokenRequest(_message.Message):
+    __slots__ = ("bot_id", "owner", "bot_token")
+    BOT_ID_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    bot_id: str
+    owner: str
+    bot_token: str
+    def __init__(self, bot_id: _Optional[str] = ..., owner: _Optional[str] = ..., bot_token: _Optional[str] = ...) -> None: ...
 
 class JoinQueueRequest(_message.Message):
     __slots__ = ("holder", "name", "bot_token", "min_players", "max_players", "ruleset")

@@ -37,6 +37,7 @@ def http(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[h
     try:
         with httpx.Client(base_url=gateway.extra["url"], timeout=20) as client:
             client.rdb = rdb  # type: ignore[attr-defined]
+            client.rdb_bot_address = engine.extra["bot_address"]  # type: ignore[attr-defined]
             yield client
     finally:
         gateway.stop()
@@ -74,3 +75,66 @@ def test_history_of_an_unknown_id_is_404_and_of_a_new_bot_empty(http: httpx.Clie
     assert fresh.status_code == 200 and fresh.json()["matches"] == []
     # a bad ruleset is still the request's own fault, before any lookup
     assert http.get("/api/ranked/players/x/history", params={"ruleset": "nope"}).status_code == 422
+
+
+def _guest(http: httpx.Client, name: str) -> dict[str, str]:
+    token = http.post("/api/guests", json={"name": name}).json()["token"]
+    return {"authorization": f"Bearer {token}"}
+
+
+def test_tokens_are_listed_revoked_and_rotated_by_the_owner_only(http: httpx.Client) -> None:
+    import queue
+    import threading
+
+    from fengsheng.bot import BotClient, BotError
+
+    owner, stranger = _guest(http, "owner"), _guest(http, "stranger")
+    made = http.post("/api/bots", json={"name": "managed"}, headers=owner).json()
+    bot_id, token, first_id = made["bot_id"], made["token"], made["token_id"]
+    assert first_id and first_id not in token
+    mine = http.get("/api/bots", headers=owner).json()["bots"]
+    assert [(b["bot_id"], [t["token_id"] for t in b["tokens"]]) for b in mine] == [(bot_id, [first_id])]
+    assert isinstance(mine[0]["tokens"][0]["created_ms"], int) and "token" not in mine[0]
+    assert http.get("/api/bots", headers=stranger).json().get("bots", []) == []
+    assert http.get("/api/bots").status_code == 401
+    # someone else's player token or another bot's token: refused, nothing changes
+    anon = http.post("/api/bots", json={"name": "anonymous-author"}).json()
+    for headers in (stranger, {"authorization": f"Bearer {anon['token']}"}):
+        assert http.delete(f"/api/bots/{bot_id}/tokens/{first_id}", headers=headers).status_code == 403
+        assert http.post(f"/api/bots/{bot_id}/tokens/rotate", headers=headers).status_code == 403
+    junk = {"authorization": "Bearer junk"}
+    assert http.delete(f"/api/bots/{bot_id}/tokens/{first_id}", headers=junk).status_code == 401
+    # an ownerless bot manages itself with its own token
+    own = http.get("/api/bots", headers={"authorization": f"Bearer {anon['token']}"}).json()["bots"]
+    assert [b["bot_id"] for b in own] == [anon["bot_id"]]
+
+    # a live stream on the old token ends, told why, when the owner rotates the token
+    client = BotClient(token=token, address=http.rdb_bot_address)  # type: ignore[attr-defined]
+    got: queue.Queue[object] = queue.Queue()
+
+    def pump() -> None:
+        try:
+            for msg in client.messages():
+                got.put(msg)
+        except BotError as exc:
+            got.put(exc)
+
+    threading.Thread(target=pump, daemon=True).start()
+    assert got.get(timeout=20).WhichOneof("kind") == "welcome"  # type: ignore[attr-defined]
+    rotated = http.post(f"/api/bots/{bot_id}/tokens/rotate", headers=owner)
+    assert rotated.status_code == 200, rotated.text
+    new_token, new_id = rotated.json()["token"], rotated.json()["token_id"]
+    assert new_token != token and new_id != first_id
+    told = got.get(timeout=20)
+    assert told.WhichOneof("kind") == "error" and told.error.kind == "revoked", told  # type: ignore[attr-defined]
+    end = got.get(timeout=20)
+    assert isinstance(end, BotError) and str(end).startswith("UNAUTHENTICATED"), end
+    client.close()
+    assert http.get("/api/bots", headers={"authorization": f"Bearer {token}"}).status_code == 401
+    listed = http.get("/api/bots", headers={"authorization": f"Bearer {new_token}"}).json()["bots"]
+    assert [t["token_id"] for t in listed[0]["tokens"]] == [new_id]
+    # revoke: the token stops working at once; an unknown token id is a 404
+    assert http.delete(f"/api/bots/{bot_id}/tokens/nope", headers=owner).status_code == 404
+    left = http.delete(f"/api/bots/{bot_id}/tokens/{new_id}", headers=owner)
+    assert left.status_code == 200 and left.json().get("tokens", []) == [], left.text
+    assert http.get("/api/bots", headers={"authorization": f"Bearer {new_token}"}).status_code == 401
