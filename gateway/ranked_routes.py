@@ -70,6 +70,15 @@ class QueueIn(BaseModel):
     max_players: int | None = Field(None, ge=1, le=99, description="default min_players")
 
 
+class TableIn(BaseModel):
+    """A casual table: its ruleset and seats (``me``, ``heuristic``, ``random`` or a bot id)."""
+
+    model_config = ConfigDict(extra="forbid")
+    ruleset: str = Field(default="return", min_length=1, max_length=32, pattern=RULESET_PATTERN)
+    players: int | None = Field(None, ge=1, le=12, description="with no seats: you and house bots (default 5)")
+    seats: list[str] = Field(default_factory=list, max_length=12)
+
+
 def _dict(msg: Any) -> dict[str, Any]:
     """JSON as every endpoint writes it: int64 as numbers, enums by name (gateway/convert.py)."""
     return to_dict(msg)
@@ -223,6 +232,19 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
         player, bot_token = who(_bearer(request.headers, token))
         req = bs.TicketRequest(ticket_id=ticket_id, holder=f"h:{player.pid}" if player else "", bot_token=bot_token)
         return with_seat(await getattr(ranked(), method)(req), player)
+
+    @app.post("/api/casual", tags=TAGS, status_code=201)
+    async def open_table(body: TableIn, request: Request, token: str | None = Query(None)) -> dict[str, Any]:
+        """Open a casual table now (never rated): ``seats`` in order, each ``me`` (you, once),
+        ``heuristic`` / ``random`` (house bots) or a bot id (a challenge); none: you and house
+        bots. Your ticket, already ``matched`` (people: with a ``seat_token``)."""
+        player, bot_token = who(_bearer(request.headers, token))
+        req = bs.TableRequest(ruleset=body.ruleset, players=body.players or 0, seats=body.seats)
+        if player is not None:
+            req.holder, req.name = f"h:{player.pid}", player.name
+        else:
+            req.bot_token = bot_token
+        return with_seat(await _settings_checked(ranked().OpenTable(req)), player)
 
     @app.get("/api/ranked/queue/{ticket_id}", tags=TAGS)
     async def get_ticket(ticket_id: str, request: Request, token: str | None = Query(None)) -> dict[str, Any]:

@@ -86,6 +86,9 @@ def player_of(holder: str) -> str:
     return holder.split(":", 1)[1] if ":" in holder else holder
 
 
+#: a casual table's record and tickets expire after this long whatever happens (2 days)
+CASUAL_TTL_MS = 2 * 86400 * 1000
+
 # ARGV: ticket, holder, name, bot, rating, min, max, enqueue ms, ruleset. The holder's queued
 # ticket with the same settings is the answer; one with other settings is replaced.
 _JOIN = """
@@ -435,6 +438,7 @@ class RankedStore:
             "created_ms": int(f.get("created", 0)),
             "turn_timeout_s": float(f.get("timeout", 0)),
             "ruleset": f.get("ruleset", DEFAULT_RULESET),
+            "casual": f.get("casual") == "1",
         }
 
     def active(self, limit: int = 100) -> list[str]:
@@ -447,6 +451,37 @@ class RankedStore:
         """Unfinished ranked matches plus a queued ticket: what the concurrency limit counts."""
         queued = self.holder_ticket(bot_holder(bot_id))
         return len(self.bot_matches(bot_id)) + int(queued is not None and queued["state"] == "queued")
+
+    def open_casual(self, match_id: str, seats: list[SeatPlan], turn_timeout_s: float, ruleset: str) -> None:
+        """Record a casual table just created in the engine (``casual``: never rated) and
+        give each registered bot and person at it a ticket in state ``matched``, published
+        to its holder: a bot's live stream starts playing its seat at once. Outside the
+        queue: a queued ranked ticket of the same holder stays queued. Expires on its own."""
+        now_ms = int(time.time() * 1000)
+        kinds = json.dumps([s.kind for s in seats])
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(match_key(match_id), mapping={"record": json.dumps([s.to_dict() for s in seats]), "season": "",
+                                                "created": now_ms, "timeout": turn_timeout_s, "ruleset": ruleset,
+                                                "casual": 1})  # fmt: skip
+        pipe.pexpire(match_key(match_id), CASUAL_TTL_MS)
+        pipe.zadd(ACTIVE_KEY, {match_id: now_ms})  # the finished sweep forgets it (never rates it)
+        for s in seats:
+            if not s.holder:
+                continue
+            if s.holder.startswith("b:"):
+                pipe.sadd(bot_matches_key(player_of(s.holder)), match_id)
+            tk = ticket_key(s.ticket_id)
+            pipe.hset(tk, mapping={"holder": s.holder, "name": s.name, "bot": int(s.bot), "state": "matched",
+                                   "min": len(seats), "max": len(seats), "enq": now_ms, "match_id": match_id,
+                                   "seat": s.seat, "seats": kinds, "timeout": turn_timeout_s, "matched": now_ms,
+                                   "ruleset": ruleset})  # fmt: skip
+            pipe.pexpire(tk, CASUAL_TTL_MS)
+        pipe.execute()
+        for s in seats:
+            if s.holder:
+                ticket = self.ticket(s.ticket_id)
+                if ticket is not None:
+                    self.publish(ticket)
 
     def finish(self, match_id: str, seats: list[SeatPlan]) -> None:
         """Forget a rated match's active entries (idempotent)."""

@@ -136,6 +136,13 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
         )
         return bs.BotAccount(bot_id=request.bot_id, name=name, token=token, token_id=token_id)
 
+    async def OpenTable(self, request: bs.TableRequest, context: Any) -> bs.Ticket:
+        bot = await self._bot(context, request.bot_token)
+        ticket = await self._call(context, self.service.open_table(
+            request.holder, request.name, bot=bot, ruleset=request.ruleset, players=request.players,
+            seats=list(request.seats)))  # fmt: skip
+        return ticket_pb(ticket)
+
     async def _bot(self, context: Any, token: str) -> BotIdentity | None:
         if not token:
             return None
@@ -301,6 +308,12 @@ class BotServicer(bs_grpc.BotServiceServicer):
                         ticket = await svc.join("", "", bot=bot, min_players=q.min_players,
                                                 max_players=q.max_players, ruleset=q.ruleset)  # fmt: skip
                         out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
+                    elif kind == "table":
+                        t = msg.table
+                        ticket = await svc.open_table("", "", bot=bot, ruleset=t.ruleset, players=t.players,
+                                                      seats=list(t.seats))  # fmt: skip
+                        out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
+                        start(ticket["match_id"])
                     elif kind == "leave_queue":
                         await svc.take(bot)
                         ticket, published = await svc.leave_published(msg.leave_queue.ticket_id, bot.holder)

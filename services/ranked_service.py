@@ -216,6 +216,13 @@ class RankedService:
         token, token_id = await asyncio.to_thread(self.store.rotate_token, bot_id)
         return account["name"], token, token_id
 
+    async def open_table(self, holder: str, name: str, *, bot: BotIdentity | None, ruleset: str, players: int,
+                         seats: list[str]) -> dict[str, Any]:  # fmt: skip
+        """A casual (never rated) table created at once: :func:`services.casual.open_table`."""
+        from services.casual import open_table
+
+        return await open_table(self, holder, name, bot=bot, ruleset=ruleset, players=players, seats=seats)
+
     async def token_live(self, token: str) -> bool:
         return await asyncio.to_thread(self.store.token_live, token)
 

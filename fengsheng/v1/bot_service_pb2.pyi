@@ -8,16 +8,34 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class BotMessage(_message.Message):
-    __slots__ = ("action", "join_queue", "leave_queue", "events")
+    __slots__ = ("action", "join_queue", "leave_queue", "events", "table")
     ACTION_FIELD_NUMBER: _ClassVar[int]
     JOIN_QUEUE_FIELD_NUMBER: _ClassVar[int]
     LEAVE_QUEUE_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
     action: BotAction
     join_queue: QueueRequest
     leave_queue: TicketRequest
     events: EventsRequest
-    def __init__(self, action: _Optional[_Union[BotAction, _Mapping]] = ..., join_queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., leave_queue: _Optional[_Union[TicketRequest, _Mapping]] = ..., events: _Optional[_Union[EventsRequest, _Mapping]] = ...) -> None: ...
+    table: TableRequest
+    def __init__(self, action: _Optional[_Union[BotAction, _Mapping]] = ..., join_queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., leave_queue: _Optional[_Union[TicketRequest, _Mapping]] = ..., events: _Optional[_Union[EventsRequest, _Mapping]] = ..., table: _Optional[_Union[TableRequest, _Mapping]] = ...) -> None: ...
+
+class TableRequest(_message.Message):
+    __slots__ = ("ruleset", "players", "seats", "holder", "name", "bot_token")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    HOLDER_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ruleset: str
+    players: int
+    seats: _containers.RepeatedScalarFieldContainer[str]
+    holder: str
+    name: str
+    bot_token: str
+    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ...) -> None: ...
 
 class EventsRequest(_message.Message):
     __slots__ = ("match_id", "seat")

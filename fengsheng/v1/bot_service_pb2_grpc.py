@@ -180,6 +180,11 @@ class RankedServiceStub:
                 request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.RotateTokenRequest.SerializeToString,
                 response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.BotAccount.FromString,
                 _registered_method=True)
+        self.OpenTable = channel.unary_unary(
+                '/fengsheng.v1.RankedService/OpenTable',
+                request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.TableRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.Ticket.FromString,
+                _registered_method=True)
 
 
 class RankedServiceServicer:
@@ -268,6 +273,13 @@ class RankedServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def OpenTable(self, request, context):
+        """A casual table (TableRequest), created at once: the caller's Ticket, state "matched".
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RankedServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -330,6 +342,11 @@ def add_RankedServiceServicer_to_server(servicer, server):
                     servicer.RotateToken,
                     request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.RotateTokenRequest.FromString,
                     response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.BotAccount.SerializeToString,
+            ),
+            'OpenTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.OpenTable,
+                    request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.TableRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.Ticket.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -657,6 +674,33 @@ class RankedService:
             '/fengsheng.v1.RankedService/RotateToken',
             fengsheng_dot_v1_dot_bot__service__pb2.RotateTokenRequest.SerializeToString,
             fengsheng_dot_v1_dot_bot__service__pb2.BotAccount.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def OpenTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.RankedService/OpenTable',
+            fengsheng_dot_v1_dot_bot__service__pb2.TableRequest.SerializeToString,
+            fengsheng_dot_v1_dot_bot__service__pb2.Ticket.FromString,
             options,
             channel_credentials,
             insecure,
