@@ -107,12 +107,24 @@ class ArenaReport:
 
 
 def load(spec: str) -> Decide:
-    """``module:function`` (or ``module.function``) -> that ``decide`` function."""
-    module, sep, name = spec.partition(":")
+    """``module:function`` (or ``module.function``, or ``path/to/file.py:function``) -> that
+    ``decide`` function. Modules are found from the current directory too (as ``python -m``
+    would), so ``fengsheng arena --bot mybot:decide`` finds ``./mybot.py``."""
+    import os
+    import sys
+
+    module, sep, name = spec.rpartition(":")
     if not sep:
         module, _, name = spec.rpartition(".")
     if not module or not name:
         raise ValueError(f"--bot wants module:function, not {spec!r}")
+    if module.endswith(".py"):  # a file: its directory on the path, its name as the module
+        folder, module = os.path.split(os.path.abspath(module))
+        module = module[:-3]
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+    elif os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
     fn = getattr(importlib.import_module(module), name, None)
     if not callable(fn):
         raise ValueError(f"{spec!r} is not a function")

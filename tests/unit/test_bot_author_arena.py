@@ -7,6 +7,9 @@ identity and 95% Wilson intervals, for every ruleset of the registry."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -114,3 +117,17 @@ def test_the_command_plays_an_authors_module_function(capsys: pytest.CaptureFixt
     text = capsys.readouterr().out
     assert "95% interval" in text and "all" in text
     assert main(["arena", "--bot", "no_such_module_xyz:decide", "--matches", "1"]) == 2
+
+
+def test_the_installed_command_finds_the_authors_file_in_the_current_directory(tmp_path: Path) -> None:
+    """``fengsheng arena --bot mybot:decide`` from the directory holding ``mybot.py`` (the
+    console script's own directory is on its path, the current one is not by itself)."""
+    (tmp_path / "mybot.py").write_text(
+        "def decide(observation, legal_actions):\n    return 'pass' if 'pass' in legal_actions else legal_actions[0]\n"
+    )
+    exe = Path(sys.executable).with_name("fengsheng")
+    for spec in ("mybot:decide", f"{tmp_path / 'mybot.py'}:decide"):
+        out = subprocess.run([str(exe), "arena", "--bot", spec, "--matches", "2", "--players", "3", "--json"],
+                             capture_output=True, text=True, timeout=120, cwd=tmp_path)  # fmt: skip
+        assert out.returncode == 0, out.stderr[-2000:]
+        assert json.loads(out.stdout)["total"]["games"] == 2
