@@ -138,3 +138,25 @@ def test_tokens_are_listed_revoked_and_rotated_by_the_owner_only(http: httpx.Cli
     left = http.delete(f"/api/bots/{bot_id}/tokens/{new_id}", headers=owner)
     assert left.status_code == 200 and left.json().get("tokens", []) == [], left.text
     assert http.get("/api/bots", headers={"authorization": f"Bearer {new_token}"}).status_code == 401
+
+
+def test_a_revoked_tokens_websocket_is_told_and_closed(http: httpx.Client) -> None:
+    import json
+
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    made = http.post("/api/bots", json={"name": "ws-revoked"}).json()
+    me = {"authorization": f"Bearer {made['token']}"}
+    ws_url = str(http.base_url).rstrip("/").replace("http", "ws", 1) + "/ws/bots"
+    with connect(f"{ws_url}?token={made['token']}") as ws:
+        assert json.loads(ws.recv(timeout=10))["welcome"]["bot_id"] == made["bot_id"]
+        gone = http.delete(f"/api/bots/{made['bot_id']}/tokens/{made['token_id']}", headers=me)
+        assert gone.status_code == 200, gone.text
+        told = json.loads(ws.recv(timeout=10))["error"]  # the one error shape (docs/bots.md)
+        assert (told["status"], told["code"], told["kind"]) == (401, "unauthenticated", "revoked"), told
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:  # then the stream's end (its reason kept), and the close
+                last = json.loads(ws.recv(timeout=10))["error"]
+                assert last["status"] == 401 and "revoked" in last["message"], last
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
