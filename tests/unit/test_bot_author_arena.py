@@ -131,3 +131,19 @@ def test_the_installed_command_finds_the_authors_file_in_the_current_directory(t
                              capture_output=True, text=True, timeout=120, cwd=tmp_path)  # fmt: skip
         assert out.returncode == 0, out.stderr[-2000:]
         assert json.loads(out.stdout)["total"]["games"] == 2
+
+
+def test_the_arena_commands_of_the_bot_doc_run_as_written(tmp_path: Path) -> None:
+    """docs/bots.md's ``fengsheng arena --bot`` lines, run as written next to a ``mybot.py``."""
+    import shlex
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "bots.md").read_text(encoding="utf-8")
+    lines = [ln.split("#", 1)[0].strip() for ln in doc.splitlines() if ln.startswith("fengsheng arena --bot")]
+    assert len(lines) >= 2
+    (tmp_path / "mybot.py").write_text("from fengsheng.bot.examples import heuristic_decide as decide\n")
+    exe = Path(sys.executable).with_name("fengsheng")
+    for line in lines:
+        argv = shlex.split(line)
+        out = subprocess.run([str(exe), *argv[1:]], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        assert out.returncode == 0, (line, out.stderr[-2000:])
+        assert ("95% interval" in out.stdout) or json.loads(out.stdout)["total"]["games"] == 20, out.stdout
