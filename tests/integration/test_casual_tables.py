@@ -113,3 +113,40 @@ def test_a_person_challenges_a_connected_bot(platform: Platform) -> None:
     assert p.http.post("/api/casual", json={"seats": ["me", "me", "random"]}, headers=me).status_code == 422
     assert p.http.post("/api/casual", json={"players": 2}, headers=me).status_code == 422
     assert p.http.post("/api/casual", json={}).status_code == 401
+
+
+def test_a_bot_challenges_another_bot_over_its_stream(platform: Platform) -> None:
+    p = platform
+    rival_id, rival_token = p.bot("rival")
+    _, token = p.bot("challenger-bot")
+    rival = BotClient(token=rival_token, address=p.bot_address)
+    got: queue.Queue[bs.ServerMessage | BotError] = queue.Queue()
+
+    def pump() -> None:  # the rival answers every decision with its first legal action
+        try:
+            for msg in rival.messages():
+                got.put(msg)
+                if msg.WhichOneof("kind") == "decision":
+                    d = msg.decision
+                    rival.act(d.match_id, d.seat, d.decision, d.legal_actions[0])
+        except BotError as exc:
+            got.put(exc)
+
+    threading.Thread(target=pump, daemon=True).start()
+    first = got.get(timeout=20)
+    assert not isinstance(first, BotError) and first.WhichOneof("kind") == "welcome"
+    games = run_bot(random_decide, token=token, address=p.bot_address, matches=1, casual=True,
+                    seats=["random", "me", rival_id])  # fmt: skip
+    assert len(games) == 1 and games[0].seats == [1]
+    seen: dict[str, list[int]] = {}
+    deadline = time.monotonic() + 30
+    while games[0].match_id not in seen or "match_end" not in seen:
+        msg = got.get(timeout=max(0.1, deadline - time.monotonic()))
+        assert not isinstance(msg, BotError), msg
+        kind = msg.WhichOneof("kind")
+        if kind == "match_start":
+            seen[msg.match_start.match_id] = list(msg.match_start.seats)
+        elif kind == "match_end" and msg.match_end.match_id == games[0].match_id:
+            seen["match_end"] = []
+    assert seen[games[0].match_id] == [2]  # the rival played its seat of the challenge
+    rival.close()
