@@ -93,8 +93,8 @@ async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.Bot
     call.cancel()
     if isinstance(failure, grpc.aio.AioRpcError):
         err = errors.from_grpc(failure)
-        if failure.code() == grpc.StatusCode.UNAUTHENTICATED:
-            err.message = UNAUTHENTICATED
+        if failure.code() == grpc.StatusCode.UNAUTHENTICATED and "revoked" not in (failure.details() or ""):
+            err.message = UNAUTHENTICATED  # a revoked token's stream keeps its own reason
         with contextlib.suppress(Exception):
             await websocket.send_json(err.body())
             await websocket.close(code=4000 + err.status, reason=err.code)

@@ -70,6 +70,15 @@ class QueueIn(BaseModel):
     max_players: int | None = Field(None, ge=1, le=99, description="default min_players")
 
 
+class TableIn(BaseModel):
+    """A casual table: its ruleset and seats (``me``, ``heuristic``, ``random`` or a bot id)."""
+
+    model_config = ConfigDict(extra="forbid")
+    ruleset: str = Field(default="return", min_length=1, max_length=32, pattern=RULESET_PATTERN)
+    players: int | None = Field(None, ge=1, le=12, description="with no seats: you and house bots (default 5)")
+    seats: list[str] = Field(default_factory=list, max_length=12)
+
+
 def _dict(msg: Any) -> dict[str, Any]:
     """JSON as every endpoint writes it: int64 as numbers, enums by name (gateway/convert.py)."""
     return to_dict(msg)
@@ -153,7 +162,39 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
                 raise errors.unauthenticated("the bearer is not a valid player token (to own the bot; or send none)")
             owner = player.pid
         account = await ranked().RegisterBot(bs.RegisterBotRequest(name=body.name, owner=owner))
-        return {"bot_id": account.bot_id, "name": account.name, "token": account.token, "bot": True}
+        return {"bot_id": account.bot_id, "name": account.name, "token": account.token,
+                "token_id": account.token_id, "bot": True}  # fmt: skip
+
+    def manager(request: Request, token: str | None) -> tuple[str, str]:
+        """``(owner, bot_token)`` of a token-management request: a player token names the
+        owner (checked against the bot's owner by the service), any other bearer is taken as
+        a bot token (that bot only); none is a 401."""
+        player, bot_token = who(_bearer(request.headers, token))
+        return (player.pid if player else ""), bot_token
+
+    @app.get("/api/bots", tags=TAGS)
+    async def list_bots(request: Request, token: str | None = Query(None)) -> dict[str, Any]:
+        """Your bots and their live tokens (by ``token_id``; tokens are never shown again):
+        with a player token every bot it registered, with a bot token that bot."""
+        owner, bot_token = manager(request, token)
+        return _dict(await ranked().ListBots(bs.ListBotsRequest(owner=owner, bot_token=bot_token)))
+
+    @app.delete("/api/bots/{bot_id}/tokens/{token_id}", tags=TAGS)
+    async def revoke_token(bot_id: str, token_id: str, request: Request, token: str | None = Query(None)
+                           ) -> dict[str, Any]:  # fmt: skip
+        """Revoke one token of your bot (owner's player token, or a token of that bot); its
+        live stream ends with an error of kind ``revoked``. The bot with its tokens left."""
+        owner, bot_token = manager(request, token)
+        req = bs.RevokeTokenRequest(bot_id=bot_id, token_id=token_id, owner=owner, bot_token=bot_token)
+        return _dict(await ranked().RevokeToken(req))
+
+    @app.post("/api/bots/{bot_id}/tokens/rotate", tags=TAGS)
+    async def rotate_token(bot_id: str, request: Request, token: str | None = Query(None)) -> dict[str, Any]:
+        """A new token for your bot (shown once); every older token is revoked."""
+        owner, bot_token = manager(request, token)
+        account = await ranked().RotateToken(bs.RotateTokenRequest(bot_id=bot_id, owner=owner, bot_token=bot_token))
+        return {"bot_id": account.bot_id, "name": account.name, "token": account.token,
+                "token_id": account.token_id, "bot": True}  # fmt: skip
 
     @app.get("/api/bots/connect-info", tags=TAGS)
     async def connect_info() -> dict[str, str]:
@@ -191,6 +232,19 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
         player, bot_token = who(_bearer(request.headers, token))
         req = bs.TicketRequest(ticket_id=ticket_id, holder=f"h:{player.pid}" if player else "", bot_token=bot_token)
         return with_seat(await getattr(ranked(), method)(req), player)
+
+    @app.post("/api/casual", tags=TAGS, status_code=201)
+    async def open_table(body: TableIn, request: Request, token: str | None = Query(None)) -> dict[str, Any]:
+        """Open a casual table now (never rated): ``seats`` in order, each ``me`` (you, once),
+        ``heuristic`` / ``random`` (house bots) or a bot id (a challenge); none: you and house
+        bots. Your ticket, already ``matched`` (people: with a ``seat_token``)."""
+        player, bot_token = who(_bearer(request.headers, token))
+        req = bs.TableRequest(ruleset=body.ruleset, players=body.players or 0, seats=body.seats)
+        if player is not None:
+            req.holder, req.name = f"h:{player.pid}", player.name
+        else:
+            req.bot_token = bot_token
+        return with_seat(await _settings_checked(ranked().OpenTable(req)), player)
 
     @app.get("/api/ranked/queue/{ticket_id}", tags=TAGS)
     async def get_ticket(ticket_id: str, request: Request, token: str | None = Query(None)) -> dict[str, Any]:

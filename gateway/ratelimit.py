@@ -81,7 +81,9 @@ __all__ = [
 ]
 
 #: the routes that create something (an account or a match): limited per client address
-CREATION_ROUTES = frozenset({("POST", "/api/guests"), ("POST", "/api/matches"), ("POST", "/api/bots")})
+CREATION_ROUTES = frozenset(
+    {("POST", "/api/guests"), ("POST", "/api/matches"), ("POST", "/api/bots"), ("POST", "/api/casual")}
+)
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 

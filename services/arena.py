@@ -3,7 +3,7 @@ ladder's own code (:mod:`services.ladder`): ``fengsheng arena``, ``bench/ladder.
 the rating-quality test.
 
 Entrants are named policies (``engine.bots.POLICIES``); when there are fewer entrants than
-seats, each policy enters several times as ``name#1``, ``name#2``... (separate ladder
+seats, each policy enters several times as ``name-1``, ``name-2``... (separate ladder
 entries), so a table never seats one rated player twice.
 """
 
@@ -31,7 +31,7 @@ class Entrant:
 
 
 def entrants_for(policies: Sequence[str], players: int) -> list[Entrant]:
-    """One entrant per listed policy; copies (``name#k``) until there are enough for a table."""
+    """One entrant per listed policy; copies (``name-k``) until there are enough for a table."""
     for name in policies:
         if name not in POLICIES:
             raise ValueError(f"unknown bot {name!r}: choose from {', '.join(sorted(POLICIES))}")
@@ -43,7 +43,7 @@ def entrants_for(policies: Sequence[str], players: int) -> list[Entrant]:
         for name in policies:
             seen[name] = seen.get(name, 0) + 1
             many = copies > 1 or counts[name] > 1
-            out.append(Entrant(f"{name}#{seen[name]}" if many else name, name))
+            out.append(Entrant(f"{name}-{seen[name]}" if many else name, name))
     return out
 
 

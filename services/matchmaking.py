@@ -35,6 +35,7 @@ from typing import Any
 
 from engine.rulesets import get_ruleset
 from services.ladder import DEFAULT_RULESET, current_season, known_ruleset
+from services.player_ids import house_id
 from services.ranked import RankedStore, SeatPlan, player_of
 
 log = logging.getLogger("fengsheng.matchmaking")
@@ -187,7 +188,7 @@ def seat_plan(group: Group, schedule: Schedule, rng: random.Random) -> list[Seat
     for seat, t in enumerate(order):
         if t is None:
             house += 1
-            pid = f"house-{schedule.house_bot}#{house}"
+            pid = house_id(schedule.house_bot, house)  # canonical: no "#", no URL-encoding
             seats.append(SeatPlan(seat, schedule.house_bot, pid, f"house {schedule.house_bot} #{house}", True))
         else:
             kind = "external" if t["bot"] else "human"

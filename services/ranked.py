@@ -54,6 +54,26 @@ def token_hash_key(token: str) -> str:
     return "bot:tok:" + hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+def bot_name_key(name: str) -> str:
+    """The claim on a bot name (case-insensitive): names are unique while the account lives."""
+    return "bot:name:" + hashlib.sha256(name.strip().casefold().encode("utf-8", "replace")).hexdigest()
+
+
+def token_id_of(token: str) -> str:
+    """A token's public name (the first 16 hex digits of its SHA-256): listed, revoked by."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def bot_tokens_key(bot_id: str) -> str:
+    """A bot's live tokens: token id -> JSON ``{"h": sha256 hex, "created": ms}``."""
+    return f"bot:toks:{bot_id}"
+
+
+def owned_key(owner: str) -> str:
+    """The bots a player registered (ids)."""
+    return f"bot:owned:{owner}"
+
+
 def bot_holder(bot_id: str) -> str:
     return f"b:{bot_id}"
 
@@ -65,6 +85,9 @@ def human_holder(player_id: str) -> str:
 def player_of(holder: str) -> str:
     return holder.split(":", 1)[1] if ":" in holder else holder
 
+
+#: a casual table's record and tickets expire after this long whatever happens (2 days)
+CASUAL_TTL_MS = 2 * 86400 * 1000
 
 # ARGV: ticket, holder, name, bot, rating, min, max, enqueue ms, ruleset. The holder's queued
 # ticket with the same settings is the answer; one with other settings is replaced.
@@ -226,16 +249,75 @@ class RankedStore:
         return cls(redis.Redis.from_url(url))
 
     # ---- bot accounts -----------------------------------------------------------------
-    def register_bot(self, name: str, owner: str = "") -> tuple[str, str]:
-        """A new bot account: ``(bot_id, token)``. Only the token's SHA-256 is stored."""
+    def register_bot(self, name: str, owner: str = "") -> tuple[str, str] | None:
+        """A new bot account: ``(bot_id, token)``; None when another live account has that
+        name (case-insensitive). Only the token's SHA-256 is stored."""
         bot_id = "b_" + secrets.token_hex(6)
         token = "fsb_" + secrets.token_urlsafe(32)
+        if not self.redis.set(bot_name_key(name), bot_id, nx=True, ex=self.bot_ttl_s):
+            return None
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(bot_key(bot_id), mapping={"name": name, "owner": owner, "created": int(time.time())})
         pipe.expire(bot_key(bot_id), self.bot_ttl_s)
         pipe.set(token_hash_key(token), bot_id, ex=self.bot_ttl_s)
+        self._add_token(pipe, bot_id, token)
+        if owner:
+            pipe.sadd(owned_key(owner), bot_id)
+            pipe.expire(owned_key(owner), self.bot_ttl_s)
         pipe.execute()
         return bot_id, token
+
+    def _add_token(self, pipe: Any, bot_id: str, token: str) -> None:
+        digest = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+        entry = json.dumps({"h": digest, "created": int(time.time() * 1000)})
+        pipe.hsetnx(bot_tokens_key(bot_id), digest[:16], entry)
+        pipe.expire(bot_tokens_key(bot_id), self.bot_ttl_s)
+
+    def bot_account(self, bot_id: str) -> dict[str, Any] | None:
+        """A bot's name, owner, creation time (ms) and live tokens (oldest first), or None."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(bot_key(bot_id))
+        pipe.hgetall(bot_tokens_key(bot_id))
+        raw, toks = pipe.execute()
+        if not raw:
+            return None
+        tokens = []
+        for tid, entry in toks.items():
+            info = json.loads(entry)
+            if self.redis.exists("bot:tok:" + info["h"]):  # an idle token expired on its own
+                tokens.append({"token_id": tid.decode(), "created_ms": int(info["created"])})
+        tokens.sort(key=lambda t: (t["created_ms"], t["token_id"]))
+        return {"bot_id": bot_id, "name": raw.get(b"name", b"").decode(), "owner": raw.get(b"owner", b"").decode(),
+                "created_ms": int(raw.get(b"created", b"0") or 0) * 1000, "tokens": tokens}  # fmt: skip
+
+    def owned_bots(self, owner: str) -> list[str]:
+        return sorted(x.decode() for x in self.redis.smembers(owned_key(owner)))
+
+    def revoke_token(self, bot_id: str, token_id: str) -> bool:
+        """Revoke one token of ``bot_id``; False when it has no such token."""
+        entry = self.redis.hget(bot_tokens_key(bot_id), token_id)
+        if entry is None:
+            return False
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.delete("bot:tok:" + json.loads(entry)["h"])
+        pipe.hdel(bot_tokens_key(bot_id), token_id)
+        pipe.execute()
+        return True
+
+    def rotate_token(self, bot_id: str) -> tuple[str, str]:
+        """A new token for ``bot_id``, every older one revoked: ``(token, token_id)``."""
+        token = "fsb_" + secrets.token_urlsafe(32)
+        old = [x.decode() for x in self.redis.hkeys(bot_tokens_key(bot_id))]
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.set(token_hash_key(token), bot_id, ex=self.bot_ttl_s)
+        self._add_token(pipe, bot_id, token)
+        pipe.execute()
+        for tid in old:
+            self.revoke_token(bot_id, tid)
+        return token, token_id_of(token)
+
+    def token_live(self, token: str) -> bool:
+        return bool(token) and bool(self.redis.exists(token_hash_key(token)))
 
     def bot_of_token(self, token: str) -> tuple[str, str] | None:
         """``(bot_id, name)`` of an API token, or None (unknown, or expired unused). A use:
@@ -249,7 +331,10 @@ class RankedStore:
         pipe = self.redis.pipeline(transaction=False)
         pipe.hget(bot_key(bot_id), "name")
         pipe.expire(bot_key(bot_id), self.bot_ttl_s)
-        name, _ = pipe.execute()
+        self._add_token(pipe, bot_id, token)  # accounts made before token lists: listed from now on
+        name, *_ = pipe.execute()
+        if name:  # the name stays claimed as long as the account lives
+            self.redis.expire(bot_name_key(name.decode()), self.bot_ttl_s)
         return bot_id, (name or b"").decode()
 
     # ---- the queue --------------------------------------------------------------------
@@ -353,6 +438,7 @@ class RankedStore:
             "created_ms": int(f.get("created", 0)),
             "turn_timeout_s": float(f.get("timeout", 0)),
             "ruleset": f.get("ruleset", DEFAULT_RULESET),
+            "casual": f.get("casual") == "1",
         }
 
     def active(self, limit: int = 100) -> list[str]:
@@ -365,6 +451,37 @@ class RankedStore:
         """Unfinished ranked matches plus a queued ticket: what the concurrency limit counts."""
         queued = self.holder_ticket(bot_holder(bot_id))
         return len(self.bot_matches(bot_id)) + int(queued is not None and queued["state"] == "queued")
+
+    def open_casual(self, match_id: str, seats: list[SeatPlan], turn_timeout_s: float, ruleset: str) -> None:
+        """Record a casual table just created in the engine (``casual``: never rated) and
+        give each registered bot and person at it a ticket in state ``matched``, published
+        to its holder: a bot's live stream starts playing its seat at once. Outside the
+        queue: a queued ranked ticket of the same holder stays queued. Expires on its own."""
+        now_ms = int(time.time() * 1000)
+        kinds = json.dumps([s.kind for s in seats])
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(match_key(match_id), mapping={"record": json.dumps([s.to_dict() for s in seats]), "season": "",
+                                                "created": now_ms, "timeout": turn_timeout_s, "ruleset": ruleset,
+                                                "casual": 1})  # fmt: skip
+        pipe.pexpire(match_key(match_id), CASUAL_TTL_MS)
+        pipe.zadd(ACTIVE_KEY, {match_id: now_ms})  # the finished sweep forgets it (never rates it)
+        for s in seats:
+            if not s.holder:
+                continue
+            if s.holder.startswith("b:"):
+                pipe.sadd(bot_matches_key(player_of(s.holder)), match_id)
+            tk = ticket_key(s.ticket_id)
+            pipe.hset(tk, mapping={"holder": s.holder, "name": s.name, "bot": int(s.bot), "state": "matched",
+                                   "min": len(seats), "max": len(seats), "enq": now_ms, "match_id": match_id,
+                                   "seat": s.seat, "seats": kinds, "timeout": turn_timeout_s, "matched": now_ms,
+                                   "ruleset": ruleset})  # fmt: skip
+            pipe.pexpire(tk, CASUAL_TTL_MS)
+        pipe.execute()
+        for s in seats:
+            if s.holder:
+                ticket = self.ticket(s.ticket_id)
+                if ticket is not None:
+                    self.publish(ticket)
 
     def finish(self, match_id: str, seats: list[SeatPlan]) -> None:
         """Forget a rated match's active entries (idempotent)."""

@@ -25,7 +25,7 @@ from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 from services.errors import ServiceError
 from services.grpc_server import STATUS_CODES, error_metadata, store_unavailable
 from services.matches import MatchService
-from services.ranked import RankedStore, human_holder
+from services.ranked import RankedStore, human_holder, token_id_of
 from services.ranked_service import (
     FREE_ANSWERS,
     BotIdentity,
@@ -35,6 +35,7 @@ from services.ranked_service import (
     Forbidden,
     RankedService,
     Replaced,
+    Revoked,
     Started,
     Unauthenticated,
 )
@@ -47,6 +48,7 @@ CODES: dict[type[ServiceError], grpc.StatusCode] = {
     Forbidden: grpc.StatusCode.PERMISSION_DENIED,
     Exhausted: grpc.StatusCode.RESOURCE_EXHAUSTED,
     Replaced: grpc.StatusCode.ABORTED,
+    Revoked: grpc.StatusCode.UNAUTHENTICATED,
 }
 #: how often a stream checks that it is still its bot's live one
 LIVE_CHECK_S = 1.0
@@ -88,6 +90,13 @@ def bot_error(exc: ServiceError, **where: Any) -> bs.ServerMessage:
                                               retry_after_s=getattr(exc, "retry_after_s", 0.0), **where))  # fmt: skip
 
 
+def _tokens_pb(account: dict[str, Any]) -> bs.BotTokens:
+    return bs.BotTokens(bot_id=account["bot_id"], name=account.get("name", ""),
+                        created_ms=account.get("created_ms", 0),
+                        tokens=[bs.BotTokenInfo(token_id=t["token_id"], created_ms=t["created_ms"])
+                                for t in account.get("tokens", [])])  # fmt: skip
+
+
 def _token(context: grpc.aio.ServicerContext[Any, Any]) -> str:
     for key, value in context.invocation_metadata() or ():
         if key == "authorization":
@@ -110,7 +119,29 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
 
     async def RegisterBot(self, request: bs.RegisterBotRequest, context: Any) -> bs.BotAccount:
         bot_id, token = await self._call(context, self.service.register_bot(request.name, request.owner))
-        return bs.BotAccount(bot_id=bot_id, name=request.name.strip(), token=token)
+        return bs.BotAccount(bot_id=bot_id, name=request.name.strip(), token=token, token_id=token_id_of(token))
+
+    async def ListBots(self, request: bs.ListBotsRequest, context: Any) -> bs.BotList:
+        bots = await self._call(context, self.service.list_bots(request.owner, request.bot_token))
+        return bs.BotList(bots=[_tokens_pb(b) for b in bots])
+
+    async def RevokeToken(self, request: bs.RevokeTokenRequest, context: Any) -> bs.BotTokens:
+        account = await self._call(context, self.service.revoke_token(request.bot_id, request.token_id,
+                                                                      request.owner, request.bot_token))  # fmt: skip
+        return _tokens_pb(account)
+
+    async def RotateToken(self, request: bs.RotateTokenRequest, context: Any) -> bs.BotAccount:
+        name, token, token_id = await self._call(
+            context, self.service.rotate_token(request.bot_id, request.owner, request.bot_token)
+        )
+        return bs.BotAccount(bot_id=request.bot_id, name=name, token=token, token_id=token_id)
+
+    async def OpenTable(self, request: bs.TableRequest, context: Any) -> bs.Ticket:
+        bot = await self._bot(context, request.bot_token)
+        ticket = await self._call(context, self.service.open_table(
+            request.holder, request.name, bot=bot, ruleset=request.ruleset, players=request.players,
+            seats=list(request.seats)))  # fmt: skip
+        return ticket_pb(ticket)
 
     async def _bot(self, context: Any, token: str) -> BotIdentity | None:
         if not token:
@@ -192,8 +223,9 @@ class BotServicer(bs_grpc.BotServiceServicer):
     async def Connect(self, request_iterator: AsyncIterator[bs.BotMessage], context: Any
                       ) -> AsyncIterator[bs.ServerMessage]:  # fmt: skip
         svc = self.service
+        token = _token(context)
         try:
-            bot = await svc.authenticate(_token(context))
+            bot = await svc.authenticate(token)
         except ServiceError as exc:
             await _abort(context, exc)
             return
@@ -276,6 +308,12 @@ class BotServicer(bs_grpc.BotServiceServicer):
                         ticket = await svc.join("", "", bot=bot, min_players=q.min_players,
                                                 max_players=q.max_players, ruleset=q.ruleset)  # fmt: skip
                         out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
+                    elif kind == "table":
+                        t = msg.table
+                        ticket = await svc.open_table("", "", bot=bot, ruleset=t.ruleset, players=t.players,
+                                                      seats=list(t.seats))  # fmt: skip
+                        out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
+                        start(ticket["match_id"])
                     elif kind == "leave_queue":
                         await svc.take(bot)
                         ticket, published = await svc.leave_published(msg.leave_queue.ticket_id, bot.holder)
@@ -299,6 +337,10 @@ class BotServicer(bs_grpc.BotServiceServicer):
         async def lease() -> None:
             while True:
                 await asyncio.sleep(LIVE_CHECK_S)
+                if not await svc.token_live(token):
+                    out.put_nowait(bot_error(Revoked("this bot token was revoked; the stream is closed")))
+                    out.put_nowait(None)
+                    return
                 if not await svc.is_live(bot, stream_id):
                     replaced = Replaced("a newer stream of this bot took over (same token); this one is closed")
                     out.put_nowait(bot_error(replaced))
@@ -313,7 +355,7 @@ class BotServicer(bs_grpc.BotServiceServicer):
         helpers = [loop.create_task(follow()), loop.create_task(receive()), loop.create_task(lease())]
         for match_id in active:
             start(match_id)
-        replaced = False
+        replaced = revoked = False
         try:
             while True:
                 msg = await out.get()
@@ -322,6 +364,7 @@ class BotServicer(bs_grpc.BotServiceServicer):
                 replaced = (
                     msg.WhichOneof("kind") == "error" and msg.error.kind == Replaced.kind and not msg.error.match_id
                 )
+                revoked = msg.WhichOneof("kind") == "error" and msg.error.kind == Revoked.kind
                 yield msg
         finally:
             for task in [*helpers, *watching.values()]:
@@ -331,12 +374,18 @@ class BotServicer(bs_grpc.BotServiceServicer):
                     await task
         if replaced:
             await context.abort(grpc.StatusCode.ABORTED, "replaced by a newer stream of this bot (same token)")
+        if revoked:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "this bot token was revoked")
 
 
 def add_ranked_services(server: grpc.aio.Server, matches: MatchService, redis_url: str) -> RankedService:
     """Serve ``BotService`` and ``RankedService`` on ``server`` (the internal listener, where
     the gateway's ``/ws/bots`` proxies bots); close the returned service when the server stops."""
     service = RankedService(matches, RankedStore.from_url(redis_url), redis_url)
+    try:
+        service.migrate()  # at startup: old '#' ladder ids get their canonical ids
+    except Exception:  # Redis not up yet: the next start migrates; serving must not wait
+        log.warning("ladder id migration skipped", exc_info=True)
     bs_grpc.add_RankedServiceServicer_to_server(RankedServicer(service), server)
     add_bot_service(server, service)
     return service

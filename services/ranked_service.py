@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fengsheng.v1 import game_pb2
-from services.errors import BadRequest, MatchNotFound, ServiceError
+from services.errors import BadRequest, MatchExists, MatchNotFound, ServiceError
 from services.ladder import (
     ALL_TIME,
     BOT,
@@ -63,6 +63,19 @@ class Exhausted(ServiceError):
         super().__init__(message)
         self.kind = kind
         self.retry_after_s = retry_after_s
+
+
+class NameTaken(MatchExists):
+    """A bot name another live account has (case-insensitive), or one reserved for house
+    bots (``house...``): ``ALREADY_EXISTS``, HTTP 409 ``name_taken``."""
+
+    kind = "name_taken"
+
+
+class Revoked(ServiceError):
+    """The token this stream authenticated with was revoked (or rotated away)."""
+
+    kind = "revoked"
 
 
 class Replaced(ServiceError):
@@ -125,6 +138,13 @@ class RankedService:
     def __post_init__(self) -> None:
         self.ladder = RedisLadder(self.store.redis)
 
+    def migrate(self) -> None:
+        """Startup work on the stored data: ladder ids with ``#`` become canonical ids
+        (:mod:`services.player_ids`); once per Redis, then a no-op."""
+        from services.player_ids import migrate_ladder_ids
+
+        migrate_ladder_ids(self.store.redis)
+
     @property
     def limiter(self) -> RateLimiter:
         if self._limiter is None:
@@ -140,7 +160,71 @@ class RankedService:
         name = name.strip()
         if not 1 <= len(name) <= 40 or not name.isprintable():
             raise BadRequest("a bot name has 1 to 40 printable characters")
-        return await asyncio.to_thread(self.store.register_bot, name, owner)
+        if name.casefold().startswith("house"):
+            raise NameTaken(f"bot names starting with 'house' are reserved for the platform's house bots: {name!r}")
+        account = await asyncio.to_thread(self.store.register_bot, name, owner)
+        if account is None:
+            raise NameTaken(f"another bot is named {name!r} (names are unique, case-insensitive)")
+        return account
+
+    async def _account_for(self, bot_id: str, owner: str, bot_token: str) -> dict[str, Any]:
+        """``bot_id``'s account when the caller owns it: the owning player (``owner``, a
+        trusted caller's word) or a live token of that very bot; else refused."""
+        if bot_token:
+            bot = await self.authenticate(bot_token)
+            if bot.bot_id != bot_id:
+                raise Forbidden(f"this token is bot {bot.bot_id}'s, not {bot_id[:40]}'s")
+        elif not owner:
+            raise Unauthenticated("managing a bot's tokens needs its owner's player token or one of its tokens")
+        account = await asyncio.to_thread(self.store.bot_account, bot_id) if bot_id else None
+        if account is None:
+            raise MatchNotFound(f"no bot {bot_id[:40]!r}")
+        if not bot_token and account["owner"] != owner:
+            raise Forbidden(f"bot {bot_id} is not yours")
+        return account
+
+    @staticmethod
+    def _public(account: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in account.items() if k != "owner"}
+
+    async def list_bots(self, owner: str, bot_token: str) -> list[dict[str, Any]]:
+        """The caller's bots with their live tokens (by token id): a player's every bot, a
+        bot token's own bot."""
+        if bot_token:
+            bot = await self.authenticate(bot_token)
+            return [self._public(await self._account_for(bot.bot_id, "", bot_token))]
+        if not owner:
+            raise Unauthenticated("listing bots needs a player token (the owner) or a bot token")
+        out = []
+        for bot_id in await asyncio.to_thread(self.store.owned_bots, owner):
+            account = await asyncio.to_thread(self.store.bot_account, bot_id)
+            if account is not None and account["owner"] == owner:
+                out.append(self._public(account))
+        return out
+
+    async def revoke_token(self, bot_id: str, token_id: str, owner: str, bot_token: str) -> dict[str, Any]:
+        """Revoke one token; the account as it is now. Streams it opened end (``revoked``)."""
+        await self._account_for(bot_id, owner, bot_token)
+        if not await asyncio.to_thread(self.store.revoke_token, bot_id, token_id):
+            raise MatchNotFound(f"bot {bot_id} has no live token {token_id[:40]!r}")
+        account = await asyncio.to_thread(self.store.bot_account, bot_id)
+        return self._public(account or {"bot_id": bot_id, "tokens": []})
+
+    async def rotate_token(self, bot_id: str, owner: str, bot_token: str) -> tuple[str, str, str]:
+        """A new token for the bot, every older one revoked: ``(name, token, token_id)``."""
+        account = await self._account_for(bot_id, owner, bot_token)
+        token, token_id = await asyncio.to_thread(self.store.rotate_token, bot_id)
+        return account["name"], token, token_id
+
+    async def open_table(self, holder: str, name: str, *, bot: BotIdentity | None, ruleset: str, players: int,
+                         seats: list[str]) -> dict[str, Any]:  # fmt: skip
+        """A casual (never rated) table created at once: :func:`services.casual.open_table`."""
+        from services.casual import open_table
+
+        return await open_table(self, holder, name, bot=bot, ruleset=ruleset, players=players, seats=seats)
+
+    async def token_live(self, token: str) -> bool:
+        return await asyncio.to_thread(self.store.token_live, token)
 
     async def authenticate(self, token: str) -> BotIdentity:
         found = await asyncio.to_thread(self.store.bot_of_token, token)
@@ -293,7 +377,20 @@ class RankedService:
             only = known_ruleset(ruleset) if ruleset else None
         except ValueError as exc:
             raise BadRequest(str(exc)) from exc
-        return await asyncio.to_thread(self.ladder.history, ladder, player_id, min(max(limit or 50, 1), 200), only)
+        entries = await asyncio.to_thread(self.ladder.history, ladder, player_id, min(max(limit or 50, 1), 200), only)
+        if not entries and not await asyncio.to_thread(self._known, ladder, player_id):
+            raise MatchNotFound(f"no player {player_id[:60]!r} on the {ladder} ladder")
+        return entries
+
+    def _known(self, ladder: str, player_id: str) -> bool:
+        """Whether ``player_id`` is on ``ladder`` (rated once, on any ruleset) or is a live
+        bot account (a new bot has an empty history, not an unknown id)."""
+        from services.ladder import NAMES_KEY
+        from services.ranked import bot_key
+
+        if self.store.redis.hexists(NAMES_KEY, f"{ladder}:{player_id}"):
+            return True
+        return ladder == BOT and bool(player_id) and bool(self.store.redis.exists(bot_key(player_id)))
 
     async def bot_profile(self, bot_id: str, limit: int) -> dict[str, Any]:
         """A registered bot's public profile (never its owner or token)."""

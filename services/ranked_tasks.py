@@ -103,6 +103,9 @@ def rate_match(store: RankedStore, ladder: RedisLadder, match_id: str) -> str:
     record = store.match(match_id)
     if record is None:
         return "unranked"
+    if record.get("casual"):  # casual and challenge tables are never rated
+        store.finish(match_id, record["seats"])
+        return "casual"
     obs = engine_stub().GetObservation(es.GetObservationRequest(match_id=match_id, seat=-1), timeout=RPC_TIMEOUT_S)
     if not obs.outcome.over:
         return "not_over"

@@ -95,6 +95,13 @@ class BotClient:
         self.send(bs.BotMessage(join_queue=bs.QueueRequest(min_players=min_players, max_players=max_players,
                                                            ruleset=ruleset)))  # fmt: skip
 
+    def open_table(self, seats: list[str] | None = None, players: int = 0, ruleset: str = "") -> None:
+        """Open a casual (never rated) table now, outside the queue: ``seats`` in order, each
+        ``"me"`` (once), ``"heuristic"``/``"random"`` (house bots) or a bot id (a challenge);
+        none: this bot and ``players - 1`` house bots (0: 5 seats). Answered by a ``ticket``
+        already ``matched``; the match is played like a ranked one."""
+        self.send(bs.BotMessage(table=bs.TableRequest(seats=seats or [], players=players, ruleset=ruleset)))
+
     def leave_queue(self, ticket_id: str = "") -> None:
         self.send(bs.BotMessage(leave_queue=bs.TicketRequest(ticket_id=ticket_id)))
 
@@ -168,6 +175,8 @@ def run_bot(
     max_players: int = 0,
     on_message: Callable[[bs.ServerMessage], None] | None = None,
     ruleset: str = "",
+    casual: bool = False,
+    seats: list[str] | None = None,
 ) -> list[MatchSummary]:
     """Queue for ``matches`` ranked matches of ``ruleset`` (empty: ``return``) one after
     another and play them with ``decide``; returns a summary of each.
@@ -180,7 +189,11 @@ def run_bot(
     again after the wait the platform names; a lost stream is reconnected with backoff.
     Nothing fails silently: what cannot be retried (a bad token, a newer stream of the same
     bot taking over, reconnections failing :data:`MAX_RECONNECTS` times in a row) raises
-    :class:`BotError`."""
+    :class:`BotError`.
+
+    ``casual=True``: no queue and no rating; each match is a casual table opened at once
+    (:meth:`BotClient.open_table`) with ``seats`` (default: this bot and house bots at
+    ``min_players`` seats), so a bot plays as fast as it and the house bots decide."""
     client_box: list[BotClient] = []
     state = _Session()
 
@@ -188,7 +201,10 @@ def run_bot(
         if state.queued or state.playing or len(state.done) >= matches:
             return
         state.queued = True
-        client_box[-1].join_queue(min_players, max_players, ruleset)
+        if casual:
+            client_box[-1].open_table(seats, 0 if seats else min_players, ruleset)
+        else:
+            client_box[-1].join_queue(min_players, max_players, ruleset)
 
     def join_later(wait: float) -> None:
         log.warning("not queued; queueing again in %.1f s", wait)
@@ -279,24 +295,42 @@ def _handle(
     return False
 
 
+def full_observation(seen: list[game_pb2.Event], pushed: game_pb2.Observation) -> game_pb2.Observation:
+    """The observation ``decide`` gets: ``pushed`` (a decision's observation, whose
+    ``events`` are only those since the seat's previous decision) with ``events`` replaced
+    by the seat's whole history. ``seen`` (the events the seat saw before) is extended with
+    the new ones in place. The online client and the offline arena
+    (:mod:`fengsheng.bot.arena`) both build ``decide``'s input here."""
+    seen.extend(pushed.events)  # the events since the previous decision
+    observation = game_pb2.Observation()
+    observation.CopyFrom(pushed)
+    del observation.events[:]
+    observation.events.extend(seen)  # decide sees the whole history
+    return observation
+
+
+def ask(decide: Decide, observation: game_pb2.Observation, legal: list[str], where: str) -> str | None:
+    """``decide``'s answer, or None (answer with the default action) when it raised or
+    returned ``None``/something that is not an action. ``where`` names the decision in logs."""
+    try:
+        action = decide(observation, list(legal))
+    except Exception:
+        log.exception("decide failed at %s; sending the default action", where)
+        return None
+    if not isinstance(action, str) or not action.strip():
+        if action is not None and not isinstance(action, str):
+            log.warning("decide returned %r (not an action) at %s; sending the default action",
+                        type(action).__name__, where)  # fmt: skip
+        return None
+    return action
+
+
 def _decision(d: bs.DecisionRequest, decide: Decide, client: BotClient, state: _Session) -> None:
     summary = state.playing.setdefault(d.match_id, MatchSummary(d.match_id, [d.seat], []))
     summary.decisions += 1
-    seen = state.history.setdefault((d.match_id, d.seat), [])
-    seen.extend(d.observation.events)  # the events since the previous decision
-    observation = game_pb2.Observation()
-    observation.CopyFrom(d.observation)
-    del observation.events[:]
-    observation.events.extend(seen)  # decide sees the whole history
-    try:
-        action = decide(observation, list(d.legal_actions))
-    except Exception:
-        log.exception("decide failed at %s decision %d; sending the default action", d.match_id, d.decision)
-        action = None
-    if not isinstance(action, str) or not action.strip():
-        if action is not None and not isinstance(action, str):
-            log.warning("decide returned %r (not an action) at %s decision %d; sending the default action",
-                        type(action).__name__, d.match_id, d.decision)  # fmt: skip
+    observation = full_observation(state.history.setdefault((d.match_id, d.seat), []), d.observation)
+    action = ask(decide, observation, list(d.legal_actions), f"{d.match_id} decision {d.decision}")
+    if action is None:
         summary.defaults += 1
         state.pending[(d.match_id, d.seat)] = d.decision
         state.sent[(d.match_id, d.seat)] = ""

@@ -4,6 +4,11 @@ size that ruleset is played by, played in-process on the engine and rated on tha
 ruleset's ladder by the ladder's own code (:mod:`services.ladder`), with a progress bar,
 then the leaderboard.
 
+``fengsheng arena --bot mymodule:decide [--bots heuristic] --matches N [--ruleset R]
+[--players P]``: an author's own ``decide`` (the SDK's signature, docs/bots.md) at a random
+seat against the listed built-in bots, offline (:mod:`fengsheng.bot.arena`); prints its win
+rates per identity with 95% Wilson intervals. Nothing is rated.
+
 ``--redis-url`` records the matches in that Redis's bot ladder (the same store the
 platform's ``ladder.update`` task writes) instead of a throw-away in-memory ladder.
 """
@@ -18,10 +23,16 @@ import time
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
+        "--bot",
+        default=None,
+        metavar="MODULE:FUNCTION",
+        help="your own decide(observation, legal_actions) function, played against --bots (offline, unrated)",
+    )
+    parser.add_argument(
         "--bots",
         default="random,heuristic",
         help="comma-separated policies (random, heuristic); fewer than --players are "
-        "entered several times as name#1, name#2... (default random,heuristic)",
+        "entered several times as name-1, name-2... (default random,heuristic)",
     )
     parser.add_argument("--matches", type=int, default=200, help="how many matches (default 200)")
     from engine.rulesets import RULESET_IDS
@@ -46,7 +57,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
 
 
+def run_author(args: argparse.Namespace) -> int:
+    """``--bot``: the author's decide against built-in bots; win rates per identity."""
+    from fengsheng.bot.arena import play
+
+    opponents = [b.strip() for b in args.bots.split(",") if b.strip()]
+    try:
+        report = play(args.bot, opponents=opponents, matches=args.matches, players=args.players,
+                      ruleset=args.ruleset, seed=args.seed)  # fmt: skip
+    except (ValueError, ImportError) as exc:
+        print(f"fengsheng arena: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(report.to_dict(), indent=2) if args.json else report.table())
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.bot:
+        return run_author(args)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table

@@ -8,16 +8,34 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class BotMessage(_message.Message):
-    __slots__ = ("action", "join_queue", "leave_queue", "events")
+    __slots__ = ("action", "join_queue", "leave_queue", "events", "table")
     ACTION_FIELD_NUMBER: _ClassVar[int]
     JOIN_QUEUE_FIELD_NUMBER: _ClassVar[int]
     LEAVE_QUEUE_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
     action: BotAction
     join_queue: QueueRequest
     leave_queue: TicketRequest
     events: EventsRequest
-    def __init__(self, action: _Optional[_Union[BotAction, _Mapping]] = ..., join_queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., leave_queue: _Optional[_Union[TicketRequest, _Mapping]] = ..., events: _Optional[_Union[EventsRequest, _Mapping]] = ...) -> None: ...
+    table: TableRequest
+    def __init__(self, action: _Optional[_Union[BotAction, _Mapping]] = ..., join_queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., leave_queue: _Optional[_Union[TicketRequest, _Mapping]] = ..., events: _Optional[_Union[EventsRequest, _Mapping]] = ..., table: _Optional[_Union[TableRequest, _Mapping]] = ...) -> None: ...
+
+class TableRequest(_message.Message):
+    __slots__ = ("ruleset", "players", "seats", "holder", "name", "bot_token")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    HOLDER_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ruleset: str
+    players: int
+    seats: _containers.RepeatedScalarFieldContainer[str]
+    holder: str
+    name: str
+    bot_token: str
+    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ...) -> None: ...
 
 class EventsRequest(_message.Message):
     __slots__ = ("match_id", "seat")
@@ -230,14 +248,72 @@ class RegisterBotRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ..., owner: _Optional[str] = ...) -> None: ...
 
 class BotAccount(_message.Message):
-    __slots__ = ("bot_id", "name", "token")
+    __slots__ = ("bot_id", "name", "token", "token_id")
     BOT_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_ID_FIELD_NUMBER: _ClassVar[int]
     bot_id: str
     name: str
     token: str
-    def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+    token_id: str
+    def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., token: _Optional[str] = ..., token_id: _Optional[str] = ...) -> None: ...
+
+class ListBotsRequest(_message.Message):
+    __slots__ = ("owner", "bot_token")
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    owner: str
+    bot_token: str
+    def __init__(self, owner: _Optional[str] = ..., bot_token: _Optional[str] = ...) -> None: ...
+
+class BotTokenInfo(_message.Message):
+    __slots__ = ("token_id", "created_ms")
+    TOKEN_ID_FIELD_NUMBER: _ClassVar[int]
+    CREATED_MS_FIELD_NUMBER: _ClassVar[int]
+    token_id: str
+    created_ms: int
+    def __init__(self, token_id: _Optional[str] = ..., created_ms: _Optional[int] = ...) -> None: ...
+
+class BotTokens(_message.Message):
+    __slots__ = ("bot_id", "name", "created_ms", "tokens")
+    BOT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    CREATED_MS_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    bot_id: str
+    name: str
+    created_ms: int
+    tokens: _containers.RepeatedCompositeFieldContainer[BotTokenInfo]
+    def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., created_ms: _Optional[int] = ..., tokens: _Optional[_Iterable[_Union[BotTokenInfo, _Mapping]]] = ...) -> None: ...
+
+class BotList(_message.Message):
+    __slots__ = ("bots",)
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    bots: _containers.RepeatedCompositeFieldContainer[BotTokens]
+    def __init__(self, bots: _Optional[_Iterable[_Union[BotTokens, _Mapping]]] = ...) -> None: ...
+
+class RevokeTokenRequest(_message.Message):
+    __slots__ = ("bot_id", "token_id", "owner", "bot_token")
+    BOT_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_ID_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    bot_id: str
+    token_id: str
+    owner: str
+    bot_token: str
+    def __init__(self, bot_id: _Optional[str] = ..., token_id: _Optional[str] = ..., owner: _Optional[str] = ..., bot_token: _Optional[str] = ...) -> None: ...
+
+class RotateTokenRequest(_message.Message):
+    __slots__ = ("bot_id", "owner", "bot_token")
+    BOT_ID_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    bot_id: str
+    owner: str
+    bot_token: str
+    def __init__(self, bot_id: _Optional[str] = ..., owner: _Optional[str] = ..., bot_token: _Optional[str] = ...) -> None: ...
 
 class JoinQueueRequest(_message.Message):
     __slots__ = ("holder", "name", "bot_token", "min_players", "max_players", "ruleset")

@@ -165,6 +165,26 @@ class RankedServiceStub:
                 request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.BotProfileRequest.SerializeToString,
                 response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.BotProfile.FromString,
                 _registered_method=True)
+        self.ListBots = channel.unary_unary(
+                '/fengsheng.v1.RankedService/ListBots',
+                request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.ListBotsRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.BotList.FromString,
+                _registered_method=True)
+        self.RevokeToken = channel.unary_unary(
+                '/fengsheng.v1.RankedService/RevokeToken',
+                request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.RevokeTokenRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.BotTokens.FromString,
+                _registered_method=True)
+        self.RotateToken = channel.unary_unary(
+                '/fengsheng.v1.RankedService/RotateToken',
+                request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.RotateTokenRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.BotAccount.FromString,
+                _registered_method=True)
+        self.OpenTable = channel.unary_unary(
+                '/fengsheng.v1.RankedService/OpenTable',
+                request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.TableRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.Ticket.FromString,
+                _registered_method=True)
 
 
 class RankedServiceServicer:
@@ -229,6 +249,37 @@ class RankedServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListBots(self, request, context):
+        """Bot accounts and their tokens, for their owner only: the owning player (owner, trusted
+        caller) or a live token of that very bot (bot_token). Token ids name tokens; a token
+        itself is shown once, when made.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeToken(self, request, context):
+        """Revoke one token of a bot: it no longer authenticates, and a stream it opened ends
+        with a BotError of kind "revoked", then UNAUTHENTICATED.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RotateToken(self, request, context):
+        """A new token for a bot; every older token of it is revoked (as RevokeToken).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def OpenTable(self, request, context):
+        """A casual table (TableRequest), created at once: the caller's Ticket, state "matched".
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RankedServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -276,6 +327,26 @@ def add_RankedServiceServicer_to_server(servicer, server):
                     servicer.GetBot,
                     request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.BotProfileRequest.FromString,
                     response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.BotProfile.SerializeToString,
+            ),
+            'ListBots': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListBots,
+                    request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.ListBotsRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.BotList.SerializeToString,
+            ),
+            'RevokeToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeToken,
+                    request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.RevokeTokenRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.BotTokens.SerializeToString,
+            ),
+            'RotateToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RotateToken,
+                    request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.RotateTokenRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.BotAccount.SerializeToString,
+            ),
+            'OpenTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.OpenTable,
+                    request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.TableRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.Ticket.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -522,6 +593,114 @@ class RankedService:
             '/fengsheng.v1.RankedService/GetBot',
             fengsheng_dot_v1_dot_bot__service__pb2.BotProfileRequest.SerializeToString,
             fengsheng_dot_v1_dot_bot__service__pb2.BotProfile.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListBots(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.RankedService/ListBots',
+            fengsheng_dot_v1_dot_bot__service__pb2.ListBotsRequest.SerializeToString,
+            fengsheng_dot_v1_dot_bot__service__pb2.BotList.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.RankedService/RevokeToken',
+            fengsheng_dot_v1_dot_bot__service__pb2.RevokeTokenRequest.SerializeToString,
+            fengsheng_dot_v1_dot_bot__service__pb2.BotTokens.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RotateToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.RankedService/RotateToken',
+            fengsheng_dot_v1_dot_bot__service__pb2.RotateTokenRequest.SerializeToString,
+            fengsheng_dot_v1_dot_bot__service__pb2.BotAccount.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def OpenTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.RankedService/OpenTable',
+            fengsheng_dot_v1_dot_bot__service__pb2.TableRequest.SerializeToString,
+            fengsheng_dot_v1_dot_bot__service__pb2.Ticket.FromString,
             options,
             channel_credentials,
             insecure,

@@ -90,7 +90,11 @@ def test_one_address_is_limited_and_another_is_not(engine: ServiceProcess, url: 
                 limited(await post(path, a, json=body), "address")
                 # a token (free to mint) does not lift the limit of its address
                 limited(await post(path, a, json=body, headers={"Authorization": f"Bearer {token}"}), "address")
+            # a casual table (POST /api/casual) is a creation route too
+            limited(await post("/api/casual", a, json={}, headers={"Authorization": f"Bearer {token}"}), "address")
             for path, body in CREATIONS[1:]:
+                if "name" in body:  # bot names are unique: another bot, another name
+                    body = {**body, "name": body["name"] + "-2"}
                 reply = await post(path, b, json=body, headers={"Authorization": f"Bearer {token}"})
                 assert reply.status_code == 201, (path, reply.text)
             # other routes are not creation routes

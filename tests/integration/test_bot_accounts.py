@@ -1,0 +1,162 @@
+"""Bot accounts as authors meet them (issue 17 §8): unique bot names (409 ``name_taken``,
+``house...`` reserved), history of an unknown id is a 404 (a new bot's is an empty 200),
+canonical player ids without ``#`` (old ladder entries renamed at the engine's start).
+A real Redis, an engine server and the gateway."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import redis
+from helpers.gateway_procs import start_gateway
+from helpers.processes import start_engine_server
+
+from services.ladder import ALL_TIME, BOT, MatchResult, Participant, RedisLadder, current_season
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
+
+
+@pytest.fixture(scope="module")
+def http(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
+    url = re.sub(r"/\d*$", "", redis_url) + "/13"  # a database of its own
+    rdb = redis.Redis.from_url(url)
+    rdb.flushdb()
+    # the ladder as an older release left it: house bots' ids held '#'
+    RedisLadder(rdb).record(MatchResult("old-match", current_season(), (
+        Participant("house-heuristic#1", "house heuristic #1", True, 0, True, 1),
+        Participant("house-heuristic#2", "house heuristic #2", True, 1, False, 2),
+        Participant("b_000000000001", "gone", True, 2, False, 2),
+    )))  # fmt: skip
+    assert rdb.keys("*#*")
+    logs = tmp_path_factory.mktemp("bot-accounts-logs")
+    engine = start_engine_server(url, logs)
+    gateway = start_gateway(engine.address, logs, redis_url=url, bot_address=engine.extra["bot_address"])
+    try:
+        with httpx.Client(base_url=gateway.extra["url"], timeout=20) as client:
+            client.rdb = rdb  # type: ignore[attr-defined]
+            client.rdb_bot_address = engine.extra["bot_address"]  # type: ignore[attr-defined]
+            yield client
+    finally:
+        gateway.stop()
+        engine.stop()
+
+
+def test_old_house_ids_are_renamed_at_startup(http: httpx.Client) -> None:
+    rdb: redis.Redis = http.rdb  # type: ignore[attr-defined]
+    assert not [k for k in rdb.keys("rk:*") if b"#" in k]
+    board = http.get("/api/ranked/leaderboard", params={"ladder": "bot"}).json()
+    ids = {row["player_id"] for row in board["standings"]}
+    assert {"house-heuristic-1", "house-heuristic-2"} <= ids and not any("#" in i for i in ids), board
+    hist = http.get("/api/ranked/players/house-heuristic-1/history", params={"ladder": "bot"})
+    assert hist.status_code == 200 and [m["match_id"] for m in hist.json()["matches"]] == ["old-match"]
+    assert RedisLadder(rdb).rating(BOT, "house-heuristic-2", ALL_TIME).games == 1
+
+
+def test_bot_names_are_unique_and_house_names_reserved(http: httpx.Client) -> None:
+    first = http.post("/api/bots", json={"name": "Unique Author"})
+    assert first.status_code == 201, first.text
+    for name in ("unique author", " UNIQUE AUTHOR ", "house", "House-heuristic-1", "housekeeper"):
+        taken = http.post("/api/bots", json={"name": name})
+        assert taken.status_code == 409, (name, taken.text)
+        error = taken.json()["error"]
+        assert error["status"] == 409 and error["kind"] == "name_taken" and error["message"], error
+    assert http.post("/api/bots", json={"name": "Unique Author 2"}).status_code == 201
+
+
+def test_history_of_an_unknown_id_is_404_and_of_a_new_bot_empty(http: httpx.Client) -> None:
+    missing = http.get("/api/ranked/players/nobody-at-all/history", params={"ladder": "bot"})
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found", missing.text
+    assert http.get("/api/ranked/players/nobody-at-all/history").status_code == 404
+    bot_id = http.post("/api/bots", json={"name": "fresh"}).json()["bot_id"]
+    fresh = http.get(f"/api/ranked/players/{bot_id}/history", params={"ladder": "bot"})
+    assert fresh.status_code == 200 and fresh.json()["matches"] == []
+    # a bad ruleset is still the request's own fault, before any lookup
+    assert http.get("/api/ranked/players/x/history", params={"ruleset": "nope"}).status_code == 422
+
+
+def _guest(http: httpx.Client, name: str) -> dict[str, str]:
+    token = http.post("/api/guests", json={"name": name}).json()["token"]
+    return {"authorization": f"Bearer {token}"}
+
+
+def test_tokens_are_listed_revoked_and_rotated_by_the_owner_only(http: httpx.Client) -> None:
+    import queue
+    import threading
+
+    from fengsheng.bot import BotClient, BotError
+
+    owner, stranger = _guest(http, "owner"), _guest(http, "stranger")
+    made = http.post("/api/bots", json={"name": "managed"}, headers=owner).json()
+    bot_id, token, first_id = made["bot_id"], made["token"], made["token_id"]
+    assert first_id and first_id not in token
+    mine = http.get("/api/bots", headers=owner).json()["bots"]
+    assert [(b["bot_id"], [t["token_id"] for t in b["tokens"]]) for b in mine] == [(bot_id, [first_id])]
+    assert isinstance(mine[0]["tokens"][0]["created_ms"], int) and "token" not in mine[0]
+    assert http.get("/api/bots", headers=stranger).json().get("bots", []) == []
+    assert http.get("/api/bots").status_code == 401
+    # someone else's player token or another bot's token: refused, nothing changes
+    anon = http.post("/api/bots", json={"name": "anonymous-author"}).json()
+    for headers in (stranger, {"authorization": f"Bearer {anon['token']}"}):
+        assert http.delete(f"/api/bots/{bot_id}/tokens/{first_id}", headers=headers).status_code == 403
+        assert http.post(f"/api/bots/{bot_id}/tokens/rotate", headers=headers).status_code == 403
+    junk = {"authorization": "Bearer junk"}
+    assert http.delete(f"/api/bots/{bot_id}/tokens/{first_id}", headers=junk).status_code == 401
+    # an ownerless bot manages itself with its own token
+    own = http.get("/api/bots", headers={"authorization": f"Bearer {anon['token']}"}).json()["bots"]
+    assert [b["bot_id"] for b in own] == [anon["bot_id"]]
+
+    # a live stream on the old token ends, told why, when the owner rotates the token
+    client = BotClient(token=token, address=http.rdb_bot_address)  # type: ignore[attr-defined]
+    got: queue.Queue[object] = queue.Queue()
+
+    def pump() -> None:
+        try:
+            for msg in client.messages():
+                got.put(msg)
+        except BotError as exc:
+            got.put(exc)
+
+    threading.Thread(target=pump, daemon=True).start()
+    assert got.get(timeout=20).WhichOneof("kind") == "welcome"  # type: ignore[attr-defined]
+    rotated = http.post(f"/api/bots/{bot_id}/tokens/rotate", headers=owner)
+    assert rotated.status_code == 200, rotated.text
+    new_token, new_id = rotated.json()["token"], rotated.json()["token_id"]
+    assert new_token != token and new_id != first_id
+    told = got.get(timeout=20)
+    assert told.WhichOneof("kind") == "error" and told.error.kind == "revoked", told  # type: ignore[attr-defined]
+    end = got.get(timeout=20)
+    assert isinstance(end, BotError) and str(end).startswith("UNAUTHENTICATED"), end
+    client.close()
+    assert http.get("/api/bots", headers={"authorization": f"Bearer {token}"}).status_code == 401
+    listed = http.get("/api/bots", headers={"authorization": f"Bearer {new_token}"}).json()["bots"]
+    assert [t["token_id"] for t in listed[0]["tokens"]] == [new_id]
+    # revoke: the token stops working at once; an unknown token id is a 404
+    assert http.delete(f"/api/bots/{bot_id}/tokens/nope", headers=owner).status_code == 404
+    left = http.delete(f"/api/bots/{bot_id}/tokens/{new_id}", headers=owner)
+    assert left.status_code == 200 and left.json().get("tokens", []) == [], left.text
+    assert http.get("/api/bots", headers={"authorization": f"Bearer {new_token}"}).status_code == 401
+
+
+def test_a_revoked_tokens_websocket_is_told_and_closed(http: httpx.Client) -> None:
+    import json
+
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    made = http.post("/api/bots", json={"name": "ws-revoked"}).json()
+    me = {"authorization": f"Bearer {made['token']}"}
+    ws_url = str(http.base_url).rstrip("/").replace("http", "ws", 1) + "/ws/bots"
+    with connect(f"{ws_url}?token={made['token']}") as ws:
+        assert json.loads(ws.recv(timeout=10))["welcome"]["bot_id"] == made["bot_id"]
+        gone = http.delete(f"/api/bots/{made['bot_id']}/tokens/{made['token_id']}", headers=me)
+        assert gone.status_code == 200, gone.text
+        told = json.loads(ws.recv(timeout=10))["error"]  # the one error shape (docs/bots.md)
+        assert (told["status"], told["code"], told["kind"]) == (401, "unauthenticated", "revoked"), told
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:  # then the stream's end (its reason kept), and the close
+                last = json.loads(ws.recv(timeout=10))["error"]
+                assert last["status"] == 401 and "revoked" in last["message"], last
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
