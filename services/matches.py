@@ -164,7 +164,7 @@ class Notifier:
 
     async def _run(self) -> None:
         while True:
-            pubsub = self.store.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.store.pubsub()
             try:
                 await pubsub.psubscribe(NOTIFY_PATTERN)
                 while True:

@@ -36,7 +36,11 @@ from dataclasses import dataclass
 import redis.asyncio as aioredis
 
 from fengsheng.retention import DEFAULT_FINISHED_TTL_S, Retention
+from services.redis_client import async_client
+from services.redis_cluster_pipe import ClusterPipelinedConnection
 from services.redis_pipe import PipelinedConnection
+
+_PLAIN_KWARGS = ("password", "username", "ssl", "ssl_ca_certs", "ssl_cert_reqs", "socket_connect_timeout")
 
 #: A finished match's keys expire after this long (a week by default,
 #: ``FENGSHENG_MATCH_FINISHED_TTL_S``): replays stay available, Redis does not grow forever.
@@ -322,7 +326,11 @@ class MatchStore:
     """Reads and writes matches; every write is one script call (one round trip)."""
 
     def __init__(
-        self, redis: aioredis.Redis, *, group_commit_s: float = 0.0, retention: Retention | None = None
+        self,
+        redis: aioredis.Redis | aioredis.RedisCluster,
+        *,
+        group_commit_s: float = 0.0,
+        retention: Retention | None = None,
     ) -> None:
         """``group_commit_s``: how long an action's write may wait to go out with others
         (see :class:`services.redis_pipe.PipelinedConnection`; 0 = never). ``retention``:
@@ -332,9 +340,14 @@ class MatchStore:
         self._act = redis.register_script(self._with_ttls(ACT_SCRIPT))
         #: the hot path (action writes, version reads) skips redis-py's per-call cost
         #: (services/redis_pipe.py)
-        self.pipe = PipelinedConnection.like(redis, coalesce_s=group_commit_s)
+        self.pipe: PipelinedConnection | ClusterPipelinedConnection
+        if isinstance(redis, aioredis.RedisCluster):
+            self.pipe = ClusterPipelinedConnection(redis, coalesce_s=group_commit_s)
+        else:
+            self.pipe = PipelinedConnection.like(redis, coalesce_s=group_commit_s)
         self._load = redis.register_script(LOAD_SCRIPT)
         self._create = redis.register_script(self._with_ttls(CREATE_SCRIPT))
+        self._node_turn = 0
         #: hash slots this process has listed in :data:`SLOTS_KEY`
         self._slots: set[int] = set()
 
@@ -347,10 +360,24 @@ class MatchStore:
     def from_url(
         cls, url: str, *, max_connections: int = 64, group_commit_s: float = 0.0, retention: Retention | None = None
     ) -> MatchStore:
-        # a blocking pool: a burst beyond max_connections waits for a free connection (up to
-        # 10 s) instead of failing with "Too many connections" (seen as UNAVAILABLE under load)
-        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
-        return cls(aioredis.Redis.from_pool(pool), group_commit_s=group_commit_s, retention=retention)
+        """``url``: one Redis or a cluster (``redis+cluster://``, services/redis_client.py). A
+        blocking pool: a burst beyond max_connections waits for a free connection (up to 10 s)
+        instead of failing with "Too many connections" (seen as UNAVAILABLE under load)."""
+        client = async_client(url, max_connections=max_connections)
+        return cls(client, group_commit_s=group_commit_s, retention=retention)
+
+    def pubsub(self) -> aioredis.client.PubSub:
+        """A subscription client: on a cluster, a plain connection to one of its nodes
+        (published messages reach every node), another node at each call."""
+        if isinstance(self.redis, aioredis.RedisCluster):
+            nodes = self.redis.get_nodes()
+            self._node_turn += 1
+            node = nodes[self._node_turn % len(nodes)] if nodes else None
+            if node is not None:
+                kw = {k: v for k, v in self.redis.connection_kwargs.items() if k in _PLAIN_KWARGS}
+                plain = aioredis.Redis(host=node.host, port=node.port, **kw)
+                return plain.pubsub(ignore_subscribe_messages=True)
+        return self.redis.pubsub(ignore_subscribe_messages=True)
 
     async def close(self) -> None:
         self.pipe.close()
@@ -386,7 +413,7 @@ class MatchStore:
         ]
         if outbox:
             await self._register(match_id)
-        res = await self._create(keys=_keys(match_id), args=args)
+        res = await self.pipe.evalsha(self._create, _keys(match_id), args)
         return WriteResult(ok=res[0] == 1, version=int(res[1]), stream_id=_s(res[2]) if len(res) > 2 else "")
 
     async def commit(
