@@ -290,7 +290,7 @@ def verify(redis_url: str, engine_address: str, stats: Stats) -> dict[str, Any]:
     from fengsheng.v1 import engine_service_pb2 as es
     from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
     from services.channels import engine_channel
-    from services.store import OUTBOX_KEY, HistoryEntry, events_key, history_key, state_key
+    from services.store import HistoryEntry, events_key, history_key, outbox_key, state_key
 
     rdb = redis.Redis.from_url(redis_url)
     lost = duplicated = mismatches = actions = 0
@@ -349,7 +349,7 @@ def verify(redis_url: str, engine_address: str, stats: Stats) -> dict[str, Any]:
             idle.append(idle_s)
             if idle_s > 30:
                 decision, seat = rdb.hmget(state_key(match_id), ["decision", "seat"])
-                outbox = rdb.zscore(OUTBOX_KEY, f"{match_id}\t{int(decision or 0)}")
+                outbox = rdb.zscore(outbox_key(match_id), f"{match_id}\t{int(decision or 0)}")
                 prompted = stats.prompts.get(match_id, [])[-3:]
                 problems.append(
                     f"{match_id}: stalled {idle_s:.0f}s at decision {decision} seat {seat} "

@@ -164,7 +164,7 @@ class Notifier:
 
     async def _run(self) -> None:
         while True:
-            pubsub = self.store.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.store.pubsub()
             try:
                 await pubsub.psubscribe(NOTIFY_PATTERN)
                 while True:
@@ -204,7 +204,7 @@ class MatchService:
     #: how long a watcher waits for a notification before re-reading the stream anyway
     watch_poll_s: float = 2.0
     #: seconds (beyond its countdown) a sent task has to answer its decision before the
-    #: sweeper sends it again (``FENGSHENG_TASK_LEASE_S``; see ``services.store.LEASES_KEY``)
+    #: sweeper sends it again (``FENGSHENG_TASK_LEASE_S``; see ``services.store.LEASES_PREFIX``)
     task_lease_s: float = field(default_factory=lambda: float(os.environ.get("FENGSHENG_TASK_LEASE_S") or 30))
     #: consecutive turn timeouts after which a seat is away (see the module docstring)
     away_after: int = field(default_factory=away_after_default)

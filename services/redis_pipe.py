@@ -36,6 +36,7 @@ import asyncio
 import collections
 import contextlib
 import ssl
+from collections.abc import Sequence
 from typing import Any
 
 import hiredis
@@ -195,7 +196,21 @@ class PipelinedConnection:
             protocol = await self._connect()
         return await protocol.request(command, self.coalesce_s, self.max_held)
 
-    async def evalsha(self, script: Any, keys: list[str], args: list[Arg]) -> Any:
+    async def execute_many(self, *commands: tuple[Arg, ...]) -> list[Any]:
+        """Send ``commands`` back to back on this connection (nothing of another caller in
+        between: ``ASKING`` then its command, or a write then ``WAIT``); their replies, or
+        the first error once every reply is in."""
+        protocol = self._protocol
+        if protocol is None or protocol.lost is not None or self._loop is not asyncio.get_running_loop():
+            protocol = await self._connect()
+        futures = [protocol.request(c, self.coalesce_s, self.max_held) for c in commands]
+        results = await asyncio.gather(*futures, return_exceptions=True)
+        for r in results:
+            if isinstance(r, BaseException):
+                raise r
+        return results
+
+    async def evalsha(self, script: Any, keys: list[str], args: Sequence[Arg]) -> Any:
         """Run a registered redis-py ``Script``; loads it when Redis has lost it (a restart
         or ``SCRIPT FLUSH``)."""
         try:

@@ -26,6 +26,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Literal
@@ -91,6 +92,7 @@ def write_config(
     appendfsync: Fsync = "everysec",
     logfile: str | Path | None = None,
     loglevel: str = "notice",
+    extra: Sequence[str] = (),
 ) -> Path:
     """Write a redis.conf readable by its owner only (it holds ``requirepass``); return its path.
     ``loglevel``: ``warning`` keeps the log to what needs a look, ``notice`` (Redis's default)
@@ -107,6 +109,7 @@ def write_config(
         f"logfile {_quoted(str(logfile))}" if logfile else 'logfile ""',
         f"loglevel {loglevel}",
         "maxclients 10000",
+        *extra,
     ]
     write_secret_file(path, "\n".join(line for line in lines if line))
     return Path(path)
@@ -125,6 +128,7 @@ class RedisServer:
         appendfsync: Fsync = "everysec",
         data_dir: str | Path | None = None,
         password: str | None = None,
+        extra_config: Sequence[str] = (),
     ) -> None:
         """``appendonly=True`` turns the AOF on (fsync policy ``appendfsync``); with
         ``data_dir`` the data lives there and survives :meth:`stop` / :meth:`kill`, so a new
@@ -140,6 +144,8 @@ class RedisServer:
         os.chmod(self._dir.name, 0o700)
         self.data_dir = str(data_dir) if data_dir is not None else self._dir.name
         self.process: subprocess.Popen[bytes] | None = None
+        #: more redis.conf lines (a cluster node's settings: services/redis_cluster.py)
+        self.extra_config = tuple(extra_config)
 
     @property
     def url(self) -> str:
@@ -159,6 +165,7 @@ class RedisServer:
             appendonly=self.appendonly,
             appendfsync=self.appendfsync,
             logfile=Path(self._dir.name) / "redis.log",
+            extra=self.extra_config,
         )
         return [self.executable, str(conf)]
 

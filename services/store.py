@@ -29,13 +29,18 @@ snapshot is the most expensive step of an action.
 
 from __future__ import annotations
 
+import binascii
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
 from fengsheng.retention import DEFAULT_FINISHED_TTL_S, Retention
+from services.redis_client import async_client
+from services.redis_cluster_pipe import ClusterPipelinedConnection
 from services.redis_pipe import PipelinedConnection
+
+_PLAIN_KWARGS = ("password", "username", "ssl", "ssl_ca_certs", "ssl_cert_reqs", "socket_connect_timeout")
 
 #: A finished match's keys expire after this long (a week by default,
 #: ``FENGSHENG_MATCH_FINISHED_TTL_S``): replays stay available, Redis does not grow forever.
@@ -148,7 +153,12 @@ return {f[1], f[2], f[3], f[4], f[5], tail}
 #: write script adds the member atomically with the state; the process that wrote removes
 #: it once the task is sent. A process that dies in between leaves it for any replica's
 #: sweeper (:meth:`MatchStore.overdue`) to send again: tasks are idempotent by decision.
-OUTBOX_KEY = "fs:outbox"
+#:
+#: One outbox per Redis Cluster hash slot, ``fs:outbox:{TAG}`` where ``TAG`` hashes to the
+#: slot of the match's own keys (:func:`slot_tag`), so the act script touches keys of one
+#: slot only (a single ``fs:outbox`` was a ``CROSSSLOT`` error on a cluster). The slots that
+#: ever held an outbox entry are listed in :data:`SLOTS_KEY`, which the sweepers walk.
+OUTBOX_PREFIX = "fs:outbox:"
 
 #: Task leases: ``MATCH_ID\tDECISION`` members scored by the time (ms) by which the task sent
 #: for that open decision should have answered it. Added once the task is sent; the write that
@@ -156,7 +166,62 @@ OUTBOX_KEY = "fs:outbox"
 #: lost after it was sent (a broker message popped by a worker that was killed before it
 #: recorded the message as unacked: kombu's Redis transport is at most once in that window), so
 #: any replica's sweeper claims it (``ZREM``), sends the task again and renews the lease.
-LEASES_KEY = "fs:leases"
+#: One per hash slot like the outbox: ``fs:leases:{TAG}``.
+LEASES_PREFIX = "fs:leases:"
+
+#: A set of the hash slots (decimal numbers) whose outbox or leases may hold entries. A
+#: process adds a slot (``SADD``, once per slot per process) *before* its first write there,
+#: so no entry exists in a slot the sweepers do not know. Never shrinks: at most 16,384
+#: members, and a sweep costs two reads per listed slot.
+SLOTS_KEY = "fs:outbox:slots"
+
+#: Redis Cluster's hash slot count.
+N_SLOTS = 16384
+
+_SLOT_TAGS: list[str] = []
+
+
+def key_slot(key: str) -> int:
+    """The Redis Cluster hash slot of ``key`` (CRC16 of its hash tag, or of the whole key)."""
+    data = key.encode()
+    start = data.find(b"{")
+    if start >= 0:
+        end = data.find(b"}", start + 1)
+        if end > start + 1:
+            data = data[start + 1 : end]
+    return binascii.crc_hqx(data, 0) % N_SLOTS
+
+
+def slot_tag(slot: int) -> str:
+    """A short string whose hash slot is ``slot``: the hash tag of that slot's outbox and
+    leases (the table is built once, on first use: about 0.1 s)."""
+    if not _SLOT_TAGS:
+        table = [""] * N_SLOTS
+        missing, i = N_SLOTS, 0
+        while missing:
+            tag = f"s{i:x}"
+            s = binascii.crc_hqx(tag.encode(), 0) % N_SLOTS
+            if not table[s]:
+                table[s] = tag
+                missing -= 1
+            i += 1
+        _SLOT_TAGS[:] = table
+    return _SLOT_TAGS[slot]
+
+
+def match_slot(match_id: str) -> int:
+    """The hash slot of every key of the match ``match_id``."""
+    return key_slot(state_key(match_id))
+
+
+def outbox_key(match_id: str) -> str:
+    """The outbox of ``match_id``'s hash slot."""
+    return OUTBOX_PREFIX + "{" + slot_tag(match_slot(match_id)) + "}"
+
+
+def leases_key(match_id: str) -> str:
+    """The task leases of ``match_id``'s hash slot."""
+    return LEASES_PREFIX + "{" + slot_tag(match_slot(match_id)) + "}"
 
 
 def state_key(match_id: str) -> str:
@@ -248,8 +313,8 @@ def _keys(match_id: str) -> list[str]:
         history_key(match_id),
         events_key(match_id),
         notify_channel(match_id),
-        OUTBOX_KEY,
-        LEASES_KEY,
+        outbox_key(match_id),
+        leases_key(match_id),
     ]
 
 
@@ -261,7 +326,11 @@ class MatchStore:
     """Reads and writes matches; every write is one script call (one round trip)."""
 
     def __init__(
-        self, redis: aioredis.Redis, *, group_commit_s: float = 0.0, retention: Retention | None = None
+        self,
+        redis: aioredis.Redis | aioredis.RedisCluster,
+        *,
+        group_commit_s: float = 0.0,
+        retention: Retention | None = None,
     ) -> None:
         """``group_commit_s``: how long an action's write may wait to go out with others
         (see :class:`services.redis_pipe.PipelinedConnection`; 0 = never). ``retention``:
@@ -271,9 +340,16 @@ class MatchStore:
         self._act = redis.register_script(self._with_ttls(ACT_SCRIPT))
         #: the hot path (action writes, version reads) skips redis-py's per-call cost
         #: (services/redis_pipe.py)
-        self.pipe = PipelinedConnection.like(redis, coalesce_s=group_commit_s)
+        self.pipe: PipelinedConnection | ClusterPipelinedConnection
+        if isinstance(redis, aioredis.RedisCluster):
+            self.pipe = ClusterPipelinedConnection(redis, coalesce_s=group_commit_s)
+        else:
+            self.pipe = PipelinedConnection.like(redis, coalesce_s=group_commit_s)
         self._load = redis.register_script(LOAD_SCRIPT)
         self._create = redis.register_script(self._with_ttls(CREATE_SCRIPT))
+        self._node_turn = 0
+        #: hash slots this process has listed in :data:`SLOTS_KEY`
+        self._slots: set[int] = set()
 
     def _with_ttls(self, script: str) -> str:
         return script.replace("IDLE_TTL_S", str(self.retention.idle_s)).replace(
@@ -284,10 +360,24 @@ class MatchStore:
     def from_url(
         cls, url: str, *, max_connections: int = 64, group_commit_s: float = 0.0, retention: Retention | None = None
     ) -> MatchStore:
-        # a blocking pool: a burst beyond max_connections waits for a free connection (up to
-        # 10 s) instead of failing with "Too many connections" (seen as UNAVAILABLE under load)
-        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
-        return cls(aioredis.Redis.from_pool(pool), group_commit_s=group_commit_s, retention=retention)
+        """``url``: one Redis or a cluster (``redis+cluster://``, services/redis_client.py). A
+        blocking pool: a burst beyond max_connections waits for a free connection (up to 10 s)
+        instead of failing with "Too many connections" (seen as UNAVAILABLE under load)."""
+        client = async_client(url, max_connections=max_connections)
+        return cls(client, group_commit_s=group_commit_s, retention=retention)
+
+    def pubsub(self) -> aioredis.client.PubSub:
+        """A subscription client: on a cluster, a plain connection to one of its nodes
+        (published messages reach every node), another node at each call."""
+        if isinstance(self.redis, aioredis.RedisCluster):
+            nodes = self.redis.get_nodes()
+            self._node_turn += 1
+            node = nodes[self._node_turn % len(nodes)] if nodes else None
+            if node is not None:
+                kw = {k: v for k, v in self.redis.connection_kwargs.items() if k in _PLAIN_KWARGS}
+                plain = aioredis.Redis(host=node.host, port=node.port, **kw)
+                return plain.pubsub(ignore_subscribe_messages=True)
+        return self.redis.pubsub(ignore_subscribe_messages=True)
 
     async def close(self) -> None:
         self.pipe.close()
@@ -321,7 +411,9 @@ class MatchStore:
             created_ms,
             *_event_args(events),
         ]
-        res = await self._create(keys=_keys(match_id), args=args)
+        if outbox:
+            await self._register(match_id)
+        res = await self.pipe.evalsha(self._create, _keys(match_id), args)
         return WriteResult(ok=res[0] == 1, version=int(res[1]), stream_id=_s(res[2]) if len(res) > 2 else "")
 
     async def commit(
@@ -355,6 +447,8 @@ class MatchStore:
             *(e.encode() for e in entries),
             *_event_args(events),
         ]
+        if outbox:
+            await self._register(match_id)
         res = await self.pipe.evalsha(self._act, _keys(match_id), args)
         status = int(res[0])
         return WriteResult(
@@ -364,30 +458,62 @@ class MatchStore:
             stream_id=_s(res[2]) if len(res) > 2 else "",
         )
 
+    async def _register(self, match_id: str) -> None:
+        """List the hash slot of ``match_id`` in :data:`SLOTS_KEY` before the first outbox or
+        lease entry there (once per slot per process)."""
+        slot = match_slot(match_id)
+        if slot not in self._slots:
+            await self.redis.sadd(SLOTS_KEY, slot)
+            self._slots.add(slot)
+
+    async def slots(self) -> list[int]:
+        """The hash slots whose outbox or leases may hold entries."""
+        return sorted(int(x) for x in await self.redis.smembers(SLOTS_KEY))
+
+    async def _range(self, prefix: str, upto_ms: int, limit: int) -> list[str]:
+        """Members scored at most ``upto_ms`` over every listed slot's ``prefix`` set (one
+        pipelined read per slot; a cluster client sends each node its own slots)."""
+        slots = await self.slots()
+        found: list[str] = []
+        for start in range(0, len(slots), 1024):
+            pipe = self.redis.pipeline(transaction=False)
+            for slot in slots[start : start + 1024]:
+                pipe.zrangebyscore(prefix + "{" + slot_tag(slot) + "}", "-inf", upto_ms, start=0, num=limit)
+            for raw in await pipe.execute():
+                found += [_s(x) for x in raw]
+            if len(found) >= limit:
+                break
+        return found[:limit]
+
     async def outbox_done(self, member: str) -> None:
-        await self.redis.zrem(OUTBOX_KEY, member)
+        await self.redis.zrem(outbox_key(member.partition("\t")[0]), member)
 
     async def task_sent(self, member: str, *, outbox: bool, lease_until_ms: int) -> None:
         """The task of ``member``'s decision is on the broker: clear its outbox entry (when the
-        write made one) and lease it until ``lease_until_ms`` (see :data:`LEASES_KEY`)."""
+        write made one) and lease it until ``lease_until_ms`` (see :data:`LEASES_PREFIX`)."""
+        match_id = member.partition("\t")[0]
+        await self._register(match_id)
         pipe = self.redis.pipeline(transaction=False)
         if outbox:
-            pipe.zrem(OUTBOX_KEY, member)
-        pipe.zadd(LEASES_KEY, {member: lease_until_ms})
+            pipe.zrem(outbox_key(match_id), member)
+        pipe.zadd(leases_key(match_id), {member: lease_until_ms})
         await pipe.execute()
 
     async def expired_leases(self, now_ms: int, *, limit: int = 100) -> list[str]:
-        raw = await self.redis.zrangebyscore(LEASES_KEY, "-inf", now_ms, start=0, num=limit)
-        return [_s(x) for x in raw]
+        return await self._range(LEASES_PREFIX, now_ms, limit)
+
+    async def lease_of(self, member: str) -> float | None:
+        """The lease deadline (ms) of ``member``'s task, if leased."""
+        score = await self.redis.zscore(leases_key(member.partition("\t")[0]), member)
+        return None if score is None else float(score)
 
     async def claim_lease(self, member: str) -> bool:
         """Take an expired lease (one replica wins it)."""
-        return bool(await self.redis.zrem(LEASES_KEY, member))
+        return bool(await self.redis.zrem(leases_key(member.partition("\t")[0]), member))
 
     async def overdue(self, older_than_ms: int, *, limit: int = 100) -> list[str]:
         """Outbox members written before ``older_than_ms`` (their writer may have died)."""
-        raw = await self.redis.zrangebyscore(OUTBOX_KEY, "-inf", older_than_ms, start=0, num=limit)
-        return [_s(x) for x in raw]
+        return await self._range(OUTBOX_PREFIX, older_than_ms, limit)
 
     async def version(self, match_id: str) -> int | None:
         raw = await self.pipe.execute("HGET", state_key(match_id), "version")

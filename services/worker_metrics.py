@@ -16,8 +16,8 @@ and ``solo`` pools, where tasks run in the worker's own process):
 | ``fengsheng_task_seconds{task}`` | task run time (histogram) |
 | ``fengsheng_queue_length{queue}`` | messages waiting in each Celery queue on the broker (read at scrape time) |
 | ``fengsheng_unacked_tasks`` | messages delivered to some worker and not yet acknowledged |
-| ``fengsheng_outbox_size`` | decisions whose task the engine has not yet confirmed sent (``fs:outbox``) |
-| ``fengsheng_task_leases`` | sent tasks whose decision is not yet answered (``fs:leases``) |
+| ``fengsheng_outbox_size`` | decisions whose task the engine has not yet confirmed sent (``fs:outbox:{TAG}``, summed) |
+| ``fengsheng_task_leases`` | sent tasks whose decision is not yet answered (``fs:leases:{TAG}``, summed) |
 
 The queue series are read from the broker (Redis ``LLEN``/``HLEN``/``ZCARD``) when Prometheus
 scrapes, so any one worker reports the whole cluster's queues.
@@ -36,6 +36,8 @@ from typing import Any
 from prometheus_client import REGISTRY, Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
+
+from services.store import LEASES_PREFIX, OUTBOX_PREFIX, SLOTS_KEY, slot_tag
 
 log = logging.getLogger("fengsheng.worker_metrics")
 
@@ -80,9 +82,16 @@ class BrokerCollector(Collector):
             for q in self.queues:
                 pipe.llen(q)
             pipe.hlen("unacked")
-            pipe.zcard("fs:outbox")
-            pipe.zcard("fs:leases")
+            pipe.smembers(SLOTS_KEY)
             values = pipe.execute()
+            # one outbox and one lease set per hash slot (services/store.py)
+            tags = [slot_tag(int(x)) for x in values.pop()]
+            pipe = self.redis.pipeline(transaction=False)
+            for tag in tags:
+                pipe.zcard(OUTBOX_PREFIX + "{" + tag + "}")
+                pipe.zcard(LEASES_PREFIX + "{" + tag + "}")
+            counts = pipe.execute()
+            values += [sum(counts[0::2]), sum(counts[1::2])]
         except Exception as exc:
             log.warning("broker metrics unavailable: %s", exc)
             up.add_metric([], 0)

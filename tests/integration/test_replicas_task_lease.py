@@ -13,7 +13,7 @@ import pytest
 from fengsheng.v1 import engine_service_pb2 as es
 from services.matches import MatchService
 from services.scheduler import RecordingScheduler
-from services.store import LEASES_KEY, MatchStore, outbox_member
+from services.store import MatchStore, leases_key, outbox_member
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]
 
@@ -34,7 +34,7 @@ def test_an_expired_lease_resends_the_task_once_and_answering_drops_it(redis_url
             match_id, pending = await a.create_match(es.MatchSettings(seed=777, seats=[es.BOT_RANDOM] * 5))
             member = outbox_member(match_id, pending.number)
             assert ("bot", match_id, pending.number, pending.seat) in sched_a.calls
-            assert await a.store.redis.zscore(LEASES_KEY, member) is not None
+            assert await a.store.redis.zscore(leases_key(match_id), member) is not None
             # nothing happens while the lease runs
             assert await a.sweep_leases() == 0 and await b.sweep_leases() == 0
             await asyncio.sleep(0.4)
@@ -43,14 +43,14 @@ def test_an_expired_lease_resends_the_task_once_and_answering_drops_it(redis_url
             assert sorted(sent) == [0, 1]
             resent = [c for c in sched_a.calls + sched_b.calls if c[2] == pending.number]
             assert len(resent) == 2  # the first send + one re-send
-            renewed = await a.store.redis.zscore(LEASES_KEY, member)
+            renewed = await a.store.redis.zscore(leases_key(match_id), member)
             assert renewed is not None and renewed > time.time() * 1000
             # answering the decision drops its lease in the same write
             legal = await a.legal_actions(match_id, pending.seat)
             await b.act(match_id, pending.seat, pending.number, legal.actions[0])
-            assert await a.store.redis.zscore(LEASES_KEY, member) is None
+            assert await a.store.redis.zscore(leases_key(match_id), member) is None
             nxt = await a.legal_actions(match_id, -1)  # leave no lease behind for other tests' engines
-            await a.store.redis.zrem(LEASES_KEY, outbox_member(match_id, nxt.decision))
+            await a.store.redis.zrem(leases_key(match_id), outbox_member(match_id, nxt.decision))
         finally:
             await a.store.redis.flushdb()
             for s in (a, b):

@@ -79,7 +79,7 @@ class _BrokenBroker:
 
 def test_outbox_sweeper_resends_a_task_nobody_sent(redis_url: str) -> None:
     from services.scheduler import RecordingScheduler
-    from services.store import OUTBOX_KEY, outbox_member
+    from services.store import outbox_key, outbox_member
 
     async def main() -> None:
         broken = MatchService(MatchStore.from_url(redis_url), _BrokenBroker())
@@ -89,13 +89,13 @@ def test_outbox_sweeper_resends_a_task_nobody_sent(redis_url: str) -> None:
             seats = [es.BOT_RANDOM] * 5
             match_id, pending = await broken.create_match(es.MatchSettings(seed=4040, seats=seats))
             member = outbox_member(match_id, pending.number)
-            assert await broken.store.redis.zscore(OUTBOX_KEY, member) is not None
+            assert await broken.store.redis.zscore(outbox_key(match_id), member) is not None
             assert await healthy.sweep_outbox(grace_s=0) >= 1
             assert ("bot", match_id, pending.number, pending.seat) in recording.calls
-            assert await healthy.store.redis.zscore(OUTBOX_KEY, member) is None
+            assert await healthy.store.redis.zscore(outbox_key(match_id), member) is None
             # a decision that moved on is not re-sent
             await healthy.act(match_id, pending.seat, pending.number, "declare")
-            await healthy.store.redis.zadd(OUTBOX_KEY, {member: 0})
+            await healthy.store.redis.zadd(outbox_key(match_id), {member: 0})
             recording.calls.clear()
             await healthy.sweep_outbox(grace_s=0)
             assert all(c[2] != pending.number for c in recording.calls)

@@ -1,0 +1,158 @@
+"""The engine's pipelined hot path (services/redis_pipe.py) against a Redis Cluster.
+
+One :class:`services.redis_pipe.PipelinedConnection` per primary; each command goes to the
+primary of its first key's hash slot, from the slot map of redis-py's cluster client
+(:class:`redis.asyncio.RedisCluster`, which the rest of the store uses). Redirections and
+failovers are followed here:
+
+- ``MOVED``: the slot map is stale (a failover, a resharding): reload it and send again;
+- ``ASK``: the slot is migrating: send ``ASKING`` and the command to the node named, back to
+  back on one connection;
+- a lost connection, ``CLUSTERDOWN``, ``TRYAGAIN``, ``READONLY``: a primary died and its
+  replica is taking over: wait a little, reload the map and send again, up to
+  ``failover_s`` seconds.
+
+Sending an action's script again is safe: its compare-and-set answers "the version moved
+on" when the first send was applied after all, and the service then re-reads the match.
+
+``wait_replicas`` (``FENGSHENG_REDIS_WAIT_REPLICAS``): after each write, ``WAIT`` until that
+many replicas have it (up to ``wait_timeout_ms``) before the write counts as done. Redis
+replicates asynchronously, so without it a primary that dies right after answering can take
+acknowledged actions with it; with 1 (and one replica per primary) the replica that takes
+over has every acknowledged action. A write no replica confirmed in time is reported as a
+connection error (unknown outcome), never as success.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    ConnectionError,
+    MovedError,
+    NoScriptError,
+    ReadOnlyError,
+    RedisError,
+    TimeoutError,
+    TryAgainError,
+)
+
+from services.redis_pipe import Arg, PipelinedConnection, WriteStats
+
+_RETRY = (ConnectionError, TimeoutError, ClusterDownError, TryAgainError, ReadOnlyError, OSError)
+
+
+def wait_replicas_from_env() -> int:
+    return int(os.environ.get("FENGSHENG_REDIS_WAIT_REPLICAS", "0") or 0)
+
+
+class ClusterPipelinedConnection:
+    """:class:`PipelinedConnection`'s interface (``execute``, ``evalsha``, ``stats``,
+    ``close``), routed by hash slot over a cluster's primaries."""
+
+    def __init__(
+        self,
+        cluster: aioredis.RedisCluster,
+        *,
+        coalesce_s: float = 0.0,
+        wait_replicas: int | None = None,
+        wait_timeout_ms: int = 2000,
+        failover_s: float = 20.0,
+    ) -> None:
+        self.cluster = cluster
+        self.coalesce_s = coalesce_s
+        self.wait_replicas = wait_replicas_from_env() if wait_replicas is None else wait_replicas
+        self.wait_timeout_ms = wait_timeout_ms
+        self.failover_s = failover_s
+        self.stats = WriteStats()
+        self._conns: dict[tuple[str, int], PipelinedConnection] = {}
+        kw = dict(cluster.connection_kwargs)
+        self._settings = {
+            "unix": False,
+            "tls": bool(kw.get("ssl")) or kw.get("connection_class", object).__name__ == "SSLConnection",
+            "password": kw.get("password"),
+            "username": kw.get("username"),
+            "ssl_ca_certs": kw.get("ssl_ca_certs"),
+            "ssl_cert_reqs": kw.get("ssl_cert_reqs", "required"),
+            "socket_connect_timeout": kw.get("socket_connect_timeout") or 5.0,
+        }
+
+    def _conn(self, host: str, port: int) -> PipelinedConnection:
+        conn = self._conns.get((host, port))
+        if conn is None:
+            conn = PipelinedConnection({**self._settings, "host": host, "port": port}, coalesce_s=self.coalesce_s)
+            conn.stats = self.stats
+            self._conns[(host, port)] = conn
+        return conn
+
+    async def _primary(self, key: str) -> PipelinedConnection:
+        manager = self.cluster.nodes_manager
+        if not manager.slots_cache:
+            await self.cluster.initialize()
+        node = manager.get_node_from_slot(self.cluster.keyslot(key))
+        return self._conn(node.host, int(node.port))
+
+    async def _refresh(self) -> None:
+        with contextlib.suppress(RedisError):  # still electing: the next attempt reloads again
+            await self.cluster.nodes_manager.initialize()
+
+    async def _send(self, key: str, commands: list[tuple[Arg, ...]]) -> list[Any]:
+        deadline = time.monotonic() + self.failover_s
+        asking: tuple[str, int] | None = None
+        delay = 0.05
+        while True:
+            try:
+                if asking is not None:
+                    conn = self._conn(*asking)
+                    return (await conn.execute_many(("ASKING",), *commands))[1:]
+                conn = await self._primary(key)
+                return await conn.execute_many(*commands)
+            except AskError as exc:
+                asking = (exc.host, exc.port)
+                continue
+            except MovedError:
+                asking = None
+                await self._refresh()
+                continue
+            except _RETRY:
+                if time.monotonic() + delay > deadline:
+                    raise
+                asking = None
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.5)
+                await self._refresh()
+
+    async def execute(self, *command: Arg) -> Any:
+        """Send one keyed command (its first argument after the name is the key)."""
+        return (await self._send(str(command[1]), [command]))[0]
+
+    async def evalsha(self, script: Any, keys: list[str], args: Sequence[Arg]) -> Any:
+        """Run a registered ``Script`` on the primary of ``keys[0]``'s slot (all its keys share
+        that slot), then ``WAIT`` for ``wait_replicas`` replicas when asked to."""
+        call: tuple[Arg, ...] = ("EVALSHA", script.sha, len(keys), *keys, *args)
+        commands = [call]
+        if self.wait_replicas:
+            commands.append(("WAIT", self.wait_replicas, self.wait_timeout_ms))
+        try:
+            replies = await self._send(keys[0], commands)
+        except NoScriptError:
+            await self._send(keys[0], [("SCRIPT", "LOAD", script.script)])
+            replies = await self._send(keys[0], commands)
+        if self.wait_replicas and int(replies[1]) < self.wait_replicas:
+            raise ConnectionError(
+                f"write not confirmed by {self.wait_replicas} replica(s) within {self.wait_timeout_ms} ms"
+            )
+        return replies[0]
+
+    def close(self) -> None:
+        for conn in self._conns.values():
+            conn.close()
+        self._conns.clear()

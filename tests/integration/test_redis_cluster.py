@@ -1,0 +1,110 @@
+"""The match store on a real Redis Cluster (3 primaries, one replica each, on loopback, from
+the same ``redis-server`` binary as the other tests): matches play to the end while the
+primary of some of them is killed and its replica takes over; every acknowledged action is
+kept and none is applied twice (issue 15, point 1). The sweepers read every node's outboxes
+and leases, and the notifier hears writes from every node.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from fengsheng.v1 import engine_service_pb2 as es
+from services.matches import MatchService
+from services.redis_cluster import RedisCluster
+from services.scheduler import RecordingScheduler
+from services.store import MatchStore, history_key, leases_key, outbox_member, state_key
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
+
+N_MATCHES = 20
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[RedisCluster]:
+    with RedisCluster(primaries=3, replicas=1) as c:
+        yield c
+
+
+async def _play(svc: MatchService, match_id: str, rng: random.Random, acked: list[tuple[int, int, str]]) -> None:
+    """Answer each decision with one of its seat's legal actions until the game is over;
+    record each action the service acknowledged. Store errors (a failover) are retried."""
+    while True:
+        try:
+            legal = await svc.legal_actions(match_id, -1)
+            if legal.seat_to_act == -1:
+                return
+            mine = await svc.legal_actions(match_id, legal.seat_to_act)
+            action = rng.choice(list(mine.actions))
+            await svc.act(match_id, mine.seat_to_act, mine.decision, action, origin="bot")
+        except Exception:  # a failover in progress, or the decision moved on: read again
+            await asyncio.sleep(0.1)
+            continue
+        acked.append((mine.decision, mine.seat_to_act, action))
+
+
+def test_bot_matches_finish_while_a_primary_fails_over(cluster: RedisCluster) -> None:
+    os.environ["FENGSHENG_REDIS_WAIT_REPLICAS"] = "1"
+
+    async def main() -> None:
+        svc = MatchService(MatchStore.from_url(cluster.url), RecordingScheduler())
+        try:
+            ids = []
+            for k in range(N_MATCHES):
+                match_id, _ = await svc.create_match(es.MatchSettings(seed=9000 + k, seats=[es.HUMAN] * 5))
+                ids.append(match_id)
+            acked: dict[str, list[tuple[int, int, str]]] = {m: [] for m in ids}
+            rng = random.Random(15)
+            games = [asyncio.create_task(_play(svc, m, random.Random(rng.random()), acked[m])) for m in ids]
+            while sum(len(a) for a in acked.values()) < 20 * N_MATCHES:
+                await asyncio.sleep(0.05)
+            victim = cluster.primary_of(state_key(ids[0]))
+            victim.kill()
+            # its replica takes over; the killed node comes back (as a supervisor restarts
+            # it) and rejoins as the new primary's replica, so writes are replicated again
+            while cluster.primary_of(state_key(ids[0])).port == victim.port:
+                await asyncio.sleep(0.1)
+            await asyncio.to_thread(victim.start)
+            await asyncio.wait_for(asyncio.gather(*games), 120)
+            client = svc.store.redis
+            for match_id in ids:
+                assert int(await client.hget(state_key(match_id), "over")) == 1
+                raw = await client.lrange(history_key(match_id), 0, -1)
+                entries = [x.decode().split("\t", 3) for x in raw]
+                decisions = [int(e[0]) for e in entries]
+                assert decisions == list(range(decisions[0], decisions[0] + len(decisions))), "a decision twice"
+                stored = {int(e[0]): (int(e[1]), e[3]) for e in entries}
+                for decision, seat, action in acked[match_id]:
+                    assert stored.get(decision) == (seat, action), f"{match_id}: acknowledged {decision} lost"
+        finally:
+            os.environ.pop("FENGSHENG_REDIS_WAIT_REPLICAS", None)
+            await svc.close()
+            await svc.store.close()
+
+    asyncio.run(main())
+
+
+def test_sweepers_and_leases_across_the_nodes(cluster: RedisCluster) -> None:
+    async def main() -> None:
+        sched = RecordingScheduler()
+        svc = MatchService(MatchStore.from_url(cluster.url), sched, task_lease_s=0.2)
+        try:
+            made = []
+            for k in range(12):  # spread over the three primaries' slots
+                made.append(await svc.create_match(es.MatchSettings(seed=500 + k, seats=[es.BOT_RANDOM] * 5)))
+            for match_id, pending in made:
+                assert await svc.store.lease_of(outbox_member(match_id, pending.number)) is not None
+            assert len({cluster.primary_of(leases_key(m)).port for m, _ in made}) > 1
+            await asyncio.sleep(0.3)
+            assert await svc.sweep_leases() == len(made)  # every node's leases were read
+            assert await svc.sweep_outbox(grace_s=0) == 0
+        finally:
+            await svc.close()
+            await svc.store.close()
+
+    asyncio.run(main())
