@@ -197,6 +197,17 @@ const WORDS = {
   mission_cards: ["张", "cards"], hand_count: ["手牌数", "hand"], state_face_up: ["正面", "face up"],
   ruleset: ["规则", "Ruleset"], identities: ["身份", "Identities"], players_unit: ["人", "players"],
   no_characters: ["(此规则无角色)", "(no characters in this ruleset)"],
+  // chat (gateway/chat.py; quick phrases are shown in the reader's language)
+  chat_table: ["牌桌聊天", "Table chat"], chat_spectators: ["观众聊天", "Spectator chat"],
+  chat_send: ["发送", "Send"], chat_placeholder: ["说点什么…(最多200字)", "Say something… (200 characters at most)"],
+  chat_mute: ["屏蔽", "mute"], chat_unmute_all: ["取消全部屏蔽", "unmute all"], chat_muted: ["已屏蔽", "muted"],
+  chat_empty: ["还没有消息", "No message yet"], chat_spectator_name: ["观众", "spectator"],
+  chat_hidden_live: ["对局结束后显示观众聊天", "The spectators' chat shows once the match is over"],
+  "chat.phrase.hello": ["大家好!", "Hello!"], "chat.phrase.gl": ["祝好运!", "Good luck!"],
+  "chat.phrase.gg": ["打得好!(GG)", "Good game!"], "chat.phrase.nice": ["漂亮!", "Nice one!"],
+  "chat.phrase.thinking": ["让我想想…", "Let me think…"], "chat.phrase.hurry": ["快点吧~", "Hurry up~"],
+  "chat.phrase.sorry": ["抱歉!", "Sorry!"], "chat.phrase.thanks": ["谢谢!", "Thanks!"],
+  "chat.phrase.wow": ["哇!", "Wow!"],
 };
 
 // words of the action notation (docs/notation.md), for the labels of the action buttons

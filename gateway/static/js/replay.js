@@ -2,9 +2,12 @@
 import { ApiError, api, cards, rulesetInfo, seatToken } from "./api.js";
 import { rulesetName, t } from "./i18n.js";
 import { rankedSeats } from "./table.js";
+import { chatPanel } from "./chat.js";
 import { actionLabel, chainPanel, fill, h, logLine, seatPanel, transitPanel } from "./render.js";
 
 export async function mountReplay(root, { matchId }) {
+  // the match's table talk, both channels, read only (kept with the match: gateway/chat.py)
+  const chat = chatPanel({ matchId, replay: true });
   fill(root, h("p", { class: "muted", id: "replay-loading" }, t("loading_replay")));
   let info = null;
   try {
@@ -99,7 +102,7 @@ export async function mountReplay(root, { matchId }) {
         h("section", { class: "panel" }, h("h3", {}, t("transit")), transit),
         h("section", { class: "panel" }, h("h3", {}, t("chain")), chain),
       ),
-      h("div", { class: "logs" }, h("section", { class: "panel" }, h("h3", {}, t("log")), log)),
+      h("div", { class: "logs" }, h("section", { class: "panel" }, h("h3", {}, t("log")), log), chat.node),
     ),
   );
 
@@ -131,7 +134,10 @@ export async function mountReplay(root, { matchId }) {
     if (e.key === "ArrowLeft") go((s) => s - 1)();
   };
   window.addEventListener("keydown", keys);
-  return () => window.removeEventListener("keydown", keys);
+  return () => {
+    chat.stop();
+    window.removeEventListener("keydown", keys);
+  };
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,6 @@
 // The table: a seat's live view (with its prompt) or a spectator's (public information only).
 import { api, cards, MatchSocket, rulesetInfo, seatToken } from "./api.js";
+import { chatPanel } from "./chat.js";
 import {
   character,
   getLang as getLangKey,
@@ -82,6 +83,12 @@ export async function mountTable(root, { matchId, spectator = false }) {
     mine: h("div", { id: "mine", class: "mine" }),
   };
 
+  const chat = chatPanel({
+    matchId,
+    seatToken: grant?.token,
+    spectator,
+    isOver: () => Boolean(state.obs?.outcome?.over),
+  });
   const layout = h(
     "div",
     { class: `table ${spectator ? "spectator" : "player"}`, id: "table", dataset: { match: matchId, viewer: me } },
@@ -126,6 +133,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
       { class: "logs" },
       h("section", { class: "panel" }, h("h3", {}, t("log")), el.log),
       spectator ? null : h("section", { class: "panel" }, h("h3", {}, t("notices")), el.notices),
+      chat.node,
     ),
   );
   fill(root, layout);
@@ -496,6 +504,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
   await refresh();
 
   return () => {
+    chat.stop();
     socket.close();
     clearPrompt();
     timers.forEach(clearTimeout);
