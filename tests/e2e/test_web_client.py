@@ -133,6 +133,12 @@ def test_play_a_match_against_four_bots_by_clicking(context: Any, base_url: str,
     identities = page.eval_on_selector_all("#result table.reveal .identity", "els => els.map(e => e.textContent)")
     assert len(identities) == 5
     assert all(i in ("军情", "潜伏", "特工") for i in identities), identities
+    # after the game the board is the final state only (issue 16 §6): no chain left over, and
+    # every seat's character named as the result table names it
+    assert page.query_selector("#chain li") is None and page.query_selector("#transit .card") is None
+    page.wait_for_function("!document.querySelector('#seats').innerText.includes('角色背面')")
+    board = page.eval_on_selector_all("#seats .seat .char", "els => els.map(e => e.dataset.character)")
+    assert all(board), board
     _table_screenshots(page, screenshots, "result", full_page=True)
 
     # English names with the toggle

@@ -208,6 +208,7 @@ const WORDS = {
   "chat.phrase.thinking": ["让我想想…", "Let me think…"], "chat.phrase.hurry": ["快点吧~", "Hurry up~"],
   "chat.phrase.sorry": ["抱歉!", "Sorry!"], "chat.phrase.thanks": ["谢谢!", "Thanks!"],
   "chat.phrase.wow": ["哇!", "Wow!"],
+  seat_lost: ["服务器已重置, 你的座位凭证失效: 现以观众身份观看", "The server was reset and your seat token no longer works: watching instead"],
 };
 
 // words of the action notation (docs/notation.md), for the labels of the action buttons
