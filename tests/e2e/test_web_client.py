@@ -139,6 +139,10 @@ def test_play_a_match_against_four_bots_by_clicking(context: Any, base_url: str,
     page.wait_for_function("!document.querySelector('#seats').innerText.includes('角色背面')")
     board = page.eval_on_selector_all("#seats .seat .char", "els => els.map(e => e.dataset.character)")
     assert all(board), board
+    # your character card: its skills and its secret mission, in Chinese (issue 16 §3)
+    mission = page.inner_text("#my-mission")
+    assert mission.startswith("机密任务") and not re.search(r"[A-Za-z]{3,}", mission), mission
+    assert page.inner_text("#my-character .skills").startswith("技能")
     _table_screenshots(page, screenshots, "result", full_page=True)
 
     # English names with the toggle

@@ -8,6 +8,8 @@
 // skills), so a ruleset the tables below do not know is still named: Chinese from the
 // server, English from the tables here or else the id spelled out.
 
+import { MISSIONS_ZH } from "./missions.js";
+
 const FUNCTIONS = {
   probe: ["试探", "Probe"],
   secret_order: ["秘密下达", "Secret Order"],
@@ -197,6 +199,7 @@ const WORDS = {
   mission_cards: ["张", "cards"], hand_count: ["手牌数", "hand"], state_face_up: ["正面", "face up"],
   ruleset: ["规则", "Ruleset"], identities: ["身份", "Identities"], players_unit: ["人", "players"],
   no_characters: ["(此规则无角色)", "(no characters in this ruleset)"],
+  mission: ["机密任务", "Secret mission"], skills: ["技能", "Skills"],
   // chat (gateway/chat.py; quick phrases are shown in the reader's language)
   chat_table: ["牌桌聊天", "Table chat"], chat_spectators: ["观众聊天", "Spectator chat"],
   chat_send: ["发送", "Send"], chat_placeholder: ["说点什么…(最多200字)", "Say something… (200 characters at most)"],
@@ -262,9 +265,30 @@ export function learnDeck(deck) {
   }
 }
 
+// the secret missions in the server's English, by "ruleset:character"
+const MISSIONS_EN = {};
+let currentRuleset = "";
+
+/** The ruleset whose character missions missionText() reads by default (the table's). */
+export function useRuleset(id) {
+  currentRuleset = id || "";
+}
+
+const CHARACTER_SKILLS = {};
+/** A character's skill ids (in the current ruleset). */
+export const characterSkills = (id, ruleset = currentRuleset) => CHARACTER_SKILLS[`${ruleset}:${id}`] || [];
+
+/** A character's secret mission (机密任务) in the current language ("" when it has none). */
+export function missionText(id, ruleset = currentRuleset) {
+  const en = MISSIONS_EN[`${ruleset}:${id}`] || "";
+  return (lang === "zh" && MISSIONS_ZH[ruleset]?.[id]) || en;
+}
+
 /** Learn a ruleset's characters and skills (one entry of GET /api/rulesets). */
 export function learnRuleset(info) {
   for (const c of info?.character_table || []) {
+    if (c.mission) MISSIONS_EN[`${info.id}:${c.id}`] = c.mission;
+    CHARACTER_SKILLS[`${info.id}:${c.id}`] = (c.skills || []).map((s) => s.id);
     LEARNED.characters[c.id] = [c.zh, c.en];
     for (const s of c.skills || []) if (s.zh) LEARNED.skills[s.id] = [s.zh, ""];
   }

@@ -1,6 +1,6 @@
 // Pieces of the table drawn from an Observation (proto/fengsheng/v1/game.proto), shared by
 // the table, spectator and replay pages.
-import { actionWord, character, fn, identity, name, skill, t, translateText } from "./i18n.js";
+import { actionWord, character, characterSkills, fn, identity, missionText, name, skill, t, translateText } from "./i18n.js";
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -104,7 +104,7 @@ export function seatPanel(obs, view, deck, seats, { isViewer = false, showHand =
     h(
       "div",
       { class: "seat-line" },
-      h("span", { class: "char", dataset: { character: view.character || "" } }, charText),
+      h("span", { class: "char", dataset: { character: view.character || "" }, title: characterAbout(view.character) }, charText),
       h("span", { class: "handcount", title: t("hand_count") }, `🂠 ${view.hand_count}`),
       badges,
     ),
@@ -254,4 +254,24 @@ export function logLine(event) {
 /** replaceChildren without the "null" text nodes it would make of empty slots. */
 export function fill(el, ...kids) {
   el.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false));
+}
+
+/** A character's skills and secret mission as one line of text (a tooltip; "" unknown). */
+export function characterAbout(id) {
+  if (!id) return undefined;
+  const skills = characterSkills(id).map(skill).join(" · ");
+  const mission = missionText(id);
+  return [skills && `${t("skills")}: ${skills}`, mission && `${t("mission")}: ${mission}`].filter(Boolean).join("\n") || undefined;
+}
+
+/** Your character as a card: its name, its skills and its secret mission. */
+export function characterCard(id, { main = true } = {}) {
+  const mission = missionText(id);
+  return h(
+    "div",
+    { class: "character-card", id: main ? "my-character" : undefined, dataset: { character: id } },
+    h("strong", {}, character(id)),
+    h("div", { class: "skills" }, `${t("skills")}: `, characterSkills(id).map(skill).join(" · ") || "—"),
+    mission ? h("div", { class: "mission", id: main ? "my-mission" : undefined }, `${t("mission")}: `, mission) : null,
+  );
 }

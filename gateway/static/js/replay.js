@@ -1,6 +1,6 @@
 // The replay viewer: a finished match step by step, from any seat's view or with everything revealed.
 import { ApiError, api, cards, rulesetInfo, seatToken } from "./api.js";
-import { rulesetName, t } from "./i18n.js";
+import { rulesetName, t, useRuleset } from "./i18n.js";
 import { rankedSeats } from "./table.js";
 import { chatPanel } from "./chat.js";
 import { actionLabel, chainPanel, fill, h, logLine, seatPanel, transitPanel } from "./render.js";
@@ -34,6 +34,7 @@ export async function mountReplay(root, { matchId }) {
   // the match's ruleset: its deck and its names
   const rulesetId = state.data.ruleset || state.data.settings?.ruleset;
   const ruleset = await rulesetInfo(rulesetId).catch(() => null);
+  useRuleset(ruleset?.id);
   const deck = await cards(rulesetId);
 
   const viewSel = h(

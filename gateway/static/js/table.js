@@ -9,12 +9,14 @@ import {
   rulesetName,
   t,
   translateText,
+  useRuleset,
 } from "./i18n.js";
 import {
   actionLabel,
   cardsOfAction,
   cardTile,
   chainPanel,
+  characterCard,
   fill,
   h,
   logLine,
@@ -41,6 +43,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
     firstInfo = null;
   }
   const ruleset = await rulesetInfo(firstInfo?.ruleset).catch(() => null);
+  useRuleset(ruleset?.id);
   const deck = await cards(firstInfo?.ruleset);
   let grant = spectator ? null : seatToken(matchId);
   if (grant) grant = await checkedSeat(matchId, grant);
@@ -357,6 +360,8 @@ export async function mountTable(root, { matchId, spectator = false }) {
         mine.secret_character ? h("span", {}, ` · ${t("character")}+ ${character(mine.secret_character)}`) : null,
         rel,
       ),
+      mine.character ? characterCard(mine.character) : null,
+      mine.secret_character ? characterCard(mine.secret_character, { main: false }) : null,
     );
   }
 
