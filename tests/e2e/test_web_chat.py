@@ -155,6 +155,9 @@ def test_the_replay_shows_the_chat(browser_context: Any, base_url: str, screensh
     page = browser_context("zh").new_page()
     page.goto(f"{base_url}/#/replay/{match_id}")
     page.wait_for_selector("#chat-spectators .chat-line")
+    # both channels under their headings (the table's is empty: a bots-only match)
+    assert page.query_selector('#chat section[data-channel="table"] #chat-table')
+    assert page.query_selector('#chat section[data-channel="spectators"] #chat-spectators')
     assert _lines(page, "spectators") == [XSS]
     assert page.evaluate("window.__pwned") is None
     assert page.query_selector("#chat-input") is None, "the replay's chat is read only"

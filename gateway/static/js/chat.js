@@ -169,6 +169,7 @@ export function chatPanel({ matchId, seatToken = null, spectator = false, replay
       if (!show.includes(channel)) continue;
       const lines = ch.messages.filter((m) => !mutedSet.has(m.pid)).map((m) => line(m, mutedSet));
       fill(ch.list, ...(lines.length ? lines : [h("li", { class: "muted" }, t("chat_empty"))]));
+      if (show.length > 1) sections[channel].append(ch.list); // (back) under its heading
       parts.push(show.length > 1 ? sections[channel] : ch.list);
     }
     if (own === "table" && !show.includes("spectators")) parts.push(hiddenNote);

@@ -241,13 +241,44 @@ export function actionLabel(action, deck, hand = []) {
   return parts.join(" ");
 }
 
-export function logLine(event) {
+// words after which a number in a log line is a seat, not a card
+const SEAT_WORDS = new Set(["seat", "seats", "to", "by", "from", "of", "player", "players"]);
+
+/** An event's log line. With the deck, the numbers of the cards the event lists
+ * (`event.cards`) are shown by name and colour, never as bare numbers; the actor (the first
+ * word) and numbers after seat words stay seats. No `data-card`: a log line is history,
+ * not a card on the table. */
+export function logLine(event, deck = null) {
   const priv = event.audience && event.audience.length > 0 && !event.audience.includes(-1);
+  const listed = new Set((event.cards || []).filter((n) => n > 0));
+  // an answer echoed in notation ("0: play 12 to 3", "0: send 61 secret left"): its card
+  const echoed = /^\d+: (?:play|send) (\d+)\b/.exec(String(event.text));
+  if (echoed) listed.add(Number(echoed[1]));
+  const parts = [];
+  if (deck && listed.size) {
+    const words = String(event.text).split(" ");
+    let plain = [];
+    words.forEach((word, i) => {
+      const n = /^\d+$/.test(word) ? Number(word) : 0;
+      const prev = (words[i - 1] || "").toLowerCase();
+      if (i > 0 && listed.has(n) && deck[n] && !SEAT_WORDS.has(prev)) {
+        parts.push(translateText(plain.join(" ") + " "));
+        plain = [];
+        const c = deck[n];
+        parts.push(h("span", { class: `cardname ${COLOR_CLASS[c.color] || ""}`, title: `${fn(c.function)} · ${name(c.color)} · ${name(c.transmission)}` }, `${fn(c.function)}#${n}`));
+      } else {
+        plain.push(word);
+      }
+    });
+    parts.push(translateText((parts.length ? " " : "") + plain.join(" ")));
+  } else {
+    parts.push(translateText(event.text));
+  }
   return h(
     "li",
     { class: `${priv ? "private" : ""}${/: pass$/.test(event.text) ? " minor" : ""}`, dataset: { kind: event.kind } },
     priv ? h("span", { class: "badge private" }, t("private")) : null,
-    translateText(event.text),
+    parts,
   );
 }
 

@@ -126,7 +126,7 @@ export async function mountReplay(root, { matchId }) {
     fill(transit, transitPanel(obs, deck));
     fill(chain, chainPanel(obs, deck));
     const events = state.data.events.filter((e) => e.step <= state.step);
-    fill(log, ...events.slice(-300).map((e) => logLine(e)));
+    fill(log, ...events.slice(-300).map((e) => logLine(e, deck)));
     log.scrollTop = log.scrollHeight;
   }
   render();

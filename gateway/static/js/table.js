@@ -284,7 +284,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
   function appendLog(ev) {
     const priv = ev.audience && ev.audience.length > 0 && !ev.audience.includes(-1);
     const target = priv && !spectator ? el.notices : el.log;
-    target.append(logLine(ev));
+    target.append(logLine(ev, deck));
     while (target.children.length > 400) target.firstChild.remove();
     target.scrollTop = target.scrollHeight;
   }
