@@ -130,6 +130,8 @@ def test_play_a_match_against_four_bots_by_clicking(context: Any, base_url: str,
     page.wait_for_function("document.querySelectorAll('#result table.reveal tr').length >= 6")
     text = result.inner_text()
     assert "胜者" in text and "原因" in text
+    reason = page.inner_text("#result .reason")
+    assert not re.search(r"[A-Za-z]{3,}", reason), f"the reason is not in Chinese: {reason}"
     identities = page.eval_on_selector_all("#result table.reveal .identity", "els => els.map(e => e.textContent)")
     assert len(identities) == 5
     assert all(i in ("军情", "潜伏", "特工") for i in identities), identities

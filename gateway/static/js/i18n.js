@@ -336,4 +336,38 @@ export function translateText(text) {
   });
 }
 
+// the engine's game-over reasons (engine/rulesets/*/rules.py, victory.py), one pattern each
+const REASONS = [
+  [/^(?:the )?last player alive$/, () => ["最后存活的玩家", "the last player alive"]],
+  [/^nobody is left$/, () => ["无人存活", "nobody is left"]],
+  [/^agent completes a victory condition$/, () => ["特工完成胜利条件", "an agent completes a victory condition"]],
+  [/^agent mission on another's declaration$/, () => ["他人宣胜时特工完成任务", "an agent's mission met on another's declaration"]],
+  [/^secret mission completed$/, () => ["完成机密任务", "secret mission completed"]],
+  [/^(military|latent) holds 3 (red|blue) intel$/, (m) => [
+    `${pick(IDENTITIES[m[1].toUpperCase()], m[1])}集齐3张${m[2] === "red" ? "红色" : "蓝色"}情报`,
+    `${m[1]} holds 3 ${m[2]} intel`]],
+  [/^(\w+) faction: three intel of its colour$/, (m) => [
+    `${pick(IDENTITIES[m[1].toUpperCase()], m[1])}阵营集齐3张本色情报`, `${m[1]} faction: three intel of its colour`]],
+  [/^mission of (\w+): the declaration of seat (\d+) fails$/, (m) => [
+    `${character(m[1])}完成机密任务: 座位 ${m[2]} 的宣胜失败`, `mission of ${character(m[1])}: seat ${m[2]}'s declaration fails`]],
+  [/^mission of (\w+)$/, (m) => [`${character(m[1])}完成机密任务`, `mission of ${character(m[1])}`]],
+];
+
+/** A game-over reason in the current language (several are joined by "; "). */
+export function reasonText(reason) {
+  return String(reason || "")
+    .split("; ")
+    .map((part) => {
+      for (const [re, make] of REASONS) {
+        const m = re.exec(part);
+        if (m) return make(m)[lang === "zh" ? 0 : 1];
+      }
+      return translateText(part);
+    })
+    .join(lang === "zh" ? "; " : "; ");
+}
+
+/** A date and time in the current language's format. */
+export const dateText = (ms) => new Date(ms).toLocaleString(lang === "zh" ? "zh-CN" : "en-GB");
+
 export const DICTIONARIES = { FUNCTIONS, CHARACTERS, SKILLS, IDENTITIES, WORDS, LEARNED };

@@ -1,6 +1,6 @@
 // The replay viewer: a finished match step by step, from any seat's view or with everything revealed.
 import { ApiError, api, cards, rulesetInfo, seatToken } from "./api.js";
-import { rulesetName, t, useRuleset } from "./i18n.js";
+import { reasonText, rulesetName, t, useRuleset } from "./i18n.js";
 import { rankedSeats } from "./table.js";
 import { chatPanel } from "./chat.js";
 import { actionLabel, chainPanel, fill, h, logLine, seatPanel, transitPanel } from "./render.js";
@@ -94,7 +94,7 @@ export async function mountReplay(root, { matchId }) {
       h(
         "p",
         { class: "winners" },
-        `${t("winners")}: ${(outcome.winners || []).join(", ") || t("nobody")} · ${t("reason")}: ${outcome.reason}`,
+        `${t("winners")}: ${(outcome.winners || []).join(", ") || t("nobody")} · ${t("reason")}: ${reasonText(outcome.reason)}`,
       ),
       h("div", { class: "board" }, board),
       h(

@@ -6,6 +6,7 @@ import {
   getLang as getLangKey,
   identity,
   kind as kindName,
+  reasonText,
   rulesetName,
   t,
   translateText,
@@ -476,7 +477,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
           `${t("winners")}: `,
           winners.length ? winners.map((w) => seatName(seats[w], w)).join(", ") : t("nobody"),
         ),
-        h("p", { class: "reason" }, `${t("reason")}: ${out.reason}`),
+        h("p", { class: "reason" }, `${t("reason")}: ${reasonText(out.reason)}`),
         h("h3", {}, t("identities_revealed")),
         h(
           "table",
