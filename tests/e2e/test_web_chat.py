@@ -92,6 +92,9 @@ def test_chat_at_the_table_and_among_spectators(browser_context: Any, base_url: 
     player.click("#play-now")
     player.wait_for_selector("#table.player #chat-input")
     match_id = player.url.rsplit("/", 1)[1]
+    # the first prompt (characters are on by default) in Chinese (issue 16 §1)
+    player.wait_for_selector("#prompt .prompt-text")
+    assert player.inner_text("#prompt .prompt-text") == "选择你的角色"
 
     # an XSS payload is shown as the text it is, and runs nothing
     player.fill("#chat-input", XSS)

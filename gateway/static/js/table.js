@@ -6,10 +6,10 @@ import {
   getLang as getLangKey,
   identity,
   kind as kindName,
+  promptText,
   reasonText,
   rulesetName,
   t,
-  translateText,
   useRuleset,
 } from "./i18n.js";
 import {
@@ -513,7 +513,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
   }
 
   function translatePrompt(text) {
-    return translateText(text || "");
+    return promptText(text);
   }
 
   // the seats and settings (names of the players, the turn timer), then the first view
