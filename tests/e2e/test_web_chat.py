@@ -85,7 +85,7 @@ def test_chat_at_the_table_and_among_spectators(browser_context: Any, base_url: 
     player.goto(f"{base_url}/#/lobby")
     player.wait_for_selector("#play-now")
     _phone_check(player, screenshots, "lobby")
-    player.fill("#name", "ann")
+    player.fill("#name", "ann-has-a-very-long-nickname-xx")  # 32 characters, the most a name may have
     player.select_option("#players", "3")
     player.select_option("#bot", "random")
     player.fill("#turn-timeout", "0")
@@ -135,6 +135,19 @@ def test_chat_at_the_table_and_among_spectators(browser_context: Any, base_url: 
     player.wait_for_timeout(2500)
     assert "go ann" not in player.inner_text("#chat")
     player.screenshot(path=str(screenshots / "chat-table-desktop.png"))
+    # a long name never pushes the identity badge out of its seat panel (issue 16, "seen today")
+    for width in (1280, 390):
+        player.set_viewport_size({"width": width, "height": 844})
+        player.wait_for_timeout(150)
+        outside = player.evaluate("""() => [...document.querySelectorAll('.seat')].filter(seat => {
+          const box = seat.getBoundingClientRect();
+          return [...seat.querySelectorAll('header > *')].some(el => {
+            const r = el.getBoundingClientRect();
+            return r.right > box.right + 0.5 || r.left < box.left - 0.5;
+          });
+        }).length""")
+        assert outside == 0, f"{outside} seat headers overflow their panel at {width} px"
+    player.set_viewport_size(DESKTOP)
     _phone_check(player, screenshots, "table")
     assert not errors, errors
 
