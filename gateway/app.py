@@ -27,6 +27,8 @@ from fengsheng.v1 import engine_service_pb2 as pb
 from fengsheng.v1 import game_pb2
 from gateway import errors
 from gateway.auth import Player, SeatGrant, TokenError, TokenSigner
+from gateway.chat import ChatService
+from gateway.chat_routes import install_chat
 from gateway.convert import to_dict
 from gateway.engine_client import EngineClient
 from gateway.metrics import Metrics
@@ -84,6 +86,7 @@ class Services:
     metrics: Metrics
     replays: ReplaySteps
     rulesets: RulesetCatalog
+    chat: ChatService
 
 
 def _token_from(request_headers: Any, query_token: str | None) -> str:
@@ -156,8 +159,15 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         engine = EngineClient(engine_address, metrics)
         store = open_store(redis_url)
         replays = ReplaySteps.from_env(engine, redis_url)
+        chat = ChatService.open(redis_url)
         app.state.services = Services(
-            engine=engine, store=store, signer=signer, metrics=metrics, replays=replays, rulesets=RulesetCatalog(engine)
+            engine=engine,
+            store=store,
+            signer=signer,
+            metrics=metrics,
+            replays=replays,
+            rulesets=RulesetCatalog(engine),
+            chat=chat,
         )
         try:
             yield
@@ -165,6 +175,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
             await engine.close()
             await store.close()
             await replays.close()
+            await chat.close()
 
     app = FastAPI(
         title="fengsheng gateway",
@@ -488,6 +499,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
 
     from gateway.ranked_routes import install_ranked  # ranked queue, ladders, bot API (docs/bots.md)
 
+    install_chat(app)
     install_ranked(app, engine_address, signer)
     return app
 

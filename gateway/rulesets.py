@@ -48,6 +48,7 @@ def summary(info: pb.RulesetInfo) -> dict[str, Any]:
                 "zh": c.zh,
                 "en": c.en,
                 "skills": [{"id": s, "zh": zh} for s, zh in zip(c.skills, c.skills_zh, strict=False)],
+                "mission": c.mission,
             }
             for c in info.character_table
         ],

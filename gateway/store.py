@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from fengsheng.retention import Retention
 from gateway.auth import Player
+from gateway.chat import chat_keys
 
 
 @dataclass
@@ -161,7 +162,8 @@ class RedisStore:
 
     @staticmethod
     def _keys(match_id: str) -> list[str]:
-        return [f"gw:match:{match_id}", f"gw:claims:{match_id}", f"gw:players:{match_id}"]
+        # the chat's keys (gateway/chat.py) live and die with the seat table
+        return [f"gw:match:{match_id}", f"gw:claims:{match_id}", f"gw:players:{match_id}", *chat_keys(match_id)]
 
     async def add_match(self, record: MatchRecord) -> bool:
         key = f"gw:match:{record.match_id}"
@@ -179,7 +181,7 @@ class RedisStore:
         return None if raw is None else MatchRecord.from_json(raw)
 
     async def claim(self, match_id: str, seat: int, player: Player) -> bool:
-        claims, players = self._keys(match_id)[1:]
+        claims, players = self._keys(match_id)[1:3]
         value = json.dumps({"pid": player.pid, "name": player.name})
         result = await self._claim(keys=[claims, players], args=[str(seat), value, player.pid, self.retention.idle_s])
         return int(result) == 1

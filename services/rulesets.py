@@ -101,6 +101,7 @@ def ruleset_info(ruleset: Ruleset) -> es.RulesetInfo:
                 en=character.en,
                 skills=list(character.skills),
                 skills_zh=[str(getattr(ruleset.skills.get(s), "zh", "") or "") for s in character.skills],
+                mission=str(getattr(character, "mission", "") or ""),
             )
         )
     return info

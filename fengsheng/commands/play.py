@@ -6,6 +6,12 @@ table (every seat's intel, characters and hand size, your hand and identity, the
 transit, the response chain) and the legal actions as a numbered menu. Answer with a
 number, or type an action in notation (docs/notation.md); ``q`` quits. Choices are read
 line by line from standard input, so a script or a test can drive it through a pipe.
+
+As on the web: characters are dealt unless ``--no-characters`` (or the ruleset has none); a
+decision with one possible answer (a forced pass) is answered by itself and said in one line,
+unless ``--ask-forced``; the table is drawn again only when something on it changed; cards
+are named (function, colour, mode) wherever a number would stand, characters and skills by
+their printed names.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ COLOR_STYLE = {"red": "bold red", "blue": "bold blue", "black": "bright_black", 
 COLOR_ZH = {"red": "红", "blue": "蓝", "black": "黑", "red_blue": "红蓝"}
 MODE_ZH = {"secret": "密电", "direct": "直达", "text": "文本", "any": "任意"}
 #: the proto's Identity names (one vocabulary for every ruleset: game.proto)
+#: words of the notation followed by a card number (docs/notation.md)
+CARD_BEFORE = (["play"], ["send"], ["on"], ["choose"])
 IDENTITY_ZH = {"MILITARY": "军情", "LATENT": "潜伏", "AGENT": "特工", "BYSTANDER": "打酱油"}
 
 
@@ -39,7 +47,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="match seed (0 = random)")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds before each bot move (default 0.3)")
     parser.add_argument("--turn-timeout", type=float, default=0.0, help="your decision timer; 0 = none")
-    parser.add_argument("--characters", action="store_true", help="deal characters (when the engine has them)")
+    parser.add_argument(
+        "--characters",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="deal characters when the ruleset has them (default: on; --no-characters: off)",
+    )
+    parser.add_argument(
+        "--ask-forced",
+        action="store_true",
+        help="ask even when a decision has one possible answer (default: it is answered by itself)",
+    )
     parser.add_argument("--match", default="", help="join this existing match instead of creating one")
     parser.add_argument("--width", type=int, default=0, help="output width (default: the terminal's, else 120)")
 
@@ -89,6 +107,14 @@ class Client:
             return {}
         return {int(k): v for k, v in data.get("cards", {}).items()}
 
+    def rulesets(self) -> dict[str, dict[str, Any]]:
+        """GET /api/rulesets by id ({} when the gateway does not answer)."""
+        try:
+            data = self._check(self.http.get("/api/rulesets"))
+        except Exception:
+            return {}
+        return {r["id"]: r for r in data.get("rulesets", [])}
+
     def ws_url(self, match_id: str) -> str:
         base = self.url.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
         return f"{base}/ws/matches/{match_id}?token={self.token}"
@@ -103,11 +129,44 @@ class GatewayError(Exception):
 class View:
     """Renders observations, events and menus with rich."""
 
-    def __init__(self, console: Any, cards: dict[int, dict[str, Any]], seat: int, kinds: list[str]) -> None:
+    def __init__(
+        self,
+        console: Any,
+        cards: dict[int, dict[str, Any]],
+        seat: int,
+        kinds: list[str],
+        ruleset: dict[str, Any] | None = None,
+    ) -> None:
         self.console = console
         self.cards = cards
         self.seat = seat
         self.kinds = kinds
+        #: character and skill ids -> printed names (GET /api/rulesets)
+        self.names: dict[str, str] = {}
+        for c in (ruleset or {}).get("character_table", []):
+            self.names[c["id"]] = c["zh"]
+            for skill in c.get("skills", []):
+                if skill.get("zh"):
+                    self.names[skill["id"]] = skill["zh"]
+        #: what the table showed last (it is drawn again only when this changes)
+        self.shown = ""
+
+    def name(self, ident: str) -> str:
+        """A character or skill id by its printed name (the id itself when unknown)."""
+        return self.names.get(ident, ident)
+
+    def card_name(self, number: int) -> str:
+        info = self.cards.get(number)
+        if not info:
+            return f"#{number}"
+        color = COLOR_ZH.get(info["color"], info["color"])
+        return f"{info['function_zh']}·{color}·{MODE_ZH.get(info['transmission'], '')}#{number}"
+
+    def event_line(self, event: dict[str, Any]) -> str:
+        """An event's log line, its cards named after it and its ids by their names."""
+        text = " ".join(self.name(w) for w in str(event["text"]).split(" "))
+        cards = [n for n in event.get("cards", []) if n > 0]
+        return text + (f"  [{', '.join(self.card_name(n) for n in cards)}]" if cards else "")
 
     def card(self, number: int) -> Any:
         from rich.text import Text
@@ -144,17 +203,32 @@ class View:
             counts[color] = counts.get(color, 0) + 1
         return " ".join(f"{COLOR_ZH.get(c, c)}{k}" for c, k in sorted(counts.items()))
 
+    def table_if_changed(self, obs: dict[str, Any]) -> None:
+        """The table, unless it looks exactly as when it was last drawn (a compact redraw)."""
+        import json
+
+        visible = {k: obs.get(k) for k in ("seats", "transit", "has_transit", "chain", "turn", "turn_number")}
+        key = json.dumps(visible, sort_keys=True, default=str)
+        if key != self.shown:
+            self.table(obs)
+
     def table(self, obs: dict[str, Any]) -> None:
+        import json
+
+        from rich import box
         from rich.table import Table
 
-        table = Table(title=f"turn {obs['turn_number']} — seat {obs['turn']} is the turn player", expand=False)
+        keys = ("seats", "transit", "has_transit", "chain", "turn", "turn_number")
+        self.shown = json.dumps({k: obs.get(k) for k in keys}, sort_keys=True, default=str)
+        title = f"turn {obs['turn_number']} — seat {obs['turn']} is the turn player"
+        table = Table(title=title, expand=False, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
         for column in ("seat", "alive", "identity", "character", "hand", "intel", "counts"):
             table.add_column(column)
         for s in obs["seats"]:
             identity = IDENTITY_ZH.get(s["identity"], "?")
             if s["identity_revealed"]:
                 identity += " (revealed)"
-            character = s["character"] or "—"
+            character = self.name(s["character"]) if s["character"] else "—"
             if s["character"] and s["exposed"]:
                 character += " (face up)"
             flags = " locked" if s["locked"] else ""
@@ -200,17 +274,21 @@ class View:
         self.console.print(f"pile {obs['pile_count']}  discard {len(obs['discard'])}")
 
     def annotate(self, action: str) -> str:
+        """The action in notation, with the cards, characters and skills it names by name."""
         words = action.split()
+        notes: list[str] = []
+        card_list = False  # inside "cards N N N"
         for i, word in enumerate(words):
-            if word.isdigit() and i > 0 and words[i - 1] in ("play", "send", "on", "choose", "cards"):
-                info = self.cards.get(int(word))
-                if info:
-                    color = COLOR_ZH.get(info["color"], info["color"])
-                    return f"{action}   [{info['function_zh']}·{color}·{MODE_ZH.get(info['transmission'], '')}]"
-        return action
+            if word in self.names:
+                notes.append(self.names[word])
+            elif word.isdigit() and int(word) in self.cards and (card_list or words[i - 1 : i] in CARD_BEFORE):
+                notes.append(self.card_name(int(word)))
+            card_list = word == "cards" or (card_list and word.isdigit())
+        return f"{action}   [{', '.join(notes)}]" if notes else action
 
     def menu(self, prompt: dict[str, Any]) -> None:
-        self.console.print(f"[bold]your decision {prompt['decision']} ({prompt['kind']}):[/bold] {prompt['prompt']}")
+        text = " ".join(self.name(w) for w in str(prompt["prompt"]).split(" "))
+        self.console.print(f"[bold]your decision {prompt['decision']} ({prompt['kind']}):[/bold] {text}")
         for i, action in enumerate(prompt["legal_actions"], start=1):
             self.console.print(f"  {i:>3}. {self.annotate(action)}", markup=False, highlight=False)
         self.ask(prompt)
@@ -254,6 +332,7 @@ def run(args: argparse.Namespace) -> int:
     client = Client(args.url)
     try:
         player = client.guest(args.name)
+        rulesets = client.rulesets()
         if args.match:
             joined = client.join(player, args.match)
             match_id, seat = joined["match_id"], joined["seat"]
@@ -275,7 +354,8 @@ def run(args: argparse.Namespace) -> int:
                     "seed": args.seed,
                     "turn_timeout_s": args.turn_timeout,
                     "bot_delay_s": args.bot_delay,
-                    "characters": args.characters,
+                    # on by default as on the web, where the ruleset has characters at all
+                    "characters": bool(args.characters and rulesets.get(args.ruleset, {}).get("characters", True)),
                 },
             )
             match_id, seat = created["match_id"], created["seat"]
@@ -289,12 +369,12 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
     obs = client.observation(match_id)
-    view = View(console, client.cards(obs["ruleset"]), seat, kinds)
+    view = View(console, client.cards(obs["ruleset"]), seat, kinds, rulesets.get(obs["ruleset"]))
     console.print(f"match {match_id} (ruleset {obs['ruleset']}): you are seat {seat} of {obs['players']}", markup=False)
     me = obs["seats"][seat]
     console.print(
         f"your identity: {IDENTITY_ZH.get(me['identity'], me['identity'])}"
-        + (f", character {me['character']}" if me["character"] else ""),
+        + (f", character {view.name(me['character'])}" if me["character"] else ""),
         markup=False,
     )
     if obs["outcome"]["over"]:
@@ -302,7 +382,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     try:
-        return _follow(console, client, view, match_id, seat)
+        return _follow(console, client, view, match_id, seat, ask_forced=args.ask_forced)
     except ConnectionClosed as exc:
         console.print(f"play: the gateway closed the connection ({exc})", markup=False)
         return 1
@@ -315,8 +395,9 @@ def _player_counts(ruleset: str) -> list[int]:
     return sorted(get_ruleset(ruleset).identity_table)
 
 
-def _follow(console: Any, client: Client, view: View, match_id: str, seat: int) -> int:
-    """Print the seat's events and answer its prompts until the game is over."""
+def _follow(console: Any, client: Client, view: View, match_id: str, seat: int, *, ask_forced: bool = False) -> int:
+    """Print the seat's events and answer its prompts until the game is over; a prompt with
+    one legal action is answered by itself unless ``ask_forced``."""
     import json
 
     from websockets.sync.client import connect
@@ -329,10 +410,16 @@ def _follow(console: Any, client: Client, view: View, match_id: str, seat: int) 
             if kind == "event":
                 event = message["event"]
                 if event["text"]:
-                    console.print(f"  · {event['text']}", markup=False)
+                    console.print(f"  · {view.event_line(event)}", markup=False)
             elif kind == "prompt":
                 open_prompt = message
-                view.table(client.observation(match_id))
+                legal = message["legal_actions"]
+                if len(legal) == 1 and not ask_forced:
+                    only = view.annotate(legal[0])
+                    console.print(f"  (decision {message['decision']}: {only}, the only answer)", markup=False)
+                    ws.send(json.dumps({"decision": message["decision"], "action": legal[0]}))
+                    continue
+                view.table_if_changed(client.observation(match_id))
                 view.menu(message)
                 action = view.choose(message)
                 if action is None:

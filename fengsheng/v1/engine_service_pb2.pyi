@@ -248,18 +248,20 @@ class DeckCard(_message.Message):
     def __init__(self, number: _Optional[int] = ..., function: _Optional[str] = ..., function_zh: _Optional[str] = ..., color: _Optional[str] = ..., transmission: _Optional[str] = ..., direction_any: _Optional[bool] = ..., encrypted: _Optional[bool] = ...) -> None: ...
 
 class CharacterEntry(_message.Message):
-    __slots__ = ("id", "zh", "en", "skills", "skills_zh")
+    __slots__ = ("id", "zh", "en", "skills", "skills_zh", "mission")
     ID_FIELD_NUMBER: _ClassVar[int]
     ZH_FIELD_NUMBER: _ClassVar[int]
     EN_FIELD_NUMBER: _ClassVar[int]
     SKILLS_FIELD_NUMBER: _ClassVar[int]
     SKILLS_ZH_FIELD_NUMBER: _ClassVar[int]
+    MISSION_FIELD_NUMBER: _ClassVar[int]
     id: str
     zh: str
     en: str
     skills: _containers.RepeatedScalarFieldContainer[str]
     skills_zh: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, id: _Optional[str] = ..., zh: _Optional[str] = ..., en: _Optional[str] = ..., skills: _Optional[_Iterable[str]] = ..., skills_zh: _Optional[_Iterable[str]] = ...) -> None: ...
+    mission: str
+    def __init__(self, id: _Optional[str] = ..., zh: _Optional[str] = ..., en: _Optional[str] = ..., skills: _Optional[_Iterable[str]] = ..., skills_zh: _Optional[_Iterable[str]] = ..., mission: _Optional[str] = ...) -> None: ...
 
 class RulesetInfo(_message.Message):
     __slots__ = ("id", "zh", "players", "identities", "identity_table", "characters", "character_table", "cards")

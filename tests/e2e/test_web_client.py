@@ -130,9 +130,25 @@ def test_play_a_match_against_four_bots_by_clicking(context: Any, base_url: str,
     page.wait_for_function("document.querySelectorAll('#result table.reveal tr').length >= 6")
     text = result.inner_text()
     assert "胜者" in text and "原因" in text
+    reason = page.inner_text("#result .reason")
+    assert not re.search(r"[A-Za-z]{3,}", reason), f"the reason is not in Chinese: {reason}"
     identities = page.eval_on_selector_all("#result table.reveal .identity", "els => els.map(e => e.textContent)")
     assert len(identities) == 5
     assert all(i in ("军情", "潜伏", "特工") for i in identities), identities
+    # after the game the board is the final state only (issue 16 §6): no chain left over, and
+    # every seat's character named as the result table names it
+    assert page.query_selector("#chain li") is None and page.query_selector("#transit .card") is None
+    page.wait_for_function("!document.querySelector('#seats').innerText.includes('角色背面')")
+    board = page.eval_on_selector_all("#seats .seat .char", "els => els.map(e => e.dataset.character)")
+    assert all(board), board
+    # cards in the log by name and colour, not bare numbers (issue 16 §1): "0 draws 11 5"
+    named = page.eval_on_selector_all("#log .cardname, #notices .cardname", "els => els.map(e => e.textContent)")
+    assert named and all(re.fullmatch(r"[\u4e00-\u9fff]+#\d+", n) for n in named), named[:10]
+    assert not re.search(r"draws( \d+)+$", page.inner_text("#notices"), re.M), "a draw listed bare numbers"
+    # your character card: its skills and its secret mission, in Chinese (issue 16 §3)
+    mission = page.inner_text("#my-mission")
+    assert mission.startswith("机密任务") and not re.search(r"[A-Za-z]{3,}", mission), mission
+    assert page.inner_text("#my-character .skills").startswith("技能")
     _table_screenshots(page, screenshots, "result", full_page=True)
 
     # English names with the toggle

@@ -106,6 +106,9 @@ def test_each_ruleset_from_the_lobby_to_the_replay(
     assert len(names) == players
     assert all(CJK.search(n) for n in names), names
     assert all(re.search(r"\bid-(red|blue|green)\b", c) for c in classes), classes
+    # the game-over reason in Chinese too (issue 16 §1)
+    reason = page.inner_text("#result .reason")
+    assert not re.search(r"[A-Za-z]{3,}", reason), f"{ruleset_id}: the reason is not in Chinese: {reason}"
     # every card function on the page has its printed name (from the card endpoint)
     functions = _names_on_page(page, "#table .card .fname")
     assert functions and all(CJK.search(f) for f in functions), functions

@@ -78,7 +78,8 @@ def engine_keys(match_id: str) -> list[str]:
 
 
 def gateway_keys(match_id: str) -> list[str]:
-    return [f"gw:match:{match_id}", f"gw:claims:{match_id}", f"gw:players:{match_id}"]
+    chat = [f"gw:chat:{match_id}:table", f"gw:chat:{match_id}:spectators", f"gw:chatseq:{match_id}"]
+    return [f"gw:match:{match_id}", f"gw:claims:{match_id}", f"gw:players:{match_id}", *chat]
 
 
 def human_match(gw: TestClient) -> tuple[str, dict[int, str]]:
@@ -108,6 +109,11 @@ def act_once(gw: TestClient, match_id: str, tokens: dict[int, str]) -> None:
 def test_idle_matches_expire_at_the_engine_and_the_gateway_together(gw: TestClient, rdb: redis.Redis) -> None:
     match_id, tokens = human_match(gw)
     untouched, _ = human_match(gw)  # never read again: its records go by their own TTL
+    # both chat channels are kept with the match and go with it (gateway/chat.py)
+    watcher = gw.post("/api/guests", json={"name": "rail"}).json()["token"]
+    chat = f"/api/matches/{match_id}/chat"
+    assert gw.post(chat, json={"text": "hi"}, headers=bearer(tokens[0])).status_code == 201
+    assert gw.post(chat, json={"channel": "spectators", "text": "go"}, headers=bearer(watcher)).status_code == 201
     for key in engine_keys(match_id)[::2] + gateway_keys(match_id):
         assert 0 < rdb.pttl(key) <= IDLE_S * 1000, key
 

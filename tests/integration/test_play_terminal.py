@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from helpers.gateway_procs import start_gateway
 from helpers.processes import ROOT, ServiceProcess, _env
@@ -97,6 +98,14 @@ def test_play_one_seat_against_bots_through_a_pipe(gateway: ServiceProcess, rule
     assert "! invalid_argument" in text  # the illegal typed action, answered by the gateway
     assert menus >= 3
     assert re.search(r"game over \(.+\): winners .+", text), text[-3000:]
+    # issue 16 §8: forced decisions answered by themselves, never asked; characters dealt by
+    # default where the ruleset has them; cards named in the log
+    assert "the only answer)" in text
+    assert not re.search(r"choose 1-1,", text)
+    has_characters = httpx.get(f"{gateway.extra['url']}/api/rulesets").json()
+    if next(r for r in has_characters["rulesets"] if r["id"] == ruleset_id)["characters"]:
+        assert re.search(r"your decision \d+ \(character\)", text), text[:3000]
+    assert re.search(r"  · .*\[[^\]]*·(红|蓝|黑|红蓝)·", text), "a log line names its cards"
 
 
 def test_play_refuses_a_table_size_the_ruleset_does_not_have(gateway: ServiceProcess) -> None:

@@ -34,6 +34,7 @@ def test_each_ruleset_is_described_from_its_ruleset(ruleset_id: str) -> None:
     assert [c.id for c in info.character_table] == list(rules.characters)
     for entry in info.character_table:
         assert entry.zh == rules.characters[entry.id].zh and len(entry.skills_zh) == len(entry.skills)
+        assert entry.mission == rules.characters[entry.id].mission  # shown on the player's character card
     # the deck: one row per physical card, the CardTable's function and name for each
     assert [c.number for c in info.cards] == list(rules.cards.all_cards)
     for card in info.cards:

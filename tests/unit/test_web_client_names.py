@@ -40,3 +40,16 @@ def test_every_identity_has_a_colour() -> None:
 @pytest.mark.parametrize("kind", PROMPT_KINDS)
 def test_every_decision_kind_is_named(kind: str) -> None:
     assert f"kind_{kind}" in ENTRIES, kind
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_every_mission_has_its_chinese_text(ruleset_id: str) -> None:
+    """missions.js translates the secret mission of every character of the ruleset that has
+    one (the English comes from the engine's character table through GET /api/rulesets)."""
+    source = (Path(__file__).resolve().parents[2] / "gateway" / "static" / "js" / "missions.js").read_text("utf-8")
+    block = re.search(rf"\n  {ruleset_id}: \{{(.*?)\n  \}}", source, re.S)
+    assert block, f"no {ruleset_id} table in missions.js"
+    zh = dict(re.findall(r'(\w+): "([^"]+)"', block.group(1)))
+    for character in get_ruleset(ruleset_id).characters.values():
+        if getattr(character, "mission", ""):
+            assert re.search(r"[\u4e00-\u9fff]", zh.get(character.id, "")), character.id

@@ -9,7 +9,22 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(path, { method = "GET", body, token } = {}) {
+/** A REST call. When the call carried this browser's guest token and the gateway no longer
+ * accepts it (401: the server's secret changed, its data was reset), the guest is made anew
+ * under the same name and the call is tried once more with the new token (docs/web-client.md,
+ * *Recovery*). */
+export async function api(path, options = {}) {
+  try {
+    return await request(path, options);
+  } catch (err) {
+    const saved = savedGuest();
+    if (!(err instanceof ApiError) || err.status !== 401 || !saved || options.token !== saved.token) throw err;
+    const fresh = await renewGuest(saved);
+    return request(path, { ...options, token: fresh.token });
+  }
+}
+
+async function request(path, { method = "GET", body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers["content-type"] = "application/json";
   if (token) headers.authorization = `Bearer ${token}`;
@@ -28,10 +43,22 @@ export async function api(path, { method = "GET", body, token } = {}) {
 export async function guest(name) {
   const saved = JSON.parse(localStorage.getItem("fs.guest") || "null");
   if (saved && (!name || saved.name === name)) return saved;
-  const created = await api("/api/guests", { method: "POST", body: { name: name || "guest" } });
+  const created = await request("/api/guests", { method: "POST", body: { name: name || "guest" } });
   const record = { id: created.player_id, name: created.name, token: created.token };
   localStorage.setItem("fs.guest", JSON.stringify(record));
   return record;
+}
+
+/** A new guest account with the name of the one the gateway stopped accepting. */
+export async function renewGuest(stale) {
+  const created = await request("/api/guests", { method: "POST", body: { name: stale?.name || "guest" } });
+  const record = { id: created.player_id, name: created.name, token: created.token, renewed_from: stale?.id };
+  localStorage.setItem("fs.guest", JSON.stringify(record));
+  return record;
+}
+
+export function forgetSeatToken(matchId) {
+  localStorage.removeItem(`fs.seat.${matchId}`);
 }
 
 export function savedGuest() {
@@ -95,7 +122,7 @@ export function cards(ruleset) {
   );
 }
 
-/** A WebSocket that reconnects (resuming after the last event id) until closed. */
+/** A WebSocket that reconnects with backoff (resuming after the last event id) until closed. */
 export class MatchSocket {
   constructor(path, { onMessage, onStatus }) {
     this.path = path;
@@ -111,7 +138,10 @@ export class MatchSocket {
     const sep = this.path.includes("?") ? "&" : "?";
     const resume = this.lastEvent ? `${sep}from=${encodeURIComponent(this.lastEvent)}` : "";
     this.ws = new WebSocket(`${proto}//${location.host}${this.path}${resume}`);
-    this.ws.onopen = () => this.onStatus(true);
+    this.ws.onopen = () => {
+      this.failures = 0;
+      this.onStatus(true);
+    };
     this.ws.onmessage = (m) => {
       const msg = JSON.parse(m.data);
       if (msg.type === "event" && msg.event_id) this.lastEvent = msg.event_id;
@@ -122,7 +152,10 @@ export class MatchSocket {
       const final = this.closed || e.code === 1000 || e.code === 4401 || e.code === 4403 || e.code === 4404;
       this.onStatus(false, final);
       if (final) return;
-      setTimeout(() => !this.closed && this.open(), 1000);
+      // exponential backoff with jitter: 0.5 s, 1 s, 2 s ... at most 15 s; reset once open
+      this.failures = (this.failures || 0) + 1;
+      const delay = Math.min(15000, 500 * 2 ** (this.failures - 1)) * (0.75 + Math.random() * 0.5);
+      this.retryTimer = setTimeout(() => !this.closed && this.open(), delay);
     };
   }
 
@@ -136,6 +169,7 @@ export class MatchSocket {
 
   close() {
     this.closed = true;
+    clearTimeout(this.retryTimer);
     try {
       this.ws.close();
     } catch {

@@ -8,6 +8,8 @@
 // skills), so a ruleset the tables below do not know is still named: Chinese from the
 // server, English from the tables here or else the id spelled out.
 
+import { MISSIONS_ZH } from "./missions.js";
+
 const FUNCTIONS = {
   probe: ["试探", "Probe"],
   secret_order: ["秘密下达", "Secret Order"],
@@ -197,6 +199,19 @@ const WORDS = {
   mission_cards: ["张", "cards"], hand_count: ["手牌数", "hand"], state_face_up: ["正面", "face up"],
   ruleset: ["规则", "Ruleset"], identities: ["身份", "Identities"], players_unit: ["人", "players"],
   no_characters: ["(此规则无角色)", "(no characters in this ruleset)"],
+  mission: ["机密任务", "Secret mission"], skills: ["技能", "Skills"],
+  // chat (gateway/chat.py; quick phrases are shown in the reader's language)
+  chat_table: ["牌桌聊天", "Table chat"], chat_spectators: ["观众聊天", "Spectator chat"],
+  chat_send: ["发送", "Send"], chat_placeholder: ["说点什么…(最多200字)", "Say something… (200 characters at most)"],
+  chat_mute: ["屏蔽", "mute"], chat_unmute_all: ["取消全部屏蔽", "unmute all"], chat_muted: ["已屏蔽", "muted"],
+  chat_empty: ["还没有消息", "No message yet"], chat_spectator_name: ["观众", "spectator"],
+  chat_hidden_live: ["对局结束后显示观众聊天", "The spectators' chat shows once the match is over"],
+  "chat.phrase.hello": ["大家好!", "Hello!"], "chat.phrase.gl": ["祝好运!", "Good luck!"],
+  "chat.phrase.gg": ["打得好!(GG)", "Good game!"], "chat.phrase.nice": ["漂亮!", "Nice one!"],
+  "chat.phrase.thinking": ["让我想想…", "Let me think…"], "chat.phrase.hurry": ["快点吧~", "Hurry up~"],
+  "chat.phrase.sorry": ["抱歉!", "Sorry!"], "chat.phrase.thanks": ["谢谢!", "Thanks!"],
+  "chat.phrase.wow": ["哇!", "Wow!"],
+  seat_lost: ["服务器已重置, 你的座位凭证失效: 现以观众身份观看", "The server was reset and your seat token no longer works: watching instead"],
 };
 
 // words of the action notation (docs/notation.md), for the labels of the action buttons
@@ -250,9 +265,30 @@ export function learnDeck(deck) {
   }
 }
 
+// the secret missions in the server's English, by "ruleset:character"
+const MISSIONS_EN = {};
+let currentRuleset = "";
+
+/** The ruleset whose character missions missionText() reads by default (the table's). */
+export function useRuleset(id) {
+  currentRuleset = id || "";
+}
+
+const CHARACTER_SKILLS = {};
+/** A character's skill ids (in the current ruleset). */
+export const characterSkills = (id, ruleset = currentRuleset) => CHARACTER_SKILLS[`${ruleset}:${id}`] || [];
+
+/** A character's secret mission (机密任务) in the current language ("" when it has none). */
+export function missionText(id, ruleset = currentRuleset) {
+  const en = MISSIONS_EN[`${ruleset}:${id}`] || "";
+  return (lang === "zh" && MISSIONS_ZH[ruleset]?.[id]) || en;
+}
+
 /** Learn a ruleset's characters and skills (one entry of GET /api/rulesets). */
 export function learnRuleset(info) {
   for (const c of info?.character_table || []) {
+    if (c.mission) MISSIONS_EN[`${info.id}:${c.id}`] = c.mission;
+    CHARACTER_SKILLS[`${info.id}:${c.id}`] = (c.skills || []).map((s) => s.id);
     LEARNED.characters[c.id] = [c.zh, c.en];
     for (const s of c.skills || []) if (s.zh) LEARNED.skills[s.id] = [s.zh, ""];
   }
@@ -299,5 +335,75 @@ export function translateText(text) {
     return word;
   });
 }
+
+// the engine's game-over reasons (engine/rulesets/*/rules.py, victory.py), one pattern each
+const REASONS = [
+  [/^(?:the )?last player alive$/, () => ["最后存活的玩家", "the last player alive"]],
+  [/^nobody is left$/, () => ["无人存活", "nobody is left"]],
+  [/^agent completes a victory condition$/, () => ["特工完成胜利条件", "an agent completes a victory condition"]],
+  [/^agent mission on another's declaration$/, () => ["他人宣胜时特工完成任务", "an agent's mission met on another's declaration"]],
+  [/^secret mission completed$/, () => ["完成机密任务", "secret mission completed"]],
+  [/^(military|latent) holds 3 (red|blue) intel$/, (m) => [
+    `${pick(IDENTITIES[m[1].toUpperCase()], m[1])}集齐3张${m[2] === "red" ? "红色" : "蓝色"}情报`,
+    `${m[1]} holds 3 ${m[2]} intel`]],
+  [/^(\w+) faction: three intel of its colour$/, (m) => [
+    `${pick(IDENTITIES[m[1].toUpperCase()], m[1])}阵营集齐3张本色情报`, `${m[1]} faction: three intel of its colour`]],
+  [/^mission of (\w+): the declaration of seat (\d+) fails$/, (m) => [
+    `${character(m[1])}完成机密任务: 座位 ${m[2]} 的宣胜失败`, `mission of ${character(m[1])}: seat ${m[2]}'s declaration fails`]],
+  [/^mission of (\w+)$/, (m) => [`${character(m[1])}完成机密任务`, `mission of ${character(m[1])}`]],
+];
+
+/** A game-over reason in the current language (several are joined by "; "). */
+export function reasonText(reason) {
+  return String(reason || "")
+    .split("; ")
+    .map((part) => {
+      for (const [re, make] of REASONS) {
+        const m = re.exec(part);
+        if (m) return make(m)[lang === "zh" ? 0 : 1];
+      }
+      return translateText(part);
+    })
+    .join(lang === "zh" ? "; " : "; ");
+}
+
+// the engine's prompts (engine/rulesets/*/flow.py, setup.py, triggers.py): the common ones by
+// pattern; a character's own prompt keeps the engine's words, its ids named
+const CHAIN_KIND = { declare: ["宣言传递情报", "declaration of the send"], receive: ["接收情报", "receiving the intel"] };
+const PROMPTS = [
+  [/^choose your character$/, () => "选择你的角色"],
+  [/^use cards, or declare the intel send$/, () => "出牌, 或宣言传递情报"],
+  [/^send an intel: card, mode and route$/, () => "传出情报: 选择牌、方式与路线"],
+  [/^send one hand card as intel$/, () => "将一张手牌作为情报传出"],
+  [/^the intel reached you: accept or decline$/, () => "情报到达你面前: 接收或不接收"],
+  [/^take the intel\?$/, () => "是否接收情报?"],
+  [/^the intel is back at its sender: use 调包 or pass$/, () => "情报退回传出者: 使用调包或过"],
+  [/^before your draw: use a skill or pass$/, () => "摸牌前: 发动技能或过"],
+  [/^discard down to (\d+) \((\d+) more\)$/, (m) => `弃牌至${m[1]}张(还需弃${m[2]}张)`],
+  [/^respond to seat (\d+)'s (\w+) or pass$/, (m) => `响应座位 ${m[1]} 的${CHAIN_KIND[m[2]]?.[0] || name(m[2])}, 或过`],
+  [/^turn start$/, () => "回合开始"],
+  [/^first play phase$/, () => "第一出牌阶段"],
+  [/^second play phase$/, () => "第二出牌阶段"],
+  [/^情报传递: the intel is about to move$/, () => "情报传递: 情报即将移动"],
+  [/^情报到达: the intel lies before a player$/, () => "情报到达: 情报停在一名玩家面前"],
+];
+
+/** A prompt in the current language (the engine writes English notation). */
+export function promptText(text) {
+  const raw = String(text || "");
+  if (lang === "zh") {
+    for (const [re, make] of PROMPTS) {
+      const m = re.exec(raw);
+      if (m) return make(m);
+    }
+  } else {
+    const m = /^respond to seat (\d+)'s (\w+) or pass$/.exec(raw);
+    if (m) return `respond to seat ${m[1]}'s ${CHAIN_KIND[m[2]]?.[1] || name(m[2])} or pass`;
+  }
+  return translateText(raw);
+}
+
+/** A date and time in the current language's format. */
+export const dateText = (ms) => new Date(ms).toLocaleString(lang === "zh" ? "zh-CN" : "en-GB");
 
 export const DICTIONARIES = { FUNCTIONS, CHARACTERS, SKILLS, IDENTITIES, WORDS, LEARNED };

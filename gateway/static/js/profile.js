@@ -2,7 +2,7 @@
 // /api/ranked/...), and, for this browser's own guest, the matches it played here. Also the
 // leaderboards panel of the lobby: each ruleset rates apart, so both views choose a ruleset.
 import { api, history, savedGuest } from "./api.js";
-import { identity, t } from "./i18n.js";
+import { dateText, identity, t } from "./i18n.js";
 import { fill, h } from "./render.js";
 
 const DEFAULT_RULESET = "return";
@@ -58,7 +58,7 @@ export async function mountProfile(root, { playerId = "", query = new URLSearchP
                 "li",
                 {},
                 h("code", {}, g.match_id),
-                ` ${t("seat")} ${g.seat} · ${new Date(g.at).toLocaleString()} `,
+                ` ${t("seat")} ${g.seat} · ${dateText(g.at)} `,
                 h("a", { href: `#/table/${g.match_id}`, class: "button small" }, t("seat")),
                 " ",
                 h("a", { href: `#/replay/${g.match_id}`, class: "button small" }, t("view_replay")),

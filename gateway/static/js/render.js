@@ -1,6 +1,6 @@
 // Pieces of the table drawn from an Observation (proto/fengsheng/v1/game.proto), shared by
 // the table, spectator and replay pages.
-import { actionWord, character, fn, identity, name, skill, t, translateText } from "./i18n.js";
+import { actionWord, character, characterSkills, fn, identity, missionText, name, skill, t, translateText } from "./i18n.js";
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -104,7 +104,7 @@ export function seatPanel(obs, view, deck, seats, { isViewer = false, showHand =
     h(
       "div",
       { class: "seat-line" },
-      h("span", { class: "char", dataset: { character: view.character || "" } }, charText),
+      h("span", { class: "char", dataset: { character: view.character || "" }, title: characterAbout(view.character) }, charText),
       h("span", { class: "handcount", title: t("hand_count") }, `🂠 ${view.hand_count}`),
       badges,
     ),
@@ -241,17 +241,68 @@ export function actionLabel(action, deck, hand = []) {
   return parts.join(" ");
 }
 
-export function logLine(event) {
+// words after which a number in a log line is a seat, not a card
+const SEAT_WORDS = new Set(["seat", "seats", "to", "by", "from", "of", "player", "players"]);
+
+/** An event's log line. With the deck, the numbers of the cards the event lists
+ * (`event.cards`) are shown by name and colour, never as bare numbers; the actor (the first
+ * word) and numbers after seat words stay seats. No `data-card`: a log line is history,
+ * not a card on the table. */
+export function logLine(event, deck = null) {
   const priv = event.audience && event.audience.length > 0 && !event.audience.includes(-1);
+  const listed = new Set((event.cards || []).filter((n) => n > 0));
+  // an answer echoed in notation ("0: play 12 to 3", "0: send 61 secret left"): its card
+  const echoed = /^\d+: (?:play|send) (\d+)\b/.exec(String(event.text));
+  if (echoed) listed.add(Number(echoed[1]));
+  const parts = [];
+  if (deck && listed.size) {
+    const words = String(event.text).split(" ");
+    let plain = [];
+    words.forEach((word, i) => {
+      const n = /^\d+$/.test(word) ? Number(word) : 0;
+      const prev = (words[i - 1] || "").toLowerCase();
+      if (i > 0 && listed.has(n) && deck[n] && !SEAT_WORDS.has(prev)) {
+        parts.push(translateText(plain.join(" ") + " "));
+        plain = [];
+        const c = deck[n];
+        parts.push(h("span", { class: `cardname ${COLOR_CLASS[c.color] || ""}`, title: `${fn(c.function)} · ${name(c.color)} · ${name(c.transmission)}` }, `${fn(c.function)}#${n}`));
+      } else {
+        plain.push(word);
+      }
+    });
+    parts.push(translateText((parts.length ? " " : "") + plain.join(" ")));
+  } else {
+    parts.push(translateText(event.text));
+  }
   return h(
     "li",
     { class: `${priv ? "private" : ""}${/: pass$/.test(event.text) ? " minor" : ""}`, dataset: { kind: event.kind } },
     priv ? h("span", { class: "badge private" }, t("private")) : null,
-    translateText(event.text),
+    parts,
   );
 }
 
 /** replaceChildren without the "null" text nodes it would make of empty slots. */
 export function fill(el, ...kids) {
   el.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false));
+}
+
+/** A character's skills and secret mission as one line of text (a tooltip; "" unknown). */
+export function characterAbout(id) {
+  if (!id) return undefined;
+  const skills = characterSkills(id).map(skill).join(" · ");
+  const mission = missionText(id);
+  return [skills && `${t("skills")}: ${skills}`, mission && `${t("mission")}: ${mission}`].filter(Boolean).join("\n") || undefined;
+}
+
+/** Your character as a card: its name, its skills and its secret mission. */
+export function characterCard(id, { main = true } = {}) {
+  const mission = missionText(id);
+  return h(
+    "div",
+    { class: "character-card", id: main ? "my-character" : undefined, dataset: { character: id } },
+    h("strong", {}, character(id)),
+    h("div", { class: "skills" }, `${t("skills")}: `, characterSkills(id).map(skill).join(" · ") || "—"),
+    mission ? h("div", { class: "mission", id: main ? "my-mission" : undefined }, `${t("mission")}: `, mission) : null,
+  );
 }

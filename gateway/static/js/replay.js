@@ -1,10 +1,13 @@
 // The replay viewer: a finished match step by step, from any seat's view or with everything revealed.
 import { ApiError, api, cards, rulesetInfo, seatToken } from "./api.js";
-import { rulesetName, t } from "./i18n.js";
+import { reasonText, rulesetName, t, useRuleset } from "./i18n.js";
 import { rankedSeats } from "./table.js";
+import { chatPanel } from "./chat.js";
 import { actionLabel, chainPanel, fill, h, logLine, seatPanel, transitPanel } from "./render.js";
 
 export async function mountReplay(root, { matchId }) {
+  // the match's table talk, both channels, read only (kept with the match: gateway/chat.py)
+  const chat = chatPanel({ matchId, replay: true });
   fill(root, h("p", { class: "muted", id: "replay-loading" }, t("loading_replay")));
   let info = null;
   try {
@@ -31,6 +34,7 @@ export async function mountReplay(root, { matchId }) {
   // the match's ruleset: its deck and its names
   const rulesetId = state.data.ruleset || state.data.settings?.ruleset;
   const ruleset = await rulesetInfo(rulesetId).catch(() => null);
+  useRuleset(ruleset?.id);
   const deck = await cards(rulesetId);
 
   const viewSel = h(
@@ -90,7 +94,7 @@ export async function mountReplay(root, { matchId }) {
       h(
         "p",
         { class: "winners" },
-        `${t("winners")}: ${(outcome.winners || []).join(", ") || t("nobody")} · ${t("reason")}: ${outcome.reason}`,
+        `${t("winners")}: ${(outcome.winners || []).join(", ") || t("nobody")} · ${t("reason")}: ${reasonText(outcome.reason)}`,
       ),
       h("div", { class: "board" }, board),
       h(
@@ -99,7 +103,7 @@ export async function mountReplay(root, { matchId }) {
         h("section", { class: "panel" }, h("h3", {}, t("transit")), transit),
         h("section", { class: "panel" }, h("h3", {}, t("chain")), chain),
       ),
-      h("div", { class: "logs" }, h("section", { class: "panel" }, h("h3", {}, t("log")), log)),
+      h("div", { class: "logs" }, h("section", { class: "panel" }, h("h3", {}, t("log")), log), chat.node),
     ),
   );
 
@@ -122,7 +126,7 @@ export async function mountReplay(root, { matchId }) {
     fill(transit, transitPanel(obs, deck));
     fill(chain, chainPanel(obs, deck));
     const events = state.data.events.filter((e) => e.step <= state.step);
-    fill(log, ...events.slice(-300).map((e) => logLine(e)));
+    fill(log, ...events.slice(-300).map((e) => logLine(e, deck)));
     log.scrollTop = log.scrollHeight;
   }
   render();
@@ -131,7 +135,10 @@ export async function mountReplay(root, { matchId }) {
     if (e.key === "ArrowLeft") go((s) => s - 1)();
   };
   window.addEventListener("keydown", keys);
-  return () => window.removeEventListener("keydown", keys);
+  return () => {
+    chat.stop();
+    window.removeEventListener("keydown", keys);
+  };
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,19 +1,23 @@
 // The table: a seat's live view (with its prompt) or a spectator's (public information only).
-import { api, cards, MatchSocket, rulesetInfo, seatToken } from "./api.js";
+import { api, cards, forgetSeatToken, guest, MatchSocket, rulesetInfo, saveSeatToken, seatToken } from "./api.js";
+import { chatPanel } from "./chat.js";
 import {
   character,
   getLang as getLangKey,
   identity,
   kind as kindName,
+  promptText,
+  reasonText,
   rulesetName,
   t,
-  translateText,
+  useRuleset,
 } from "./i18n.js";
 import {
   actionLabel,
   cardsOfAction,
   cardTile,
   chainPanel,
+  characterCard,
   fill,
   h,
   logLine,
@@ -40,8 +44,15 @@ export async function mountTable(root, { matchId, spectator = false }) {
     firstInfo = null;
   }
   const ruleset = await rulesetInfo(firstInfo?.ruleset).catch(() => null);
+  useRuleset(ruleset?.id);
   const deck = await cards(firstInfo?.ruleset);
-  const grant = spectator ? null : seatToken(matchId);
+  let grant = spectator ? null : seatToken(matchId);
+  if (grant) grant = await checkedSeat(matchId, grant);
+  if (!spectator && !grant && sessionStorage.getItem(`fs.seat_lost.${matchId}`)) {
+    location.hash = `#/spectate/${matchId}`; // the seat cannot be had again: watch instead
+    return () => {};
+  }
+  const seatLost = spectator && sessionStorage.getItem(`fs.seat_lost.${matchId}`);
   if (!spectator && !grant) {
     fill(root, h("div", { class: "panel" }, h("p", {}, t("no_seat_token")), h("a", { href: `#/spectate/${matchId}` }, t("spectate"))),
     );
@@ -82,6 +93,12 @@ export async function mountTable(root, { matchId, spectator = false }) {
     mine: h("div", { id: "mine", class: "mine" }),
   };
 
+  const chat = chatPanel({
+    matchId,
+    seatToken: grant?.token,
+    spectator,
+    isOver: () => Boolean(state.obs?.outcome?.over),
+  });
   const layout = h(
     "div",
     { class: `table ${spectator ? "spectator" : "player"}`, id: "table", dataset: { match: matchId, viewer: me } },
@@ -95,6 +112,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
         `${t("ruleset")}: ${rulesetName(ruleset) || firstInfo?.ruleset || "?"}`,
       ),
       spectator ? h("span", { class: "badge spect" }, t("spectating")) : null,
+      seatLost ? h("span", { class: "badge seat-lost", id: "seat-lost" }, t("seat_lost")) : null,
       el.status,
       el.counts,
     ),
@@ -126,6 +144,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
       { class: "logs" },
       h("section", { class: "panel" }, h("h3", {}, t("log")), el.log),
       spectator ? null : h("section", { class: "panel" }, h("h3", {}, t("notices")), el.notices),
+      chat.node,
     ),
   );
   fill(root, layout);
@@ -266,7 +285,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
   function appendLog(ev) {
     const priv = ev.audience && ev.audience.length > 0 && !ev.audience.includes(-1);
     const target = priv && !spectator ? el.notices : el.log;
-    target.append(logLine(ev));
+    target.append(logLine(ev, deck));
     while (target.children.length > 400) target.firstChild.remove();
     target.scrollTop = target.scrollHeight;
   }
@@ -288,10 +307,19 @@ export async function mountTable(root, { matchId, spectator = false }) {
     // seats: the viewer first, then in turn order after it
     const order = obs.seats.map((s) => s.seat);
     if (me >= 0) order.sort((a, b) => ((a - me + obs.players) % obs.players) - ((b - me + obs.players) % obs.players));
-    fill(el.seats, ...order.map((s) => seatPanel(obs, obs.seats[s], deck, seats, { isViewer: s === me, characters })),
+    // once the match is over the board is the final state only, every card face up (the
+    // result's revealed view): no half-resolved chain, no face-down character or intel
+    const final = obs.outcome?.over ? state.result?.final : null;
+    const board = final || obs;
+    fill(el.seats, ...order.map((s) => seatPanel(board, board.seats[s], deck, seats, { isViewer: s === me, characters })),
     );
-    fill(el.transit, transitPanel(obs, deck));
-    fill(el.chain, chainPanel(obs, deck));
+    if (obs.outcome?.over) {
+      fill(el.transit, h("p", { class: "muted" }, t("game_over")));
+      fill(el.chain, h("p", { class: "muted" }, t("game_over")));
+    } else {
+      fill(el.transit, transitPanel(obs, deck));
+      fill(el.chain, chainPanel(obs, deck));
+    }
     fill(el.counts, h("span", {}, `${t("turn_number")} ${obs.turn_number}`),
       h("span", {}, `${t("pile_count")} ${obs.pile_count}`),
       h("span", {}, `${t("discard")} ${obs.discard.length}`),
@@ -333,6 +361,8 @@ export async function mountTable(root, { matchId, spectator = false }) {
         mine.secret_character ? h("span", {}, ` · ${t("character")}+ ${character(mine.secret_character)}`) : null,
         rel,
       ),
+      mine.character ? characterCard(mine.character) : null,
+      mine.secret_character ? characterCard(mine.secret_character, { main: false }) : null,
     );
   }
 
@@ -433,6 +463,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
       final = null;
     }
     state.result = { final };
+    render();
     const view = final || state.obs;
     const winners = out.winners || [];
     const youWon = me >= 0 && winners.includes(me);
@@ -446,7 +477,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
           `${t("winners")}: `,
           winners.length ? winners.map((w) => seatName(seats[w], w)).join(", ") : t("nobody"),
         ),
-        h("p", { class: "reason" }, `${t("reason")}: ${out.reason}`),
+        h("p", { class: "reason" }, `${t("reason")}: ${reasonText(out.reason)}`),
         h("h3", {}, t("identities_revealed")),
         h(
           "table",
@@ -482,7 +513,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
   }
 
   function translatePrompt(text) {
-    return translateText(text || "");
+    return promptText(text);
   }
 
   // the seats and settings (names of the players, the turn timer), then the first view
@@ -496,11 +527,35 @@ export async function mountTable(root, { matchId, spectator = false }) {
   await refresh();
 
   return () => {
+    chat.stop();
     socket.close();
     clearPrompt();
     timers.forEach(clearTimeout);
     timers = [];
   };
+}
+
+/** The seat token if the gateway still takes it; else a new one for the same seat from
+ * POST /join with this browser's guest (renewed first if it is stale too), when the seat is
+ * still this guest's; else null (the token is forgotten and the page falls back to watching,
+ * saying why). A match that is gone (404) keeps the token: the page says so itself. */
+async function checkedSeat(matchId, grant) {
+  try {
+    await api(`/api/matches/${matchId}/observation`, { token: grant.token });
+    return grant;
+  } catch (err) {
+    if (err.status !== 401 && err.status !== 403) return grant;
+  }
+  forgetSeatToken(matchId);
+  try {
+    const g = await guest();
+    const joined = await api(`/api/matches/${matchId}/join`, { method: "POST", token: g.token, body: { seat: grant.seat } });
+    saveSeatToken(matchId, joined.seat, joined.seat_token);
+    return { seat: joined.seat, token: joined.seat_token };
+  } catch {
+    sessionStorage.setItem(`fs.seat_lost.${matchId}`, "1");
+    return null;
+  }
 }
 
 /** A ranked match is not in the gateway's seat table: its seats come from the ranked record. */

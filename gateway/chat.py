@@ -1,0 +1,266 @@
+"""Table talk: a chat for the seated players of a match and a separate one for its spectators.
+
+Chat is text anyone can write (a guest account costs nothing), so every message is checked
+here before it is kept (docs/web-client.md, *Chat*):
+
+- **length**: at most :attr:`ChatLimits.max_len` characters (default 200) after control
+  characters are removed and whitespace is collapsed to single spaces; empty is refused;
+- **rate**: a token bucket per player and match (default one message every 2 s, bursts of 5);
+- **escaping**: the text is kept and sent as it was written (JSON strings); the web client
+  puts it on the page with ``textContent`` only, never as HTML;
+- **lifetime**: the messages live in Redis beside the match and expire with it
+  (:class:`fengsheng.retention.Retention`: the idle lifetime while it runs, the finished
+  lifetime once it is over); a channel keeps its last :attr:`ChatLimits.keep` messages.
+
+A message is either free text or a *quick phrase* (one of :data:`PHRASES`), which each
+reader's client shows in the reader's language.
+
+Who reads what (the hidden-information rule of the platform: a channel never carries a seat's
+view to someone who may not have it):
+
+- ``table``: written by seated players (seat token). While the match runs only seated players
+  read it; once it is over anyone may (the result screen, the replay).
+- ``spectators``: written by guests holding no seat of the match (player token). Anyone may
+  read it (spectators see public information only, so it can hold nothing hidden), but the
+  seated players' client does not show it until the match is over, so spectators cannot
+  coach a player from the rail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+import unicodedata
+from dataclasses import asdict, dataclass
+from typing import Any, Literal, Protocol
+
+from fengsheng.ratelimit import Bucket, RedisTokenBucket, TokenBucket
+from fengsheng.retention import Retention
+
+Channel = Literal["table", "spectators"]
+CHANNELS: tuple[Channel, ...] = ("table", "spectators")
+
+#: the quick phrases (the web client has their zh and en text under ``chat.phrase.<id>``)
+PHRASES: tuple[str, ...] = ("hello", "gl", "gg", "nice", "thinking", "hurry", "sorry", "thanks", "wow")
+
+
+class ChatError(Exception):
+    """A message that may not be kept: ``status`` is the HTTP status, ``code`` the error code."""
+
+    def __init__(self, status: int, code: str, message: str, *, retry_after_s: float = 0.0) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.retry_after_s = retry_after_s
+
+
+@dataclass(frozen=True)
+class ChatLimits:
+    """The checks every message passes (environment ``FENGSHENG_CHAT_*``)."""
+
+    #: longest message, in characters
+    max_len: int = 200
+    #: messages per second a player may send in one match (refill rate of the bucket)
+    rate: float = 0.5
+    #: messages a player may send at once
+    burst: int = 5
+    #: messages a channel keeps (older ones are dropped)
+    keep: int = 500
+
+    @classmethod
+    def from_env(cls) -> ChatLimits:
+        env = os.environ
+        return cls(
+            max_len=int(env.get("FENGSHENG_CHAT_MAX_LEN", cls.max_len)),
+            rate=float(env.get("FENGSHENG_CHAT_RATE", cls.rate)),
+            burst=int(env.get("FENGSHENG_CHAT_BURST", cls.burst)),
+            keep=int(env.get("FENGSHENG_CHAT_KEEP", cls.keep)),
+        )
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    """One line of table talk."""
+
+    #: 1, 2, 3... per match (both channels share the counter)
+    id: int
+    channel: str
+    #: the writer's seat, -1 for a spectator
+    seat: int
+    #: the writer's player id (what the client mutes)
+    pid: str
+    name: str
+    #: free text ("" for a quick phrase)
+    text: str
+    #: a quick phrase id ("" for free text)
+    phrase: str
+    #: seconds since the epoch
+    at: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def clean_text(raw: str, max_len: int) -> str:
+    """The text as kept: control and format characters removed (no bidi overrides, no
+    zero-width tricks), runs of whitespace made one space, trimmed. Raises :class:`ChatError`
+    when nothing is left or it is longer than ``max_len``."""
+    kept = "".join(c for c in raw if c.isspace() or not unicodedata.category(c).startswith("C"))
+    text = _SPACES.sub(" ", kept).strip()
+    if not text:
+        raise ChatError(422, "empty_message", "the message is empty")
+    if len(text) > max_len:
+        raise ChatError(422, "message_too_long", f"a message holds at most {max_len} characters")
+    return text
+
+
+class ChatStore(Protocol):
+    async def append(self, match_id: str, channel: str, message: dict[str, Any], ttl: int) -> int:
+        """Keep a message (without its id); returns the id given to it."""
+        ...
+
+    async def read(self, match_id: str, channel: str, after: int) -> list[dict[str, Any]]:
+        """The channel's messages with an id above ``after``, oldest first."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class MemoryChatStore:
+    """Chat in this process's memory (the gateway without Redis); nothing expires."""
+
+    def __init__(self, keep: int = ChatLimits.keep) -> None:
+        self._keep = keep
+        self._seq: dict[str, int] = {}
+        self._lines: dict[tuple[str, str], list[dict[str, Any]]] = {}
+
+    async def append(self, match_id: str, channel: str, message: dict[str, Any], ttl: int) -> int:
+        n = self._seq[match_id] = self._seq.get(match_id, 0) + 1
+        lines = self._lines.setdefault((match_id, channel), [])
+        lines.append({**message, "id": n})
+        del lines[: -self._keep]
+        return n
+
+    async def read(self, match_id: str, channel: str, after: int) -> list[dict[str, Any]]:
+        return [m for m in self._lines.get((match_id, channel), []) if m["id"] > after]
+
+    async def close(self) -> None:
+        return None
+
+
+#: KEYS: the channel's list, the match's counter. ARGV: message JSON, keep, TTL (s).
+_APPEND = """
+local n = redis.call('INCR', KEYS[2])
+redis.call('RPUSH', KEYS[1], n .. ' ' .. ARGV[1])
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return n
+"""
+
+
+def chat_keys(match_id: str) -> list[str]:
+    """Every Redis key of a match's chat (the seat table's :meth:`touch` renews them too)."""
+    return [f"gw:chat:{match_id}:{c}" for c in CHANNELS] + [f"gw:chatseq:{match_id}"]
+
+
+class RedisChatStore:
+    """Chat in Redis: ``gw:chat:{id}:{channel}`` (a list of ``"N JSON"``) and
+    ``gw:chatseq:{id}`` (the counter), expiring with the match."""
+
+    def __init__(self, url: str, keep: int = ChatLimits.keep) -> None:
+        import redis.asyncio as aredis
+
+        self._redis = aredis.Redis.from_url(url)
+        self._keep = keep
+        self._append = self._redis.register_script(_APPEND)
+
+    async def append(self, match_id: str, channel: str, message: dict[str, Any], ttl: int) -> int:
+        keys = [f"gw:chat:{match_id}:{channel}", f"gw:chatseq:{match_id}"]
+        payload = json.dumps(message, ensure_ascii=False, sort_keys=True)
+        return int(await self._append(keys=keys, args=[payload, self._keep, ttl]))
+
+    async def read(self, match_id: str, channel: str, after: int) -> list[dict[str, Any]]:
+        out = []
+        for raw in await self._redis.lrange(f"gw:chat:{match_id}:{channel}", 0, -1):
+            text = raw.decode() if isinstance(raw, bytes) else str(raw)
+            head, _, body = text.partition(" ")
+            if int(head) > after:
+                out.append({**json.loads(body), "id": int(head)})
+        return out
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+
+class ChatService:
+    """Posting and reading chat: the checks, the limits and the lifetime (one per gateway)."""
+
+    def __init__(
+        self,
+        store: ChatStore,
+        bucket: Bucket | None,
+        *,
+        limits: ChatLimits | None = None,
+        retention: Retention | None = None,
+    ) -> None:
+        self.store = store
+        self.bucket = bucket
+        self.limits = limits or ChatLimits()
+        self.retention = retention or Retention.from_env()
+
+    @classmethod
+    def open(cls, redis_url: str | None) -> ChatService:
+        limits = ChatLimits.from_env()
+        if redis_url:
+            store: ChatStore = RedisChatStore(redis_url, limits.keep)
+            bucket: Bucket | None = RedisTokenBucket(redis_url, limits.rate, limits.burst, prefix="gw:chatrl:")
+        else:
+            store, bucket = MemoryChatStore(limits.keep), TokenBucket(limits.rate, limits.burst)
+        return cls(store, bucket, limits=limits)
+
+    async def post(
+        self,
+        match_id: str,
+        channel: Channel,
+        *,
+        seat: int,
+        pid: str,
+        name: str,
+        text: str = "",
+        phrase: str = "",
+        over: bool,
+    ) -> ChatMessage:
+        """Keep one message of ``pid`` (at ``seat``, -1 for a spectator) in ``channel``."""
+        if phrase:
+            if phrase not in PHRASES or text:
+                raise ChatError(422, "bad_phrase", f"a quick phrase is one of {', '.join(PHRASES)}, without text")
+        else:
+            text = clean_text(text, self.limits.max_len)
+        if self.bucket is not None:
+            wait = await self.bucket.take(f"{match_id}:{pid}")
+            if wait > 0:
+                raise ChatError(429, "rate_limited", "too many messages; wait a moment", retry_after_s=wait)
+        at = round(time.time(), 3)
+        body: dict[str, Any] = {
+            "channel": channel,
+            "seat": seat,
+            "pid": pid,
+            "name": name[:40],
+            "text": text,
+            "phrase": phrase,
+            "at": at,
+        }
+        n = await self.store.append(match_id, channel, body, self.retention.ttl(over=over))
+        return ChatMessage(id=n, channel=channel, seat=seat, pid=pid, name=name[:40], text=text, phrase=phrase, at=at)
+
+    async def read(self, match_id: str, channel: Channel, after: int = 0) -> list[dict[str, Any]]:
+        return await self.store.read(match_id, channel, after)
+
+    async def close(self) -> None:
+        await self.store.close()
