@@ -171,3 +171,8 @@ def heuristic_bot(observation: game_pb2.Observation, legal: list[str], rng: rand
 
 #: Policies by the name the engine service passes to ``bots.move``.
 POLICIES: dict[str, Policy] = {"random": random_bot, "heuristic": heuristic_bot}
+
+# heuristic v2 (engine/bots_v2.py, issue 14): plays its identity and does not kill itself.
+from engine.bots_v2 import heuristic_v2_bot  # noqa: E402  (after POLICIES: bots_v2 does not import this module)
+
+POLICIES["v2"] = heuristic_v2_bot

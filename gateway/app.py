@@ -59,6 +59,13 @@ SEAT_KINDS: dict[str, pb.SeatKind] = {
     "random": pb.BOT_RANDOM,
     "heuristic": pb.BOT_HEURISTIC,
     "external": pb.BOT_EXTERNAL,
+    "v2": pb.BOT_V2,
+    "search": pb.BOT_SEARCH,
+    # bot levels (issue 14; services/bot_levels.py): easy = random, normal = heuristic v2,
+    # hard = search (the engine plays heuristic v2 until a search bot is registered)
+    "easy": pb.BOT_RANDOM,
+    "normal": pb.BOT_V2,
+    "hard": pb.BOT_SEARCH,
 }
 
 #: the web client: plain HTML, CSS and ES modules, served as they are (docs/web-client.md)

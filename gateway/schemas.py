@@ -6,7 +6,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-SeatKindName = Literal["human", "random", "heuristic", "external"]
+SeatKindName = Literal["human", "random", "heuristic", "external", "v2", "search", "easy", "normal", "hard"]
+#: a bot of every non-human seat: a level (easy = random, normal = heuristic v2, hard = search,
+#: which plays as normal until the engine registers a search bot) or a policy by name
+BotKindName = Literal["easy", "normal", "hard", "random", "heuristic", "v2", "search"]
 
 #: longest pause a match may ask of its bots before each move, and longest human decision
 #: timer (422 beyond them). The engine service refuses more too: these mirror
@@ -39,7 +42,11 @@ class CreateMatchIn(BaseModel):
         5, ge=1, le=MAX_SEATS, description="number of seats: one of the ruleset's `players` (GET /api/rulesets)"
     )
     humans: int = Field(1, ge=0, le=MAX_SEATS, description="human seats (the first ones); 0 = bots only")
-    bot: Literal["random", "heuristic"] = Field("heuristic", description="kind of every bot seat")
+    bot: BotKindName = Field(
+        "heuristic",
+        description="kind of every bot seat: a level (easy = random, normal = heuristic v2, hard = search, "
+        "played as heuristic v2 until the search bot lands) or a policy (random, heuristic, v2, search)",
+    )
     seats: list[SeatKindName] | None = Field(
         None, max_length=MAX_SEATS, description="explicit kind of every seat (overrides players / humans / bot)"
     )

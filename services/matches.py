@@ -47,6 +47,7 @@ from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
 from services import metrics
+from services.bot_levels import policy_of_kind
 from services.errors import (
     BadRequest,
     Conflict,
@@ -75,12 +76,11 @@ log = logging.getLogger(__name__)
 MATCH_ID_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 MAX_ACTION_LEN = 200
 CAS_ATTEMPTS = 8
-BOT_POLICIES = {es.BOT_RANDOM: "random", es.BOT_HEURISTIC: "heuristic"}
 #: origins of actions the platform takes for a seat (house bots, the turn timer, an away
 #: seat's stand-in): none of them means the seat's own player is there
 HOUSE_ORIGINS = frozenset({"bot", "timer", "away"})
 #: the house policy that answers for an away seat
-AWAY_POLICY = "heuristic"
+AWAY_POLICY = "v2"
 
 
 def away_key(match_id: str) -> str:
@@ -557,7 +557,7 @@ class MatchService:
         if p is None or isinstance(self.scheduler, NullScheduler):
             return None
         kind = settings.seats[p.seat] if p.seat < len(settings.seats) else es.HUMAN
-        policy = BOT_POLICIES.get(kind)
+        policy = policy_of_kind(kind)
         if policy is not None:
             return f"bot:{policy}"
         if settings.turn_timeout_s > 0:

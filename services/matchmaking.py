@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.rulesets import get_ruleset
+from services.bot_levels import DEFAULT_BANDS, bands_from_env, level_for_rating
 from services.ladder import DEFAULT_RULESET, current_season, known_ruleset
 from services.player_ids import house_id
 from services.ranked import RankedStore, SeatPlan, player_of
@@ -90,8 +91,11 @@ class Schedule:
     window_max: float = 25.0
     #: after this wait, empty seats are filled with house bots [FENGSHENG_MM_FILL_AFTER_S]
     fill_after_s: float = 60.0
-    #: policy of the house bots [FENGSHENG_MM_HOUSE_BOT]
-    house_bot: str = "heuristic"
+    #: house bots [FENGSHENG_MM_HOUSE_BOT]: ``level`` picks easy / normal / hard by the table's
+    #: mean rating (services/bot_levels.py); a level or a policy name fixes it
+    house_bot: str = "level"
+    #: mu bands easy | normal | hard for ``level`` [FENGSHENG_MM_LEVEL_BANDS, "LOW,HIGH"]
+    level_bands: tuple[float, float] = DEFAULT_BANDS
     #: turn timer of ranked matches: a missed deadline gets the default action [FENGSHENG_RANKED_TURN_TIMEOUT_S]
     turn_timeout_s: float = 30.0
 
@@ -109,6 +113,7 @@ class Schedule:
             window_max=num("FENGSHENG_MM_WINDOW_MAX", cls.window_max),
             fill_after_s=num("FENGSHENG_MM_FILL_AFTER_S", cls.fill_after_s),
             house_bot=env("FENGSHENG_MM_HOUSE_BOT") or cls.house_bot,
+            level_bands=bands_from_env(),
             turn_timeout_s=num("FENGSHENG_RANKED_TURN_TIMEOUT_S", cls.turn_timeout_s),
         )
 
@@ -179,17 +184,28 @@ def form_ruleset_groups(tickets: list[dict[str, Any]], now_ms: int, schedule: Sc
     return groups
 
 
+def house_level(group: Group, schedule: Schedule) -> str:
+    """The house bots' level (or fixed policy) for ``group``: by the rating band of the mean
+    rating (mu) of its tickets when ``house_bot`` is ``level`` (issue 14)."""
+    if schedule.house_bot != "level":
+        return schedule.house_bot
+    ratings = [float(t.get("rating", 25.0)) for t in group.tickets]
+    return level_for_rating(sum(ratings) / len(ratings) if ratings else 25.0, schedule.level_bands)
+
+
 def seat_plan(group: Group, schedule: Schedule, rng: random.Random) -> list[SeatPlan]:
     """Random seats for the group's tickets and its house bots (labelled as bots)."""
     order = list(group.tickets) + [None] * group.house_seats
     rng.shuffle(order)
     seats: list[SeatPlan] = []
     house = 0
+    level = house_level(group, schedule)
     for seat, t in enumerate(order):
         if t is None:
             house += 1
-            pid = house_id(schedule.house_bot, house)  # canonical: no "#", no URL-encoding
-            seats.append(SeatPlan(seat, schedule.house_bot, pid, f"house {schedule.house_bot} #{house}", True))
+            # each level (or fixed policy) is its own ladder identity: house-normal-1 … (no "#")
+            pid = house_id(level, house)
+            seats.append(SeatPlan(seat, level, pid, f"house {level} #{house}", True))
         else:
             kind = "external" if t["bot"] else "human"
             seats.append(SeatPlan(seat, kind, player_of(t["holder"]), t["name"], t["bot"], t["holder"],

@@ -24,6 +24,7 @@ from celery import Task
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
 from services import config
+from services.bot_levels import SEAT_KINDS
 from services.celery_app import app
 from services.ladder import MatchResult, Participant, RedisLadder
 from services.matchmaking import MatchIdTaken, Schedule, tick
@@ -32,7 +33,6 @@ from services.tasks import RPC_TIMEOUT_S, TRANSIENT, engine_stub
 
 log = logging.getLogger("fengsheng.ranked")
 
-SEAT_KINDS = {"human": es.HUMAN, "external": es.BOT_EXTERNAL, "random": es.BOT_RANDOM, "heuristic": es.BOT_HEURISTIC}
 
 _lock = threading.Lock()
 _store: tuple[str, RankedStore] | None = None

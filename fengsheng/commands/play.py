@@ -42,7 +42,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots", type=int, default=4, help="number of bot opponents: the ruleset's player counts less you (default 4)"
     )
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="gateway URL (default http://127.0.0.1:8000)")
-    parser.add_argument("--bot", default="heuristic", choices=("heuristic", "random"), help="bot kind")
+    parser.add_argument("--bot", default="heuristic",
+                        choices=("easy", "normal", "hard", "heuristic", "random", "v2", "search"),
+                        help="bot level (easy = random, normal = heuristic v2, hard = search, played as v2 until "
+                             "the search bot lands) or policy")
     parser.add_argument("--name", default="you", help="your display name")
     parser.add_argument("--seed", type=int, default=0, help="match seed (0 = random)")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds before each bot move (default 0.3)")

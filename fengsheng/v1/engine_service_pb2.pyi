@@ -15,11 +15,15 @@ class SeatKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     BOT_RANDOM: _ClassVar[SeatKind]
     BOT_HEURISTIC: _ClassVar[SeatKind]
     BOT_EXTERNAL: _ClassVar[SeatKind]
+    BOT_V2: _ClassVar[SeatKind]
+    BOT_SEARCH: _ClassVar[SeatKind]
 SEAT_KIND_UNSPECIFIED: SeatKind
 HUMAN: SeatKind
 BOT_RANDOM: SeatKind
 BOT_HEURISTIC: SeatKind
 BOT_EXTERNAL: SeatKind
+BOT_V2: SeatKind
+BOT_SEARCH: SeatKind
 
 class MatchSettings(_message.Message):
     __slots__ = ("ruleset", "players", "seed", "tutorial", "characters", "seats", "turn_timeout_s", "bot_delay_s")

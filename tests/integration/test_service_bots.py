@@ -107,3 +107,16 @@ def test_watch_wakes_on_notification(stub: es_grpc.EngineServiceStub) -> None:
     call.cancel()
     assert arrived - t0 < 0.5
     assert item.pending.number >= legal.decision
+
+
+def test_bot_levels_play_through_the_celery_workers(
+    stub: es_grpc.EngineServiceStub, worker: ServiceProcess, rdb: redis.Redis
+) -> None:
+    """Issue 14: normal (BOT_V2) and hard (BOT_SEARCH, heuristic v2 until a search bot is
+    registered) seats are answered by the bot workers like the older kinds."""
+    seats = [es.BOT_V2, es.BOT_SEARCH, es.BOT_RANDOM, es.BOT_V2, es.BOT_SEARCH]
+    res = stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(players=5, seed=99, seats=seats)))
+    wait_over(stub, res.match_id)
+    obs = stub.GetObservation(es.GetObservationRequest(match_id=res.match_id, seat=-1))
+    assert obs.outcome.over and obs.outcome.winners
+    assert check_stream_and_history(rdb, res.match_id) > 20

@@ -17,11 +17,13 @@ URL_SAFE = re.compile(r"^[A-Za-z0-9_-]+$")
 def test_house_bots_of_a_match_have_url_safe_ids() -> None:
     ticket = {"ticket_id": "t_1", "holder": "b:b_1", "name": "mine", "bot": True, "rating": 0.0}
     plan = seat_plan(Group((ticket,), 5), Schedule(), random.Random(3))
-    house = [s.player_id for s in plan if s.player_id != "b_1"]
+    seats = [s for s in plan if s.player_id != "b_1"]
+    house = [s.player_id for s in seats]
     assert len(house) == 4 and len(set(house)) == 4
     for pid in house:
         assert URL_SAFE.match(pid) and quote(pid, safe="") == pid, pid
-    assert sorted(house) == [house_id(Schedule().house_bot, k) for k in range(1, 5)]
+    # ranked fill picks a level per table (services/bot_levels.py); each level its own id
+    assert sorted(house) == sorted(house_id(s.kind, k) for k, s in enumerate(seats, 1))
 
 
 def test_arena_copies_have_url_safe_ids() -> None:

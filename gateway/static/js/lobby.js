@@ -33,6 +33,9 @@ export async function mountLobby(root) {
   const botIn = h(
     "select",
     { id: "bot" },
+    h("option", { value: "normal" }, t("level_normal")),
+    h("option", { value: "easy" }, t("level_easy")),
+    h("option", { value: "hard" }, t("level_hard")),
     h("option", { value: "heuristic" }, t("heuristic")),
     h("option", { value: "random" }, t("random")),
   );

@@ -1,0 +1,242 @@
+"""Bot strength: win rates by bot and identity, head-to-head ratios, last-alive share, speed.
+
+Every bot is a policy registered by name in ``engine.bots.POLICIES`` (``random``,
+``heuristic``, ``v2``; a ``search`` bot registered there later is measured the same way:
+``--bots search,v2``). Each bot sees only its own seat's observation.
+
+Two experiments on the same deals (``--deals`` seeds, ``--players`` seats):
+
+- **tables**: every seat played by one bot. Per bot: how games end (the last-alive share
+  is the survival-lottery figure of issue 14), win rate per identity with 95% Wilson
+  intervals, decisions/s of the whole table and the bot's own time per decision.
+- **head_to_head** for each ordered pair (A, B): paired deals with seats rotated. For every
+  deal and every seat s, A plays seat s among B everywhere else; the reference is the same
+  deal with B in every seat (each seat's RNG is seeded by deal and seat, so the two games
+  differ only by the policy in seat s). ``ratio`` is A's win rate over B's in the same seats
+  and deals, with a 95% bootstrap interval over deals; per identity too.
+
+Prints JSON. Usage: ``python bench/bots.py [--bots random,heuristic,v2] [--deals 100]
+[--players 5] [--ruleset return|classic|all] [--pairs v2:heuristic,heuristic:v2]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine import Game
+from engine.bots import POLICIES
+from engine.rulesets import RULESET_IDS
+
+Z95 = 1.959963984540054
+
+
+def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate ``wins / n``.
+
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    >>> lo, hi = wilson(50, 100); round(lo, 3), round(hi, 3)
+    (0.404, 0.596)
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate(wins: int, n: int) -> dict[str, float]:
+    lo, hi = wilson(wins, n)
+    return {"n": n, "wins": wins, "rate": round(wins / n, 4) if n else 0.0, "lo95": round(lo, 4), "hi95": round(hi, 4)}
+
+
+@dataclass
+class Played:
+    """One finished game: winners, every seat's identity, how it ended, and decision timing."""
+
+    winners: frozenset[int]
+    identities: tuple[str, ...]
+    reason: str
+    decisions: int
+    seconds: float
+    bot_time: dict[int, float] = field(default_factory=dict)
+    bot_decisions: dict[int, int] = field(default_factory=dict)
+
+
+def play(policies: Sequence[str], deal: int, ruleset: str, *, characters: bool) -> Played:
+    """Play one deal with ``policies[seat]`` in each seat; each seat's RNG comes from the deal
+    and the seat, so two games of one deal differ only where their policies differ."""
+    game = Game.new(ruleset=ruleset, players=len(policies), seed=deal, characters=characters)
+    fns = [POLICIES[name] for name in policies]
+    rngs = [random.Random(f"{deal}:{seat}") for seat in range(len(policies))]
+    bot_time: dict[int, float] = defaultdict(float)
+    bot_decisions: Counter[int] = Counter()
+    start = time.perf_counter()
+    while (p := game.pending) is not None:
+        obs = game.observation(p.seat)
+        legal = game.legal_actions(p.seat)
+        t0 = time.perf_counter()
+        action = fns[p.seat](obs, legal, rngs[p.seat])
+        bot_time[p.seat] += time.perf_counter() - t0
+        bot_decisions[p.seat] += 1
+        game.apply(p.seat, action)
+    elapsed = time.perf_counter() - start
+    outcome = game.outcome
+    assert outcome is not None
+    return Played(frozenset(outcome.winners), outcome.identities, outcome.reason, sum(bot_decisions.values()),
+                  elapsed, dict(bot_time), dict(bot_decisions))
+
+
+def _reason(reason: str) -> str:
+    """Group outcome reasons: ``last player alive``, a faction, an agent / bystander mission."""
+    r = reason.lower()
+    if "last" in r and "alive" in r:
+        return "last_alive"
+    for word in ("latent", "military"):
+        if word in r:
+            return word
+    return "mission_or_agent"
+
+
+def tables(bot: str, deals: Sequence[int], players: int, ruleset: str, *, characters: bool) -> dict[str, object]:
+    wins: Counter[str] = Counter()
+    seats: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    decisions, seconds, bot_seconds = 0, 0.0, 0.0
+    per_decision: list[float] = []
+    for deal in deals:
+        g = play([bot] * players, deal, ruleset, characters=characters)
+        reasons[_reason(g.reason)] += 1
+        decisions += g.decisions
+        seconds += g.seconds
+        bot_seconds += sum(g.bot_time.values())
+        per_decision.append(sum(g.bot_time.values()) / max(1, g.decisions))
+        for seat, ident in enumerate(g.identities):
+            seats[ident] += 1
+            seats["all"] += 1
+            if seat in g.winners:
+                wins[ident] += 1
+                wins["all"] += 1
+    games = len(deals)
+    return {
+        "games": games,
+        "ends": {k: rate(v, games) for k, v in sorted(reasons.items())},
+        "last_alive_share": rate(reasons["last_alive"], games),
+        "win_rate": {k: rate(wins[k], seats[k]) for k in sorted(seats)},
+        "decisions_per_game": round(decisions / games, 1),
+        "decisions_per_s": round(decisions / seconds, 1),
+        "bot_ms_per_decision": round(1000 * bot_seconds / max(1, decisions), 4),
+        "bot_ms_per_decision_worst_game": round(1000 * max(per_decision), 4),
+    }
+
+
+def _ratio_interval(pairs: list[tuple[int, int, int, int]], rng: random.Random,
+                    rounds: int = 1000) -> tuple[float, float]:
+    """Bootstrap over deals of (A wins, A seats, B wins, B seats) -> 95% interval of the ratio."""
+    if not pairs:
+        return 0.0, math.inf
+    ratios = []
+    for _ in range(rounds):
+        sample = [pairs[rng.randrange(len(pairs))] for _ in pairs]
+        aw, an, bw, bn = (sum(x[i] for x in sample) for i in range(4))
+        ratios.append((aw / an) / (bw / bn) if bw and an and bn else math.inf)
+    ratios.sort()
+    return ratios[int(0.025 * rounds)], ratios[int(0.975 * rounds) - 1]
+
+
+def head_to_head(a: str, b: str, deals: Sequence[int], players: int, ruleset: str, *,
+                 characters: bool) -> dict[str, object]:
+    """``a`` in each seat in turn among ``b``, against ``b`` in the same seat of the same deal."""
+    a_wins: Counter[str] = Counter()
+    b_wins: Counter[str] = Counter()
+    seats: Counter[str] = Counter()
+    per_deal: dict[str, list[tuple[int, int, int, int]]] = defaultdict(list)
+    for deal in deals:
+        reference = play([b] * players, deal, ruleset, characters=characters)
+        rows: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+        for seat in range(players):
+            table = [b] * players
+            table[seat] = a
+            g = play(table, deal, ruleset, characters=characters)
+            ident = g.identities[seat]
+            for key in (ident, "all"):
+                seats[key] += 1
+                a_wins[key] += seat in g.winners
+                b_wins[key] += seat in reference.winners
+                row = rows[key]
+                row[0] += seat in g.winners
+                row[1] += 1
+                row[2] += seat in reference.winners
+                row[3] += 1
+        for key, row in rows.items():
+            per_deal[key].append((row[0], row[1], row[2], row[3]))
+    rng = random.Random(7)
+    out: dict[str, object] = {}
+    for key in sorted(seats, key=lambda k: (k != "all", k)):
+        lo, hi = _ratio_interval(per_deal[key], rng)
+        ratio = (a_wins[key] / b_wins[key]) if b_wins[key] else math.inf
+        out[key] = {
+            a: rate(a_wins[key], seats[key]),
+            f"{b} (same seats and deals)": rate(b_wins[key], seats[key]),
+            "ratio": round(ratio, 3) if math.isfinite(ratio) else None,
+            "ratio_lo95": round(lo, 3) if math.isfinite(lo) else None,
+            "ratio_hi95": round(hi, 3) if math.isfinite(hi) else None,
+        }
+    return {"games": len(deals) * (players + 1), "by_identity": out}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bots", default="random,heuristic,v2",
+                        help=f"comma-separated policy names (registered: {', '.join(sorted(POLICIES))})")
+    parser.add_argument("--pairs", default="",
+                        help="A:B,... head-to-head pairs (default: every ordered pair of --bots)")
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ruleset", default="return", help=f"one of {', '.join(RULESET_IDS)}, or all")
+    parser.add_argument("--characters", action="store_true", help="deal characters (skills in play)")
+    args = parser.parse_args()
+    bots = [b for b in args.bots.split(",") if b]
+    unknown = [b for b in bots if b not in POLICIES]
+    if unknown:
+        parser.error(f"unknown bot(s) {', '.join(unknown)}: registered are {', '.join(sorted(POLICIES))}")
+    pairs = [tuple(p.split(":", 1)) for p in args.pairs.split(",") if p] or [
+        (a, b) for a in bots for b in bots if a != b]
+    for pair in pairs:
+        if len(pair) != 2 or any(x not in POLICIES for x in pair):
+            parser.error(f"bad pair {':'.join(pair)}")
+    rulesets = list(RULESET_IDS) if args.ruleset == "all" else [args.ruleset]
+    deals = [args.seed + i for i in range(args.deals)]
+    result: dict[str, object] = {
+        "bench": "bots",
+        "python": sys.version.split()[0],
+        "players": args.players,
+        "deals": args.deals,
+        "characters": args.characters,
+        "rulesets": {},
+    }
+    started = time.perf_counter()
+    for rs in rulesets:
+        result["rulesets"][rs] = {  # type: ignore[index]
+            "tables": {b: tables(b, deals, args.players, rs, characters=args.characters) for b in bots},
+            "head_to_head": {f"{a} among {b}": head_to_head(a, b, deals, args.players, rs, characters=args.characters)
+                             for a, b in pairs},
+        }
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    print(json.dumps(result, indent=2, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
