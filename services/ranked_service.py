@@ -139,11 +139,13 @@ class RankedService:
         self.ladder = RedisLadder(self.store.redis)
 
     def migrate(self) -> None:
-        """Startup work on the stored data: ladder ids with ``#`` become canonical ids
-        (:mod:`services.player_ids`); once per Redis, then a no-op."""
-        from services.player_ids import migrate_ladder_ids
+        """Startup work on the stored data: ladder ids and ranked match records' seat ids
+        with ``#`` become canonical ids (:mod:`services.player_ids`); once per Redis, then
+        a no-op."""
+        from services.player_ids import migrate_ladder_ids, migrate_match_ids
 
         migrate_ladder_ids(self.store.redis)
+        migrate_match_ids(self.store.redis)
 
     @property
     def limiter(self) -> RateLimiter:

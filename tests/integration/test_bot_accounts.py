@@ -5,6 +5,7 @@ A real Redis, an engine server and the gateway."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -15,6 +16,7 @@ from helpers.gateway_procs import start_gateway
 from helpers.processes import start_engine_server
 
 from services.ladder import ALL_TIME, BOT, MatchResult, Participant, RedisLadder, current_season
+from services.ranked import SeatPlan, match_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 
@@ -30,6 +32,12 @@ def http(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[h
         Participant("house-heuristic#2", "house heuristic #2", True, 1, False, 2),
         Participant("b_000000000001", "gone", True, 2, False, 2),
     )))  # fmt: skip
+    # ... and its ranked match records named them so too
+    seats = [SeatPlan(0, "heuristic", "house-heuristic#1", "house heuristic #1", True),
+             SeatPlan(1, "heuristic", "house-heuristic#2", "house heuristic #2", True),
+             SeatPlan(2, "external", "b_000000000001", "gone", True, "b:b_000000000001", "t_1")]  # fmt: skip
+    rdb.hset(match_key("old-match"), mapping={"record": json.dumps([s.to_dict() for s in seats]),
+                                              "season": current_season(), "created": 1, "timeout": 30.0})  # fmt: skip
     assert rdb.keys("*#*")
     logs = tmp_path_factory.mktemp("bot-accounts-logs")
     engine = start_engine_server(url, logs)
@@ -53,6 +61,12 @@ def test_old_house_ids_are_renamed_at_startup(http: httpx.Client) -> None:
     hist = http.get("/api/ranked/players/house-heuristic-1/history", params={"ladder": "bot"})
     assert hist.status_code == 200 and [m["match_id"] for m in hist.json()["matches"]] == ["old-match"]
     assert RedisLadder(rdb).rating(BOT, "house-heuristic-2", ALL_TIME).games == 1
+    # the old match record's seats too (issue 17 §8: every id a URL path takes as it is)
+    record = http.get("/api/ranked/matches/old-match")
+    assert record.status_code == 200, record.text
+    assert [s["player_id"] for s in record.json()["seats"]] == ["house-heuristic-1", "house-heuristic-2",
+                                                                "b_000000000001"], record.json()  # fmt: skip
+    assert b"house-heuristic#" not in rdb.hget(match_key("old-match"), "record")
 
 
 def test_bot_names_are_unique_and_house_names_reserved(http: httpx.Client) -> None:
