@@ -220,6 +220,37 @@ class BotServicer(bs_grpc.BotServiceServicer):
     def __init__(self, service: RankedService) -> None:
         self.service = service
 
+    async def _call(self, context: grpc.aio.ServicerContext[Any, Any], coro: Any) -> Any:
+        try:
+            return await coro
+        except ServiceError as exc:
+            await _abort(context, exc)
+        except STORE_UNAVAILABLE as exc:  # Redis restarting or loading: retryable, not UNKNOWN
+            await store_unavailable(context, "BotService", exc)
+
+    async def _own(self, context: Any) -> tuple[BotIdentity, str]:
+        """The calling bot (its token in the metadata, as for Connect) and that token; the
+        call is one request against the bot's rate."""
+        token = _token(context)
+        bot: BotIdentity = await self._call(context, self.service.authenticate(token))
+        await self._call(context, self.service.take(bot))
+        return bot, token
+
+    async def ListTokens(self, request: bs.OwnTokenRequest, context: Any) -> bs.BotTokens:
+        _, token = await self._own(context)
+        bots = await self._call(context, self.service.list_bots("", token))
+        return _tokens_pb(bots[0])
+
+    async def RevokeToken(self, request: bs.OwnTokenRequest, context: Any) -> bs.BotTokens:
+        bot, token = await self._own(context)
+        account = await self._call(context, self.service.revoke_token(bot.bot_id, request.token_id, "", token))
+        return _tokens_pb(account)
+
+    async def RotateToken(self, request: bs.OwnTokenRequest, context: Any) -> bs.BotAccount:
+        bot, token = await self._own(context)
+        name, new, token_id = await self._call(context, self.service.rotate_token(bot.bot_id, "", token))
+        return bs.BotAccount(bot_id=bot.bot_id, name=name, token=new, token_id=token_id)
+
     async def Connect(self, request_iterator: AsyncIterator[bs.BotMessage], context: Any
                       ) -> AsyncIterator[bs.ServerMessage]:  # fmt: skip
         svc = self.service

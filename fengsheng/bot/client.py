@@ -113,6 +113,33 @@ class BotClient:
         self.send(bs.BotMessage(action=bs.BotAction(match_id=match_id, seat=seat, decision=decision,
                                                     action=action, use_default=use_default)))  # fmt: skip
 
+    def _unary(self, method: str, request: Any) -> Any:
+        """One unary ``BotService`` call with this bot's token (a ``BotError`` if refused)."""
+        with grpc.insecure_channel(self.address) as channel:
+            call = getattr(bs_grpc.BotServiceStub(channel), method)
+            try:
+                return call(request, metadata=[("authorization", f"Bearer {self.token}")], timeout=15)
+            except grpc.RpcError as exc:
+                code = exc.code()  # type: ignore[attr-defined]
+                raise BotError(f"{code.name}: {exc.details()}") from exc  # type: ignore[attr-defined]
+
+    def list_tokens(self) -> bs.BotTokens:
+        """This bot's live tokens (``BotService.ListTokens``): ``token_id`` and ``created_ms`` each."""
+        result: bs.BotTokens = self._unary("ListTokens", bs.OwnTokenRequest())
+        return result
+
+    def revoke_token(self, token_id: str) -> bs.BotTokens:
+        """Revoke one of this bot's tokens (it may be this client's own); the tokens left."""
+        result: bs.BotTokens = self._unary("RevokeToken", bs.OwnTokenRequest(token_id=token_id))
+        return result
+
+    def rotate_token(self) -> bs.BotAccount:
+        """A new token for this bot (``account.token``, shown once); every older one, this
+        client's too, is revoked, so this client switches to the new token."""
+        account: bs.BotAccount = self._unary("RotateToken", bs.OwnTokenRequest())
+        self.token = account.token
+        return account
+
     def messages(self) -> Iterator[bs.ServerMessage]:
         """Open the stream; every message the platform sends, until :meth:`close`."""
         self._channel = grpc.insecure_channel(self.address)
