@@ -80,7 +80,8 @@ def ticket_pb(t: dict[str, Any]) -> bs.Ticket:
         ticket_id=t["ticket_id"], holder=t["holder"], name=t["name"], bot=t["bot"], state=t["state"],
         min_players=t["min_players"], max_players=t["max_players"], rating=t["rating"],
         enqueued_ms=t["enqueued_ms"], match_id=t["match_id"], seat=t["seat"], seats=t["seats"],
-        turn_timeout_s=t["turn_timeout_s"], ruleset=t.get("ruleset", ""),
+        turn_timeout_s=t["turn_timeout_s"], ruleset=t.get("ruleset", ""), expires_ms=t.get("expires_ms", 0),
+        challenger=t.get("challenger", ""),
     )  # fmt: skip
 
 
@@ -141,6 +142,12 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
         ticket = await self._call(context, self.service.open_table(
             request.holder, request.name, bot=bot, ruleset=request.ruleset, players=request.players,
             seats=list(request.seats)))  # fmt: skip
+        return ticket_pb(ticket)
+
+    async def AnswerChallenge(self, request: bs.ChallengeAnswer, context: Any) -> bs.Ticket:
+        bot = await self._bot(context, request.bot_token)
+        ticket, _ = await self._call(context, self.service.answer_challenge(
+            request.ticket_id, request.holder, request.name, request.accept, bot=bot))  # fmt: skip
         return ticket_pb(ticket)
 
     async def _bot(self, context: Any, token: str) -> BotIdentity | None:
@@ -344,7 +351,13 @@ class BotServicer(bs_grpc.BotServiceServicer):
                         ticket = await svc.open_table("", "", bot=bot, ruleset=t.ruleset, players=t.players,
                                                       seats=list(t.seats))  # fmt: skip
                         out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
-                        start(ticket["match_id"])
+                        if ticket["state"] == "matched":  # a challenge's is "pending" until it comes about
+                            start(ticket["match_id"])
+                    elif kind == "answer":
+                        a = msg.answer
+                        ticket, published = await svc.answer_challenge(a.ticket_id, "", "", a.accept, bot=bot)
+                        if not published:  # else follow() brings it: one message per change
+                            out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
                     elif kind == "leave_queue":
                         await svc.take(bot)
                         ticket, published = await svc.leave_published(msg.leave_queue.ticket_id, bot.holder)

@@ -225,6 +225,13 @@ class RankedService:
 
         return await open_table(self, holder, name, bot=bot, ruleset=ruleset, players=players, seats=seats)
 
+    async def answer_challenge(self, ticket_id: str, holder: str, name: str, accept: bool, *,
+                               bot: BotIdentity | None) -> tuple[dict[str, Any], bool]:  # fmt: skip
+        """Accept or decline a challenge's invitation: :func:`services.casual.answer`."""
+        from services.casual import answer
+
+        return await answer(self, ticket_id, holder, name, accept, bot=bot)
+
     async def token_live(self, token: str) -> bool:
         return await asyncio.to_thread(self.store.token_live, token)
 
@@ -324,7 +331,9 @@ class RankedService:
             raise MatchNotFound(f"no ticket {ticket_id!r}")
         if holder and ticket["holder"] != holder:
             raise Forbidden("this ticket belongs to someone else")
-        return ticket
+        from services.casual import expire_due
+
+        return await expire_due(self, ticket)  # a challenge past its deadline: expired now
 
     async def follow(self, holder: str) -> AsyncIterator[dict[str, Any]]:
         """The holder's current ticket (if any), then every change published for it."""

@@ -96,11 +96,18 @@ class BotClient:
                                                            ruleset=ruleset)))  # fmt: skip
 
     def open_table(self, seats: list[str] | None = None, players: int = 0, ruleset: str = "") -> None:
-        """Open a casual (never rated) table now, outside the queue: ``seats`` in order, each
-        ``"me"`` (once), ``"heuristic"``/``"random"`` (house bots) or a bot id (a challenge);
-        none: this bot and ``players - 1`` house bots (0: 5 seats). Answered by a ``ticket``
-        already ``matched``; the match is played like a ranked one."""
+        """Open a casual (never rated) table, outside the queue: ``seats`` in order, each
+        ``"me"`` (once), ``"heuristic"``/``"random"`` (house bots) or a bot's or player's id
+        (a challenge); none: this bot and ``players - 1`` house bots (0: 5 seats). Answered
+        by a ``ticket``: ``matched`` at once with house bots only, else ``pending`` until
+        every challenged bot and player accepts (then ``matched``, or ``declined`` /
+        ``expired``); the match is played like a ranked one."""
         self.send(bs.BotMessage(table=bs.TableRequest(seats=seats or [], players=players, ruleset=ruleset)))
+
+    def answer_challenge(self, ticket_id: str, accept: bool = True) -> None:
+        """Accept (or decline) a challenge: a ``ticket`` in state ``invited`` whose
+        ``challenger`` names who challenges (answered by the ticket as it changes)."""
+        self.send(bs.BotMessage(answer=bs.ChallengeAnswer(ticket_id=ticket_id, accept=accept)))
 
     def leave_queue(self, ticket_id: str = "") -> None:
         self.send(bs.BotMessage(leave_queue=bs.TicketRequest(ticket_id=ticket_id)))
@@ -204,6 +211,7 @@ def run_bot(
     ruleset: str = "",
     casual: bool = False,
     seats: list[str] | None = None,
+    accept: Callable[[bs.Ticket], bool] | None = None,
 ) -> list[MatchSummary]:
     """Queue for ``matches`` ranked matches of ``ruleset`` (empty: ``return``) one after
     another and play them with ``decide``; returns a summary of each.
@@ -220,7 +228,13 @@ def run_bot(
 
     ``casual=True``: no queue and no rating; each match is a casual table opened at once
     (:meth:`BotClient.open_table`) with ``seats`` (default: this bot and house bots at
-    ``min_players`` seats), so a bot plays as fast as it and the house bots decide."""
+    ``min_players`` seats), so a bot plays as fast as it and the house bots decide; a table
+    that challenges others waits for their answers, and one declined or expired is opened
+    again after a growing wait.
+
+    Challenges to this bot (a ``ticket`` in state ``invited``) are answered with
+    ``accept(ticket)`` (default: accept every one); an accepted challenge's match is played
+    and counted like the others."""
     client_box: list[BotClient] = []
     state = _Session()
 
@@ -249,7 +263,7 @@ def run_bot(
                     reconnects = 0
                 if on_message is not None:
                     on_message(msg)
-                if _handle(msg, decide, client, state, join, join_later) and len(state.done) >= matches:
+                if _handle(msg, decide, client, state, join, join_later, accept) and len(state.done) >= matches:
                     break
             else:
                 raise BotError("UNAVAILABLE: the platform closed the stream")
@@ -275,6 +289,7 @@ def _handle(
     state: _Session,
     join: Callable[[], None],
     join_later: Callable[[float], None],
+    accept: Callable[[bs.Ticket], bool] | None = None,
 ) -> bool:
     """React to one message; True when a match just ended."""
     kind = msg.WhichOneof("kind")
@@ -285,9 +300,22 @@ def _handle(
             playing.setdefault(match_id, MatchSummary(match_id, [], []))
         join()  # unless a match is resumed or a ticket is still queued
     elif kind == "ticket":
-        was_queued, state.queued = state.queued, msg.ticket.state in ("queued", "claimed", "matched")
+        t = msg.ticket
+        if t.challenger:  # a challenge to this bot, not its own ticket
+            if t.state == "invited":
+                yes = accept is None or bool(accept(t))
+                log.info("challenged by %s (%s): %s", t.challenger, t.ticket_id, "accepting" if yes else "declining")
+                client.answer_challenge(t.ticket_id, yes)
+            return False
+        was_queued, state.queued = state.queued, t.state in ("queued", "claimed", "matched", "pending")
+        if t.state in ("declined", "expired"):  # our challenge did not come about: again, later
+            if was_queued and not playing:
+                log.warning("the table's challenge was %s", t.state)
+                join_later(backoff_s(state.join_attempts, 1.0))
+                state.join_attempts += 1
+            return False
         state.join_attempts = 0
-        if was_queued and msg.ticket.state == "left" and not playing:
+        if was_queued and t.state == "left" and not playing:
             join_later(backoff_s(0))  # our ticket was taken out of the queue: queue again
     elif kind == "match_start":
         m = msg.match_start

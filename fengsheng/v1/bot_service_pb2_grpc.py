@@ -319,6 +319,11 @@ class RankedServiceStub:
                 request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.TableRequest.SerializeToString,
                 response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.Ticket.FromString,
                 _registered_method=True)
+        self.AnswerChallenge = channel.unary_unary(
+                '/fengsheng.v1.RankedService/AnswerChallenge',
+                request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.ChallengeAnswer.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.Ticket.FromString,
+                _registered_method=True)
 
 
 class RankedServiceServicer:
@@ -408,7 +413,15 @@ class RankedServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def OpenTable(self, request, context):
-        """A casual table (TableRequest), created at once: the caller's Ticket, state "matched".
+        """A casual table (TableRequest): the caller's Ticket, state "matched" when only house bots
+        join it, else "pending" until every challenged bot and player accepts (then "matched").
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AnswerChallenge(self, request, context):
+        """Accept or decline a challenge (an invited ticket): a person (holder, name) or a bot (bot_token).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -480,6 +493,11 @@ def add_RankedServiceServicer_to_server(servicer, server):
             'OpenTable': grpc.unary_unary_rpc_method_handler(
                     servicer.OpenTable,
                     request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.TableRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.Ticket.SerializeToString,
+            ),
+            'AnswerChallenge': grpc.unary_unary_rpc_method_handler(
+                    servicer.AnswerChallenge,
+                    request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.ChallengeAnswer.FromString,
                     response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.Ticket.SerializeToString,
             ),
     }
@@ -834,6 +852,33 @@ class RankedService:
             target,
             '/fengsheng.v1.RankedService/OpenTable',
             fengsheng_dot_v1_dot_bot__service__pb2.TableRequest.SerializeToString,
+            fengsheng_dot_v1_dot_bot__service__pb2.Ticket.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnswerChallenge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.RankedService/AnswerChallenge',
+            fengsheng_dot_v1_dot_bot__service__pb2.ChallengeAnswer.SerializeToString,
             fengsheng_dot_v1_dot_bot__service__pb2.Ticket.FromString,
             options,
             channel_credentials,

@@ -1,7 +1,8 @@
 """Casual and challenge tables (issue 17 §9, "only ranked, only slow"): a bot or a person
 opens a table now, outside the ranked queue, with chosen seats (itself, house bots,
 challenged bots) and ruleset; a bots-only table fills at once from house bots; nothing is
-ever rated; the SDK plays them (``run_bot(casual=True)``). A real Redis, an engine server,
+ever rated; the SDK plays them (``run_bot(casual=True)``). A challenged bot or player is
+asked first: it accepts or declines, and an unanswered challenge expires. A real Redis, an engine server,
 a Celery worker (house bots, turn timers, the finished sweep) and the gateway."""
 
 from __future__ import annotations
@@ -26,7 +27,12 @@ from services.ranked import ACTIVE_KEY
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
 
-ENV = {"FENGSHENG_MM_TICK_S": "0.3", "FENGSHENG_RANKED_TURN_TIMEOUT_S": "3", "FENGSHENG_AWAY_AFTER": "1"}
+ENV = {
+    "FENGSHENG_MM_TICK_S": "0.3",
+    "FENGSHENG_RANKED_TURN_TIMEOUT_S": "3",
+    "FENGSHENG_AWAY_AFTER": "1",
+    "FENGSHENG_CHALLENGE_TIMEOUT_S": "4",
+}
 
 
 class Platform:
@@ -82,10 +88,12 @@ def test_a_person_challenges_a_connected_bot(platform: Platform) -> None:
     client = BotClient(token=token, address=p.bot_address)
     got: queue.Queue[bs.ServerMessage | BotError] = queue.Queue()
 
-    def pump() -> None:
+    def pump() -> None:  # the bot accepts the challenge it is sent
         try:
             for msg in client.messages():
                 got.put(msg)
+                if msg.WhichOneof("kind") == "ticket" and msg.ticket.state == "invited":
+                    client.answer_challenge(msg.ticket.ticket_id, accept=True)
         except BotError as exc:
             got.put(exc)
 
@@ -97,16 +105,23 @@ def test_a_person_challenges_a_connected_bot(platform: Platform) -> None:
     table = p.http.post("/api/casual", json={"ruleset": "return", "seats": ["me", bot_id, "heuristic"]}, headers=me)
     assert table.status_code == 201, table.text
     ticket = table.json()
-    assert ticket["state"] == "matched" and ticket["seat"] == 0 and ticket["seat_token"], ticket
-    match_id = ticket["match_id"]
+    # the bot is asked first: the challenger waits, seatless, until it accepts
+    assert ticket["state"] == "pending" and ticket["match_id"] == "" and "seat_token" not in ticket, ticket
+    assert ticket["expires_ms"] > time.time() * 1000
     deadline = time.monotonic() + 30
     kinds = []
     while "match_start" not in kinds:
         msg = got.get(timeout=max(0.1, deadline - time.monotonic()))
         assert not isinstance(msg, BotError), msg
         kinds.append(msg.WhichOneof("kind"))
+        if kinds[-1] == "ticket" and msg.ticket.state == "invited":
+            assert msg.ticket.challenger == "challenger" and msg.ticket.seat == 1
         if kinds[-1] == "match_start":
-            assert msg.match_start.match_id == match_id and list(msg.match_start.seats) == [1]
+            match_id = msg.match_start.match_id
+            assert list(msg.match_start.seats) == [1]
+    assert "ticket" in kinds[: kinds.index("match_start")]
+    mine = p.http.get(f"/api/ranked/queue/{ticket['ticket_id']}", headers=me).json()
+    assert mine["state"] == "matched" and mine["match_id"] == match_id and mine["seat_token"], mine
     client.close()
     # refusals: an unknown bot, 'me' twice, a count the ruleset is not played by, no token
     assert p.http.post("/api/casual", json={"seats": ["me", "b_000000000000", "random"]}, headers=me).status_code == 404
@@ -122,10 +137,12 @@ def test_a_bot_challenges_another_bot_over_its_stream(platform: Platform) -> Non
     rival = BotClient(token=rival_token, address=p.bot_address)
     got: queue.Queue[bs.ServerMessage | BotError] = queue.Queue()
 
-    def pump() -> None:  # the rival answers every decision with its first legal action
+    def pump() -> None:  # the rival accepts, then answers every decision with its first legal action
         try:
             for msg in rival.messages():
                 got.put(msg)
+                if msg.WhichOneof("kind") == "ticket" and msg.ticket.state == "invited":
+                    rival.answer_challenge(msg.ticket.ticket_id)
                 if msg.WhichOneof("kind") == "decision":
                     d = msg.decision
                     rival.act(d.match_id, d.seat, d.decision, d.legal_actions[0])
@@ -150,3 +167,76 @@ def test_a_bot_challenges_another_bot_over_its_stream(platform: Platform) -> Non
             seen["match_end"] = []
     assert seen[games[0].match_id] == [2]  # the rival played its seat of the challenge
     rival.close()
+
+
+def wait_ticket(p: Platform, ticket_id: str, headers: dict[str, str], states: tuple[str, ...],
+                timeout: float = 20.0) -> dict[str, object]:  # fmt: skip
+    deadline = time.monotonic() + timeout
+    while True:
+        ticket = p.http.get(f"/api/ranked/queue/{ticket_id}", headers=headers).json()
+        if ticket["state"] in states or time.monotonic() > deadline:
+            return dict(ticket)
+        time.sleep(0.2)
+
+
+def test_a_player_challenges_a_player_who_accepts(platform: Platform) -> None:
+    """People challenge people: the challenged player is sent an ``invited`` ticket on
+    ``/ws/ranked`` and accepts over HTTP; both then hold a seat token of the new table."""
+    import json as jsonlib
+
+    from websockets.sync.client import connect
+
+    p = platform
+    a = p.http.post("/api/guests", json={"name": "alice"}).json()
+    b = p.http.post("/api/guests", json={"name": "bob"}).json()
+    ha, hb = ({"authorization": f"Bearer {x['token']}"} for x in (a, b))
+    ws_url = str(p.http.base_url).rstrip("/").replace("http", "ws", 1) + "/ws/ranked"
+    with connect(f"{ws_url}?token={b['token']}") as ws:
+        time.sleep(0.5)  # subscribed
+        opened = p.http.post("/api/casual", json={"seats": ["me", b["player_id"], "random"]}, headers=ha)
+        assert opened.status_code == 201 and opened.json()["state"] == "pending", opened.text
+        pushed = jsonlib.loads(ws.recv(timeout=10))
+    invited = pushed["ticket"]
+    assert pushed["type"] == "ticket" and invited["state"] == "invited" and invited["challenger"] == "alice", pushed
+    assert invited["seat"] == 1 and "seat_token" not in invited
+    # only bob answers bob's invitation
+    assert (
+        p.http.post(f"/api/casual/{invited['ticket_id']}/answer", json={"accept": True}, headers=ha).status_code == 403
+    )
+    took = p.http.post(f"/api/casual/{invited['ticket_id']}/answer", json={"accept": True}, headers=hb)
+    assert took.status_code == 200, took.text
+    mine = took.json()
+    assert mine["state"] == "matched" and mine["seat"] == 1 and mine["seat_token"], mine
+    theirs = wait_ticket(p, opened.json()["ticket_id"], ha, ("matched",))
+    assert theirs["state"] == "matched" and theirs["match_id"] == mine["match_id"] and theirs["seat_token"], theirs
+    record = p.http.get(f"/api/ranked/matches/{mine['match_id']}").json()
+    assert [(s["player_id"], s["name"], s["bot"]) for s in record["seats"][:2]] == [
+        (a["player_id"], "alice", False), (b["player_id"], "bob", False)], record  # fmt: skip
+    # answering again changes nothing
+    again = p.http.post(f"/api/casual/{invited['ticket_id']}/answer", json={"accept": False}, headers=hb)
+    assert again.status_code == 200 and again.json()["state"] == "matched"
+
+
+def test_a_declined_or_unanswered_challenge_never_starts(platform: Platform) -> None:
+    p = platform
+    bot_id, token = p.bot("declines")
+    guest = p.http.post("/api/guests", json={"name": "turned-down"}).json()
+    me = {"authorization": f"Bearer {guest['token']}"}
+    # a bot declines (here over HTTP with its token, as a WebSocket or SDK bot would on its stream)
+    opened = p.http.post("/api/casual", json={"seats": ["me", bot_id, "heuristic"]}, headers=me).json()
+    assert opened["state"] == "pending", opened
+    bot_h = {"authorization": f"Bearer {token}"}
+    invitation = p.rdb.keys("mm:{mm}:t:*")
+    invited = [t for t in (p.http.get(f"/api/ranked/queue/{k.decode().rsplit(':', 1)[1]}", headers=bot_h)
+                           for k in invitation) if t.status_code == 200]  # fmt: skip
+    assert len(invited) == 1 and invited[0].json()["state"] == "invited", [t.text for t in invited]
+    no = p.http.post(f"/api/casual/{invited[0].json()['ticket_id']}/answer", json={"accept": False}, headers=bot_h)
+    assert no.status_code == 200 and no.json()["state"] == "declined", no.text
+    assert wait_ticket(p, opened["ticket_id"], me, ("declined",))["state"] == "declined"
+    # nobody answers: the challenge expires (FENGSHENG_CHALLENGE_TIMEOUT_S=4) for everyone
+    started = time.monotonic()
+    silent = p.http.post("/api/casual", json={"seats": [bot_id, "me", "random"]}, headers=me).json()
+    assert silent["state"] == "pending" and silent["seat"] == 1, silent
+    expired = wait_ticket(p, silent["ticket_id"], me, ("expired",), timeout=15)
+    assert expired["state"] == "expired" and expired["match_id"] == "" and 3.5 < time.monotonic() - started < 15
+    assert p.rdb.scard(f"mm:{{mm}}:botm:{bot_id}") == 0  # nothing was created for the bot
