@@ -78,6 +78,8 @@ class TableIn(BaseModel):
     ruleset: str = Field(default="return", min_length=1, max_length=32, pattern=RULESET_PATTERN)
     players: int | None = Field(None, ge=1, le=12, description="with no seats: you and house bots (default 5)")
     seats: list[str] = Field(default_factory=list, max_length=12)
+    queue: bool = Field(False, description="bots only, no seats: wait in the bots-only queue for other bots")
+    fill_after_s: float = Field(0.0, ge=0, le=600, description="with queue: house bots fill the rest after this")
 
 
 class AnswerIn(BaseModel):
@@ -249,7 +251,8 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
         a ``seat_token``), else ``pending`` until every challenged bot and player accepts
         (follow it on ``/ws/ranked`` or ``GET /api/ranked/queue/{ticket_id}``)."""
         player, bot_token = who(_bearer(request.headers, token))
-        req = bs.TableRequest(ruleset=body.ruleset, players=body.players or 0, seats=body.seats)
+        req = bs.TableRequest(ruleset=body.ruleset, players=body.players or 0, seats=body.seats, queue=body.queue,
+                              fill_after_s=body.fill_after_s)  # fmt: skip
         if player is not None:
             req.holder, req.name = f"h:{player.pid}", player.name
         else:

@@ -324,3 +324,144 @@ async def _come_about(svc: RankedService, match_id: str) -> None:
         await asyncio.to_thread(_close, svc, match_id, "expired")
         raise
     await asyncio.to_thread(svc.store.redis.hset, challenge_key(match_id), "state", "accepted")
+
+
+# ---- the bots-only casual queue -------------------------------------------------------------
+
+#: the longest a bot may ask to wait for other bots before house bots fill its table
+MAX_FILL_AFTER_S = 600.0
+
+
+def bots_queue_key(ruleset: str, players: int) -> str:
+    """The bots waiting for a casual table of ``ruleset`` at ``players`` seats (ticket ids by enqueue ms)."""
+    return f"mm:{{mm}}:bq:{ruleset}:{players}"
+
+
+def bots_queue_holder_key(holder: str) -> str:
+    """A bot's ticket in the bots-only queue (one at a time)."""
+    return f"mm:{{mm}}:bqh:{holder}"
+
+
+# KEYS: the queue; ARGV: the ticket that asks, players, take now (1: with what waits, else only a
+# full table). Takes the asking ticket (if still queued) and up to players - 1 of the oldest
+# queued others out of the queue as one table: their ids (the asking one first), or {} when it
+# is not there any more or (not now) the table is not full yet.
+_TAKE = """
+local me = ARGV[1]
+if not redis.call('ZSCORE', KEYS[1], me) then return {} end
+if redis.call('HGET', 'mm:{mm}:t:' .. me, 'state') ~= 'queued' then
+  redis.call('ZREM', KEYS[1], me)
+  return {}
+end
+local want = tonumber(ARGV[2])
+local took = {me}
+for _, tid in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  if #took >= want then break end
+  if tid ~= me then
+    if redis.call('HGET', 'mm:{mm}:t:' .. tid, 'state') == 'queued' then
+      table.insert(took, tid)
+    else
+      redis.call('ZREM', KEYS[1], tid)
+    end
+  end
+end
+if #took < want and ARGV[3] ~= '1' then return {} end
+for _, tid in ipairs(took) do
+  redis.call('ZREM', KEYS[1], tid)
+  redis.call('HSET', 'mm:{mm}:t:' .. tid, 'state', 'claimed')
+end
+return took
+"""
+
+
+async def join_bots_queue(svc: RankedService, bot: BotIdentity, *, ruleset: str, players: int,
+                          fill_after_s: float) -> dict[str, Any]:  # fmt: skip
+    """Queue ``bot`` for a bots-only casual table: seated with other bots waiting for the same
+    ruleset and table size as soon as there are enough, or, after ``fill_after_s`` (0: at
+    once), with those waiting and house bots in the seats still free. Never rated. The
+    bot's ticket: ``queued`` (then ``matched``, published), or ``matched`` already."""
+    from services.matchmaking import queue_settings
+    from services.ranked_service import Exhausted
+
+    await svc.take(bot)
+    try:
+        ruleset, players, _ = queue_settings(ruleset, players, players)
+    except (ValueError, KeyError) as exc:
+        raise BadRequest(str(exc).strip("'\"")) from exc
+    if not 0 <= fill_after_s <= MAX_FILL_AFTER_S:
+        raise BadRequest(f"fill_after_s is 0 to {MAX_FILL_AFTER_S:.0f} seconds")
+    limit = svc.limits.max_matches
+    if await asyncio.to_thread(svc.store.bot_load, bot.bot_id) >= limit:
+        raise Exhausted(f"bot {bot.bot_id} already plays {limit} matches", kind="too_many_matches", retry_after_s=5.0)
+    redis = svc.store.redis
+    held = await asyncio.to_thread(redis.get, bots_queue_holder_key(bot.holder))
+    if held:
+        current = await asyncio.to_thread(svc.store.ticket, held.decode())
+        if current is not None and current["state"] in ("queued", "claimed"):
+            return current  # one ticket in the bots-only queue at a time
+    ticket_id = "t_" + secrets.token_hex(8)
+    now_ms = int(time.time() * 1000)
+    queue = bots_queue_key(ruleset, players)
+
+    def enqueue() -> None:
+        pipe = redis.pipeline(transaction=True)
+        pipe.hset(ticket_key(ticket_id), mapping={
+            "holder": bot.holder, "name": bot.name, "bot": 1, "state": "queued", "min": players, "max": players,
+            "enq": now_ms, "ruleset": ruleset, "bq": queue})  # fmt: skip
+        pipe.pexpire(ticket_key(ticket_id), CASUAL_TTL_MS)
+        pipe.set(bots_queue_holder_key(bot.holder), ticket_id, px=CASUAL_TTL_MS)
+        pipe.zadd(queue, {ticket_id: now_ms})
+        pipe.execute()
+
+    await asyncio.to_thread(enqueue)
+    await _take_table(svc, queue, ticket_id, ruleset, players, now=fill_after_s == 0)
+    ticket = await asyncio.to_thread(svc.store.ticket, ticket_id)
+    assert ticket is not None
+    if ticket["state"] == "queued" and fill_after_s > 0:
+
+        async def fill_later() -> None:
+            await asyncio.sleep(fill_after_s)
+            try:
+                await _take_table(svc, queue, ticket_id, ruleset, players, now=True)
+            except Exception:
+                log.warning("bots-only queue: filling %s failed", ticket_id, exc_info=True)
+
+        task = asyncio.get_running_loop().create_task(fill_later())
+        _timers.add(task)
+        task.add_done_callback(_timers.discard)
+    return ticket
+
+
+async def _take_table(svc: RankedService, queue: str, ticket_id: str, ruleset: str, players: int, *,
+                      now: bool) -> None:  # fmt: skip
+    """Seat ``ticket_id`` with the bots waiting in ``queue`` (and, ``now``, house bots in the
+    seats left): the table is created and every ticket ``matched`` (published)."""
+    import random
+
+    from services.matchmaking import Schedule
+
+    took = await asyncio.to_thread(svc.store.redis.eval, _TAKE, 1, queue, ticket_id, players, int(now))
+    ids = [t.decode() if isinstance(t, bytes) else str(t) for t in took or []]
+    if not ids:
+        return
+    tickets = [await asyncio.to_thread(svc.store.ticket, tid) for tid in ids]
+    order = list(range(players))
+    random.SystemRandom().shuffle(order)
+    plan = []
+    for seat, t in zip(order, tickets, strict=False):
+        assert t is not None
+        plan.append(SeatPlan(seat, "external", player_of(t["holder"]), t["name"], True, t["holder"], t["ticket_id"]))
+    for seat in order[len(tickets) :]:
+        plan.append(SeatPlan(seat, "heuristic", f"house-heuristic-{seat}", f"house heuristic {seat}", True))
+    plan.sort(key=lambda s: s.seat)
+    match_id = "cs-" + secrets.token_hex(6)
+    try:
+        await _create(svc, match_id, plan, Schedule.from_env().turn_timeout_s, ruleset)
+    except Exception:  # the engine refused: the bots wait again (their tickets back in the queue)
+        pipe = svc.store.redis.pipeline(transaction=True)
+        for t in tickets:
+            assert t is not None
+            pipe.hset(ticket_key(t["ticket_id"]), "state", "queued")
+            pipe.zadd(queue, {t["ticket_id"]: t["enqueued_ms"]})
+        await asyncio.to_thread(pipe.execute)
+        raise

@@ -141,7 +141,7 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
         bot = await self._bot(context, request.bot_token)
         ticket = await self._call(context, self.service.open_table(
             request.holder, request.name, bot=bot, ruleset=request.ruleset, players=request.players,
-            seats=list(request.seats)))  # fmt: skip
+            seats=list(request.seats), queue=request.queue, fill_after_s=request.fill_after_s))  # fmt: skip
         return ticket_pb(ticket)
 
     async def AnswerChallenge(self, request: bs.ChallengeAnswer, context: Any) -> bs.Ticket:
@@ -349,7 +349,8 @@ class BotServicer(bs_grpc.BotServiceServicer):
                     elif kind == "table":
                         t = msg.table
                         ticket = await svc.open_table("", "", bot=bot, ruleset=t.ruleset, players=t.players,
-                                                      seats=list(t.seats))  # fmt: skip
+                                                      seats=list(t.seats), queue=t.queue,
+                                                      fill_after_s=t.fill_after_s)  # fmt: skip
                         out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
                         if ticket["state"] == "matched":  # a challenge's is "pending" until it comes about
                             start(ticket["match_id"])

@@ -219,10 +219,16 @@ class RankedService:
         return account["name"], token, token_id
 
     async def open_table(self, holder: str, name: str, *, bot: BotIdentity | None, ruleset: str, players: int,
-                         seats: list[str]) -> dict[str, Any]:  # fmt: skip
-        """A casual (never rated) table created at once: :func:`services.casual.open_table`."""
-        from services.casual import open_table
+                         seats: list[str], queue: bool = False, fill_after_s: float = 0.0
+                         ) -> dict[str, Any]:  # fmt: skip
+        """A casual (never rated) table: :func:`services.casual.open_table`; ``queue``: a bot
+        waits for other bots first, :func:`services.casual.join_bots_queue`."""
+        from services.casual import join_bots_queue, open_table
 
+        if queue:
+            if bot is None or seats:
+                raise BadRequest("the bots-only queue takes bots, with no seats named (players, ruleset)")
+            return await join_bots_queue(self, bot, ruleset=ruleset, players=players, fill_after_s=fill_after_s)
         return await open_table(self, holder, name, bot=bot, ruleset=ruleset, players=players, seats=seats)
 
     async def answer_challenge(self, ticket_id: str, holder: str, name: str, accept: bool, *,

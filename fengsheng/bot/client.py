@@ -95,14 +95,20 @@ class BotClient:
         self.send(bs.BotMessage(join_queue=bs.QueueRequest(min_players=min_players, max_players=max_players,
                                                            ruleset=ruleset)))  # fmt: skip
 
-    def open_table(self, seats: list[str] | None = None, players: int = 0, ruleset: str = "") -> None:
+    def open_table(self, seats: list[str] | None = None, players: int = 0, ruleset: str = "", *,
+                   queue: bool = False, fill_after_s: float = 0.0) -> None:  # fmt: skip
         """Open a casual (never rated) table, outside the queue: ``seats`` in order, each
         ``"me"`` (once), ``"heuristic"``/``"random"`` (house bots) or a bot's or player's id
         (a challenge); none: this bot and ``players - 1`` house bots (0: 5 seats). Answered
         by a ``ticket``: ``matched`` at once with house bots only, else ``pending`` until
         every challenged bot and player accepts (then ``matched``, or ``declined`` /
-        ``expired``); the match is played like a ranked one."""
-        self.send(bs.BotMessage(table=bs.TableRequest(seats=seats or [], players=players, ruleset=ruleset)))
+        ``expired``); the match is played like a ranked one.
+
+        ``queue=True`` (no ``seats``): wait in the bots-only queue of that ruleset and table
+        size for other bots; after ``fill_after_s`` seconds (0: at once) house bots fill the
+        seats still free. The ``ticket`` is ``queued``, then ``matched``."""
+        self.send(bs.BotMessage(table=bs.TableRequest(seats=seats or [], players=players, ruleset=ruleset,
+                                                      queue=queue, fill_after_s=fill_after_s)))  # fmt: skip
 
     def answer_challenge(self, ticket_id: str, accept: bool = True) -> None:
         """Accept (or decline) a challenge: a ``ticket`` in state ``invited`` whose
@@ -212,6 +218,7 @@ def run_bot(
     casual: bool = False,
     seats: list[str] | None = None,
     accept: Callable[[bs.Ticket], bool] | None = None,
+    fill_after_s: float | None = None,
 ) -> list[MatchSummary]:
     """Queue for ``matches`` ranked matches of ``ruleset`` (empty: ``return``) one after
     another and play them with ``decide``; returns a summary of each.
@@ -232,6 +239,10 @@ def run_bot(
     that challenges others waits for their answers, and one declined or expired is opened
     again after a growing wait.
 
+    ``casual=True, fill_after_s=S``: each table comes from the bots-only queue instead: other
+    bots waiting for the same ruleset and table size sit with this one, and after ``S``
+    seconds (0: at once) house bots fill the seats still free.
+
     Challenges to this bot (a ``ticket`` in state ``invited``) are answered with
     ``accept(ticket)`` (default: accept every one); an accepted challenge's match is played
     and counted like the others."""
@@ -242,7 +253,9 @@ def run_bot(
         if state.queued or state.playing or len(state.done) >= matches:
             return
         state.queued = True
-        if casual:
+        if casual and fill_after_s is not None:
+            client_box[-1].open_table(None, min_players, ruleset, queue=True, fill_after_s=fill_after_s)
+        elif casual:
             client_box[-1].open_table(seats, 0 if seats else min_players, ruleset)
         else:
             client_box[-1].join_queue(min_players, max_players, ruleset)

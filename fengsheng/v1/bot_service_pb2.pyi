@@ -38,20 +38,24 @@ class ChallengeAnswer(_message.Message):
     def __init__(self, ticket_id: _Optional[str] = ..., accept: _Optional[bool] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ...) -> None: ...
 
 class TableRequest(_message.Message):
-    __slots__ = ("ruleset", "players", "seats", "holder", "name", "bot_token")
+    __slots__ = ("ruleset", "players", "seats", "holder", "name", "bot_token", "queue", "fill_after_s")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     HOLDER_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    QUEUE_FIELD_NUMBER: _ClassVar[int]
+    FILL_AFTER_S_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     players: int
     seats: _containers.RepeatedScalarFieldContainer[str]
     holder: str
     name: str
     bot_token: str
-    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ...) -> None: ...
+    queue: bool
+    fill_after_s: float
+    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ..., queue: _Optional[bool] = ..., fill_after_s: _Optional[float] = ...) -> None: ...
 
 class EventsRequest(_message.Message):
     __slots__ = ("match_id", "seat")

@@ -7,6 +7,7 @@ a Celery worker (house bots, turn timers, the finished sweep) and the gateway.""
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import re
 import threading
@@ -240,3 +241,71 @@ def test_a_declined_or_unanswered_challenge_never_starts(platform: Platform) -> 
     expired = wait_ticket(p, silent["ticket_id"], me, ("expired",), timeout=15)
     assert expired["state"] == "expired" and expired["match_id"] == "" and 3.5 < time.monotonic() - started < 15
     assert p.rdb.scard(f"mm:{{mm}}:botm:{bot_id}") == 0  # nothing was created for the bot
+
+
+def test_the_bots_only_queue_seats_waiting_bots_together_and_fills_when_asked(platform: Platform) -> None:
+    """Bots wait in the bots-only casual queue for each other; a bot that asks for it
+    (``fill_after_s=0``) is seated at once with those waiting and house bots in the rest."""
+    p = platform
+    a_id, a_token = p.bot("queue-a")
+    b_id, b_token = p.bot("queue-b")
+    played: dict[str, list[object]] = {}
+
+    def play(name: str, token: str, wait: float) -> None:
+        played[name] = list(run_bot(random_decide, token=token, address=p.bot_address, matches=1, casual=True,
+                                    min_players=3, fill_after_s=wait))  # fmt: skip
+
+    first = threading.Thread(target=play, args=("a", a_token, 120.0), daemon=True)
+    first.start()
+    deadline = time.monotonic() + 20
+    while not p.rdb.zcard("mm:{mm}:bq:return:3"):  # a waits (for up to two minutes)
+        assert time.monotonic() < deadline, "bot a never queued"
+        time.sleep(0.1)
+    play("b", b_token, 0.0)  # b asks for a table now: a, b and one house bot
+    first.join(timeout=120)
+    (a_game,), (b_game,) = played["a"], played["b"]
+    assert a_game.match_id == b_game.match_id and a_game.match_id.startswith("cs-")  # type: ignore[attr-defined]
+    record = p.http.get(f"/api/ranked/matches/{a_game.match_id}").json()  # type: ignore[attr-defined]
+    ids = sorted(s["player_id"] for s in record["seats"])
+    assert ids[:2] == sorted([a_id, b_id]) and ids[2].startswith("house-heuristic-"), record
+    assert RedisLadder(p.rdb).rating(BOT, a_id).games == 0  # never rated
+
+
+def test_a_lone_bot_in_the_bots_only_queue_is_filled_after_its_wait(platform: Platform) -> None:
+    p = platform
+    _, token = p.bot("queue-lone")
+    client = BotClient(token=token, address=p.bot_address)
+    got: queue.Queue[tuple[float, bs.ServerMessage]] = queue.Queue()
+
+    def pump() -> None:
+        with contextlib.suppress(BotError):
+            for msg in client.messages():
+                got.put((time.monotonic(), msg))
+
+    threading.Thread(target=pump, daemon=True).start()
+    assert got.get(timeout=20)[1].WhichOneof("kind") == "welcome"
+    asked = time.monotonic()
+    client.open_table(players=4, queue=True, fill_after_s=2.0)
+    states: list[tuple[float, str]] = []
+    while not states or states[-1][1] != "matched":
+        at, msg = got.get(timeout=30)
+        if msg.WhichOneof("kind") == "ticket":
+            states.append((at - asked, msg.ticket.state))
+        assert msg.WhichOneof("kind") != "error", msg
+    assert states[0][1] == "queued" and states[-1][0] >= 1.9, states
+    # seats named, or a person: refused (the queue is for bots, by table size)
+    client.send(bs.BotMessage(table=bs.TableRequest(seats=["me", "random"], queue=True)))
+    while True:
+        _, msg = got.get(timeout=20)
+        if msg.WhichOneof("kind") == "error":
+            assert msg.error.code == "INVALID_ARGUMENT", msg
+            break
+    client.close()
+    # over HTTP: queued, and out of the queue again on request
+    me = {"authorization": f"Bearer {token}"}
+    waiting = p.http.post("/api/casual", json={"players": 3, "queue": True, "fill_after_s": 600}, headers=me)
+    assert waiting.status_code == 201 and waiting.json()["state"] == "queued", waiting.text
+    gone = p.http.delete(f"/api/ranked/queue/{waiting.json()['ticket_id']}", headers=me)
+    assert gone.status_code == 200 and gone.json()["state"] == "left", gone.text
+    person = {"authorization": f"Bearer {p.http.post('/api/guests', json={'name': 'q'}).json()['token']}"}
+    assert p.http.post("/api/casual", json={"players": 3, "queue": True}, headers=person).status_code == 422
