@@ -327,7 +327,8 @@ def _handle(
                 join_later(backoff_s(state.join_attempts, 1.0))
                 state.join_attempts += 1
             return False
-        state.join_attempts = 0
+        if t.state != "pending":  # a challenge's waits grow until one comes about
+            state.join_attempts = 0
         if was_queued and t.state == "left" and not playing:
             join_later(backoff_s(0))  # our ticket was taken out of the queue: queue again
     elif kind == "match_start":
