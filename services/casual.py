@@ -278,11 +278,15 @@ async def answer(svc: RankedService, ticket_id: str, holder: str, name: str, acc
     the ticket as it is then (``matched`` when this acceptance was the last one), and
     whether its change was published to the holder (false: the answer changed nothing, the
     invitation was answered before, or its challenge had ended)."""
-    from services.ranked_service import Forbidden
+    from services.ranked_service import Exhausted, Forbidden
 
     if bot is not None:
         await svc.take(bot)
         holder, name = bot.holder, ""
+        limit = svc.limits.max_matches
+        if accept and await asyncio.to_thread(svc.store.bot_load, bot.bot_id) >= limit:
+            raise Exhausted(f"bot {bot.bot_id} already plays {limit} matches: decline, or accept once one ends",
+                            kind="too_many_matches", retry_after_s=5.0)  # fmt: skip
     ticket = await asyncio.to_thread(svc.store.ticket, ticket_id)
     if ticket is None:
         raise MatchNotFound(f"no ticket {ticket_id[:40]!r}")

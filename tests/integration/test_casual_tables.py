@@ -231,6 +231,12 @@ def test_a_declined_or_unanswered_challenge_never_starts(platform: Platform) -> 
     invited = [t for t in (p.http.get(f"/api/ranked/queue/{k.decode().rsplit(':', 1)[1]}", headers=bot_h)
                            for k in invitation) if t.status_code == 200]  # fmt: skip
     assert len(invited) == 1 and invited[0].json()["state"] == "invited", [t.text for t in invited]
+    # a bot at its concurrent-match limit may not accept (it may decline): 429 too_many_matches
+    busy = [f"cs-busy{i}" for i in range(4)]  # FENGSHENG_BOT_MAX_MATCHES: 4 by default
+    p.rdb.sadd(f"mm:{{mm}}:botm:{bot_id}", *busy)
+    full = p.http.post(f"/api/casual/{invited[0].json()['ticket_id']}/answer", json={"accept": True}, headers=bot_h)
+    assert full.status_code == 429 and full.json()["error"]["kind"] == "too_many_matches", full.text
+    p.rdb.srem(f"mm:{{mm}}:botm:{bot_id}", *busy)
     no = p.http.post(f"/api/casual/{invited[0].json()['ticket_id']}/answer", json={"accept": False}, headers=bot_h)
     assert no.status_code == 200 and no.json()["state"] == "declined", no.text
     assert wait_ticket(p, opened["ticket_id"], me, ("declined",))["state"] == "declined"
