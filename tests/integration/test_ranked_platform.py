@@ -38,6 +38,7 @@ from helpers.processes import ROOT, ServiceProcess, start_engine_server, start_w
 from fengsheng.bot import BotClient
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
+from services.bot_levels import LEVELS
 from services.channels import engine_channel
 from services.ladder import ALL_TIME, BOT, HUMAN, RatingKey, rating_key
 from services.ranked import RankedStore
@@ -219,7 +220,8 @@ def _twelve_players(platform: Platform, sockets: contextlib.ExitStack) -> None:
         assert len(seats) == 5 and sorted(t["seat"] for t in ts) == sorted({t["seat"] for t in ts})
         for t in ts:
             assert seats[t["seat"]] == ("external" if t["bot"] else "human")
-        assert seats.count("heuristic") == 5 - len(ts)  # house bots only in the empty seats
+        # house bots only in the empty seats, at a level picked by the table's rating band
+        assert sum(s in LEVELS for s in seats) == 5 - len(ts)
         # the widening schedule: M pairs with a cluster only once both windows reach 8
         # (2 + 4/s -> 1.5 s of waiting); X only gets house bots after 4 s
         latest = max(t["enqueued_ms"] for t in ts)
