@@ -170,7 +170,7 @@ def unseen_cards(obs: game_pb2.Observation, count: int) -> list[int]:
 _SEAT_RE = re.compile(r"seat (\d+)")
 
 
-def private_identities(events: Sequence[Event] | Sequence[game_pb2.Event], seat: int,
+def private_identities(events: Sequence[Any], seat: int,
                        identities: Sequence[str]) -> dict[int, str]:
     """Identities ``seat`` was shown in private events (an ``identity`` event addressed to
     it naming another seat: 老枪, 福尔摩斯, 六姐 …): seat -> identity id, latest wins."""
@@ -191,7 +191,7 @@ def private_identities(events: Sequence[Event] | Sequence[game_pb2.Event], seat:
     return known
 
 
-def private_cards(events: Sequence[Event] | Sequence[game_pb2.Event], seat: int) -> dict[int, int]:
+def private_cards(events: Sequence[Any], seat: int) -> dict[int, int]:
     """Cards ``seat`` saw go into, or sit in, another seat's hand in private events: a card
     shown to exactly it and one other seat (a looked-at hand, a card given or taken, a 试探
     shown to its target) lies in that other seat's hand as far as the seat knows, unless it
@@ -452,20 +452,25 @@ def realize(g: Game, shape: Shape, world: World, rng: random.Random, *,
 
 
 def determinize(g: Game, seat: int, rng: random.Random, *, prior: IdentityPrior | None = None,
-                observation: game_pb2.Observation | None = None,
+                observation: game_pb2.Observation | None = None, events: Sequence[Any] | None = None,
                 sample: Callable[..., World] = sample_world) -> Game:
     """A full game consistent with everything ``seat`` has seen in ``g``; the rest resampled
     (see the module docstring). ``prior`` draws the unseen identities from a belief
-    (:mod:`engine.belief`). The clone's events are the ones ``seat`` saw."""
+    (:mod:`engine.belief`). ``events``: the events the seat saw (engine or protobuf events;
+    default ``g``'s own log in the seat's view — a restored game has none, so a caller that
+    holds the match's event stream passes it). The clone's event log is the seat's view
+    when those are engine events, else empty."""
+    from engine.game import Event
+
     shape = shape_of(g, seat)
     obs = observation if observation is not None else g.observation(seat)
     rules = g.ruleset
-    seen = [e for e in g.events if e.visible_to(seat)]
+    seen: Sequence[Any] = [e for e in g.events if e.visible_to(seat)] if events is None else events
     known = private_identities(seen, seat, rules.identities)
     world = sample(obs, shape, rules.cards.count, rules.identities, rules.identity_table[g.players], rng,
                    codes=rules.secret_codes, known_identities=known, known_cards=private_cards(seen, seat),
                    prior=prior, functions=rules.cards.function)
-    return realize(g, shape, world, rng, events=seen)
+    return realize(g, shape, world, rng, events=[e for e in seen if isinstance(e, Event)])
 
 
 __all__ = ["Shape", "World", "clone_state", "determinize", "realize", "sample_world", "shape_of", "unseen_cards"]
