@@ -5,8 +5,9 @@ At each decision with more than one legal action: repeat until the budget is spe
 draw a world consistent with what the seat has seen (:func:`engine.determinize.determinize`,
 identities drawn from the belief), pick a root action by UCB1 over the statistics shared by
 all worlds (information-set search, root level), play it, then play on with the heuristic
-v2 policy in every seat (each seat seeing only its own view of the sampled world) for at
-most :attr:`SearchConfig.depth` decisions, and score the result for the seat: 1 for a win,
+v2 policy in every seat (each seat seeing only its own view of the sampled world; at
+response polls a playout passes, as v2 does ~99% of the time) for at most
+:attr:`SearchConfig.depth` decisions, and score the result for the seat: 1 for a win,
 0 for a loss, else :func:`evaluate`. The answer is the action with the best mean, unless
 too few playouts separate it from heuristic v2's own choice, which is kept.
 
@@ -33,6 +34,9 @@ from engine.errors import IllegalAction
 from engine.game import Game
 from fengsheng.v1 import game_pb2
 
+#: Decision kinds where a playout passes whenever it may (response polls, the intel back at
+#: its sender): heuristic v2 passes there almost always, and the playout saves building a view.
+QUIET_KINDS = frozenset({"respond", "returned"})
 #: The default time budget of one decision (issue 14: 200 ms, configurable).
 DEFAULT_BUDGET_MS = 200.0
 
@@ -85,7 +89,13 @@ def _playout(g: Game, seat: int, depth: int, rng: random.Random) -> float:
         if p is None:
             break
         legal = g.legal_actions(p.seat)
-        g.apply(p.seat, legal[0] if len(legal) == 1 else heuristic_v2_bot(g.observation(p.seat), legal, rng))
+        if len(legal) == 1:
+            action = legal[0]
+        elif p.kind in QUIET_KINDS and "pass" in legal:
+            action = "pass"  # v2 passes at ~99% of these (bench/bots.py play); no view to build
+        else:
+            action = heuristic_v2_bot(g.observation(p.seat), legal, rng)
+        g.apply(p.seat, action)
     return evaluate(g, seat)
 
 
