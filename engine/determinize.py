@@ -303,6 +303,10 @@ def sample_world(obs: game_pb2.Observation, shape: Shape, rules_cards: int, iden
     return World(tuple(cards), tuple(assigned[s] for s in seats), tuple(chars[:want]), tuple(drawn))
 
 
+#: How many worlds :func:`determinize` draws at most to find one that gives the seat the legal
+#: actions it really has (after that, the last one drawn).
+REJECTION_TRIES = 20
+
 # ------------------------------------------------------------------ the fast clone
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
@@ -467,10 +471,21 @@ def determinize(g: Game, seat: int, rng: random.Random, *, prior: IdentityPrior 
     rules = g.ruleset
     seen: Sequence[Any] = [e for e in g.events if e.visible_to(seat)] if events is None else events
     known = private_identities(seen, seat, rules.identities)
-    world = sample(obs, shape, rules.cards.count, rules.identities, rules.identity_table[g.players], rng,
-                   codes=rules.secret_codes, known_identities=known, known_cards=private_cards(seen, seat),
-                   prior=prior, functions=rules.cards.function)
-    return realize(g, shape, world, rng, events=[e for e in seen if isinstance(e, Event)])
+    pinned = private_cards(seen, seat)
+    mine = [e for e in seen if isinstance(e, Event)]
+    legal = list(obs.legal_actions)
+    out = None
+    for _ in range(REJECTION_TRIES):
+        world = sample(obs, shape, rules.cards.count, rules.identities, rules.identity_table[g.players], rng,
+                       codes=rules.secret_codes, known_identities=known, known_cards=pinned,
+                       prior=prior, functions=rules.cards.function)
+        out = realize(g, shape, world, rng, events=mine)
+        # The seat's own legal actions can depend on what it cannot see (城府 shields a
+        # face-down 老鬼 from 试探): a world that lists other actions is rejected.
+        if not legal or out.legal_actions(seat) == legal:
+            break
+    assert out is not None
+    return out
 
 
 __all__ = ["Shape", "World", "clone_state", "determinize", "realize", "sample_world", "shape_of", "unseen_cards"]

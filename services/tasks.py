@@ -174,7 +174,13 @@ def bot_move(
         rng = random.Random(f"{match_id}:{seat}:{decision}")
         fn = POLICIES.get(policy, POLICIES["random"])
         if getattr(fn, "needs_game", False) and len(actions) > 1:
-            action = search_move(stub, fn, match_id, seat, decision, rng) or fn(obs, actions, rng)
+            try:
+                action = search_move(stub, fn, match_id, seat, decision, rng) or fn(obs, actions, rng)
+            except grpc.RpcError:
+                raise
+            except Exception:  # a search bug must not stall the match: v2 answers instead
+                log.exception("bots.move search failed match=%s decision=%s; playing v2", match_id, decision)
+                action = fn(obs, actions, rng)
         else:
             action = fn(obs, actions, rng)  # its own seat's view only
         try:
