@@ -113,3 +113,27 @@ def test_a_card_shown_to_the_seat_stays_where_it_saw_it() -> None:
                                 for it in g.determinize(third, rng).state.chain) for _ in range(10))
             assert moved > 0
     assert found > 0
+
+
+@pytest.mark.parametrize("ruleset", RULESET_IDS)
+def test_hidden_characters_are_resampled_and_visible_ones_kept(ruleset: str) -> None:
+    """A face-down (or not yet placed) character of another seat is drawn again; a face-up
+    one and the seat's own stay."""
+    rng = random.Random(12)
+    hidden = moved = 0
+    for g in itertools.islice(positions(ruleset, 400, seed=53), 120):
+        st = g.state
+        if not st.characters:
+            continue
+        for seat in range(g.players):
+            d = g.determinize(seat, rng)
+            assert d.state.seats[seat].character == st.seats[seat].character
+            for i, p in enumerate(st.seats):
+                shown = g.observation(seat).seats[i].character
+                if shown:
+                    assert d.state.seats[i].character == shown
+                elif i != seat and p.character:
+                    hidden += 1
+                    moved += d.state.seats[i].character != p.character
+    assert hidden > 20
+    assert moved > hidden // 3
