@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.marks import placed as characters_placed
 from engine.observation import IDENTITY
-from engine.state import Frame, Item, Kill, Mark, Prompt, Seat, State, Transit
+from engine.state import Frame, Item, Kill, Mark, Prompt, State, Transit
 from fengsheng.v1 import game_pb2
 
 if TYPE_CHECKING:
@@ -451,7 +451,6 @@ def realize(g: Game, shape: Shape, world: World, rng: random.Random, *,
     out = Game(st)
     if events is not None:
         out.events = list(events)
-    st.event_count = g.state.event_count
     return out
 
 
@@ -490,4 +489,3 @@ def determinize(g: Game, seat: int, rng: random.Random, *, prior: IdentityPrior 
 
 __all__ = ["Shape", "World", "clone_state", "determinize", "realize", "sample_world", "shape_of", "unseen_cards"]
 
-_ = (Seat,)  # re-exported names of the records this module writes
