@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -232,6 +233,15 @@ class Game:
         """What ``seat`` may know now, as a ``fengsheng.v1.Observation`` (seat -1: a
         spectator, public information only)."""
         return build_observation(self, seat, include_events=include_events)
+
+    def determinize(self, seat: int, rng: random.Random) -> Game:
+        """A full game consistent with everything ``seat`` has seen (its hand, the public
+        zones and history, revealed identities, what it was shown), the rest resampled from
+        its observation alone: other hands, identities, face-down cards, pile order, hidden
+        characters (:mod:`engine.determinize`). For search bots."""
+        from engine.determinize import determinize
+
+        return determinize(self, seat, rng)
 
     def events_for(self, seat: int) -> list[Event]:
         return [e for e in self.events if e.visible_to(seat)]
