@@ -35,6 +35,8 @@ class Skill:
     flip: ClassVar[bool] = False
     events: ClassVar[tuple[str, ...]] = ()
     """Trigger skills: the events they listen to."""
+    forced: ClassVar[bool] = False
+    """A trigger without "you may" (可以): it fires without asking (its only offer is taken)."""
 
     # --------------------------------------------------------------- active skills
     def actions(self, g: Game, seat: int) -> list[str]:
@@ -172,6 +174,9 @@ def h_trigger(g: Game, fr: Frame) -> None:
     offers = sk.offers(g, fr.seat, event, trigger_kw(fr)) if usable else []
     if not offers:
         st.stack.pop()
+        return
+    if sk.forced:
+        fr.answer = offers[0]
         return
     g.ask(fr.seat, "trigger", f"{sk.zh}: use it?", ["pass", *offers])
 

@@ -20,6 +20,7 @@ class ZhiYin(Skill):
     zh = "知音"
     kind = "trigger"
     events = ("received",)
+    forced = True
 
     def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
         return [f"skill {self.id}"] if kw["seat"] == seat and deck.IS_TRUE[kw["card"]] else []
