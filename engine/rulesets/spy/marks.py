@@ -51,4 +51,15 @@ class Jailed(TypedMark):
     seat: SeatNo
 
 
-KINDS = (Lost, TurnDied, Used, Barred, Jailed)
+
+
+@dataclass(frozen=True, slots=True)
+class Declared(TypedMark):
+    """江湖令: ``seat`` declared ``color`` when sending this turn."""
+
+    tag: ClassVar[str] = "spy_declared"
+    seat: SeatNo
+    color: Word
+
+
+KINDS = (Lost, TurnDied, Used, Barred, Jailed, Declared)
