@@ -62,4 +62,12 @@ class Declared(TypedMark):
     color: Word
 
 
-KINDS = (Lost, TurnDied, Used, Barred, Jailed, Declared)
+@dataclass(frozen=True, slots=True)
+class JiuJiTaken(TypedMark):
+    """就计 fired for ``seat``: the card targeting her goes to her hand once resolved."""
+
+    tag: ClassVar[str] = "spy_jiu_ji"
+    seat: SeatNo
+
+
+KINDS = (Lost, TurnDied, Used, Barred, Jailed, Declared, JiuJiTaken)

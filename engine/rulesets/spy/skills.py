@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.marks import add, has
+from engine.marks import add, has, remove
 from engine.state import Frame
 
-from .marks import Jailed, Used
+from .marks import Jailed, JiuJiTaken, Used
 from .nodes import settle
 from .table import ROWS
 
@@ -195,6 +195,21 @@ def note_card_use(g: Game, seat: int, card: int, function: str) -> None:
     """A hand card was used: the ``used_card`` window (转交, 换日, 诱导) opens once the card
     has resolved (its frame is pushed below the card's own frames, §5.1)."""
     fire(g, "used_card", seat, card=card, function=function)
+
+
+def after_targeted(g: Game, target: int, card: int) -> None:
+    """就计 (§9 李宁玉): once the card that targeted her has resolved, it goes into her hand
+    (nothing when no real card was used, e.g. 诡诈)."""
+    st = g.state
+    if not card or not has(st, JiuJiTaken(target)):
+        return
+    remove(st, JiuJiTaken)
+    for zone in (st.discard, st.removed):
+        if card in zone:
+            zone.remove(card)
+            st.seats[target].hand.append(card)
+            g.log("take", target, f"seat {target} takes {card} into the hand", cards=(card,))
+            return
 
 
 def no_effect(g: Game, user: int, target: int, function: str, card: int) -> bool:
