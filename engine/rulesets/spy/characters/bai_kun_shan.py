@@ -45,9 +45,8 @@ class DuJi(Skill):
               cards=(from_b, from_a), seats=(a, b))
         drawn = {a: from_b, b: from_a}
         blacks = [s for s in (a, b) if deck.IS_BLACK[drawn[s]]]
-        for s in (a, b):
-            if s not in blacks:
-                st.seats[seat].hand.append(drawn[s])
+        for s in (a, b):  # shown cards go to the user's hand; black ones may leave it again
+            st.seats[seat].hand.append(drawn[s])
         if blacks:
             g.push(Frame("spy_card", seat=seat, order=blacks, cards=[drawn[s] for s in blacks],
                          card=b if a in blacks else a, index=-1, text=self.id))
@@ -66,7 +65,6 @@ class DuJi(Skill):
             fr.answer = ""
             if pick == "take":
                 st.stack.pop()
-                st.seats[fr.seat].hand.extend(fr.cards)
                 g.log("take", fr.seat, f"seat {fr.seat} takes {' '.join(map(str, fr.cards))}", cards=tuple(fr.cards))
                 return
             first = int(pick)
@@ -78,6 +76,7 @@ class DuJi(Skill):
         if fr.answer:
             to = int(fr.answer.split()[1])
             fr.answer = ""
+            st.seats[fr.seat].hand.remove(fr.cards[fr.index])
             place(g, to, fr.cards[fr.index])
             fr.index += 1
         if fr.index >= len(fr.order):
