@@ -7,7 +7,6 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.marks import find, has
 from engine.state import Prompt
 
 from . import deck, skills
@@ -17,6 +16,9 @@ from .nodes import forced
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+BARRED = Barred.tag
+JAILED = Jailed.tag
 
 
 def legal_for(g: Game, prompt: Prompt) -> list[str]:
@@ -38,13 +40,14 @@ def legal_for(g: Game, prompt: Prompt) -> list[str]:
 
 
 def usable(g: Game, seat: int, function: str) -> bool:
-    """Hand cards of ``function`` may be used (强令 bars names; 禁闭 bars all hand cards)."""
-    st = g.state
-    if not st.marks:
-        return True
-    if has(st, Jailed(seat)):
-        return False
-    return all(b.name != function for b in find(st, Barred))
+    """Hand cards of ``function`` may be used (强令 bars names; 禁闭 bars all hand cards).
+    Reads the mark records directly: this runs for every listed card."""
+    for m in g.state.marks:
+        if m.tag == BARRED and m.words[0] == function:
+            return False
+        if m.tag == JAILED and m.seats[0] == seat:
+            return False
+    return True
 
 
 def hand_by_function(g: Game, seat: int) -> dict[str, list[int]]:
