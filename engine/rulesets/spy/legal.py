@@ -118,7 +118,8 @@ def contest_actions(g: Game, seat: int) -> list[str]:
     if usable(g, seat, "mislead"):
         out += [f"play {c} to {s}" for c in by.get("mislead", []) for s in targets]
     if g.state.characters:
-        if skills.passive(g, seat, "ying_bian") and usable(g, seat, "mislead") and usable(g, seat, "intercept"):
+        # 强令: the card it is used as counts (barring 误导 stops 应变, barring 截获 does not; §9)
+        if skills.passive(g, seat, "ying_bian") and usable(g, seat, "mislead"):
             out += [f"play {c} to {s} as mislead" for c in by.get("intercept", []) for s in targets]
         out += skills.active_actions(g, seat, "contest")
     return out
