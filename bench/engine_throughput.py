@@ -42,7 +42,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1000)
-    parser.add_argument("--ruleset", default="return", help="return (风声再临) or classic")
+    parser.add_argument("--ruleset", default="return",
+                        help="a registered ruleset id: return (风声再临), classic, spy (谍战篇)")
     parser.add_argument("--cpu", action="store_true", help="CPU seconds of this process, not wall time")
     args = parser.parse_args()
     rs = args.ruleset
