@@ -38,6 +38,9 @@ class Seat:
     """致命香水's 绝密任务: the face-down character whose mission is an extra condition."""
     options: list[str] = field(default_factory=list)
     """Characters offered at set-up (private to this seat)."""
+    secret_task: str = ""
+    """An identity card's own victory condition (谍战篇 神秘人 cards: ``cuan_duo_zhe`` …),
+    private to this seat until the game ends."""
 
 
 @dataclass(slots=True)

@@ -234,7 +234,7 @@ class ListRulesetsRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class DeckCard(_message.Message):
-    __slots__ = ("number", "function", "function_zh", "color", "transmission", "direction_any", "encrypted")
+    __slots__ = ("number", "function", "function_zh", "color", "transmission", "direction_any", "encrypted", "lock_icon")
     NUMBER_FIELD_NUMBER: _ClassVar[int]
     FUNCTION_FIELD_NUMBER: _ClassVar[int]
     FUNCTION_ZH_FIELD_NUMBER: _ClassVar[int]
@@ -242,6 +242,7 @@ class DeckCard(_message.Message):
     TRANSMISSION_FIELD_NUMBER: _ClassVar[int]
     DIRECTION_ANY_FIELD_NUMBER: _ClassVar[int]
     ENCRYPTED_FIELD_NUMBER: _ClassVar[int]
+    LOCK_ICON_FIELD_NUMBER: _ClassVar[int]
     number: int
     function: str
     function_zh: str
@@ -249,7 +250,8 @@ class DeckCard(_message.Message):
     transmission: str
     direction_any: bool
     encrypted: bool
-    def __init__(self, number: _Optional[int] = ..., function: _Optional[str] = ..., function_zh: _Optional[str] = ..., color: _Optional[str] = ..., transmission: _Optional[str] = ..., direction_any: _Optional[bool] = ..., encrypted: _Optional[bool] = ...) -> None: ...
+    lock_icon: bool
+    def __init__(self, number: _Optional[int] = ..., function: _Optional[str] = ..., function_zh: _Optional[str] = ..., color: _Optional[str] = ..., transmission: _Optional[str] = ..., direction_any: _Optional[bool] = ..., encrypted: _Optional[bool] = ..., lock_icon: _Optional[bool] = ...) -> None: ...
 
 class CharacterEntry(_message.Message):
     __slots__ = ("id", "zh", "en", "skills", "skills_zh", "mission")
