@@ -1,6 +1,6 @@
 """Identity counts per player count for dealt 谍战篇 games (rules digest §1.1; rulebook
 游戏准备 一、分发身份牌: 5 → 2/2/1, 6 → 2/2/2, 7 → 3/3/1, 8 → 3/3/2), written from the sources
-by the scenario helper. Kept outside tests/ until the spy ruleset deals games."""
+by the scenario helper (issue 13)."""
 
 from __future__ import annotations
 
