@@ -55,7 +55,8 @@ RULESET = Ruleset(
     identity_table=ruledata.IDENTITY_TABLE,
     hand_limit=None,
     handlers=HANDLERS,
-    characters={cid: CharacterInfo(r.id, r.zh, r.en, r.hidden, r.skills, r.text) for cid, r in ROWS.items()},
+    # 谍战篇 characters have no secret missions (§9); the 神秘人 cards carry the extra victories
+    characters={cid: CharacterInfo(r.id, r.zh, r.en, r.hidden, r.skills, "") for cid, r in ROWS.items()},
     skills=SKILLS,
     code_aliases={},
     face_down_kinds=("probe",),

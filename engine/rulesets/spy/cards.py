@@ -217,13 +217,13 @@ def apply_arrive(g: Game, seat: int, action: str) -> None:
     t = st.transit
     assert t is not None
     g.log("play", seat, f"seat {seat} uses 破译", cards=(card,))
+    skills.fire(g, "used_card", seat, card=card, function="decrypt")  # after it resolves (换日)
     if not t.face_up:
         if seat not in t.known_by:
             t.known_by.append(seat)
         g.log("decrypt", seat, f"seat {seat} looks at the intel: {t.card}", audience=(seat,), cards=(t.card,),
               public=f"seat {seat} looks at the intel")
         g.push(Frame("spy_card", seat=seat, card=card, text="decrypt"))
-    skills.fire(g, "used_card", seat, card=card, function="decrypt")
 
 
 def mislead_targets(g: Game) -> list[int]:

@@ -116,7 +116,7 @@ def contest_actions(g: Game, seat: int) -> list[str]:
         out += [f"play {c} to {s}" for c in by.get("mislead", []) for s in targets]
     if g.state.characters:
         if skills.passive(g, seat, "ying_bian") and usable(g, seat, "mislead") and usable(g, seat, "intercept"):
-            out += [f"play {c} as mislead to {s}" for c in by.get("intercept", []) for s in targets]
+            out += [f"play {c} to {s} as mislead" for c in by.get("intercept", []) for s in targets]
         out += skills.active_actions(g, seat, "contest")
     return out
 

@@ -138,7 +138,7 @@ def fire(g: Game, event: str, seat: int, **kw: Any) -> None:
             sk = SKILLS.get(sid)
             if sk is None or sk.kind != "trigger" or event not in sk.events:
                 continue
-            fr = Frame("spy_trigger", seat=s, text=f"{sid} {event}", index=seat,
+            fr = Frame("spy_trigger", seat=s, text=f"{sid} {event} {kw.get('function', '-')}", index=seat,
                        card=int(kw.get("card", 0)), order=[int(kw.get("sender", -1))])
             frames.append(fr)
     for fr in reversed(frames):
@@ -146,13 +146,16 @@ def fire(g: Game, event: str, seat: int, **kw: Any) -> None:
 
 
 def trigger_kw(fr: Frame) -> dict[str, Any]:
-    return {"seat": fr.index, "card": fr.card, "sender": fr.order[0] if fr.order else -1}
+    """The event's values kept on a ``spy_trigger`` frame: the seat it happened to, the
+    card, the sender (receipts), the card function (card uses)."""
+    return {"seat": fr.index, "card": fr.card, "sender": fr.order[0] if fr.order else -1,
+            "function": fr.text.split()[2]}
 
 
 def h_trigger(g: Game, fr: Frame) -> None:
     """A trigger window of one seat's skill: ``pass`` or ``skill ID …``."""
     st = g.state
-    sid, event = fr.text.split()
+    sid, event, _ = fr.text.split()
     sk = SKILLS[sid]
     if fr.answer:
         action, fr.answer = fr.answer, ""
@@ -163,7 +166,10 @@ def h_trigger(g: Game, fr: Frame) -> None:
             g.log("skill", fr.seat, f"seat {fr.seat} uses {sid}")
             sk.fire(g, fr, action)
         return
-    offers = sk.offers(g, fr.seat, event, trigger_kw(fr)) if can_use(g, fr.seat, sk) else []
+    p = st.seats[fr.seat]
+    # "before death" skills work for the dead (§6.2); others need a living owner
+    usable = can_use(g, fr.seat, sk) or (event == "before_death" and p.exposed and not has(st, Jailed(fr.seat)))
+    offers = sk.offers(g, fr.seat, event, trigger_kw(fr)) if usable else []
     if not offers:
         st.stack.pop()
         return

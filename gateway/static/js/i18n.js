@@ -116,11 +116,15 @@ const IDENTITIES = {
   LATENT: ["潜伏", "Latent"],
   AGENT: ["特工", "Agent"],
   BYSTANDER: ["打酱油", "Bystander"],
+  SPECIAL_SERVICE: ["特工机关", "Special Service"],
+  MYSTERY: ["神秘人", "Mystery"],
   IDENTITY_UNSPECIFIED: ["身份未知", "Unknown"],
   military: ["军情", "Military"],
   latent: ["潜伏", "Latent"],
   agent: ["特工", "Agent"],
   bystander: ["打酱油", "Bystander"],
+  special_service: ["特工机关", "Special Service"],
+  mystery: ["神秘人", "Mystery"],
 };
 
 const WORDS = {
@@ -183,7 +187,7 @@ const WORDS = {
   kind_main: ["出牌阶段", "play phase"], kind_send: ["传出情报", "send the intel"], kind_arrive: ["情报到达", "intel arrives"],
   kind_returned: ["情报退回", "intel returned"], kind_respond: ["响应", "respond"], kind_choose: ["选择", "choose"],
   kind_discard: ["弃牌", "discard"], kind_character: ["选择角色", "choose a character"], kind_trigger: ["触发", "trigger"],
-  kind_turn_start: ["回合开始", "turn start"], kind_priority: ["优先权", "priority"], kind_receive: ["是否接收情报", "receive the intel?"], join_queue: ["加入排位队列", "Join the ranked queue"], leave_queue: ["离开队列", "Leave the queue"],
+  kind_turn_start: ["回合开始", "turn start"], kind_priority: ["优先权", "priority"], kind_receive: ["是否接收情报", "receive the intel?"], kind_contest: ["争夺阶段", "contest phase"], kind_rescue: ["濒死求援", "rescue round"], kind_handoff: ["死亡交牌", "hand over cards"], join_queue: ["加入排位队列", "Join the ranked queue"], leave_queue: ["离开队列", "Leave the queue"],
   ticket: ["排队号", "Ticket"], ticket_queued: ["排队中", "queued"], ticket_claimed: ["正在开局", "match being created"],
   ticket_matched: ["已匹配", "matched"], ticket_left: ["已离开", "left"],
   ranked_about: [
@@ -229,6 +233,8 @@ const ACTION_WORDS = {
   听风: ["听风(红)", "听风 (red)"], 看雨: ["看雨(蓝)", "看雨 (blue)"], 日落: ["日落(黑)", "日落 (black)"],
   military: ["军情", "military"], latent: ["潜伏", "latent"], agent: ["特工", "agent"],
   bystander: ["打酱油", "bystander"],
+  special_service: ["特工机关", "special service"], mystery: ["神秘人", "mystery"],
+  up: ["向上(指定)", "up"], lock: ["锁定", "lock"],
 };
 
 let lang = localStorage.getItem("fs.lang") || "zh";
