@@ -45,10 +45,10 @@ def apply_main(g: Game, seat: int, action: str) -> None:
     card = int(words[1])
     opts = opts_of(words[2:])
     function = deck.FUNCTION[card]
+    settle(g)  # the node after the card (§5.3): below the card's triggers and frames
     use_from_hand(g, seat, card, function)
     if function == "clarify":
         g.log("play", seat, f"seat {seat} uses 澄清", cards=(card,))
-    settle(g)  # the node after the card (§5.3)
     if function == "clarify":
         clarify(g, seat, int(opts["on"]))
         return
@@ -217,7 +217,6 @@ def apply_arrive(g: Game, seat: int, action: str) -> None:
     t = st.transit
     assert t is not None
     g.log("play", seat, f"seat {seat} uses 破译", cards=(card,))
-    skills.fire(g, "used_card", seat, card=card, function="decrypt")  # after it resolves (换日)
     if not t.face_up:
         if seat not in t.known_by:
             t.known_by.append(seat)
@@ -257,15 +256,13 @@ def apply_contest(g: Game, seat: int, action: str) -> None:
               public=f"seat {seat} swaps in a face-down card")
         g.log("swapped_out", seat, f"the old intel {old} is discarded", cards=(old,))
         skills.note_card_use(g, seat, card, "swap")
-        skills.fire(g, "used_card", seat, card=card, function="swap")
         return
-    use_from_hand(g, seat, card, deck.FUNCTION[card])
+    use_from_hand(g, seat, card, function)
     g.log("play", seat, f"seat {seat} uses {deck.FUNCTION_ZH[function]}", cards=(card,))
     if function == "intercept":
         move_pending(g, seat, seat, "截获")
     else:
         move_pending(g, seat, int(opts["to"]), "误导")
-        skills.fire(g, "used_card", seat, card=card, function="mislead")
 
 
 def move_pending(g: Game, seat: int, to: int, what: str) -> None:

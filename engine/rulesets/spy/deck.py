@@ -70,3 +70,8 @@ def count(cards: list[int], color: str) -> int:
     """How many of these intel contain ``color`` (a dual card counts for both, §5.4)."""
     table = COLOR_OF[color]
     return sum(1 for c in cards if table[c])
+
+
+#: The three colours in a fixed order (for colours kept as numbers).
+COLORS_ALL = ("red", "blue", "black")
+

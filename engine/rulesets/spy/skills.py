@@ -35,6 +35,12 @@ class Skill:
     flip: ClassVar[bool] = False
     events: ClassVar[tuple[str, ...]] = ()
     """Trigger skills: the events they listen to."""
+    also: ClassVar[tuple[str, ...]] = ()
+    """Further idle points an active skill may be used at (急智: ``rescue`` too)."""
+    once: ClassVar[bool] = False
+    """Once per turn (急送's once per contest phase, 金口一开; main skills always are)."""
+    forced: ClassVar[bool] = False
+    """A trigger without "you may" (可以): it fires without asking (its only offer is taken)."""
 
     # --------------------------------------------------------------- active skills
     def actions(self, g: Game, seat: int) -> list[str]:
@@ -79,8 +85,8 @@ def can_use(g: Game, seat: int, sk: Skill) -> bool:
 def owned(g: Game, seat: int, kind: str) -> list[Skill]:
     if not g.state.characters:
         return []
-    return [SKILLS[s] for s in skill_ids(g, seat) if s in SKILLS and SKILLS[s].kind == kind
-            and can_use(g, seat, SKILLS[s])]
+    return [SKILLS[s] for s in skill_ids(g, seat) if s in SKILLS
+            and (SKILLS[s].kind == kind or kind in SKILLS[s].also) and can_use(g, seat, SKILLS[s])]
 
 
 def passive(g: Game, seat: int, skill: str) -> bool:
@@ -95,7 +101,7 @@ def passive(g: Game, seat: int, skill: str) -> bool:
 def active_actions(g: Game, seat: int, kind: str) -> list[str]:
     out: list[str] = []
     for sk in owned(g, seat, kind):
-        if kind == "main" and has(g.state, Used(seat, sk.id)):
+        if (kind == "main" or sk.once) and has(g.state, Used(seat, sk.id)):
             continue
         out += sk.actions(g, seat)
     return out
@@ -112,7 +118,7 @@ def use(g: Game, seat: int, skill: str, opts: dict[str, str]) -> None:
     sk = SKILLS[skill]
     if sk.flip:
         flip_up(g, seat, sk)
-    if sk.kind == "main":
+    if sk.kind == "main" or sk.once:
         add(g.state, Used(seat, sk.id))
     g.log("skill", seat, f"seat {seat} uses {sk.id}")
     settle(g)
@@ -173,6 +179,9 @@ def h_trigger(g: Game, fr: Frame) -> None:
     if not offers:
         st.stack.pop()
         return
+    if sk.forced:
+        fr.answer = offers[0]
+        return
     g.ask(fr.seat, "trigger", f"{sk.zh}: use it?", ["pass", *offers])
 
 
@@ -183,7 +192,9 @@ def fire_before_death(g: Game, dead: list[int]) -> None:
 
 
 def note_card_use(g: Game, seat: int, card: int, function: str) -> None:
-    """A hand card was used (for 转交 and similar; the trigger runs after it resolves)."""
+    """A hand card was used: the ``used_card`` window (转交, 换日, 诱导) opens once the card
+    has resolved (its frame is pushed below the card's own frames, §5.1)."""
+    fire(g, "used_card", seat, card=card, function=function)
 
 
 def no_effect(g: Game, user: int, target: int, function: str, card: int) -> bool:

@@ -121,6 +121,8 @@ def finish(g: Game, winners: set[int], reason: str) -> None:
     """End the game: the winners declare (§7.3); every identity is shown in the outcome."""
     st = g.state
     st.over = True
+    for p in st.seats:  # §7.3 the winners reveal to declare; §11.17 every identity at the end
+        p.identity_revealed = True
     st.winners = sorted(winners)
     st.reason = reason
     st.prompt = None

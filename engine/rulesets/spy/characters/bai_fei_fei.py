@@ -44,6 +44,7 @@ class FuHei(Skill):
     zh = "腹黑"
     kind = "trigger"
     events = ("received",)
+    forced = True
 
     def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
         return [f"skill {self.id}"] if kw["sender"] == seat and deck.IS_BLACK[kw["card"]] else []

@@ -20,6 +20,7 @@ class ZhiYin(Skill):
     zh = "知音"
     kind = "trigger"
     events = ("received",)
+    forced = True
 
     def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
         return [f"skill {self.id}"] if kw["seat"] == seat and deck.IS_TRUE[kw["card"]] else []
@@ -59,8 +60,10 @@ class JingMeng(Skill):
             g.discard_from_hand(fr.index, [int(fr.answer.split()[1])])
             return
         hand = sorted(st.seats[fr.index].hand)
-        if not hand:
+        if len(hand) <= 1:  # nothing to choose (docs/notation.md: forced answers are not asked)
             st.stack.pop()
+            if hand:
+                g.discard_from_hand(fr.index, hand)
             return
         g.ask(fr.seat, "choose", "惊梦: discard one card of that hand", [f"choose {c}" for c in hand])
 

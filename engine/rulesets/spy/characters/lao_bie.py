@@ -20,6 +20,7 @@ class MingEr(Skill):
     zh = "明饵"
     kind = "trigger"
     events = ("received",)
+    forced = True
 
     def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
         return [f"skill {self.id}"] if kw["sender"] == seat and deck.IS_TRUE[kw["card"]] else []

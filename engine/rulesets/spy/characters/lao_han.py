@@ -20,6 +20,7 @@ class ShiSi(Skill):
     zh = "视死"
     kind = "trigger"
     events = ("received",)
+    forced = True
 
     def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
         return [f"skill {self.id}"] if kw["seat"] == seat and deck.IS_BLACK[kw["card"]] else []

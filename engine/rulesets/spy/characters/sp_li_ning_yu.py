@@ -18,6 +18,7 @@ class YouDao(Skill):
     zh = "诱导"
     kind = "trigger"
     events = ("used_card",)
+    forced = True
 
     def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
         return [f"skill {self.id}"] if kw["seat"] == seat and kw["function"] == "mislead" else []
