@@ -64,7 +64,25 @@ def run_targeted(g: Game, seat: int, card: int, function: str, target: int) -> N
     else:
         g.log("play", seat, f"seat {seat} uses {deck.FUNCTION_ZH[function]} on seat {target}",
               seats=(target,), cards=(card,) if card else ())
-    if skills.no_effect(g, seat, target, function, card):
+    # the effect waits for the target's "when you become the target" window (就计, §9)
+    g.push(Frame("spy_card", seat=seat, index=target, card=card, text="resolve",
+                 order=[deck.FUNCTIONS.index(function)]))
+    skills.fire(g, "targeted", target, card=card, function=function)
+
+
+def resolve_targeted(g: Game, fr: Frame) -> None:
+    """The effect of a targeted play-phase card (``resolve`` frame, stage 0), then (stage 1,
+    once any prompt of the effect is answered) 就计's taking of the card."""
+    st = g.state
+    seat, target, card = fr.seat, fr.index, fr.card
+    function = deck.FUNCTIONS[fr.order[0]]
+    if fr.stage == 1:
+        st.stack.pop()
+        skills.after_targeted(g, target, card)
+        return
+    fr.stage = 1
+    # 城府 voids 威逼 after the user has named a card (the naming is part of the use)
+    if function != "threaten" and skills.no_effect(g, seat, target, function, card):
         return
     if function == "probe":
         probe(g, seat, card, target)
@@ -148,6 +166,9 @@ def h_card(g: Game, fr: Frame) -> None:
     if fr.text == "threaten":
         threaten(g, fr)
         return
+    if fr.text == "resolve":
+        resolve_targeted(g, fr)
+        return
     if fr.text == "decrypt":
         t = st.transit
         if fr.answer:
@@ -180,6 +201,9 @@ def threaten(g: Game, fr: Frame) -> None:
             g.ask(user, "choose", "威逼: name a card", [f"choose {n}" for n in THREATEN_NAMES])
             return
     name = THREATEN_NAMES[fr.order[0]]
+    if not fr.answer and skills.no_effect(g, user, target, "threaten", fr.card):
+        st.stack.pop()
+        return
     hand = st.seats[target].hand
     matching = sorted(c for c in hand if deck.FUNCTION[c] == name)
     if fr.answer:

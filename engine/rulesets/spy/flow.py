@@ -248,11 +248,17 @@ def h_receive(g: Game, fr: Frame) -> None:
 
 
 # ---------------------------------------------------------------------- nodes, dying, death
+#: Frames of a dying or death resolution: nodes inside them check nothing (§5.3 last line).
+RESOLVING_DEATH = frozenset({"spy_dying", "spy_rescue", "spy_death"})
+
+
 def h_settle(g: Game, fr: Frame) -> None:
     """§5.3 steps 2–3 (triggers are frames pushed above this one): collection victories,
     then every living player with 3+ black intel becomes dying."""
     st = g.state
     st.stack.pop()
+    if any(f.kind in RESOLVING_DEATH for f in st.stack):
+        return  # postponed to the node after the dying and death resolution (§5.3)
     won = collection_winners(g)
     if won:
         finish(g, won, "intel collected")
@@ -280,6 +286,8 @@ def h_dying(g: Game, fr: Frame) -> None:
     st.stack.pop()
     if fr.cards:
         g.push(Frame("spy_death", order=list(fr.cards)))
+    else:
+        settle(g)  # the node after the rescue rounds: victory, anyone newly dying
 
 
 def h_rescue(g: Game, fr: Frame) -> None:

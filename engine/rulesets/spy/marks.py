@@ -51,4 +51,23 @@ class Jailed(TypedMark):
     seat: SeatNo
 
 
-KINDS = (Lost, TurnDied, Used, Barred, Jailed)
+
+
+@dataclass(frozen=True, slots=True)
+class Declared(TypedMark):
+    """江湖令: ``seat`` declared ``color`` when sending this turn."""
+
+    tag: ClassVar[str] = "spy_declared"
+    seat: SeatNo
+    color: Word
+
+
+@dataclass(frozen=True, slots=True)
+class JiuJiTaken(TypedMark):
+    """就计 fired for ``seat``: the card targeting her goes to her hand once resolved."""
+
+    tag: ClassVar[str] = "spy_jiu_ji"
+    seat: SeatNo
+
+
+KINDS = (Lost, TurnDied, Used, Barred, Jailed, Declared, JiuJiTaken)

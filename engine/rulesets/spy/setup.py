@@ -190,6 +190,6 @@ def zone_counts(st: State) -> Counter[int]:
     for s in st.seats:
         counts.update(s.hand)
         counts.update(s.intel)
-    if st.transit is not None:
+    if st.transit is not None and st.transit.card:  # 0: 妙手 between discarding and taking
         counts[st.transit.card] += 1
     return counts

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.marks import add, has
+from engine.marks import add, has, remove
 from engine.state import Frame
 
-from .marks import Jailed, Used
+from .marks import Jailed, JiuJiTaken, Used
 from .nodes import settle
 from .table import ROWS
 
 if TYPE_CHECKING:
     from engine.game import Game
 
+#: The trigger window every face-down character gets when targeted (就计's cover).
+MASK = "face_down"
 #: Skill id -> skill object (filled by the character modules).
 SKILLS: dict[str, Skill] = {}
 
@@ -140,6 +142,11 @@ def fire(g: Game, event: str, seat: int, **kw: Any) -> None:
     frames: list[Frame] = []
     for i in range(n):
         s = (st.turn + i) % n
+        p = st.seats[s]
+        if event == "targeted" and s == seat and p.character and not p.exposed and p.alive \
+                and "jiu_ji" not in skill_ids(g, s):
+            # every face-down target is asked, so 就计's prompt tells nobody who she is
+            frames.append(Frame("spy_trigger", seat=s, text=f"{MASK} {event} -", index=seat))
         for sid in skill_ids(g, s):
             sk = SKILLS.get(sid)
             if sk is None or sk.kind != "trigger" or event not in sk.events:
@@ -162,6 +169,13 @@ def h_trigger(g: Game, fr: Frame) -> None:
     """A trigger window of one seat's skill: ``pass`` or ``skill ID …``."""
     st = g.state
     sid, event, _ = fr.text.split()
+    if sid == MASK:
+        if fr.answer:
+            fr.answer = ""
+            st.stack.pop()
+            return
+        g.ask(fr.seat, "trigger", "a face-down character may react", ["pass"])
+        return
     sk = SKILLS[sid]
     if fr.answer:
         action, fr.answer = fr.answer, ""
@@ -182,7 +196,9 @@ def h_trigger(g: Game, fr: Frame) -> None:
     if sk.forced:
         fr.answer = offers[0]
         return
-    g.ask(fr.seat, "trigger", f"{sk.zh}: use it?", ["pass", *offers])
+    # a flip skill's prompt names nothing: the character is still face down
+    g.ask(fr.seat, "trigger", "a face-down character may react" if sk.flip else f"{sk.zh}: use it?",
+          ["pass", *offers])
 
 
 def fire_before_death(g: Game, dead: list[int]) -> None:
@@ -195,6 +211,21 @@ def note_card_use(g: Game, seat: int, card: int, function: str) -> None:
     """A hand card was used: the ``used_card`` window (转交, 换日, 诱导) opens once the card
     has resolved (its frame is pushed below the card's own frames, §5.1)."""
     fire(g, "used_card", seat, card=card, function=function)
+
+
+def after_targeted(g: Game, target: int, card: int) -> None:
+    """就计 (§9 李宁玉): once the card that targeted her has resolved, it goes into her hand
+    (nothing when no real card was used, e.g. 诡诈)."""
+    st = g.state
+    if not card or not has(st, JiuJiTaken(target)):
+        return
+    remove(st, JiuJiTaken)
+    for zone in (st.discard, st.removed):
+        if card in zone:
+            zone.remove(card)
+            st.seats[target].hand.append(card)
+            g.log("take", target, f"seat {target} takes {card} into the hand", cards=(card,))
+            return
 
 
 def no_effect(g: Game, user: int, target: int, function: str, card: int) -> bool:

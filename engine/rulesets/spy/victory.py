@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from engine.marks import add, has
 
 from . import deck, ruledata
+from .characters.gu_xiao_meng import co_winners
 from .marks import Lost, TurnDied
 
 if TYPE_CHECKING:
@@ -120,6 +121,7 @@ def last_standing(g: Game) -> set[int] | None:
 def finish(g: Game, winners: set[int], reason: str) -> None:
     """End the game: the winners declare (§7.3); every identity is shown in the outcome."""
     st = g.state
+    winners = co_winners(g, winners)
     st.over = True
     for p in st.seats:  # §7.3 the winners reveal to declare; §11.17 every identity at the end
         p.identity_revealed = True
