@@ -7,7 +7,6 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.marks import find, has
 from engine.state import Prompt
 
 from . import deck, skills
@@ -17,6 +16,9 @@ from .nodes import forced
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+BARRED = Barred.tag
+JAILED = Jailed.tag
 
 
 def legal_for(g: Game, prompt: Prompt) -> list[str]:
@@ -38,13 +40,14 @@ def legal_for(g: Game, prompt: Prompt) -> list[str]:
 
 
 def usable(g: Game, seat: int, function: str) -> bool:
-    """Hand cards of ``function`` may be used (强令 bars names; 禁闭 bars all hand cards)."""
-    st = g.state
-    if not st.marks:
-        return True
-    if has(st, Jailed(seat)):
-        return False
-    return all(b.name != function for b in find(st, Barred))
+    """Hand cards of ``function`` may be used (强令 bars names; 禁闭 bars all hand cards).
+    Reads the mark records directly: this runs for every listed card."""
+    for m in g.state.marks:
+        if m.tag == BARRED and m.words[0] == function:
+            return False
+        if m.tag == JAILED and m.seats[0] == seat:
+            return False
+    return True
 
 
 def hand_by_function(g: Game, seat: int) -> dict[str, list[int]]:
@@ -115,7 +118,8 @@ def contest_actions(g: Game, seat: int) -> list[str]:
     if usable(g, seat, "mislead"):
         out += [f"play {c} to {s}" for c in by.get("mislead", []) for s in targets]
     if g.state.characters:
-        if skills.passive(g, seat, "ying_bian") and usable(g, seat, "mislead") and usable(g, seat, "intercept"):
+        # 强令: the card it is used as counts (barring 误导 stops 应变, barring 截获 does not; §9)
+        if skills.passive(g, seat, "ying_bian") and usable(g, seat, "mislead"):
             out += [f"play {c} to {s} as mislead" for c in by.get("intercept", []) for s in targets]
         out += skills.active_actions(g, seat, "contest")
     return out

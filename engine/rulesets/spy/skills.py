@@ -62,6 +62,12 @@ class Skill:
         it does not fire)."""
         return []
 
+    def asked(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> bool:
+        """Whether the seat is asked even with nothing usable (only ``pass``): a skill whose
+        use needs a certain hand card is asked on its public condition, so the prompt tells
+        nobody what the hand holds (as the classic ruleset does)."""
+        return False
+
     def fire(self, g: Game, fr: Frame, action: str) -> None:
         """Carry out a trigger answer (``fr`` is the ``spy_trigger`` frame, popped)."""
 
@@ -189,8 +195,9 @@ def h_trigger(g: Game, fr: Frame) -> None:
     p = st.seats[fr.seat]
     # "before death" skills work for the dead (§6.2); others need a living owner
     usable = can_use(g, fr.seat, sk) or (event == "before_death" and p.exposed and not has(st, Jailed(fr.seat)))
-    offers = sk.offers(g, fr.seat, event, trigger_kw(fr)) if usable else []
-    if not offers:
+    kw = trigger_kw(fr)
+    offers = sk.offers(g, fr.seat, event, kw) if usable else []
+    if not offers and not (usable and sk.asked(g, fr.seat, event, kw)):
         st.stack.pop()
         return
     if sk.forced:

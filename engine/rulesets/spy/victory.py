@@ -123,9 +123,9 @@ def finish(g: Game, winners: set[int], reason: str) -> None:
     st = g.state
     winners = co_winners(g, winners)
     st.over = True
-    for p in st.seats:  # §7.3 the winners reveal to declare; §11.17 every identity at the end
-        p.identity_revealed = True
-    st.winners = sorted(winners)
+    for w in winners:  # §7.3: the winners reveal their identity cards to declare
+        st.seats[w].identity_revealed = True
+    st.winners = sorted(winners)  # §11.17: the outcome names every seat's identity
     st.reason = reason
     st.prompt = None
     who = " ".join(map(str, st.winners)) or "nobody"

@@ -26,6 +26,9 @@ class MianLiCangZhen(Skill):
             return []
         return [f"skill {self.id} cards {c}" for c in sorted(g.state.seats[seat].hand) if deck.IS_BLACK[c]]
 
+    def asked(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> bool:
+        return kw["sender"] == seat and g.state.seats[kw["seat"]].alive and bool(g.state.seats[seat].hand)
+
     def fire(self, g: Game, fr: Frame, action: str) -> None:
         card = int(action.split()[-1])
         g.state.seats[fr.seat].hand.remove(card)

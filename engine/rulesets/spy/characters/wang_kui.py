@@ -31,6 +31,10 @@ class YiYaHuanYa(Skill):
         blacks = sorted(c for c in g.state.seats[seat].hand if deck.IS_BLACK[c])
         return [f"skill {self.id} to {s} cards {c}" for s in targets for c in blacks]
 
+    def asked(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> bool:
+        return kw["seat"] == seat and deck.IS_BLACK[kw["card"]] and kw["sender"] >= 0 \
+            and bool(g.state.seats[seat].hand)
+
     def fire(self, g: Game, fr: Frame, action: str) -> None:
         words = action.split()
         to, card = int(words[3]), int(words[5])
