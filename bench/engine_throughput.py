@@ -39,7 +39,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1000)
-    parser.add_argument("--ruleset", default="return", help="a registered ruleset id: return (风声再临), classic, spy (谍战篇)")
+    parser.add_argument("--ruleset", default="return",
+                        help="a registered ruleset id: return (风声再临), classic, spy (谍战篇)")
     args = parser.parse_args()
     rs = args.ruleset
     play_random(0, args.players, ruleset=rs)  # warm-up: imports, tables

@@ -356,6 +356,12 @@ def h_death(g: Game, fr: Frame) -> None:
         p.hand = []
         p.intel = []
     st.stack.pop()
+    # intel placed by before-death skills (遗信, 如归) is checked while the dead are still in
+    # their death resolution: a dying 诱变者 may still win (§6.3, §7.2, FAQ 2.0 诱变者)
+    won = collection_winners(g, tuple(fr.order))
+    if won:
+        finish(g, won, "intel collected")
+        return
     standing = last_standing(g)
     if standing is not None:
         finish(g, standing, "last player standing")

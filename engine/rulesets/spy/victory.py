@@ -51,9 +51,10 @@ def usurp(g: Game, winners: set[int]) -> set[int]:
     return winners
 
 
-def collection_winners(g: Game) -> set[int]:
+def collection_winners(g: Game, resolving: tuple[int, ...] = ()) -> set[int]:
     """The collection check (§7.3): 3 red / 3 blue declared by the faction of that colour
-    or a 双面间谍; held without a declaration: a living 诱变者 wins; then 篡夺者."""
+    or a 双面间谍; held without a declaration: a 诱变者 wins who is alive or among
+    ``resolving`` (still inside their own death resolution, §7.2 / FAQ 2.0); then 篡夺者."""
     st = g.state
     winners: set[int] = set()
     undeclared = False
@@ -69,7 +70,7 @@ def collection_winners(g: Game) -> set[int]:
             else:
                 undeclared = True
     if undeclared:
-        winners |= {s for s in g.living() if task(g, s) == "you_bian_zhe"}
+        winners |= {s for s in (*g.living(), *resolving) if task(g, s) == "you_bian_zhe"}
     return usurp(g, winners)
 
 
