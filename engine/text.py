@@ -14,8 +14,8 @@ table; tests/unit/test_text_templates.py fails on any line a ruleset emits witho
 Placeholders name their type by prefix (digits may follow: ``{seat2}``): ``seat`` a seat
 number, ``card`` a card number (``?`` when face down), ``cards`` card numbers separated by
 spaces or commas, ``seats`` seat numbers so separated (``-``: none), ``n`` a count,
-``id`` an id (card function, character, skill, identity, mode, word), ``zh`` a printed Chinese name, ``text`` free text, ``action`` an action in
-notation (docs/notation.md), ``reason`` a game-over reason (the clients translate it).
+``id`` an id (card function, character, skill, identity, mode, word), ``zh`` a printed
+Chinese name, ``text`` free text, ``action`` an action in notation (docs/notation.md), ``reason`` a game-over reason (the clients translate it).
 """
 
 from __future__ import annotations
