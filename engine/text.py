@@ -15,7 +15,8 @@ Placeholders name their type by prefix (digits may follow: ``{seat2}``): ``seat`
 number, ``card`` a card number (``?`` when face down), ``cards`` card numbers separated by
 spaces or commas, ``seats`` seat numbers so separated (``-``: none), ``n`` a count,
 ``id`` an id (card function, character, skill, identity, mode, word), ``zh`` a printed
-Chinese name, ``text`` free text, ``action`` an action in notation (docs/notation.md), ``reason`` a game-over reason (the clients translate it).
+Chinese name, ``text`` free text, ``action`` an action in notation (docs/notation.md),
+``reason`` a game-over reason (the clients translate it).
 """
 
 from __future__ import annotations
