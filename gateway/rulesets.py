@@ -110,7 +110,9 @@ class RulesetCatalog:
         return {"default": answer.default_ruleset, "rulesets": [summary(info) for info in answer.rulesets]}
 
     async def deck(self, ruleset: str | None) -> dict[str, Any]:
-        """``GET /api/cards``: the printed deck of a ruleset, by card number."""
+        """``GET /api/cards``: the printed deck of a ruleset, by card number, and its text
+        table (template key -> the Chinese and English templates of its events and prompts)."""
         info = await self.find(ruleset)
         cards = {str(card.number): to_dict(card) for card in info.cards}
-        return {"ruleset": info.id, "zh": info.zh, "cards": cards}
+        texts = {row.key: {"scope": row.scope, "kind": row.kind, "zh": row.zh, "en": row.en} for row in info.texts}
+        return {"ruleset": info.id, "zh": info.zh, "cards": cards, "texts": texts}

@@ -26,6 +26,7 @@ import io
 from engine.errors import SetupError
 from engine.ruleset import CardTable, Ruleset
 from engine.rulesets import PACKAGES, RULESET_IDS, get_ruleset
+from engine.text import templates
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
 from services.errors import BadRequest
@@ -91,6 +92,8 @@ def ruleset_info(ruleset: Ruleset) -> es.RulesetInfo:
         characters=bool(ruleset.characters),
         cards=deck_cards(ruleset),
     )
+    for row in templates(ruleset.id):
+        info.texts.append(es.TextTemplate(key=row.key, scope=row.scope, kind=row.kind, zh=row.zh, en=row.en))
     for players, counts in sorted(ruleset.identity_table.items()):
         info.identity_table[players].CopyFrom(game_pb2.IntList(values=list(counts)))
     for character in ruleset.characters.values():

@@ -215,6 +215,12 @@ const WORDS = {
   "chat.phrase.thinking": ["让我想想…", "Let me think…"], "chat.phrase.hurry": ["快点吧~", "Hurry up~"],
   "chat.phrase.sorry": ["抱歉!", "Sorry!"], "chat.phrase.thanks": ["谢谢!", "Thanks!"],
   "chat.phrase.wow": ["哇!", "Wow!"],
+  // structured text (text.js): markers, face-down cards, colours and timings named by the engine
+  marker_direction: ["可转向", "direction-any"], marker_lock: ["加密", "encrypted"],
+  face_down_card: ["一张背面的牌", "a face-down card"], dual: ["双色", "dual"],
+  burned: ["情报被烧毁时", "burned"], discarded: ["弃牌时", "discarded"], dying: ["濒死时", "dying"],
+  received: ["接收情报时", "received"], targeted: ["成为目标时", "targeted"], seen_through: ["被识破时", "seen through"],
+  card_text: ["牌面效果", "What it does"], rules: ["规则", "Rules"],
   seat_lost: ["服务器已重置, 你的座位凭证失效: 现以观众身份观看", "The server was reset and your seat token no longer works: watching instead"],
 };
 
@@ -229,6 +235,10 @@ const ACTION_WORDS = {
   听风: ["听风(红)", "听风 (red)"], 看雨: ["看雨(蓝)", "看雨 (blue)"], 日落: ["日落(黑)", "日落 (black)"],
   military: ["军情", "military"], latent: ["潜伏", "latent"], agent: ["特工", "agent"],
   bystander: ["打酱油", "bystander"],
+  // the options of choose decisions (engine/rulesets/*: choose <word>)
+  none: ["都不", "none"], done: ["完成", "done"], keep: ["保留", "keep"], swap: ["交换", "swap"],
+  take: ["拿取", "take"], leave: ["不发动", "leave"], flip: ["翻面", "flip"], draw: ["摸牌", "draw"],
+  four: ["摸四张", "draw four"], discard: ["弃牌", "discard"], burn: ["烧毁", "burn"], identity: ["查看身份", "identity"],
 };
 
 let lang = localStorage.getItem("fs.lang") || "zh";
@@ -277,6 +287,9 @@ let currentRuleset = "";
 export function useRuleset(id) {
   currentRuleset = id || "";
 }
+
+/** The ruleset of the page (useRuleset), "" when none was set. */
+export const currentRulesetId = () => currentRuleset;
 
 const CHARACTER_SKILLS = {};
 /** A character's skill ids (in the current ruleset). */

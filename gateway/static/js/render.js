@@ -1,6 +1,7 @@
 // Pieces of the table drawn from an Observation (proto/fengsheng/v1/game.proto), shared by
 // the table, spectator and replay pages.
 import { actionWord, character, characterSkills, fn, identity, missionText, name, skill, t, translateText } from "./i18n.js";
+import { cardTitle, renderTemplate } from "./text.js";
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -32,9 +33,7 @@ export function cardTile(number, deck, { selected = false, onclick, small = fals
       class: cls,
       type: onclick ? "button" : undefined,
       onclick,
-      title: `${fn(c.function)} · ${name(c.color)} · ${name(c.transmission)}${c.direction_any ? " · ⇄" : ""}${
-        c.encrypted ? " · ◆" : ""
-      } · #${number}`,
+      title: cardTitle(c, number),
       dataset: { card: number },
     },
     h("span", { class: "fname" }, fn(c.function)),
@@ -250,6 +249,15 @@ const SEAT_WORDS = new Set(["seat", "seats", "to", "by", "from", "of", "player",
  * not a card on the table. */
 export function logLine(event, deck = null) {
   const priv = event.audience && event.audience.length > 0 && !event.audience.includes(-1);
+  const shaped = event.template ? renderTemplate(event.template, event.args, deck || {}, actionLabel) : null;
+  if (shaped) {
+    return h(
+      "li",
+      { class: `${priv ? "private" : ""}${/: pass$/.test(event.text) ? " minor" : ""}`, dataset: { kind: event.kind } },
+      priv ? h("span", { class: "badge private" }, t("private")) : null,
+      shaped,
+    );
+  }
   const listed = new Set((event.cards || []).filter((n) => n > 0));
   // an answer echoed in notation ("0: play 12 to 3", "0: send 61 secret left"): its card
   const echoed = /^\d+: (?:play|send) (\d+)\b/.exec(String(event.text));

@@ -25,6 +25,7 @@ import {
   seatPanel,
   transitPanel,
 } from "./render.js";
+import { renderTemplate } from "./text.js";
 
 /** Every answer (clicked or automatic) leaves no earlier than this after its prompt arrived. */
 export const DEFAULT_HOLD_MS = 1000;
@@ -441,7 +442,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
         `${t("prompt")} #${p.decision} · ${kindName(p.kind)}`,
         timeout > 0 ? h("span", { class: "timer" }, "") : null,
       ),
-      h("p", { class: "prompt-text" }, translatePrompt(p.prompt)),
+      h("p", { class: "prompt-text" }, translatePrompt(p)),
       state.sending ? h("p", { class: "muted" }, state.auto ? `${t("autopass")}…` : "…") : null,
       h("div", { class: "actions", id: "actions" }, buttons),
       selected.length ? null : h("p", { class: "hint muted" }, t("selected_hint")),
@@ -512,8 +513,14 @@ export async function mountTable(root, { matchId, spectator = false }) {
     );
   }
 
-  function translatePrompt(text) {
-    return promptText(text);
+  /** The prompt from its template when the observation's decision is this one (text.js). */
+  function translatePrompt(p) {
+    const pending = state.obs?.pending;
+    if (pending && Number(pending.number) === Number(p.decision) && pending.template) {
+      const shaped = renderTemplate(pending.template, pending.args, deck, actionLabel);
+      if (shaped) return shaped;
+    }
+    return promptText(p.prompt);
   }
 
   // the seats and settings (names of the players, the turn timer), then the first view
