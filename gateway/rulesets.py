@@ -11,6 +11,7 @@ serving it runs.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from typing import Any
 
@@ -47,7 +48,12 @@ def summary(info: pb.RulesetInfo) -> dict[str, Any]:
                 "id": c.id,
                 "zh": c.zh,
                 "en": c.en,
-                "skills": [{"id": s, "zh": zh} for s, zh in zip(c.skills, c.skills_zh, strict=False)],
+                "skills": [
+                    {"id": s, "zh": zh, "text_zh": text_zh, "text_en": text_en}
+                    for s, zh, text_zh, text_en in itertools.zip_longest(
+                        c.skills, c.skills_zh, c.skills_text_zh, c.skills_text_en, fillvalue=""
+                    )
+                ],
                 "mission": c.mission,
             }
             for c in info.character_table

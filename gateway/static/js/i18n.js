@@ -292,6 +292,14 @@ export function useRuleset(id) {
 export const currentRulesetId = () => currentRuleset;
 
 const CHARACTER_SKILLS = {};
+const SKILL_TEXT = {}; // "ruleset:skill" -> [zh, en]: what the skill does (GET /api/rulesets)
+
+/** What a skill does, in the current language ("" when unknown). */
+export function skillText(id, ruleset = currentRuleset) {
+  const entry = SKILL_TEXT[`${ruleset}:${id}`];
+  if (!entry) return "";
+  return (lang === "zh" ? entry[0] || entry[1] : entry[1] || entry[0]) || "";
+}
 /** A character's skill ids (in the current ruleset). */
 export const characterSkills = (id, ruleset = currentRuleset) => CHARACTER_SKILLS[`${ruleset}:${id}`] || [];
 
@@ -307,7 +315,10 @@ export function learnRuleset(info) {
     if (c.mission) MISSIONS_EN[`${info.id}:${c.id}`] = c.mission;
     CHARACTER_SKILLS[`${info.id}:${c.id}`] = (c.skills || []).map((s) => s.id);
     LEARNED.characters[c.id] = [c.zh, c.en];
-    for (const s of c.skills || []) if (s.zh) LEARNED.skills[s.id] = [s.zh, ""];
+    for (const s of c.skills || []) {
+      if (s.zh) LEARNED.skills[s.id] = [s.zh, ""];
+      if (s.text_zh || s.text_en) SKILL_TEXT[`${info.id}:${s.id}`] = [s.text_zh || "", s.text_en || ""];
+    }
   }
 }
 

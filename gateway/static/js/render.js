@@ -1,7 +1,7 @@
 // Pieces of the table drawn from an Observation (proto/fengsheng/v1/game.proto), shared by
 // the table, spectator and replay pages.
-import { actionWord, character, characterSkills, fn, identity, missionText, name, skill, t, translateText } from "./i18n.js";
-import { cardTitle, renderTemplate } from "./text.js";
+import { actionWord, character, characterSkills, fn, identity, missionText, name, skill, skillText, t, translateText } from "./i18n.js";
+import { cardTitle, renderTemplate, showInfo } from "./text.js";
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -103,7 +103,17 @@ export function seatPanel(obs, view, deck, seats, { isViewer = false, showHand =
     h(
       "div",
       { class: "seat-line" },
-      h("span", { class: "char", dataset: { character: view.character || "" }, title: characterAbout(view.character) }, charText),
+      h(
+        view.character ? "button" : "span",
+        {
+          class: "char",
+          type: view.character ? "button" : undefined,
+          dataset: { character: view.character || "" },
+          title: characterAbout(view.character),
+          onclick: view.character ? () => showInfo(characterCard(view.character, { main: false })) : undefined,
+        },
+        charText,
+      ),
       h("span", { class: "handcount", title: t("hand_count") }, `🂠 ${view.hand_count}`),
       badges,
     ),
@@ -298,9 +308,11 @@ export function fill(el, ...kids) {
 /** A character's skills and secret mission as one line of text (a tooltip; "" unknown). */
 export function characterAbout(id) {
   if (!id) return undefined;
-  const skills = characterSkills(id).map(skill).join(" · ");
+  const skills = characterSkills(id)
+    .map((s) => (skillText(s) ? `${skill(s)}: ${skillText(s)}` : skill(s)))
+    .join("\n");
   const mission = missionText(id);
-  return [skills && `${t("skills")}: ${skills}`, mission && `${t("mission")}: ${mission}`].filter(Boolean).join("\n") || undefined;
+  return [skills && `${t("skills")}:\n${skills}`, mission && `${t("mission")}: ${mission}`].filter(Boolean).join("\n") || undefined;
 }
 
 /** Your character as a card: its name, its skills and its secret mission. */
@@ -311,6 +323,13 @@ export function characterCard(id, { main = true } = {}) {
     { class: "character-card", id: main ? "my-character" : undefined, dataset: { character: id } },
     h("strong", {}, character(id)),
     h("div", { class: "skills" }, `${t("skills")}: `, characterSkills(id).map(skill).join(" · ") || "—"),
+    h(
+      "dl",
+      { class: "skill-texts" },
+      characterSkills(id)
+        .filter((s) => skillText(s))
+        .map((s) => [h("dt", {}, skill(s)), h("dd", {}, skillText(s))]),
+    ),
     mission ? h("div", { class: "mission", id: main ? "my-mission" : undefined }, `${t("mission")}: `, mission) : null,
   );
 }

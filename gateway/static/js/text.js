@@ -51,6 +51,7 @@ export function cardName(number, deck) {
   el.className = `cardname ${COLOR_CLASS[c.color] || ""}`;
   el.title = cardTitle(c, n);
   el.textContent = `${fn(c.function)}#${n}`;
+  el.addEventListener("click", () => showInfo(cardTitle(c, n)));
   return el;
 }
 
@@ -127,3 +128,28 @@ export function renderTemplate(key, args, deck, actionLabel) {
 
 /** The pieces as plain text (for titles and tests). */
 export const piecesText = (pieces) => pieces.map((p) => (typeof p === "string" ? p : p.textContent)).join("");
+
+/** A small dialog over the page (a tapped card or character: its text in the reader's
+ * language); it lives outside the redrawn table, closed by its button or a tap outside. */
+export function showInfo(content) {
+  let box = document.getElementById("info-dialog");
+  if (!box) {
+    box = document.createElement("dialog");
+    box.id = "info-dialog";
+    box.addEventListener("click", (e) => {
+      if (e.target === box) box.close();
+    });
+    document.body.append(box);
+  }
+  const body = document.createElement("div");
+  body.className = "info-body";
+  if (typeof content === "string") body.textContent = content;
+  else body.append(content);
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "close";
+  close.textContent = "✕";
+  close.addEventListener("click", () => box.close());
+  box.replaceChildren(close, body);
+  if (!box.open) box.showModal();
+}
