@@ -120,5 +120,8 @@ class RulesetCatalog:
         table (template key -> the Chinese and English templates of its events and prompts)."""
         info = await self.find(ruleset)
         cards = {str(card.number): to_dict(card) for card in info.cards}
-        texts = {row.key: {"scope": row.scope, "kind": row.kind, "zh": row.zh, "en": row.en} for row in info.texts}
+        texts = {
+            row.key: {"scope": row.scope, "kind": row.kind, "zh": row.zh, "en": row.en, "match": row.match}
+            for row in info.texts
+        }
         return {"ruleset": info.id, "zh": info.zh, "cards": cards, "texts": texts}

@@ -278,18 +278,20 @@ class CharacterEntry(_message.Message):
     def __init__(self, id: _Optional[str] = ..., zh: _Optional[str] = ..., en: _Optional[str] = ..., skills: _Optional[_Iterable[str]] = ..., skills_zh: _Optional[_Iterable[str]] = ..., mission: _Optional[str] = ..., skills_text_zh: _Optional[_Iterable[str]] = ..., skills_text_en: _Optional[_Iterable[str]] = ..., mission_zh: _Optional[str] = ...) -> None: ...
 
 class TextTemplate(_message.Message):
-    __slots__ = ("key", "scope", "kind", "zh", "en")
+    __slots__ = ("key", "scope", "kind", "zh", "en", "match")
     KEY_FIELD_NUMBER: _ClassVar[int]
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     ZH_FIELD_NUMBER: _ClassVar[int]
     EN_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
     key: str
     scope: str
     kind: str
     zh: str
     en: str
-    def __init__(self, key: _Optional[str] = ..., scope: _Optional[str] = ..., kind: _Optional[str] = ..., zh: _Optional[str] = ..., en: _Optional[str] = ...) -> None: ...
+    match: str
+    def __init__(self, key: _Optional[str] = ..., scope: _Optional[str] = ..., kind: _Optional[str] = ..., zh: _Optional[str] = ..., en: _Optional[str] = ..., match: _Optional[str] = ...) -> None: ...
 
 class RulesetInfo(_message.Message):
     __slots__ = ("id", "zh", "players", "identities", "identity_table", "characters", "character_table", "cards", "texts")

@@ -36,4 +36,14 @@ def test_the_text_table_names_only_real_functions_and_skills(ruleset_id: str) ->
     functions = {c.function for c in info.cards}
     skills = {s for c in info.character_table for s in c.skills}
     for kind, ident in function_and_skill_texts(ruleset_id):
-        assert (kind == "function" and ident in functions) or (kind == "skill" and ident in skills), (kind, ident)
+        assert (kind == "function" and ident in functions) or (kind == "skill" and ident in skills) or kind == "rule", (
+            kind,
+            ident,
+        )
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_the_rules_page_has_the_victory_conditions_in_both_languages(ruleset_id: str) -> None:
+    info = next(i for i in rulesets().rulesets if i.id == ruleset_id)
+    victory = [t for t in info.texts if t.scope == "rule" and t.kind == "victory"]
+    assert len(victory) == 1 and CJK.search(victory[0].zh) and "win" in victory[0].en

@@ -220,7 +220,8 @@ const WORDS = {
   face_down_card: ["一张背面的牌", "a face-down card"], dual: ["双色", "dual"],
   burned: ["情报被烧毁时", "burned"], discarded: ["弃牌时", "discarded"], dying: ["濒死时", "dying"],
   received: ["接收情报时", "received"], targeted: ["成为目标时", "targeted"], seen_through: ["被识破时", "seen through"],
-  card_text: ["牌面效果", "What it does"], rules: ["规则", "Rules"],
+  card_text: ["牌面效果", "What it does"], rules: ["规则", "Rules"], victory: ["胜利条件", "Victory"],
+  cards_heading: ["游戏牌", "Cards"], characters_heading: ["角色", "Characters"], rules_page: ["规则说明", "Rules"],
   seat_lost: ["服务器已重置, 你的座位凭证失效: 现以观众身份观看", "The server was reset and your seat token no longer works: watching instead"],
 };
 

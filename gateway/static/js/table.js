@@ -25,7 +25,8 @@ import {
   seatPanel,
   transitPanel,
 } from "./render.js";
-import { renderTemplate } from "./text.js";
+import { rulesLink } from "./rules.js";
+import { errorText, promptPieces, renderTemplate } from "./text.js";
 
 /** Every answer (clicked or automatic) leaves no earlier than this after its prompt arrived. */
 export const DEFAULT_HOLD_MS = 1000;
@@ -112,6 +113,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
         { class: "badge ruleset", id: "ruleset-name", dataset: { ruleset: firstInfo?.ruleset || "" } },
         `${t("ruleset")}: ${rulesetName(ruleset) || firstInfo?.ruleset || "?"}`,
       ),
+      ruleset ? rulesLink(ruleset.id) : null,
       spectator ? h("span", { class: "badge spect" }, t("spectating")) : null,
       seatLost ? h("span", { class: "badge seat-lost", id: "seat-lost" }, t("seat_lost")) : null,
       el.status,
@@ -170,7 +172,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
         render();
       } while (dirty);
     } catch (err) {
-      state.error = String(err.message || err);
+      state.error = errorText(err.body?.error?.code || err.code, String(err.message || err));
       render();
     } finally {
       refreshing = false;
@@ -230,7 +232,8 @@ export async function mountTable(root, { matchId, spectator = false }) {
 
   function onError(body) {
     state.sending = false;
-    state.error = body?.error?.message || body?.message || "error";
+    // shown in the reader's language by its code (gateway/errors.py); the message is English
+    state.error = errorText(body?.error?.code || body?.code, body?.error?.message || body?.message || "error");
     render();
     refresh();
   }
@@ -513,14 +516,15 @@ export async function mountTable(root, { matchId, spectator = false }) {
     );
   }
 
-  /** The prompt from its template when the observation's decision is this one (text.js). */
+  /** The prompt from its template (text.js): the observation's when its decision is this
+   * one, else found from the prompt's words in the ruleset's table. */
   function translatePrompt(p) {
     const pending = state.obs?.pending;
     if (pending && Number(pending.number) === Number(p.decision) && pending.template) {
       const shaped = renderTemplate(pending.template, pending.args, deck, actionLabel);
       if (shaped) return shaped;
     }
-    return promptText(p.prompt);
+    return promptPieces(p.kind, p.prompt, deck, actionLabel) || promptText(p.prompt);
   }
 
   // the seats and settings (names of the players, the turn timer), then the first view
@@ -529,7 +533,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
     if (spectator) state.obs = state.info.observation;
     if (!state.info.seats.length) await rankedSeats(state.info, matchId);
   } catch (err) {
-    state.error = String(err.message || err);
+    state.error = errorText(err.body?.error?.code || err.code, String(err.message || err));
   }
   await refresh();
 

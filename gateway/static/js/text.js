@@ -17,6 +17,12 @@ export function learnTexts(ruleset, texts) {
   if (ruleset && texts) TEXTS[ruleset] = { ...(TEXTS[ruleset] || {}), ...texts };
 }
 
+/** A paragraph of a ruleset's rules page (victory …) in the reader's language. */
+export function ruleText(ruleset, id) {
+  const r = TEXTS[ruleset]?.[`rule.${id}`];
+  return r ? (getLang() === "zh" ? r.zh : r.en) : "";
+}
+
 /** The row of a template key in the current ruleset's table (else any ruleset's). */
 function row(key) {
   if (!key) return null;
@@ -24,6 +30,92 @@ function row(key) {
   if (own && own[key]) return own[key];
   for (const table of Object.values(TEXTS)) if (table[key]) return table[key];
   return null;
+}
+
+// placeholder type -> its regular expression (engine/text.py PATTERNS)
+const PATTERNS = {
+  seats: "-?\\d+(?:[ ,]-?\\d+)*|-",
+  seat: "-?\\d+",
+  cards: "(?:\\d+|\\?)(?:[ ,](?:\\d+|\\?))*",
+  card: "\\d+|\\?",
+  n: "\\d+",
+  id: "[a-z][a-z_]*",
+  zh: "[^\\x00-\\x7f]+",
+  text: "[\\s\\S]+",
+  action: "[\\s\\S]+",
+  reason: "[\\s\\S]+",
+};
+const COMPILED = {}; // "ruleset|scope|kind" -> [[key, RegExp, names]]
+
+function compiled(scope, kind) {
+  const ruleset = currentRulesetId();
+  const id = `${ruleset}|${scope}|${kind}`;
+  if (COMPILED[id]) return COMPILED[id];
+  const rows = [];
+  for (const [key, r] of Object.entries(TEXTS[ruleset] || {})) {
+    if (r.scope !== scope || r.kind !== kind || !r.match) continue;
+    const names = [];
+    let source = "";
+    let pos = 0;
+    for (const m of r.match.matchAll(/\{([a-z]+)(\d*)\}/g)) {
+      source += r.match.slice(pos, m.index).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      source += `(${PATTERNS[m[1]] || "[\\s\\S]+"})`;
+      names.push(m[1] + m[2]);
+      pos = m.index + m[0].length;
+    }
+    source += r.match.slice(pos).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    rows.push([key, new RegExp(`^(?:${source})$`), names]);
+  }
+  COMPILED[id] = rows;
+  return rows;
+}
+
+/** The template key and arguments of an engine line, found in the current ruleset's table
+ * (for a line that came without them: a prompt message); null when no row matches. Rows are
+ * tried in the table's order, as the engine does. */
+export function structureText(scope, kind, text) {
+  for (const [key, re, names] of compiled(scope, kind)) {
+    const m = re.exec(String(text));
+    if (m) return { key, args: Object.fromEntries(names.map((n, i) => [n, m[i + 1]])) };
+  }
+  return null;
+}
+
+/** A prompt ({kind, prompt}) rendered from its template; null when none is known. */
+export function promptPieces(kind, text, deck, actionLabel) {
+  const found = structureText("prompt", kind, text);
+  return found ? renderTemplate(found.key, found.args, deck, actionLabel) : null;
+}
+
+// the public words of hidden actions (engine/rulesets/*/privacy.py) in both languages
+const ACTION_PHRASES = [
+  [/^chooses? a character$/, () => [t("kind_character"), t("kind_character")]],
+  [/^chooses how to answer the probe$/, () => ["选择如何回答试探", "chooses how to answer the probe"]],
+  [/^chooses a card to discard$/, () => ["选择一张要弃的牌", "chooses a card to discard"]],
+  [/^chooses a card to give \(收买\)$/, () => ["选择一张要交出的牌（收买）", "chooses a card to give (Bribe)"]],
+  [/^puts a hand card on the pile top$/, () => ["将一张手牌置于牌堆顶", "puts a hand card on the pile top"]],
+];
+const ACTION_PARTS = [
+  [/ \(a hand card discarded face down\)$/, ["（背面弃置一张手牌）", " (a hand card discarded face down)"]],
+  [/ \(into the hand\)$/, ["（收入手牌）", " (into the hand)"]],
+  [/ on the face-down probe$/, ["对背面的试探", " on the face-down Probe"]],
+  [/ \(face down\)/, ["（背面）", " (face down)"]],
+];
+
+function actionText(v, deck, actionLabel) {
+  const zh = getLang() === "zh";
+  for (const [re, make] of ACTION_PHRASES) if (re.test(v)) return make()[zh ? 0 : 1];
+  let rest = v;
+  const tails = [];
+  for (const [re, words] of ACTION_PARTS) {
+    const m = re.exec(rest);
+    if (!m) continue;
+    tails.push([m.index, words[zh ? 0 : 1]]);
+    rest = rest.slice(0, m.index) + rest.slice(m.index + m[0].length);
+  }
+  let out = actionLabel ? actionLabel(rest, deck || {}) : rest;
+  if (tails.length) out += tails.map((x) => x[1]).join("");
+  return zh ? out : out.replace(/[\u4e00-\u9fff]+/g, englishOf);
 }
 
 const COLOR_CLASS = { red: "red", blue: "blue", black: "black", red_blue: "redblue", "red+blue": "redblue" };
@@ -68,7 +160,10 @@ function englishOf(zh) {
       return known?.[1] || entry[1] || id.charAt(0).toUpperCase() + id.slice(1).replace(/_/g, " ");
     }
   }
-  const word = { 绝密任务: "Top-secret Mission", 危险情报: "Danger Intel", 密电: "Secret", 试探: "Probe" }[zh];
+  const word = {
+    绝密任务: "Top-secret Mission", 危险情报: "Danger Intel", 密电: "Secret", 试探: "Probe", 文本: "Text",
+    直达: "Direct", 任意: "Any", 其实我是卧底: "Actually, I am a mole", 我是一个好人: "I am a good person",
+  }[zh];
   return word || zh;
 }
 
@@ -99,12 +194,11 @@ function arg(type, value, deck, actionLabel) {
     case "zh":
       return getLang() === "zh" ? v : englishOf(v);
     case "action":
-      if (v === "choose a character") return t("kind_character"); // the public echo of a character choice
-      return actionLabel ? actionLabel(v.replace(/ \(face down\)/g, ` (${t("facedown_short")})`), deck || {}) : v;
+      return actionText(v, deck, actionLabel);
     case "reason":
       return reasonText(v);
     default:
-      return translateText(v);
+      return getLang() === "zh" ? translateText(v) : translateText(v).replace(/[\u4e00-\u9fff]+/g, englishOf);
   }
 }
 
@@ -152,4 +246,20 @@ export function showInfo(content) {
   close.addEventListener("click", () => box.close());
   box.replaceChildren(close, body);
   if (!box.open) box.showModal();
+}
+
+/** A refused answer in the reader's language, by the gateway's error code (gateway/errors.py);
+ * in English the gateway's own message. */
+export function errorText(code, message) {
+  if (getLang() !== "zh") return message;
+  const zh = {
+    failed_precondition: "该决策已结束（可能已自动作答），请看当前决策",
+    invalid_argument: "此操作不合法，请重新选择",
+    unauthenticated: "凭证无效，请刷新页面",
+    forbidden: "你不能在此座位操作",
+    not_found: "找不到这局对局",
+    unavailable: "服务器暂时不可用，正在重试",
+    deadline_exceeded: "服务器响应超时，正在重试",
+  }[code];
+  return zh || "操作未被接受，请重试";
 }
