@@ -107,7 +107,9 @@ def ruleset_info(ruleset: Ruleset) -> es.RulesetInfo:
         cards=deck_cards(ruleset),
     )
     for row in templates(ruleset.id):
-        info.texts.append(es.TextTemplate(key=row.key, scope=row.scope, kind=row.kind, zh=row.zh, en=row.en, match=row.match))
+        info.texts.append(
+            es.TextTemplate(key=row.key, scope=row.scope, kind=row.kind, zh=row.zh, en=row.en, match=row.match)
+        )
     for (kind, ident), (zh, en) in function_and_skill_texts(ruleset.id).items():
         if kind == "rule":  # the rules page's paragraphs (victory …): scope "rule", kind the id
             info.texts.append(es.TextTemplate(key=f"rule.{ident}", scope="rule", kind=ident, zh=zh, en=en))
