@@ -176,3 +176,31 @@ def test_observations_carry_template_and_arguments() -> None:
     assert all(e.template for e in events)
     skill = next(e for e in events if e.kind == "skill")
     assert set(skill.args) == {"seat", "id"} and skill.args["seat"] == str(skill.seat)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_each_viewer_gets_only_arguments_of_its_own_lines(ruleset_id: str) -> None:
+    """Hidden information: what each seat and a spectator receive (their observations with
+    events, as the services send them) carries template arguments taken from the line that
+    viewer receives, never from another viewer's version of it (a private event's public
+    twin, ``?`` for a face-down card, has its own arguments)."""
+    for seed in range(6):
+        game = play_random(seed, 5, characters=bool(get_ruleset(ruleset_id).characters), ruleset=ruleset_id).game
+        private_cards: set[str] = set()
+        # cards named only in private lines (a draw, a look at a hand) and never in a public one
+        public = {v for e in game.events if not e.audience or -1 in e.audience for v in re.findall(r"\d+", e.text)}
+        private_only = {str(c) for e in game.events if e.audience and -1 not in e.audience for c in e.cards} - public
+        for viewer in (*range(game.state.players), -1):
+            obs = game.observation(viewer, include_events=True)
+            assert obs.events, "no events"
+            for event in obs.events:
+                assert event.template, event.text
+                for name, value in event.args.items():
+                    assert value in event.text, (viewer, name, value, event.text)
+                if viewer >= 0 and list(event.audience) == [viewer]:
+                    private_cards.update(v for k, v in event.args.items() if k.startswith("card"))
+                if viewer == -1:  # a spectator's lines are public ones: none of a seat's private cards
+                    assert not event.audience or -1 in event.audience
+                    shown = {v for k, v in event.args.items() if k.startswith("card")}
+                    assert not shown & private_only, (event.text, shown & private_only)
+        assert private_cards, "no private event carried a card"
