@@ -13,6 +13,13 @@ from engine.rulesets import RULESET_IDS
 from services.rulesets import function_and_skill_texts, rulesets
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
+#: Chinese an English text may keep: 风声再临's printed codes (暗号), named with their colours
+CODES = {"听风", "看雨", "日落"}
+
+
+def _english(text: str) -> bool:
+    """Some English, and no Chinese but the codes (the English page shows no Chinese)."""
+    return bool(re.search(r"[A-Za-z]{3}", text)) and not set(re.findall(r"[\u4e00-\u9fff]+", text)) - CODES
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
@@ -20,12 +27,12 @@ def test_every_card_function_and_skill_has_both_texts(ruleset_id: str) -> None:
     info = next(i for i in rulesets().rulesets if i.id == ruleset_id)
     for card in info.cards:
         assert CJK.search(card.text_zh), f"{ruleset_id} card {card.number} ({card.function}): no Chinese text"
-        assert re.search(r"[A-Za-z]{3}", card.text_en), f"{ruleset_id} card {card.number}: no English text"
+        assert _english(card.text_en), f"{ruleset_id} card {card.number}: no English text: {card.text_en}"
     for character in info.character_table:
         assert len(character.skills_text_zh) == len(character.skills) == len(character.skills_text_en)
         for skill, zh, en in zip(character.skills, character.skills_text_zh, character.skills_text_en, strict=True):
             assert CJK.search(zh), f"{ruleset_id} {character.id}.{skill}: no Chinese text"
-            assert en.strip(), f"{ruleset_id} {character.id}.{skill}: no English text"
+            assert _english(en), f"{ruleset_id} {character.id}.{skill}: no English text: {en}"
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
@@ -46,4 +53,4 @@ def test_the_text_table_names_only_real_functions_and_skills(ruleset_id: str) ->
 def test_the_rules_page_has_the_victory_conditions_in_both_languages(ruleset_id: str) -> None:
     info = next(i for i in rulesets().rulesets if i.id == ruleset_id)
     victory = [t for t in info.texts if t.scope == "rule" and t.kind == "victory"]
-    assert len(victory) == 1 and CJK.search(victory[0].zh) and "win" in victory[0].en
+    assert len(victory) == 1 and CJK.search(victory[0].zh) and "win" in victory[0].en and _english(victory[0].en)

@@ -328,7 +328,7 @@ export function characterCard(id, { main = true } = {}) {
       { class: "skill-texts" },
       characterSkills(id)
         .filter((s) => skillText(s))
-        .map((s) => [h("dt", {}, skill(s)), h("dd", {}, skillText(s))]),
+        .flatMap((s) => [h("dt", {}, skill(s)), h("dd", {}, skillText(s))]),
     ),
     mission ? h("div", { class: "mission", id: main ? "my-mission" : undefined }, `${t("mission")}: `, mission) : null,
   );

@@ -63,7 +63,7 @@ export async function mountRules(root, { rulesetId }) {
       h(
         "dl",
         {},
-        (c.skills || []).map((s) => [h("dt", {}, skill(s.id)), h("dd", {}, skillText(s.id, info.id) || "—")]),
+        (c.skills || []).flatMap((s) => [h("dt", {}, skill(s.id)), h("dd", {}, skillText(s.id, info.id) || "—")]),
       ),
       missionText(c.id, info.id) ? h("p", { class: "mission" }, `${t("mission")}: ${missionText(c.id, info.id)}`) : null,
     ),
@@ -76,7 +76,7 @@ export async function mountRules(root, { rulesetId }) {
       { id: "rules", dataset: { ruleset: info.id } },
       h("h2", {}, `${t("rules")}: ${rulesetName(info)}`),
       others.length
-        ? h("p", { class: "muted" }, others.map((r) => [h("a", { href: `#/rules/${r.id}` }, `${t("rules")}: ${rulesetName(r)}`), " "]))
+        ? h("p", { class: "muted" }, others.flatMap((r) => [h("a", { href: `#/rules/${r.id}` }, `${t("rules")}: ${rulesetName(r)}`), " "]))
         : null,
       h("h3", {}, t("identities")),
       idTable,
