@@ -134,3 +134,31 @@ def test_a_whole_match_in_one_language(context: Any, base_url: str, ruleset_id: 
         f"{w!r}: …{c}…" for w, c in sorted(seen.items())
     )
     assert not errors, errors
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_the_rules_page(context: Any, base_url: str, ruleset_id: str, lang: str) -> None:
+    """Each ruleset's rules page (linked from the lobby): its identity table, victory, every
+    card function with its text and every character with its skills' texts, in one language."""
+    rules = get_ruleset(ruleset_id)
+    page = context.new_page()
+    page.goto(f"{base_url}/#/lobby")
+    page.wait_for_selector("#ruleset option", state="attached")
+    page.select_option("#ruleset", ruleset_id)
+    page.click("#rules-link")
+    page.wait_for_selector(f"#rules[data-ruleset='{ruleset_id}'] #rules-cards .rules-card")
+    rows = page.eval_on_selector_all("#rules-identities tr", "els => els.length")
+    assert rows == len(rules.identity_table) + 1
+    assert len(page.inner_text("#rules-victory")) > 40
+    functions = set(rules.cards.function[n] for n in rules.cards.all_cards)
+    shown = page.eval_on_selector_all("#rules-cards .rules-card", "els => els.map(e => e.dataset.function)")
+    assert set(shown) == functions
+    texts = page.eval_on_selector_all("#rules-cards .card-text", "els => els.map(e => e.textContent)")
+    assert all(len(t) > 5 for t in texts), texts
+    characters = page.eval_on_selector_all("#rules .rules-character", "els => els.map(e => e.dataset.character)")
+    assert set(characters) == set(rules.characters)
+    assert "—" not in page.eval_on_selector_all("#rules .rules-character dd", "els => els.map(e => e.textContent)")
+    text = page.evaluate(READ_TEXT, page.query_selector("#app"))
+    foreign = _foreign(text, lang, ALLOWED_ZH | {get_ruleset(r).zh for r in RULESET_IDS})
+    assert not foreign, {w: _context_of(text, w) for w in foreign}

@@ -432,7 +432,10 @@ export function promptText(text) {
   return translateText(raw);
 }
 
-/** A date and time in the current language's format. */
-export const dateText = (ms) => new Date(ms).toLocaleString(lang === "zh" ? "zh-CN" : "en-GB");
+/** A date and time in the reader's locale: Chinese, or the browser's English locale. */
+export const dateText = (ms) =>
+  new Date(ms).toLocaleString(
+    lang === "zh" ? "zh-CN" : /^en\b/.test(navigator.language || "") ? navigator.language : "en-GB",
+  );
 
 export const DICTIONARIES = { FUNCTIONS, CHARACTERS, SKILLS, IDENTITIES, WORDS, LEARNED };
