@@ -162,7 +162,7 @@ function englishOf(zh) {
   }
   const word = {
     绝密任务: "Top-secret Mission", 危险情报: "Danger Intel", 密电: "Secret", 试探: "Probe", 文本: "Text",
-    直达: "Direct", 任意: "Any", 其实我是卧底: "Actually, I am a mole", 我是一个好人: "I am a good person",
+    直达: "Direct", 任意: "Any", 情报传递: "Intel passing", 情报到达: "Intel arrival", 情报接收: "Intel receiving", 其实我是卧底: "Actually, I am a mole", 我是一个好人: "I am a good person",
   }[zh];
   return word || zh;
 }
