@@ -304,10 +304,12 @@ export function skillText(id, ruleset = currentRuleset) {
 /** A character's skill ids (in the current ruleset). */
 export const characterSkills = (id, ruleset = currentRuleset) => CHARACTER_SKILLS[`${ruleset}:${id}`] || [];
 
-/** A character's secret mission (机密任务) in the current language ("" when it has none). */
+/** A character's secret mission (机密任务) in the current language ("" when it has none);
+ * the printed names the engine's English quotes are given in English. */
 export function missionText(id, ruleset = currentRuleset) {
   const en = MISSIONS_EN[`${ruleset}:${id}`] || "";
-  return (lang === "zh" && MISSIONS_ZH[ruleset]?.[id]) || en;
+  if (lang === "zh") return MISSIONS_ZH[ruleset]?.[id] || en;
+  return en.replace(/[\u4e00-\u9fff]+/g, englishName);
 }
 
 /** Learn a ruleset's characters and skills (one entry of GET /api/rulesets). */
@@ -437,5 +439,25 @@ export const dateText = (ms) =>
   new Date(ms).toLocaleString(
     lang === "zh" ? "zh-CN" : /^en\b/.test(navigator.language || "") ? navigator.language : "en-GB",
   );
+
+// Chinese printed name -> English, from every name table the client knows (the name itself
+// when none does)
+export function englishName(zh) {
+  for (const table of [FUNCTIONS, SKILLS, CHARACTERS]) {
+    for (const entry of Object.values(table)) if (entry[0] === zh) return entry[1];
+  }
+  for (const [kind, table] of Object.entries(LEARNED)) {
+    for (const [id, entry] of Object.entries(table)) {
+      if (entry[0] !== zh) continue;
+      const known = kind === "functions" ? FUNCTIONS[id] : kind === "skills" ? SKILLS[id] : CHARACTERS[id];
+      return known?.[1] || entry[1] || id.charAt(0).toUpperCase() + id.slice(1).replace(/_/g, " ");
+    }
+  }
+  const word = {
+    绝密任务: "Top-secret Mission", 危险情报: "Danger Intel", 密电: "Secret", 试探: "Probe", 文本: "Text",
+    直达: "Direct", 任意: "Any", 情报传递: "Intel passing", 情报到达: "Intel arrival", 情报接收: "Intel receiving", 其实我是卧底: "Actually, I am a mole", 我是一个好人: "I am a good person",
+  }[zh];
+  return word || zh;
+}
 
 export const DICTIONARIES = { FUNCTIONS, CHARACTERS, SKILLS, IDENTITIES, WORDS, LEARNED };

@@ -8,7 +8,7 @@
 // The arguments are pieces of the line the viewer already receives, so a template never
 // shows more than the line (tests/unit/test_text_templates.py).
 
-import { DICTIONARIES, currentRulesetId, fn, getLang, name, reasonText, t, translateText } from "./i18n.js";
+import { currentRulesetId, englishName, fn, getLang, name, reasonText, t, translateText } from "./i18n.js";
 
 const TEXTS = {}; // ruleset id -> template key -> {scope, kind, zh, en}
 
@@ -147,25 +147,7 @@ export function cardName(number, deck) {
   return el;
 }
 
-// Chinese printed name -> English, from every name table the client knows
-function englishOf(zh) {
-  const { FUNCTIONS, CHARACTERS, SKILLS, LEARNED } = DICTIONARIES;
-  for (const table of [FUNCTIONS, SKILLS, CHARACTERS]) {
-    for (const entry of Object.values(table)) if (entry[0] === zh) return entry[1];
-  }
-  for (const [kind, table] of Object.entries(LEARNED)) {
-    for (const [id, entry] of Object.entries(table)) {
-      if (entry[0] !== zh) continue;
-      const known = kind === "functions" ? FUNCTIONS[id] : kind === "skills" ? SKILLS[id] : CHARACTERS[id];
-      return known?.[1] || entry[1] || id.charAt(0).toUpperCase() + id.slice(1).replace(/_/g, " ");
-    }
-  }
-  const word = {
-    绝密任务: "Top-secret Mission", 危险情报: "Danger Intel", 密电: "Secret", 试探: "Probe", 文本: "Text",
-    直达: "Direct", 任意: "Any", 情报传递: "Intel passing", 情报到达: "Intel arrival", 情报接收: "Intel receiving", 其实我是卧底: "Actually, I am a mole", 我是一个好人: "I am a good person",
-  }[zh];
-  return word || zh;
-}
+const englishOf = englishName;
 
 const seatWord = (v) => (getLang() === "zh" ? `${t("seat")}${v}` : `${t("seat").toLowerCase()} ${v}`);
 
