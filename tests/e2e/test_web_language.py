@@ -105,6 +105,7 @@ def test_a_whole_match_in_one_language(context: Any, base_url: str, ruleset_id: 
     page.click("#autopass")
     rng = random.Random(f"{ruleset_id}-{lang}")
     clicks = 0
+    opened = False
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         if page.query_selector("#result"):
@@ -117,6 +118,15 @@ def test_a_whole_match_in_one_language(context: Any, base_url: str, ruleset_id: 
             continue
         if clicks % 4 == 0:
             read()
+        if clicks >= 6 and not opened:  # the discard pile: card faces with their texts (§2)
+            page.click("#discard-pile")
+            page.wait_for_selector("#info-dialog[open] #discard-cards")
+            titles = page.eval_on_selector_all("#info-dialog .card[title]", "els => els.map(e => e.title)")
+            assert all("\n" in t for t in titles), titles[:3]  # face, then what the function does
+            dialog = page.evaluate(READ_TEXT, page.query_selector("#info-dialog"))
+            seen.update({w: _context_of(dialog, w) for w in _foreign(dialog, lang, allowed_zh)})
+            page.click("#info-dialog .close")
+            opened = True
         action = rng.choice(actions)
         try:
             page.locator(f'#actions button.action[data-action="{action}"]').click(timeout=2000)
@@ -130,6 +140,7 @@ def test_a_whole_match_in_one_language(context: Any, base_url: str, ruleset_id: 
     page.wait_for_timeout(300)
     read()
     assert clicks > 3
+    assert opened or clicks < 6, "the discard pile was never opened"
     assert not seen, f"{ruleset_id}, {lang}: words in another language:\n" + "\n".join(
         f"{w!r}: …{c}…" for w, c in sorted(seen.items())
     )

@@ -333,3 +333,15 @@ export function characterCard(id, { main = true } = {}) {
     mission ? h("div", { class: "mission", id: main ? "my-mission" : undefined }, `${t("mission")}: `, mission) : null,
   );
 }
+
+/** The discard pile, newest first: each card face (a face-down discard as a back, as the
+ * observation shows it: 0 unless the viewer discarded it). */
+export function discardPanel(obs, deck) {
+  const cards = [...(obs.discard || [])].reverse();
+  return h(
+    "div",
+    { class: "discard-pile", id: "discard-cards" },
+    h("strong", {}, `${t("discard")} (${cards.length})`),
+    h("div", { class: "pile-cards" }, cards.map((n) => (n ? cardTile(n, deck, { small: true }) : faceDown()))),
+  );
+}

@@ -18,6 +18,7 @@ import {
   cardTile,
   chainPanel,
   characterCard,
+  discardPanel,
   fill,
   h,
   logLine,
@@ -26,7 +27,7 @@ import {
   transitPanel,
 } from "./render.js";
 import { rulesLink } from "./rules.js";
-import { errorText, promptPieces, renderTemplate } from "./text.js";
+import { errorText, promptPieces, renderTemplate, showInfo } from "./text.js";
 
 /** Every answer (clicked or automatic) leaves no earlier than this after its prompt arrived. */
 export const DEFAULT_HOLD_MS = 1000;
@@ -326,7 +327,11 @@ export async function mountTable(root, { matchId, spectator = false }) {
     }
     fill(el.counts, h("span", {}, `${t("turn_number")} ${obs.turn_number}`),
       h("span", {}, `${t("pile_count")} ${obs.pile_count}`),
-      h("span", {}, `${t("discard")} ${obs.discard.length}`),
+      h(
+        "button",
+        { type: "button", class: "link", id: "discard-pile", onclick: () => showInfo(discardPanel(obs, deck)) },
+        `${t("discard")} ${obs.discard.length}`,
+      ),
       h("span", {}, `${t("removed")} ${obs.removed_count}`),
     );
     if (!spectator) {
