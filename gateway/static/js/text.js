@@ -142,6 +142,7 @@ export function cardName(number, deck) {
   const el = document.createElement("span");
   el.className = `cardname ${COLOR_CLASS[c.color] || ""}`;
   el.title = cardTitle(c, n);
+  el.dataset.mode = c.transmission || ""; // its mode as an icon after the name (app.css)
   el.textContent = `${fn(c.function)}#${n}`;
   el.addEventListener("click", () => showInfo(cardTitle(c, n)));
   return el;
