@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import rng
+from engine.determinize import determinize
 from engine.errors import IllegalAction
 from engine.kinds import PromptKind
 from engine.notation import normalize
@@ -25,6 +26,7 @@ from engine.ruleset import Ruleset
 from engine.rulesets import RULESET_IDS, get_ruleset
 from engine.snapshot import state_from_bytes, state_to_bytes
 from engine.state import Frame, Prompt, Seat, State
+from engine.text import fill as fill_text
 from fengsheng.v1 import game_pb2
 
 #: The ruleset ids a match may use (engine/rulesets/).
@@ -54,13 +56,15 @@ class Event:
     audience: tuple[int, ...] = ()
     cards: tuple[int, ...] = ()
     seats: tuple[int, ...] = ()
+    ruleset: str = ""
+    """The match's ruleset: its text table gives the line's template (engine/text.py)."""
 
     def visible_to(self, seat: int) -> bool:
         """Whether ``seat`` (-1: a spectator) may see this event."""
         return not self.audience or seat in self.audience
 
     def to_proto(self) -> Any:
-        return game_pb2.Event(
+        msg = game_pb2.Event(
             index=self.index,
             kind=self.kind,
             seat=self.seat,
@@ -69,6 +73,9 @@ class Event:
             cards=self.cards,
             seats=self.seats,
         )
+        if self.ruleset:
+            fill_text(self.ruleset, "event", self.kind, self.text, msg)
+        return msg
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,8 +246,6 @@ class Game:
         zones and history, revealed identities, what it was shown), the rest resampled from
         its observation alone: other hands, identities, face-down cards, pile order, hidden
         characters (:mod:`engine.determinize`). For search bots."""
-        from engine.determinize import determinize
-
         return determinize(self, seat, rng)
 
     def events_for(self, seat: int) -> list[Event]:
@@ -353,11 +358,11 @@ class Game:
         ``public`` is given too, everyone else (spectators included) sees that line."""
         st = self.state
         aud = tuple(audience)
-        self.events.append(Event(st.event_count, kind, seat, text, aud, tuple(cards), tuple(seats)))
+        self.events.append(Event(st.event_count, kind, seat, text, aud, tuple(cards), tuple(seats), st.ruleset))
         st.event_count += 1
         if public is not None and aud:
             others = (-1, *(s for s in range(st.players) if s not in aud))
-            self.events.append(Event(st.event_count, kind, seat, public, others))
+            self.events.append(Event(st.event_count, kind, seat, public, others, ruleset=st.ruleset))
             st.event_count += 1
 
     # zone helpers -------------------------------------------------------------

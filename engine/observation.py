@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.marks import placed as characters_placed
+from engine.text import fill as fill_text
 from fengsheng.v1 import game_pb2
 
 if TYPE_CHECKING:
@@ -143,6 +144,7 @@ def _public(g: Game) -> game_pb2.Observation:
         obs.pending.kind = prompt.kind
         obs.pending.number = prompt.number
         obs.pending.prompt = prompt.text
+        fill_text(st.ruleset, "prompt", prompt.kind, prompt.text, obs.pending)
     else:
         obs.pending.seat = -1
         obs.pending.number = st.decision

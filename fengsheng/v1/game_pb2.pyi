@@ -194,19 +194,37 @@ class ChainItem(_message.Message):
     def __init__(self, user: _Optional[int] = ..., kind: _Optional[str] = ..., card: _Optional[int] = ..., target: _Optional[int] = ..., on: _Optional[int] = ..., code: _Optional[str] = ..., negated: _Optional[bool] = ...) -> None: ...
 
 class Decision(_message.Message):
-    __slots__ = ("seat", "kind", "number", "prompt")
+    __slots__ = ("seat", "kind", "number", "prompt", "template", "args")
+    class ArgsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     NUMBER_FIELD_NUMBER: _ClassVar[int]
     PROMPT_FIELD_NUMBER: _ClassVar[int]
+    TEMPLATE_FIELD_NUMBER: _ClassVar[int]
+    ARGS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: str
     number: int
     prompt: str
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[str] = ..., number: _Optional[int] = ..., prompt: _Optional[str] = ...) -> None: ...
+    template: str
+    args: _containers.ScalarMap[str, str]
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[str] = ..., number: _Optional[int] = ..., prompt: _Optional[str] = ..., template: _Optional[str] = ..., args: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("index", "kind", "seat", "text", "audience", "cards", "seats")
+    __slots__ = ("index", "kind", "seat", "text", "audience", "cards", "seats", "template", "args")
+    class ArgsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     INDEX_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -214,6 +232,8 @@ class Event(_message.Message):
     AUDIENCE_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
+    TEMPLATE_FIELD_NUMBER: _ClassVar[int]
+    ARGS_FIELD_NUMBER: _ClassVar[int]
     index: int
     kind: str
     seat: int
@@ -221,7 +241,9 @@ class Event(_message.Message):
     audience: _containers.RepeatedScalarFieldContainer[int]
     cards: _containers.RepeatedScalarFieldContainer[int]
     seats: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, index: _Optional[int] = ..., kind: _Optional[str] = ..., seat: _Optional[int] = ..., text: _Optional[str] = ..., audience: _Optional[_Iterable[int]] = ..., cards: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[int]] = ...) -> None: ...
+    template: str
+    args: _containers.ScalarMap[str, str]
+    def __init__(self, index: _Optional[int] = ..., kind: _Optional[str] = ..., seat: _Optional[int] = ..., text: _Optional[str] = ..., audience: _Optional[_Iterable[int]] = ..., cards: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[int]] = ..., template: _Optional[str] = ..., args: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class Outcome(_message.Message):
     __slots__ = ("over", "winners", "reason", "killers", "identities")
