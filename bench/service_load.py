@@ -9,7 +9,8 @@ Modes (all in one run, each bounded in time):
   actions: one Act per action (``want_next_legal`` returns the next seat's options);
   actions/s and Act latency. Echo and direct alternate for ``--rounds`` rounds (default 3)
   so that both see the same machine; the medians are reported, with ``actions_vs_echo``
-  the median of the per-round ratios. Then direct again at half the measured throughput
+  the median of the per-round ratios (the celery mode joins each round too:
+  ``celery_vs_direct``). Then direct again at half the measured throughput
   (paced), for the latency at that load.
 - ``celery``: K all-bot matches played by Celery workers (child processes) through the
   engine service; actions/s, and the p50/p99 of the time between consecutive actions of
@@ -233,14 +234,19 @@ async def bench_celery(address: str, redis_url: str, matches: int, seconds: floa
                     active.remove(mid)
                     await create()
         elapsed = time.perf_counter() - t0
-    # actions and their spacing, from the stream: one "last" entry per write
+        # the end of the phase on the stream's clock; then stop the matches still playing
+        # (their next write finds no match), so they do not load the next phase
+        secs, micros = await rdb.time()
+        t_end_ms = int(secs) * 1000 + int(micros) // 1000
+        for mid in active:
+            await rdb.delete(state_key(mid))
+    # actions and their spacing, from the stream: one "last" entry per write, up to the end
     actions = 0
     gaps: list[float] = []
-    t_end_ms = None
     for mid in ids:
         entries = await rdb.xrange(events_key(mid))
         stamps = [int(eid.split(b"-")[0]) for eid, f in entries if f.get(b"l") == b"1"]
-        t_end_ms = t_end_ms or stamps[0] + int(elapsed * 1000)
+        stamps = [t for t in stamps if t <= t_end_ms]
         writes = stamps[1:]  # the first write is the creation
         actions += len(writes)
         gaps += [float(b - a) for a, b in itertools.pairwise(stamps)]
@@ -326,21 +332,42 @@ def main() -> int:
                     direct_procs.append(proc)
                 out["replicas"] = args.replicas
             channels = 1 if args.replicas == 1 else 4 * args.replicas
-            # Echo and direct alternate, round after round, so both see the same machine: on a
-            # shared host the ceiling itself drifts by ±20 % from one minute to the next.
+            celery_addr = ""
+            if "celery" in modes:
+                proc, celery_addr = spawn(
+                    ["-m", "fengsheng.cli", "engine-server", "--port", "0", "--bot-port", "0"],
+                    logs / "engine-celery.log",
+                )
+                procs.append(proc)
+                for i in range(args.workers):
+                    w = subprocess.Popen(
+                        [sys.executable, "-m", "fengsheng.cli", "worker", "--engine", celery_addr,
+                         "--concurrency", "8", "--loglevel", "WARNING"],
+                        stdout=(logs / f"worker{i}.log").open("wb"), stderr=subprocess.STDOUT, cwd=ROOT,
+                        env={**os.environ, "PYTHONPATH": str(ROOT)},
+                    )  # fmt: skip
+                    procs.append(w)
+                time.sleep(2.0)  # workers connect
+            # Echo, direct and celery alternate, round after round, so all see the same
+            # machine: on a shared host the ceiling itself drifts by ±20 % from one minute to
+            # the next.
             echo_rounds: list[dict[str, Any]] = []
             direct_rounds: list[dict[str, Any]] = []
+            celery_rounds: list[dict[str, Any]] = []
             for r in range(args.rounds):
                 if echo_addr:
-                    echo_rounds.append(
-                        asyncio.run(bench_echo(echo_addr, args.echo_callers, min(args.seconds, 5.0)))
-                    )
+                    echo_rounds.append(asyncio.run(bench_echo(echo_addr, args.echo_callers, min(args.seconds, 5.0))))
                     progress(f"round {r + 1}/{args.rounds}: echo {echo_rounds[-1]['calls_per_s']} calls/s")
                 if "direct" in modes:
                     direct_rounds.append(
                         asyncio.run(bench_direct(addr, args.matches, args.seconds, args.players, channels=channels))
                     )
                     progress(f"round {r + 1}/{args.rounds}: direct {direct_rounds[-1]['actions_per_s']} actions/s")
+                if celery_addr:
+                    celery_rounds.append(
+                        asyncio.run(bench_celery(celery_addr, redis_url, args.matches, args.seconds, args.players))
+                    )
+                    progress(f"round {r + 1}/{args.rounds}: celery {celery_rounds[-1]['actions_per_s']} actions/s")
             if echo_rounds:
                 out["echo"] = {
                     **median_round(echo_rounds, "calls_per_s"),
@@ -356,30 +383,23 @@ def main() -> int:
                     pairs = zip(direct_rounds, echo_rounds, strict=True)
                     ratios = [d["actions_per_s"] / e["calls_per_s"] for d, e in pairs]
                     out["rounds_actions_vs_echo"] = [round(x, 3) for x in ratios]
+            if celery_rounds:
+                out["celery"] = {
+                    **median_round(celery_rounds, "actions_per_s"),
+                    "rounds_actions_per_s": [c["actions_per_s"] for c in celery_rounds],
+                }
+                if direct_rounds:
+                    pairs_c = zip(celery_rounds, direct_rounds, strict=True)
+                    out["rounds_celery_vs_direct"] = [
+                        round(c["actions_per_s"] / d["actions_per_s"], 3) for c, d in pairs_c
+                    ]
+                    out["celery_vs_direct"] = round(statistics.median(out["rounds_celery_vs_direct"]), 3)
             full_rate = out.get("direct", {}).get("actions_per_s", 0)
             if "half" in modes and full_rate > 0:
                 out["direct_half_load"] = asyncio.run(
                     bench_direct(addr, args.matches, args.seconds, args.players, rate=full_rate / 2, channels=channels)
                 )
                 progress(f"half load: p99 {out['direct_half_load']['p99_ms']} ms")
-            for proc in direct_procs:
-                proc.terminate()
-            if "celery" in modes:
-                proc, addr = spawn(
-                    ["-m", "fengsheng.cli", "engine-server", "--port", "0", "--bot-port", "0"],
-                    logs / "engine-celery.log",
-                )
-                procs.append(proc)
-                for i in range(args.workers):
-                    w = subprocess.Popen(
-                        [sys.executable, "-m", "fengsheng.cli", "worker", "--engine", addr,
-                         "--concurrency", "8", "--loglevel", "WARNING"],
-                        stdout=(logs / f"worker{i}.log").open("wb"), stderr=subprocess.STDOUT, cwd=ROOT,
-                        env={**os.environ, "PYTHONPATH": str(ROOT)},
-                    )  # fmt: skip
-                    procs.append(w)
-                time.sleep(2.0)  # workers connect
-                out["celery"] = asyncio.run(bench_celery(addr, redis_url, args.matches, args.seconds, args.players))
         finally:
             for p in procs:
                 if p.poll() is None:

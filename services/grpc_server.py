@@ -194,8 +194,14 @@ class EngineServicer(es_grpc.EngineServiceServicer):
             origin=request.origin,
             use_default=request.use_default,
             want_next_legal=request.want_next_legal,
+            play_next_bot=request.play_next_bot,
+            want_observation=request.want_observation,
         )
         out = es.ActResponse(version=res.version, pending=res.pending, applied=res.applied)
+        if res.next_bot is not None:
+            out.next_bot.CopyFrom(res.next_bot)
+        if res.observation is not None:
+            out.observation.CopyFrom(res.observation)
         if res.outcome is not None:
             out.outcome.CopyFrom(res.outcome)
         if res.next_legal is not None:

@@ -117,6 +117,10 @@ class ActResult:
     applied: list[str]
     #: the next seat's legal actions, when asked for (``want_next_legal``)
     next_legal: es.LegalActions | None = None
+    #: the next house bot turn, played by the caller (``play_next_bot``)
+    next_bot: es.BotTurn | None = None
+    #: the acting seat's view after the action (``want_observation``)
+    observation: game_pb2.Observation | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,7 +401,13 @@ class MatchService:
         origin: str = "",
         use_default: bool = False,
         want_next_legal: bool = False,
+        play_next_bot: bool = False,
+        want_observation: bool = False,
     ) -> ActResult:
+        """Apply ``action`` for ``seat`` answering ``decision`` (the order of checks: see the
+        module docstring). ``play_next_bot`` (a house bot's worker, ``origin="bot"``): when
+        the decision opened next is another house bot seat's with no think delay, queue no
+        task for it but lease it to the caller and return its turn (:func:`bot_turn`)."""
         if use_default and action.strip():
             raise BadRequest("use_default with a non-empty action")
         lock = self._lock(match_id)
@@ -448,9 +458,11 @@ class MatchService:
                 if timed_out:
                     await self._missed(match_id, seat, 1)
                 # The game object is now ahead of the stored version: persist or drop it.
+                chained = play_next_bot and origin == "bot" and self._chainable(game, m.settings)
+                lease_ms = int((time.time() + self.task_lease_s) * 1000) if chained else 0
                 try:
                     pending = decision_proto(game)
-                    res = await self._commit(m, decision, origin, n_hist, n_events, pending)
+                    res = await self._commit(m, decision, origin, n_hist, n_events, pending, lease_ms)
                 except BaseException:
                     self._cache.pop(match_id, None)
                     if timed_out:
@@ -463,7 +475,8 @@ class MatchService:
                     m, fresh = await self._load(match_id), True
                     continue
                 _counter(metrics.ACTIONS, origin or "unknown").inc()
-                await self._schedule(m, outbox=True)
+                if not chained:  # a chained decision is leased to the caller by the write
+                    await self._schedule(m, outbox=True)
                 if game.is_over:
                     await self._game_over(match_id)
                 outcome = game.outcome
@@ -473,6 +486,8 @@ class MatchService:
                     outcome=outcome.to_proto() if outcome else None,
                     applied=[a for _, a in game.history[n_hist:]],
                     next_legal=_legal(game, game.pending.seat if game.pending else -1) if want_next_legal else None,
+                    next_bot=bot_turn(game, m.settings) if chained else None,
+                    observation=game.observation(seat) if want_observation else None,
                 )
             raise Conflict(f"match {match_id!r}: too many concurrent writers, retry")
 
@@ -484,9 +499,11 @@ class MatchService:
         n_hist: int,
         n_events: int,
         pending: game_pb2.Decision,
+        lease_until_ms: int = 0,
     ) -> CachedMatch | None:
         """Write the actions ``game.history[n_hist:]`` answering ``decision``, with the
-        decision now open (``pending``, built once: the caller answers with it too)."""
+        decision now open (``pending``, built once: the caller answers with it too);
+        ``lease_until_ms``: that decision is leased to the caller (``MatchStore.commit``)."""
         game = m.game
         entries = [HistoryEntry(decision + i, s, origin, a) for i, (s, a) in enumerate(game.history[n_hist:])]
         outcome = game.outcome
@@ -506,6 +523,7 @@ class MatchService:
             events=[StoredEvent(e.index, e.audience, e.to_proto().SerializeToString()) for e in game.events[n_events:]],
             outbox=self._outbox(m.match_id, game, m.settings),
             now_ms=now_ms,
+            lease_until_ms=lease_until_ms,
         )
         if res.missing:
             self._cache.pop(m.match_id, None)
@@ -563,6 +581,12 @@ class MatchService:
         if settings.turn_timeout_s > 0:
             return "timer"
         return None
+
+    def _chainable(self, game: Game, settings: es.MatchSettings) -> bool:
+        """Whether the open decision is a house bot seat's with no think delay: a worker that
+        just moved for a bot may play it at once (its delay, if any, is a task countdown)."""
+        task = self._task_for(game, settings)
+        return task is not None and task.startswith("bot:") and bot_countdown(settings.bot_delay_s) == 0
 
     def _outbox(self, match_id: str, game: Game, settings: es.MatchSettings) -> str:
         if self._task_for(game, settings) is None:
@@ -744,6 +768,19 @@ def _counter(metric: Any, label: str) -> Any:
         if len(_CHILDREN) < 1024:  # labels come from callers: keep the cache bounded
             _CHILDREN[(id(metric), label)] = child
     return child
+
+
+def bot_turn(game: Game, settings: es.MatchSettings) -> es.BotTurn | None:
+    """The open decision of a house bot seat, for the worker that plays it: the seat, the
+    decision number, the policy of the seat's kind and the seat's own observation (its
+    legal actions included), nothing of any other seat's hidden state."""
+    p = game.pending
+    if p is None or p.seat >= len(settings.seats):
+        return None
+    policy = policy_of_kind(settings.seats[p.seat])
+    if policy is None:
+        return None
+    return es.BotTurn(seat=p.seat, decision=p.number, policy=policy, observation=game.observation(p.seat))
 
 
 def _legal(game: Game, seat: int) -> es.LegalActions:
