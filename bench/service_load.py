@@ -68,6 +68,32 @@ async def serve_echo() -> None:
     await server.wait_for_termination()
 
 
+def cpu_s(pids: list[int]) -> float:
+    """CPU seconds (user + system) used so far by this process and the processes ``pids``
+    (their threads included), from /proc: a measure of work that another program's load on
+    the machine does not change, unlike a rate."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    mine = os.times()
+    total = mine.user + mine.system
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+async def with_cpu(pids: list[int], phase: Any, work_key: str) -> dict[str, Any]:
+    """Run ``phase`` and add its CPU cost per unit of work (``cpu_us_per_call``)."""
+    before = cpu_s(pids)
+    out: dict[str, Any] = await phase
+    spent = cpu_s(pids) - before
+    out["cpu_s"] = round(spent, 3)
+    out["cpu_us_per_call"] = round(spent * 1e6 / max(1, out[work_key]), 1)
+    return out
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -118,11 +144,20 @@ async def bench_echo(address: str, callers: int, seconds: float) -> dict[str, An
 
 # ---------------------------------------------------------------------------- direct mode
 async def bench_direct(
-    address: str, matches: int, seconds: float, players: int, rate: float = 0.0, channels: int = 1
+    address: str,
+    matches: int,
+    seconds: float,
+    players: int,
+    rate: float = 0.0,
+    channels: int = 1,
+    unary: bool = False,
 ) -> dict[str, Any]:
     """K coroutines, each playing one match at a time as every seat. ``rate`` > 0 paces the
     total to about that many actions/s. ``channels`` > 1 opens that many connections (one
-    subchannel pool each), so several replicas on one SO_REUSEPORT port share the load."""
+    subchannel pool each), so several replicas on one SO_REUSEPORT port share the load.
+
+    Each coroutine sends its actions over one long-lived ``ActStream`` (as the gateway
+    does), or with ``unary`` one ``Act`` call per action."""
     import grpc
 
     from fengsheng.v1 import engine_service_pb2 as es
@@ -146,6 +181,16 @@ async def bench_direct(
             stub = stubs[k % len(stubs)]
             rng = random.Random(k)
             next_at = time.perf_counter() + rng.random() * interval
+            stream = None if unary else stub.ActStream()
+            try:
+                await play_matches(stub, stream, rng, next_at)
+            finally:
+                if stream is not None:
+                    await stream.done_writing()
+                    stream.cancel()
+
+        async def play_matches(stub: Any, stream: Any, rng: random.Random, next_at: float) -> None:
+            nonlocal actions, calls, finished
             while time.perf_counter() < stop:
                 settings = es.MatchSettings(players=players, seed=rng.randrange(1, 2**62))
                 created = await stub.CreateMatch(es.CreateMatchRequest(settings=settings))
@@ -159,20 +204,27 @@ async def bench_direct(
                             await asyncio.sleep(delay)
                         next_at += interval
                     action = rng.choice(list(legal.actions))
+                    request = es.ActRequest(
+                        match_id=match_id,
+                        seat=pending.seat,
+                        decision=legal.decision,
+                        action=action,
+                        origin="bench",
+                        want_next_legal=True,
+                    )
                     t0 = time.perf_counter()
                     try:
-                        res = await stub.Act(
-                            es.ActRequest(
-                                match_id=match_id,
-                                seat=pending.seat,
-                                decision=legal.decision,
-                                action=action,
-                                origin="bench",
-                                want_next_legal=True,
-                            )
-                        )
+                        if stream is None:
+                            res = await stub.Act(request)
+                        else:
+                            await stream.write(request)
+                            res = await stream.read()
                     except grpc.aio.AioRpcError as exc:
                         errors[exc.code().name] = errors.get(exc.code().name, 0) + 1
+                        break
+                    if res.HasField("error"):  # a refusal on the stream (the stream goes on)
+                        name = next((c.name for c in grpc.StatusCode if c.value[0] == res.error.code), "UNKNOWN")
+                        errors[name] = errors.get(name, 0) + 1
                         break
                     latencies.append((time.perf_counter() - t0) * 1000)
                     calls += 1
@@ -191,6 +243,7 @@ async def bench_direct(
         "matches": matches,
         "channels": channels,
         "target_rate": rate or None,
+        "transport": "unary Act" if unary else "ActStream",
         "actions": actions,
         "matches_finished": finished,
         "actions_per_s": round(actions / elapsed, 1),
@@ -279,6 +332,9 @@ def main() -> int:
     )
     parser.add_argument("--modes", default="echo,direct,half,celery")
     parser.add_argument(
+        "--unary", action="store_true", help="direct mode: one unary Act call per action instead of an ActStream"
+    )
+    parser.add_argument(
         "--rounds", type=int, default=3, help="alternate the echo and direct measurements this many times (medians)"
     )
     parser.add_argument("--serve-echo", action="store_true", help=argparse.SUPPRESS)
@@ -351,21 +407,46 @@ def main() -> int:
             # Echo, direct and celery alternate, round after round, so all see the same
             # machine: on a shared host the ceiling itself drifts by ±20 % from one minute to
             # the next.
+            # the processes whose CPU each phase costs (besides this one, the client)
+            redis_pids = [redis_server.process.pid] if redis_server is not None and redis_server.process else []
+            echo_pids = [p.pid for p in procs[:1]] if echo_addr else []
+            direct_pids = [p.pid for p in direct_procs] + redis_pids
+            celery_pids = [p.pid for p in procs if p not in direct_procs and p.pid not in echo_pids] + redis_pids
             echo_rounds: list[dict[str, Any]] = []
             direct_rounds: list[dict[str, Any]] = []
             celery_rounds: list[dict[str, Any]] = []
             for r in range(args.rounds):
                 if echo_addr:
-                    echo_rounds.append(asyncio.run(bench_echo(echo_addr, args.echo_callers, min(args.seconds, 5.0))))
+                    echo_rounds.append(
+                        asyncio.run(
+                            with_cpu(
+                                echo_pids, bench_echo(echo_addr, args.echo_callers, min(args.seconds, 5.0)), "calls"
+                            )
+                        )
+                    )
                     progress(f"round {r + 1}/{args.rounds}: echo {echo_rounds[-1]['calls_per_s']} calls/s")
                 if "direct" in modes:
                     direct_rounds.append(
-                        asyncio.run(bench_direct(addr, args.matches, args.seconds, args.players, channels=channels))
+                        asyncio.run(
+                            with_cpu(
+                                direct_pids,
+                                bench_direct(
+                                    addr, args.matches, args.seconds, args.players, channels=channels, unary=args.unary
+                                ),
+                                "actions",
+                            )
+                        )
                     )
                     progress(f"round {r + 1}/{args.rounds}: direct {direct_rounds[-1]['actions_per_s']} actions/s")
                 if celery_addr:
                     celery_rounds.append(
-                        asyncio.run(bench_celery(celery_addr, redis_url, args.matches, args.seconds, args.players))
+                        asyncio.run(
+                            with_cpu(
+                                celery_pids,
+                                bench_celery(celery_addr, redis_url, args.matches, args.seconds, args.players),
+                                "actions",
+                            )
+                        )
                     )
                     progress(f"round {r + 1}/{args.rounds}: celery {celery_rounds[-1]['actions_per_s']} actions/s")
             if echo_rounds:
@@ -383,6 +464,14 @@ def main() -> int:
                     pairs = zip(direct_rounds, echo_rounds, strict=True)
                     ratios = [d["actions_per_s"] / e["calls_per_s"] for d, e in pairs]
                     out["rounds_actions_vs_echo"] = [round(x, 3) for x in ratios]
+                    # the same comparison in CPU spent per call (client + servers + Redis): what
+                    # another program's load on a shared machine changes least
+                    cpu_ratios = [
+                        e["cpu_us_per_call"] / d["cpu_us_per_call"]
+                        for d, e in zip(direct_rounds, echo_rounds, strict=True)
+                    ]
+                    out["rounds_cpu_actions_vs_echo"] = [round(x, 3) for x in cpu_ratios]
+                    out["cpu_actions_vs_echo"] = round(statistics.median(cpu_ratios), 3)
             if celery_rounds:
                 out["celery"] = {
                     **median_round(celery_rounds, "actions_per_s"),
@@ -394,10 +483,23 @@ def main() -> int:
                         round(c["actions_per_s"] / d["actions_per_s"], 3) for c, d in pairs_c
                     ]
                     out["celery_vs_direct"] = round(statistics.median(out["rounds_celery_vs_direct"]), 3)
+                    cpu_c = [
+                        d["cpu_us_per_call"] / c["cpu_us_per_call"]
+                        for c, d in zip(celery_rounds, direct_rounds, strict=True)
+                    ]
+                    out["rounds_cpu_celery_vs_direct"] = [round(x, 3) for x in cpu_c]
             full_rate = out.get("direct", {}).get("actions_per_s", 0)
             if "half" in modes and full_rate > 0:
                 out["direct_half_load"] = asyncio.run(
-                    bench_direct(addr, args.matches, args.seconds, args.players, rate=full_rate / 2, channels=channels)
+                    bench_direct(
+                        addr,
+                        args.matches,
+                        args.seconds,
+                        args.players,
+                        rate=full_rate / 2,
+                        channels=channels,
+                        unary=args.unary,
+                    )
                 )
                 progress(f"half load: p99 {out['direct_half_load']['p99_ms']} ms")
         finally:

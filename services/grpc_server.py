@@ -186,6 +186,65 @@ class EngineServicer(es_grpc.EngineServiceServicer):
 
     @_unary("Act")
     async def Act(self, request: es.ActRequest, context: grpc.aio.ServicerContext[Any, Any]) -> es.ActResponse:
+        return await self._act(request)
+
+    async def ActStream(
+        self, requests: AsyncIterator[es.ActRequest], context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[es.ActResponse]:
+        """Act over one stream: one response per request, in order; a refusal is a response
+        with ``error`` (the unary Act's status and metadata), and the stream goes on."""
+        hist = metrics.RPC_SECONDS.labels("ActStream")
+        async for request in requests:
+            t0 = time.perf_counter()
+            if request.__class__ is Undecodable:  # bytes that did not parse (services/grpc_guard.py)
+                yield es.ActResponse(
+                    error=es.ActError(
+                        code=grpc.StatusCode.INVALID_ARGUMENT.value[0],
+                        kind="malformed",
+                        message=f"malformed request: {request.error}",  # type: ignore[attr-defined]
+                    )
+                )
+                continue
+            try:
+                out = await self._act(request)
+            except ServiceError as exc:
+                details = exc.message
+                if exc.legal is not None and "legal:" not in details:
+                    details += "; legal: " + " | ".join(exc.legal)
+                out = es.ActResponse(
+                    error=es.ActError(
+                        code=status_of(exc).value[0],
+                        kind=exc.kind,
+                        message=details,
+                        decision=exc.decision,
+                        seat_to_act=exc.seat_to_act,
+                        legal=exc.legal or (),
+                    )
+                )
+            except STORE_UNAVAILABLE as exc:
+                log.warning("ActStream: Redis unavailable: %s: %s", type(exc).__name__, exc)
+                out = es.ActResponse(
+                    error=es.ActError(
+                        code=grpc.StatusCode.UNAVAILABLE.value[0],
+                        kind="store_unavailable",
+                        message=f"ActStream: store unavailable ({type(exc).__name__}), retry",
+                    )
+                )
+            except Exception as exc:
+                log.exception("ActStream failed")
+                out = es.ActResponse(
+                    error=es.ActError(
+                        code=grpc.StatusCode.INTERNAL.value[0],
+                        kind="internal",
+                        message=f"ActStream: internal error: {type(exc).__name__}: {exc}",
+                    )
+                )
+            hist.observe(time.perf_counter() - t0)
+            yield out
+
+    setattr(ActStream, CHECKS_UNDECODABLE, True)
+
+    async def _act(self, request: es.ActRequest) -> es.ActResponse:
         res = await self.service.act(
             request.match_id,
             request.seat,

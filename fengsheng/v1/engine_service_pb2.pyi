@@ -114,7 +114,7 @@ class ActRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., action: _Optional[str] = ..., origin: _Optional[str] = ..., use_default: _Optional[bool] = ..., want_next_legal: _Optional[bool] = ..., play_next_bot: _Optional[bool] = ..., want_observation: _Optional[bool] = ...) -> None: ...
 
 class ActResponse(_message.Message):
-    __slots__ = ("version", "pending", "outcome", "applied", "next", "next_bot", "observation")
+    __slots__ = ("version", "pending", "outcome", "applied", "next", "next_bot", "observation", "error")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     PENDING_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
@@ -122,6 +122,7 @@ class ActResponse(_message.Message):
     NEXT_FIELD_NUMBER: _ClassVar[int]
     NEXT_BOT_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
     version: int
     pending: _game_pb2.Decision
     outcome: _game_pb2.Outcome
@@ -129,7 +130,24 @@ class ActResponse(_message.Message):
     next: LegalActions
     next_bot: BotTurn
     observation: _game_pb2.Observation
-    def __init__(self, version: _Optional[int] = ..., pending: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ..., applied: _Optional[_Iterable[str]] = ..., next: _Optional[_Union[LegalActions, _Mapping]] = ..., next_bot: _Optional[_Union[BotTurn, _Mapping]] = ..., observation: _Optional[_Union[_game_pb2.Observation, _Mapping]] = ...) -> None: ...
+    error: ActError
+    def __init__(self, version: _Optional[int] = ..., pending: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ..., applied: _Optional[_Iterable[str]] = ..., next: _Optional[_Union[LegalActions, _Mapping]] = ..., next_bot: _Optional[_Union[BotTurn, _Mapping]] = ..., observation: _Optional[_Union[_game_pb2.Observation, _Mapping]] = ..., error: _Optional[_Union[ActError, _Mapping]] = ...) -> None: ...
+
+class ActError(_message.Message):
+    __slots__ = ("code", "kind", "message", "decision", "seat_to_act", "legal")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    kind: str
+    message: str
+    decision: int
+    seat_to_act: int
+    legal: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, code: _Optional[int] = ..., kind: _Optional[str] = ..., message: _Optional[str] = ..., decision: _Optional[int] = ..., seat_to_act: _Optional[int] = ..., legal: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class BotTurn(_message.Message):
     __slots__ = ("seat", "decision", "policy", "observation")
