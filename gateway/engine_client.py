@@ -198,8 +198,11 @@ class EngineClient:
         result: pb.Rulesets = await self._call("ListRulesets", pb.ListRulesetsRequest())
         return result
 
-    async def watch(self, match_id: str, seat: int, from_event_id: str = "") -> AsyncIterator[pb.WatchEvent]:
-        """The seat's events (``seat = -1``: public ones) until the stream ends.
+    async def watch(
+        self, match_id: str, seat: int, from_event_id: str = "", *, with_observation: bool = False
+    ) -> AsyncIterator[pb.WatchEvent]:
+        """The seat's events (``seat = -1``: public ones) until the stream ends;
+        ``with_observation``: the newest write's event also carries the seat's observation.
 
         A stream cut by ``UNAVAILABLE`` (its replica died, or the engine's Redis is
         restarting) resumes on the next replica after the last event received, pausing with
@@ -211,7 +214,10 @@ class EngineClient:
         pauses = backoff()
         progress = time.monotonic()
         while True:
-            call = self._stubs[index].Watch(pb.WatchRequest(match_id=match_id, seat=seat, from_event_id=last))
+            request = pb.WatchRequest(
+                match_id=match_id, seat=seat, from_event_id=last, with_observation=with_observation
+            )
+            call = self._stubs[index].Watch(request)
             try:
                 async for event in call:
                     failures = 0

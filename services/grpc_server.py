@@ -273,7 +273,9 @@ class EngineServicer(es_grpc.EngineServiceServicer):
         if request.from_event_id and not _STREAM_ID.fullmatch(request.from_event_id):
             await _abort(context, BadRequest(f"malformed from_event_id {request.from_event_id[:40]!r}"))
         try:
-            async for item in self.service.watch(request.match_id, request.seat, request.from_event_id):
+            async for item in self.service.watch(
+                request.match_id, request.seat, request.from_event_id, with_observation=request.with_observation
+            ):
                 out = es.WatchEvent(event_id=item.event_id)
                 if item.event is not None:
                     out.event.CopyFrom(item.event)
@@ -281,6 +283,8 @@ class EngineServicer(es_grpc.EngineServiceServicer):
                     out.pending.CopyFrom(item.pending)
                 if item.outcome is not None:
                     out.outcome.CopyFrom(item.outcome)
+                if item.observation is not None:
+                    out.observation.CopyFrom(item.observation)
                 yield out
         except ServiceError as exc:
             await _abort(context, exc)

@@ -129,6 +129,8 @@ class WatchItem:
     event: game_pb2.Event | None
     pending: game_pb2.Decision | None
     outcome: game_pb2.Outcome | None
+    #: the watching seat's view after this write or a later one (``with_observation``)
+    observation: game_pb2.Observation | None = None
 
 
 def decision_proto(game: Game) -> game_pb2.Decision:
@@ -710,11 +712,18 @@ class MatchService:
             await asyncio.sleep(every_s)
 
     # ------------------------------------------------------------------ watch
-    async def watch(self, match_id: str, seat: int, from_event_id: str = "") -> AsyncIterator[WatchItem]:
+    async def watch(
+        self, match_id: str, seat: int, from_event_id: str = "", *, with_observation: bool = False
+    ) -> AsyncIterator[WatchItem]:
         """The events ``seat`` may see (spectators: public ones), from the stream entry
         after ``from_event_id`` on, until the game is over. Entries the seat may not see
         are skipped, except that the last entry of each write still yields the new
-        decision (with no event)."""
+        decision (with no event).
+
+        ``with_observation`` (push, not pull): the last entry of the newest write read so
+        far also carries ``seat``'s observation of the stored state (its legal actions
+        included when it must act), so the watcher needs no request per event. Older
+        writes read in the same batch carry none (the newer view supersedes them)."""
         m, _ = await self._get(match_id, check=False)
         self._check_seat(m, seat, spectator=True)
         if self._notifier is None:
@@ -724,9 +733,12 @@ class MatchService:
             while True:
                 wake.clear()
                 entries = await self.store.read_events(match_id, after=after)
-                for eid, f in entries:
+                newest = _newest_write(entries) if with_observation else -1
+                for k, (eid, f) in enumerate(entries):
                     after = eid
                     item = _watch_item(eid, f, seat)
+                    if item is not None and k == newest:
+                        item = await self._with_observation(match_id, seat, item)
                     if item is not None:
                         yield item
                     if b"o" in f:
@@ -738,9 +750,23 @@ class MatchService:
                         self._cache.pop(match_id, None)  # expired while watched (idle lifetime)
                         raise MatchNotFound(f"no match {match_id!r}")
 
+    async def _with_observation(self, match_id: str, seat: int, item: WatchItem) -> WatchItem:
+        """``item`` with ``seat``'s observation of the stored state (the cache, checked
+        against the stored version: one read)."""
+        m, _ = await self._get(match_id)
+        return WatchItem(item.event_id, item.event, item.pending, item.outcome, m.game.observation(seat))
+
     async def close(self) -> None:
         if self._notifier is not None:
             await self._notifier.close()
+
+
+def _newest_write(entries: list[tuple[str, dict[bytes, bytes]]]) -> int:
+    """The index of the last entry of the newest write in ``entries`` (-1: none)."""
+    for k in range(len(entries) - 1, -1, -1):
+        if entries[k][1].get(b"l") == b"1":
+            return k
+    return -1
 
 
 def _text(value: bytes | str) -> str:
