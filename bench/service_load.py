@@ -404,6 +404,9 @@ def main() -> int:
                     )  # fmt: skip
                     procs.append(w)
                 time.sleep(2.0)  # workers connect
+                # warm-up, not counted: on a loaded machine the workers' start-up (imports,
+                # broker connection, embedded beat) would otherwise eat the first round
+                asyncio.run(bench_celery(celery_addr, redis_url, 2, 3.0, args.players))
             # Echo, direct and celery alternate, round after round, so all see the same
             # machine: on a shared host the ceiling itself drifts by ±20 % from one minute to
             # the next.
