@@ -37,7 +37,7 @@ import secrets
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +46,7 @@ from engine.errors import SetupError
 from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
-from services import metrics
+from services import metrics, sweepers
 from services.bot_levels import policy_of_kind
 from services.errors import (
     BadRequest,
@@ -59,15 +59,14 @@ from services.errors import (
     StaleDecision,
 )
 from services.limits import MAX_BOT_DELAY_S, MAX_TURN_TIMEOUT_S
+from services.notifier import Notifier
 from services.rulesets import DEFAULT_RULESET, check_settings
 from services.scheduler import NullScheduler, Scheduler, bot_countdown
 from services.store import (
-    NOTIFY_PATTERN,
     HistoryEntry,
     MatchStore,
     StoredEvent,
     history_key,
-    match_id_of_channel,
     outbox_member,
 )
 
@@ -142,62 +141,6 @@ def decision_proto(game: Game) -> game_pb2.Decision:
 
 def _norm(action: str) -> str:
     return " ".join(action.split()).lower()
-
-
-class Notifier:
-    """One pattern subscription per process; wakes the watchers of a match when its
-    version changes. Watchers also poll, so a lost notification costs latency, not data."""
-
-    def __init__(self, store: MatchStore) -> None:
-        self.store = store
-        self._waiters: dict[str, set[asyncio.Event]] = {}
-        self._task: asyncio.Task[None] | None = None
-
-    @contextlib.contextmanager
-    def listen(self, match_id: str) -> Iterator[asyncio.Event]:
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
-        ev = asyncio.Event()
-        self._waiters.setdefault(match_id, set()).add(ev)
-        try:
-            yield ev
-        finally:
-            waiters = self._waiters.get(match_id)
-            if waiters is not None:
-                waiters.discard(ev)
-                if not waiters:
-                    del self._waiters[match_id]
-
-    async def _run(self) -> None:
-        while True:
-            pubsub = self.store.pubsub()
-            try:
-                await pubsub.psubscribe(NOTIFY_PATTERN)
-                while True:
-                    msg = await pubsub.get_message(timeout=5.0)
-                    if msg is None:
-                        continue
-                    channel = msg["channel"]
-                    mid = match_id_of_channel(channel.decode() if isinstance(channel, bytes) else channel)
-                    for ev in self._waiters.get(mid, ()):
-                        ev.set()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # Redis went away: wake everyone (they re-read) and retry
-                log.warning("notification subscription lost; retrying", exc_info=True)
-                for waiters in self._waiters.values():
-                    for ev in waiters:
-                        ev.set()
-                await asyncio.sleep(0.5)
-            finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
-
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
 
 
 @dataclass
@@ -661,7 +604,7 @@ class MatchService:
 
     async def _resend(self, member: str) -> int:
         """Queue again the task of ``MATCH_ID\tDECISION`` if that decision is still open;
-        1 when it was sent, else 0."""
+        1 when it was sent, else 0 (used by :mod:`services.sweepers`)."""
         match_id, _, decision = member.partition("\t")
         try:
             async with self._lock(match_id):
@@ -674,42 +617,16 @@ class MatchService:
         return 0
 
     async def sweep_outbox(self, grace_s: float = 3.0) -> int:
-        """Send again the tasks of decisions whose writer died before sending them (outbox
-        entries older than ``grace_s``); returns how many were re-sent."""
-        sent = 0
-        members = await self.store.overdue(int((time.time() - grace_s) * 1000))
-        for member in members:
-            sent += await self._resend(member)
-            await self.store.outbox_done(member)
-        if sent:
-            log.warning("outbox sweep re-sent %d task(s)", sent)
-        return sent
+        """:func:`services.sweepers.sweep_outbox` over this service."""
+        return await sweepers.sweep_outbox(self, grace_s)
 
     async def sweep_leases(self) -> int:
-        """Send again the tasks whose lease expired with their decision still open (the task
-        was lost after it was sent); returns how many were re-sent."""
-        sent = 0
-        for member in await self.store.expired_leases(int(time.time() * 1000)):
-            if not await self.store.claim_lease(member):
-                continue  # another replica took it
-            sent += await self._resend(member)
-        if sent:
-            log.warning("lease sweep re-sent %d lost task(s)", sent)
-        return sent
+        """:func:`services.sweepers.sweep_leases` over this service."""
+        return await sweepers.sweep_leases(self)
 
     async def run_sweeper(self, every_s: float = 1.0, grace_s: float = 3.0) -> None:
-        """Sweep the outbox and the task leases forever (a background task of every engine server)."""
-        while True:
-            try:
-                await self.sweep_outbox(grace_s)
-                await self.sweep_leases()
-            except asyncio.CancelledError:
-                raise
-            except STORE_UNAVAILABLE as exc:  # Redis restarting: expected, the next sweep retries
-                log.warning("outbox sweep skipped, the store is unavailable: %s", exc)
-            except Exception:
-                log.warning("outbox sweep failed", exc_info=True)
-            await asyncio.sleep(every_s)
+        """:func:`services.sweepers.run` over this service (a background task of every engine server)."""
+        await sweepers.run(self, every_s, grace_s)
 
     # ------------------------------------------------------------------ watch
     async def watch(
