@@ -125,11 +125,13 @@ def main() -> int:
     parser.add_argument("--bot", default="v2")
     parser.add_argument("--strength", type=float, default=1.0, help="how much to trust the policy model")
     parser.add_argument("--fit", type=int, default=0,
-                        help="first count the policy model on this many other deals (3-7 players) and write "
+                        help="first count the policy model on this many other deals (the ruleset's counts up to 7 "
+                             "players) and write "
                              "engine/belief_model.json")
     args = parser.parse_args()
     if args.fit:
-        table = fit(range(10**6, 10**6 + args.fit), range(3, 8), args.ruleset, args.bot)
+        counts = sorted(n for n in get_ruleset(args.ruleset).identity_table if n <= 7) or [args.players]
+        table = fit(range(10**6, 10**6 + args.fit), counts, args.ruleset, args.bot)
         data = json.loads(MODEL_FILE.read_text(encoding="utf-8")) if MODEL_FILE.exists() else {}
         data[args.ruleset] = table
         MODEL_FILE.write_text(json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
