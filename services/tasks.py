@@ -12,8 +12,10 @@ A bot's thinking time is the task's countdown, set when it is queued: no task sl
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
+import queue
 import random
 import threading
 import time
@@ -137,6 +139,54 @@ CHAIN_MAX_MOVES = 64
 CHAIN_BUDGET_S = 1.0
 
 
+class StreamRefusal(grpc.RpcError):
+    """An ``ActStream`` refusal (``ActResponse.error``), raised like the unary ``Act``'s error:
+    ``code()`` and ``details()``."""
+
+    def __init__(self, error: es.ActError) -> None:
+        super().__init__(error.message)
+        self._code = next((c for c in grpc.StatusCode if c.value[0] == error.code), grpc.StatusCode.UNKNOWN)
+        self._details = error.message
+
+    def code(self) -> grpc.StatusCode:
+        return self._code
+
+    def details(self) -> str:
+        return self._details
+
+
+class _ChainActs:
+    """A chain's actions: over one ``ActStream`` for the whole chain when the stub is a plain
+    engine stub (one call set-up per chain instead of one per move), else unary ``Act``."""
+
+    def __init__(self, stub: Any) -> None:
+        self.stub = stub
+        self._queue: queue.SimpleQueue[es.ActRequest | None] | None = None
+        self._responses: Any = None
+
+    def act(self, request: es.ActRequest) -> es.ActResponse:
+        if not isinstance(self.stub, es_grpc.EngineServiceStub):
+            return self.stub.Act(request, timeout=RPC_TIMEOUT_S)  # type: ignore[no-any-return]
+        if self._responses is None:
+            self._queue = queue.SimpleQueue()
+            self._responses = self.stub.ActStream(
+                iter(self._queue.get, None), timeout=RPC_TIMEOUT_S + CHAIN_BUDGET_S * 2
+            )
+        assert self._queue is not None
+        self._queue.put(request)
+        res: es.ActResponse = next(self._responses)
+        if res.HasField("error"):
+            raise StreamRefusal(res.error)
+        return res
+
+    def close(self) -> None:
+        if self._queue is not None:
+            self._queue.put(None)  # the request stream ends; the call finishes
+        if self._responses is not None:
+            for _ in self._responses:  # drain (nothing more is expected)
+                pass
+
+
 def _decide(match_id: str, seat: int, decision: int, policy: str, obs: Any) -> str:
     """The move of ``seat``'s bot for ``decision``, from that seat's own observation only."""
     rng = random.Random(f"{match_id}:{seat}:{decision}")
@@ -171,6 +221,7 @@ def bot_move(
     stub = engine_stub()
     started = time.monotonic()
     moves = 0
+    acts = _ChainActs(stub)
     try:
         obs = stub.GetObservation(es.GetObservationRequest(match_id=match_id, seat=seat), timeout=RPC_TIMEOUT_S)
         if obs.pending.number != decision or obs.pending.seat != seat or not obs.legal_actions:
@@ -184,7 +235,7 @@ def bot_move(
                 match_id=match_id, seat=seat, decision=decision, action=action, origin=origin, play_next_bot=chain
             )
             try:
-                res = stub.Act(request, timeout=RPC_TIMEOUT_S)
+                res = acts.act(request)
             except grpc.RpcError as exc:
                 if exc.code() != grpc.StatusCode.INVALID_ARGUMENT:  # type: ignore[attr-defined]
                     raise
@@ -193,7 +244,7 @@ def bot_move(
                 action = "(default)"
                 request.ClearField("action")
                 request.use_default = True
-                res = stub.Act(request, timeout=RPC_TIMEOUT_S)
+                res = acts.act(request)
             log.info("bots.move done match=%s seat=%s decision=%s action=%r", match_id, seat, decision, action)
             if not res.HasField("next_bot"):
                 break
@@ -209,6 +260,9 @@ def bot_move(
             return "dropped"
         # retry the decision this task was at (a chained one is leased to it)
         _retry(self, exc, args=(match_id, seat, decision), kwargs={"policy": policy, "origin": origin})
+    finally:
+        with contextlib.suppress(Exception):
+            acts.close()
     return "applied"
 
 
