@@ -210,7 +210,7 @@ def bot_move(
     A house bot's task then goes on with its match's following house bot decisions while
     they need no think delay (``ActRequest.play_next_bot``: the engine hands back each one
     as a :class:`BotTurn` with that seat's own observation, queues no task for it and leases
-    it to this task), up to ``CHAIN_MAX_MOVES`` / ``CHAIN_BUDGET_S``: one gRPC call per move
+    it to this task), up to ``CHAIN_MAX_MOVES`` / ``CHAIN_BUDGET_S``: one message on the chain's ``ActStream`` per move
     instead of a broker round trip, a GetObservation and an Act. Each move is decided from
     its own seat's observation only.
 
