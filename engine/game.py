@@ -11,11 +11,13 @@ True
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import rng
+from engine.determinize import determinize
 from engine.errors import IllegalAction
 from engine.kinds import PromptKind
 from engine.notation import normalize
@@ -24,6 +26,7 @@ from engine.ruleset import Ruleset
 from engine.rulesets import RULESET_IDS, get_ruleset
 from engine.snapshot import state_from_bytes, state_to_bytes
 from engine.state import Frame, Prompt, Seat, State
+from engine.text import fill as fill_text
 from fengsheng.v1 import game_pb2
 
 #: The ruleset ids a match may use (engine/rulesets/).
@@ -53,13 +56,15 @@ class Event:
     audience: tuple[int, ...] = ()
     cards: tuple[int, ...] = ()
     seats: tuple[int, ...] = ()
+    ruleset: str = ""
+    """The match's ruleset: its text table gives the line's template (engine/text.py)."""
 
     def visible_to(self, seat: int) -> bool:
         """Whether ``seat`` (-1: a spectator) may see this event."""
         return not self.audience or seat in self.audience
 
     def to_proto(self) -> Any:
-        return game_pb2.Event(
+        msg = game_pb2.Event(
             index=self.index,
             kind=self.kind,
             seat=self.seat,
@@ -68,6 +73,9 @@ class Event:
             cards=self.cards,
             seats=self.seats,
         )
+        if self.ruleset:
+            fill_text(self.ruleset, "event", self.kind, self.text, msg)
+        return msg
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,15 +210,19 @@ class Game:
     def legal_actions(self, seat: int) -> list[str]:
         """Every legal action of ``seat`` now, in canonical notation (empty when the seat
         is not to act)."""
+        return list(self._legal_now(seat))
+
+    def _legal_now(self, seat: int) -> list[str]:
+        """The cached list of :meth:`legal_actions` (not to be changed by the caller)."""
         p = self.state.prompt
         if p is None or p.seat != seat:
             return []
         number, cached_seat, actions = self._legal_cache
         if number == p.number and cached_seat == seat:
-            return list(actions)
+            return actions
         actions = self.ruleset.legal_for(self, p)
         self._legal_cache = (p.number, seat, actions)
-        return list(actions)
+        return actions
 
     def default_action(self, seat: int) -> str:
         """The action taken for a seat whose time ran out (docs/protocol.md): ``pass``
@@ -229,6 +241,13 @@ class Game:
         spectator, public information only)."""
         return build_observation(self, seat, include_events=include_events)
 
+    def determinize(self, seat: int, rng: random.Random) -> Game:
+        """A full game consistent with everything ``seat`` has seen (its hand, the public
+        zones and history, revealed identities, what it was shown), the rest resampled from
+        its observation alone: other hands, identities, face-down cards, pile order, hidden
+        characters (:mod:`engine.determinize`). For search bots."""
+        return determinize(self, seat, rng)
+
     def events_for(self, seat: int) -> list[Event]:
         return [e for e in self.events if e.visible_to(seat)]
 
@@ -244,8 +263,9 @@ class Game:
             raise IllegalAction(
                 f"seat {seat} is not to act: seat {p.seat} must decide ({p.kind}: {p.text})"
             )
-        legal = self.legal_actions(seat)
-        canon = normalize(action, self.ruleset.code_aliases)
+        legal = self._legal_now(seat)
+        # Legal actions are canonical, so one of them needs no normalising (the hot path).
+        canon = action if action in legal else normalize(action, self.ruleset.code_aliases)
         if canon not in legal:
             expanded = self._expand(canon, legal)
             if expanded is None:
@@ -338,11 +358,11 @@ class Game:
         ``public`` is given too, everyone else (spectators included) sees that line."""
         st = self.state
         aud = tuple(audience)
-        self.events.append(Event(st.event_count, kind, seat, text, aud, tuple(cards), tuple(seats)))
+        self.events.append(Event(st.event_count, kind, seat, text, aud, tuple(cards), tuple(seats), st.ruleset))
         st.event_count += 1
         if public is not None and aud:
             others = (-1, *(s for s in range(st.players) if s not in aud))
-            self.events.append(Event(st.event_count, kind, seat, public, others))
+            self.events.append(Event(st.event_count, kind, seat, public, others, ruleset=st.ruleset))
             st.event_count += 1
 
     # zone helpers -------------------------------------------------------------

@@ -245,8 +245,10 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         ruleset: Annotated[str | None, Query(min_length=1, max_length=32)] = None,
     ) -> dict[str, Any]:
         """The printed data of every card of a ruleset's deck, by card number (function id and
-        printed name, colour, transmission, markers). Default: the default ruleset; an unknown
-        one is a 404 naming the known ones."""
+        printed name, colour, transmission, markers, what its function does in `text_zh` and
+        `text_en`), and `texts`: the ruleset's text table, template key -> `zh`/`en` templates
+        of the events and prompts whose `template` is that key (engine/text.py). Default: the
+        default ruleset; an unknown one is a 404 naming the known ones."""
         return await svc.rulesets.deck(ruleset)
 
     # ---- guests and matches -------------------------------------------------------------

@@ -11,6 +11,7 @@ serving it runs.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from typing import Any
 
@@ -47,7 +48,12 @@ def summary(info: pb.RulesetInfo) -> dict[str, Any]:
                 "id": c.id,
                 "zh": c.zh,
                 "en": c.en,
-                "skills": [{"id": s, "zh": zh} for s, zh in zip(c.skills, c.skills_zh, strict=False)],
+                "skills": [
+                    {"id": s, "zh": zh, "text_zh": text_zh, "text_en": text_en}
+                    for s, zh, text_zh, text_en in itertools.zip_longest(
+                        c.skills, c.skills_zh, c.skills_text_zh, c.skills_text_en, fillvalue=""
+                    )
+                ],
                 "mission": c.mission,
             }
             for c in info.character_table
@@ -110,7 +116,12 @@ class RulesetCatalog:
         return {"default": answer.default_ruleset, "rulesets": [summary(info) for info in answer.rulesets]}
 
     async def deck(self, ruleset: str | None) -> dict[str, Any]:
-        """``GET /api/cards``: the printed deck of a ruleset, by card number."""
+        """``GET /api/cards``: the printed deck of a ruleset, by card number, and its text
+        table (template key -> the Chinese and English templates of its events and prompts)."""
         info = await self.find(ruleset)
         cards = {str(card.number): to_dict(card) for card in info.cards}
-        return {"ruleset": info.id, "zh": info.zh, "cards": cards}
+        texts = {
+            row.key: {"scope": row.scope, "kind": row.kind, "zh": row.zh, "en": row.en, "match": row.match}
+            for row in info.texts
+        }
+        return {"ruleset": info.id, "zh": info.zh, "cards": cards, "texts": texts}

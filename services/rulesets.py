@@ -26,6 +26,7 @@ import io
 from engine.errors import SetupError
 from engine.ruleset import CardTable, Ruleset
 from engine.rulesets import PACKAGES, RULESET_IDS, get_ruleset
+from engine.text import templates
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
 from services.errors import BadRequest
@@ -53,6 +54,17 @@ def _deck_rows(ruleset: Ruleset) -> dict[int, dict[str, str]]:
     return {int(row["card"]): row for row in rows}
 
 
+@functools.cache
+def function_and_skill_texts(ruleset_id: str) -> dict[tuple[str, str], tuple[str, str]]:
+    """What each card function and skill does, ``(kind, id) -> (zh, en)``, from the ruleset
+    package's ``data/<id>-texts.tsv`` ({} when it ships none)."""
+    data = importlib.resources.files(PACKAGES[ruleset_id]).joinpath("data", f"{ruleset_id}-texts.tsv")
+    if not data.is_file():
+        return {}
+    lines = [line for line in data.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
+    return {(row["kind"], row["id"]): (row["zh"], row["en"]) for row in csv.DictReader(lines, delimiter="\t")}
+
+
 def deck_cards(ruleset: Ruleset) -> list[es.DeckCard]:
     """Every printed card of the ruleset, 1..n: function and colours from its CardTable,
     transmission and markers from its deck table. Raises ``ValueError`` when the two
@@ -61,10 +73,12 @@ def deck_cards(ruleset: Ruleset) -> list[es.DeckCard]:
     rows = _deck_rows(ruleset)
     if rows and sorted(rows) != list(table.all_cards):
         raise ValueError(f"{ruleset.id}: the deck table's card numbers are not 1..{table.count}")
+    texts = function_and_skill_texts(ruleset.id)
     cards = []
     for number in table.all_cards:
         row = rows.get(number, {})
-        color = _color(table, number)
+        # 谍战篇 prints dual colours with black (``red+black``) in its ``colors`` column
+        color = row.get("colors") or _color(table, number)
         if row and (row.get("function") != table.function[number] or row.get("color", color) != color):
             raise ValueError(f"{ruleset.id}: card {number} of the deck table is not the engine's card")
         cards.append(
@@ -73,9 +87,13 @@ def deck_cards(ruleset: Ruleset) -> list[es.DeckCard]:
                 function=table.function[number],
                 function_zh=table.function_zh[number],
                 color=color,
-                transmission=row.get("transmission", ""),
+                # 谍战篇 has arrows instead of send modes: ``left`` / ``right`` / ``up``
+                transmission=row.get("transmission") or row.get("direction", ""),
                 direction_any=row.get("direction_any") == "yes",
                 encrypted=row.get("encrypted") == "yes",
+                lock_icon=row.get("lock") == "yes",
+                text_zh=texts.get(("function", table.function[number]), ("", ""))[0],
+                text_en=texts.get(("function", table.function[number]), ("", ""))[1],
             )
         )
     return cards
@@ -91,8 +109,16 @@ def ruleset_info(ruleset: Ruleset) -> es.RulesetInfo:
         characters=bool(ruleset.characters),
         cards=deck_cards(ruleset),
     )
+    for row in templates(ruleset.id):
+        info.texts.append(
+            es.TextTemplate(key=row.key, scope=row.scope, kind=row.kind, zh=row.zh, en=row.en, match=row.match)
+        )
+    for (kind, ident), (zh, en) in function_and_skill_texts(ruleset.id).items():
+        if kind == "rule":  # the rules page's paragraphs (victory …): scope "rule", kind the id
+            info.texts.append(es.TextTemplate(key=f"rule.{ident}", scope="rule", kind=ident, zh=zh, en=en))
     for players, counts in sorted(ruleset.identity_table.items()):
         info.identity_table[players].CopyFrom(game_pb2.IntList(values=list(counts)))
+    texts = function_and_skill_texts(ruleset.id)
     for character in ruleset.characters.values():
         info.character_table.append(
             es.CharacterEntry(
@@ -102,6 +128,8 @@ def ruleset_info(ruleset: Ruleset) -> es.RulesetInfo:
                 skills=list(character.skills),
                 skills_zh=[str(getattr(ruleset.skills.get(s), "zh", "") or "") for s in character.skills],
                 mission=str(getattr(character, "mission", "") or ""),
+                skills_text_zh=[texts.get(("skill", s), ("", ""))[0] for s in character.skills],
+                skills_text_en=[texts.get(("skill", s), ("", ""))[1] for s in character.skills],
             )
         )
     return info

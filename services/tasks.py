@@ -26,10 +26,12 @@ import grpc
 from celery import Task
 from celery.exceptions import MaxRetriesExceededError, Retry
 
+from engine import Game
 from engine.bots import POLICIES
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services import config
+from services.bot_levels import search_budget_ms
 from services.celery_app import app
 from services.channels import engine_channel
 
@@ -187,10 +189,40 @@ class _ChainActs:
                 pass
 
 
-def _decide(match_id: str, seat: int, decision: int, policy: str, obs: Any) -> str:
-    """The move of ``seat``'s bot for ``decision``, from that seat's own observation only."""
+def _decide(stub: Any, match_id: str, seat: int, decision: int, policy: str, obs: Any) -> str:
+    """The move of ``seat``'s bot for ``decision``, from that seat's own observation only (the
+    search bot: from worlds sampled from that view, :func:`search_move`)."""
+    actions = list(obs.legal_actions)
     rng = random.Random(f"{match_id}:{seat}:{decision}")
-    return POLICIES.get(policy, POLICIES["random"])(obs, list(obs.legal_actions), rng)  # type: ignore[no-any-return]
+    fn = POLICIES.get(policy, POLICIES["random"])
+    if getattr(fn, "needs_game", False) and len(actions) > 1:
+        try:
+            return search_move(stub, fn, match_id, seat, decision, rng) or fn(obs, actions, rng)  # type: ignore[no-any-return]
+        except grpc.RpcError:
+            raise
+        except Exception:  # a search bug must not stall the match: v2 answers instead
+            log.exception("bots.move search failed match=%s decision=%s; playing v2", match_id, decision)
+    return fn(obs, actions, rng)  # type: ignore[no-any-return]
+
+
+def search_move(stub: es_grpc.EngineServiceStub, fn: Any, match_id: str, seat: int, decision: int,
+                rng: random.Random) -> str | None:
+    """The search bot's move (the "hard" level): it plays out worlds sampled from the
+    seat's view (the engine service's ``Determinize``), within the per-decision budget
+    ``FENGSHENG_SEARCH_BUDGET_MS`` (services/bot_levels.py), so a search task holds its
+    worker thread no longer than that. None when the decision moved on meanwhile."""
+    obs = stub.GetObservation(es.GetObservationRequest(match_id=match_id, seat=seat, include_events=True),
+                              timeout=RPC_TIMEOUT_S)
+    reply = stub.Determinize(es.DeterminizeRequest(match_id=match_id, seat=seat, seed=rng.getrandbits(63)),
+                             timeout=RPC_TIMEOUT_S)
+    if reply.decision != decision or obs.pending.number != decision:
+        return None
+    game = Game.restore(reply.snapshot)
+    t0 = time.perf_counter()
+    action: str = fn.decide(game, seat, rng, budget_ms=search_budget_ms(), events=list(obs.events), observation=obs)
+    log.info("bots.move search match=%s decision=%s took %.0f ms", match_id, decision,
+             1000 * (time.perf_counter() - t0))
+    return action
 
 
 @app.task(name="bots.move", bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -228,7 +260,7 @@ def bot_move(
             log.info("bots.move stale match=%s decision=%s (open: %s)", match_id, decision, obs.pending.number)
             return "stale"
         while True:
-            action = _decide(match_id, seat, decision, policy, obs)  # its own seat's view only
+            action = _decide(stub, match_id, seat, decision, policy, obs)  # its own seat's view only
             moves += 1
             chain = origin == "bot" and moves < CHAIN_MAX_MOVES and time.monotonic() - started < CHAIN_BUDGET_S
             request = es.ActRequest(

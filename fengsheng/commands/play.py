@@ -42,10 +42,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots", type=int, default=4, help="number of bot opponents: the ruleset's player counts less you (default 4)"
     )
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="gateway URL (default http://127.0.0.1:8000)")
-    parser.add_argument("--bot", default="heuristic",
-                        choices=("easy", "normal", "hard", "heuristic", "random", "v2", "search"),
-                        help="bot level (easy = random, normal = heuristic v2, hard = search, played as v2 until "
-                             "the search bot lands) or policy")
+    parser.add_argument(
+        "--bot",
+        default="heuristic",
+        choices=("easy", "normal", "hard", "heuristic", "random", "v2", "search"),
+        help="bot level (easy = random, normal = heuristic v2, hard = search, played as v2 until "
+        "the search bot lands) or policy",
+    )
     parser.add_argument("--name", default="you", help="your display name")
     parser.add_argument("--seed", type=int, default=0, help="match seed (0 = random)")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds before each bot move (default 0.3)")
@@ -61,6 +64,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="ask even when a decision has one possible answer (default: it is answered by itself)",
     )
+    parser.add_argument(
+        "--lang",
+        default="en",
+        choices=("en", "zh"),
+        help="language of the log lines and prompts (templates of the ruleset's text table; default en)",
+    )
     parser.add_argument("--match", default="", help="join this existing match instead of creating one")
     parser.add_argument("--width", type=int, default=0, help="output width (default: the terminal's, else 120)")
 
@@ -74,6 +83,8 @@ class Client:
         self.url = url.rstrip("/")
         self.http = httpx.Client(base_url=self.url, timeout=15)
         self.token = ""
+        #: the ruleset's text table (GET /api/cards: template key -> zh/en templates)
+        self.texts: dict[str, dict[str, str]] = {}
 
     def _check(self, reply: Any) -> Any:
         if reply.status_code >= 400:
@@ -108,6 +119,7 @@ class Client:
             data = self._check(self.http.get("/api/cards", params={"ruleset": ruleset}))
         except Exception:
             return {}
+        self.texts = dict(data.get("texts", {}))
         return {int(k): v for k, v in data.get("cards", {}).items()}
 
     def rulesets(self) -> dict[str, dict[str, Any]]:
@@ -139,8 +151,15 @@ class View:
         seat: int,
         kinds: list[str],
         ruleset: dict[str, Any] | None = None,
+        *,
+        texts: dict[str, dict[str, str]] | None = None,
+        lang: str = "en",
     ) -> None:
         self.console = console
+        #: the ruleset's text table and the language its templates are shown in
+        self.texts = texts or {}
+        self.lang = lang
+        self.ruleset_id = str((ruleset or {}).get("id", ""))
         self.cards = cards
         self.seat = seat
         self.kinds = kinds
@@ -165,8 +184,30 @@ class View:
         color = COLOR_ZH.get(info["color"], info["color"])
         return f"{info['function_zh']}·{color}·{MODE_ZH.get(info['transmission'], '')}#{number}"
 
+    def shaped(self, key: str, args: dict[str, str]) -> str | None:
+        """A template of the text table filled with its arguments (None: unknown key)."""
+        from fengsheng.text_render import render
+
+        row = self.texts.get(key)
+        if not row:
+            return None
+        seat = self.who if self.lang == "en" else (lambda s: "你" if s == self.seat else f"座位{s}")
+        return render(row[self.lang], args, lang=self.lang, card=self.card_name, name=self.name, seat=seat)
+
+    def prompt_text(self, prompt: dict[str, Any]) -> str:
+        """A prompt from its template (found from its words: engine/text.py), else its words."""
+        from engine.text import structure
+
+        found = structure(self.ruleset_id, "prompt", str(prompt.get("kind", "")), str(prompt.get("prompt", "")))
+        shaped = self.shaped(found[0].key, found[1]) if found else None
+        return shaped or " ".join(self.name(w) for w in str(prompt["prompt"]).split(" "))
+
     def event_line(self, event: dict[str, Any]) -> str:
-        """An event's log line, its cards named after it and its ids by their names."""
+        """An event's log line from its template, else its words with cards named after it
+        and ids by their names."""
+        shaped = self.shaped(str(event.get("template", "")), dict(event.get("args", {})))
+        if shaped:
+            return shaped
         text = " ".join(self.name(w) for w in str(event["text"]).split(" "))
         cards = [n for n in event.get("cards", []) if n > 0]
         return text + (f"  [{', '.join(self.card_name(n) for n in cards)}]" if cards else "")
@@ -290,7 +331,7 @@ class View:
         return f"{action}   [{', '.join(notes)}]" if notes else action
 
     def menu(self, prompt: dict[str, Any]) -> None:
-        text = " ".join(self.name(w) for w in str(prompt["prompt"]).split(" "))
+        text = self.prompt_text(prompt)
         self.console.print(f"[bold]your decision {prompt['decision']} ({prompt['kind']}):[/bold] {text}")
         for i, action in enumerate(prompt["legal_actions"], start=1):
             self.console.print(f"  {i:>3}. {self.annotate(action)}", markup=False, highlight=False)
@@ -372,7 +413,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
     obs = client.observation(match_id)
-    view = View(console, client.cards(obs["ruleset"]), seat, kinds, rulesets.get(obs["ruleset"]))
+    deck = client.cards(obs["ruleset"])
+    view = View(console, deck, seat, kinds, rulesets.get(obs["ruleset"]), texts=client.texts, lang=args.lang)
     console.print(f"match {match_id} (ruleset {obs['ruleset']}): you are seat {seat} of {obs['players']}", markup=False)
     me = obs["seats"][seat]
     console.print(

@@ -276,7 +276,7 @@ class ListRulesetsRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class DeckCard(_message.Message):
-    __slots__ = ("number", "function", "function_zh", "color", "transmission", "direction_any", "encrypted")
+    __slots__ = ("number", "function", "function_zh", "color", "transmission", "direction_any", "encrypted", "lock_icon", "text_zh", "text_en")
     NUMBER_FIELD_NUMBER: _ClassVar[int]
     FUNCTION_FIELD_NUMBER: _ClassVar[int]
     FUNCTION_ZH_FIELD_NUMBER: _ClassVar[int]
@@ -284,6 +284,9 @@ class DeckCard(_message.Message):
     TRANSMISSION_FIELD_NUMBER: _ClassVar[int]
     DIRECTION_ANY_FIELD_NUMBER: _ClassVar[int]
     ENCRYPTED_FIELD_NUMBER: _ClassVar[int]
+    LOCK_ICON_FIELD_NUMBER: _ClassVar[int]
+    TEXT_ZH_FIELD_NUMBER: _ClassVar[int]
+    TEXT_EN_FIELD_NUMBER: _ClassVar[int]
     number: int
     function: str
     function_zh: str
@@ -291,26 +294,51 @@ class DeckCard(_message.Message):
     transmission: str
     direction_any: bool
     encrypted: bool
-    def __init__(self, number: _Optional[int] = ..., function: _Optional[str] = ..., function_zh: _Optional[str] = ..., color: _Optional[str] = ..., transmission: _Optional[str] = ..., direction_any: _Optional[bool] = ..., encrypted: _Optional[bool] = ...) -> None: ...
+    lock_icon: bool
+    text_zh: str
+    text_en: str
+    def __init__(self, number: _Optional[int] = ..., function: _Optional[str] = ..., function_zh: _Optional[str] = ..., color: _Optional[str] = ..., transmission: _Optional[str] = ..., direction_any: _Optional[bool] = ..., encrypted: _Optional[bool] = ..., lock_icon: _Optional[bool] = ..., text_zh: _Optional[str] = ..., text_en: _Optional[str] = ...) -> None: ...
 
 class CharacterEntry(_message.Message):
-    __slots__ = ("id", "zh", "en", "skills", "skills_zh", "mission")
+    __slots__ = ("id", "zh", "en", "skills", "skills_zh", "mission", "skills_text_zh", "skills_text_en", "mission_zh")
     ID_FIELD_NUMBER: _ClassVar[int]
     ZH_FIELD_NUMBER: _ClassVar[int]
     EN_FIELD_NUMBER: _ClassVar[int]
     SKILLS_FIELD_NUMBER: _ClassVar[int]
     SKILLS_ZH_FIELD_NUMBER: _ClassVar[int]
     MISSION_FIELD_NUMBER: _ClassVar[int]
+    SKILLS_TEXT_ZH_FIELD_NUMBER: _ClassVar[int]
+    SKILLS_TEXT_EN_FIELD_NUMBER: _ClassVar[int]
+    MISSION_ZH_FIELD_NUMBER: _ClassVar[int]
     id: str
     zh: str
     en: str
     skills: _containers.RepeatedScalarFieldContainer[str]
     skills_zh: _containers.RepeatedScalarFieldContainer[str]
     mission: str
-    def __init__(self, id: _Optional[str] = ..., zh: _Optional[str] = ..., en: _Optional[str] = ..., skills: _Optional[_Iterable[str]] = ..., skills_zh: _Optional[_Iterable[str]] = ..., mission: _Optional[str] = ...) -> None: ...
+    skills_text_zh: _containers.RepeatedScalarFieldContainer[str]
+    skills_text_en: _containers.RepeatedScalarFieldContainer[str]
+    mission_zh: str
+    def __init__(self, id: _Optional[str] = ..., zh: _Optional[str] = ..., en: _Optional[str] = ..., skills: _Optional[_Iterable[str]] = ..., skills_zh: _Optional[_Iterable[str]] = ..., mission: _Optional[str] = ..., skills_text_zh: _Optional[_Iterable[str]] = ..., skills_text_en: _Optional[_Iterable[str]] = ..., mission_zh: _Optional[str] = ...) -> None: ...
+
+class TextTemplate(_message.Message):
+    __slots__ = ("key", "scope", "kind", "zh", "en", "match")
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    ZH_FIELD_NUMBER: _ClassVar[int]
+    EN_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    key: str
+    scope: str
+    kind: str
+    zh: str
+    en: str
+    match: str
+    def __init__(self, key: _Optional[str] = ..., scope: _Optional[str] = ..., kind: _Optional[str] = ..., zh: _Optional[str] = ..., en: _Optional[str] = ..., match: _Optional[str] = ...) -> None: ...
 
 class RulesetInfo(_message.Message):
-    __slots__ = ("id", "zh", "players", "identities", "identity_table", "characters", "character_table", "cards")
+    __slots__ = ("id", "zh", "players", "identities", "identity_table", "characters", "character_table", "cards", "texts")
     class IdentityTableEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -326,6 +354,7 @@ class RulesetInfo(_message.Message):
     CHARACTERS_FIELD_NUMBER: _ClassVar[int]
     CHARACTER_TABLE_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
+    TEXTS_FIELD_NUMBER: _ClassVar[int]
     id: str
     zh: str
     players: _containers.RepeatedScalarFieldContainer[int]
@@ -334,7 +363,8 @@ class RulesetInfo(_message.Message):
     characters: bool
     character_table: _containers.RepeatedCompositeFieldContainer[CharacterEntry]
     cards: _containers.RepeatedCompositeFieldContainer[DeckCard]
-    def __init__(self, id: _Optional[str] = ..., zh: _Optional[str] = ..., players: _Optional[_Iterable[int]] = ..., identities: _Optional[_Iterable[str]] = ..., identity_table: _Optional[_Mapping[int, _game_pb2.IntList]] = ..., characters: _Optional[bool] = ..., character_table: _Optional[_Iterable[_Union[CharacterEntry, _Mapping]]] = ..., cards: _Optional[_Iterable[_Union[DeckCard, _Mapping]]] = ...) -> None: ...
+    texts: _containers.RepeatedCompositeFieldContainer[TextTemplate]
+    def __init__(self, id: _Optional[str] = ..., zh: _Optional[str] = ..., players: _Optional[_Iterable[int]] = ..., identities: _Optional[_Iterable[str]] = ..., identity_table: _Optional[_Mapping[int, _game_pb2.IntList]] = ..., characters: _Optional[bool] = ..., character_table: _Optional[_Iterable[_Union[CharacterEntry, _Mapping]]] = ..., cards: _Optional[_Iterable[_Union[DeckCard, _Mapping]]] = ..., texts: _Optional[_Iterable[_Union[TextTemplate, _Mapping]]] = ...) -> None: ...
 
 class Rulesets(_message.Message):
     __slots__ = ("rulesets", "default_ruleset")
@@ -343,3 +373,21 @@ class Rulesets(_message.Message):
     rulesets: _containers.RepeatedCompositeFieldContainer[RulesetInfo]
     default_ruleset: str
     def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetInfo, _Mapping]]] = ..., default_ruleset: _Optional[str] = ...) -> None: ...
+
+class DeterminizeRequest(_message.Message):
+    __slots__ = ("match_id", "seat", "seed")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    seed: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class DeterminizeResponse(_message.Message):
+    __slots__ = ("snapshot", "decision")
+    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    snapshot: bytes
+    decision: int
+    def __init__(self, snapshot: _Optional[bytes] = ..., decision: _Optional[int] = ...) -> None: ...

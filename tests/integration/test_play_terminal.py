@@ -105,7 +105,9 @@ def test_play_one_seat_against_bots_through_a_pipe(gateway: ServiceProcess, rule
     has_characters = httpx.get(f"{gateway.extra['url']}/api/rulesets").json()
     if next(r for r in has_characters["rulesets"] if r["id"] == ruleset_id)["characters"]:
         assert re.search(r"your decision \d+ \(character\)", text), text[:3000]
-    assert re.search(r"  · .*\[[^\]]*·(红|蓝|黑|红蓝)·", text), "a log line names its cards"
+    # cards named in the log, inline where the line's template puts them (issue 16 §1)
+    assert re.search(r"  · .*·(红|蓝|黑|红蓝)·\S*#\d+", text), "a log line names its cards"
+    assert re.search(r"  · seat \d+ .*(uses|draws|sends|receives)", text), "log lines from the English templates"
 
 
 def test_play_refuses_a_table_size_the_ruleset_does_not_have(gateway: ServiceProcess) -> None:

@@ -1,5 +1,6 @@
 // The gateway's REST API and WebSockets (docs/tour.md), plus the tokens kept in localStorage.
 import { learnDeck, learnRuleset } from "./i18n.js";
+import { learnTexts } from "./text.js";
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -117,6 +118,7 @@ export function cards(ruleset) {
       const out = {};
       for (const [k, v] of Object.entries(d.cards)) out[Number(k)] = v;
       learnDeck(out);
+      learnTexts(d.ruleset, d.texts);
       return out;
     }),
   );

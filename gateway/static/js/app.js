@@ -1,8 +1,10 @@
-// The router of the single-page client: #/lobby, #/table/ID, #/spectate/ID, #/replay/ID, #/profile.
+// The router of the single-page client: #/lobby, #/table/ID, #/spectate/ID, #/replay/ID, #/profile,
+// #/rules/RULESET.
 import { getLang, setLang, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountProfile } from "./profile.js";
 import { mountReplay } from "./replay.js";
+import { mountRules } from "./rules.js";
 import { mountTable } from "./table.js";
 
 const root = document.getElementById("app");
@@ -31,6 +33,7 @@ async function route() {
     if (page === "table") stop = await mountTable(root, { matchId: id });
     else if (page === "spectate") stop = await mountTable(root, { matchId: id, spectator: true });
     else if (page === "replay") stop = await mountReplay(root, { matchId: id });
+    else if (page === "rules") stop = await mountRules(root, { rulesetId: id });
     else if (page === "profile") stop = await mountProfile(root, { playerId: id, query });
     else stop = await mountLobby(root);
   } catch (err) {

@@ -116,11 +116,15 @@ const IDENTITIES = {
   LATENT: ["潜伏", "Latent"],
   AGENT: ["特工", "Agent"],
   BYSTANDER: ["打酱油", "Bystander"],
+  SPECIAL_SERVICE: ["特工机关", "Special Service"],
+  MYSTERY: ["神秘人", "Mystery"],
   IDENTITY_UNSPECIFIED: ["身份未知", "Unknown"],
   military: ["军情", "Military"],
   latent: ["潜伏", "Latent"],
   agent: ["特工", "Agent"],
   bystander: ["打酱油", "Bystander"],
+  special_service: ["特工机关", "Special Service"],
+  mystery: ["神秘人", "Mystery"],
 };
 
 const WORDS = {
@@ -183,7 +187,7 @@ const WORDS = {
   kind_main: ["出牌阶段", "play phase"], kind_send: ["传出情报", "send the intel"], kind_arrive: ["情报到达", "intel arrives"],
   kind_returned: ["情报退回", "intel returned"], kind_respond: ["响应", "respond"], kind_choose: ["选择", "choose"],
   kind_discard: ["弃牌", "discard"], kind_character: ["选择角色", "choose a character"], kind_trigger: ["触发", "trigger"],
-  kind_turn_start: ["回合开始", "turn start"], kind_priority: ["优先权", "priority"], kind_receive: ["是否接收情报", "receive the intel?"], join_queue: ["加入排位队列", "Join the ranked queue"], leave_queue: ["离开队列", "Leave the queue"],
+  kind_turn_start: ["回合开始", "turn start"], kind_priority: ["优先权", "priority"], kind_receive: ["是否接收情报", "receive the intel?"], kind_contest: ["争夺阶段", "contest phase"], kind_rescue: ["濒死求援", "rescue round"], kind_handoff: ["死亡交牌", "hand over cards"], join_queue: ["加入排位队列", "Join the ranked queue"], leave_queue: ["离开队列", "Leave the queue"],
   ticket: ["排队号", "Ticket"], ticket_queued: ["排队中", "queued"], ticket_claimed: ["正在开局", "match being created"],
   ticket_matched: ["已匹配", "matched"], ticket_left: ["已离开", "left"],
   ranked_about: [
@@ -215,6 +219,13 @@ const WORDS = {
   "chat.phrase.thinking": ["让我想想…", "Let me think…"], "chat.phrase.hurry": ["快点吧~", "Hurry up~"],
   "chat.phrase.sorry": ["抱歉!", "Sorry!"], "chat.phrase.thanks": ["谢谢!", "Thanks!"],
   "chat.phrase.wow": ["哇!", "Wow!"],
+  // structured text (text.js): markers, face-down cards, colours and timings named by the engine
+  marker_direction: ["可转向", "direction-any"], marker_lock: ["加密", "encrypted"],
+  face_down_card: ["一张背面的牌", "a face-down card"], dual: ["双色", "dual"],
+  burned: ["情报被烧毁时", "burned"], discarded: ["弃牌时", "discarded"], dying: ["濒死时", "dying"],
+  received: ["接收情报时", "received"], targeted: ["成为目标时", "targeted"], seen_through: ["被识破时", "seen through"],
+  card_text: ["牌面效果", "What it does"], rules: ["规则", "Rules"], victory: ["胜利条件", "Victory"],
+  cards_heading: ["游戏牌", "Cards"], characters_heading: ["角色", "Characters"], rules_page: ["规则说明", "Rules"],
   seat_lost: ["服务器已重置, 你的座位凭证失效: 现以观众身份观看", "The server was reset and your seat token no longer works: watching instead"],
 };
 
@@ -229,6 +240,12 @@ const ACTION_WORDS = {
   听风: ["听风(红)", "听风 (red)"], 看雨: ["看雨(蓝)", "看雨 (blue)"], 日落: ["日落(黑)", "日落 (black)"],
   military: ["军情", "military"], latent: ["潜伏", "latent"], agent: ["特工", "agent"],
   bystander: ["打酱油", "bystander"],
+  special_service: ["特工机关", "special service"], mystery: ["神秘人", "mystery"],
+  up: ["向上(指定)", "up"], lock: ["锁定", "lock"],
+  // the options of choose decisions (engine/rulesets/*: choose <word>)
+  none: ["都不", "none"], done: ["完成", "done"], keep: ["保留", "keep"], swap: ["交换", "swap"],
+  take: ["拿取", "take"], leave: ["不发动", "leave"], flip: ["翻面", "flip"], draw: ["摸牌", "draw"],
+  four: ["摸四张", "draw four"], discard: ["弃牌", "discard"], burn: ["烧毁", "burn"], identity: ["查看身份", "identity"],
 };
 
 let lang = localStorage.getItem("fs.lang") || "zh";
@@ -278,14 +295,27 @@ export function useRuleset(id) {
   currentRuleset = id || "";
 }
 
+/** The ruleset of the page (useRuleset), "" when none was set. */
+export const currentRulesetId = () => currentRuleset;
+
 const CHARACTER_SKILLS = {};
+const SKILL_TEXT = {}; // "ruleset:skill" -> [zh, en]: what the skill does (GET /api/rulesets)
+
+/** What a skill does, in the current language ("" when unknown). */
+export function skillText(id, ruleset = currentRuleset) {
+  const entry = SKILL_TEXT[`${ruleset}:${id}`];
+  if (!entry) return "";
+  return (lang === "zh" ? entry[0] || entry[1] : entry[1] || entry[0]) || "";
+}
 /** A character's skill ids (in the current ruleset). */
 export const characterSkills = (id, ruleset = currentRuleset) => CHARACTER_SKILLS[`${ruleset}:${id}`] || [];
 
-/** A character's secret mission (机密任务) in the current language ("" when it has none). */
+/** A character's secret mission (机密任务) in the current language ("" when it has none);
+ * the printed names the engine's English quotes are given in English. */
 export function missionText(id, ruleset = currentRuleset) {
   const en = MISSIONS_EN[`${ruleset}:${id}`] || "";
-  return (lang === "zh" && MISSIONS_ZH[ruleset]?.[id]) || en;
+  if (lang === "zh") return MISSIONS_ZH[ruleset]?.[id] || en;
+  return en.replace(/[\u4e00-\u9fff]+/g, englishName);
 }
 
 /** Learn a ruleset's characters and skills (one entry of GET /api/rulesets). */
@@ -294,7 +324,10 @@ export function learnRuleset(info) {
     if (c.mission) MISSIONS_EN[`${info.id}:${c.id}`] = c.mission;
     CHARACTER_SKILLS[`${info.id}:${c.id}`] = (c.skills || []).map((s) => s.id);
     LEARNED.characters[c.id] = [c.zh, c.en];
-    for (const s of c.skills || []) if (s.zh) LEARNED.skills[s.id] = [s.zh, ""];
+    for (const s of c.skills || []) {
+      if (s.zh) LEARNED.skills[s.id] = [s.zh, ""];
+      if (s.text_zh || s.text_en) SKILL_TEXT[`${info.id}:${s.id}`] = [s.text_zh || "", s.text_en || ""];
+    }
   }
 }
 
@@ -407,7 +440,30 @@ export function promptText(text) {
   return translateText(raw);
 }
 
-/** A date and time in the current language's format. */
-export const dateText = (ms) => new Date(ms).toLocaleString(lang === "zh" ? "zh-CN" : "en-GB");
+/** A date and time in the reader's locale: Chinese, or the browser's English locale. */
+export const dateText = (ms) =>
+  new Date(ms).toLocaleString(
+    lang === "zh" ? "zh-CN" : /^en\b/.test(navigator.language || "") ? navigator.language : "en-GB",
+  );
+
+// Chinese printed name -> English, from every name table the client knows (the name itself
+// when none does)
+export function englishName(zh) {
+  for (const table of [FUNCTIONS, SKILLS, CHARACTERS]) {
+    for (const entry of Object.values(table)) if (entry[0] === zh) return entry[1];
+  }
+  for (const [kind, table] of Object.entries(LEARNED)) {
+    for (const [id, entry] of Object.entries(table)) {
+      if (entry[0] !== zh) continue;
+      const known = kind === "functions" ? FUNCTIONS[id] : kind === "skills" ? SKILLS[id] : CHARACTERS[id];
+      return known?.[1] || entry[1] || id.charAt(0).toUpperCase() + id.slice(1).replace(/_/g, " ");
+    }
+  }
+  const word = {
+    绝密任务: "Top-secret Mission", 危险情报: "Danger Intel", 密电: "Secret", 试探: "Probe", 文本: "Text",
+    直达: "Direct", 任意: "Any", 情报传递: "Intel passing", 情报到达: "Intel arrival", 情报接收: "Intel receiving", 其实我是卧底: "Actually, I am a mole", 我是一个好人: "I am a good person",
+  }[zh];
+  return word || zh;
+}
 
 export const DICTIONARIES = { FUNCTIONS, CHARACTERS, SKILLS, IDENTITIES, WORDS, LEARNED };

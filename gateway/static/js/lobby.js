@@ -1,4 +1,5 @@
 // The lobby: play now against bots, live matches to watch, finished ones to replay.
+import { rulesLink } from "./rules.js";
 import { api, guest, rulesetInfo, rulesets, savedGuest, saveSeatToken } from "./api.js";
 import { identity, rulesetName, t } from "./i18n.js";
 import { fill, h } from "./render.js";
@@ -58,7 +59,8 @@ export async function mountLobby(root) {
     if (!info.characters) charsIn.checked = false;
     rulesetAbout.textContent = `${t("identities")}: ${info.identities.map((i) => identity(i)).join(" · ")} · ${
       info.min_players
-    }–${info.max_players}${t("players_unit")}${info.characters ? "" : ` ${t("no_characters")}`}`;
+    }–${info.max_players}${t("players_unit")}${info.characters ? "" : ` ${t("no_characters")}`} · `;
+    rulesetAbout.append(rulesLink(info.id)); // the ruleset's rules page (rules.js)
   }
   rulesetIn.addEventListener("change", () => {
     localStorage.setItem("fs.ruleset", rulesetIn.value);

@@ -1,6 +1,7 @@
 // Pieces of the table drawn from an Observation (proto/fengsheng/v1/game.proto), shared by
 // the table, spectator and replay pages.
-import { actionWord, character, characterSkills, fn, identity, missionText, name, skill, t, translateText } from "./i18n.js";
+import { actionWord, character, characterSkills, fn, identity, missionText, name, skill, skillText, t, translateText } from "./i18n.js";
+import { cardTitle, renderTemplate, showInfo } from "./text.js";
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -32,9 +33,7 @@ export function cardTile(number, deck, { selected = false, onclick, small = fals
       class: cls,
       type: onclick ? "button" : undefined,
       onclick,
-      title: `${fn(c.function)} · ${name(c.color)} · ${name(c.transmission)}${c.direction_any ? " · ⇄" : ""}${
-        c.encrypted ? " · ◆" : ""
-      } · #${number}`,
+      title: cardTitle(c, number),
       dataset: { card: number },
     },
     h("span", { class: "fname" }, fn(c.function)),
@@ -61,7 +60,7 @@ export function seatName(seatInfo, seat) {
 }
 
 // identity colours: 军情 blue, 潜伏 red, 特工 (再临) and 打酱油 (classic) green
-const ID_CLASS = { MILITARY: "id-blue", LATENT: "id-red", AGENT: "id-green", BYSTANDER: "id-green" };
+const ID_CLASS = { MILITARY: "id-blue", LATENT: "id-red", AGENT: "id-green", BYSTANDER: "id-green", SPECIAL_SERVICE: "id-blue", MYSTERY: "id-green" };
 
 /** A seat's public board: identity when known, character, hand count, state, intel. */
 export function seatPanel(obs, view, deck, seats, { isViewer = false, showHand = false, characters = true } = {}) {
@@ -104,7 +103,17 @@ export function seatPanel(obs, view, deck, seats, { isViewer = false, showHand =
     h(
       "div",
       { class: "seat-line" },
-      h("span", { class: "char", dataset: { character: view.character || "" }, title: characterAbout(view.character) }, charText),
+      h(
+        view.character ? "button" : "span",
+        {
+          class: "char",
+          type: view.character ? "button" : undefined,
+          dataset: { character: view.character || "" },
+          title: characterAbout(view.character),
+          onclick: view.character ? () => showInfo(characterCard(view.character, { main: false })) : undefined,
+        },
+        charText,
+      ),
       h("span", { class: "handcount", title: t("hand_count") }, `🂠 ${view.hand_count}`),
       badges,
     ),
@@ -250,6 +259,15 @@ const SEAT_WORDS = new Set(["seat", "seats", "to", "by", "from", "of", "player",
  * not a card on the table. */
 export function logLine(event, deck = null) {
   const priv = event.audience && event.audience.length > 0 && !event.audience.includes(-1);
+  const shaped = event.template ? renderTemplate(event.template, event.args, deck || {}, actionLabel) : null;
+  if (shaped) {
+    return h(
+      "li",
+      { class: `${priv ? "private" : ""}${/: pass$/.test(event.text) ? " minor" : ""}`, dataset: { kind: event.kind } },
+      priv ? h("span", { class: "badge private" }, t("private")) : null,
+      shaped,
+    );
+  }
   const listed = new Set((event.cards || []).filter((n) => n > 0));
   // an answer echoed in notation ("0: play 12 to 3", "0: send 61 secret left"): its card
   const echoed = /^\d+: (?:play|send) (\d+)\b/.exec(String(event.text));
@@ -290,9 +308,11 @@ export function fill(el, ...kids) {
 /** A character's skills and secret mission as one line of text (a tooltip; "" unknown). */
 export function characterAbout(id) {
   if (!id) return undefined;
-  const skills = characterSkills(id).map(skill).join(" · ");
+  const skills = characterSkills(id)
+    .map((s) => (skillText(s) ? `${skill(s)}: ${skillText(s)}` : skill(s)))
+    .join("\n");
   const mission = missionText(id);
-  return [skills && `${t("skills")}: ${skills}`, mission && `${t("mission")}: ${mission}`].filter(Boolean).join("\n") || undefined;
+  return [skills && `${t("skills")}:\n${skills}`, mission && `${t("mission")}: ${mission}`].filter(Boolean).join("\n") || undefined;
 }
 
 /** Your character as a card: its name, its skills and its secret mission. */
@@ -303,6 +323,25 @@ export function characterCard(id, { main = true } = {}) {
     { class: "character-card", id: main ? "my-character" : undefined, dataset: { character: id } },
     h("strong", {}, character(id)),
     h("div", { class: "skills" }, `${t("skills")}: `, characterSkills(id).map(skill).join(" · ") || "—"),
+    h(
+      "dl",
+      { class: "skill-texts" },
+      characterSkills(id)
+        .filter((s) => skillText(s))
+        .flatMap((s) => [h("dt", {}, skill(s)), h("dd", {}, skillText(s))]),
+    ),
     mission ? h("div", { class: "mission", id: main ? "my-mission" : undefined }, `${t("mission")}: `, mission) : null,
+  );
+}
+
+/** The discard pile, newest first: each card face (a face-down discard as a back, as the
+ * observation shows it: 0 unless the viewer discarded it). */
+export function discardPanel(obs, deck) {
+  const cards = [...(obs.discard || [])].reverse();
+  return h(
+    "div",
+    { class: "discard-pile", id: "discard-cards" },
+    h("strong", {}, `${t("discard")} (${cards.length})`),
+    h("div", { class: "pile-cards" }, cards.map((n) => (n ? cardTile(n, deck, { small: true }) : faceDown()))),
   );
 }

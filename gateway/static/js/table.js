@@ -18,6 +18,7 @@ import {
   cardTile,
   chainPanel,
   characterCard,
+  discardPanel,
   fill,
   h,
   logLine,
@@ -25,6 +26,8 @@ import {
   seatPanel,
   transitPanel,
 } from "./render.js";
+import { rulesLink } from "./rules.js";
+import { errorText, promptPieces, renderTemplate, showInfo } from "./text.js";
 
 /** Every answer (clicked or automatic) leaves no earlier than this after its prompt arrived. */
 export const DEFAULT_HOLD_MS = 1000;
@@ -111,6 +114,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
         { class: "badge ruleset", id: "ruleset-name", dataset: { ruleset: firstInfo?.ruleset || "" } },
         `${t("ruleset")}: ${rulesetName(ruleset) || firstInfo?.ruleset || "?"}`,
       ),
+      ruleset ? rulesLink(ruleset.id) : null,
       spectator ? h("span", { class: "badge spect" }, t("spectating")) : null,
       seatLost ? h("span", { class: "badge seat-lost", id: "seat-lost" }, t("seat_lost")) : null,
       el.status,
@@ -169,7 +173,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
         render();
       } while (dirty);
     } catch (err) {
-      state.error = String(err.message || err);
+      state.error = errorText(err.body?.error?.code || err.code, String(err.message || err));
       render();
     } finally {
       refreshing = false;
@@ -229,7 +233,8 @@ export async function mountTable(root, { matchId, spectator = false }) {
 
   function onError(body) {
     state.sending = false;
-    state.error = body?.error?.message || body?.message || "error";
+    // shown in the reader's language by its code (gateway/errors.py); the message is English
+    state.error = errorText(body?.error?.code || body?.code, body?.error?.message || body?.message || "error");
     render();
     refresh();
   }
@@ -322,7 +327,11 @@ export async function mountTable(root, { matchId, spectator = false }) {
     }
     fill(el.counts, h("span", {}, `${t("turn_number")} ${obs.turn_number}`),
       h("span", {}, `${t("pile_count")} ${obs.pile_count}`),
-      h("span", {}, `${t("discard")} ${obs.discard.length}`),
+      h(
+        "button",
+        { type: "button", class: "link", id: "discard-pile", onclick: () => showInfo(discardPanel(obs, deck)) },
+        `${t("discard")} ${obs.discard.length}`,
+      ),
       h("span", {}, `${t("removed")} ${obs.removed_count}`),
     );
     if (!spectator) {
@@ -441,7 +450,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
         `${t("prompt")} #${p.decision} · ${kindName(p.kind)}`,
         timeout > 0 ? h("span", { class: "timer" }, "") : null,
       ),
-      h("p", { class: "prompt-text" }, translatePrompt(p.prompt)),
+      h("p", { class: "prompt-text" }, translatePrompt(p)),
       state.sending ? h("p", { class: "muted" }, state.auto ? `${t("autopass")}…` : "…") : null,
       h("div", { class: "actions", id: "actions" }, buttons),
       selected.length ? null : h("p", { class: "hint muted" }, t("selected_hint")),
@@ -512,8 +521,15 @@ export async function mountTable(root, { matchId, spectator = false }) {
     );
   }
 
-  function translatePrompt(text) {
-    return promptText(text);
+  /** The prompt from its template (text.js): the observation's when its decision is this
+   * one, else found from the prompt's words in the ruleset's table. */
+  function translatePrompt(p) {
+    const pending = state.obs?.pending;
+    if (pending && Number(pending.number) === Number(p.decision) && pending.template) {
+      const shaped = renderTemplate(pending.template, pending.args, deck, actionLabel);
+      if (shaped) return shaped;
+    }
+    return promptPieces(p.kind, p.prompt, deck, actionLabel) || promptText(p.prompt);
   }
 
   // the seats and settings (names of the players, the turn timer), then the first view
@@ -522,7 +538,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
     if (spectator) state.obs = state.info.observation;
     if (!state.info.seats.length) await rankedSeats(state.info, matchId);
   } catch (err) {
-    state.error = String(err.message || err);
+    state.error = errorText(err.body?.error?.code || err.code, String(err.message || err));
   }
   await refresh();
 
@@ -570,5 +586,5 @@ export async function rankedSeats(info, matchId) {
 }
 
 function idColor(id) {
-  return { MILITARY: "blue", LATENT: "red", AGENT: "green", BYSTANDER: "green" }[id] || "unknown";
+  return { MILITARY: "blue", LATENT: "red", AGENT: "green", BYSTANDER: "green", SPECIAL_SERVICE: "blue", MYSTERY: "green" }[id] || "unknown";
 }
