@@ -151,8 +151,9 @@ async def run(url: str, matches: int, players: int, client: str) -> dict[str, An
         "engine_calls": calls,
         "engine_rpcs_per_action": round(sum(play_calls.values()) / actions, 3),
         "client_requests_per_action": round(totals["client_requests"] / actions, 3),
-        "note": "engine_rpcs_per_action: unary engine calls made by the gateway (CreateMatch left out; "
-        "each socket's Watch is one long-lived stream, opened once)",
+        "note": "engine_rpcs_per_action: engine requests made by the gateway per action, CreateMatch left "
+        "out; 'Act' counts each action whether it went as a message on the gateway's long-lived ActStream "
+        "or as a unary call (the metric's series is the same); each socket's Watch is one stream, opened once",
     }
 
 

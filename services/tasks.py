@@ -12,8 +12,10 @@ A bot's thinking time is the task's countdown, set when it is queued: no task sl
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
+import queue
 import random
 import threading
 import time
@@ -131,6 +133,78 @@ def _in_place(fn: Callable[..., str]) -> Callable[..., str]:
     return run
 
 
+#: A ``bots.move`` task plays at most this many consecutive house bot decisions of its match
+#: (``ActRequest.play_next_bot``) and for at most ``CHAIN_BUDGET_S``, then lets the engine
+#: queue the next one on the broker, so one match's bots never hold a worker thread that
+#: other matches' bots are waiting for.
+CHAIN_MAX_MOVES = 64
+CHAIN_BUDGET_S = 1.0
+
+
+class StreamRefusal(grpc.RpcError):
+    """An ``ActStream`` refusal (``ActResponse.error``), raised like the unary ``Act``'s error:
+    ``code()`` and ``details()``."""
+
+    def __init__(self, error: es.ActError) -> None:
+        super().__init__(error.message)
+        self._code = next((c for c in grpc.StatusCode if c.value[0] == error.code), grpc.StatusCode.UNKNOWN)
+        self._details = error.message
+
+    def code(self) -> grpc.StatusCode:
+        return self._code
+
+    def details(self) -> str:
+        return self._details
+
+
+class _ChainActs:
+    """A chain's actions: over one ``ActStream`` for the whole chain when the stub is a plain
+    engine stub (one call set-up per chain instead of one per move), else unary ``Act``."""
+
+    def __init__(self, stub: Any) -> None:
+        self.stub = stub
+        self._queue: queue.SimpleQueue[es.ActRequest | None] | None = None
+        self._responses: Any = None
+
+    def act(self, request: es.ActRequest) -> es.ActResponse:
+        if not isinstance(self.stub, es_grpc.EngineServiceStub):
+            return self.stub.Act(request, timeout=RPC_TIMEOUT_S)  # type: ignore[no-any-return]
+        if self._responses is None:
+            self._queue = queue.SimpleQueue()
+            self._responses = self.stub.ActStream(
+                iter(self._queue.get, None), timeout=RPC_TIMEOUT_S + CHAIN_BUDGET_S * 2
+            )
+        assert self._queue is not None
+        self._queue.put(request)
+        res: es.ActResponse = next(self._responses)
+        if res.HasField("error"):
+            raise StreamRefusal(res.error)
+        return res
+
+    def close(self) -> None:
+        if self._queue is not None:
+            self._queue.put(None)  # the request stream ends; the call finishes
+        if self._responses is not None:
+            for _ in self._responses:  # drain (nothing more is expected)
+                pass
+
+
+def _decide(stub: Any, match_id: str, seat: int, decision: int, policy: str, obs: Any) -> str:
+    """The move of ``seat``'s bot for ``decision``, from that seat's own observation only (the
+    search bot: from worlds sampled from that view, :func:`search_move`)."""
+    actions = list(obs.legal_actions)
+    rng = random.Random(f"{match_id}:{seat}:{decision}")
+    fn = POLICIES.get(policy, POLICIES["random"])
+    if getattr(fn, "needs_game", False) and len(actions) > 1:
+        try:
+            return search_move(stub, fn, match_id, seat, decision, rng) or fn(obs, actions, rng)  # type: ignore[no-any-return]
+        except grpc.RpcError:
+            raise
+        except Exception:  # a search bug must not stall the match: v2 answers instead
+            log.exception("bots.move search failed match=%s decision=%s; playing v2", match_id, decision)
+    return fn(obs, actions, rng)  # type: ignore[no-any-return]
+
+
 def search_move(stub: es_grpc.EngineServiceStub, fn: Any, match_id: str, seat: int, decision: int,
                 rng: random.Random) -> str | None:
     """The search bot's move (the "hard" level): it plays out worlds sampled from the
@@ -151,30 +225,6 @@ def search_move(stub: es_grpc.EngineServiceStub, fn: Any, match_id: str, seat: i
     return action
 
 
-#: A ``bots.move`` task plays at most this many consecutive house bot decisions of its match
-#: (``ActRequest.play_next_bot``) and for at most ``CHAIN_BUDGET_S``, then lets the engine
-#: queue the next one on the broker, so one match's bots never hold a worker thread that
-#: other matches' bots are waiting for.
-CHAIN_MAX_MOVES = 64
-CHAIN_BUDGET_S = 1.0
-
-
-def _decide(stub: es_grpc.EngineServiceStub, match_id: str, seat: int, decision: int, policy: str, obs: Any) -> str:
-    """The move of ``seat``'s bot for ``decision``, from that seat's own observation only
-    (the search bot: from worlds sampled from that view, :func:`search_move`)."""
-    actions = list(obs.legal_actions)
-    rng = random.Random(f"{match_id}:{seat}:{decision}")
-    fn = POLICIES.get(policy, POLICIES["random"])
-    if getattr(fn, "needs_game", False) and len(actions) > 1:
-        try:
-            return search_move(stub, fn, match_id, seat, decision, rng) or str(fn(obs, actions, rng))
-        except grpc.RpcError:
-            raise
-        except Exception:  # a search bug must not stall the match: v2 answers instead
-            log.exception("bots.move search failed match=%s decision=%s; playing v2", match_id, decision)
-    return str(fn(obs, actions, rng))
-
-
 @app.task(name="bots.move", bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 @_in_place
 def bot_move(
@@ -192,7 +242,7 @@ def bot_move(
     A house bot's task then goes on with its match's following house bot decisions while
     they need no think delay (``ActRequest.play_next_bot``: the engine hands back each one
     as a :class:`BotTurn` with that seat's own observation, queues no task for it and leases
-    it to this task), up to ``CHAIN_MAX_MOVES`` / ``CHAIN_BUDGET_S``: one gRPC call per move
+    it to this task), up to ``CHAIN_MAX_MOVES`` / ``CHAIN_BUDGET_S``: one message on the chain's ``ActStream`` per move
     instead of a broker round trip, a GetObservation and an Act. Each move is decided from
     its own seat's observation only.
 
@@ -203,6 +253,7 @@ def bot_move(
     stub = engine_stub()
     started = time.monotonic()
     moves = 0
+    acts = _ChainActs(stub)
     try:
         obs = stub.GetObservation(es.GetObservationRequest(match_id=match_id, seat=seat), timeout=RPC_TIMEOUT_S)
         if obs.pending.number != decision or obs.pending.seat != seat or not obs.legal_actions:
@@ -216,7 +267,7 @@ def bot_move(
                 match_id=match_id, seat=seat, decision=decision, action=action, origin=origin, play_next_bot=chain
             )
             try:
-                res = stub.Act(request, timeout=RPC_TIMEOUT_S)
+                res = acts.act(request)
             except grpc.RpcError as exc:
                 if exc.code() != grpc.StatusCode.INVALID_ARGUMENT:  # type: ignore[attr-defined]
                     raise
@@ -225,7 +276,7 @@ def bot_move(
                 action = "(default)"
                 request.ClearField("action")
                 request.use_default = True
-                res = stub.Act(request, timeout=RPC_TIMEOUT_S)
+                res = acts.act(request)
             log.info("bots.move done match=%s seat=%s decision=%s action=%r", match_id, seat, decision, action)
             if not res.HasField("next_bot"):
                 break
@@ -241,6 +292,9 @@ def bot_move(
             return "dropped"
         # retry the decision this task was at (a chained one is leased to it)
         _retry(self, exc, args=(match_id, seat, decision), kwargs={"policy": policy, "origin": origin})
+    finally:
+        with contextlib.suppress(Exception):
+            acts.close()
     return "applied"
 
 

@@ -75,15 +75,15 @@ class EngineServiceStub:
                 request_serializer=fengsheng_dot_v1_dot_engine__service__pb2.ListRulesetsRequest.SerializeToString,
                 response_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.Rulesets.FromString,
                 _registered_method=True)
-        self.Determinize = channel.unary_unary(
-                '/fengsheng.v1.EngineService/Determinize',
-                request_serializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeRequest.SerializeToString,
-                response_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeResponse.FromString,
-                _registered_method=True)
         self.ActStream = channel.stream_stream(
                 '/fengsheng.v1.EngineService/ActStream',
                 request_serializer=fengsheng_dot_v1_dot_engine__service__pb2.ActRequest.SerializeToString,
                 response_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.ActResponse.FromString,
+                _registered_method=True)
+        self.Determinize = channel.unary_unary(
+                '/fengsheng.v1.EngineService/Determinize',
+                request_serializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeResponse.FromString,
                 _registered_method=True)
 
 
@@ -152,21 +152,21 @@ class EngineServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
-    def Determinize(self, request, context):
-        """A full game consistent with everything `seat` has seen, the rest resampled from its
-        view (engine/determinize.py), as Snapshot bytes: what the search bot (the "hard"
-        level) plays out in the Celery bot workers. Internal: the service token guards it
-        like every EngineService call; it holds nothing the seat's view does not.
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
     def ActStream(self, request_iterator, context):
         """Act over one long-lived stream: one ActResponse per ActRequest, in order (a stream
         applies its requests one after another; open several for parallel matches). A refused
         action does not end the stream: its response carries `error` (the status code and
         details the unary Act would have answered) and nothing else.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Determinize(self, request, context):
+        """A full game consistent with everything `seat` has seen, the rest resampled from its
+        view (engine/determinize.py), as Snapshot bytes: what the search bot (the "hard"
+        level) plays out in the Celery bot workers. Internal: the service token guards it
+        like every EngineService call; it holds nothing the seat's view does not.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -215,15 +215,15 @@ def add_EngineServiceServicer_to_server(servicer, server):
                     request_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.ListRulesetsRequest.FromString,
                     response_serializer=fengsheng_dot_v1_dot_engine__service__pb2.Rulesets.SerializeToString,
             ),
-            'Determinize': grpc.unary_unary_rpc_method_handler(
-                    servicer.Determinize,
-                    request_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeRequest.FromString,
-                    response_serializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeResponse.SerializeToString,
-            ),
             'ActStream': grpc.stream_stream_rpc_method_handler(
                     servicer.ActStream,
                     request_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.ActRequest.FromString,
                     response_serializer=fengsheng_dot_v1_dot_engine__service__pb2.ActResponse.SerializeToString,
+            ),
+            'Determinize': grpc.unary_unary_rpc_method_handler(
+                    servicer.Determinize,
+                    request_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -453,33 +453,6 @@ class EngineService:
             _registered_method=True)
 
     @staticmethod
-    def Determinize(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/fengsheng.v1.EngineService/Determinize',
-            fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeRequest.SerializeToString,
-            fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
     def ActStream(request_iterator,
             target,
             options=(),
@@ -496,6 +469,33 @@ class EngineService:
             '/fengsheng.v1.EngineService/ActStream',
             fengsheng_dot_v1_dot_engine__service__pb2.ActRequest.SerializeToString,
             fengsheng_dot_v1_dot_engine__service__pb2.ActResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Determinize(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.EngineService/Determinize',
+            fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeRequest.SerializeToString,
+            fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeResponse.FromString,
             options,
             channel_credentials,
             insecure,
