@@ -183,3 +183,9 @@ POLICIES: dict[str, Policy] = {"random": random_bot, "heuristic": heuristic_bot}
 from engine.bots_v2 import heuristic_v2_bot  # noqa: E402  (after POLICIES: bots_v2 does not import this module)
 
 POLICIES["v2"] = heuristic_v2_bot
+
+# the search bot (engine/search.py, issue 14): determinized search with a belief over identities;
+# a plain call plays v2, callers holding the match call ``POLICIES["search"].decide`` (needs_game).
+from engine.search import SearchBot  # noqa: E402
+
+POLICIES["search"] = SearchBot()

@@ -71,12 +71,22 @@ class QueueIn(BaseModel):
 
 
 class TableIn(BaseModel):
-    """A casual table: its ruleset and seats (``me``, ``heuristic``, ``random`` or a bot id)."""
+    """A casual table: its ruleset and seats (``me``, ``heuristic``, ``random``, or the id of
+    a bot or player challenged)."""
 
     model_config = ConfigDict(extra="forbid")
     ruleset: str = Field(default="return", min_length=1, max_length=32, pattern=RULESET_PATTERN)
     players: int | None = Field(None, ge=1, le=12, description="with no seats: you and house bots (default 5)")
     seats: list[str] = Field(default_factory=list, max_length=12)
+    queue: bool = Field(False, description="bots only, no seats: wait in the bots-only queue for other bots")
+    fill_after_s: float = Field(0.0, ge=0, le=600, description="with queue: house bots fill the rest after this")
+
+
+class AnswerIn(BaseModel):
+    """The answer to a challenge (an invited ticket)."""
+
+    model_config = ConfigDict(extra="forbid")
+    accept: bool
 
 
 def _dict(msg: Any) -> dict[str, Any]:
@@ -235,16 +245,34 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
 
     @app.post("/api/casual", tags=TAGS, status_code=201)
     async def open_table(body: TableIn, request: Request, token: str | None = Query(None)) -> dict[str, Any]:
-        """Open a casual table now (never rated): ``seats`` in order, each ``me`` (you, once),
-        ``heuristic`` / ``random`` (house bots) or a bot id (a challenge); none: you and house
-        bots. Your ticket, already ``matched`` (people: with a ``seat_token``)."""
+        """Open a casual table (never rated): ``seats`` in order, each ``me`` (you, once),
+        ``heuristic`` / ``random`` (house bots) or a bot's or player's id (a challenge); none:
+        you and house bots. Your ticket: ``matched`` at once without challenges (people: with
+        a ``seat_token``), else ``pending`` until every challenged bot and player accepts
+        (follow it on ``/ws/ranked`` or ``GET /api/ranked/queue/{ticket_id}``)."""
         player, bot_token = who(_bearer(request.headers, token))
-        req = bs.TableRequest(ruleset=body.ruleset, players=body.players or 0, seats=body.seats)
+        req = bs.TableRequest(ruleset=body.ruleset, players=body.players or 0, seats=body.seats, queue=body.queue,
+                              fill_after_s=body.fill_after_s)  # fmt: skip
         if player is not None:
             req.holder, req.name = f"h:{player.pid}", player.name
         else:
             req.bot_token = bot_token
         return with_seat(await _settings_checked(ranked().OpenTable(req)), player)
+
+    @app.post("/api/casual/{ticket_id}/answer", tags=TAGS)
+    async def answer_challenge(ticket_id: str, body: AnswerIn, request: Request, token: str | None = Query(None)
+                               ) -> dict[str, Any]:  # fmt: skip
+        """Accept or decline a challenge: your ticket in state ``invited`` (pushed on
+        ``/ws/ranked``, or a bot's stream). The ticket as it is then: ``accepted`` (others
+        still to answer), ``matched`` (you were the last; people: with a ``seat_token``),
+        ``declined`` or ``expired``."""
+        player, bot_token = who(_bearer(request.headers, token))
+        req = bs.ChallengeAnswer(ticket_id=ticket_id, accept=body.accept)
+        if player is not None:
+            req.holder, req.name = f"h:{player.pid}", player.name
+        else:
+            req.bot_token = bot_token
+        return with_seat(await ranked().AnswerChallenge(req), player)
 
     @app.get("/api/ranked/queue/{ticket_id}", tags=TAGS)
     async def get_ticket(ticket_id: str, request: Request, token: str | None = Query(None)) -> dict[str, Any]:
@@ -333,4 +361,3 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
             return
         ranked()
         await serve_bot_socket(websocket, token, lambda: stubs["bots"])  # gateway/bot_socket.py
-

@@ -1,40 +1,123 @@
-"""Casual and challenge tables: matches created at once, outside the ranked queue, never
-rated (docs/bots.md, "Casual tables and challenges").
+"""Casual and challenge tables: matches outside the ranked queue, never rated
+(docs/bots.md, "Casual tables and challenges").
 
 A bot or a person opens a table of a ruleset with chosen seats: itself (``me``), house
-bots (``heuristic``, ``random``) and registered bots it challenges by id. The match is
-created in the engine right away; each registered bot and person at the table gets a
-ticket in state ``matched`` (published to it, so a bot's live stream plays its seat at
-once). With no seats named it is the caller and house bots: a bots-only table that fills
-at once. Ranked play is untouched: the queue, the ladder, a queued ranked ticket.
+bots (``heuristic``, ``random``), registered bots (``b_...``) and players (``g_...``) it
+challenges by id. House bots always accept: a table of the caller and house bots only is
+created in the engine at once and the caller's ticket is ``matched`` (with no seats named
+it is the caller and house bots: a bots-only table that fills at once).
 
-What bounds it: a bot pays a request of its rate for a table, and neither the caller nor a
-challenged bot may pass its concurrent-match limit; people open tables through the
-gateway, whose creation routes are rate limited per address. Tables and their tickets
-expire (:data:`services.ranked.CASUAL_TTL_MS`).
+A table that challenges someone is a *challenge*: the caller's ticket is ``pending`` and
+each challenged bot or player is sent (published to its holder: a bot's live stream, a
+person's ``/ws/ranked``) a ticket in state ``invited``, naming the ``challenger`` and when
+the invitation ``expires_ms`` (``FENGSHENG_CHALLENGE_TIMEOUT_S``, default 30 s). Each
+answers (:func:`answer`): ``accepted``; once all have, the match is created and every
+ticket becomes ``matched``. One decline ends it (every ticket ``declined``); so does the
+deadline (``expired``). An answer is one atomic Lua step, so two last acceptances never
+create the match twice. Ranked play is untouched: the queue, the ladder, a queued ranked
+ticket.
+
+What bounds it: a bot pays a request of its rate for a table and for an answer, and
+neither the caller nor a challenged bot may pass its concurrent-match limit; people open
+tables through the gateway, whose creation routes are rate limited per address. Tables,
+challenges and their tickets expire (:data:`services.ranked.CASUAL_TTL_MS`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
+import os
+import re
 import secrets
+import time
 from typing import TYPE_CHECKING, Any
 
 from fengsheng.v1 import engine_service_pb2 as es
 from services.errors import BadRequest, MatchNotFound
-from services.ranked import SeatPlan, bot_holder, bot_key, player_of
+from services.ranked import CASUAL_TTL_MS, SeatPlan, bot_holder, bot_key, human_holder, player_of, ticket_key
 
 if TYPE_CHECKING:
     from services.ranked_service import BotIdentity, RankedService
 
+log = logging.getLogger(__name__)
+
 HOUSE_KINDS = {"heuristic": es.BOT_HEURISTIC, "random": es.BOT_RANDOM}
 MAX_SEATS = 12
+#: how long a challenge waits for its answers (``FENGSHENG_CHALLENGE_TIMEOUT_S``)
+DEFAULT_CHALLENGE_TIMEOUT_S = 30.0
+#: a player's id as a seat names it (guest accounts: ``g_`` and hex, gateway/auth.py)
+PLAYER_ID = re.compile(r"^g_[0-9a-f]{4,32}$")
+#: the states a challenge's tickets end in when it does not come about
+CLOSED = ("declined", "expired")
+#: the expiry timers of this process's open challenges (kept so none is collected early)
+_timers: set[asyncio.Task[None]] = set()
+
+
+def challenge_timeout_s() -> float:
+    raw = os.environ.get("FENGSHENG_CHALLENGE_TIMEOUT_S", "") or str(DEFAULT_CHALLENGE_TIMEOUT_S)
+    try:
+        value = float(raw)
+    except ValueError as exc:
+        raise ValueError(f"FENGSHENG_CHALLENGE_TIMEOUT_S must be seconds, not {raw!r}") from exc
+    return max(0.5, value)
+
+
+def challenge_key(challenge_id: str) -> str:
+    """A challenge: its seat plan, settings, state and how many answers it still waits for."""
+    return f"mm:{{mm}}:ch:{challenge_id}"
+
+
+# KEYS: challenge, ticket; ARGV: accept (1/0), name ("" keeps it), now ms. Returns {code, state}:
+# 0 nothing changed (the ticket or challenge is past answering: its state), 1 accepted (others
+# still to answer), 2 closed (declined, or found expired), 3 accepted last: create the match.
+_ANSWER = """
+local c = redis.call('HMGET', KEYS[1], 'state', 'expires')
+if not c[1] then return {0, 'gone'} end
+local st = redis.call('HGET', KEYS[2], 'state')
+if c[1] ~= 'pending' then return {0, st or ''} end
+if tonumber(ARGV[3]) > tonumber(c[2]) then
+  redis.call('HSET', KEYS[1], 'state', 'expired')
+  return {2, 'expired'}
+end
+if st ~= 'invited' then return {0, st or ''} end
+if ARGV[1] == '1' then
+  redis.call('HSET', KEYS[2], 'state', 'accepted')
+  if ARGV[2] ~= '' then redis.call('HSET', KEYS[2], 'name', ARGV[2]) end
+  if redis.call('HINCRBY', KEYS[1], 'waiting', -1) <= 0 then
+    redis.call('HSET', KEYS[1], 'state', 'creating')
+    return {3, 'creating'}
+  end
+  return {1, 'accepted'}
+end
+redis.call('HSET', KEYS[1], 'state', 'declined')
+return {2, 'declined'}
+"""
+
+# KEYS: challenge; ARGV: now ms. 1 when this call expired a pending challenge past its deadline.
+_EXPIRE = """
+local c = redis.call('HMGET', KEYS[1], 'state', 'expires')
+if c[1] ~= 'pending' or tonumber(ARGV[1]) < tonumber(c[2]) then return 0 end
+redis.call('HSET', KEYS[1], 'state', 'expired')
+return 1
+"""
+
+
+def _seat_spec(seats: list[str], players: int) -> list[str]:
+    spec = [s.strip() for s in seats] or ["me"] + ["heuristic"] * ((players or 5) - 1)
+    if len(spec) > MAX_SEATS or spec.count("me") != 1:
+        raise BadRequest(f"seats name 'me' exactly once and at most {MAX_SEATS} seats")
+    if players and players != len(spec):
+        raise BadRequest(f"{len(spec)} seats for {players} players")
+    return spec
 
 
 async def open_table(svc: RankedService, holder: str, name: str, *, bot: BotIdentity | None, ruleset: str,
                      players: int, seats: list[str]) -> dict[str, Any]:  # fmt: skip
-    """Create a casual table; the caller's ticket (state ``matched``)."""
-    from services.matchmaking import Schedule
+    """Open a casual table: the caller's ticket, ``matched`` (house bots only) or
+    ``pending`` (a challenge, until every challenged bot and player answers)."""
+    from services.matchmaking import Schedule, queue_settings
     from services.ranked_service import Exhausted
 
     if bot is not None:
@@ -42,42 +125,347 @@ async def open_table(svc: RankedService, holder: str, name: str, *, bot: BotIden
         holder, name = bot_holder(bot.bot_id), bot.name
     if not holder:
         raise BadRequest("a table needs its caller (a player or a bot token)")
-    spec = [s.strip() for s in seats] or ["me"] + ["heuristic"] * ((players or 5) - 1)
-    if len(spec) > MAX_SEATS or spec.count("me") != 1:
-        raise BadRequest(f"seats name 'me' exactly once and at most {MAX_SEATS} seats")
-    if players and players != len(spec):
-        raise BadRequest(f"{len(spec)} seats for {players} players")
+    spec = _seat_spec(seats, players)
+    try:
+        ruleset, _, _ = queue_settings(ruleset, len(spec), len(spec))
+    except (ValueError, KeyError) as exc:
+        raise BadRequest(str(exc).strip("'\"")) from exc
     challenged = [s for s in spec if s not in HOUSE_KINDS and s != "me"]
-    if len(set(challenged)) != len(challenged) or (bot is not None and bot.bot_id in challenged):
-        raise BadRequest("a bot sits at most once at a table")
+    if len(set(challenged)) != len(challenged) or player_of(holder) in challenged:
+        raise BadRequest("a bot or player sits at most once at a table")
     limit = svc.limits.max_matches
-    for bot_id in ([bot.bot_id] if bot is not None else []) + challenged:
+    bots = [s for s in challenged if not PLAYER_ID.match(s)]
+    for bot_id in ([bot.bot_id] if bot is not None else []) + bots:
         known = bot_id.startswith("b_") and await asyncio.to_thread(svc.store.redis.exists, bot_key(bot_id))
         if not known:
-            raise MatchNotFound(f"no bot {bot_id[:40]!r} (seats: me, heuristic, random or a bot id)")
+            raise MatchNotFound(f"no bot {bot_id[:40]!r} (seats: me, heuristic, random, a bot id or a player id)")
         if await asyncio.to_thread(svc.store.bot_load, bot_id) >= limit:
             raise Exhausted(f"bot {bot_id} already plays {limit} matches", kind="too_many_matches", retry_after_s=5.0)
     timeout = Schedule.from_env().turn_timeout_s
     plan: list[SeatPlan] = []
-    kinds: list[es.SeatKind] = []
     for seat, who in enumerate(spec):
         tid = "t_" + secrets.token_hex(8)
         if who == "me":
             plan.append(SeatPlan(seat, "external" if bot else "human", player_of(holder), name, bot is not None,
                                  holder, tid))  # fmt: skip
-            kinds.append(es.BOT_EXTERNAL if bot else es.HUMAN)
         elif who in HOUSE_KINDS:
             plan.append(SeatPlan(seat, who, f"house-{who}-{seat}", f"house {who} {seat}", True))
-            kinds.append(HOUSE_KINDS[who])
+        elif PLAYER_ID.match(who):
+            plan.append(SeatPlan(seat, "human", who, "", False, human_holder(who), tid))
         else:
             raw = await asyncio.to_thread(svc.store.redis.hget, bot_key(who), "name")
             plan.append(SeatPlan(seat, "external", who, (raw or b"").decode(), True, bot_holder(who), tid))
-            kinds.append(es.BOT_EXTERNAL)
     match_id = "cs-" + secrets.token_hex(6)
-    settings = es.MatchSettings(ruleset=ruleset, players=len(spec), seats=kinds, turn_timeout_s=timeout)
-    await svc.matches.create_match(settings, match_id)  # a bad ruleset or count: BadRequest
-    await asyncio.to_thread(svc.store.open_casual, match_id, plan, timeout, ruleset or "return")
+    if challenged:
+        return await _challenge(svc, match_id, holder, name, plan, timeout, ruleset)
+    await _create(svc, match_id, plan, timeout, ruleset)
     mine = next(s for s in plan if s.holder == holder)
     ticket = await asyncio.to_thread(svc.store.ticket, mine.ticket_id)
     assert ticket is not None
     return ticket
+
+
+async def _create(svc: RankedService, match_id: str, plan: list[SeatPlan], timeout: float, ruleset: str) -> None:
+    """The table in the engine, its record, and every ticket ``matched`` (published)."""
+    kinds = [es.HUMAN if s.kind == "human" else es.BOT_EXTERNAL if s.kind == "external" else HOUSE_KINDS[s.kind]
+             for s in plan]  # fmt: skip
+    settings = es.MatchSettings(ruleset=ruleset, players=len(plan), seats=kinds, turn_timeout_s=timeout)
+    await svc.matches.create_match(settings, match_id)  # a bad ruleset or count: BadRequest
+    await asyncio.to_thread(svc.store.open_casual, match_id, plan, timeout, ruleset)
+
+
+# ---- challenges ----------------------------------------------------------------------------
+
+
+def _store_challenge(redis: Any, match_id: str, holder: str, name: str, plan: list[SeatPlan], timeout: float,
+                     ruleset: str, expires_ms: int) -> None:  # fmt: skip
+    now_ms = int(time.time() * 1000)
+    kinds = json.dumps([s.kind for s in plan])
+    pipe = redis.pipeline(transaction=True)
+    invited = [s for s in plan if s.holder and s.holder != holder]
+    pipe.hset(challenge_key(match_id), mapping={
+        "plan": json.dumps([s.to_dict() for s in plan]), "timeout": timeout, "ruleset": ruleset,
+        "state": "pending", "waiting": len(invited), "expires": expires_ms, "caller": holder})  # fmt: skip
+    pipe.pexpire(challenge_key(match_id), CASUAL_TTL_MS)
+    for s in plan:
+        if not s.holder:
+            continue
+        mine = s.holder == holder
+        pipe.hset(ticket_key(s.ticket_id), mapping={
+            "holder": s.holder, "name": s.name, "bot": int(s.bot), "state": "pending" if mine else "invited",
+            "min": len(plan), "max": len(plan), "enq": now_ms, "seat": s.seat, "seats": kinds,
+            "timeout": timeout, "ruleset": ruleset, "expires": expires_ms, "ch": match_id,
+            "challenger": "" if mine else name})  # fmt: skip
+        pipe.pexpire(ticket_key(s.ticket_id), CASUAL_TTL_MS)
+    pipe.execute()
+
+
+async def _challenge(svc: RankedService, match_id: str, holder: str, name: str, plan: list[SeatPlan],
+                     timeout: float, ruleset: str) -> dict[str, Any]:  # fmt: skip
+    """Store the challenge, send each challenged bot and player its invitation, and start
+    the timer that expires it; the caller's ``pending`` ticket."""
+    wait_s = challenge_timeout_s()
+    expires_ms = int(time.time() * 1000 + wait_s * 1000)
+    await asyncio.to_thread(_store_challenge, svc.store.redis, match_id, holder, name, plan, timeout, ruleset,
+                            expires_ms)  # fmt: skip
+    for s in plan:
+        if s.holder and s.holder != holder:
+            invitation = await asyncio.to_thread(svc.store.ticket, s.ticket_id)
+            if invitation is not None:
+                await asyncio.to_thread(svc.store.publish, invitation)
+
+    async def expire_later() -> None:
+        await asyncio.sleep(wait_s + 0.05)
+        try:
+            await expire(svc, match_id)
+        except Exception:  # Redis away: the next answer or ticket read finds it expired
+            log.warning("challenge %s: expiry failed", match_id, exc_info=True)
+
+    task = asyncio.get_running_loop().create_task(expire_later())
+    _timers.add(task)
+    task.add_done_callback(_timers.discard)
+    mine = next(s for s in plan if s.holder == holder)
+    ticket = await asyncio.to_thread(svc.store.ticket, mine.ticket_id)
+    assert ticket is not None
+    return ticket
+
+
+def _tickets_of(redis: Any, match_id: str) -> tuple[list[SeatPlan], dict[str, Any]]:
+    raw = redis.hgetall(challenge_key(match_id))
+    f = {k.decode(): v.decode() for k, v in raw.items()}
+    return [SeatPlan(**s) for s in json.loads(f.get("plan", "[]"))], f
+
+
+def _close(svc: RankedService, match_id: str, state: str) -> None:
+    """Every open ticket of a challenge that will not come about: ``state`` (published)."""
+    plan, _ = _tickets_of(svc.store.redis, match_id)
+    for s in plan:
+        if not s.holder:
+            continue
+        key = ticket_key(s.ticket_id)
+        if (svc.store.redis.hget(key, "state") or b"").decode() in ("pending", "invited", "accepted"):
+            svc.store.redis.hset(key, "state", state)
+            ticket = svc.store.ticket(s.ticket_id)
+            if ticket is not None:
+                svc.store.publish(ticket)
+
+
+async def expire(svc: RankedService, match_id: str) -> bool:
+    """Expire a pending challenge past its deadline (every ticket ``expired``); false when it
+    was answered in time (or is not past it yet)."""
+    redis = svc.store.redis
+    done = await asyncio.to_thread(redis.eval, _EXPIRE, 1, challenge_key(match_id), int(time.time() * 1000))
+    if not int(done):
+        return False
+    await asyncio.to_thread(_close, svc, match_id, "expired")
+    return True
+
+
+async def expire_due(svc: RankedService, ticket: dict[str, Any]) -> dict[str, Any]:
+    """``ticket`` as it is once its challenge's deadline is applied (an engine restart loses
+    the timer; reading the ticket expires it then)."""
+    if ticket["state"] in ("pending", "invited", "accepted") and 0 < ticket.get("expires_ms", 0) < time.time() * 1000:
+        raw = await asyncio.to_thread(svc.store.redis.hget, ticket_key(ticket["ticket_id"]), "ch")
+        if raw and await expire(svc, raw.decode()):
+            fresh = await asyncio.to_thread(svc.store.ticket, ticket["ticket_id"])
+            return fresh or ticket
+    return ticket
+
+
+async def answer(svc: RankedService, ticket_id: str, holder: str, name: str, accept: bool, *,
+                 bot: BotIdentity | None) -> tuple[dict[str, Any], bool]:  # fmt: skip
+    """Accept or decline the invitation ``ticket_id`` of ``holder`` (a bot: its token's):
+    the ticket as it is then (``matched`` when this acceptance was the last one), and
+    whether its change was published to the holder (false: the answer changed nothing, the
+    invitation was answered before, or its challenge had ended)."""
+    from services.ranked_service import Exhausted, Forbidden
+
+    if bot is not None:
+        await svc.take(bot)
+        holder, name = bot.holder, ""
+        limit = svc.limits.max_matches
+        if accept and await asyncio.to_thread(svc.store.bot_load, bot.bot_id) >= limit:
+            raise Exhausted(f"bot {bot.bot_id} already plays {limit} matches: decline, or accept once one ends",
+                            kind="too_many_matches", retry_after_s=5.0)  # fmt: skip
+    ticket = await asyncio.to_thread(svc.store.ticket, ticket_id)
+    if ticket is None:
+        raise MatchNotFound(f"no ticket {ticket_id[:40]!r}")
+    if ticket["holder"] != holder:
+        raise Forbidden("this ticket belongs to someone else")
+    raw = await asyncio.to_thread(svc.store.redis.hget, ticket_key(ticket_id), "ch")
+    if not raw:
+        raise BadRequest("this ticket is no challenge's invitation")
+    match_id = raw.decode()
+    code, _state = await asyncio.to_thread(svc.store.redis.eval, _ANSWER, 2, challenge_key(match_id),
+                                           ticket_key(ticket_id), int(accept), name[:40],
+                                           int(time.time() * 1000))  # fmt: skip
+    code = int(code)
+    if code == 1:
+        await asyncio.to_thread(svc.store.publish, await asyncio.to_thread(svc.store.ticket, ticket_id))
+    elif code == 2:
+        await asyncio.to_thread(_close, svc, match_id, "declined" if not accept else "expired")
+    elif code == 3:
+        await _come_about(svc, match_id)
+    fresh = await asyncio.to_thread(svc.store.ticket, ticket_id)
+    return fresh or ticket, code > 0
+
+
+async def _come_about(svc: RankedService, match_id: str) -> None:
+    """Every challenged bot and player accepted: create the table (names as they accepted)."""
+    plan, f = await asyncio.to_thread(_tickets_of, svc.store.redis, match_id)
+    seated = []
+    for s in plan:
+        if s.holder and not s.name:
+            raw = await asyncio.to_thread(svc.store.redis.hget, ticket_key(s.ticket_id), "name")
+            s = SeatPlan(s.seat, s.kind, s.player_id, (raw or b"").decode() or s.player_id, s.bot, s.holder,
+                         s.ticket_id)  # fmt: skip
+        seated.append(s)
+    try:
+        await _create(svc, match_id, seated, float(f["timeout"]), f["ruleset"])
+    except Exception:
+        log.warning("challenge %s: its match could not be created", match_id, exc_info=True)
+        await asyncio.to_thread(svc.store.redis.hset, challenge_key(match_id), "state", "expired")
+        await asyncio.to_thread(_close, svc, match_id, "expired")
+        raise
+    await asyncio.to_thread(svc.store.redis.hset, challenge_key(match_id), "state", "accepted")
+
+
+# ---- the bots-only casual queue -------------------------------------------------------------
+
+#: the longest a bot may ask to wait for other bots before house bots fill its table
+MAX_FILL_AFTER_S = 600.0
+
+
+def bots_queue_key(ruleset: str, players: int) -> str:
+    """The bots waiting for a casual table of ``ruleset`` at ``players`` seats (ticket ids by enqueue ms)."""
+    return f"mm:{{mm}}:bq:{ruleset}:{players}"
+
+
+def bots_queue_holder_key(holder: str) -> str:
+    """A bot's ticket in the bots-only queue (one at a time)."""
+    return f"mm:{{mm}}:bqh:{holder}"
+
+
+# KEYS: the queue; ARGV: the ticket that asks, players, take now (1: with what waits, else only a
+# full table). Takes the asking ticket (if still queued) and up to players - 1 of the oldest
+# queued others out of the queue as one table: their ids (the asking one first), or {} when it
+# is not there any more or (not now) the table is not full yet.
+_TAKE = """
+local me = ARGV[1]
+if not redis.call('ZSCORE', KEYS[1], me) then return {} end
+if redis.call('HGET', 'mm:{mm}:t:' .. me, 'state') ~= 'queued' then
+  redis.call('ZREM', KEYS[1], me)
+  return {}
+end
+local want = tonumber(ARGV[2])
+local took = {me}
+for _, tid in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  if #took >= want then break end
+  if tid ~= me then
+    if redis.call('HGET', 'mm:{mm}:t:' .. tid, 'state') == 'queued' then
+      table.insert(took, tid)
+    else
+      redis.call('ZREM', KEYS[1], tid)
+    end
+  end
+end
+if #took < want and ARGV[3] ~= '1' then return {} end
+for _, tid in ipairs(took) do
+  redis.call('ZREM', KEYS[1], tid)
+  redis.call('HSET', 'mm:{mm}:t:' .. tid, 'state', 'claimed')
+end
+return took
+"""
+
+
+async def join_bots_queue(svc: RankedService, bot: BotIdentity, *, ruleset: str, players: int,
+                          fill_after_s: float) -> dict[str, Any]:  # fmt: skip
+    """Queue ``bot`` for a bots-only casual table: seated with other bots waiting for the same
+    ruleset and table size as soon as there are enough, or, after ``fill_after_s`` (0: at
+    once), with those waiting and house bots in the seats still free. Never rated. The
+    bot's ticket: ``queued`` (then ``matched``, published), or ``matched`` already."""
+    from services.matchmaking import queue_settings
+    from services.ranked_service import Exhausted
+
+    await svc.take(bot)
+    try:
+        ruleset, players, _ = queue_settings(ruleset, players, players)
+    except (ValueError, KeyError) as exc:
+        raise BadRequest(str(exc).strip("'\"")) from exc
+    if not 0 <= fill_after_s <= MAX_FILL_AFTER_S:
+        raise BadRequest(f"fill_after_s is 0 to {MAX_FILL_AFTER_S:.0f} seconds")
+    limit = svc.limits.max_matches
+    if await asyncio.to_thread(svc.store.bot_load, bot.bot_id) >= limit:
+        raise Exhausted(f"bot {bot.bot_id} already plays {limit} matches", kind="too_many_matches", retry_after_s=5.0)
+    redis = svc.store.redis
+    held = await asyncio.to_thread(redis.get, bots_queue_holder_key(bot.holder))
+    if held:
+        current = await asyncio.to_thread(svc.store.ticket, held.decode())
+        if current is not None and current["state"] in ("queued", "claimed"):
+            return current  # one ticket in the bots-only queue at a time
+    ticket_id = "t_" + secrets.token_hex(8)
+    now_ms = int(time.time() * 1000)
+    queue = bots_queue_key(ruleset, players)
+
+    def enqueue() -> None:
+        pipe = redis.pipeline(transaction=True)
+        pipe.hset(ticket_key(ticket_id), mapping={
+            "holder": bot.holder, "name": bot.name, "bot": 1, "state": "queued", "min": players, "max": players,
+            "enq": now_ms, "ruleset": ruleset, "bq": queue})  # fmt: skip
+        pipe.pexpire(ticket_key(ticket_id), CASUAL_TTL_MS)
+        pipe.set(bots_queue_holder_key(bot.holder), ticket_id, px=CASUAL_TTL_MS)
+        pipe.zadd(queue, {ticket_id: now_ms})
+        pipe.execute()
+
+    await asyncio.to_thread(enqueue)
+    await _take_table(svc, queue, ticket_id, ruleset, players, now=fill_after_s == 0)
+    ticket = await asyncio.to_thread(svc.store.ticket, ticket_id)
+    assert ticket is not None
+    if ticket["state"] == "queued" and fill_after_s > 0:
+
+        async def fill_later() -> None:
+            await asyncio.sleep(fill_after_s)
+            try:
+                await _take_table(svc, queue, ticket_id, ruleset, players, now=True)
+            except Exception:
+                log.warning("bots-only queue: filling %s failed", ticket_id, exc_info=True)
+
+        task = asyncio.get_running_loop().create_task(fill_later())
+        _timers.add(task)
+        task.add_done_callback(_timers.discard)
+    return ticket
+
+
+async def _take_table(svc: RankedService, queue: str, ticket_id: str, ruleset: str, players: int, *,
+                      now: bool) -> None:  # fmt: skip
+    """Seat ``ticket_id`` with the bots waiting in ``queue`` (and, ``now``, house bots in the
+    seats left): the table is created and every ticket ``matched`` (published)."""
+    import random
+
+    from services.matchmaking import Schedule
+
+    took = await asyncio.to_thread(svc.store.redis.eval, _TAKE, 1, queue, ticket_id, players, int(now))
+    ids = [t.decode() if isinstance(t, bytes) else str(t) for t in took or []]
+    if not ids:
+        return
+    tickets = [await asyncio.to_thread(svc.store.ticket, tid) for tid in ids]
+    order = list(range(players))
+    random.SystemRandom().shuffle(order)
+    plan = []
+    for seat, t in zip(order, tickets, strict=False):
+        assert t is not None
+        plan.append(SeatPlan(seat, "external", player_of(t["holder"]), t["name"], True, t["holder"], t["ticket_id"]))
+    for seat in order[len(tickets) :]:
+        plan.append(SeatPlan(seat, "heuristic", f"house-heuristic-{seat}", f"house heuristic {seat}", True))
+    plan.sort(key=lambda s: s.seat)
+    match_id = "cs-" + secrets.token_hex(6)
+    try:
+        await _create(svc, match_id, plan, Schedule.from_env().turn_timeout_s, ruleset)
+    except Exception:  # the engine refused: the bots wait again (their tickets back in the queue)
+        pipe = svc.store.redis.pipeline(transaction=True)
+        for t in tickets:
+            assert t is not None
+            pipe.hset(ticket_key(t["ticket_id"]), "state", "queued")
+            pipe.zadd(queue, {t["ticket_id"]: t["enqueued_ms"]})
+        await asyncio.to_thread(pipe.execute)
+        raise

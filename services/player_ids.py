@@ -3,7 +3,9 @@ path as it is (``GET /api/ranked/players/house-heuristic-2/history``), never URL
 
 House bots were ``house-heuristic#2`` (and arena entrants ``random#1``) before; the
 ``#`` had to be sent as ``%23``. :func:`migrate_ladder_ids` renames the ladder's keys
-of such ids once, at the ranked service's start (idempotent, marked done in Redis).
+of such ids, and :func:`migrate_match_ids` the seats of the ranked match records
+(``GET /api/ranked/matches/{id}``), once each, at the ranked service's start
+(idempotent, marked done in Redis).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ log = logging.getLogger(__name__)
 
 #: set once the ladder's ``#`` ids were renamed
 MIGRATED_KEY = "rk:{rk}:migrated:ids-v1"
+#: set once the ranked match records' ``#`` ids were renamed
+MATCHES_MIGRATED_KEY = "mm:{mm}:migrated:ids-v1"
 
 
 def house_id(policy: str, k: int) -> str:
@@ -63,3 +67,39 @@ def migrate_ladder_ids(redis: Any) -> int:
     if moved:
         log.info("ladder: %d entries of ids with '#' renamed to canonical ids", moved)
     return moved
+
+
+def migrate_match_ids(redis: Any) -> int:
+    """Rewrite the seats of every ranked (and casual) match record whose ``player_id``
+    holds ``#`` to canonical ids; how many records changed. Once per Redis (a marker key
+    then skips it); a record is rewritten only while it still holds the old JSON, so a
+    concurrent writer is never overwritten."""
+    import json
+
+    if redis.exists(MATCHES_MIGRATED_KEY):
+        return 0
+    changed = 0
+    for raw in redis.scan_iter(match="mm:\\{mm\\}:m:*", count=500):
+        key = _s(raw)
+        record = redis.hget(key, "record")
+        if record is None or b"#" not in (record if isinstance(record, bytes) else record.encode()):
+            continue
+        seats = json.loads(record)
+        for seat in seats:
+            seat["player_id"] = canonical(str(seat.get("player_id", "")))
+        with redis.pipeline(transaction=True) as pipe:
+            try:
+                pipe.watch(key)
+                if pipe.hget(key, "record") != record:
+                    continue
+                pipe.multi()
+                pipe.hset(key, "record", json.dumps(seats))
+                pipe.execute()
+                changed += 1
+            except Exception as exc:  # WatchError: changed meanwhile, it is a new record anyway
+                if type(exc).__name__ != "WatchError":
+                    raise
+    redis.set(MATCHES_MIGRATED_KEY, "1")
+    if changed:
+        log.info("ranked matches: %d records of seats with '#' ids rewritten to canonical ids", changed)
+    return changed

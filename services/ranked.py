@@ -209,6 +209,8 @@ def ticket_dict(ticket_id: str, raw: dict[bytes, bytes]) -> dict[str, Any]:
         "turn_timeout_s": float(f.get("timeout", 0)),
         "matched_ms": int(f.get("matched", 0)),
         "ruleset": f.get("ruleset", DEFAULT_RULESET),  # tickets from before rulesets: return's
+        "expires_ms": int(f.get("expires", 0)),  # a challenge's (services/casual.py)
+        "challenger": f.get("challenger", ""),
     }
 
 

@@ -80,7 +80,8 @@ def ticket_pb(t: dict[str, Any]) -> bs.Ticket:
         ticket_id=t["ticket_id"], holder=t["holder"], name=t["name"], bot=t["bot"], state=t["state"],
         min_players=t["min_players"], max_players=t["max_players"], rating=t["rating"],
         enqueued_ms=t["enqueued_ms"], match_id=t["match_id"], seat=t["seat"], seats=t["seats"],
-        turn_timeout_s=t["turn_timeout_s"], ruleset=t.get("ruleset", ""),
+        turn_timeout_s=t["turn_timeout_s"], ruleset=t.get("ruleset", ""), expires_ms=t.get("expires_ms", 0),
+        challenger=t.get("challenger", ""),
     )  # fmt: skip
 
 
@@ -140,7 +141,13 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
         bot = await self._bot(context, request.bot_token)
         ticket = await self._call(context, self.service.open_table(
             request.holder, request.name, bot=bot, ruleset=request.ruleset, players=request.players,
-            seats=list(request.seats)))  # fmt: skip
+            seats=list(request.seats), queue=request.queue, fill_after_s=request.fill_after_s))  # fmt: skip
+        return ticket_pb(ticket)
+
+    async def AnswerChallenge(self, request: bs.ChallengeAnswer, context: Any) -> bs.Ticket:
+        bot = await self._bot(context, request.bot_token)
+        ticket, _ = await self._call(context, self.service.answer_challenge(
+            request.ticket_id, request.holder, request.name, request.accept, bot=bot))  # fmt: skip
         return ticket_pb(ticket)
 
     async def _bot(self, context: Any, token: str) -> BotIdentity | None:
@@ -219,6 +226,37 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
 class BotServicer(bs_grpc.BotServiceServicer):
     def __init__(self, service: RankedService) -> None:
         self.service = service
+
+    async def _call(self, context: grpc.aio.ServicerContext[Any, Any], coro: Any) -> Any:
+        try:
+            return await coro
+        except ServiceError as exc:
+            await _abort(context, exc)
+        except STORE_UNAVAILABLE as exc:  # Redis restarting or loading: retryable, not UNKNOWN
+            await store_unavailable(context, "BotService", exc)
+
+    async def _own(self, context: Any) -> tuple[BotIdentity, str]:
+        """The calling bot (its token in the metadata, as for Connect) and that token; the
+        call is one request against the bot's rate."""
+        token = _token(context)
+        bot: BotIdentity = await self._call(context, self.service.authenticate(token))
+        await self._call(context, self.service.take(bot))
+        return bot, token
+
+    async def ListTokens(self, request: bs.OwnTokenRequest, context: Any) -> bs.BotTokens:
+        _, token = await self._own(context)
+        bots = await self._call(context, self.service.list_bots("", token))
+        return _tokens_pb(bots[0])
+
+    async def RevokeToken(self, request: bs.OwnTokenRequest, context: Any) -> bs.BotTokens:
+        bot, token = await self._own(context)
+        account = await self._call(context, self.service.revoke_token(bot.bot_id, request.token_id, "", token))
+        return _tokens_pb(account)
+
+    async def RotateToken(self, request: bs.OwnTokenRequest, context: Any) -> bs.BotAccount:
+        bot, token = await self._own(context)
+        name, new, token_id = await self._call(context, self.service.rotate_token(bot.bot_id, "", token))
+        return bs.BotAccount(bot_id=bot.bot_id, name=name, token=new, token_id=token_id)
 
     async def Connect(self, request_iterator: AsyncIterator[bs.BotMessage], context: Any
                       ) -> AsyncIterator[bs.ServerMessage]:  # fmt: skip
@@ -311,9 +349,16 @@ class BotServicer(bs_grpc.BotServiceServicer):
                     elif kind == "table":
                         t = msg.table
                         ticket = await svc.open_table("", "", bot=bot, ruleset=t.ruleset, players=t.players,
-                                                      seats=list(t.seats))  # fmt: skip
+                                                      seats=list(t.seats), queue=t.queue,
+                                                      fill_after_s=t.fill_after_s)  # fmt: skip
                         out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
-                        start(ticket["match_id"])
+                        if ticket["state"] == "matched":  # a challenge's is "pending" until it comes about
+                            start(ticket["match_id"])
+                    elif kind == "answer":
+                        a = msg.answer
+                        ticket, published = await svc.answer_challenge(a.ticket_id, "", "", a.accept, bot=bot)
+                        if not published:  # else follow() brings it: one message per change
+                            out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
                     elif kind == "leave_queue":
                         await svc.take(bot)
                         ticket, published = await svc.leave_published(msg.leave_queue.ticket_id, bot.holder)

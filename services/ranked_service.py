@@ -139,11 +139,13 @@ class RankedService:
         self.ladder = RedisLadder(self.store.redis)
 
     def migrate(self) -> None:
-        """Startup work on the stored data: ladder ids with ``#`` become canonical ids
-        (:mod:`services.player_ids`); once per Redis, then a no-op."""
-        from services.player_ids import migrate_ladder_ids
+        """Startup work on the stored data: ladder ids and ranked match records' seat ids
+        with ``#`` become canonical ids (:mod:`services.player_ids`); once per Redis, then
+        a no-op."""
+        from services.player_ids import migrate_ladder_ids, migrate_match_ids
 
         migrate_ladder_ids(self.store.redis)
+        migrate_match_ids(self.store.redis)
 
     @property
     def limiter(self) -> RateLimiter:
@@ -217,11 +219,24 @@ class RankedService:
         return account["name"], token, token_id
 
     async def open_table(self, holder: str, name: str, *, bot: BotIdentity | None, ruleset: str, players: int,
-                         seats: list[str]) -> dict[str, Any]:  # fmt: skip
-        """A casual (never rated) table created at once: :func:`services.casual.open_table`."""
-        from services.casual import open_table
+                         seats: list[str], queue: bool = False, fill_after_s: float = 0.0
+                         ) -> dict[str, Any]:  # fmt: skip
+        """A casual (never rated) table: :func:`services.casual.open_table`; ``queue``: a bot
+        waits for other bots first, :func:`services.casual.join_bots_queue`."""
+        from services.casual import join_bots_queue, open_table
 
+        if queue:
+            if bot is None or seats:
+                raise BadRequest("the bots-only queue takes bots, with no seats named (players, ruleset)")
+            return await join_bots_queue(self, bot, ruleset=ruleset, players=players, fill_after_s=fill_after_s)
         return await open_table(self, holder, name, bot=bot, ruleset=ruleset, players=players, seats=seats)
+
+    async def answer_challenge(self, ticket_id: str, holder: str, name: str, accept: bool, *,
+                               bot: BotIdentity | None) -> tuple[dict[str, Any], bool]:  # fmt: skip
+        """Accept or decline a challenge's invitation: :func:`services.casual.answer`."""
+        from services.casual import answer
+
+        return await answer(self, ticket_id, holder, name, accept, bot=bot)
 
     async def token_live(self, token: str) -> bool:
         return await asyncio.to_thread(self.store.token_live, token)
@@ -322,7 +337,9 @@ class RankedService:
             raise MatchNotFound(f"no ticket {ticket_id!r}")
         if holder and ticket["holder"] != holder:
             raise Forbidden("this ticket belongs to someone else")
-        return ticket
+        from services.casual import expire_due
+
+        return await expire_due(self, ticket)  # a challenge past its deadline: expired now
 
     async def follow(self, holder: str) -> AsyncIterator[dict[str, Any]]:
         """The holder's current ticket (if any), then every change published for it."""

@@ -95,12 +95,25 @@ class BotClient:
         self.send(bs.BotMessage(join_queue=bs.QueueRequest(min_players=min_players, max_players=max_players,
                                                            ruleset=ruleset)))  # fmt: skip
 
-    def open_table(self, seats: list[str] | None = None, players: int = 0, ruleset: str = "") -> None:
-        """Open a casual (never rated) table now, outside the queue: ``seats`` in order, each
-        ``"me"`` (once), ``"heuristic"``/``"random"`` (house bots) or a bot id (a challenge);
-        none: this bot and ``players - 1`` house bots (0: 5 seats). Answered by a ``ticket``
-        already ``matched``; the match is played like a ranked one."""
-        self.send(bs.BotMessage(table=bs.TableRequest(seats=seats or [], players=players, ruleset=ruleset)))
+    def open_table(self, seats: list[str] | None = None, players: int = 0, ruleset: str = "", *,
+                   queue: bool = False, fill_after_s: float = 0.0) -> None:  # fmt: skip
+        """Open a casual (never rated) table, outside the queue: ``seats`` in order, each
+        ``"me"`` (once), ``"heuristic"``/``"random"`` (house bots) or a bot's or player's id
+        (a challenge); none: this bot and ``players - 1`` house bots (0: 5 seats). Answered
+        by a ``ticket``: ``matched`` at once with house bots only, else ``pending`` until
+        every challenged bot and player accepts (then ``matched``, or ``declined`` /
+        ``expired``); the match is played like a ranked one.
+
+        ``queue=True`` (no ``seats``): wait in the bots-only queue of that ruleset and table
+        size for other bots; after ``fill_after_s`` seconds (0: at once) house bots fill the
+        seats still free. The ``ticket`` is ``queued``, then ``matched``."""
+        self.send(bs.BotMessage(table=bs.TableRequest(seats=seats or [], players=players, ruleset=ruleset,
+                                                      queue=queue, fill_after_s=fill_after_s)))  # fmt: skip
+
+    def answer_challenge(self, ticket_id: str, accept: bool = True) -> None:
+        """Accept (or decline) a challenge: a ``ticket`` in state ``invited`` whose
+        ``challenger`` names who challenges (answered by the ticket as it changes)."""
+        self.send(bs.BotMessage(answer=bs.ChallengeAnswer(ticket_id=ticket_id, accept=accept)))
 
     def leave_queue(self, ticket_id: str = "") -> None:
         self.send(bs.BotMessage(leave_queue=bs.TicketRequest(ticket_id=ticket_id)))
@@ -112,6 +125,33 @@ class BotClient:
     def act(self, match_id: str, seat: int, decision: int, action: str = "", *, use_default: bool = False) -> None:
         self.send(bs.BotMessage(action=bs.BotAction(match_id=match_id, seat=seat, decision=decision,
                                                     action=action, use_default=use_default)))  # fmt: skip
+
+    def _unary(self, method: str, request: Any) -> Any:
+        """One unary ``BotService`` call with this bot's token (a ``BotError`` if refused)."""
+        with grpc.insecure_channel(self.address) as channel:
+            call = getattr(bs_grpc.BotServiceStub(channel), method)
+            try:
+                return call(request, metadata=[("authorization", f"Bearer {self.token}")], timeout=15)
+            except grpc.RpcError as exc:
+                code = exc.code()  # type: ignore[attr-defined]
+                raise BotError(f"{code.name}: {exc.details()}") from exc  # type: ignore[attr-defined]
+
+    def list_tokens(self) -> bs.BotTokens:
+        """This bot's live tokens (``BotService.ListTokens``): ``token_id`` and ``created_ms`` each."""
+        result: bs.BotTokens = self._unary("ListTokens", bs.OwnTokenRequest())
+        return result
+
+    def revoke_token(self, token_id: str) -> bs.BotTokens:
+        """Revoke one of this bot's tokens (it may be this client's own); the tokens left."""
+        result: bs.BotTokens = self._unary("RevokeToken", bs.OwnTokenRequest(token_id=token_id))
+        return result
+
+    def rotate_token(self) -> bs.BotAccount:
+        """A new token for this bot (``account.token``, shown once); every older one, this
+        client's too, is revoked, so this client switches to the new token."""
+        account: bs.BotAccount = self._unary("RotateToken", bs.OwnTokenRequest())
+        self.token = account.token
+        return account
 
     def messages(self) -> Iterator[bs.ServerMessage]:
         """Open the stream; every message the platform sends, until :meth:`close`."""
@@ -177,6 +217,8 @@ def run_bot(
     ruleset: str = "",
     casual: bool = False,
     seats: list[str] | None = None,
+    accept: Callable[[bs.Ticket], bool] | None = None,
+    fill_after_s: float | None = None,
 ) -> list[MatchSummary]:
     """Queue for ``matches`` ranked matches of ``ruleset`` (empty: ``return``) one after
     another and play them with ``decide``; returns a summary of each.
@@ -193,7 +235,17 @@ def run_bot(
 
     ``casual=True``: no queue and no rating; each match is a casual table opened at once
     (:meth:`BotClient.open_table`) with ``seats`` (default: this bot and house bots at
-    ``min_players`` seats), so a bot plays as fast as it and the house bots decide."""
+    ``min_players`` seats), so a bot plays as fast as it and the house bots decide; a table
+    that challenges others waits for their answers, and one declined or expired is opened
+    again after a growing wait.
+
+    ``casual=True, fill_after_s=S``: each table comes from the bots-only queue instead: other
+    bots waiting for the same ruleset and table size sit with this one, and after ``S``
+    seconds (0: at once) house bots fill the seats still free.
+
+    Challenges to this bot (a ``ticket`` in state ``invited``) are answered with
+    ``accept(ticket)`` (default: accept every one); an accepted challenge's match is played
+    and counted like the others."""
     client_box: list[BotClient] = []
     state = _Session()
 
@@ -201,7 +253,9 @@ def run_bot(
         if state.queued or state.playing or len(state.done) >= matches:
             return
         state.queued = True
-        if casual:
+        if casual and fill_after_s is not None:
+            client_box[-1].open_table(None, min_players, ruleset, queue=True, fill_after_s=fill_after_s)
+        elif casual:
             client_box[-1].open_table(seats, 0 if seats else min_players, ruleset)
         else:
             client_box[-1].join_queue(min_players, max_players, ruleset)
@@ -222,7 +276,7 @@ def run_bot(
                     reconnects = 0
                 if on_message is not None:
                     on_message(msg)
-                if _handle(msg, decide, client, state, join, join_later) and len(state.done) >= matches:
+                if _handle(msg, decide, client, state, join, join_later, accept) and len(state.done) >= matches:
                     break
             else:
                 raise BotError("UNAVAILABLE: the platform closed the stream")
@@ -248,6 +302,7 @@ def _handle(
     state: _Session,
     join: Callable[[], None],
     join_later: Callable[[float], None],
+    accept: Callable[[bs.Ticket], bool] | None = None,
 ) -> bool:
     """React to one message; True when a match just ended."""
     kind = msg.WhichOneof("kind")
@@ -258,9 +313,23 @@ def _handle(
             playing.setdefault(match_id, MatchSummary(match_id, [], []))
         join()  # unless a match is resumed or a ticket is still queued
     elif kind == "ticket":
-        was_queued, state.queued = state.queued, msg.ticket.state in ("queued", "claimed", "matched")
-        state.join_attempts = 0
-        if was_queued and msg.ticket.state == "left" and not playing:
+        t = msg.ticket
+        if t.challenger:  # a challenge to this bot, not its own ticket
+            if t.state == "invited":
+                yes = accept is None or bool(accept(t))
+                log.info("challenged by %s (%s): %s", t.challenger, t.ticket_id, "accepting" if yes else "declining")
+                client.answer_challenge(t.ticket_id, yes)
+            return False
+        was_queued, state.queued = state.queued, t.state in ("queued", "claimed", "matched", "pending")
+        if t.state in ("declined", "expired"):  # our challenge did not come about: again, later
+            if was_queued and not playing:
+                log.warning("the table's challenge was %s", t.state)
+                join_later(backoff_s(state.join_attempts, 1.0))
+                state.join_attempts += 1
+            return False
+        if t.state != "pending":  # a challenge's waits grow until one comes about
+            state.join_attempts = 0
+        if was_queued and t.state == "left" and not playing:
             join_later(backoff_s(0))  # our ticket was taken out of the queue: queue again
     elif kind == "match_start":
         m = msg.match_start

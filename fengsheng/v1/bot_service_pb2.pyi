@@ -8,34 +8,54 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class BotMessage(_message.Message):
-    __slots__ = ("action", "join_queue", "leave_queue", "events", "table")
+    __slots__ = ("action", "join_queue", "leave_queue", "events", "table", "answer")
     ACTION_FIELD_NUMBER: _ClassVar[int]
     JOIN_QUEUE_FIELD_NUMBER: _ClassVar[int]
     LEAVE_QUEUE_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     TABLE_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
     action: BotAction
     join_queue: QueueRequest
     leave_queue: TicketRequest
     events: EventsRequest
     table: TableRequest
-    def __init__(self, action: _Optional[_Union[BotAction, _Mapping]] = ..., join_queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., leave_queue: _Optional[_Union[TicketRequest, _Mapping]] = ..., events: _Optional[_Union[EventsRequest, _Mapping]] = ..., table: _Optional[_Union[TableRequest, _Mapping]] = ...) -> None: ...
+    answer: ChallengeAnswer
+    def __init__(self, action: _Optional[_Union[BotAction, _Mapping]] = ..., join_queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., leave_queue: _Optional[_Union[TicketRequest, _Mapping]] = ..., events: _Optional[_Union[EventsRequest, _Mapping]] = ..., table: _Optional[_Union[TableRequest, _Mapping]] = ..., answer: _Optional[_Union[ChallengeAnswer, _Mapping]] = ...) -> None: ...
+
+class ChallengeAnswer(_message.Message):
+    __slots__ = ("ticket_id", "accept", "holder", "name", "bot_token")
+    TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    ACCEPT_FIELD_NUMBER: _ClassVar[int]
+    HOLDER_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ticket_id: str
+    accept: bool
+    holder: str
+    name: str
+    bot_token: str
+    def __init__(self, ticket_id: _Optional[str] = ..., accept: _Optional[bool] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ...) -> None: ...
 
 class TableRequest(_message.Message):
-    __slots__ = ("ruleset", "players", "seats", "holder", "name", "bot_token")
+    __slots__ = ("ruleset", "players", "seats", "holder", "name", "bot_token", "queue", "fill_after_s")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     HOLDER_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    QUEUE_FIELD_NUMBER: _ClassVar[int]
+    FILL_AFTER_S_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     players: int
     seats: _containers.RepeatedScalarFieldContainer[str]
     holder: str
     name: str
     bot_token: str
-    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ...) -> None: ...
+    queue: bool
+    fill_after_s: float
+    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ..., queue: _Optional[bool] = ..., fill_after_s: _Optional[float] = ...) -> None: ...
 
 class EventsRequest(_message.Message):
     __slots__ = ("match_id", "seat")
@@ -134,7 +154,7 @@ class Welcome(_message.Message):
     def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., max_concurrent_matches: _Optional[int] = ..., actions_per_s: _Optional[float] = ..., burst: _Optional[int] = ..., active_matches: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Ticket(_message.Message):
-    __slots__ = ("ticket_id", "holder", "name", "bot", "state", "min_players", "max_players", "rating", "enqueued_ms", "match_id", "seat", "seats", "turn_timeout_s", "ruleset")
+    __slots__ = ("ticket_id", "holder", "name", "bot", "state", "min_players", "max_players", "rating", "enqueued_ms", "match_id", "seat", "seats", "turn_timeout_s", "ruleset", "expires_ms", "challenger")
     TICKET_ID_FIELD_NUMBER: _ClassVar[int]
     HOLDER_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -149,6 +169,8 @@ class Ticket(_message.Message):
     SEATS_FIELD_NUMBER: _ClassVar[int]
     TURN_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_MS_FIELD_NUMBER: _ClassVar[int]
+    CHALLENGER_FIELD_NUMBER: _ClassVar[int]
     ticket_id: str
     holder: str
     name: str
@@ -163,7 +185,9 @@ class Ticket(_message.Message):
     seats: _containers.RepeatedScalarFieldContainer[str]
     turn_timeout_s: float
     ruleset: str
-    def __init__(self, ticket_id: _Optional[str] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ..., state: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., rating: _Optional[float] = ..., enqueued_ms: _Optional[int] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., turn_timeout_s: _Optional[float] = ..., ruleset: _Optional[str] = ...) -> None: ...
+    expires_ms: int
+    challenger: str
+    def __init__(self, ticket_id: _Optional[str] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ..., state: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., rating: _Optional[float] = ..., enqueued_ms: _Optional[int] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., turn_timeout_s: _Optional[float] = ..., ruleset: _Optional[str] = ..., expires_ms: _Optional[int] = ..., challenger: _Optional[str] = ...) -> None: ...
 
 class MatchStart(_message.Message):
     __slots__ = ("match_id", "seats", "players", "turn_timeout_s", "events")
@@ -496,3 +520,9 @@ class BotProfile(_message.Message):
     active_matches: int
     recent: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., created_ms: _Optional[int] = ..., all_time: _Optional[_Union[RatingView, _Mapping]] = ..., season: _Optional[_Union[RatingView, _Mapping]] = ..., season_name: _Optional[str] = ..., active_matches: _Optional[int] = ..., recent: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class OwnTokenRequest(_message.Message):
+    __slots__ = ("token_id",)
+    TOKEN_ID_FIELD_NUMBER: _ClassVar[int]
+    token_id: str
+    def __init__(self, token_id: _Optional[str] = ...) -> None: ...

@@ -41,6 +41,21 @@ class BotServiceStub:
                 request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.BotMessage.SerializeToString,
                 response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.ServerMessage.FromString,
                 _registered_method=True)
+        self.ListTokens = channel.unary_unary(
+                '/fengsheng.v1.BotService/ListTokens',
+                request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.OwnTokenRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.BotTokens.FromString,
+                _registered_method=True)
+        self.RevokeToken = channel.unary_unary(
+                '/fengsheng.v1.BotService/RevokeToken',
+                request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.OwnTokenRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.BotTokens.FromString,
+                _registered_method=True)
+        self.RotateToken = channel.unary_unary(
+                '/fengsheng.v1.BotService/RotateToken',
+                request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.OwnTokenRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.BotAccount.FromString,
+                _registered_method=True)
 
 
 class BotServiceServicer:
@@ -61,6 +76,29 @@ class BotServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListTokens(self, request, context):
+        """The calling bot's own tokens, authenticated like Connect by the bearer token in the
+        metadata (a bot reaches only this service). ListTokens: its live tokens by token id.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeToken(self, request, context):
+        """Revoke one of its tokens (token_id; it may be the calling one): it no longer
+        authenticates, and a stream it opened ends with a BotError of kind "revoked".
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RotateToken(self, request, context):
+        """A new token (shown once, in the answer); every older token, the calling one too, is revoked.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_BotServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -68,6 +106,21 @@ def add_BotServiceServicer_to_server(servicer, server):
                     servicer.Connect,
                     request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.BotMessage.FromString,
                     response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.ServerMessage.SerializeToString,
+            ),
+            'ListTokens': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTokens,
+                    request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.OwnTokenRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.BotTokens.SerializeToString,
+            ),
+            'RevokeToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeToken,
+                    request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.OwnTokenRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.BotTokens.SerializeToString,
+            ),
+            'RotateToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RotateToken,
+                    request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.OwnTokenRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.BotAccount.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -99,6 +152,87 @@ class BotService:
             '/fengsheng.v1.BotService/Connect',
             fengsheng_dot_v1_dot_bot__service__pb2.BotMessage.SerializeToString,
             fengsheng_dot_v1_dot_bot__service__pb2.ServerMessage.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTokens(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.BotService/ListTokens',
+            fengsheng_dot_v1_dot_bot__service__pb2.OwnTokenRequest.SerializeToString,
+            fengsheng_dot_v1_dot_bot__service__pb2.BotTokens.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.BotService/RevokeToken',
+            fengsheng_dot_v1_dot_bot__service__pb2.OwnTokenRequest.SerializeToString,
+            fengsheng_dot_v1_dot_bot__service__pb2.BotTokens.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RotateToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.BotService/RotateToken',
+            fengsheng_dot_v1_dot_bot__service__pb2.OwnTokenRequest.SerializeToString,
+            fengsheng_dot_v1_dot_bot__service__pb2.BotAccount.FromString,
             options,
             channel_credentials,
             insecure,
@@ -183,6 +317,11 @@ class RankedServiceStub:
         self.OpenTable = channel.unary_unary(
                 '/fengsheng.v1.RankedService/OpenTable',
                 request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.TableRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.Ticket.FromString,
+                _registered_method=True)
+        self.AnswerChallenge = channel.unary_unary(
+                '/fengsheng.v1.RankedService/AnswerChallenge',
+                request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.ChallengeAnswer.SerializeToString,
                 response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.Ticket.FromString,
                 _registered_method=True)
 
@@ -274,7 +413,15 @@ class RankedServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def OpenTable(self, request, context):
-        """A casual table (TableRequest), created at once: the caller's Ticket, state "matched".
+        """A casual table (TableRequest): the caller's Ticket, state "matched" when only house bots
+        join it, else "pending" until every challenged bot and player accepts (then "matched").
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AnswerChallenge(self, request, context):
+        """Accept or decline a challenge (an invited ticket): a person (holder, name) or a bot (bot_token).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -346,6 +493,11 @@ def add_RankedServiceServicer_to_server(servicer, server):
             'OpenTable': grpc.unary_unary_rpc_method_handler(
                     servicer.OpenTable,
                     request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.TableRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.Ticket.SerializeToString,
+            ),
+            'AnswerChallenge': grpc.unary_unary_rpc_method_handler(
+                    servicer.AnswerChallenge,
+                    request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.ChallengeAnswer.FromString,
                     response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.Ticket.SerializeToString,
             ),
     }
@@ -700,6 +852,33 @@ class RankedService:
             target,
             '/fengsheng.v1.RankedService/OpenTable',
             fengsheng_dot_v1_dot_bot__service__pb2.TableRequest.SerializeToString,
+            fengsheng_dot_v1_dot_bot__service__pb2.Ticket.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnswerChallenge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.RankedService/AnswerChallenge',
+            fengsheng_dot_v1_dot_bot__service__pb2.ChallengeAnswer.SerializeToString,
             fengsheng_dot_v1_dot_bot__service__pb2.Ticket.FromString,
             options,
             channel_credentials,

@@ -303,3 +303,21 @@ class Rulesets(_message.Message):
     rulesets: _containers.RepeatedCompositeFieldContainer[RulesetInfo]
     default_ruleset: str
     def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetInfo, _Mapping]]] = ..., default_ruleset: _Optional[str] = ...) -> None: ...
+
+class DeterminizeRequest(_message.Message):
+    __slots__ = ("match_id", "seat", "seed")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    seed: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class DeterminizeResponse(_message.Message):
+    __slots__ = ("snapshot", "decision")
+    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    snapshot: bytes
+    decision: int
+    def __init__(self, snapshot: _Optional[bytes] = ..., decision: _Optional[int] = ...) -> None: ...

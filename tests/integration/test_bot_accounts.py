@@ -5,6 +5,7 @@ A real Redis, an engine server and the gateway."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -15,6 +16,7 @@ from helpers.gateway_procs import start_gateway
 from helpers.processes import start_engine_server
 
 from services.ladder import ALL_TIME, BOT, MatchResult, Participant, RedisLadder, current_season
+from services.ranked import SeatPlan, match_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 
@@ -30,6 +32,12 @@ def http(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[h
         Participant("house-heuristic#2", "house heuristic #2", True, 1, False, 2),
         Participant("b_000000000001", "gone", True, 2, False, 2),
     )))  # fmt: skip
+    # ... and its ranked match records named them so too
+    seats = [SeatPlan(0, "heuristic", "house-heuristic#1", "house heuristic #1", True),
+             SeatPlan(1, "heuristic", "house-heuristic#2", "house heuristic #2", True),
+             SeatPlan(2, "external", "b_000000000001", "gone", True, "b:b_000000000001", "t_1")]  # fmt: skip
+    rdb.hset(match_key("old-match"), mapping={"record": json.dumps([s.to_dict() for s in seats]),
+                                              "season": current_season(), "created": 1, "timeout": 30.0})  # fmt: skip
     assert rdb.keys("*#*")
     logs = tmp_path_factory.mktemp("bot-accounts-logs")
     engine = start_engine_server(url, logs)
@@ -53,6 +61,12 @@ def test_old_house_ids_are_renamed_at_startup(http: httpx.Client) -> None:
     hist = http.get("/api/ranked/players/house-heuristic-1/history", params={"ladder": "bot"})
     assert hist.status_code == 200 and [m["match_id"] for m in hist.json()["matches"]] == ["old-match"]
     assert RedisLadder(rdb).rating(BOT, "house-heuristic-2", ALL_TIME).games == 1
+    # the old match record's seats too (issue 17 §8: every id a URL path takes as it is)
+    record = http.get("/api/ranked/matches/old-match")
+    assert record.status_code == 200, record.text
+    assert [s["player_id"] for s in record.json()["seats"]] == ["house-heuristic-1", "house-heuristic-2",
+                                                                "b_000000000001"], record.json()  # fmt: skip
+    assert b"house-heuristic#" not in rdb.hget(match_key("old-match"), "record")
 
 
 def test_bot_names_are_unique_and_house_names_reserved(http: httpx.Client) -> None:
@@ -160,3 +174,59 @@ def test_a_revoked_tokens_websocket_is_told_and_closed(http: httpx.Client) -> No
                 last = json.loads(ws.recv(timeout=10))["error"]
                 assert last["status"] == 401 and "revoked" in last["message"], last
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+
+
+def test_a_bot_manages_its_own_tokens_over_the_bot_service(http: httpx.Client) -> None:
+    """A bot reaches only ``BotService`` (the bot listener): its token list, revoke and
+    rotate are there, authenticated by the bearer token in the call's metadata."""
+    import grpc
+
+    from fengsheng.v1 import bot_service_pb2 as bs
+    from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
+
+    made = http.post("/api/bots", json={"name": "grpc-tokens"}).json()
+    other = http.post("/api/bots", json={"name": "grpc-tokens-other"}).json()
+    with grpc.insecure_channel(http.rdb_bot_address) as channel:  # type: ignore[attr-defined]
+        stub = bs_grpc.BotServiceStub(channel)
+
+        def md(token: str) -> list[tuple[str, str]]:
+            return [("authorization", f"Bearer {token}")]
+
+        listed = stub.ListTokens(bs.OwnTokenRequest(), metadata=md(made["token"]), timeout=10)
+        assert listed.bot_id == made["bot_id"] and [t.token_id for t in listed.tokens] == [made["token_id"]]
+        with pytest.raises(grpc.RpcError) as no_token:
+            stub.ListTokens(bs.OwnTokenRequest(), timeout=10)
+        assert no_token.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        # another bot's token id is not this bot's: nothing of the other bot is touched
+        with pytest.raises(grpc.RpcError) as foreign:
+            stub.RevokeToken(bs.OwnTokenRequest(token_id=other["token_id"]), metadata=md(made["token"]), timeout=10)
+        assert foreign.value.code() == grpc.StatusCode.NOT_FOUND
+        assert http.get("/api/bots", headers={"authorization": f"Bearer {other['token']}"}).status_code == 200
+        # rotate: a new token, shown once; the calling one stops working at once
+        rotated = stub.RotateToken(bs.OwnTokenRequest(), metadata=md(made["token"]), timeout=10)
+        assert rotated.bot_id == made["bot_id"] and rotated.token.startswith("fsb_") and rotated.token != made["token"]
+        with pytest.raises(grpc.RpcError) as old:
+            stub.ListTokens(bs.OwnTokenRequest(), metadata=md(made["token"]), timeout=10)
+        assert old.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        listed = stub.ListTokens(bs.OwnTokenRequest(), metadata=md(rotated.token), timeout=10)
+        assert [t.token_id for t in listed.tokens] == [rotated.token_id]
+        # revoke its own last token: the bot can no longer authenticate
+        left = stub.RevokeToken(bs.OwnTokenRequest(token_id=rotated.token_id), metadata=md(rotated.token), timeout=10)
+        assert list(left.tokens) == []
+        with pytest.raises(grpc.RpcError) as gone:
+            stub.ListTokens(bs.OwnTokenRequest(), metadata=md(rotated.token), timeout=10)
+        assert gone.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_the_sdk_wraps_the_bot_services_token_calls(http: httpx.Client) -> None:
+    from fengsheng.bot import BotClient, BotError
+
+    made = http.post("/api/bots", json={"name": "sdk-tokens"}).json()
+    client = BotClient(token=made["token"], address=http.rdb_bot_address)  # type: ignore[attr-defined]
+    assert [t.token_id for t in client.list_tokens().tokens] == [made["token_id"]]
+    account = client.rotate_token()
+    assert client.token == account.token != made["token"]
+    assert [t.token_id for t in client.list_tokens().tokens] == [account.token_id]
+    assert list(client.revoke_token(account.token_id).tokens) == []
+    with pytest.raises(BotError, match="UNAUTHENTICATED"):
+        client.list_tokens()

@@ -38,6 +38,7 @@ from helpers.processes import ROOT, ServiceProcess, start_engine_server, start_w
 from fengsheng.bot import BotClient
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
+from services.bot_levels import LEVELS
 from services.channels import engine_channel
 from services.ladder import ALL_TIME, BOT, HUMAN, RatingKey, rating_key
 from services.ranked import RankedStore
@@ -219,7 +220,8 @@ def _twelve_players(platform: Platform, sockets: contextlib.ExitStack) -> None:
         assert len(seats) == 5 and sorted(t["seat"] for t in ts) == sorted({t["seat"] for t in ts})
         for t in ts:
             assert seats[t["seat"]] == ("external" if t["bot"] else "human")
-        assert seats.count("heuristic") == 5 - len(ts)  # house bots only in the empty seats
+        # house bots only in the empty seats, at a level picked by the table's rating band
+        assert sum(s in LEVELS for s in seats) == 5 - len(ts)
         # the widening schedule: M pairs with a cluster only once both windows reach 8
         # (2 + 4/s -> 1.5 s of waiting); X only gets house bots after 4 s
         latest = max(t["enqueued_ms"] for t in ts)
@@ -423,6 +425,35 @@ def test_the_bot_tutorial_runs_as_written(platform: Platform, tmp_path: Path) ->
                          env={**os.environ, "FENGSHENG_URL": platform.url, "PYTHONPATH": str(ROOT)})  # fmt: skip
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
     assert re.search(r"rk-\w+: (won|lost)", out.stdout), out.stdout
+
+
+def test_the_shell_examples_of_the_bot_doc_run_as_written(platform: Platform, tmp_path: Path) -> None:
+    """docs/bots.md's shell lines for a running platform (the example bot's commands, the
+    connect-info request) run as written in bash against this one (``fengsheng up`` is
+    tests/integration/test_gateway_up.py's; ``fengsheng arena`` lines test_bot_author_arena.py's)."""
+    text = (ROOT / "docs" / "bots.md").read_text()
+    lines = [ln.split("  #", 1)[0].strip() for block in re.findall(r"```sh\n(.*?)```", text, re.S)
+             for ln in block.splitlines() if ln.strip()]  # fmt: skip
+    lines = [ln for ln in lines if not ln.startswith(("fengsheng up", "fengsheng arena"))]
+    assert any("python -m fengsheng.bot" in ln for ln in lines) and any("connect-info" in ln for ln in lines), lines
+    made = platform.http.post("/api/bots", json={"name": "doc-shell"}).json()
+    script = tmp_path / "doc.sh"
+    script.write_text("set -euo pipefail\n" + "\n".join(ln.replace("http://127.0.0.1:8000", platform.url)
+                                                        for ln in lines) + "\n")  # fmt: skip
+    env = {**os.environ, "URL": platform.url, "TOKEN": made["token"], "PYTHONPATH": str(ROOT),
+           "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}  # fmt: skip
+    env.pop("FENGSHENG_BOT_ADDR", None)
+    out = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=400, cwd=tmp_path, env=env)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    assert json.loads(out.stdout.strip().splitlines()[-1])["websocket"] == "/ws/bots", out.stdout[-500:]
+    deadline = time.monotonic() + 30  # each match is rated by a task once over
+    while True:
+        history = platform.http.get(f"/api/ranked/players/{made['bot_id']}/history", params={"ladder": "bot"}).json()
+        played = sorted(m["ruleset"] for m in history["matches"])
+        if played == ["classic", "return", "return", "return"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert played == ["classic", "return", "return", "return"], history
 
 
 def test_the_bot_protocol_as_json_over_the_gateway_websocket(platform: Platform) -> None:
