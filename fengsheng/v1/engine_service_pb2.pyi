@@ -256,7 +256,7 @@ class DeckCard(_message.Message):
     def __init__(self, number: _Optional[int] = ..., function: _Optional[str] = ..., function_zh: _Optional[str] = ..., color: _Optional[str] = ..., transmission: _Optional[str] = ..., direction_any: _Optional[bool] = ..., encrypted: _Optional[bool] = ..., text_zh: _Optional[str] = ..., text_en: _Optional[str] = ...) -> None: ...
 
 class CharacterEntry(_message.Message):
-    __slots__ = ("id", "zh", "en", "skills", "skills_zh", "mission", "skills_text_zh", "skills_text_en", "mission_zh")
+    __slots__ = ("id", "zh", "en", "skills", "skills_zh", "mission", "skills_text_zh", "skills_text_en")
     ID_FIELD_NUMBER: _ClassVar[int]
     ZH_FIELD_NUMBER: _ClassVar[int]
     EN_FIELD_NUMBER: _ClassVar[int]
@@ -265,7 +265,6 @@ class CharacterEntry(_message.Message):
     MISSION_FIELD_NUMBER: _ClassVar[int]
     SKILLS_TEXT_ZH_FIELD_NUMBER: _ClassVar[int]
     SKILLS_TEXT_EN_FIELD_NUMBER: _ClassVar[int]
-    MISSION_ZH_FIELD_NUMBER: _ClassVar[int]
     id: str
     zh: str
     en: str
@@ -274,8 +273,7 @@ class CharacterEntry(_message.Message):
     mission: str
     skills_text_zh: _containers.RepeatedScalarFieldContainer[str]
     skills_text_en: _containers.RepeatedScalarFieldContainer[str]
-    mission_zh: str
-    def __init__(self, id: _Optional[str] = ..., zh: _Optional[str] = ..., en: _Optional[str] = ..., skills: _Optional[_Iterable[str]] = ..., skills_zh: _Optional[_Iterable[str]] = ..., mission: _Optional[str] = ..., skills_text_zh: _Optional[_Iterable[str]] = ..., skills_text_en: _Optional[_Iterable[str]] = ..., mission_zh: _Optional[str] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., zh: _Optional[str] = ..., en: _Optional[str] = ..., skills: _Optional[_Iterable[str]] = ..., skills_zh: _Optional[_Iterable[str]] = ..., mission: _Optional[str] = ..., skills_text_zh: _Optional[_Iterable[str]] = ..., skills_text_en: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TextTemplate(_message.Message):
     __slots__ = ("key", "scope", "kind", "zh", "en", "match")
