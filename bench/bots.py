@@ -15,6 +15,11 @@ Two experiments on the same deals (``--deals`` seeds, ``--players`` seats):
   differ only by the policy in seat s). ``ratio`` is A's win rate over B's in the same seats
   and deals, with a 95% bootstrap interval over deals; per identity too.
 
+The search bot (``search``, engine/search.py) is called with the game (it reads it only
+through ``determinize`` for its seat) and ``--search-budget-ms`` per decision, or a fixed
+``--search-playouts`` count (reproducible). Search vs v2: ``--pairs search:v2 --no-tables``.
+``--belief-games N`` adds the belief tracker's accuracy (bench/belief.py) on N v2 games.
+
 Prints JSON. Usage: ``python bench/bots.py [--bots random,heuristic,v2] [--deals 100]
 [--players 5] [--ruleset return|classic|all] [--pairs v2:heuristic,heuristic:v2]``.
 """
@@ -36,6 +41,8 @@ from engine.bots import POLICIES
 from engine.rulesets import RULESET_IDS
 
 Z95 = 1.959963984540054
+#: The search bot's time per decision here (``--search-budget-ms``; None with ``--search-playouts``).
+SEARCH_BUDGET_MS: float | None = 200.0
 
 
 def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -86,7 +93,12 @@ def play(policies: Sequence[str], deal: int, ruleset: str, *, characters: bool) 
         obs = game.observation(p.seat)
         legal = game.legal_actions(p.seat)
         t0 = time.perf_counter()
-        action = fns[p.seat](obs, legal, rngs[p.seat])
+        fn = fns[p.seat]
+        if getattr(fn, "needs_game", False) and len(legal) > 1:
+            # the search bot: it reads the game only through determinize() for its seat
+            action = fn.decide(game, p.seat, rngs[p.seat], budget_ms=SEARCH_BUDGET_MS, observation=obs)  # type: ignore[attr-defined]
+        else:
+            action = fn(obs, legal, rngs[p.seat])
         bot_time[p.seat] += time.perf_counter() - t0
         bot_decisions[p.seat] += 1
         game.apply(p.seat, action)
@@ -206,7 +218,20 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ruleset", default="return", help=f"one of {', '.join(RULESET_IDS)}, or all")
     parser.add_argument("--characters", action="store_true", help="deal characters (skills in play)")
+    parser.add_argument("--search-budget-ms", type=float, default=200.0, help="search bot: time per decision")
+    parser.add_argument("--search-playouts", type=int, default=0,
+                        help="search bot: a fixed number of playouts per decision instead (reproducible)")
+    parser.add_argument("--no-tables", action="store_true", help="head-to-head only (search tables are slow)")
+    parser.add_argument("--belief-games", type=int, default=0,
+                        help="also report belief accuracy (bench/belief.py) over this many v2 games")
     args = parser.parse_args()
+    global SEARCH_BUDGET_MS
+    SEARCH_BUDGET_MS = args.search_budget_ms
+    if args.search_playouts:
+        from engine.search import SearchBot, SearchConfig
+
+        POLICIES["search"] = SearchBot(SearchConfig(playouts=args.search_playouts))
+        SEARCH_BUDGET_MS = None
     bots = [b for b in args.bots.split(",") if b]
     unknown = [b for b in bots if b not in POLICIES]
     if unknown:
@@ -224,15 +249,28 @@ def main() -> int:
         "players": args.players,
         "deals": args.deals,
         "characters": args.characters,
+        "search": {"budget_ms": SEARCH_BUDGET_MS, "playouts": args.search_playouts or None},
         "rulesets": {},
     }
     started = time.perf_counter()
     for rs in rulesets:
         result["rulesets"][rs] = {  # type: ignore[index]
-            "tables": {b: tables(b, deals, args.players, rs, characters=args.characters) for b in bots},
+            "tables": {} if args.no_tables else {
+                b: tables(b, deals, args.players, rs, characters=args.characters) for b in bots},
             "head_to_head": {f"{a} among {b}": head_to_head(a, b, deals, args.players, rs, characters=args.characters)
                              for a, b in pairs},
         }
+        if args.belief_games:
+            import importlib.util
+            from pathlib import Path
+
+            spec = importlib.util.spec_from_file_location("bench_belief", Path(__file__).with_name("belief.py"))
+            assert spec is not None and spec.loader is not None
+            belief = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(belief)
+            end, mid, _, _ = belief.run(range(args.belief_games), args.players, rs, "v2", 1.0)
+            result["rulesets"][rs]["belief_accuracy"] = {  # type: ignore[index]
+                "games": args.belief_games, "at_game_end": end.report(), "at_turn_3": mid.report()}
     result["seconds"] = round(time.perf_counter() - started, 1)
     print(json.dumps(result, indent=2, ensure_ascii=False))
     return 0

@@ -3,7 +3,9 @@
 Each decision computes the acting seat's legal actions and applies a uniformly random one
 (figure 1); figure 2 also builds the acting seat's protobuf observation every decision;
 figure 3 plays with characters on (issue 3 target: within 2x of figure 1).
-Prints JSON. Usage: ``python bench/engine_throughput.py [--games 300] [--players 5]``.
+Prints JSON. Usage: ``python bench/engine_throughput.py [--games 300] [--players 5] [--cpu]``;
+``--cpu`` counts CPU seconds of this process instead of wall time, for comparing two versions
+on a machine that is not idle (docs/engine-speed.md).
 """
 
 from __future__ import annotations
@@ -13,18 +15,19 @@ import json
 import resource
 import sys
 import time
+from collections.abc import Callable
 
 from fengsheng.simulate import play_random
 
 
 def measure(games: int, players: int, *, observe: bool, seed: int, characters: bool = False,
-            ruleset: str = "return") -> dict[str, float]:
+            ruleset: str = "return", clock: Callable[[], float] = time.perf_counter) -> dict[str, float]:
     decisions = 0
-    start = time.perf_counter()
+    start = clock()
     for i in range(games):
         decisions += play_random(seed + i, players, observe=observe, characters=characters,
                                  ruleset=ruleset).decisions
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     return {
         "games": games,
         "seconds": round(elapsed, 3),
@@ -39,17 +42,20 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1000)
-    parser.add_argument("--ruleset", default="return", help="return (风声再临) or classic")
+    parser.add_argument("--ruleset", default="return",
+                        help="a registered ruleset id: return (风声再临), classic, spy (谍战篇)")
+    parser.add_argument("--cpu", action="store_true", help="CPU seconds of this process, not wall time")
     args = parser.parse_args()
     rs = args.ruleset
+    clock = time.process_time if args.cpu else time.perf_counter
     play_random(0, args.players, ruleset=rs)  # warm-up: imports, tables
-    plain = measure(args.games, args.players, observe=False, seed=args.seed, ruleset=rs)
-    observed = measure(args.games, args.players, observe=True, seed=args.seed, ruleset=rs)
+    plain = measure(args.games, args.players, observe=False, seed=args.seed, ruleset=rs, clock=clock)
+    observed = measure(args.games, args.players, observe=True, seed=args.seed, ruleset=rs, clock=clock)
     from engine.errors import SetupError
 
     try:
         with_characters: dict[str, float] | None = measure(args.games, args.players, observe=False, seed=args.seed,
-                                                           characters=True, ruleset=rs)
+                                                           characters=True, ruleset=rs, clock=clock)
     except SetupError:  # fewer playable characters than players
         with_characters = None
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -58,6 +64,7 @@ def main() -> int:
         "ruleset": rs,
         "players": args.players,
         "python": sys.version.split()[0],
+        "clock": "cpu" if args.cpu else "wall",
         **plain,
         "with_observation": observed,
         "with_characters": with_characters,

@@ -72,7 +72,7 @@ def _wants(cards: CardTable, identity: int, card: int) -> bool:
         return False
     if identity == game_pb2.LATENT:
         return cards.is_red[card]
-    if identity == game_pb2.MILITARY:
+    if identity in (game_pb2.MILITARY, game_pb2.SPECIAL_SERVICE):  # 谍战篇 特工机关: blue
         return cards.is_blue[card]
     if identity == game_pb2.AGENT:
         return cards.is_true[card]
@@ -157,6 +157,13 @@ def heuristic_bot(observation: game_pb2.Observation, legal: list[str], rng: rand
             return rng.choice(plays)
         if "declare" in legal:
             return "declare"
+        if "pass" in legal and rng.random() < 0.7:  # 谍战篇: `pass` ends the play phase
+            return "pass"
+
+    if kind == "handoff" and "pass" in legal:
+        # 谍战篇 §6.3: a dead player gives its hand to a living player (any one, at random)
+        gifts = [a for a in legal if a != "pass" and len(a.split()[1].split(",")) == len(me.hand if me else [])]
+        return rng.choice(gifts) if gifts else "pass"
 
     if kind in ("discard", "choose"):
         chooses = [a for a in legal if a.startswith("choose")]
@@ -176,3 +183,9 @@ POLICIES: dict[str, Policy] = {"random": random_bot, "heuristic": heuristic_bot}
 from engine.bots_v2 import heuristic_v2_bot  # noqa: E402  (after POLICIES: bots_v2 does not import this module)
 
 POLICIES["v2"] = heuristic_v2_bot
+
+# the search bot (engine/search.py, issue 14): determinized search with a belief over identities;
+# a plain call plays v2, callers holding the match call ``POLICIES["search"].decide`` (needs_game).
+from engine.search import SearchBot  # noqa: E402
+
+POLICIES["search"] = SearchBot()

@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -208,15 +209,19 @@ class Game:
     def legal_actions(self, seat: int) -> list[str]:
         """Every legal action of ``seat`` now, in canonical notation (empty when the seat
         is not to act)."""
+        return list(self._legal_now(seat))
+
+    def _legal_now(self, seat: int) -> list[str]:
+        """The cached list of :meth:`legal_actions` (not to be changed by the caller)."""
         p = self.state.prompt
         if p is None or p.seat != seat:
             return []
         number, cached_seat, actions = self._legal_cache
         if number == p.number and cached_seat == seat:
-            return list(actions)
+            return actions
         actions = self.ruleset.legal_for(self, p)
         self._legal_cache = (p.number, seat, actions)
-        return list(actions)
+        return actions
 
     def default_action(self, seat: int) -> str:
         """The action taken for a seat whose time ran out (docs/protocol.md): ``pass``
@@ -235,6 +240,15 @@ class Game:
         spectator, public information only)."""
         return build_observation(self, seat, include_events=include_events)
 
+    def determinize(self, seat: int, rng: random.Random) -> Game:
+        """A full game consistent with everything ``seat`` has seen (its hand, the public
+        zones and history, revealed identities, what it was shown), the rest resampled from
+        its observation alone: other hands, identities, face-down cards, pile order, hidden
+        characters (:mod:`engine.determinize`). For search bots."""
+        from engine.determinize import determinize
+
+        return determinize(self, seat, rng)
+
     def events_for(self, seat: int) -> list[Event]:
         return [e for e in self.events if e.visible_to(seat)]
 
@@ -250,8 +264,9 @@ class Game:
             raise IllegalAction(
                 f"seat {seat} is not to act: seat {p.seat} must decide ({p.kind}: {p.text})"
             )
-        legal = self.legal_actions(seat)
-        canon = normalize(action, self.ruleset.code_aliases)
+        legal = self._legal_now(seat)
+        # Legal actions are canonical, so one of them needs no normalising (the hot path).
+        canon = action if action in legal else normalize(action, self.ruleset.code_aliases)
         if canon not in legal:
             expanded = self._expand(canon, legal)
             if expanded is None:

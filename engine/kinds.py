@@ -8,5 +8,6 @@ from typing import Literal, get_args
 #: What a pending decision asks for.
 PromptKind = Literal["main", "send", "arrive", "respond", "returned", "discard", "choose", "trigger",
                      "turn_start", "character",
-                     "priority", "receive"]
+                     "priority", "receive",
+                     "contest", "rescue", "handoff"]
 PROMPT_KINDS: tuple[str, ...] = get_args(PromptKind)

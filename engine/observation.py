@@ -26,7 +26,8 @@ IDENTITY: dict[str, int] = {
     for name, number in game_pb2.Identity.items()
     if number != game_pb2.IDENTITY_UNSPECIFIED
 }
-MODE = {"secret": game_pb2.SECRET, "direct": game_pb2.DIRECT, "text": game_pb2.TEXT}
+MODE = {"secret": game_pb2.SECRET, "direct": game_pb2.DIRECT, "text": game_pb2.TEXT,
+        "left": game_pb2.ARROW_LEFT, "right": game_pb2.ARROW_RIGHT, "up": game_pb2.ARROW_UP}
 
 
 def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> game_pb2.Observation:
@@ -48,6 +49,7 @@ def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> 
         sv.character = p.character
         sv.secret_character = p.secret_character
         sv.character_options.extend(p.options)
+        sv.secret_task = p.secret_task
         t = st.transit
         if t is not None and not t.face_up and viewer in t.known_by:
             obs.transit.card = t.card
@@ -105,6 +107,8 @@ def _public(g: Game) -> game_pb2.Observation:
             relation=p.relation,
             # 致命香水's 绝密任务 character: shown once she died or won (p.12 ①).
             secret_character=p.secret_character if not p.alive or i in st.winners else "",
+            # an identity card's own victory condition (谍战篇 神秘人): public at game end only
+            secret_task=p.secret_task if st.over else "",
         )
         if p.identity_revealed and p.identity:
             # A dead seat whose identity card was taken (classic 临危受命) shows none.

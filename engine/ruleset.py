@@ -116,3 +116,7 @@ class Ruleset:
     """Accepted spellings of the ruleset that are not listed as legal: ``(game, canonical
     action, legal) -> the legal actions it stands for`` or None (classic: ``declare`` for
     ``pass`` in a play phase)."""
+    secret_codes: tuple[str, ...] = ()
+    """The codes a face-down card may carry (再临 秘密下达: 听风, 看雨, 日落), in canonical
+    spelling: a determinization (:mod:`engine.determinize`) draws a code the seat has not
+    seen from these."""

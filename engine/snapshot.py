@@ -115,6 +115,10 @@ def _upgrade(cls: type[Any], kwargs: dict[str, Any]) -> None:
     - ``State.flags`` (marks packed as ``tag:value:value`` strings) becomes
       ``State.marks``, each string read by the core's and the ruleset's typed mark kinds
       (:func:`engine.marks.from_flags`);
+    - a ``Mark`` record with no values whose tag still packs them (``lost:3``: written by
+      a ruleset that used the ``State.flags`` view, as classic did before its typed marks)
+      is read the same way, so it becomes the typed mark today's ruleset makes;
+    - ``State.used`` (再临's ``skill@seat@window`` strings) becomes its ``Used`` marks;
     - ``Kill.non_agent`` is dropped: a ruleset derives what it needs from
       ``Kill.identity`` (再临's "non-agent" is ``identity != "agent"``), which is the
       dead seat's identity where a snapshot lacks it.
@@ -125,6 +129,17 @@ def _upgrade(cls: type[Any], kwargs: dict[str, Any]) -> None:
     if "flags" in kwargs:
         flags = kwargs.pop("flags") or []
         kwargs["marks"] = from_flags(flags, get_ruleset(str(kwargs["ruleset"])).mark_kinds)
+    elif any(not (m.seats or m.cards or m.numbers or m.words) for m in kwargs.get("marks") or []):
+        kinds = get_ruleset(str(kwargs["ruleset"])).mark_kinds
+        kwargs["marks"] = [m if m.seats or m.cards or m.numbers or m.words else from_flags([S.flag_of(m)], kinds)[0]
+                           for m in kwargs["marks"]]
+    if "used" in kwargs:
+        # 再临's ``skill@seat@window`` strings: now its ``Used`` marks (same tag, fields).
+        used = kwargs.pop("used") or []
+        if used:
+            kinds = get_ruleset(str(kwargs["ruleset"])).mark_kinds
+            texts = [":".join(["used", *key.split("@")]) for key in used]
+            kwargs["marks"] = [*(kwargs.get("marks") or []), *from_flags(texts, kinds)]
     seats = kwargs.get("seats") or []
     for kill in kwargs.get("kills") or []:
         if not kill.identity and 0 <= kill.dead < len(seats):

@@ -38,6 +38,9 @@ class Seat:
     """致命香水's 绝密任务: the face-down character whose mission is an extra condition."""
     options: list[str] = field(default_factory=list)
     """Characters offered at set-up (private to this seat)."""
+    secret_task: str = ""
+    """An identity card's own victory condition (谍战篇 神秘人 cards: ``cuan_duo_zhe`` …),
+    private to this seat until the game ends."""
 
 
 @dataclass(slots=True)
@@ -191,10 +194,9 @@ class State:
     winners: list[int] = field(default_factory=list)
     reason: str = ""
     kills: list[Kill] = field(default_factory=list)
-    used: list[str] = field(default_factory=list)
-    """``skill@window`` keys: a skill cannot be used twice at one timing (p.4 ②)."""
     window: int = 0
-    """Serial number of timings (chains, trigger windows), for ``used``."""
+    """Serial number of timings (chains, trigger windows): a skill cannot be used twice at
+    one timing (p.4 ②; 再临's ``Used`` mark names it)."""
     fresh: list[int] = field(default_factory=list)
     """Cards drawn by a card or skill during the current chain: they cannot join it
     (rulebook 杀意/窃于无形 notes)."""

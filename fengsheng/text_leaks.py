@@ -75,8 +75,8 @@ _ZH_IDENTITIES = re.compile("|".join(w for w in IDENTITY_WORDS if not w.isascii(
 _ASCII_WORDS = re.compile(r"[a-z_]+")
 _DIGITS = re.compile(r"\d+")
 
-#: a number after these words is a seat (``to 0,2``, ``killed by 1``, ``game over: 0 2 win``)
-_SEAT_BEFORE = frozenset({"seat", "seats", "by", "to", "over"})
+#: a number after these words is a seat (``to 0,2``, ``killed by 1``, ``game over: 0 2 win``, 谍战篇 ``lock 2``)
+_SEAT_BEFORE = frozenset({"seat", "seats", "by", "to", "over", "lock"})
 #: a number after these words is a count when small (``draws 2``; ``draws 21`` is a card)
 _SMALL_COUNT_BEFORE = frozenset({"draws", "draw", "discard"})
 #: a number after these words is a count or a turn of any size

@@ -63,6 +63,22 @@ def level_note(level: str) -> str:
     return {"easy": "random legal moves", "normal": "heuristic v2", "hard": "search"}[level]
 
 
+#: The search bot's default thinking budget per decision (issue 14: 200 ms).
+DEFAULT_SEARCH_BUDGET_MS = 200.0
+
+
+def search_budget_ms() -> float:
+    """``FENGSHENG_SEARCH_BUDGET_MS``: the hard level's search time per decision in the bot
+    workers (10–5000 ms, default 200); the task holds its worker thread that long at most
+    (plus one playout), so other tasks are not starved."""
+    raw = os.environ.get("FENGSHENG_SEARCH_BUDGET_MS")
+    try:
+        value = float(raw) if raw else DEFAULT_SEARCH_BUDGET_MS
+    except ValueError:
+        value = DEFAULT_SEARCH_BUDGET_MS
+    return min(5000.0, max(10.0, value))
+
+
 def bands_from_env() -> tuple[float, float]:
     """``FENGSHENG_MM_LEVEL_BANDS`` = ``LOW,HIGH`` (mu): below LOW easy, from HIGH hard."""
     raw = os.environ.get("FENGSHENG_MM_LEVEL_BANDS")

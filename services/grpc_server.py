@@ -233,6 +233,12 @@ class EngineServicer(es_grpc.EngineServiceServicer):
     async def GetReplay(self, request: es.GetReplayRequest, context: grpc.aio.ServicerContext[Any, Any]) -> es.Replay:
         return await self.service.replay(request.match_id)
 
+    @_unary("Determinize")
+    async def Determinize(
+        self, request: es.DeterminizeRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> es.DeterminizeResponse:
+        return await self.service.determinized(request.match_id, request.seat, request.seed)
+
     @_unary("ListRulesets")
     async def ListRulesets(
         self, request: es.ListRulesetsRequest, context: grpc.aio.ServicerContext[Any, Any]

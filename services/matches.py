@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import random
 import re
 import secrets
 import time
@@ -42,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Game, IllegalAction
+from engine.determinize import determinize
 from engine.errors import SetupError
 from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
@@ -334,6 +336,17 @@ class MatchService:
                 if len(entries) < 2048:
                     break
         return obs
+
+    async def determinized(self, match_id: str, seat: int, seed: int) -> es.DeterminizeResponse:
+        """A game consistent with everything ``seat`` has seen, the rest resampled from its
+        view (engine/determinize.py), for the search bot in the Celery workers. The seat's
+        private knowledge (a hand it looked at …) comes from its events in the stream."""
+        obs = await self.observation(match_id, seat, include_events=True)
+        if not 0 <= seat < obs.players:
+            raise BadRequest(f"seat {seat} is not a player's seat")
+        m, _ = await self._get(match_id)
+        world = determinize(m.game, seat, random.Random(seed), observation=obs, events=list(obs.events))
+        return es.DeterminizeResponse(snapshot=world.snapshot(), decision=m.game.decision_number)
 
     async def legal_actions(self, match_id: str, seat: int) -> es.LegalActions:
         m, _ = await self._get(match_id)

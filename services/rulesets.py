@@ -77,7 +77,8 @@ def deck_cards(ruleset: Ruleset) -> list[es.DeckCard]:
     cards = []
     for number in table.all_cards:
         row = rows.get(number, {})
-        color = _color(table, number)
+        # 谍战篇 prints dual colours with black (``red+black``) in its ``colors`` column
+        color = row.get("colors") or _color(table, number)
         if row and (row.get("function") != table.function[number] or row.get("color", color) != color):
             raise ValueError(f"{ruleset.id}: card {number} of the deck table is not the engine's card")
         cards.append(
@@ -86,9 +87,11 @@ def deck_cards(ruleset: Ruleset) -> list[es.DeckCard]:
                 function=table.function[number],
                 function_zh=table.function_zh[number],
                 color=color,
-                transmission=row.get("transmission", ""),
+                # 谍战篇 has arrows instead of send modes: ``left`` / ``right`` / ``up``
+                transmission=row.get("transmission") or row.get("direction", ""),
                 direction_any=row.get("direction_any") == "yes",
                 encrypted=row.get("encrypted") == "yes",
+                lock_icon=row.get("lock") == "yes",
                 text_zh=texts.get(("function", table.function[number]), ("", ""))[0],
                 text_en=texts.get(("function", table.function[number]), ("", ""))[1],
             )

@@ -24,10 +24,12 @@ import grpc
 from celery import Task
 from celery.exceptions import MaxRetriesExceededError, Retry
 
+from engine import Game
 from engine.bots import POLICIES
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services import config
+from services.bot_levels import search_budget_ms
 from services.celery_app import app
 from services.channels import engine_channel
 
@@ -124,6 +126,26 @@ def _in_place(fn: Callable[..., str]) -> Callable[..., str]:
     return run
 
 
+def search_move(stub: es_grpc.EngineServiceStub, fn: Any, match_id: str, seat: int, decision: int,
+                rng: random.Random) -> str | None:
+    """The search bot's move (the "hard" level): it plays out worlds sampled from the
+    seat's view (the engine service's ``Determinize``), within the per-decision budget
+    ``FENGSHENG_SEARCH_BUDGET_MS`` (services/bot_levels.py), so a search task holds its
+    worker thread no longer than that. None when the decision moved on meanwhile."""
+    obs = stub.GetObservation(es.GetObservationRequest(match_id=match_id, seat=seat, include_events=True),
+                              timeout=RPC_TIMEOUT_S)
+    reply = stub.Determinize(es.DeterminizeRequest(match_id=match_id, seat=seat, seed=rng.getrandbits(63)),
+                             timeout=RPC_TIMEOUT_S)
+    if reply.decision != decision or obs.pending.number != decision:
+        return None
+    game = Game.restore(reply.snapshot)
+    t0 = time.perf_counter()
+    action: str = fn.decide(game, seat, rng, budget_ms=search_budget_ms(), events=list(obs.events), observation=obs)
+    log.info("bots.move search match=%s decision=%s took %.0f ms", match_id, decision,
+             1000 * (time.perf_counter() - t0))
+    return action
+
+
 @app.task(name="bots.move", bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 @_in_place
 def bot_move(
@@ -150,7 +172,17 @@ def bot_move(
             return "stale"
         actions = list(obs.legal_actions)
         rng = random.Random(f"{match_id}:{seat}:{decision}")
-        action = POLICIES.get(policy, POLICIES["random"])(obs, actions, rng)  # its own seat's view only
+        fn = POLICIES.get(policy, POLICIES["random"])
+        if getattr(fn, "needs_game", False) and len(actions) > 1:
+            try:
+                action = search_move(stub, fn, match_id, seat, decision, rng) or fn(obs, actions, rng)
+            except grpc.RpcError:
+                raise
+            except Exception:  # a search bug must not stall the match: v2 answers instead
+                log.exception("bots.move search failed match=%s decision=%s; playing v2", match_id, decision)
+                action = fn(obs, actions, rng)
+        else:
+            action = fn(obs, actions, rng)  # its own seat's view only
         try:
             stub.Act(
                 es.ActRequest(match_id=match_id, seat=seat, decision=decision, action=action, origin=origin),

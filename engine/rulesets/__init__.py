@@ -18,6 +18,7 @@ from engine.ruleset import Ruleset
 PACKAGES: dict[str, str] = {
     "return": "engine.rulesets.return",
     "classic": "engine.rulesets.classic",
+    "spy": "engine.rulesets.spy",
 }
 RULESET_IDS: tuple[str, ...] = tuple(PACKAGES)
 

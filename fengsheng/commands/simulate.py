@@ -12,7 +12,8 @@ from collections import Counter
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
-    parser.add_argument("--ruleset", default="return", help="ruleset id: return (风声再临) or classic (default return)")
+    parser.add_argument("--ruleset", default="return",
+                        help="ruleset id: return (风声再临), classic or spy (谍战篇) (default return)")
     parser.add_argument("--players", default="5",
                         help="player count, a range like 3-7, or a list like 4,5 (default 5); the ruleset's "
                              "identity table says which counts exist")

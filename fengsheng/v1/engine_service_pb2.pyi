@@ -234,7 +234,7 @@ class ListRulesetsRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class DeckCard(_message.Message):
-    __slots__ = ("number", "function", "function_zh", "color", "transmission", "direction_any", "encrypted", "text_zh", "text_en")
+    __slots__ = ("number", "function", "function_zh", "color", "transmission", "direction_any", "encrypted", "lock_icon", "text_zh", "text_en")
     NUMBER_FIELD_NUMBER: _ClassVar[int]
     FUNCTION_FIELD_NUMBER: _ClassVar[int]
     FUNCTION_ZH_FIELD_NUMBER: _ClassVar[int]
@@ -242,6 +242,7 @@ class DeckCard(_message.Message):
     TRANSMISSION_FIELD_NUMBER: _ClassVar[int]
     DIRECTION_ANY_FIELD_NUMBER: _ClassVar[int]
     ENCRYPTED_FIELD_NUMBER: _ClassVar[int]
+    LOCK_ICON_FIELD_NUMBER: _ClassVar[int]
     TEXT_ZH_FIELD_NUMBER: _ClassVar[int]
     TEXT_EN_FIELD_NUMBER: _ClassVar[int]
     number: int
@@ -251,9 +252,10 @@ class DeckCard(_message.Message):
     transmission: str
     direction_any: bool
     encrypted: bool
+    lock_icon: bool
     text_zh: str
     text_en: str
-    def __init__(self, number: _Optional[int] = ..., function: _Optional[str] = ..., function_zh: _Optional[str] = ..., color: _Optional[str] = ..., transmission: _Optional[str] = ..., direction_any: _Optional[bool] = ..., encrypted: _Optional[bool] = ..., text_zh: _Optional[str] = ..., text_en: _Optional[str] = ...) -> None: ...
+    def __init__(self, number: _Optional[int] = ..., function: _Optional[str] = ..., function_zh: _Optional[str] = ..., color: _Optional[str] = ..., transmission: _Optional[str] = ..., direction_any: _Optional[bool] = ..., encrypted: _Optional[bool] = ..., lock_icon: _Optional[bool] = ..., text_zh: _Optional[str] = ..., text_en: _Optional[str] = ...) -> None: ...
 
 class CharacterEntry(_message.Message):
     __slots__ = ("id", "zh", "en", "skills", "skills_zh", "mission", "skills_text_zh", "skills_text_en")
@@ -327,3 +329,21 @@ class Rulesets(_message.Message):
     rulesets: _containers.RepeatedCompositeFieldContainer[RulesetInfo]
     default_ruleset: str
     def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetInfo, _Mapping]]] = ..., default_ruleset: _Optional[str] = ...) -> None: ...
+
+class DeterminizeRequest(_message.Message):
+    __slots__ = ("match_id", "seat", "seed")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    seed: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class DeterminizeResponse(_message.Message):
+    __slots__ = ("snapshot", "decision")
+    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    snapshot: bytes
+    decision: int
+    def __init__(self, snapshot: _Optional[bytes] = ..., decision: _Optional[int] = ...) -> None: ...

@@ -75,6 +75,11 @@ class EngineServiceStub:
                 request_serializer=fengsheng_dot_v1_dot_engine__service__pb2.ListRulesetsRequest.SerializeToString,
                 response_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.Rulesets.FromString,
                 _registered_method=True)
+        self.Determinize = channel.unary_unary(
+                '/fengsheng.v1.EngineService/Determinize',
+                request_serializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeResponse.FromString,
+                _registered_method=True)
 
 
 class EngineServiceServicer:
@@ -142,6 +147,16 @@ class EngineServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Determinize(self, request, context):
+        """A full game consistent with everything `seat` has seen, the rest resampled from its
+        view (engine/determinize.py), as Snapshot bytes: what the search bot (the "hard"
+        level) plays out in the Celery bot workers. Internal: the service token guards it
+        like every EngineService call; it holds nothing the seat's view does not.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_EngineServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -184,6 +199,11 @@ def add_EngineServiceServicer_to_server(servicer, server):
                     servicer.ListRulesets,
                     request_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.ListRulesetsRequest.FromString,
                     response_serializer=fengsheng_dot_v1_dot_engine__service__pb2.Rulesets.SerializeToString,
+            ),
+            'Determinize': grpc.unary_unary_rpc_method_handler(
+                    servicer.Determinize,
+                    request_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -402,6 +422,33 @@ class EngineService:
             '/fengsheng.v1.EngineService/ListRulesets',
             fengsheng_dot_v1_dot_engine__service__pb2.ListRulesetsRequest.SerializeToString,
             fengsheng_dot_v1_dot_engine__service__pb2.Rulesets.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Determinize(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.EngineService/Determinize',
+            fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeRequest.SerializeToString,
+            fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -14,6 +14,8 @@ class Identity(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     LATENT: _ClassVar[Identity]
     AGENT: _ClassVar[Identity]
     BYSTANDER: _ClassVar[Identity]
+    SPECIAL_SERVICE: _ClassVar[Identity]
+    MYSTERY: _ClassVar[Identity]
 
 class CardFunction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -35,6 +37,11 @@ class CardFunction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     LOCK: _ClassVar[CardFunction]
     SEND_BACK: _ClassVar[CardFunction]
     TRUE_OR_FALSE: _ClassVar[CardFunction]
+    BALANCE: _ClassVar[CardFunction]
+    THREATEN: _ClassVar[CardFunction]
+    BRIBE: _ClassVar[CardFunction]
+    CLARIFY: _ClassVar[CardFunction]
+    MISLEAD: _ClassVar[CardFunction]
 
 class Color(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -51,11 +58,16 @@ class Transmission(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DIRECT: _ClassVar[Transmission]
     TEXT: _ClassVar[Transmission]
     ANY: _ClassVar[Transmission]
+    ARROW_LEFT: _ClassVar[Transmission]
+    ARROW_RIGHT: _ClassVar[Transmission]
+    ARROW_UP: _ClassVar[Transmission]
 IDENTITY_UNSPECIFIED: Identity
 MILITARY: Identity
 LATENT: Identity
 AGENT: Identity
 BYSTANDER: Identity
+SPECIAL_SERVICE: Identity
+MYSTERY: Identity
 CARD_FUNCTION_UNSPECIFIED: CardFunction
 PROBE: CardFunction
 SECRET_ORDER: CardFunction
@@ -74,6 +86,11 @@ DECRYPT: CardFunction
 LOCK: CardFunction
 SEND_BACK: CardFunction
 TRUE_OR_FALSE: CardFunction
+BALANCE: CardFunction
+THREATEN: CardFunction
+BRIBE: CardFunction
+CLARIFY: CardFunction
+MISLEAD: CardFunction
 COLOR_UNSPECIFIED: Color
 RED: Color
 BLUE: Color
@@ -84,25 +101,30 @@ SECRET: Transmission
 DIRECT: Transmission
 TEXT: Transmission
 ANY: Transmission
+ARROW_LEFT: Transmission
+ARROW_RIGHT: Transmission
+ARROW_UP: Transmission
 
 class Card(_message.Message):
-    __slots__ = ("number", "function", "color", "transmission", "direction_any", "encrypted")
+    __slots__ = ("number", "function", "color", "transmission", "direction_any", "encrypted", "lock_icon")
     NUMBER_FIELD_NUMBER: _ClassVar[int]
     FUNCTION_FIELD_NUMBER: _ClassVar[int]
     COLOR_FIELD_NUMBER: _ClassVar[int]
     TRANSMISSION_FIELD_NUMBER: _ClassVar[int]
     DIRECTION_ANY_FIELD_NUMBER: _ClassVar[int]
     ENCRYPTED_FIELD_NUMBER: _ClassVar[int]
+    LOCK_ICON_FIELD_NUMBER: _ClassVar[int]
     number: int
     function: CardFunction
     color: Color
     transmission: Transmission
     direction_any: bool
     encrypted: bool
-    def __init__(self, number: _Optional[int] = ..., function: _Optional[_Union[CardFunction, str]] = ..., color: _Optional[_Union[Color, str]] = ..., transmission: _Optional[_Union[Transmission, str]] = ..., direction_any: _Optional[bool] = ..., encrypted: _Optional[bool] = ...) -> None: ...
+    lock_icon: bool
+    def __init__(self, number: _Optional[int] = ..., function: _Optional[_Union[CardFunction, str]] = ..., color: _Optional[_Union[Color, str]] = ..., transmission: _Optional[_Union[Transmission, str]] = ..., direction_any: _Optional[bool] = ..., encrypted: _Optional[bool] = ..., lock_icon: _Optional[bool] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("seat", "alive", "identity", "identity_revealed", "intel", "hand_count", "hand", "character", "exposed", "locked", "relation", "secret_character", "character_options")
+    __slots__ = ("seat", "alive", "identity", "identity_revealed", "intel", "hand_count", "hand", "character", "exposed", "locked", "relation", "secret_character", "character_options", "secret_task")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ALIVE_FIELD_NUMBER: _ClassVar[int]
     IDENTITY_FIELD_NUMBER: _ClassVar[int]
@@ -116,6 +138,7 @@ class SeatView(_message.Message):
     RELATION_FIELD_NUMBER: _ClassVar[int]
     SECRET_CHARACTER_FIELD_NUMBER: _ClassVar[int]
     CHARACTER_OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SECRET_TASK_FIELD_NUMBER: _ClassVar[int]
     seat: int
     alive: bool
     identity: Identity
@@ -129,7 +152,8 @@ class SeatView(_message.Message):
     relation: int
     secret_character: str
     character_options: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, seat: _Optional[int] = ..., alive: _Optional[bool] = ..., identity: _Optional[_Union[Identity, str]] = ..., identity_revealed: _Optional[bool] = ..., intel: _Optional[_Iterable[int]] = ..., hand_count: _Optional[int] = ..., hand: _Optional[_Iterable[int]] = ..., character: _Optional[str] = ..., exposed: _Optional[bool] = ..., locked: _Optional[bool] = ..., relation: _Optional[int] = ..., secret_character: _Optional[str] = ..., character_options: _Optional[_Iterable[str]] = ...) -> None: ...
+    secret_task: str
+    def __init__(self, seat: _Optional[int] = ..., alive: _Optional[bool] = ..., identity: _Optional[_Union[Identity, str]] = ..., identity_revealed: _Optional[bool] = ..., intel: _Optional[_Iterable[int]] = ..., hand_count: _Optional[int] = ..., hand: _Optional[_Iterable[int]] = ..., character: _Optional[str] = ..., exposed: _Optional[bool] = ..., locked: _Optional[bool] = ..., relation: _Optional[int] = ..., secret_character: _Optional[str] = ..., character_options: _Optional[_Iterable[str]] = ..., secret_task: _Optional[str] = ...) -> None: ...
 
 class Transit(_message.Message):
     __slots__ = ("card", "mode", "direction", "sender", "holder", "target", "face_up", "receiver")

@@ -37,3 +37,21 @@ def test_the_ruleset_character_table_has_every_character_with_its_mission() -> N
     # every skill belongs to exactly one character of the table
     owners = [s for c in table.values() for s in c.skills]
     assert sorted(owners) == sorted(set(owners)) == sorted(get_ruleset("return").skills)
+
+
+@pytest.mark.parametrize("ruleset_id", ["return", "classic"])
+def test_every_character_has_its_english_name_as_the_web_client_shows_it(ruleset_id: str) -> None:
+    """The table's ``en`` is an English name (Old Ghost for 老鬼), not the id's pinyin again,
+    and it is the name the web client's dictionary gives (one name per character)."""
+    import re
+    from pathlib import Path
+
+    from engine.rulesets import get_ruleset
+
+    js = (Path(__file__).resolve().parents[2] / "gateway" / "static" / "js" / "i18n.js").read_text(encoding="utf-8")
+    block = js[js.index("const CHARACTERS = {"):]
+    web = dict(re.findall(r'(\w+): \["[^"]+", "([^"]+)"\]', block[:block.index("};")]))
+    table = get_ruleset(ruleset_id).characters
+    assert {cid: c.en for cid, c in table.items()} == {cid: web[cid] for cid in table}
+    pinyin = [cid for cid, c in table.items() if c.en.lower().replace(" ", "_") == cid]
+    assert sorted(pinyin) == ["dai_li", "xiao_bai"]  # a historical name; 小白 is how the game says it

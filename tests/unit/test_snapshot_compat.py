@@ -111,3 +111,28 @@ def test_an_old_kill_without_identity_takes_the_dead_seats() -> None:
     game.state.kills.append(Kill(2, [0], "burn", 1, ""))
     restored = Game.restore(game.snapshot())
     assert restored.state.kills[0].identity == game.state.seats[2].identity != ""
+
+
+def test_used_skill_keys_of_an_old_snapshot_restore_as_used_marks() -> None:
+    """再临 kept "skill used at this timing" as ``skill@seat@window`` strings in
+    ``State.used``; they restore as its typed ``Used`` marks, and the skill stays used."""
+    marks = ruleset_module("return", "marks")
+    skills = ruleset_module("return", "skills")
+    game = Game.new("return", players=5, seed=3, characters=True)
+    st = game.state
+    add(st, marks.Used("ji_min", 1, 7))
+    add(st, marks.Used("qiao_zhuang", 2, 9))
+    data = game.snapshot()
+    snap = game_pb2.Snapshot()
+    snap.ParseFromString(data)
+    for field in snap.state.fields:
+        if field.name == "marks":
+            kept = [r for r in field.records.values if _from_record(r).tag != "used"]
+            del field.records.values[:]
+            field.records.values.extend(kept)
+    old = game_pb2.StrList(values=["ji_min@1@7", "qiao_zhuang@2@9"])
+    snap.state.fields.append(game_pb2.Field(name="used", strs=old))
+    restored = Game.restore(snap.SerializeToString())
+    assert find(restored.state, marks.Used) == [marks.Used("ji_min", 1, 7), marks.Used("qiao_zhuang", 2, 9)]
+    assert restored.state == st
+    assert not skills.once_per_turn(restored, 2, "qiao_zhuang") and skills.once_per_turn(restored, 1, "qiao_zhuang")

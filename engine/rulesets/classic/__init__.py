@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from engine.ruleset import CardTable, CharacterInfo, Ruleset
 
-from . import deck, ruledata
+from . import deck, marks, ruledata
 from .characters import ROWS, SKILLS
 from .flow import HANDLERS
 from .legal import legal_for
@@ -70,4 +70,5 @@ RULESET = Ruleset(
     zone_counts=zone_counts,
     alias=_alias,
     hand_discards_face_down=True,
+    mark_kinds=marks.KINDS,
 )

@@ -9,6 +9,8 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
+from .kinds import MODES
+
 DATA = Path(__file__).with_name("data")
 DECK_FILE = DATA / "classic-deck.tsv"
 SECRET_MISSION_DECK_FILE = DATA / "classic-deck-secret-mission.tsv"
@@ -42,7 +44,7 @@ def load_deck(path: Path = DECK_FILE) -> tuple[CardInfo, ...]:
         raise ValueError(f"{path}: expected cards numbered 1..81")
     for c in cards:
         if c.function not in FUNCTIONS or c.color not in ("red", "blue", "black") \
-                or c.transmission not in ("secret", "direct", "text"):
+                or c.transmission not in MODES:
             raise ValueError(f"{path}: card {c.number} has an unknown function, colour or mode")
     return cards
 

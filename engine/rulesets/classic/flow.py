@@ -15,6 +15,7 @@ from .cards import FUNCTIONS
 from .characters import MISSIONS, SKILLS
 from .characters.base import draw_count, fire
 from .intel import take_intel
+from .kinds import Timing, timing
 from .legal import apply_priority, send_actions
 from .setup import h_characters
 from .victory import check_victory, h_declare
@@ -22,7 +23,8 @@ from .victory import check_victory, h_declare
 if TYPE_CHECKING:
     from engine.game import Game
 
-TIMING_TEXT = {"start": "turn start", "main1": "first play phase", "main2": "second play phase",
+#: The prompt text of each timing of the priority loop.
+TIMING_TEXT: dict[Timing, str] = {"start": "turn start", "main1": "first play phase", "main2": "second play phase",
                "transmit": "情报传递: the intel is about to move", "arrive": "情报到达: the intel lies before a player"}
 
 
@@ -108,7 +110,7 @@ def h_window(g: Game, fr: Frame) -> None:
         return
     if not st.seats[fr.seat].alive:
         fr.seat = g.next_living(fr.seat)
-    g.ask(fr.seat, "priority", TIMING_TEXT[fr.text])
+    g.ask(fr.seat, "priority", TIMING_TEXT[timing(fr.text)])
 
 
 def h_resolve(g: Game, fr: Frame) -> None:

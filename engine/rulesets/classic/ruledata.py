@@ -8,10 +8,17 @@ import json
 from pathlib import Path
 from typing import Any
 
+from . import kinds
+from .kinds import Identity
+
 RULES_FILE = Path(__file__).with_name("data") / "classic-rules.json"
 _DATA: dict[str, Any] = json.loads(RULES_FILE.read_text(encoding="utf-8"))
 
-IDENTITIES: tuple[str, ...] = tuple(_DATA["identities"])
+#: The identities in the order of the identity table's columns (checked against the
+#: :data:`kinds.Identity` words when the ruleset loads).
+IDENTITIES: tuple[Identity, ...] = kinds.IDENTITIES
+if tuple(_DATA["identities"]) != IDENTITIES:
+    raise ValueError(f"{RULES_FILE.name}: identities {_DATA['identities']} are not {IDENTITIES}")
 #: players -> (latent, military, bystander) identity cards (§1, D3).
 IDENTITY_TABLE: dict[int, tuple[int, int, int]] = {
     int(k): (v[0], v[1], v[2]) for k, v in _DATA["identity_table"].items() if k.isdigit()

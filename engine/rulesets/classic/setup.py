@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine import rng
 from engine.errors import SetupError
-from engine.state import PLACED, Frame, Seat, State
+from engine.marks import Placed
+from engine.state import Frame, Seat, State
 
 from . import deck, marks, ruledata
 from .characters import PENDING, ROWS, playable
@@ -84,7 +85,7 @@ def h_characters(g: Game, fr: Frame) -> None:
         p.exposed = ROWS[p.character].kind != "P"
         shown = p.character if p.exposed else "a face-down character"
         g.log("character", i, f"seat {i} places {shown}")
-    st.flags.append(PLACED)
+    marks.add(st, Placed())
     deal(st)
     for i, p in enumerate(st.seats):
         g.log("identity", i, f"seat {i} is {p.identity}", audience=(i,))
@@ -162,9 +163,9 @@ def position_state(pos: dict[str, Any]) -> State:
                rng=rng.seed_state(seed), seats=seats, pile=pile, discard=discard, removed=removed, turn=turn,
                pile_exhausted_once=bool(pos.get("pile_exhausted_once", False)))
     for i in lost:
-        st.flags.append(marks.lost(i))
+        marks.add(st, marks.lost(i))
     if st.characters:
-        st.flags.append(PLACED)
+        marks.add(st, Placed())
     if step == "start":
         st.stack.append(Frame("turn", seat=turn))
     else:

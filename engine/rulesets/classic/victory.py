@@ -84,7 +84,9 @@ def declare(g: Game, seat: int, reason: str, chosen: int = -1) -> None:
             verdict = mission.on_declare(g, i, seat) if mission is not None else None
             if verdict == "fail":
                 me.identity_revealed = True  # declaring reveals the identity (D29), even in vain
+                show_mission(g, seat, reason)
                 g.log("declare", seat, f"seat {seat} declares victory ({reason})")
+                show_mission(g, i, "mission")
                 finish(g, [i], f"mission of {s.character}: the declaration of seat {seat} fails")
                 return
             if verdict == "join":
@@ -100,8 +102,21 @@ def declare(g: Game, seat: int, reason: str, chosen: int = -1) -> None:
                 extra = [chosen]
             winners += [w for w in extra if w not in winners]
         winners += [w for w in joined if w not in winners]
+        for w in joined:
+            show_mission(g, w, "mission")
+    show_mission(g, seat, reason)
     g.log("declare", seat, f"seat {seat} declares victory ({reason})")
     finish(g, winners, reason)
+
+
+def show_mission(g: Game, seat: int, reason: str) -> None:
+    """A win by a mission (机密任务) shows the character card it is printed on: a face-down
+    character is turned face up first, so the declaration naming it reveals nothing hidden
+    (docs/rule-decisions.md, classic 29; §8, D29 reveal the identity the same way)."""
+    s = g.state.seats[seat]
+    if reason.startswith("mission") and s.character and not s.exposed:
+        s.exposed = True
+        g.log("flip", seat, f"seat {seat} shows {s.character} for its mission")
 
 
 def h_declare(g: Game, fr: Frame) -> None:

@@ -56,4 +56,5 @@ RULESET = Ruleset(
     discarded=_discarded,
     zone_counts=zone_counts,
     mark_kinds=marks.KINDS,
+    secret_codes=tuple(ruledata.SECRET_ORDER_CODES),
 )

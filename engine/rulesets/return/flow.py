@@ -43,7 +43,7 @@ def h_turn(g: Game, fr: Frame) -> None:
         st.locked.clear()
         st.send_code = ""
         st.send_code_user = -1
-        st.used.clear()
+        marks.remove(st, marks.Used)
         g.log("turn_start", s, f"turn {st.turn_number}: seat {s}")
         fr.stage = 1
         if alive and st.characters:

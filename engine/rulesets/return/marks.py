@@ -124,10 +124,22 @@ class XianJiFour(Mark):
     tag: ClassVar[str] = "xian_ji_hou_zhi:four"
 
 
+@dataclass(frozen=True, slots=True)
+class Used(Mark):
+    """``seat`` used ``skill`` at the timing numbered ``window`` (``State.window``): a skill
+    is used at most once per timing (p.4 ②). Dropped when a turn starts. Snapshots
+    written before this mark kept it as a ``skill@seat@window`` string in ``State.used``."""
+
+    tag: ClassVar[str] = "used"
+    skill: Word
+    seat: SeatNo
+    window: Number
+
+
 #: Every kind of mark of this ruleset (the snapshot loader reads old flag strings with them).
 KINDS: tuple[type[Mark], ...] = (Acted, Sent, DrawSet, DrawExtra, SendExtra, SendExtraUsed, SendAnyMode,
-                                 QiaoZhuang, Superseded, Declared, QiChe, XianSuoStep, XianJiFour)
+                                 QiaoZhuang, Superseded, Declared, QiChe, XianSuoStep, XianJiFour, Used)
 
 __all__ = ["KINDS", "Acted", "Declared", "DrawExtra", "DrawSet", "Mark", "QiChe", "QiaoZhuang", "SendAnyMode",
-           "SendExtra", "SendExtraUsed", "Sent", "Superseded", "XianJiFour", "XianSuoStep", "add", "count",
+           "SendExtra", "SendExtraUsed", "Sent", "Superseded", "Used", "XianJiFour", "XianSuoStep", "add", "count",
            "end_turn", "find", "has", "remove"]

@@ -72,9 +72,15 @@ def usable(g: Game, seat: int, skill_id: str, window: int | None = None) -> bool
     skill = SKILLS[skill_id]
     if not state_allows(g, seat, skill):
         return False
-    key = f"{skill_id}@{seat}@{g.state.window if window is None else window}"
-    return key not in g.state.used
+    return not marks.has(g.state, marks.Used(skill_id, seat, g.state.window if window is None else window))
 
 
 def mark_used(g: Game, seat: int, skill_id: str, window: int | None = None) -> None:
-    g.state.used.append(f"{skill_id}@{seat}@{g.state.window if window is None else window}")
+    marks.add(g.state, marks.Used(skill_id, seat, g.state.window if window is None else window))
+
+
+def once_per_turn(g: Game, seat: int, skill_id: str) -> bool:
+    """Not used yet this turn: a turn-start skill is offered again after each turn-start
+    chain, but the turn start is one timing (p.4 ②); :class:`marks.Used` marks are dropped
+    at turn start."""
+    return not any(u.skill == skill_id and u.seat == seat for u in marks.find(g.state, marks.Used))

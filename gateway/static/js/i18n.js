@@ -116,11 +116,15 @@ const IDENTITIES = {
   LATENT: ["潜伏", "Latent"],
   AGENT: ["特工", "Agent"],
   BYSTANDER: ["打酱油", "Bystander"],
+  SPECIAL_SERVICE: ["特工机关", "Special Service"],
+  MYSTERY: ["神秘人", "Mystery"],
   IDENTITY_UNSPECIFIED: ["身份未知", "Unknown"],
   military: ["军情", "Military"],
   latent: ["潜伏", "Latent"],
   agent: ["特工", "Agent"],
   bystander: ["打酱油", "Bystander"],
+  special_service: ["特工机关", "Special Service"],
+  mystery: ["神秘人", "Mystery"],
 };
 
 const WORDS = {
@@ -183,7 +187,7 @@ const WORDS = {
   kind_main: ["出牌阶段", "play phase"], kind_send: ["传出情报", "send the intel"], kind_arrive: ["情报到达", "intel arrives"],
   kind_returned: ["情报退回", "intel returned"], kind_respond: ["响应", "respond"], kind_choose: ["选择", "choose"],
   kind_discard: ["弃牌", "discard"], kind_character: ["选择角色", "choose a character"], kind_trigger: ["触发", "trigger"],
-  kind_turn_start: ["回合开始", "turn start"], kind_priority: ["优先权", "priority"], kind_receive: ["是否接收情报", "receive the intel?"], join_queue: ["加入排位队列", "Join the ranked queue"], leave_queue: ["离开队列", "Leave the queue"],
+  kind_turn_start: ["回合开始", "turn start"], kind_priority: ["优先权", "priority"], kind_receive: ["是否接收情报", "receive the intel?"], kind_contest: ["争夺阶段", "contest phase"], kind_rescue: ["濒死求援", "rescue round"], kind_handoff: ["死亡交牌", "hand over cards"], join_queue: ["加入排位队列", "Join the ranked queue"], leave_queue: ["离开队列", "Leave the queue"],
   ticket: ["排队号", "Ticket"], ticket_queued: ["排队中", "queued"], ticket_claimed: ["正在开局", "match being created"],
   ticket_matched: ["已匹配", "matched"], ticket_left: ["已离开", "left"],
   ranked_about: [
@@ -240,6 +244,8 @@ const ACTION_WORDS = {
   none: ["都不", "none"], done: ["完成", "done"], keep: ["保留", "keep"], swap: ["交换", "swap"],
   take: ["拿取", "take"], leave: ["不发动", "leave"], flip: ["翻面", "flip"], draw: ["摸牌", "draw"],
   four: ["摸四张", "draw four"], discard: ["弃牌", "discard"], burn: ["烧毁", "burn"], identity: ["查看身份", "identity"],
+  special_service: ["特工机关", "special service"], mystery: ["神秘人", "mystery"],
+  up: ["向上(指定)", "up"], lock: ["锁定", "lock"],
 };
 
 let lang = localStorage.getItem("fs.lang") || "zh";
@@ -374,6 +380,10 @@ const REASONS = [
   [/^agent completes a victory condition$/, () => ["特工完成胜利条件", "an agent completes a victory condition"]],
   [/^agent mission on another's declaration$/, () => ["他人宣胜时特工完成任务", "an agent's mission met on another's declaration"]],
   [/^secret mission completed$/, () => ["完成机密任务", "secret mission completed"]],
+  [/^secret mission completed at death$/, () => ["死亡时完成机密任务", "secret mission completed at death"]],
+  [/^intel collected$/, () => ["集齐情报", "intel collected"]],
+  [/^a death$/, () => ["一名玩家死亡", "a death"]],
+  [/^last player standing$/, () => ["最后存活的玩家", "the last player standing"]],
   [/^(military|latent) holds 3 (red|blue) intel$/, (m) => [
     `${pick(IDENTITIES[m[1].toUpperCase()], m[1])}集齐3张${m[2] === "red" ? "红色" : "蓝色"}情报`,
     `${m[1]} holds 3 ${m[2]} intel`]],

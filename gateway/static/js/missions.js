@@ -4,6 +4,9 @@
 // it, keyed by ruleset and character id. A mission missing here is shown in the server's English.
 
 export const MISSIONS_ZH = {
+  spy: {
+    // 谍战篇 characters have no missions (the 神秘人 identity cards carry the extra victories)
+  },
   classic: {
     lao_gui: "死亡时展示手牌: 其中有3张或以上红色牌",
     yi_dian_yuan: "拥有3张或以上蓝色情报",

@@ -60,7 +60,7 @@ export function seatName(seatInfo, seat) {
 }
 
 // identity colours: 军情 blue, 潜伏 red, 特工 (再临) and 打酱油 (classic) green
-const ID_CLASS = { MILITARY: "id-blue", LATENT: "id-red", AGENT: "id-green", BYSTANDER: "id-green" };
+const ID_CLASS = { MILITARY: "id-blue", LATENT: "id-red", AGENT: "id-green", BYSTANDER: "id-green", SPECIAL_SERVICE: "id-blue", MYSTERY: "id-green" };
 
 /** A seat's public board: identity when known, character, hand count, state, intel. */
 export function seatPanel(obs, view, deck, seats, { isViewer = false, showHand = false, characters = true } = {}) {

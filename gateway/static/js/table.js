@@ -586,5 +586,5 @@ export async function rankedSeats(info, matchId) {
 }
 
 function idColor(id) {
-  return { MILITARY: "blue", LATENT: "red", AGENT: "green", BYSTANDER: "green" }[id] || "unknown";
+  return { MILITARY: "blue", LATENT: "red", AGENT: "green", BYSTANDER: "green", SPECIAL_SERVICE: "blue", MYSTERY: "green" }[id] || "unknown";
 }

@@ -39,6 +39,7 @@ const PATTERNS = {
   cards: "(?:\\d+|\\?)(?:[ ,](?:\\d+|\\?))*",
   card: "\\d+|\\?",
   n: "\\d+",
+  ids: "[a-z][a-z_]*(?:,[a-z][a-z_]*)*",
   id: "[a-z][a-z_]*",
   zh: "[^\\x00-\\x7f]+",
   text: "[\\s\\S]+",
@@ -174,6 +175,8 @@ function arg(type, value, deck, actionLabel) {
     }
     case "id":
       return name(v);
+    case "ids":
+      return v.split(",").map(name).join(getLang() === "zh" ? "、" : ", ");
     case "zh":
       return getLang() === "zh" ? v : englishOf(v);
     case "action":

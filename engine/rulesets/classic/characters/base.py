@@ -38,6 +38,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.state import Frame, Item
 
+from ..kinds import SkillKind, TriggerEvent
+
 if TYPE_CHECKING:
     from engine.game import Game
 
@@ -65,7 +67,7 @@ class Skill:
     id: ClassVar[str] = ""
     zh: ClassVar[str] = ""
     """The printed name (日志, the text-leak check)."""
-    kind: ClassVar[str] = ""
+    kind: ClassVar[SkillKind | None] = None
 
     # -- whether it works now -------------------------------------------------
     def works(self, g: Game, seat: int) -> bool:
@@ -101,12 +103,12 @@ class Skill:
         """The effect when the item resolves; may push ``skill_step`` frames."""
 
     # -- automatic skills -------------------------------------------------------
-    def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
+    def trigger(self, g: Game, seat: int, event: TriggerEvent, fr: Frame) -> Frame | None:
         """``seat`` (who has this skill, alive, skill working) sees ``event`` described by
         ``fr``; return the ``skill_step`` frame that carries the skill out, or None."""
         return None
 
-    def flip_window(self, g: Game, event: str, fr: Frame) -> int:
+    def flip_window(self, g: Game, event: TriggerEvent, fr: Frame) -> int:
         """For a flip skill with a trigger condition (就计, 弃卒保帅): the seat whose
         face-down character could fire it at ``event`` (-1: none). Every living face-down
         seat there is asked, whatever its character (with only ``pass`` when it cannot use
@@ -304,7 +306,7 @@ def conversion_skill(g: Game, seat: int, card: int, function: str) -> str:
     return ""
 
 
-def fire(g: Game, event: str, seat: int, *, item: Item | None = None, cards: list[int] | None = None,
+def fire(g: Game, event: TriggerEvent, seat: int, *, item: Item | None = None, cards: list[int] | None = None,
          order: list[int] | None = None, text: str = "") -> None:
     """Offer ``event`` to every automatic skill; push the frames of those that fire so
     that the turn player's run first, then counter-clockwise (§6.5)."""

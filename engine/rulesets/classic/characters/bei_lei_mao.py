@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame
 
 from .. import deck
+from ..kinds import SkillKind
 from .base import Mission, Skill, ask_trigger
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ class HuanRi(Skill):
 
     id: ClassVar[str] = "huan_ri"
     zh: ClassVar[str] = "换日"
-    kind: ClassVar[str] = "conversion"
+    kind: ClassVar[SkillKind] = "conversion"
 
     def converts(self, g: Game, seat: int, card: int) -> tuple[str, ...]:
         return ("lock",) if deck.IS_BLACK[card] else ()
@@ -33,7 +34,7 @@ class TouTian(Skill):
 
     id: ClassVar[str] = "tou_tian"
     zh: ClassVar[str] = "偷天"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if (event == "received" and fr.text in ("send", "intercept") and fr.order[:1] == [seat]

@@ -11,6 +11,7 @@ from engine.state import Frame, Item
 
 from .. import deck, marks
 from ..cards.table import holder_of_intel
+from ..kinds import SkillKind
 from .base import Mission, Skill, sexes
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ class JingMing(Skill):
 
     id: ClassVar[str] = "jing_ming"
     zh: ClassVar[str] = "精明"
-    kind: ClassVar[str] = "passive"
+    kind: ClassVar[SkillKind] = "passive"
 
     def draw_count(self, g: Game, seat: int) -> int | None:
         return 3
@@ -84,7 +85,7 @@ class AiQing(Skill):
 
     id: ClassVar[str] = "ai_qing"
     zh: ClassVar[str] = "爱情"
-    kind: ClassVar[str] = "active"
+    kind: ClassVar[SkillKind] = "active"
 
     def actions(self, g: Game, seat: int) -> list[str]:
         s = g.state.seats[seat]

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame
 
 from .. import deck
+from ..kinds import SkillKind
 from .base import Mission, Skill, ask_trigger
 from .guai_dao_jiu_jiu import SENT
 
@@ -23,7 +24,7 @@ class XiaoLiCangDao(Skill):
 
     id: ClassVar[str] = "xiao_li_cang_dao"
     zh: ClassVar[str] = "笑里藏刀"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if (event == "received" and fr.text in SENT and fr.order[:1] == [seat] and fr.seat != seat
@@ -60,7 +61,7 @@ class YunChouWeiWo(Skill):
 
     id: ClassVar[str] = "yun_chou_wei_wo"
     zh: ClassVar[str] = "运筹帷幄"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if event == "received" and fr.seat == seat and any(deck.IS_TRUE[c] for c in fr.cards):

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame
 
 from .. import deck
+from ..kinds import SkillKind
 from .base import Skill, ask_trigger
 from .qi_bai import give_hidden, give_step
 from .xiao_ma_ge import LatentAndMilitaryDied
@@ -24,7 +25,7 @@ class LiangJian(Skill):
 
     id: ClassVar[str] = "liang_jian"
     zh: ClassVar[str] = "亮剑"
-    kind: ClassVar[str] = "conversion"
+    kind: ClassVar[SkillKind] = "conversion"
 
     def converts(self, g: Game, seat: int, card: int) -> tuple[str, ...]:
         return ("lock",) if deck.FUNCTION[card] in ("probe", "send_back") else ()
@@ -38,7 +39,7 @@ class ShiXue(Skill):
 
     id: ClassVar[str] = "shi_xue"
     zh: ClassVar[str] = "嗜血"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if event == "dying" and fr.seat != seat:

@@ -8,6 +8,7 @@ from engine.state import Frame, Item
 
 from .. import deck
 from ..cards import FUNCTIONS
+from ..kinds import SkillKind
 from .base import Skill, ask_trigger
 from .yi_dian_yuan import ThreeBlueIntel
 
@@ -24,7 +25,7 @@ class JieShangJie(Skill):
 
     id: ClassVar[str] = "jie_shang_jie"
     zh: ClassVar[str] = "截上截"
-    kind: ClassVar[str] = "flip"
+    kind: ClassVar[SkillKind] = "flip"
 
     def actions(self, g: Game, seat: int) -> list[str]:
         return [f"skill {self.id}"] if FUNCTIONS["intercept"].timing_ok(g, seat) else []
@@ -45,7 +46,7 @@ class JiZhongJi(Skill):
 
     id: ClassVar[str] = "ji_zhong_ji"
     zh: ClassVar[str] = "计中计"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if (event == "received" and fr.text in ("send", "intercept") and fr.order[:1] == [seat]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame, Item
 
 from .. import deck
+from ..kinds import SkillKind
 from .base import Mission, Skill, ask_trigger
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ class JieLu(Skill):
 
     id: ClassVar[str] = "jie_lu"
     zh: ClassVar[str] = "揭露"
-    kind: ClassVar[str] = "active"
+    kind: ClassVar[SkillKind] = "active"
 
     def actions(self, g: Game, seat: int) -> list[str]:
         t = g.state.transit
@@ -60,7 +61,7 @@ class ZhenXiang(Skill):
 
     id: ClassVar[str] = "zhen_xiang"
     zh: ClassVar[str] = "真相"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if (event == "used_on" and fr.answer == "probe" and seat not in fr.order

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.state import Frame, Item
 
+from ..kinds import SkillKind
 from .base import Mission, Skill, ask_trigger
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ class XianJi(Skill):
 
     id: ClassVar[str] = "xian_ji"
     zh: ClassVar[str] = "先机"
-    kind: ClassVar[str] = "flip"
+    kind: ClassVar[SkillKind] = "flip"
 
     def actions(self, g: Game, seat: int) -> list[str]:
         return [f"skill {self.id} to {s}" for s in g.living() if s != seat]
@@ -49,7 +50,7 @@ class HouZhao(Skill):
 
     id: ClassVar[str] = "hou_zhao"
     zh: ClassVar[str] = "后着"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if event == "dying" and fr.seat == seat and self._hands(g, seat):

@@ -10,6 +10,7 @@ from engine.state import Item
 
 from .. import marks
 from ..cards import FUNCTIONS
+from ..kinds import SkillKind
 from .base import Mission, Skill, flip
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ class ShengDongJiXi(Skill):
 
     id: ClassVar[str] = "sheng_dong_ji_xi"
     zh: ClassVar[str] = "声东击西"
-    kind: ClassVar[str] = "active"
+    kind: ClassVar[SkillKind] = "active"
 
     def actions(self, g: Game, seat: int) -> list[str]:
         lure = FUNCTIONS["lure_away"]
@@ -50,7 +51,7 @@ class DanYaoWuXian(Skill):
 
     id: ClassVar[str] = "dan_yao_wu_xian"
     zh: ClassVar[str] = "弹药无限"
-    kind: ClassVar[str] = "flip"
+    kind: ClassVar[SkillKind] = "flip"
 
     def actions(self, g: Game, seat: int) -> list[str]:
         return [] if g.state.seats[seat].hand else [f"skill {self.id}"]

@@ -11,6 +11,7 @@ from engine.state import Item
 from .. import deck
 from ..cards import FUNCTIONS
 from ..cards.table import visible_card, waiting_cards
+from ..kinds import SkillKind
 from .base import Mission, Skill, flip
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ class JingJue(Skill):
 
     id: ClassVar[str] = "jing_jue"
     zh: ClassVar[str] = "警觉"
-    kind: ClassVar[str] = "flip"
+    kind: ClassVar[SkillKind] = "flip"
 
     def actions(self, g: Game, seat: int) -> list[str]:
         waiting = waiting_cards(g)
@@ -67,7 +68,7 @@ class YanHu(Skill):
 
     id: ClassVar[str] = "yan_hu"
     zh: ClassVar[str] = "掩护"
-    kind: ClassVar[str] = "active"
+    kind: ClassVar[SkillKind] = "active"
 
     def actions(self, g: Game, seat: int) -> list[str]:
         st = g.state

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame
 
 from .. import deck
+from ..kinds import SkillKind
 from .base import Mission, Skill, ask_trigger
 from .liu_jie import take_random
 
@@ -47,7 +48,7 @@ class YinMou(TakeFromAnyone):
 
     id: ClassVar[str] = "yin_mou"
     zh: ClassVar[str] = "阴谋"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if (event == "received" and fr.text in SENT and fr.order[:1] == [seat]
@@ -62,7 +63,7 @@ class YangMou(TakeFromAnyone):
 
     id: ClassVar[str] = "yang_mou"
     zh: ClassVar[str] = "阳谋"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if (event == "received" and fr.seat == seat and fr.text in SENT and fr.order[:1] != [seat]

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame, Item
 
 from .. import deck
+from ..kinds import SkillKind
 from .base import Mission, Skill
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ class XueRanMeiGui(Skill):
 
     id: ClassVar[str] = "xue_ran_mei_gui"
     zh: ClassVar[str] = "血染玫瑰"
-    kind: ClassVar[str] = "flip"
+    kind: ClassVar[SkillKind] = "flip"
 
     def actions(self, g: Game, seat: int) -> list[str]:
         return [f"skill {self.id} to {s}" for s in g.living()]

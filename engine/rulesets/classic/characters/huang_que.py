@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame, Item
 
 from .. import deck, marks
+from ..kinds import SkillKind
 from .base import Skill, ask_trigger
 from .xiao_ma_ge import LatentAndMilitaryDied
 
@@ -24,7 +25,7 @@ class QianCangFuJi(Skill):
 
     id: ClassVar[str] = "qian_cang_fu_ji"
     zh: ClassVar[str] = "潜藏伏击"
-    kind: ClassVar[str] = "flip"
+    kind: ClassVar[SkillKind] = "flip"
 
     def actions(self, g: Game, seat: int) -> list[str]:
         st = g.state
@@ -57,7 +58,7 @@ class HuangQueZaiHou(Skill):
 
     id: ClassVar[str] = "huang_que_zai_hou"
     zh: ClassVar[str] = "黄雀在后"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def usable(self, g: Game, seat: int) -> bool:
         """Not used yet and the identity still secret (D17). Asked also without a black

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame, Item
 
 from .. import deck, marks
+from ..kinds import SkillKind
 from .base import Mission, Skill, ask_trigger, flip, has_skill
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ class JiuJi(Skill):
 
     id: ClassVar[str] = "jiu_ji"
     zh: ClassVar[str] = "就计"
-    kind: ClassVar[str] = "flip"
+    kind: ClassVar[SkillKind] = "flip"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if self.flip_window(g, event, fr) == seat:
@@ -57,7 +58,7 @@ class ChengFu(Skill):
 
     id: ClassVar[str] = "cheng_fu"
     zh: ClassVar[str] = "城府"
-    kind: ClassVar[str] = "passive"
+    kind: ClassVar[SkillKind] = "passive"
 
     def probe_choice(self, g: Game, seat: int, item: Item) -> bool:
         # Asked once, as the 试探 resolves on this seat: the use is public (which answer
@@ -77,7 +78,7 @@ class YiZhi(Skill):
 
     id: ClassVar[str] = "yi_zhi"
     zh: ClassVar[str] = "遗志"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if event == "dying" and fr.seat == seat and g.state.seats[seat].hand:

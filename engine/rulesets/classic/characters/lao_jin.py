@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame
 
 from .. import deck
+from ..kinds import SkillKind
 from .base import Skill, ask_trigger, flip, has_skill
 from .bei_lei_mao import RedAndBlueInHand
 
@@ -23,7 +24,7 @@ class QiZuBaoShuai(Skill):
 
     id: ClassVar[str] = "qi_zu_bao_shuai"
     zh: ClassVar[str] = "弃卒保帅"
-    kind: ClassVar[str] = "flip"
+    kind: ClassVar[SkillKind] = "flip"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if self.flip_window(g, event, fr) == seat:
@@ -83,7 +84,7 @@ class FuDiChouXin(Skill):
 
     id: ClassVar[str] = "fu_di_chou_xin"
     zh: ClassVar[str] = "釜底抽薪"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         # Asked also without a fake in hand (then only ``pass``): being asked must not tell

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Item
 
 from .. import deck
+from ..kinds import SkillKind
 from .base import ROWS, Mission, Skill, flip
 from .lao_gui import JiuJi
 
@@ -32,7 +33,7 @@ class HeMou(Skill):
 
     id: ClassVar[str] = "he_mou"
     zh: ClassVar[str] = "合谋"
-    kind: ClassVar[str] = "active"
+    kind: ClassVar[SkillKind] = "active"
 
     def actions(self, g: Game, seat: int) -> list[str]:
         blacks = sorted({c for c in g.state.seats[seat].hand if deck.IS_BLACK[c]})

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame
 
 from .. import deck, marks
+from ..kinds import SkillKind
 from .base import Mission, Skill, ask_trigger, sexes
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ class YingXiong(Skill):
 
     id: ClassVar[str] = "ying_xiong"
     zh: ClassVar[str] = "英雄"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if event == "received" and fr.seat == seat and any(deck.IS_BLACK[c] for c in fr.cards):
@@ -46,7 +47,7 @@ class JiuMei(Skill):
 
     id: ClassVar[str] = "jiu_mei"
     zh: ClassVar[str] = "救美"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         st = g.state

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.state import Frame
 
+from ..kinds import SkillKind
 from .base import Mission, Skill, ask_trigger
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ class KaoWen(Skill):
 
     id: ClassVar[str] = "kao_wen"
     zh: ClassVar[str] = "拷问"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if (event == "used_on" and fr.answer == "probe" and fr.order[:1] == [seat] and fr.seat >= 0
@@ -63,7 +64,7 @@ class SouQu(Skill):
 
     id: ClassVar[str] = "sou_qu"
     zh: ClassVar[str] = "搜取"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if event == "death" and fr.seat != seat and g.state.seats[fr.seat].hand:

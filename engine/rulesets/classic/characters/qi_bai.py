@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame
 
 from .. import deck
+from ..kinds import SkillKind
 from .base import Mission, Skill, sexes
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ class MinRui(Skill):
 
     id: ClassVar[str] = "min_rui"
     zh: ClassVar[str] = "敏锐"
-    kind: ClassVar[str] = "passive"
+    kind: ClassVar[SkillKind] = "passive"
 
     def timing_override(self, g: Game, seat: int, function: str) -> bool | None:
         st = g.state
@@ -45,7 +46,7 @@ class LianDong(Skill):
 
     id: ClassVar[str] = "lian_dong"
     zh: ClassVar[str] = "联动"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if event == "used_on" and fr.answer == "lock" and fr.order[:1] == [seat]:
@@ -103,7 +104,7 @@ class FengDu(Skill):
 
     id: ClassVar[str] = "feng_du"
     zh: ClassVar[str] = "风度"
-    kind: ClassVar[str] = "passive"
+    kind: ClassVar[SkillKind] = "passive"
     co_winner_choice: ClassVar[bool] = True
 
     def co_winners(self, g: Game, seat: int, winners: list[int]) -> list[int]:

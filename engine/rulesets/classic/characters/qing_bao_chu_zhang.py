@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame, Item
 
 from .. import deck
+from ..kinds import SkillKind
 from .base import Mission, Skill, ask_trigger
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ class GeQiangYouEr(Skill):
 
     id: ClassVar[str] = "ge_qiang_you_er"
     zh: ClassVar[str] = "隔墙有耳"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if event == "used_on" and fr.answer == "probe" and fr.order[:1] == [seat]:
@@ -75,7 +76,7 @@ class TouLongZhuanFeng(Skill):
 
     id: ClassVar[str] = "tou_long_zhuan_feng"
     zh: ClassVar[str] = "偷龙转凤"
-    kind: ClassVar[str] = "active"
+    kind: ClassVar[SkillKind] = "active"
 
     def actions(self, g: Game, seat: int) -> list[str]:
         st = g.state

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.state import Frame, Item
 
+from ..kinds import SkillKind
 from .base import Mission, Skill
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ class JuJi(Skill):
 
     id: ClassVar[str] = "ju_ji"
     zh: ClassVar[str] = "狙击"
-    kind: ClassVar[str] = "flip"
+    kind: ClassVar[SkillKind] = "flip"
 
     def actions(self, g: Game, seat: int) -> list[str]:
         return [f"skill {self.id} to {s}" for s in g.living() if s != seat and g.state.seats[s].intel]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame, Item
 
 from .. import flow, marks
+from ..kinds import SkillKind
 from .base import Mission, Skill
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ class QiaoZhuang(Skill):
 
     id: ClassVar[str] = "qiao_zhuang"
     zh: ClassVar[str] = "乔装"
-    kind: ClassVar[str] = "passive"
+    kind: ClassVar[SkillKind] = "passive"
 
     def sexes(self) -> tuple[str, ...] | None:
         return ("F", "M")
@@ -39,7 +40,7 @@ class ShouMai(Skill):
 
     id: ClassVar[str] = "shou_mai"
     zh: ClassVar[str] = "收买"
-    kind: ClassVar[str] = "active"
+    kind: ClassVar[SkillKind] = "active"
 
     def actions(self, g: Game, seat: int) -> list[str]:
         if len(g.state.seats[seat].hand) < PRICE:
@@ -103,7 +104,7 @@ class BaiLu(Skill):
 
     id: ClassVar[str] = "bai_lu"
     zh: ClassVar[str] = "败露"
-    kind: ClassVar[str] = "passive"
+    kind: ClassVar[SkillKind] = "passive"
 
     def state_check(self, g: Game, seat: int) -> None:
         s = g.state.seats[seat]

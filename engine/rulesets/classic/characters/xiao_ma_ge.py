@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame
 
 from .. import deck
+from ..kinds import SkillKind
 from .base import Mission, Skill, ask_trigger
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ class YingXiongBenSe(Skill):
 
     id: ClassVar[str] = "ying_xiong_ben_se"
     zh: ClassVar[str] = "英雄本色"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if event == "received" and fr.seat == seat and any(deck.IS_BLACK[c] for c in fr.cards):

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame, Item
 
 from .. import deck
+from ..kinds import SkillKind
 from .base import Mission, Skill, ask_trigger, flip
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ class SuYi(Skill):
 
     id: ClassVar[str] = "su_yi"
     zh: ClassVar[str] = "速译"
-    kind: ClassVar[str] = "flip"
+    kind: ClassVar[SkillKind] = "flip"
 
     def actions(self, g: Game, seat: int) -> list[str]:
         st = g.state
@@ -48,7 +49,7 @@ class DongXi(Skill):
 
     id: ClassVar[str] = "dong_xi"
     zh: ClassVar[str] = "洞悉"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if event == "decrypted":

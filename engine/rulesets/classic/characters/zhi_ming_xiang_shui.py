@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.state import Frame
 
+from ..kinds import SkillKind
 from .base import Skill, ask_trigger
 from .da_mei_nv import put_back, put_back_hidden
 
@@ -22,7 +23,7 @@ class GongShouJianBei(Skill):
 
     id: ClassVar[str] = "gong_shou_jian_bei"
     zh: ClassVar[str] = "攻守兼备"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if event == "used_on" and fr.answer in ("lock", "lure_away") and fr.order[:1] == [seat]:
@@ -55,7 +56,7 @@ class LinWeiShouMing(Skill):
 
     id: ClassVar[str] = "lin_wei_shou_ming"
     zh: ClassVar[str] = "临危受命"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if event == "death" and fr.seat != seat and g.state.seats[fr.seat].identity:

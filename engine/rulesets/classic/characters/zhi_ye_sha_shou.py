@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.state import Frame
 
 from .. import deck
+from ..kinds import SkillKind
 from .base import Mission, Skill, ask_trigger
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ class LianJi(Skill):
 
     id: ClassVar[str] = "lian_ji"
     zh: ClassVar[str] = "连击"
-    kind: ClassVar[str] = "auto"
+    kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         if (event == "received" and fr.text in ("send", "intercept") and fr.order[:1] == [seat]
@@ -65,7 +66,7 @@ class YuMou(Skill):
 
     id: ClassVar[str] = "yu_mou"
     zh: ClassVar[str] = "预谋"
-    kind: ClassVar[str] = "conversion"
+    kind: ClassVar[SkillKind] = "conversion"
 
     def converts(self, g: Game, seat: int, card: int) -> tuple[str, ...]:
         return ("lock",) if deck.FUNCTION[card] == "lure_away" else ()

@@ -9,6 +9,7 @@ from engine.state import Frame, Item
 from .. import deck, marks
 from ..characters.base import Mission, Skill, choose_answer
 from ..rules import turn_draw_count
+from ..skills import once_per_turn
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -16,11 +17,6 @@ if TYPE_CHECKING:
 JING_MING = "jing_ming"
 SUAN_JI = "suan_ji"
 
-
-def once_per_turn(g: Game, seat: int, skill_id: str) -> bool:
-    """Not used yet this turn: a turn-start skill is offered again after each turn-start
-    chain, but the turn start is one timing (p.4 ②); ``used`` is cleared at turn start."""
-    return not any(k.startswith(f"{skill_id}@{seat}@") for k in g.state.used)
 
 
 class JingMing(Skill):

@@ -9,6 +9,7 @@ from engine.state import Frame, Item
 from .. import deck, marks
 from .. import skills as registry
 from ..characters.base import Mission, Skill, choose_answer, give
+from ..skills import once_per_turn
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -16,11 +17,6 @@ if TYPE_CHECKING:
 QIAO_ZHUANG = "qiao_zhuang"
 SHOU_MAI = "shou_mai"
 
-
-def once_per_turn(g: Game, seat: int, skill_id: str) -> bool:
-    """Not used yet this turn: a turn-start skill is offered again after each turn-start
-    chain, but the turn start is one timing (p.4 ②); ``used`` is cleared at turn start."""
-    return not any(k.startswith(f"{skill_id}@{seat}@") for k in g.state.used)
 
 
 def takeable_skills(g: Game, seat: int) -> list[tuple[int, str]]:

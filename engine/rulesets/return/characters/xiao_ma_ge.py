@@ -10,6 +10,7 @@ from engine.state import Frame, Item
 from .. import deck, marks
 from ..characters.base import Mission, Skill, choose_answer, kills_by
 from ..rules import fake_count
+from ..skills import once_per_turn
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -17,11 +18,6 @@ if TYPE_CHECKING:
 YING_XIONG_BEN_SE = "ying_xiong_ben_se"
 CHENG_REN_QU_YI = "cheng_ren_qu_yi"
 
-
-def once_per_turn(g: Game, seat: int, skill_id: str) -> bool:
-    """Not used yet this turn: a turn-start skill is offered again after each turn-start
-    chain, but the turn start is one timing (p.4 ②); ``used`` is cleared at turn start."""
-    return not any(k.startswith(f"{skill_id}@{seat}@") for k in g.state.used)
 
 
 class YingXiongBenSe(Skill):

@@ -1,0 +1,74 @@
+"""阿芙罗拉 a_fu_luo_la (hidden; spy digest §9): 妙手 — contest, flip, discard the pending
+intel, then look at one player's hand and intel area (yourself allowed; they need at least
+one card in either, §11.14) and take one card from them as the new pending intel, face up,
+placed in front of any player. Prompts: ``choose S`` (the player), ``choose N`` (the card),
+``choose S`` (in front of whom)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.state import Frame
+
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class MiaoShou(Skill):
+    id = "miao_shou"
+    zh = "妙手"
+    kind = "contest"
+    flip = True
+
+    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+        st = g.state
+        t = st.transit
+        if t is None:
+            return
+        g.discard_card(t.card)
+        g.log("discard", seat, f"seat {seat} discards the pending intel {t.card}", cards=(t.card,))
+        t.card = 0
+        g.push(Frame("spy_card", seat=seat, text=self.id))
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        t = st.transit
+        assert t is not None
+        if fr.answer:
+            pick = int(fr.answer.split()[1])
+            fr.answer = ""
+            if fr.stage == 0:
+                fr.index = pick
+                hand = sorted(st.seats[pick].hand)
+                g.log("look", fr.seat, f"seat {fr.seat} looks at seat {pick}'s hand: {' '.join(map(str, hand))}",
+                      audience=(fr.seat,), cards=tuple(hand), public=f"seat {fr.seat} looks at seat {pick}'s hand")
+            elif fr.stage == 1:
+                fr.card = pick
+                p = st.seats[fr.index]
+                (p.hand if pick in p.hand else p.intel).remove(pick)
+                t.card = pick
+                t.face_up = True
+                g.log("take", fr.seat, f"seat {fr.seat} takes {pick} as the new pending intel", cards=(pick,))
+            else:
+                st.stack.pop()
+                t.holder = pick
+                g.log("contest", fr.seat, f"the intel is now in front of seat {pick}", seats=(pick,))
+                return
+            fr.stage += 1
+        if fr.stage == 0:
+            g.ask(fr.seat, "choose", "妙手: whose hand and intel area?",
+                  [f"choose {s}" for s in g.living() if st.seats[s].hand or st.seats[s].intel])
+        elif fr.stage == 1:
+            p = st.seats[fr.index]
+            g.ask(fr.seat, "choose", "妙手: take one card as the new pending intel",
+                  [f"choose {c}" for c in sorted(p.hand + p.intel)])
+        else:
+            g.ask(fr.seat, "choose", "妙手: in front of whom?", [f"choose {s}" for s in g.living()])
+
+    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
+        return None  # the taken card becomes the face-up pending intel
+
+
+SKILLS[MiaoShou.id] = MiaoShou()

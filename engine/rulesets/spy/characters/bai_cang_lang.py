@@ -1,0 +1,59 @@
+"""白沧浪 bai_cang_lang (spy digest §9): 博爱 — once per play phase, draw 1, then you may
+give 1 hand card to another player; if their character is female (face up), draw 1 more
+(§11.13: the character's sex, face up only)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.state import Frame
+
+from ..cards import give
+from ..skills import SKILLS, Skill
+from ..table import ROWS
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def female(g: Game, seat: int) -> bool:
+    """A face-up female character (§5.2: a face-down character has no sex)."""
+    p = g.state.seats[seat]
+    return bool(p.character) and p.exposed and ROWS[p.character].sex == "F"
+
+
+class BoAi(Skill):
+    id = "bo_ai"
+    zh = "博爱"
+    kind = "main"
+
+    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+        g.draw(seat, 1)
+        g.push(Frame("spy_card", seat=seat, text=self.id))
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        if fr.answer:
+            st.stack.pop()
+            if fr.answer != "pass":
+                words = fr.answer.split()
+                target = int(words[3])
+                give(g, fr.seat, target, [int(words[1])])
+                if female(g, target):
+                    g.draw(fr.seat, 1)
+            return
+        others = [s for s in g.living() if s != fr.seat]
+        opts = [f"choose {c} to {s}" for c in sorted(st.seats[fr.seat].hand) for s in others]
+        if not opts:
+            st.stack.pop()
+            return
+        g.ask(fr.seat, "choose", "博爱: give a hand card to another player, or pass", ["pass", *opts])
+
+    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
+        words = action.split()
+        if words[0] == "choose" and len(words) == 4:
+            return (seat, int(words[3])), f"gives a card to seat {words[3]}"
+        return None
+
+
+SKILLS[BoAi.id] = BoAi()

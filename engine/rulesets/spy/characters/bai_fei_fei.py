@@ -1,0 +1,57 @@
+"""白菲菲 bai_fei_fei (spy digest §9): 怜悯 — after a non-black intel you sent is received,
+you may take one black intel from your own or the receiver's intel area into your hand;
+腹黑 — after a black intel you sent is received, draw 1."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.state import Frame
+
+from .. import deck
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class LianMin(Skill):
+    id = "lian_min"
+    zh = "怜悯"
+    kind = "trigger"
+    events = ("received",)
+
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        if kw["sender"] != seat or deck.IS_BLACK[kw["card"]]:
+            return []
+        st = g.state
+        areas = {seat, kw["seat"]}
+        return [f"skill {self.id} on {m}" for s in sorted(areas) for m in sorted(st.seats[s].intel)
+                if deck.IS_BLACK[m]]
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        st = g.state
+        card = int(action.split()[-1])
+        for p in st.seats:
+            if card in p.intel:
+                p.intel.remove(card)
+        st.seats[fr.seat].hand.append(card)
+        g.log("take", fr.seat, f"seat {fr.seat} takes the intel {card} into the hand", cards=(card,))
+
+
+class FuHei(Skill):
+    id = "fu_hei"
+    zh = "腹黑"
+    kind = "trigger"
+    events = ("received",)
+    forced = True
+
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        return [f"skill {self.id}"] if kw["sender"] == seat and deck.IS_BLACK[kw["card"]] else []
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        g.draw(fr.seat, 1)
+
+
+SKILLS[LianMin.id] = LianMin()
+SKILLS[FuHei.id] = FuHei()

@@ -1,0 +1,72 @@
+"""程小蝶 cheng_xiao_die (spy digest §9): 知音 — after you receive a red or blue intel, you
+and the sender each draw 1 (2 for you if you sent it); 惊梦 — after you receive a black
+intel, you may look at one player's hand and discard one card from it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.state import Frame
+
+from .. import deck
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class ZhiYin(Skill):
+    id = "zhi_yin"
+    zh = "知音"
+    kind = "trigger"
+    events = ("received",)
+    forced = True
+
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        return [f"skill {self.id}"] if kw["seat"] == seat and deck.IS_TRUE[kw["card"]] else []
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        sender = fr.order[0]
+        if sender == fr.seat:
+            g.draw(fr.seat, 2)
+            return
+        g.draw(fr.seat, 1)
+        if sender >= 0 and g.state.seats[sender].alive:
+            g.draw(sender, 1)
+
+
+class JingMeng(Skill):
+    id = "jing_meng"
+    zh = "惊梦"
+    kind = "trigger"
+    events = ("received",)
+
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        if kw["seat"] != seat or not deck.IS_BLACK[kw["card"]]:
+            return []
+        return [f"skill {self.id} to {s}" for s in g.living() if g.state.seats[s].hand]
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        target = int(action.split()[-1])
+        hand = sorted(g.state.seats[target].hand)
+        g.log("look", fr.seat, f"seat {fr.seat} looks at seat {target}'s hand: {' '.join(map(str, hand))}",
+              audience=(fr.seat,), cards=tuple(hand), public=f"seat {fr.seat} looks at seat {target}'s hand")
+        g.push(Frame("spy_card", seat=fr.seat, index=target, text=self.id))
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        if fr.answer:
+            st.stack.pop()
+            g.discard_from_hand(fr.index, [int(fr.answer.split()[1])])
+            return
+        hand = sorted(st.seats[fr.index].hand)
+        if len(hand) <= 1:  # nothing to choose (docs/notation.md: forced answers are not asked)
+            st.stack.pop()
+            if hand:
+                g.discard_from_hand(fr.index, hand)
+            return
+        g.ask(fr.seat, "choose", "惊梦: discard one card of that hand", [f"choose {c}" for c in hand])
+
+
+SKILLS[ZhiYin.id] = ZhiYin()
+SKILLS[JingMeng.id] = JingMeng()

@@ -1,0 +1,38 @@
+"""肥原龙川 fei_yuan_long_chuan (spy digest §9): 诡诈 — once per play phase, choose a player;
+it counts as using a 威逼 (another player) or a 利诱 (anyone) on them, without a card."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.state import Frame
+
+from ..cards import run_targeted
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class GuiZha(Skill):
+    id = "gui_zha"
+    zh = "诡诈"
+    kind = "main"
+
+    def actions(self, g: Game, seat: int) -> list[str]:
+        return [f"skill {self.id} to {s}" for s in g.living()]
+
+    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+        g.push(Frame("spy_card", seat=seat, index=int(opts["to"]), text=self.id))
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        if fr.answer:
+            st.stack.pop()
+            run_targeted(g, fr.seat, 0, fr.answer.split()[1], fr.index)
+            return
+        options = ["choose bribe"] if fr.index == fr.seat else ["choose threaten", "choose bribe"]
+        g.ask(fr.seat, "choose", "诡诈: as 威逼 or 利诱", options)
+
+
+SKILLS[GuiZha.id] = GuiZha()

@@ -1,0 +1,85 @@
+"""顾小梦 gu_xiao_meng (hidden; spy digest §9): 急智 — when a player is dying (when you are
+asked) or in the contest, flip, then draw 4; 承志 — before another player dies, if face up,
+take all their hand cards and look at their identity card; you may take it as yours (your
+original leaves the game face down; only whether you took it is announced); 尾声 — when you
+win (face up and alive), every player without an identity card wins with you
+(:func:`co_winners`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.state import Frame
+
+from ..cards import give
+from ..skills import SKILLS, Skill, passive
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class JiZhi(Skill):
+    id = "ji_zhi"
+    zh = "急智"
+    kind = "contest"
+    also = ("rescue",)
+    flip = True
+
+    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+        g.draw(seat, 4)
+
+
+class ChengZhi(Skill):
+    id = "cheng_zhi"
+    zh = "承志"
+    kind = "trigger"
+    events = ("before_death",)
+    forced = True  # taking the hand is not optional; only taking the identity is (可以)
+
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        return [f"skill {self.id}"] if kw["seat"] != seat and g.state.seats[seat].alive else []
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        st = g.state
+        dead = fr.index
+        hand = list(st.seats[dead].hand)
+        if hand:
+            give(g, dead, fr.seat, hand)
+        ident = st.seats[dead].identity
+        if not ident:
+            return
+        g.log("look_identity", fr.seat, f"seat {fr.seat} looks at seat {dead}'s identity card: {ident}",
+              audience=(fr.seat,), public=f"seat {fr.seat} looks at seat {dead}'s identity card")
+        g.push(Frame("spy_card", seat=fr.seat, index=dead, text=self.id))
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        if not fr.answer:
+            g.ask(fr.seat, "choose", "承志: take that identity card as yours?", ["choose take", "choose keep"])
+            return
+        st.stack.pop()
+        if fr.answer == "choose take":
+            me, dead = st.seats[fr.seat], st.seats[fr.index]
+            me.identity, me.secret_task = dead.identity, dead.secret_task
+            dead.identity, dead.secret_task = "", ""
+            g.log("cheng_zhi", fr.seat, f"seat {fr.seat} takes seat {fr.index}'s identity card")
+
+
+class WeiSheng(Skill):
+    id = "wei_sheng"
+    zh = "尾声"
+    kind = "passive"
+
+
+def co_winners(g: Game, winners: set[int]) -> set[int]:
+    """尾声 (§7.3 last step): a winning 顾小梦, face up and alive, brings every player without
+    an identity card (承志 took it) into the win."""
+    st = g.state
+    if any(st.seats[w].character == "gu_xiao_meng" and passive(g, w, "wei_sheng") for w in winners):
+        return winners | {i for i, p in enumerate(st.seats) if not p.identity}
+    return winners
+
+
+SKILLS[JiZhi.id] = JiZhi()
+SKILLS[ChengZhi.id] = ChengZhi()
+SKILLS[WeiSheng.id] = WeiSheng()

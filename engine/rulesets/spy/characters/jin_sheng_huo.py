@@ -1,0 +1,41 @@
+"""金生火 jin_sheng_huo (spy digest §9): 谨慎 — after you receive a dual-colour intel, you may
+swap one hand card with it: the hand card goes face up into your intel area, the intel
+into your hand."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.state import Frame
+
+from .. import deck
+from ..cards import place
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class JinShen(Skill):
+    id = "jin_shen"
+    zh = "谨慎"
+    kind = "trigger"
+    events = ("received",)
+
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        p = g.state.seats[seat]
+        if kw["seat"] != seat or not deck.IS_DUAL[kw["card"]] or kw["card"] not in p.intel:
+            return []
+        return [f"skill {self.id} cards {c}" for c in sorted(p.hand)]
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        p = g.state.seats[fr.seat]
+        card = int(action.split()[-1])
+        p.intel.remove(fr.card)
+        p.hand.remove(card)
+        p.hand.append(fr.card)
+        g.log("take", fr.seat, f"seat {fr.seat} takes the intel {fr.card} into the hand", cards=(fr.card,))
+        place(g, fr.seat, card)
+
+
+SKILLS[JinShen.id] = JinShen()

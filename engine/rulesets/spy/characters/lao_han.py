@@ -1,0 +1,53 @@
+"""老汉 lao_han (spy digest §9): 视死 — after you receive a black intel, draw 2 (not when an
+intel is merely placed); 如归 — before you die, you may move one intel from your intel
+area into the turn player's (it does not save you)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.state import Frame
+
+from .. import deck
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class ShiSi(Skill):
+    id = "shi_si"
+    zh = "视死"
+    kind = "trigger"
+    events = ("received",)
+    forced = True
+
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        return [f"skill {self.id}"] if kw["seat"] == seat and deck.IS_BLACK[kw["card"]] else []
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        g.draw(fr.seat, 2)
+
+
+class RuGui(Skill):
+    id = "ru_gui"
+    zh = "如归"
+    kind = "trigger"
+    events = ("before_death",)
+
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        st = g.state
+        if kw["seat"] != seat or st.turn == seat or not st.seats[st.turn].alive:
+            return []
+        return [f"skill {self.id} on {m}" for m in sorted(st.seats[seat].intel)]
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        st = g.state
+        card = int(action.split()[-1])
+        st.seats[fr.seat].intel.remove(card)
+        st.seats[st.turn].intel.append(card)
+        g.log("place", fr.seat, f"{card} is moved into seat {st.turn}'s intel area", cards=(card,), seats=(st.turn,))
+
+
+SKILLS[ShiSi.id] = ShiSi()
+SKILLS[RuGui.id] = RuGui()

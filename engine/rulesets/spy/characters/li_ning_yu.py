@@ -1,0 +1,58 @@
+"""李宁玉 li_ning_yu (hidden; spy digest §9): 就计 — when you become the target of 试探, 威逼
+or 利诱 while face down, you may flip and draw 2; once that card has resolved it goes into
+your hand; 城府 (passive, face up) — 试探 and 威逼 have no effect on you (checked in
+``skills.no_effect``); 遗信 — before you die (face up only), you may put one hand card into
+another player's intel area."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.marks import add
+from engine.state import Frame
+
+from ..cards import place
+from ..marks import JiuJiTaken
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class JiuJi(Skill):
+    id = "jiu_ji"
+    zh = "就计"
+    kind = "trigger"
+    events = ("targeted",)
+    flip = True
+
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        return [f"skill {self.id}"] if kw["seat"] == seat else []
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        g.draw(fr.seat, 2)
+        add(g.state, JiuJiTaken(fr.seat))
+
+
+class YiXin(Skill):
+    id = "yi_xin"
+    zh = "遗信"
+    kind = "trigger"
+    events = ("before_death",)
+
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        st = g.state
+        if kw["seat"] != seat:
+            return []
+        return [f"skill {self.id} to {s} cards {c}" for s in g.living() if s != seat
+                for c in sorted(st.seats[seat].hand)]
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        words = action.split()
+        to, card = int(words[3]), int(words[5])
+        g.state.seats[fr.seat].hand.remove(card)
+        place(g, to, card)
+
+
+SKILLS[JiuJi.id] = JiuJi()
+SKILLS[YiXin.id] = YiXin()

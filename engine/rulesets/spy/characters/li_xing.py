@@ -1,0 +1,72 @@
+"""李醒 li_xing (hidden; spy digest §9): 搜缉 — contest, flip, look at one player's hand and at
+the pending intel; you may take any of those cards that are black (``choose N`` one at a
+time, ``pass`` to stop), show them and put them into your hand. Taking the pending intel
+ends the turn at once (nobody receives)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.state import Frame
+
+from .. import deck
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class SouJi(Skill):
+    id = "sou_ji"
+    zh = "搜缉"
+    kind = "contest"
+    flip = True
+
+    def actions(self, g: Game, seat: int) -> list[str]:
+        return [f"skill {self.id} to {s}" for s in g.living() if s != seat]
+
+    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+        st = g.state
+        target = int(opts["to"])
+        hand = sorted(st.seats[target].hand)
+        g.log("look", seat, f"seat {seat} looks at seat {target}'s hand: {' '.join(map(str, hand))}",
+              audience=(seat,), cards=tuple(hand), public=f"seat {seat} looks at seat {target}'s hand")
+        t = st.transit
+        if t is not None and not t.face_up:
+            if seat not in t.known_by:
+                t.known_by.append(seat)
+            g.log("look", seat, f"seat {seat} looks at the pending intel: {t.card}", audience=(seat,),
+                  cards=(t.card,), public=f"seat {seat} looks at the pending intel")
+        g.push(Frame("spy_card", seat=seat, index=target, text=self.id))
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        t = st.transit
+        if fr.answer:
+            words = fr.answer.split()
+            fr.answer = ""
+            if words[0] == "pass":
+                st.stack.pop()
+                return
+            card = int(words[1])
+            st.seats[fr.seat].hand.append(card)
+            g.log("take", fr.seat, f"seat {fr.seat} takes {card} and shows it", cards=(card,))
+            if t is not None and t.card == card:
+                st.transit = None
+                g.log("intel_taken", fr.seat, "the pending intel is taken: nobody receives this turn")
+            else:
+                st.seats[fr.index].hand.remove(card)
+        t = st.transit
+        cards = [c for c in sorted(st.seats[fr.index].hand) if deck.IS_BLACK[c]]
+        if t is not None and deck.IS_BLACK[t.card]:
+            cards.append(t.card)
+        if not cards:
+            st.stack.pop()
+            return
+        g.ask(fr.seat, "choose", "搜缉: take a black card, or pass", ["pass", *(f"choose {c}" for c in cards)])
+
+    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
+        return None  # a taken card is shown (展示)
+
+
+SKILLS[SouJi.id] = SouJi()

@@ -1,0 +1,53 @@
+"""连鸢 lian_yuan (hidden; spy digest §9): 妙笔巧辩 — contest, flip, then take into your hand
+up to 2 intel in total from any players' intel areas, the two sharing no colour."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from engine.state import Frame
+
+from .. import deck
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class MiaoBiQiaoBian(Skill):
+    id = "miao_bi_qiao_bian"
+    zh = "妙笔巧辩"
+    kind = "contest"
+    flip = True
+
+    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+        g.push(Frame("spy_card", seat=seat, text=self.id))
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        if fr.answer:
+            action, fr.answer = fr.answer, ""
+            st.stack.pop()
+            if action == "pass":
+                return
+            taken = [int(c) for c in action.split()[1].split(",")]
+            for m in taken:
+                for p in st.seats:
+                    if m in p.intel:
+                        p.intel.remove(m)
+                st.seats[fr.seat].hand.append(m)
+            g.log("take", fr.seat, f"seat {fr.seat} takes the intel {' '.join(map(str, taken))} into the hand",
+                  cards=tuple(taken))
+            return
+        intel = sorted(c for s in g.living() for c in st.seats[s].intel)
+        if not intel:
+            st.stack.pop()
+            return
+        options = [f"choose {m}" for m in intel]
+        options += [f"choose {a},{b}" for a, b in combinations(intel, 2)
+                    if not set(deck.colors(a)) & set(deck.colors(b))]
+        g.ask(fr.seat, "choose", "妙笔巧辩: take up to 2 intel sharing no colour", ["pass", *options])
+
+
+SKILLS[MiaoBiQiaoBian.id] = MiaoBiQiaoBian()

@@ -1,0 +1,36 @@
+"""毛不拔 mao_bu_ba (spy digest §9): 奇货可居 — after you receive a dual-colour intel, you may
+take one intel from your intel area (it may be that one) into your hand."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.state import Frame
+
+from .. import deck
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class QiHuoKeJu(Skill):
+    id = "qi_huo_ke_ju"
+    zh = "奇货可居"
+    kind = "trigger"
+    events = ("received",)
+
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        if kw["seat"] != seat or not deck.IS_DUAL[kw["card"]]:
+            return []
+        return [f"skill {self.id} on {m}" for m in sorted(g.state.seats[seat].intel)]
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        p = g.state.seats[fr.seat]
+        m = int(action.split()[-1])
+        p.intel.remove(m)
+        p.hand.append(m)
+        g.log("take", fr.seat, f"seat {fr.seat} takes the intel {m} into the hand", cards=(m,))
+
+
+SKILLS[QiHuoKeJu.id] = QiHuoKeJu()

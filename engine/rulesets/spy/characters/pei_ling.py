@@ -1,0 +1,67 @@
+"""裴玲 pei_ling (spy digest §9): 交际 — once per play phase, draw at random up to 2 hand
+cards of a player who has hand cards, then give them the same number of your hand cards,
+less 1 for each black intel you hold (each reduction optional)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from engine.state import Frame
+
+from .. import deck
+from ..cards import give
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class JiaoJi(Skill):
+    id = "jiao_ji"
+    zh = "交际"
+    kind = "main"
+
+    def actions(self, g: Game, seat: int) -> list[str]:
+        return [f"skill {self.id} to {s}" for s in g.living() if s != seat and g.state.seats[s].hand]
+
+    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+        st = g.state
+        target = int(opts["to"])
+        taken: list[int] = []
+        for _ in range(min(2, len(st.seats[target].hand))):
+            hand = st.seats[target].hand
+            taken.append(hand[g.random_below(len(hand))])
+            hand.remove(taken[-1])
+        st.seats[seat].hand.extend(taken)
+        g.log("take", seat, f"seat {seat} draws {' '.join(map(str, taken))} from seat {target}'s hand",
+              audience=(seat, target), cards=tuple(taken),
+              public=f"seat {seat} draws {len(taken)} cards from seat {target}'s hand")
+        g.push(Frame("spy_card", seat=seat, index=target, order=[len(taken)], text=self.id))
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        if fr.answer:
+            st.stack.pop()
+            if fr.answer != "pass":
+                give(g, fr.seat, fr.index, [int(c) for c in fr.answer.split()[1].split(",")])
+            return
+        n = fr.order[0]
+        low = max(0, n - deck.count(st.seats[fr.seat].intel, "black"))
+        hand = sorted(st.seats[fr.seat].hand)
+        options = ["pass"] if low == 0 else []
+        for k in range(max(1, low), n + 1):
+            options += [f"choose {','.join(map(str, combo))}" for combo in combinations(hand, k)]
+        if not options:
+            st.stack.pop()
+            return
+        g.ask(fr.seat, "choose", f"交际: give seat {fr.index} hand cards back", options)
+
+    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
+        if action.startswith("choose"):
+            n = len(action.split()[1].split(","))
+            return (seat, g.state.stack[-1].index), f"gives {n} cards back"
+        return None
+
+
+SKILLS[JiaoJi.id] = JiaoJi()

@@ -1,0 +1,57 @@
+"""商玉 shang_yu (hidden; spy digest §9): 借刀杀人 — contest, flip, draw one random hand card
+from another player into your hand and show it. If black: you may put it into any player's
+intel area (``choose S``; ``pass`` keeps it) and turn your character face down (so you can
+use it again this contest). If not black: you draw 1."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.state import Frame
+
+from .. import deck
+from ..cards import place
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class JieDaoShaRen(Skill):
+    id = "jie_dao_sha_ren"
+    zh = "借刀杀人"
+    kind = "contest"
+    flip = True
+
+    def actions(self, g: Game, seat: int) -> list[str]:
+        return [f"skill {self.id} to {s}" for s in g.living() if s != seat and g.state.seats[s].hand]
+
+    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+        st = g.state
+        target = int(opts["to"])
+        hand = st.seats[target].hand
+        card = hand[g.random_below(len(hand))]
+        hand.remove(card)
+        st.seats[seat].hand.append(card)
+        g.log("take", seat, f"seat {seat} draws {card} from seat {target}'s hand and shows it", cards=(card,))
+        if not deck.IS_BLACK[card]:
+            g.draw(seat, 1)
+            return
+        g.push(Frame("spy_card", seat=seat, card=card, text=self.id))
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        if not fr.answer:
+            g.ask(fr.seat, "choose", "借刀杀人: put the black card into an intel area, or pass",
+                  ["pass", *(f"choose {s}" for s in g.living())])
+            return
+        st.stack.pop()
+        if fr.answer == "pass":
+            return
+        st.seats[fr.seat].hand.remove(fr.card)
+        place(g, int(fr.answer.split()[1]), fr.card)
+        st.seats[fr.seat].exposed = False
+        g.log("flip_down", fr.seat, f"seat {fr.seat} turns the character face down", seats=(fr.seat,))
+
+
+SKILLS[JieDaoShaRen.id] = JieDaoShaRen()

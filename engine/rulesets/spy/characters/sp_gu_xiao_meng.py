@@ -1,0 +1,64 @@
+"""顾小梦(SP) sp_gu_xiao_meng (spy digest §9): 羁绊 — once per play phase, draw 2, then give
+at least 1 hand card to another player (mandatory once used). The gift is chosen card by
+card: ``choose N to S`` (the first card and the player), then ``choose M`` for each further
+card or ``pass`` to stop (docs/notation.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.state import Frame
+
+from ..cards import give
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class JiBan(Skill):
+    id = "ji_ban"
+    zh = "羁绊"
+    kind = "main"
+
+    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+        g.draw(seat, 2)
+        g.push(Frame("spy_card", seat=seat, text=self.id))
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        hand = sorted(st.seats[fr.seat].hand)
+        if fr.answer:
+            words = fr.answer.split()
+            fr.answer = ""
+            if words[0] == "pass":
+                st.stack.pop()
+                return
+            if fr.stage == 0:
+                fr.index = int(words[3])
+                fr.stage = 1
+            give(g, fr.seat, fr.index, [int(words[1])])
+            hand = sorted(st.seats[fr.seat].hand)
+        if fr.stage == 0:
+            others = [s for s in g.living() if s != fr.seat]
+            if not hand or not others:
+                st.stack.pop()
+                return
+            g.ask(fr.seat, "choose", "羁绊: give at least 1 hand card to another player",
+                  [f"choose {c} to {s}" for c in hand for s in others])
+            return
+        if not hand or not st.seats[fr.index].alive:
+            st.stack.pop()
+            return
+        g.ask(fr.seat, "choose", f"羁绊: give seat {fr.index} another card, or pass",
+              ["pass", *(f"choose {c}" for c in hand)])
+
+    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
+        words = action.split()
+        if words[0] != "choose":
+            return None
+        to = int(words[3]) if len(words) == 4 else g.state.stack[-1].index
+        return (seat, to), f"gives a card to seat {to}"
+
+
+SKILLS[JiBan.id] = JiBan()

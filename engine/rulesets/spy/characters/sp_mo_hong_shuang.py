@@ -1,0 +1,104 @@
+"""墨红霜(SP) sp_mo_hong_shuang (hidden; spy digest §9): 朝百合 — contest, flip, choose a
+female character (face up); they draw 1 or discard 1 hand card at random (the 墨红霜 player
+chooses, §11.13); 暮蔷薇 — in your own turn, after you receive an intel, you may turn your
+character face down, take one intel from your intel area into your hand, then put one hand
+card into a male character's intel area."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.state import Frame
+
+from ..cards import place
+from ..skills import SKILLS, Skill
+from ..table import ROWS
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def sex(g: Game, seat: int) -> str:
+    """The sex of a face-up character ('' face down or none, §5.2)."""
+    p = g.state.seats[seat]
+    return ROWS[p.character].sex if p.character and p.exposed else ""
+
+
+class ZhaoBaiHe(Skill):
+    id = "zhao_bai_he"
+    zh = "朝百合"
+    kind = "contest"
+    flip = True
+
+    def actions(self, g: Game, seat: int) -> list[str]:
+        # herself counts: she is a face-up female character once flipped
+        return [f"skill {self.id} to {s}" for s in g.living() if s == seat or sex(g, s) == "F"]
+
+    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+        g.push(Frame("spy_card", seat=seat, index=int(opts["to"]), text=self.id))
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        hand = st.seats[fr.index].hand
+        if not fr.answer:
+            g.ask(fr.seat, "choose", "朝百合: they draw 1, or discard 1 at random",
+                  ["choose draw", *(["choose discard"] if hand else [])])
+            return
+        st.stack.pop()
+        if fr.answer == "choose draw":
+            g.draw(fr.index, 1)
+            return
+        g.discard_from_hand(fr.index, [hand[g.random_below(len(hand))]])
+
+
+class MuQiangWei(Skill):
+    id = "mu_qiang_wei"
+    zh = "暮蔷薇"
+    kind = "trigger"
+    events = ("received",)
+
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        st = g.state
+        if kw["seat"] != seat or st.turn != seat or not st.seats[seat].intel:
+            return []
+        if not any(sex(g, s) == "M" for s in g.living()):
+            return []
+        return [f"skill {self.id}"]
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        g.state.seats[fr.seat].exposed = False
+        g.log("flip_down", fr.seat, f"seat {fr.seat} turns the character face down", seats=(fr.seat,))
+        g.push(Frame("spy_card", seat=fr.seat, text=self.id))
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        me = st.seats[fr.seat]
+        if fr.stage == 0:
+            if fr.answer:
+                m = int(fr.answer.split()[1])
+                fr.answer = ""
+                me.intel.remove(m)
+                me.hand.append(m)
+                g.log("take", fr.seat, f"seat {fr.seat} takes the intel {m} into the hand", cards=(m,))
+                fr.stage = 1
+            else:
+                g.ask(fr.seat, "choose", "暮蔷薇: take an intel into your hand",
+                      [f"choose {m}" for m in sorted(me.intel)])
+                return
+        males = [s for s in g.living() if sex(g, s) == "M"]
+        if fr.answer:
+            words = fr.answer.split()
+            st.stack.pop()
+            card, to = int(words[1]), int(words[3])
+            me.hand.remove(card)
+            place(g, to, card)
+            return
+        if not males or not me.hand:
+            st.stack.pop()
+            return
+        g.ask(fr.seat, "choose", "暮蔷薇: put a hand card into a male character's intel area",
+              [f"choose {c} to {s}" for c in sorted(me.hand) for s in males])
+
+
+SKILLS[ZhaoBaiHe.id] = ZhaoBaiHe()
+SKILLS[MuQiangWei.id] = MuQiangWei()

@@ -1,0 +1,51 @@
+"""王富贵 wang_fu_gui (spy digest §9): 江湖令 — after you send an intel, you may declare a
+colour; this turn, when the intel is received, you may discard one intel of that colour
+from the receiver's intel area (the new one included); if it was black, draw 1."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.marks import add, find
+from engine.state import Frame
+
+from .. import deck
+from ..marks import Declared
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class JiangHuLing(Skill):
+    id = "jiang_hu_ling"
+    zh = "江湖令"
+    kind = "trigger"
+    events = ("sent", "received")
+
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        st = g.state
+        if event == "sent":
+            return [f"skill {self.id} choose {c}" for c in deck.COLORS_ALL] if kw["seat"] == seat else []
+        colors = {m.color for m in find(st, Declared) if m.seat == seat}
+        if kw["sender"] != seat or not colors:
+            return []
+        intel = st.seats[kw["seat"]].intel
+        return [f"skill {self.id} on {m}" for m in sorted(intel) if colors & set(deck.colors(m))]
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        st = g.state
+        words = action.split()
+        if words[2] == "choose":
+            add(st, Declared(fr.seat, words[3]))
+            g.log("declare", fr.seat, f"seat {fr.seat} declares {words[3]}")
+            return
+        m = int(words[3])
+        st.seats[fr.index].intel.remove(m)
+        g.discard_card(m)
+        g.log("discard", fr.seat, f"seat {fr.seat} discards the intel {m}", cards=(m,))
+        if deck.IS_BLACK[m]:
+            g.draw(fr.seat, 1)
+
+
+SKILLS[JiangHuLing.id] = JiangHuLing()

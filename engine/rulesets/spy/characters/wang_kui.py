@@ -1,0 +1,46 @@
+"""王魁 wang_kui (spy digest §9): 以牙还牙 — after you receive a black intel, you may put one
+black hand card into the intel area of the sender or of the sender's left-hand or
+right-hand neighbour, then draw 1."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.state import Frame
+
+from .. import deck
+from ..cards import place
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class YiYaHuanYa(Skill):
+    id = "yi_ya_huan_ya"
+    zh = "以牙还牙"
+    kind = "trigger"
+    events = ("received",)
+
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        sender = kw["sender"]
+        if kw["seat"] != seat or not deck.IS_BLACK[kw["card"]] or sender < 0:
+            return []
+        n = g.state.players
+        targets = sorted({s for s in (sender, (sender - 1) % n, (sender + 1) % n) if g.state.seats[s].alive})
+        blacks = sorted(c for c in g.state.seats[seat].hand if deck.IS_BLACK[c])
+        return [f"skill {self.id} to {s} cards {c}" for s in targets for c in blacks]
+
+    def asked(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> bool:
+        return kw["seat"] == seat and deck.IS_BLACK[kw["card"]] and kw["sender"] >= 0 \
+            and bool(g.state.seats[seat].hand)
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        words = action.split()
+        to, card = int(words[3]), int(words[5])
+        g.state.seats[fr.seat].hand.remove(card)
+        place(g, to, card)
+        g.draw(fr.seat, 1)
+
+
+SKILLS[YiYaHuanYa.id] = YiYaHuanYa()

@@ -1,0 +1,57 @@
+"""吴志国 wu_zhi_guo (spy digest §9): 坚韧 — after you receive a black intel, you may show the
+top card of the pile; if it is black, take it into your hand and discard one black intel
+from any player's intel area; otherwise it stays on top."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.state import Frame
+
+from .. import deck
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class JianRen(Skill):
+    id = "jian_ren"
+    zh = "坚韧"
+    kind = "trigger"
+    events = ("received",)
+
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        return [f"skill {self.id}"] if kw["seat"] == seat and deck.IS_BLACK[kw["card"]] else []
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        st = g.state
+        top = g.take_pile_top()
+        if not top:
+            return
+        g.log("reveal", fr.seat, f"seat {fr.seat} shows the pile top {top}", cards=(top,))
+        if not deck.IS_BLACK[top]:
+            st.pile.append(top)
+            return
+        st.seats[fr.seat].hand.append(top)
+        g.push(Frame("spy_card", seat=fr.seat, text=self.id))
+
+    def step(self, g: Game, fr: Frame) -> None:
+        st = g.state
+        if fr.answer:
+            m = int(fr.answer.split()[1])
+            st.stack.pop()
+            for p in st.seats:
+                if m in p.intel:
+                    p.intel.remove(m)
+            g.discard_card(m)
+            g.log("discard", fr.seat, f"seat {fr.seat} discards the intel {m}", cards=(m,))
+            return
+        options = [f"choose {m}" for s in g.living() for m in sorted(st.seats[s].intel) if deck.IS_BLACK[m]]
+        if not options:
+            st.stack.pop()
+            return
+        g.ask(fr.seat, "choose", "坚韧: discard a black intel", options)
+
+
+SKILLS[JianRen.id] = JianRen()

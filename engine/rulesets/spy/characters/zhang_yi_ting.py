@@ -1,0 +1,40 @@
+"""张一挺 zhang_yi_ting (spy digest §9): 强令 — after you send an intel, and again after you
+choose to receive one, you may name up to 2 card names; for the rest of this turn nobody
+may use those cards from hand (counts-as uses such as 偷天 are not barred)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from engine.marks import add
+from engine.state import Frame
+
+from .. import deck
+from ..marks import Barred
+from ..skills import SKILLS, Skill
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class QiangLing(Skill):
+    id = "qiang_ling"
+    zh = "强令"
+    kind = "trigger"
+    events = ("sent", "accepted")
+
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        if kw["seat"] != seat:
+            return []
+        names = sorted(deck.FUNCTIONS)
+        return ([f"skill {self.id} choose {n}" for n in names]
+                + [f"skill {self.id} choose {a},{b}" for a, b in combinations(names, 2)])
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        for name in action.split()[-1].split(","):
+            add(g.state, Barred(name))
+        g.log("barred", fr.seat, f"seat {fr.seat} bars {action.split()[-1]} this turn")
+
+
+SKILLS[QiangLing.id] = QiangLing()

@@ -1,0 +1,148 @@
+"""The legal actions of an open decision in notation (docs/notation.md, spy section):
+``main``, ``send``, ``arrive``, ``contest``, ``rescue`` and ``handoff`` are computed from the
+hand and the table; ``choose``/``trigger``/``character`` list their options on the prompt."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from engine.state import Prompt
+
+from . import deck, skills
+from .cards import mislead_targets
+from .marks import Barred, Jailed
+from .nodes import forced
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+BARRED = Barred.tag
+JAILED = Jailed.tag
+
+
+def legal_for(g: Game, prompt: Prompt) -> list[str]:
+    kind = prompt.kind
+    seat = prompt.seat
+    if kind == "main":
+        return main_actions(g, seat)
+    if kind == "send":
+        return send_actions(g, seat)
+    if kind == "arrive":
+        return arrive_actions(g, seat)
+    if kind == "contest":
+        return contest_actions(g, seat)
+    if kind == "rescue":
+        return rescue_actions(g, seat)
+    if kind == "handoff":
+        return handoff_actions(g, seat)
+    return list(prompt.options)
+
+
+def usable(g: Game, seat: int, function: str) -> bool:
+    """Hand cards of ``function`` may be used (强令 bars names; 禁闭 bars all hand cards).
+    Reads the mark records directly: this runs for every listed card."""
+    for m in g.state.marks:
+        if m.tag == BARRED and m.words[0] == function:
+            return False
+        if m.tag == JAILED and m.seats[0] == seat:
+            return False
+    return True
+
+
+def hand_by_function(g: Game, seat: int) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for c in sorted(g.state.seats[seat].hand):
+        out.setdefault(deck.FUNCTION[c], []).append(c)
+    return out
+
+
+def main_actions(g: Game, seat: int) -> list[str]:
+    st = g.state
+    out = ["pass"]
+    others = [s for s in g.living() if s != seat]
+    black_intel = sorted(c for s in g.living() for c in st.seats[s].intel if deck.IS_BLACK[c])
+    for function, cards in hand_by_function(g, seat).items():
+        if not usable(g, seat, function):
+            continue
+        for c in cards:
+            if function in ("probe", "balance", "threaten"):
+                out += [f"play {c} to {s}" for s in others]
+            elif function == "bribe":
+                out += [f"play {c} to {s}" for s in g.living()]
+            elif function == "clarify":
+                out += [f"play {c} on {m}" for m in black_intel]
+    if st.characters:
+        out += skills.active_actions(g, seat, "main")
+    return out
+
+
+def send_actions(g: Game, seat: int) -> list[str]:
+    """``send N`` (← →), ``send N to S`` (↑), ``… lock L`` for lock cards; 联络 adds the
+    other arrows."""
+    others = [s for s in g.living() if s != seat]
+    any_arrow = skills.passive(g, seat, "lian_luo")
+    out: list[str] = []
+    for c in sorted(g.state.seats[seat].hand):
+        arrow = deck.DIRECTION[c]
+        forms: list[str] = []
+        if arrow != "up":
+            forms.append(f"send {c}")
+        if any_arrow:
+            forms += [f"send {c} {w}" for w in ("left", "right") if w != arrow]
+        if arrow == "up" or any_arrow:
+            forms += [f"send {c} to {s}" for s in others]
+        out += forms
+        if deck.LOCK[c]:
+            out += [f"{f} lock {L}" for f in forms for L in others]
+    return out
+
+
+def arrive_actions(g: Game, seat: int) -> list[str]:
+    out = ["accept"]
+    if not forced(g, seat):
+        out.append("decline")
+    if usable(g, seat, "decrypt"):
+        out += [f"play {c}" for c in hand_by_function(g, seat).get("decrypt", [])]
+    return out
+
+
+def contest_actions(g: Game, seat: int) -> list[str]:
+    out = ["pass"]
+    by = hand_by_function(g, seat)
+    if usable(g, seat, "intercept"):
+        out += [f"play {c}" for c in by.get("intercept", [])]
+    if usable(g, seat, "swap"):
+        out += [f"play {c}" for c in by.get("swap", [])]
+    targets = mislead_targets(g)
+    if usable(g, seat, "mislead"):
+        out += [f"play {c} to {s}" for c in by.get("mislead", []) for s in targets]
+    if g.state.characters:
+        # 强令: the card it is used as counts (barring 误导 stops 应变, barring 截获 does not; §9)
+        if skills.passive(g, seat, "ying_bian") and usable(g, seat, "mislead"):
+            out += [f"play {c} to {s} as mislead" for c in by.get("intercept", []) for s in targets]
+        out += skills.active_actions(g, seat, "contest")
+    return out
+
+
+def rescue_actions(g: Game, seat: int) -> list[str]:
+    st = g.state
+    dying = st.stack[-1].seat
+    out = ["pass"]
+    if usable(g, seat, "clarify"):
+        blacks = sorted(c for c in st.seats[dying].intel if deck.IS_BLACK[c])
+        out += [f"play {c} on {m}" for c in hand_by_function(g, seat).get("clarify", []) for m in blacks]
+    if st.characters:
+        out += skills.active_actions(g, seat, "rescue")
+    return out
+
+
+def handoff_actions(g: Game, seat: int) -> list[str]:
+    hand = sorted(g.state.seats[seat].hand)
+    out = ["pass"]
+    living = g.living()
+    for k in (1, 2, 3):
+        for combo in combinations(hand, k):
+            cards = ",".join(map(str, combo))
+            out += [f"choose {cards} to {s}" for s in living]
+    return out

@@ -1,0 +1,243 @@
+"""The character-skill framework of 谍战篇 (spy digest §5.2, §9): the kinds of skill, when a
+seat may use one, the trigger windows (§5.3 step 1: from the turn player in turn order),
+and the hooks the flow and the cards call (a card used, an intel sent / accepted /
+received, before death, "has no effect" checks).
+
+A skill is a :class:`Skill` subclass registered by its character's module
+(``characters/<id>.py``); ids are scoped to this ruleset (§11.20)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.marks import add, has, remove
+from engine.state import Frame
+
+from .marks import Jailed, JiuJiTaken, Used
+from .nodes import settle
+from .table import ROWS
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+#: The trigger window every face-down character gets when targeted (就计's cover).
+MASK = "face_down"
+#: Skill id -> skill object (filled by the character modules).
+SKILLS: dict[str, Skill] = {}
+
+
+class Skill:
+    """One character skill. ``kind``: ``main`` (play phase, once per phase), ``contest``,
+    ``rescue`` (a dying-time skill), ``trigger`` (fires on events), ``passive``. ``flip``
+    skills cost turning the character face up (usable only while face down, §5.2)."""
+
+    id: ClassVar[str] = ""
+    zh: ClassVar[str] = ""
+    kind: ClassVar[str] = "passive"
+    flip: ClassVar[bool] = False
+    events: ClassVar[tuple[str, ...]] = ()
+    """Trigger skills: the events they listen to."""
+    also: ClassVar[tuple[str, ...]] = ()
+    """Further idle points an active skill may be used at (急智: ``rescue`` too)."""
+    once: ClassVar[bool] = False
+    """Once per turn (急送's once per contest phase, 金口一开; main skills always are)."""
+    forced: ClassVar[bool] = False
+    """A trigger without "you may" (可以): it fires without asking (its only offer is taken)."""
+
+    # --------------------------------------------------------------- active skills
+    def actions(self, g: Game, seat: int) -> list[str]:
+        """The notation of each legal use now (active skills)."""
+        return [f"skill {self.id}"]
+
+    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+        """Carry out a use (the cost is paid by :func:`use`)."""
+
+    def step(self, g: Game, fr: Frame) -> None:
+        """Continue a ``spy_card`` frame whose ``text`` is this skill's id."""
+        g.state.stack.pop()
+
+    # --------------------------------------------------------------- triggers
+    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+        """Trigger skills: the ``skill …`` actions open to ``seat`` on this event (empty:
+        it does not fire)."""
+        return []
+
+    def asked(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> bool:
+        """Whether the seat is asked even with nothing usable (only ``pass``): a skill whose
+        use needs a certain hand card is asked on its public condition, so the prompt tells
+        nobody what the hand holds (as the classic ruleset does)."""
+        return False
+
+    def fire(self, g: Game, fr: Frame, action: str) -> None:
+        """Carry out a trigger answer (``fr`` is the ``spy_trigger`` frame, popped)."""
+
+
+def character_of(g: Game, seat: int) -> str:
+    return g.state.seats[seat].character
+
+
+def skill_ids(g: Game, seat: int) -> tuple[str, ...]:
+    ch = g.state.seats[seat].character
+    return ROWS[ch].skills if ch else ()
+
+
+def can_use(g: Game, seat: int, sk: Skill) -> bool:
+    """The seat may use ``sk`` now: alive, not 禁闭'd, face up (face down for a flip skill)."""
+    st = g.state
+    p = st.seats[seat]
+    if not p.alive or has(st, Jailed(seat)):
+        return False
+    return (not p.exposed) if sk.flip else p.exposed
+
+
+def owned(g: Game, seat: int, kind: str) -> list[Skill]:
+    if not g.state.characters:
+        return []
+    return [SKILLS[s] for s in skill_ids(g, seat) if s in SKILLS
+            and (SKILLS[s].kind == kind or kind in SKILLS[s].also) and can_use(g, seat, SKILLS[s])]
+
+
+def passive(g: Game, seat: int, skill: str) -> bool:
+    """Whether ``seat`` has the passive (or always-on) skill ``skill`` working now."""
+    st = g.state
+    if not st.characters or skill not in skill_ids(g, seat):
+        return False
+    p = st.seats[seat]
+    return p.alive and p.exposed and not has(st, Jailed(seat))
+
+
+def active_actions(g: Game, seat: int, kind: str) -> list[str]:
+    out: list[str] = []
+    for sk in owned(g, seat, kind):
+        if (kind == "main" or sk.once) and has(g.state, Used(seat, sk.id)):
+            continue
+        out += sk.actions(g, seat)
+    return out
+
+
+def flip_up(g: Game, seat: int, sk: Skill) -> None:
+    p = g.state.seats[seat]
+    p.exposed = True
+    g.log("flip", seat, f"seat {seat} turns {p.character} face up", seats=(seat,))
+
+
+def use(g: Game, seat: int, skill: str, opts: dict[str, str]) -> None:
+    """An active skill: pay the cost (flip / once-per-phase mark), log, run it, then the node."""
+    sk = SKILLS[skill]
+    if sk.flip:
+        flip_up(g, seat, sk)
+    if sk.kind == "main" or sk.once:
+        add(g.state, Used(seat, sk.id))
+    g.log("skill", seat, f"seat {seat} uses {sk.id}")
+    settle(g)
+    sk.use(g, seat, opts)
+
+
+def h_skill_step(g: Game, fr: Frame) -> None:
+    SKILLS[fr.text].step(g, fr)
+
+
+# ------------------------------------------------------------------ triggers
+def fire(g: Game, event: str, seat: int, **kw: Any) -> None:
+    """An event happened (§5.3 step 1): open a trigger window for every seat with a skill
+    that may fire, from the turn player in turn order (pushed in reverse: a stack)."""
+    st = g.state
+    if not st.characters:
+        return
+    n = st.players
+    frames: list[Frame] = []
+    for i in range(n):
+        s = (st.turn + i) % n
+        p = st.seats[s]
+        if event == "targeted" and s == seat and p.character and not p.exposed and p.alive \
+                and "jiu_ji" not in skill_ids(g, s):
+            # every face-down target is asked, so 就计's prompt tells nobody who she is
+            frames.append(Frame("spy_trigger", seat=s, text=f"{MASK} {event} -", index=seat))
+        for sid in skill_ids(g, s):
+            sk = SKILLS.get(sid)
+            if sk is None or sk.kind != "trigger" or event not in sk.events:
+                continue
+            fr = Frame("spy_trigger", seat=s, text=f"{sid} {event} {kw.get('function', '-')}", index=seat,
+                       card=int(kw.get("card", 0)), order=[int(kw.get("sender", -1))])
+            frames.append(fr)
+    for fr in reversed(frames):
+        g.push(fr)
+
+
+def trigger_kw(fr: Frame) -> dict[str, Any]:
+    """The event's values kept on a ``spy_trigger`` frame: the seat it happened to, the
+    card, the sender (receipts), the card function (card uses)."""
+    return {"seat": fr.index, "card": fr.card, "sender": fr.order[0] if fr.order else -1,
+            "function": fr.text.split()[2]}
+
+
+def h_trigger(g: Game, fr: Frame) -> None:
+    """A trigger window of one seat's skill: ``pass`` or ``skill ID …``."""
+    st = g.state
+    sid, event, _ = fr.text.split()
+    if sid == MASK:
+        if fr.answer:
+            fr.answer = ""
+            st.stack.pop()
+            return
+        g.ask(fr.seat, "trigger", "a face-down character may react", ["pass"])
+        return
+    sk = SKILLS[sid]
+    if fr.answer:
+        action, fr.answer = fr.answer, ""
+        st.stack.pop()
+        if action != "pass":
+            if sk.flip:
+                flip_up(g, fr.seat, sk)
+            g.log("skill", fr.seat, f"seat {fr.seat} uses {sid}")
+            sk.fire(g, fr, action)
+        return
+    p = st.seats[fr.seat]
+    # "before death" skills work for the dead (§6.2); others need a living owner
+    usable = can_use(g, fr.seat, sk) or (event == "before_death" and p.exposed and not has(st, Jailed(fr.seat)))
+    kw = trigger_kw(fr)
+    offers = sk.offers(g, fr.seat, event, kw) if usable else []
+    if not offers and not (usable and sk.asked(g, fr.seat, event, kw)):
+        st.stack.pop()
+        return
+    if sk.forced:
+        fr.answer = offers[0]
+        return
+    # a flip skill's prompt names nothing: the character is still face down
+    g.ask(fr.seat, "trigger", "a face-down character may react" if sk.flip else f"{sk.zh}: use it?",
+          ["pass", *offers])
+
+
+def fire_before_death(g: Game, dead: list[int]) -> None:
+    """§6.3 step 2: "before death" skills of the dead, and of others (承志)."""
+    for d in reversed(dead):
+        fire(g, "before_death", d)
+
+
+def note_card_use(g: Game, seat: int, card: int, function: str) -> None:
+    """A hand card was used: the ``used_card`` window (转交, 换日, 诱导) opens once the card
+    has resolved (its frame is pushed below the card's own frames, §5.1)."""
+    fire(g, "used_card", seat, card=card, function=function)
+
+
+def after_targeted(g: Game, target: int, card: int) -> None:
+    """就计 (§9 李宁玉): once the card that targeted her has resolved, it goes into her hand
+    (nothing when no real card was used, e.g. 诡诈)."""
+    st = g.state
+    if not card or not has(st, JiuJiTaken(target)):
+        return
+    remove(st, JiuJiTaken)
+    for zone in (st.discard, st.removed):
+        if card in zone:
+            zone.remove(card)
+            st.seats[target].hand.append(card)
+            g.log("take", target, f"seat {target} takes {card} into the hand", cards=(card,))
+            return
+
+
+def no_effect(g: Game, user: int, target: int, function: str, card: int) -> bool:
+    """Whether the card has no effect on ``target`` (城府: 试探 and 威逼)."""
+    if function in ("probe", "threaten") and passive(g, target, "cheng_fu"):
+        g.log("no_effect", target, f"seat {target}'s cheng_fu: no effect", seats=(target,))
+        return True
+    return False

@@ -1,0 +1,62 @@
+"""The hard bot level end to end (issue 14 point 4): a match of search bots (``BOT_SEARCH``)
+plays to the end through the real service path — gRPC engine service, Celery worker, Redis —
+and the worker really searches (the engine service's ``Determinize``) within the budget it
+is given (``FENGSHENG_SEARCH_BUDGET_MS``)."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import grpc
+import pytest
+from helpers.processes import ServiceProcess, start_worker
+from service_util import check_stream_and_history, replay_matches, wait_over
+
+from engine import Game
+from fengsheng.v1 import engine_service_pb2 as es
+from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
+
+BUDGET_MS = 40
+
+
+def test_a_hard_bot_match_plays_to_the_end_with_search(
+    redis_url: str, engine: ServiceProcess, stub: es_grpc.EngineServiceStub, proc_logs: Path, rdb: object
+) -> None:
+    worker = start_worker(redis_url, engine.address, proc_logs, concurrency=2,
+                          env={"FENGSHENG_SEARCH_BUDGET_MS": str(BUDGET_MS)})
+    try:
+        seats = [es.BOT_SEARCH, es.BOT_V2, es.BOT_SEARCH, es.BOT_RANDOM]
+        res = stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(players=4, seed=404, seats=seats)))
+        wait_over(stub, res.match_id, timeout=200)
+        obs = stub.GetObservation(es.GetObservationRequest(match_id=res.match_id, seat=-1))
+        assert obs.outcome.over and obs.outcome.winners
+        assert check_stream_and_history(rdb, res.match_id) > 20  # type: ignore[arg-type]
+        replay_matches(stub, res.match_id)
+        took = [float(ms) for ms in re.findall(r"bots\.move search match=\S+ decision=\d+ took (\d+) ms", worker.log())]
+        assert took, worker.log()[-3000:]
+        # the budget plus one playout; generous for a loaded machine
+        assert sorted(took)[len(took) // 2] < BUDGET_MS + 400
+    finally:
+        worker.stop()
+
+
+def test_determinize_gives_the_seat_its_own_view(engine: ServiceProcess, stub: es_grpc.EngineServiceStub) -> None:
+    res = stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(players=5, seed=9)))
+    for _ in range(30):  # a few moves by hand
+        legal = stub.ListLegalActions(es.ListLegalActionsRequest(match_id=res.match_id, seat=-1))
+        mine = stub.ListLegalActions(es.ListLegalActionsRequest(match_id=res.match_id, seat=legal.seat_to_act))
+        stub.Act(es.ActRequest(match_id=res.match_id, seat=legal.seat_to_act, decision=legal.decision,
+                               action=random.Random(_).choice(list(mine.actions))))
+    for seat in range(5):
+        real = stub.GetObservation(es.GetObservationRequest(match_id=res.match_id, seat=seat))
+        reply = stub.Determinize(es.DeterminizeRequest(match_id=res.match_id, seat=seat, seed=seat))
+        world = Game.restore(reply.snapshot)
+        assert reply.decision == real.pending.number
+        assert world.observation(seat) == real
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Determinize(es.DeterminizeRequest(match_id=res.match_id, seat=9, seed=1))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
