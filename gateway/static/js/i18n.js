@@ -134,6 +134,7 @@ const WORDS = {
   TEXT: ["文本", "Text"], text: ["文本", "text"],
   ANY: ["任意", "Any"], any: ["任意", "any"],
   red: ["红", "red"], blue: ["蓝", "blue"], black: ["黑", "black"], red_blue: ["红蓝", "red/blue"], "red+blue": ["红蓝", "red/blue"],
+  up: ["向上", "up"], "red+black": ["红黑", "red/black"], "blue+black": ["蓝黑", "blue/black"],
   RED: ["红", "red"], BLUE: ["蓝", "blue"], BLACK: ["黑", "black"], RED_BLUE: ["红蓝", "red/blue"],
   听风: ["听风(红)", "听风 (red)"], 看雨: ["看雨(蓝)", "看雨 (blue)"], 日落: ["日落(黑)", "日落 (black)"],
   left: ["向左", "left"], right: ["向右", "right"],

@@ -95,6 +95,7 @@ const ACTION_PHRASES = [
   [/^chooses a card to discard$/, () => ["选择一张要弃的牌", "chooses a card to discard"]],
   [/^chooses a card to give \(收买\)$/, () => ["选择一张要交出的牌（收买）", "chooses a card to give (Bribe)"]],
   [/^puts a hand card on the pile top$/, () => ["将一张手牌置于牌堆顶", "puts a hand card on the pile top"]],
+  [/^gives a card$/, () => ["交出一张牌", "gives a card"]],
 ];
 const ACTION_PARTS = [
   [/ \(a hand card discarded face down\)$/, ["（背面弃置一张手牌）", " (a hand card discarded face down)"]],
@@ -106,7 +107,7 @@ const ACTION_PARTS = [
 function actionText(v, deck, actionLabel) {
   const zh = getLang() === "zh";
   for (const [re, make] of ACTION_PHRASES) if (re.test(v)) return make()[zh ? 0 : 1];
-  let rest = v;
+  let rest = v.replace(/ (to|lock) seat (\d+)/g, " $1 $2"); // 谍战篇's public sends name the seat
   const tails = [];
   for (const [re, words] of ACTION_PARTS) {
     const m = re.exec(rest);
