@@ -9,7 +9,8 @@ Modes (all in one run, each bounded in time):
   actions: one Act per action (``want_next_legal`` returns the next seat's options);
   actions/s and Act latency. Echo and direct alternate for ``--rounds`` rounds (default 3)
   so that both see the same machine; the medians are reported, with ``actions_vs_echo``
-  the median of the per-round ratios. Then direct again at half the measured throughput
+  the median of the per-round ratios (the celery mode joins each round too:
+  ``celery_vs_direct``). Then direct again at half the measured throughput
   (paced), for the latency at that load.
 - ``celery``: K all-bot matches played by Celery workers (child processes) through the
   engine service; actions/s, and the p50/p99 of the time between consecutive actions of
@@ -67,6 +68,32 @@ async def serve_echo() -> None:
     await server.wait_for_termination()
 
 
+def cpu_s(pids: list[int]) -> float:
+    """CPU seconds (user + system) used so far by this process and the processes ``pids``
+    (their threads included), from /proc: a measure of work that another program's load on
+    the machine does not change, unlike a rate."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    mine = os.times()
+    total = mine.user + mine.system
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+async def with_cpu(pids: list[int], phase: Any, work_key: str) -> dict[str, Any]:
+    """Run ``phase`` and add its CPU cost per unit of work (``cpu_us_per_call``)."""
+    before = cpu_s(pids)
+    out: dict[str, Any] = await phase
+    spent = cpu_s(pids) - before
+    out["cpu_s"] = round(spent, 3)
+    out["cpu_us_per_call"] = round(spent * 1e6 / max(1, out[work_key]), 1)
+    return out
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -117,11 +144,20 @@ async def bench_echo(address: str, callers: int, seconds: float) -> dict[str, An
 
 # ---------------------------------------------------------------------------- direct mode
 async def bench_direct(
-    address: str, matches: int, seconds: float, players: int, rate: float = 0.0, channels: int = 1
+    address: str,
+    matches: int,
+    seconds: float,
+    players: int,
+    rate: float = 0.0,
+    channels: int = 1,
+    unary: bool = False,
 ) -> dict[str, Any]:
     """K coroutines, each playing one match at a time as every seat. ``rate`` > 0 paces the
     total to about that many actions/s. ``channels`` > 1 opens that many connections (one
-    subchannel pool each), so several replicas on one SO_REUSEPORT port share the load."""
+    subchannel pool each), so several replicas on one SO_REUSEPORT port share the load.
+
+    Each coroutine sends its actions over one long-lived ``ActStream`` (as the gateway
+    does), or with ``unary`` one ``Act`` call per action."""
     import grpc
 
     from fengsheng.v1 import engine_service_pb2 as es
@@ -145,6 +181,16 @@ async def bench_direct(
             stub = stubs[k % len(stubs)]
             rng = random.Random(k)
             next_at = time.perf_counter() + rng.random() * interval
+            stream = None if unary else stub.ActStream()
+            try:
+                await play_matches(stub, stream, rng, next_at)
+            finally:
+                if stream is not None:
+                    await stream.done_writing()
+                    stream.cancel()
+
+        async def play_matches(stub: Any, stream: Any, rng: random.Random, next_at: float) -> None:
+            nonlocal actions, calls, finished
             while time.perf_counter() < stop:
                 settings = es.MatchSettings(players=players, seed=rng.randrange(1, 2**62))
                 created = await stub.CreateMatch(es.CreateMatchRequest(settings=settings))
@@ -158,20 +204,27 @@ async def bench_direct(
                             await asyncio.sleep(delay)
                         next_at += interval
                     action = rng.choice(list(legal.actions))
+                    request = es.ActRequest(
+                        match_id=match_id,
+                        seat=pending.seat,
+                        decision=legal.decision,
+                        action=action,
+                        origin="bench",
+                        want_next_legal=True,
+                    )
                     t0 = time.perf_counter()
                     try:
-                        res = await stub.Act(
-                            es.ActRequest(
-                                match_id=match_id,
-                                seat=pending.seat,
-                                decision=legal.decision,
-                                action=action,
-                                origin="bench",
-                                want_next_legal=True,
-                            )
-                        )
+                        if stream is None:
+                            res = await stub.Act(request)
+                        else:
+                            await stream.write(request)
+                            res = await stream.read()
                     except grpc.aio.AioRpcError as exc:
                         errors[exc.code().name] = errors.get(exc.code().name, 0) + 1
+                        break
+                    if res.HasField("error"):  # a refusal on the stream (the stream goes on)
+                        name = next((c.name for c in grpc.StatusCode if c.value[0] == res.error.code), "UNKNOWN")
+                        errors[name] = errors.get(name, 0) + 1
                         break
                     latencies.append((time.perf_counter() - t0) * 1000)
                     calls += 1
@@ -190,6 +243,7 @@ async def bench_direct(
         "matches": matches,
         "channels": channels,
         "target_rate": rate or None,
+        "transport": "unary Act" if unary else "ActStream",
         "actions": actions,
         "matches_finished": finished,
         "actions_per_s": round(actions / elapsed, 1),
@@ -233,14 +287,19 @@ async def bench_celery(address: str, redis_url: str, matches: int, seconds: floa
                     active.remove(mid)
                     await create()
         elapsed = time.perf_counter() - t0
-    # actions and their spacing, from the stream: one "last" entry per write
+        # the end of the phase on the stream's clock; then stop the matches still playing
+        # (their next write finds no match), so they do not load the next phase
+        secs, micros = await rdb.time()
+        t_end_ms = int(secs) * 1000 + int(micros) // 1000
+        for mid in active:
+            await rdb.delete(state_key(mid))
+    # actions and their spacing, from the stream: one "last" entry per write, up to the end
     actions = 0
     gaps: list[float] = []
-    t_end_ms = None
     for mid in ids:
         entries = await rdb.xrange(events_key(mid))
         stamps = [int(eid.split(b"-")[0]) for eid, f in entries if f.get(b"l") == b"1"]
-        t_end_ms = t_end_ms or stamps[0] + int(elapsed * 1000)
+        stamps = [t for t in stamps if t <= t_end_ms]
         writes = stamps[1:]  # the first write is the creation
         actions += len(writes)
         gaps += [float(b - a) for a, b in itertools.pairwise(stamps)]
@@ -272,6 +331,9 @@ def main() -> int:
         "--replicas", type=int, default=1, help="engine server processes on one SO_REUSEPORT port (direct mode)"
     )
     parser.add_argument("--modes", default="echo,direct,half,celery")
+    parser.add_argument(
+        "--unary", action="store_true", help="direct mode: one unary Act call per action instead of an ActStream"
+    )
     parser.add_argument(
         "--rounds", type=int, default=3, help="alternate the echo and direct measurements this many times (medians)"
     )
@@ -326,21 +388,70 @@ def main() -> int:
                     direct_procs.append(proc)
                 out["replicas"] = args.replicas
             channels = 1 if args.replicas == 1 else 4 * args.replicas
-            # Echo and direct alternate, round after round, so both see the same machine: on a
-            # shared host the ceiling itself drifts by ±20 % from one minute to the next.
+            celery_addr = ""
+            if "celery" in modes:
+                proc, celery_addr = spawn(
+                    ["-m", "fengsheng.cli", "engine-server", "--port", "0", "--bot-port", "0"],
+                    logs / "engine-celery.log",
+                )
+                procs.append(proc)
+                for i in range(args.workers):
+                    w = subprocess.Popen(
+                        [sys.executable, "-m", "fengsheng.cli", "worker", "--engine", celery_addr,
+                         "--concurrency", "8", "--loglevel", "WARNING"],
+                        stdout=(logs / f"worker{i}.log").open("wb"), stderr=subprocess.STDOUT, cwd=ROOT,
+                        env={**os.environ, "PYTHONPATH": str(ROOT)},
+                    )  # fmt: skip
+                    procs.append(w)
+                time.sleep(2.0)  # workers connect
+                # warm-up, not counted: on a loaded machine the workers' start-up (imports,
+                # broker connection, embedded beat) would otherwise eat the first round
+                asyncio.run(bench_celery(celery_addr, redis_url, 2, 3.0, args.players))
+            # Echo, direct and celery alternate, round after round, so all see the same
+            # machine: on a shared host the ceiling itself drifts by ±20 % from one minute to
+            # the next.
+            # the processes whose CPU each phase costs (besides this one, the client)
+            redis_pids = [redis_server.process.pid] if redis_server is not None and redis_server.process else []
+            echo_pids = [p.pid for p in procs[:1]] if echo_addr else []
+            direct_pids = [p.pid for p in direct_procs] + redis_pids
+            celery_pids = [p.pid for p in procs if p not in direct_procs and p.pid not in echo_pids] + redis_pids
             echo_rounds: list[dict[str, Any]] = []
             direct_rounds: list[dict[str, Any]] = []
+            celery_rounds: list[dict[str, Any]] = []
             for r in range(args.rounds):
                 if echo_addr:
                     echo_rounds.append(
-                        asyncio.run(bench_echo(echo_addr, args.echo_callers, min(args.seconds, 5.0)))
+                        asyncio.run(
+                            with_cpu(
+                                echo_pids, bench_echo(echo_addr, args.echo_callers, min(args.seconds, 5.0)), "calls"
+                            )
+                        )
                     )
                     progress(f"round {r + 1}/{args.rounds}: echo {echo_rounds[-1]['calls_per_s']} calls/s")
                 if "direct" in modes:
                     direct_rounds.append(
-                        asyncio.run(bench_direct(addr, args.matches, args.seconds, args.players, channels=channels))
+                        asyncio.run(
+                            with_cpu(
+                                direct_pids,
+                                bench_direct(
+                                    addr, args.matches, args.seconds, args.players, channels=channels, unary=args.unary
+                                ),
+                                "actions",
+                            )
+                        )
                     )
                     progress(f"round {r + 1}/{args.rounds}: direct {direct_rounds[-1]['actions_per_s']} actions/s")
+                if celery_addr:
+                    celery_rounds.append(
+                        asyncio.run(
+                            with_cpu(
+                                celery_pids,
+                                bench_celery(celery_addr, redis_url, args.matches, args.seconds, args.players),
+                                "actions",
+                            )
+                        )
+                    )
+                    progress(f"round {r + 1}/{args.rounds}: celery {celery_rounds[-1]['actions_per_s']} actions/s")
             if echo_rounds:
                 out["echo"] = {
                     **median_round(echo_rounds, "calls_per_s"),
@@ -356,30 +467,44 @@ def main() -> int:
                     pairs = zip(direct_rounds, echo_rounds, strict=True)
                     ratios = [d["actions_per_s"] / e["calls_per_s"] for d, e in pairs]
                     out["rounds_actions_vs_echo"] = [round(x, 3) for x in ratios]
+                    # the same comparison in CPU spent per call (client + servers + Redis): what
+                    # another program's load on a shared machine changes least
+                    cpu_ratios = [
+                        e["cpu_us_per_call"] / d["cpu_us_per_call"]
+                        for d, e in zip(direct_rounds, echo_rounds, strict=True)
+                    ]
+                    out["rounds_cpu_actions_vs_echo"] = [round(x, 3) for x in cpu_ratios]
+                    out["cpu_actions_vs_echo"] = round(statistics.median(cpu_ratios), 3)
+            if celery_rounds:
+                out["celery"] = {
+                    **median_round(celery_rounds, "actions_per_s"),
+                    "rounds_actions_per_s": [c["actions_per_s"] for c in celery_rounds],
+                }
+                if direct_rounds:
+                    pairs_c = zip(celery_rounds, direct_rounds, strict=True)
+                    out["rounds_celery_vs_direct"] = [
+                        round(c["actions_per_s"] / d["actions_per_s"], 3) for c, d in pairs_c
+                    ]
+                    out["celery_vs_direct"] = round(statistics.median(out["rounds_celery_vs_direct"]), 3)
+                    cpu_c = [
+                        d["cpu_us_per_call"] / c["cpu_us_per_call"]
+                        for c, d in zip(celery_rounds, direct_rounds, strict=True)
+                    ]
+                    out["rounds_cpu_celery_vs_direct"] = [round(x, 3) for x in cpu_c]
             full_rate = out.get("direct", {}).get("actions_per_s", 0)
             if "half" in modes and full_rate > 0:
                 out["direct_half_load"] = asyncio.run(
-                    bench_direct(addr, args.matches, args.seconds, args.players, rate=full_rate / 2, channels=channels)
+                    bench_direct(
+                        addr,
+                        args.matches,
+                        args.seconds,
+                        args.players,
+                        rate=full_rate / 2,
+                        channels=channels,
+                        unary=args.unary,
+                    )
                 )
                 progress(f"half load: p99 {out['direct_half_load']['p99_ms']} ms")
-            for proc in direct_procs:
-                proc.terminate()
-            if "celery" in modes:
-                proc, addr = spawn(
-                    ["-m", "fengsheng.cli", "engine-server", "--port", "0", "--bot-port", "0"],
-                    logs / "engine-celery.log",
-                )
-                procs.append(proc)
-                for i in range(args.workers):
-                    w = subprocess.Popen(
-                        [sys.executable, "-m", "fengsheng.cli", "worker", "--engine", addr,
-                         "--concurrency", "8", "--loglevel", "WARNING"],
-                        stdout=(logs / f"worker{i}.log").open("wb"), stderr=subprocess.STDOUT, cwd=ROOT,
-                        env={**os.environ, "PYTHONPATH": str(ROOT)},
-                    )  # fmt: skip
-                    procs.append(w)
-                time.sleep(2.0)  # workers connect
-                out["celery"] = asyncio.run(bench_celery(addr, redis_url, args.matches, args.seconds, args.players))
         finally:
             for p in procs:
                 if p.poll() is None:

@@ -418,8 +418,6 @@ def _keep_hand_order(shape: Shape, real: list[int], sampled: list[int]) -> list[
 def realize(g: Game, shape: Shape, world: World, rng: random.Random, *,
             events: Sequence[Event] | None = None) -> Game:
     """A new game: ``g``'s state with ``world`` written into the hidden slots of ``shape``."""
-    from engine.game import Game
-
     st = clone_state(g.state)
     real = _real_cards(g.state, shape)
     sampled = _keep_hand_order(shape, real, list(world.cards))
@@ -448,7 +446,7 @@ def realize(g: Game, shape: Shape, world: World, rng: random.Random, *,
     if shape.send_code:
         st.send_code = next(codes, st.send_code)
     st.rng = rng.getrandbits(64)
-    out = Game(st)
+    out = type(g)(st)  # the game class without importing engine.game (it imports us)
     if events is not None:
         out.events = list(events)
     return out
@@ -463,15 +461,13 @@ def determinize(g: Game, seat: int, rng: random.Random, *, prior: IdentityPrior 
     default ``g``'s own log in the seat's view — a restored game has none, so a caller that
     holds the match's event stream passes it). The clone's event log is the seat's view
     when those are engine events, else empty."""
-    from engine.game import Event
-
     shape = shape_of(g, seat)
     obs = observation if observation is not None else g.observation(seat)
     rules = g.ruleset
     seen: Sequence[Any] = [e for e in g.events if e.visible_to(seat)] if events is None else events
     known = private_identities(seen, seat, rules.identities)
     pinned = private_cards(seen, seat)
-    mine = [e for e in seen if isinstance(e, Event)]
+    mine = [e for e in seen if not isinstance(e, game_pb2.Event)]  # engine events, not protobuf ones
     legal = list(obs.legal_actions)
     out = None
     for _ in range(REJECTION_TRIES):

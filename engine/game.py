@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import rng
+from engine.determinize import determinize
 from engine.errors import IllegalAction
 from engine.kinds import PromptKind
 from engine.notation import normalize
@@ -245,8 +246,6 @@ class Game:
         zones and history, revealed identities, what it was shown), the rest resampled from
         its observation alone: other hands, identities, face-down cards, pile order, hidden
         characters (:mod:`engine.determinize`). For search bots."""
-        from engine.determinize import determinize
-
         return determinize(self, seat, rng)
 
     def events_for(self, seat: int) -> list[Event]:

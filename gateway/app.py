@@ -471,7 +471,8 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
     async def seat_socket(websocket: WebSocket, match_id: str) -> None:
         """A seat's events and prompts as they happen; send `{"decision": N, "action": "..."}` to act.
 
-        Messages sent: `hello`, `observation`, `event` (a Watch event), `prompt` (your
+        Messages sent: `hello`, `observation` (at connection and after each write, pushed),
+        `event` (a Watch event), `prompt` (your
         decision is open: `decision`, `legal_actions`), `result` (your action applied),
         `error` (same body as REST errors). Query: `token` (seat token), `from` (resume
         after this event id).

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import random
 import re
 import time
@@ -69,6 +70,80 @@ class _Tries:
         self.unavailable = 0
 
 
+#: idle ``ActStream`` calls kept open per engine replica (more are opened under load, and
+#: closed again when they come back to a full pool)
+ACT_STREAMS_PER_REPLICA = 8
+
+
+def stream_error(error: pb.ActError) -> grpc.aio.AioRpcError:
+    """An ``ActStream`` refusal as the error the unary ``Act`` raises: the same status code,
+    details and trailing metadata (``fs-error``, ``fs-decision``, ``fs-seat-to-act``,
+    ``fs-legal``), so callers handle both alike."""
+    code = next((c for c in grpc.StatusCode if c.value[0] == error.code), grpc.StatusCode.UNKNOWN)
+    md: list[tuple[str, str]] = [("fs-error", error.kind)] if error.kind else []
+    if error.HasField("decision"):
+        md.append(("fs-decision", str(error.decision)))
+    if error.HasField("seat_to_act"):
+        md.append(("fs-seat-to-act", str(error.seat_to_act)))
+    if error.legal:
+        md.append(("fs-legal", json.dumps(list(error.legal), ensure_ascii=True)))
+    return grpc.aio.AioRpcError(code, grpc.aio.Metadata(), grpc.aio.Metadata(*md), details=error.message)
+
+
+def _stream_failure(code: grpc.StatusCode, details: str) -> grpc.aio.AioRpcError:
+    return grpc.aio.AioRpcError(code, grpc.aio.Metadata(), grpc.aio.Metadata(), details=details)
+
+
+class _ActStreams:
+    """Long-lived ``ActStream`` calls to one replica: an action takes an idle one (or opens
+    one), writes its request, reads its response and gives the stream back. One unary call
+    per action costs the engine several times the CPU of one message on an open stream
+    (bench/service_load.py, ``--unary``)."""
+
+    def __init__(self, stub: pb_grpc.EngineServiceStub, size: int = ACT_STREAMS_PER_REPLICA) -> None:
+        self.stub = stub
+        self.size = size
+        self.idle: list[Any] = []
+        #: the replica answered UNIMPLEMENTED (an engine older than ActStream): unary only
+        self.unsupported = False
+
+    async def act(self, request: pb.ActRequest) -> pb.ActResponse:
+        """The response to ``request``; raises ``AioRpcError`` for a refusal (as ``Act``
+        does) and for a broken stream (which is dropped)."""
+        call = self.idle.pop() if self.idle else self.stub.ActStream()
+        try:
+            await call.write(request)
+            res = await asyncio.wait_for(call.read(), CALL_TIMEOUT_S)
+        except TimeoutError:
+            call.cancel()
+            raise _stream_failure(grpc.StatusCode.DEADLINE_EXCEEDED, "ActStream timed out") from None
+        except grpc.aio.AioRpcError:
+            call.cancel()
+            raise
+        except Exception as exc:  # e.g. writing to a call that has ended
+            call.cancel()
+            raise _stream_failure(grpc.StatusCode.UNAVAILABLE, f"ActStream broken: {type(exc).__name__}") from exc
+        except BaseException:
+            call.cancel()
+            raise
+        if res is grpc.aio.EOF:
+            call.cancel()
+            raise _stream_failure(grpc.StatusCode.UNAVAILABLE, "ActStream ended")
+        if len(self.idle) < self.size:
+            self.idle.append(call)
+        else:
+            call.cancel()
+        if res.HasField("error"):
+            raise stream_error(res.error)
+        result: pb.ActResponse = res
+        return result
+
+    def close(self) -> None:
+        for call in self.idle:
+            call.cancel()
+        self.idle.clear()
+
+
 class EngineClient:
     """``grpc.aio`` channels to the engine replicas (one each), shared by every request."""
 
@@ -95,6 +170,7 @@ class EngineClient:
         self._stub = self._stubs[0]
         self._health = self._healths[0]
         self._turn = itertools.count()
+        self._act_streams = [_ActStreams(stub) for stub in self._stubs]
 
     def _order(self) -> list[int]:
         """Replica indices to try for one call: the next one in turn first, then the others."""
@@ -103,6 +179,8 @@ class EngineClient:
         return [(first + k) % n for k in range(n)]
 
     async def close(self) -> None:
+        for streams in self._act_streams:
+            streams.close()
         for channel in self._channels:
             await channel.close()
 
@@ -163,8 +241,33 @@ class EngineClient:
         return result
 
     async def act(self, match_id: str, seat: int, decision: int, action: str) -> pb.ActResponse:
+        """One action, over a long-lived ``ActStream`` to the next replica in turn. A stream
+        that breaks (its replica went away) is dropped and the action goes out as a unary
+        ``Act`` with the usual failover and retries: safe, since an action names its decision
+        (a second delivery answers ``duplicate`` and applies nothing)."""
         request = pb.ActRequest(match_id=match_id, seat=seat, decision=decision, action=action, origin="human")
-        result: pb.ActResponse = await self._call("Act", request)
+        index = self._order()[0]
+        streams = self._act_streams[index]
+        if streams.unsupported:
+            result: pb.ActResponse = await self._call("Act", request)
+            return result
+        start = time.perf_counter()
+        code = "OK"
+        self._metrics.engine_replica_calls.labels(replica=self.addresses[index]).inc()
+        try:
+            return await streams.act(request)
+        except grpc.aio.AioRpcError as exc:
+            code = exc.code().name if exc.code() is not None else "UNKNOWN"
+            if exc.code() == grpc.StatusCode.UNIMPLEMENTED:
+                streams.unsupported = True
+            elif not _broken(exc):
+                raise  # a refusal: the answer
+        finally:
+            # (as method "Act", the same series whichever way the action went)
+            self._metrics.engine_calls.labels(method="Act", code=code).inc()
+            self._metrics.engine_seconds.labels(method="Act").observe(time.perf_counter() - start)
+        self._metrics.engine_failovers.labels(method="Act").inc()
+        result = await self._call("Act", request)
         return result
 
     async def replay(self, match_id: str) -> pb.Replay:
@@ -198,8 +301,11 @@ class EngineClient:
         result: pb.Rulesets = await self._call("ListRulesets", pb.ListRulesetsRequest())
         return result
 
-    async def watch(self, match_id: str, seat: int, from_event_id: str = "") -> AsyncIterator[pb.WatchEvent]:
-        """The seat's events (``seat = -1``: public ones) until the stream ends.
+    async def watch(
+        self, match_id: str, seat: int, from_event_id: str = "", *, with_observation: bool = False
+    ) -> AsyncIterator[pb.WatchEvent]:
+        """The seat's events (``seat = -1``: public ones) until the stream ends;
+        ``with_observation``: the newest write's event also carries the seat's observation.
 
         A stream cut by ``UNAVAILABLE`` (its replica died, or the engine's Redis is
         restarting) resumes on the next replica after the last event received, pausing with
@@ -211,7 +317,10 @@ class EngineClient:
         pauses = backoff()
         progress = time.monotonic()
         while True:
-            call = self._stubs[index].Watch(pb.WatchRequest(match_id=match_id, seat=seat, from_event_id=last))
+            request = pb.WatchRequest(
+                match_id=match_id, seat=seat, from_event_id=last, with_observation=with_observation
+            )
+            call = self._stubs[index].Watch(request)
             try:
                 async for event in call:
                     failures = 0
@@ -255,6 +364,15 @@ class EngineClient:
             return "SERVING"
         except Exception:
             return "UNAVAILABLE"
+
+
+def _broken(exc: grpc.aio.AioRpcError) -> bool:
+    """Whether an ``ActStream`` failure is the stream's (retry as a unary call), not a refusal.
+    Refusals come as responses carrying ``fs-error``; a broken stream has none."""
+    kinds = [v for k, v in (exc.trailing_metadata() or ()) if k == "fs-error"]
+    if kinds:
+        return kinds[0] == "store_unavailable"
+    return exc.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED)
 
 
 def parse_addresses(address: str) -> list[str]:

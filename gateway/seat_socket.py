@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import grpc
 from fastapi import WebSocket, WebSocketDisconnect
 
+from fengsheng.v1 import game_pb2
 from gateway import errors
 from gateway.auth import SeatGrant
 from gateway.convert import to_dict
@@ -76,29 +77,43 @@ async def stream(websocket: WebSocket, svc: Services, match_id: str, grant: Seat
 
         last_prompt = -1
 
-        async def prompt(number: int, kind: str, text: str) -> None:
+        async def prompt(view: game_pb2.Observation) -> None:
+            """The seat's decision is open in ``view``: prompt it once, with the legal actions
+            the view carries (pushed by the engine: no request)."""
             nonlocal last_prompt
-            if grant is None or number == last_prompt:
+            pending = view.pending
+            if grant is None or pending.seat != seat or view.outcome.over or pending.number == last_prompt:
+                return
+            if not view.legal_actions:
+                return
+            last_prompt = pending.number
+            await send(
+                {
+                    "type": "prompt",
+                    "decision": pending.number,
+                    "kind": pending.kind,
+                    "prompt": pending.prompt,
+                    "legal_actions": list(view.legal_actions),
+                }
+            )
+
+        async def prompt_pulled(pending: game_pb2.Decision) -> None:
+            if pending.number == last_prompt:
                 return
             legal = await svc.engine.legal_actions(match_id, seat)
-            if legal.decision == number and legal.seat_to_act == seat:
-                last_prompt = number
-                await send(
-                    {
-                        "type": "prompt",
-                        "decision": number,
-                        "kind": kind,
-                        "prompt": text,
-                        "legal_actions": list(legal.actions),
-                    }
-                )
+            if legal.decision == pending.number and legal.seat_to_act == seat:
+                view = game_pb2.Observation(pending=pending, legal_actions=legal.actions)
+                await prompt(view)
 
-        if observation.pending.seat == seat and not observation.outcome.over:
-            pending = observation.pending
-            await prompt(pending.number, pending.kind, pending.prompt)
+        await prompt(observation)
 
         async def pump() -> None:
-            async for event in svc.engine.watch(match_id, seat, websocket.query_params.get("from", "")):
+            # push, not pull: the newest write's event carries the seat's observation (with
+            # its legal actions), forwarded as an `observation` message: the client needs no
+            # request per event, and the gateway none for the prompt
+            from_id = websocket.query_params.get("from", "")
+            pushing = False  # the engine attaches observations (it does unless it is older)
+            async for event in svc.engine.watch(match_id, seat, from_id, with_observation=True):
                 await send(
                     {
                         "type": "event",
@@ -108,9 +123,14 @@ async def stream(websocket: WebSocket, svc: Services, match_id: str, grant: Seat
                         "outcome": to_dict(event.outcome),
                     }
                 )
-                pending = event.pending
-                if pending.seat == seat and not event.outcome.over:
-                    await prompt(pending.number, pending.kind, pending.prompt)
+                if event.HasField("observation"):
+                    pushing = True
+                    await send({"type": "observation", "observation": to_dict(event.observation)})
+                    await prompt(event.observation)
+                elif not pushing and grant is not None and event.pending.seat == seat and not event.outcome.over:
+                    # an engine that pushes no observation (older, mid-upgrade): ask for the
+                    # legal actions, as before push
+                    await prompt_pulled(event.pending)
                 if event.outcome.over:
                     await send({"type": "game_over", "outcome": to_dict(event.outcome)})
 

@@ -10,7 +10,8 @@ Each unary-request method handler is wrapped once, when the servicer is register
 ``add_*Servicer_to_server`` functions): bytes that fail to parse become an
 :class:`Undecodable` marker, and the wrapped behaviour aborts with ``INVALID_ARGUMENT``
 (trailing metadata ``fs-error: malformed``) before any service code runs. Streaming-request
-handlers (server reflection) are left as they are.
+handlers (server reflection) are left as they are, except those that answer an
+:class:`Undecodable` message themselves (``ActStream``: an error response, the stream goes on).
 
 This is not a ``grpc.aio.ServerInterceptor``: an interceptor runs for every call and
 builds a new handler each time, which cost about 40 µs of the engine process's CPU per
@@ -64,7 +65,16 @@ CHECKS_UNDECODABLE = "_fs_checks_undecodable"
 
 def guard(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
     """``handler`` with its request bytes checked (see the module docstring)."""
-    if handler is None or handler.request_streaming:
+    if handler is None:
+        return handler
+    if handler.stream_stream is not None and getattr(handler.stream_stream, CHECKS_UNDECODABLE, False):
+        # a request stream whose behaviour answers an Undecodable message itself (ActStream)
+        return grpc.stream_stream_rpc_method_handler(
+            handler.stream_stream,
+            request_deserializer=_safe(handler.request_deserializer),
+            response_serializer=handler.response_serializer,
+        )
+    if handler.request_streaming:
         return handler
     if handler.unary_unary is not None:
         behaviour = handler.unary_unary

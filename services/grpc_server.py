@@ -186,6 +186,65 @@ class EngineServicer(es_grpc.EngineServiceServicer):
 
     @_unary("Act")
     async def Act(self, request: es.ActRequest, context: grpc.aio.ServicerContext[Any, Any]) -> es.ActResponse:
+        return await self._act(request)
+
+    async def ActStream(
+        self, requests: AsyncIterator[es.ActRequest], context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[es.ActResponse]:
+        """Act over one stream: one response per request, in order; a refusal is a response
+        with ``error`` (the unary Act's status and metadata), and the stream goes on."""
+        hist = metrics.RPC_SECONDS.labels("ActStream")
+        async for request in requests:
+            t0 = time.perf_counter()
+            if request.__class__ is Undecodable:  # bytes that did not parse (services/grpc_guard.py)
+                yield es.ActResponse(
+                    error=es.ActError(
+                        code=grpc.StatusCode.INVALID_ARGUMENT.value[0],
+                        kind="malformed",
+                        message=f"malformed request: {request.error}",  # type: ignore[attr-defined]
+                    )
+                )
+                continue
+            try:
+                out = await self._act(request)
+            except ServiceError as exc:
+                details = exc.message
+                if exc.legal is not None and "legal:" not in details:
+                    details += "; legal: " + " | ".join(exc.legal)
+                out = es.ActResponse(
+                    error=es.ActError(
+                        code=status_of(exc).value[0],
+                        kind=exc.kind,
+                        message=details,
+                        decision=exc.decision,
+                        seat_to_act=exc.seat_to_act,
+                        legal=exc.legal or (),
+                    )
+                )
+            except STORE_UNAVAILABLE as exc:
+                log.warning("ActStream: Redis unavailable: %s: %s", type(exc).__name__, exc)
+                out = es.ActResponse(
+                    error=es.ActError(
+                        code=grpc.StatusCode.UNAVAILABLE.value[0],
+                        kind="store_unavailable",
+                        message=f"ActStream: store unavailable ({type(exc).__name__}), retry",
+                    )
+                )
+            except Exception as exc:
+                log.exception("ActStream failed")
+                out = es.ActResponse(
+                    error=es.ActError(
+                        code=grpc.StatusCode.INTERNAL.value[0],
+                        kind="internal",
+                        message=f"ActStream: internal error: {type(exc).__name__}: {exc}",
+                    )
+                )
+            hist.observe(time.perf_counter() - t0)
+            yield out
+
+    setattr(ActStream, CHECKS_UNDECODABLE, True)
+
+    async def _act(self, request: es.ActRequest) -> es.ActResponse:
         res = await self.service.act(
             request.match_id,
             request.seat,
@@ -194,8 +253,14 @@ class EngineServicer(es_grpc.EngineServiceServicer):
             origin=request.origin,
             use_default=request.use_default,
             want_next_legal=request.want_next_legal,
+            play_next_bot=request.play_next_bot,
+            want_observation=request.want_observation,
         )
         out = es.ActResponse(version=res.version, pending=res.pending, applied=res.applied)
+        if res.next_bot is not None:
+            out.next_bot.CopyFrom(res.next_bot)
+        if res.observation is not None:
+            out.observation.CopyFrom(res.observation)
         if res.outcome is not None:
             out.outcome.CopyFrom(res.outcome)
         if res.next_legal is not None:
@@ -208,7 +273,9 @@ class EngineServicer(es_grpc.EngineServiceServicer):
         if request.from_event_id and not _STREAM_ID.fullmatch(request.from_event_id):
             await _abort(context, BadRequest(f"malformed from_event_id {request.from_event_id[:40]!r}"))
         try:
-            async for item in self.service.watch(request.match_id, request.seat, request.from_event_id):
+            async for item in self.service.watch(
+                request.match_id, request.seat, request.from_event_id, with_observation=request.with_observation
+            ):
                 out = es.WatchEvent(event_id=item.event_id)
                 if item.event is not None:
                     out.event.CopyFrom(item.event)
@@ -216,6 +283,8 @@ class EngineServicer(es_grpc.EngineServiceServicer):
                     out.pending.CopyFrom(item.pending)
                 if item.outcome is not None:
                     out.outcome.CopyFrom(item.outcome)
+                if item.observation is not None:
+                    out.observation.CopyFrom(item.observation)
                 yield out
         except ServiceError as exc:
             await _abort(context, exc)

@@ -38,7 +38,7 @@ import secrets
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,7 +48,7 @@ from engine.errors import SetupError
 from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
-from services import metrics
+from services import metrics, sweepers
 from services.bot_levels import policy_of_kind
 from services.errors import (
     BadRequest,
@@ -61,15 +61,14 @@ from services.errors import (
     StaleDecision,
 )
 from services.limits import MAX_BOT_DELAY_S, MAX_TURN_TIMEOUT_S
+from services.notifier import Notifier
 from services.rulesets import DEFAULT_RULESET, check_settings
 from services.scheduler import NullScheduler, Scheduler, bot_countdown
 from services.store import (
-    NOTIFY_PATTERN,
     HistoryEntry,
     MatchStore,
     StoredEvent,
     history_key,
-    match_id_of_channel,
     outbox_member,
 )
 
@@ -119,6 +118,10 @@ class ActResult:
     applied: list[str]
     #: the next seat's legal actions, when asked for (``want_next_legal``)
     next_legal: es.LegalActions | None = None
+    #: the next house bot turn, played by the caller (``play_next_bot``)
+    next_bot: es.BotTurn | None = None
+    #: the acting seat's view after the action (``want_observation``)
+    observation: game_pb2.Observation | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +130,8 @@ class WatchItem:
     event: game_pb2.Event | None
     pending: game_pb2.Decision | None
     outcome: game_pb2.Outcome | None
+    #: the watching seat's view after this write or a later one (``with_observation``)
+    observation: game_pb2.Observation | None = None
 
 
 def decision_proto(game: Game) -> game_pb2.Decision:
@@ -138,62 +143,6 @@ def decision_proto(game: Game) -> game_pb2.Decision:
 
 def _norm(action: str) -> str:
     return " ".join(action.split()).lower()
-
-
-class Notifier:
-    """One pattern subscription per process; wakes the watchers of a match when its
-    version changes. Watchers also poll, so a lost notification costs latency, not data."""
-
-    def __init__(self, store: MatchStore) -> None:
-        self.store = store
-        self._waiters: dict[str, set[asyncio.Event]] = {}
-        self._task: asyncio.Task[None] | None = None
-
-    @contextlib.contextmanager
-    def listen(self, match_id: str) -> Iterator[asyncio.Event]:
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
-        ev = asyncio.Event()
-        self._waiters.setdefault(match_id, set()).add(ev)
-        try:
-            yield ev
-        finally:
-            waiters = self._waiters.get(match_id)
-            if waiters is not None:
-                waiters.discard(ev)
-                if not waiters:
-                    del self._waiters[match_id]
-
-    async def _run(self) -> None:
-        while True:
-            pubsub = self.store.pubsub()
-            try:
-                await pubsub.psubscribe(NOTIFY_PATTERN)
-                while True:
-                    msg = await pubsub.get_message(timeout=5.0)
-                    if msg is None:
-                        continue
-                    channel = msg["channel"]
-                    mid = match_id_of_channel(channel.decode() if isinstance(channel, bytes) else channel)
-                    for ev in self._waiters.get(mid, ()):
-                        ev.set()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # Redis went away: wake everyone (they re-read) and retry
-                log.warning("notification subscription lost; retrying", exc_info=True)
-                for waiters in self._waiters.values():
-                    for ev in waiters:
-                        ev.set()
-                await asyncio.sleep(0.5)
-            finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
-
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
 
 
 @dataclass
@@ -410,7 +359,13 @@ class MatchService:
         origin: str = "",
         use_default: bool = False,
         want_next_legal: bool = False,
+        play_next_bot: bool = False,
+        want_observation: bool = False,
     ) -> ActResult:
+        """Apply ``action`` for ``seat`` answering ``decision`` (the order of checks: see the
+        module docstring). ``play_next_bot`` (a house bot's worker, ``origin="bot"``): when
+        the decision opened next is another house bot seat's with no think delay, queue no
+        task for it but lease it to the caller and return its turn (:func:`bot_turn`)."""
         if use_default and action.strip():
             raise BadRequest("use_default with a non-empty action")
         lock = self._lock(match_id)
@@ -461,9 +416,11 @@ class MatchService:
                 if timed_out:
                     await self._missed(match_id, seat, 1)
                 # The game object is now ahead of the stored version: persist or drop it.
+                chained = play_next_bot and origin == "bot" and self._chainable(game, m.settings)
+                lease_ms = int((time.time() + self.task_lease_s) * 1000) if chained else 0
                 try:
                     pending = decision_proto(game)
-                    res = await self._commit(m, decision, origin, n_hist, n_events, pending)
+                    res = await self._commit(m, decision, origin, n_hist, n_events, pending, lease_ms)
                 except BaseException:
                     self._cache.pop(match_id, None)
                     if timed_out:
@@ -476,7 +433,8 @@ class MatchService:
                     m, fresh = await self._load(match_id), True
                     continue
                 _counter(metrics.ACTIONS, origin or "unknown").inc()
-                await self._schedule(m, outbox=True)
+                if not chained:  # a chained decision is leased to the caller by the write
+                    await self._schedule(m, outbox=True)
                 if game.is_over:
                     await self._game_over(match_id)
                 outcome = game.outcome
@@ -486,6 +444,8 @@ class MatchService:
                     outcome=outcome.to_proto() if outcome else None,
                     applied=[a for _, a in game.history[n_hist:]],
                     next_legal=_legal(game, game.pending.seat if game.pending else -1) if want_next_legal else None,
+                    next_bot=bot_turn(game, m.settings) if chained else None,
+                    observation=game.observation(seat) if want_observation else None,
                 )
             raise Conflict(f"match {match_id!r}: too many concurrent writers, retry")
 
@@ -497,9 +457,11 @@ class MatchService:
         n_hist: int,
         n_events: int,
         pending: game_pb2.Decision,
+        lease_until_ms: int = 0,
     ) -> CachedMatch | None:
         """Write the actions ``game.history[n_hist:]`` answering ``decision``, with the
-        decision now open (``pending``, built once: the caller answers with it too)."""
+        decision now open (``pending``, built once: the caller answers with it too);
+        ``lease_until_ms``: that decision is leased to the caller (``MatchStore.commit``)."""
         game = m.game
         entries = [HistoryEntry(decision + i, s, origin, a) for i, (s, a) in enumerate(game.history[n_hist:])]
         outcome = game.outcome
@@ -519,6 +481,7 @@ class MatchService:
             events=[StoredEvent(e.index, e.audience, e.to_proto().SerializeToString()) for e in game.events[n_events:]],
             outbox=self._outbox(m.match_id, game, m.settings),
             now_ms=now_ms,
+            lease_until_ms=lease_until_ms,
         )
         if res.missing:
             self._cache.pop(m.match_id, None)
@@ -576,6 +539,12 @@ class MatchService:
         if settings.turn_timeout_s > 0:
             return "timer"
         return None
+
+    def _chainable(self, game: Game, settings: es.MatchSettings) -> bool:
+        """Whether the open decision is a house bot seat's with no think delay: a worker that
+        just moved for a bot may play it at once (its delay, if any, is a task countdown)."""
+        task = self._task_for(game, settings)
+        return task is not None and task.startswith("bot:") and bot_countdown(settings.bot_delay_s) == 0
 
     def _outbox(self, match_id: str, game: Game, settings: es.MatchSettings) -> str:
         if self._task_for(game, settings) is None:
@@ -648,7 +617,7 @@ class MatchService:
 
     async def _resend(self, member: str) -> int:
         """Queue again the task of ``MATCH_ID\tDECISION`` if that decision is still open;
-        1 when it was sent, else 0."""
+        1 when it was sent, else 0 (used by :mod:`services.sweepers`)."""
         match_id, _, decision = member.partition("\t")
         try:
             async with self._lock(match_id):
@@ -661,49 +630,30 @@ class MatchService:
         return 0
 
     async def sweep_outbox(self, grace_s: float = 3.0) -> int:
-        """Send again the tasks of decisions whose writer died before sending them (outbox
-        entries older than ``grace_s``); returns how many were re-sent."""
-        sent = 0
-        members = await self.store.overdue(int((time.time() - grace_s) * 1000))
-        for member in members:
-            sent += await self._resend(member)
-            await self.store.outbox_done(member)
-        if sent:
-            log.warning("outbox sweep re-sent %d task(s)", sent)
-        return sent
+        """:func:`services.sweepers.sweep_outbox` over this service."""
+        return await sweepers.sweep_outbox(self, grace_s)
 
     async def sweep_leases(self) -> int:
-        """Send again the tasks whose lease expired with their decision still open (the task
-        was lost after it was sent); returns how many were re-sent."""
-        sent = 0
-        for member in await self.store.expired_leases(int(time.time() * 1000)):
-            if not await self.store.claim_lease(member):
-                continue  # another replica took it
-            sent += await self._resend(member)
-        if sent:
-            log.warning("lease sweep re-sent %d lost task(s)", sent)
-        return sent
+        """:func:`services.sweepers.sweep_leases` over this service."""
+        return await sweepers.sweep_leases(self)
 
     async def run_sweeper(self, every_s: float = 1.0, grace_s: float = 3.0) -> None:
-        """Sweep the outbox and the task leases forever (a background task of every engine server)."""
-        while True:
-            try:
-                await self.sweep_outbox(grace_s)
-                await self.sweep_leases()
-            except asyncio.CancelledError:
-                raise
-            except STORE_UNAVAILABLE as exc:  # Redis restarting: expected, the next sweep retries
-                log.warning("outbox sweep skipped, the store is unavailable: %s", exc)
-            except Exception:
-                log.warning("outbox sweep failed", exc_info=True)
-            await asyncio.sleep(every_s)
+        """:func:`services.sweepers.run` over this service (a background task of every engine server)."""
+        await sweepers.run(self, every_s, grace_s)
 
     # ------------------------------------------------------------------ watch
-    async def watch(self, match_id: str, seat: int, from_event_id: str = "") -> AsyncIterator[WatchItem]:
+    async def watch(
+        self, match_id: str, seat: int, from_event_id: str = "", *, with_observation: bool = False
+    ) -> AsyncIterator[WatchItem]:
         """The events ``seat`` may see (spectators: public ones), from the stream entry
         after ``from_event_id`` on, until the game is over. Entries the seat may not see
         are skipped, except that the last entry of each write still yields the new
-        decision (with no event)."""
+        decision (with no event).
+
+        ``with_observation`` (push, not pull): the last entry of the newest write read so
+        far also carries ``seat``'s observation of the stored state (its legal actions
+        included when it must act), so the watcher needs no request per event. Older
+        writes read in the same batch carry none (the newer view supersedes them)."""
         m, _ = await self._get(match_id, check=False)
         self._check_seat(m, seat, spectator=True)
         if self._notifier is None:
@@ -713,9 +663,12 @@ class MatchService:
             while True:
                 wake.clear()
                 entries = await self.store.read_events(match_id, after=after)
-                for eid, f in entries:
+                newest = _newest_write(entries) if with_observation else -1
+                for k, (eid, f) in enumerate(entries):
                     after = eid
                     item = _watch_item(eid, f, seat)
+                    if item is not None and k == newest:
+                        item = await self._with_observation(match_id, seat, item)
                     if item is not None:
                         yield item
                     if b"o" in f:
@@ -727,9 +680,23 @@ class MatchService:
                         self._cache.pop(match_id, None)  # expired while watched (idle lifetime)
                         raise MatchNotFound(f"no match {match_id!r}")
 
+    async def _with_observation(self, match_id: str, seat: int, item: WatchItem) -> WatchItem:
+        """``item`` with ``seat``'s observation of the stored state (the cache, checked
+        against the stored version: one read)."""
+        m, _ = await self._get(match_id)
+        return WatchItem(item.event_id, item.event, item.pending, item.outcome, m.game.observation(seat))
+
     async def close(self) -> None:
         if self._notifier is not None:
             await self._notifier.close()
+
+
+def _newest_write(entries: list[tuple[str, dict[bytes, bytes]]]) -> int:
+    """The index of the last entry of the newest write in ``entries`` (-1: none)."""
+    for k in range(len(entries) - 1, -1, -1):
+        if entries[k][1].get(b"l") == b"1":
+            return k
+    return -1
 
 
 def _text(value: bytes | str) -> str:
@@ -757,6 +724,19 @@ def _counter(metric: Any, label: str) -> Any:
         if len(_CHILDREN) < 1024:  # labels come from callers: keep the cache bounded
             _CHILDREN[(id(metric), label)] = child
     return child
+
+
+def bot_turn(game: Game, settings: es.MatchSettings) -> es.BotTurn | None:
+    """The open decision of a house bot seat, for the worker that plays it: the seat, the
+    decision number, the policy of the seat's kind and the seat's own observation (its
+    legal actions included), nothing of any other seat's hidden state."""
+    p = game.pending
+    if p is None or p.seat >= len(settings.seats):
+        return None
+    policy = policy_of_kind(settings.seats[p.seat])
+    if policy is None:
+        return None
+    return es.BotTurn(seat=p.seat, decision=p.number, policy=policy, observation=game.observation(p.seat))
 
 
 def _legal(game: Game, seat: int) -> es.LegalActions:

@@ -76,7 +76,8 @@ local function add_events(stream, v, pending, outcome, n, first)
 end
 """
 
-#: Apply one action. KEYS: state hash, history list, event stream, notify channel, outbox.
+#: Apply one action. KEYS: state hash, history list, event stream, notify channel, outbox
+#: (or the leases, for a decision its caller plays itself: :meth:`MatchStore.commit`), leases.
 #: ARGV: 1 expected version, 2 snapshot ("" = no new checkpoint), 3 decision, 4 seat, 5 over (0/1), 6 pending
 #: ``Decision`` bytes, 7 ``Outcome`` bytes or "", 8 outbox member ("" = the new decision
 #: needs no task), 9 outbox score (ms), 10 history entry count h (an action the engine
@@ -431,8 +432,14 @@ class MatchStore:
         events: Sequence[StoredEvent],
         outbox: str = "",
         now_ms: int = 0,
+        lease_until_ms: int = 0,
     ) -> WriteResult:
-        """Compare-and-set one action: see :data:`ACT_SCRIPT`."""
+        """Compare-and-set one action: see :data:`ACT_SCRIPT`.
+
+        ``lease_until_ms`` > 0: the new decision's member goes straight to the slot's task
+        leases (due then) instead of its outbox: its caller plays that decision itself
+        (a chained bot move, ``ActRequest.play_next_bot``), so there is no task to send, and
+        a caller that is lost lets the lease run out, after which a sweeper sends the task."""
         args: list[bytes | str | int] = [
             expected_version,
             snapshot,
@@ -442,14 +449,17 @@ class MatchStore:
             pending,
             outcome,
             outbox,
-            now_ms,
+            lease_until_ms or now_ms,
             len(entries),
             *(e.encode() for e in entries),
             *_event_args(events),
         ]
         if outbox:
             await self._register(match_id)
-        res = await self.pipe.evalsha(self._act, _keys(match_id), args)
+        keys = _keys(match_id)
+        if lease_until_ms:
+            keys[4] = keys[5]  # the script's ZADD of the new decision goes to the leases
+        res = await self.pipe.evalsha(self._act, keys, args)
         status = int(res[0])
         return WriteResult(
             ok=status == 1,

@@ -84,7 +84,12 @@ class BrokerDown(Exception):
         self.countdown = countdown
 
 
-def _retry(task: Task[Any, Any], exc: grpc.RpcError) -> None:
+def _retry(
+    task: Task[Any, Any],
+    exc: grpc.RpcError,
+    args: tuple[Any, ...] | None = None,
+    kwargs: dict[str, Any] | None = None,
+) -> None:
     """Retry a transient failure with capped exponential backoff; re-raise otherwise.
 
     The retry is a new message on the broker. When the broker is the Redis that just went
@@ -94,7 +99,7 @@ def _retry(task: Task[Any, Any], exc: grpc.RpcError) -> None:
     if exc.code() in TRANSIENT:  # type: ignore[attr-defined]
         countdown = min(2.0, 0.1 * 2**task.request.retries)
         try:
-            retry = task.retry(exc=exc, countdown=countdown, max_retries=60)
+            retry = task.retry(args=args, kwargs=kwargs, exc=exc, countdown=countdown, max_retries=60)
         except Retry:
             raise
         except Exception as publish_failed:
@@ -146,6 +151,30 @@ def search_move(stub: es_grpc.EngineServiceStub, fn: Any, match_id: str, seat: i
     return action
 
 
+#: A ``bots.move`` task plays at most this many consecutive house bot decisions of its match
+#: (``ActRequest.play_next_bot``) and for at most ``CHAIN_BUDGET_S``, then lets the engine
+#: queue the next one on the broker, so one match's bots never hold a worker thread that
+#: other matches' bots are waiting for.
+CHAIN_MAX_MOVES = 64
+CHAIN_BUDGET_S = 1.0
+
+
+def _decide(stub: es_grpc.EngineServiceStub, match_id: str, seat: int, decision: int, policy: str, obs: Any) -> str:
+    """The move of ``seat``'s bot for ``decision``, from that seat's own observation only
+    (the search bot: from worlds sampled from that view, :func:`search_move`)."""
+    actions = list(obs.legal_actions)
+    rng = random.Random(f"{match_id}:{seat}:{decision}")
+    fn = POLICIES.get(policy, POLICIES["random"])
+    if getattr(fn, "needs_game", False) and len(actions) > 1:
+        try:
+            return search_move(stub, fn, match_id, seat, decision, rng) or str(fn(obs, actions, rng))
+        except grpc.RpcError:
+            raise
+        except Exception:  # a search bug must not stall the match: v2 answers instead
+            log.exception("bots.move search failed match=%s decision=%s; playing v2", match_id, decision)
+    return str(fn(obs, actions, rng))
+
+
 @app.task(name="bots.move", bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 @_in_place
 def bot_move(
@@ -160,54 +189,58 @@ def bot_move(
     """Play ``seat``'s move for ``decision`` with the named policy: a house bot's seat
     (``origin="bot"``) or an away seat's stand-in (``origin="away"``, services/matches.py).
 
+    A house bot's task then goes on with its match's following house bot decisions while
+    they need no think delay (``ActRequest.play_next_bot``: the engine hands back each one
+    as a :class:`BotTurn` with that seat's own observation, queues no task for it and leases
+    it to this task), up to ``CHAIN_MAX_MOVES`` / ``CHAIN_BUDGET_S``: one gRPC call per move
+    instead of a broker round trip, a GetObservation and an Act. Each move is decided from
+    its own seat's observation only.
+
     The bot's thinking time is the task's countdown (services/scheduler.py): the task runs
     when it is due and never sleeps in its worker thread. ``delay_s`` is accepted for
     messages queued by an older engine and ignored."""
     log.info("bots.move start match=%s seat=%s decision=%s", match_id, seat, decision)
     stub = engine_stub()
+    started = time.monotonic()
+    moves = 0
     try:
         obs = stub.GetObservation(es.GetObservationRequest(match_id=match_id, seat=seat), timeout=RPC_TIMEOUT_S)
         if obs.pending.number != decision or obs.pending.seat != seat or not obs.legal_actions:
             log.info("bots.move stale match=%s decision=%s (open: %s)", match_id, decision, obs.pending.number)
             return "stale"
-        actions = list(obs.legal_actions)
-        rng = random.Random(f"{match_id}:{seat}:{decision}")
-        fn = POLICIES.get(policy, POLICIES["random"])
-        if getattr(fn, "needs_game", False) and len(actions) > 1:
+        while True:
+            action = _decide(stub, match_id, seat, decision, policy, obs)  # its own seat's view only
+            moves += 1
+            chain = origin == "bot" and moves < CHAIN_MAX_MOVES and time.monotonic() - started < CHAIN_BUDGET_S
+            request = es.ActRequest(
+                match_id=match_id, seat=seat, decision=decision, action=action, origin=origin, play_next_bot=chain
+            )
             try:
-                action = search_move(stub, fn, match_id, seat, decision, rng) or fn(obs, actions, rng)
-            except grpc.RpcError:
-                raise
-            except Exception:  # a search bug must not stall the match: v2 answers instead
-                log.exception("bots.move search failed match=%s decision=%s; playing v2", match_id, decision)
-                action = fn(obs, actions, rng)
-        else:
-            action = fn(obs, actions, rng)  # its own seat's view only
-        try:
-            stub.Act(
-                es.ActRequest(match_id=match_id, seat=seat, decision=decision, action=action, origin=origin),
-                timeout=RPC_TIMEOUT_S,
-            )
-        except grpc.RpcError as exc:
-            if exc.code() != grpc.StatusCode.INVALID_ARGUMENT:  # type: ignore[attr-defined]
-                raise
-            # a policy bug must not stall the match: take the default action instead
-            log.error("bots.move %s chose %r: %s; using the default", match_id, action, exc.details())  # type: ignore[attr-defined]
-            action = "(default)"
-            stub.Act(
-                es.ActRequest(match_id=match_id, seat=seat, decision=decision, use_default=True, origin=origin),
-                timeout=RPC_TIMEOUT_S,
-            )
+                res = stub.Act(request, timeout=RPC_TIMEOUT_S)
+            except grpc.RpcError as exc:
+                if exc.code() != grpc.StatusCode.INVALID_ARGUMENT:  # type: ignore[attr-defined]
+                    raise
+                # a policy bug must not stall the match: take the default action instead
+                log.error("bots.move %s chose %r: %s; using the default", match_id, action, exc.details())  # type: ignore[attr-defined]
+                action = "(default)"
+                request.ClearField("action")
+                request.use_default = True
+                res = stub.Act(request, timeout=RPC_TIMEOUT_S)
+            log.info("bots.move done match=%s seat=%s decision=%s action=%r", match_id, seat, decision, action)
+            if not res.HasField("next_bot"):
+                break
+            turn = res.next_bot  # leased to this task: play it now
+            seat, decision, policy, obs = turn.seat, turn.decision, turn.policy, turn.observation
     except grpc.RpcError as exc:
         code = exc.code()  # type: ignore[attr-defined]
         if code == grpc.StatusCode.FAILED_PRECONDITION:
             log.info("bots.move no-op match=%s decision=%s: %s", match_id, decision, exc.details())  # type: ignore[attr-defined]
-            return "stale"
+            return "stale" if moves <= 1 else "applied"
         if code in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
             log.error("bots.move dropped match=%s decision=%s: %s %s", match_id, decision, code, exc.details())  # type: ignore[attr-defined]
             return "dropped"
-        _retry(self, exc)
-    log.info("bots.move done match=%s seat=%s decision=%s action=%r", match_id, seat, decision, action)
+        # retry the decision this task was at (a chained one is leased to it)
+        _retry(self, exc, args=(match_id, seat, decision), kwargs={"policy": policy, "origin": origin})
     return "applied"
 
 

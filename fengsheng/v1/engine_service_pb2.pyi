@@ -92,7 +92,7 @@ class LegalActions(_message.Message):
     def __init__(self, decision: _Optional[int] = ..., seat_to_act: _Optional[int] = ..., actions: _Optional[_Iterable[str]] = ..., default_action: _Optional[str] = ...) -> None: ...
 
 class ActRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "decision", "action", "origin", "use_default", "want_next_legal")
+    __slots__ = ("match_id", "seat", "decision", "action", "origin", "use_default", "want_next_legal", "play_next_bot", "want_observation")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
@@ -100,6 +100,8 @@ class ActRequest(_message.Message):
     ORIGIN_FIELD_NUMBER: _ClassVar[int]
     USE_DEFAULT_FIELD_NUMBER: _ClassVar[int]
     WANT_NEXT_LEGAL_FIELD_NUMBER: _ClassVar[int]
+    PLAY_NEXT_BOT_FIELD_NUMBER: _ClassVar[int]
+    WANT_OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     decision: int
@@ -107,43 +109,83 @@ class ActRequest(_message.Message):
     origin: str
     use_default: bool
     want_next_legal: bool
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., action: _Optional[str] = ..., origin: _Optional[str] = ..., use_default: _Optional[bool] = ..., want_next_legal: _Optional[bool] = ...) -> None: ...
+    play_next_bot: bool
+    want_observation: bool
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., action: _Optional[str] = ..., origin: _Optional[str] = ..., use_default: _Optional[bool] = ..., want_next_legal: _Optional[bool] = ..., play_next_bot: _Optional[bool] = ..., want_observation: _Optional[bool] = ...) -> None: ...
 
 class ActResponse(_message.Message):
-    __slots__ = ("version", "pending", "outcome", "applied", "next")
+    __slots__ = ("version", "pending", "outcome", "applied", "next", "next_bot", "observation", "error")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     PENDING_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     APPLIED_FIELD_NUMBER: _ClassVar[int]
     NEXT_FIELD_NUMBER: _ClassVar[int]
+    NEXT_BOT_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
     version: int
     pending: _game_pb2.Decision
     outcome: _game_pb2.Outcome
     applied: _containers.RepeatedScalarFieldContainer[str]
     next: LegalActions
-    def __init__(self, version: _Optional[int] = ..., pending: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ..., applied: _Optional[_Iterable[str]] = ..., next: _Optional[_Union[LegalActions, _Mapping]] = ...) -> None: ...
+    next_bot: BotTurn
+    observation: _game_pb2.Observation
+    error: ActError
+    def __init__(self, version: _Optional[int] = ..., pending: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ..., applied: _Optional[_Iterable[str]] = ..., next: _Optional[_Union[LegalActions, _Mapping]] = ..., next_bot: _Optional[_Union[BotTurn, _Mapping]] = ..., observation: _Optional[_Union[_game_pb2.Observation, _Mapping]] = ..., error: _Optional[_Union[ActError, _Mapping]] = ...) -> None: ...
+
+class ActError(_message.Message):
+    __slots__ = ("code", "kind", "message", "decision", "seat_to_act", "legal")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    kind: str
+    message: str
+    decision: int
+    seat_to_act: int
+    legal: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, code: _Optional[int] = ..., kind: _Optional[str] = ..., message: _Optional[str] = ..., decision: _Optional[int] = ..., seat_to_act: _Optional[int] = ..., legal: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class BotTurn(_message.Message):
+    __slots__ = ("seat", "decision", "policy", "observation")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    POLICY_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    decision: int
+    policy: str
+    observation: _game_pb2.Observation
+    def __init__(self, seat: _Optional[int] = ..., decision: _Optional[int] = ..., policy: _Optional[str] = ..., observation: _Optional[_Union[_game_pb2.Observation, _Mapping]] = ...) -> None: ...
 
 class WatchRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "from_event_id")
+    __slots__ = ("match_id", "seat", "from_event_id", "with_observation")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     FROM_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    WITH_OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     from_event_id: str
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., from_event_id: _Optional[str] = ...) -> None: ...
+    with_observation: bool
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., from_event_id: _Optional[str] = ..., with_observation: _Optional[bool] = ...) -> None: ...
 
 class WatchEvent(_message.Message):
-    __slots__ = ("event_id", "event", "pending", "outcome")
+    __slots__ = ("event_id", "event", "pending", "outcome", "observation")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
     PENDING_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     event_id: str
     event: _game_pb2.Event
     pending: _game_pb2.Decision
     outcome: _game_pb2.Outcome
-    def __init__(self, event_id: _Optional[str] = ..., event: _Optional[_Union[_game_pb2.Event, _Mapping]] = ..., pending: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ...) -> None: ...
+    observation: _game_pb2.Observation
+    def __init__(self, event_id: _Optional[str] = ..., event: _Optional[_Union[_game_pb2.Event, _Mapping]] = ..., pending: _Optional[_Union[_game_pb2.Decision, _Mapping]] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ..., observation: _Optional[_Union[_game_pb2.Observation, _Mapping]] = ...) -> None: ...
 
 class GetReplayRequest(_message.Message):
     __slots__ = ("match_id",)
@@ -258,7 +300,7 @@ class DeckCard(_message.Message):
     def __init__(self, number: _Optional[int] = ..., function: _Optional[str] = ..., function_zh: _Optional[str] = ..., color: _Optional[str] = ..., transmission: _Optional[str] = ..., direction_any: _Optional[bool] = ..., encrypted: _Optional[bool] = ..., lock_icon: _Optional[bool] = ..., text_zh: _Optional[str] = ..., text_en: _Optional[str] = ...) -> None: ...
 
 class CharacterEntry(_message.Message):
-    __slots__ = ("id", "zh", "en", "skills", "skills_zh", "mission", "skills_text_zh", "skills_text_en")
+    __slots__ = ("id", "zh", "en", "skills", "skills_zh", "mission", "skills_text_zh", "skills_text_en", "mission_zh")
     ID_FIELD_NUMBER: _ClassVar[int]
     ZH_FIELD_NUMBER: _ClassVar[int]
     EN_FIELD_NUMBER: _ClassVar[int]
@@ -267,6 +309,7 @@ class CharacterEntry(_message.Message):
     MISSION_FIELD_NUMBER: _ClassVar[int]
     SKILLS_TEXT_ZH_FIELD_NUMBER: _ClassVar[int]
     SKILLS_TEXT_EN_FIELD_NUMBER: _ClassVar[int]
+    MISSION_ZH_FIELD_NUMBER: _ClassVar[int]
     id: str
     zh: str
     en: str
@@ -275,7 +318,8 @@ class CharacterEntry(_message.Message):
     mission: str
     skills_text_zh: _containers.RepeatedScalarFieldContainer[str]
     skills_text_en: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, id: _Optional[str] = ..., zh: _Optional[str] = ..., en: _Optional[str] = ..., skills: _Optional[_Iterable[str]] = ..., skills_zh: _Optional[_Iterable[str]] = ..., mission: _Optional[str] = ..., skills_text_zh: _Optional[_Iterable[str]] = ..., skills_text_en: _Optional[_Iterable[str]] = ...) -> None: ...
+    mission_zh: str
+    def __init__(self, id: _Optional[str] = ..., zh: _Optional[str] = ..., en: _Optional[str] = ..., skills: _Optional[_Iterable[str]] = ..., skills_zh: _Optional[_Iterable[str]] = ..., mission: _Optional[str] = ..., skills_text_zh: _Optional[_Iterable[str]] = ..., skills_text_en: _Optional[_Iterable[str]] = ..., mission_zh: _Optional[str] = ...) -> None: ...
 
 class TextTemplate(_message.Message):
     __slots__ = ("key", "scope", "kind", "zh", "en", "match")

@@ -80,6 +80,11 @@ class EngineServiceStub:
                 request_serializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeRequest.SerializeToString,
                 response_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeResponse.FromString,
                 _registered_method=True)
+        self.ActStream = channel.stream_stream(
+                '/fengsheng.v1.EngineService/ActStream',
+                request_serializer=fengsheng_dot_v1_dot_engine__service__pb2.ActRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.ActResponse.FromString,
+                _registered_method=True)
 
 
 class EngineServiceServicer:
@@ -157,6 +162,16 @@ class EngineServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ActStream(self, request_iterator, context):
+        """Act over one long-lived stream: one ActResponse per ActRequest, in order (a stream
+        applies its requests one after another; open several for parallel matches). A refused
+        action does not end the stream: its response carries `error` (the status code and
+        details the unary Act would have answered) and nothing else.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_EngineServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -204,6 +219,11 @@ def add_EngineServiceServicer_to_server(servicer, server):
                     servicer.Determinize,
                     request_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeRequest.FromString,
                     response_serializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeResponse.SerializeToString,
+            ),
+            'ActStream': grpc.stream_stream_rpc_method_handler(
+                    servicer.ActStream,
+                    request_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.ActRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_engine__service__pb2.ActResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -449,6 +469,33 @@ class EngineService:
             '/fengsheng.v1.EngineService/Determinize',
             fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeRequest.SerializeToString,
             fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ActStream(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/fengsheng.v1.EngineService/ActStream',
+            fengsheng_dot_v1_dot_engine__service__pb2.ActRequest.SerializeToString,
+            fengsheng_dot_v1_dot_engine__service__pb2.ActResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -385,17 +385,23 @@ def test_a_human_seat_plays_through_rest_and_websocket(
 def test_a_spectator_sees_public_events_only(http: httpx.Client, gateway: ServiceProcess) -> None:
     created = http.post("/api/matches", json={"players": 4, "humans": 0, "bot": "random", "seed": 12}).json()
     match_id = created["match_id"]
-    events = 0
+    events = pushed = 0
     with connect(f"ws://{gateway.address}/ws/matches/{match_id}/spectate", open_timeout=10) as ws:
         assert json.loads(ws.recv(timeout=10))["seat"] == -1
         observation = json.loads(ws.recv(timeout=10))["observation"]
         assert all(s["hand"] == [] for s in observation["seats"])
         while True:
             message = json.loads(ws.recv(timeout=60))
-            assert message["type"] in ("event", "game_over"), message
+            assert message["type"] in ("event", "observation", "game_over"), message
             if message["type"] == "game_over":
                 break
+            if message["type"] == "observation":  # pushed after a write: the public view only
+                pushed += 1
+                assert message["observation"]["viewer"] == -1
+                assert all(s["hand"] == [] for s in message["observation"]["seats"]), message
+                assert message["observation"]["legal_actions"] == []
+                continue
             events += 1
             audience = message["event"]["audience"]
             assert not audience or -1 in audience, message  # public, or explicitly shown to spectators
-    assert events > 0
+    assert events > 0 and pushed > 0

@@ -253,7 +253,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
           state.events.push(ev);
           appendLog(ev);
         }
-        refresh();
+        // no request here: the gateway pushes the seat's observation after each write
         break;
       }
       case "prompt":
@@ -264,7 +264,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
         // the next prompt may already be here (it can overtake the result): keep it
         if (!state.prompt || state.prompt.decision === msg.decision) clearPrompt();
         state.selected.clear();
-        refresh();
+        render(); // the new observation comes pushed on the stream
         break;
       case "error":
         onError(msg);

@@ -1,0 +1,179 @@
+"""An in-memory stand-in for :class:`services.store.MatchStore`, for fast unit tests of the
+service layer's compare-and-set, idempotency, outbox and lease logic (issue 15, point 6).
+
+It keeps the same observable contract as the Lua scripts of :mod:`services.store`: a write
+applies only at the expected version (else nothing is written and the stored version comes
+back), the history is append-only, a write ZADDs the new decision's outbox member (or, for a
+decision leased to its caller, its lease) and removes the lease of the decision it answered,
+and events are appended as stream entries with the same fields. It is not a Redis: no expiry,
+no pub/sub (watchers poll), no away counts (``redis`` is None; timed matches need the real
+store). Everything here is what the integration tests check against a real Redis.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from services.store import HistoryEntry, StoredEvent, StoredMatch, WriteResult
+
+
+@dataclass
+class _Match:
+    version: int
+    snapshot: bytes
+    snap_hist: int
+    settings: bytes
+    last: str
+    history: list[HistoryEntry] = field(default_factory=list)
+    events: list[tuple[str, dict[bytes, bytes]]] = field(default_factory=list)
+
+
+class FakeMatchStore:
+    """The match store's methods that :class:`services.matches.MatchService` calls, in memory."""
+
+    def __init__(self) -> None:
+        self.matches: dict[str, _Match] = {}
+        #: outbox and lease members (``MATCH_ID\\tDECISION``) -> score (ms)
+        self.outbox: dict[str, float] = {}
+        self.leases: dict[str, float] = {}
+        #: how many writes were attempted / refused by the version check
+        self.writes = 0
+        self.conflicts = 0
+        self.redis: Any = None
+        self._ids = itertools.count(1)
+
+    # ---------------------------------------------------------------- writes
+    def _add_events(
+        self, m: _Match, version: int, pending: bytes, outcome: bytes, events: Sequence[StoredEvent]
+    ) -> str:
+        def entry(fields: dict[bytes, bytes]) -> str:
+            eid = f"{next(self._ids)}-0"
+            m.events.append((eid, fields))
+            return eid
+
+        base = {b"v": str(version).encode(), b"p": pending}
+        tail = {b"l": b"1", **({b"o": outcome} if outcome else {})}
+        if not events:
+            return entry({**base, **tail})
+        eid = ""
+        for k, e in enumerate(events):
+            fields = {**base, b"i": str(e.index).encode(), b"a": ",".join(map(str, e.audience)).encode(), b"ev": e.data}
+            eid = entry({**fields, **(tail if k == len(events) - 1 else {})})
+        return eid
+
+    async def create(
+        self,
+        match_id: str,
+        *,
+        snapshot: bytes,
+        settings: bytes,
+        decision: int,
+        seat: int,
+        over: bool,
+        created_ms: int,
+        pending: bytes,
+        outcome: bytes,
+        events: Sequence[StoredEvent],
+        outbox: str = "",
+    ) -> WriteResult:
+        if match_id in self.matches:
+            return WriteResult(ok=False, version=self.matches[match_id].version)
+        m = self.matches[match_id] = _Match(1, snapshot, 0, settings, "")
+        eid = self._add_events(m, 1, pending, outcome, events)
+        if outbox:
+            self.outbox[outbox] = created_ms
+        return WriteResult(ok=True, version=1, stream_id=eid)
+
+    async def commit(
+        self,
+        match_id: str,
+        *,
+        expected_version: int,
+        snapshot: bytes,
+        decision: int,
+        seat: int,
+        over: bool,
+        entries: Sequence[HistoryEntry],
+        pending: bytes,
+        outcome: bytes,
+        events: Sequence[StoredEvent],
+        outbox: str = "",
+        now_ms: int = 0,
+        lease_until_ms: int = 0,
+    ) -> WriteResult:
+        self.writes += 1
+        m = self.matches.get(match_id)
+        if m is None:
+            return WriteResult(ok=False, version=0, missing=True)
+        if m.version != expected_version:
+            self.conflicts += 1
+            return WriteResult(ok=False, version=m.version)
+        answered = entries[0].decision if entries else None
+        if answered is not None:
+            self.leases.pop(f"{match_id}\t{answered}", None)
+        m.version += 1
+        m.history.extend(entries)
+        if entries:
+            m.last = entries[-1].encode()
+        if snapshot:
+            m.snapshot, m.snap_hist = snapshot, len(m.history)
+        eid = self._add_events(m, m.version, pending, outcome, events)
+        if outbox:
+            if lease_until_ms:
+                self.leases[outbox] = lease_until_ms
+            else:
+                self.outbox[outbox] = now_ms
+        return WriteResult(ok=True, version=m.version, stream_id=eid)
+
+    async def task_sent(self, member: str, *, outbox: bool, lease_until_ms: int) -> None:
+        if outbox:
+            self.outbox.pop(member, None)
+        self.leases[member] = lease_until_ms
+
+    async def outbox_done(self, member: str) -> None:
+        self.outbox.pop(member, None)
+
+    async def claim_lease(self, member: str) -> bool:
+        return self.leases.pop(member, None) is not None
+
+    # ---------------------------------------------------------------- reads
+    async def overdue(self, older_than_ms: int, *, limit: int = 100) -> list[str]:
+        return [k for k, v in sorted(self.outbox.items(), key=lambda kv: kv[1]) if v <= older_than_ms][:limit]
+
+    async def expired_leases(self, now_ms: int, *, limit: int = 100) -> list[str]:
+        return [k for k, v in sorted(self.leases.items(), key=lambda kv: kv[1]) if v <= now_ms][:limit]
+
+    async def version(self, match_id: str) -> int | None:
+        m = self.matches.get(match_id)
+        return None if m is None else m.version
+
+    async def load(self, match_id: str) -> StoredMatch | None:
+        m = self.matches.get(match_id)
+        if m is None:
+            return None
+        return StoredMatch(m.version, m.snapshot, m.settings, m.last, m.snap_hist, list(m.history[m.snap_hist :]))
+
+    async def history(self, match_id: str, *, upto: int = -1) -> list[HistoryEntry]:
+        m = self.matches.get(match_id)
+        items = m.history if m is not None else []
+        return list(items if upto < 0 else items[:upto])
+
+    async def read_events(
+        self, match_id: str, *, after: str = "", count: int = 512
+    ) -> list[tuple[str, dict[bytes, bytes]]]:
+        m = self.matches.get(match_id)
+        if m is None:
+            return []
+        key = _id_key(after) if after else (-1, -1)
+        return [(eid, dict(f)) for eid, f in m.events if _id_key(eid) > key][:count]
+
+    async def close(self) -> None:
+        return None
+
+
+def _id_key(eid: str) -> tuple[int, int]:
+    ms, _, seq = eid.partition("-")
+    return int(ms), int(seq or 0)
