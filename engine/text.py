@@ -14,7 +14,8 @@ table; tests/unit/test_text_templates.py fails on any line a ruleset emits witho
 Placeholders name their type by prefix (digits may follow: ``{seat2}``): ``seat`` a seat
 number, ``card`` a card number (``?`` when face down), ``cards`` card numbers separated by
 spaces or commas, ``seats`` seat numbers so separated (``-``: none), ``n`` a count,
-``id`` an id (card function, character, skill, identity, mode, word), ``zh`` a printed
+``id`` an id (card function, character, skill, identity, mode, word), ``ids`` ids
+separated by commas, ``zh`` a printed
 Chinese name, ``text`` free text, ``action`` an action in notation (docs/notation.md),
 ``reason`` a game-over reason (the clients translate it).
 """
@@ -37,6 +38,7 @@ PATTERNS: dict[str, str] = {
     "cards": r"(?:\d+|\?)(?:[ ,](?:\d+|\?))*",
     "card": r"\d+|\?",
     "n": r"\d+",
+    "ids": r"[a-z][a-z_]*(?:,[a-z][a-z_]*)*",
     "id": r"[a-z][a-z_]*",
     "zh": r"[^\x00-\x7f]+",
     "text": r".+",

@@ -54,6 +54,8 @@ def render(
             return card(int(value))
         if kind == "cards":
             return " ".join(one("card", v) for v in re.split(r"[ ,]+", value) if v)
+        if kind == "ids":
+            return ("、" if lang == "zh" else ", ").join(one("id", v) for v in value.split(",") if v)
         if kind == "id":
             named = name(value)
             if named != value:

@@ -134,6 +134,7 @@ const WORDS = {
   TEXT: ["文本", "Text"], text: ["文本", "text"],
   ANY: ["任意", "Any"], any: ["任意", "any"],
   red: ["红", "red"], blue: ["蓝", "blue"], black: ["黑", "black"], red_blue: ["红蓝", "red/blue"], "red+blue": ["红蓝", "red/blue"],
+  up: ["向上", "up"], "red+black": ["红黑", "red/black"], "blue+black": ["蓝黑", "blue/black"],
   RED: ["红", "red"], BLUE: ["蓝", "blue"], BLACK: ["黑", "black"], RED_BLUE: ["红蓝", "red/blue"],
   听风: ["听风(红)", "听风 (red)"], 看雨: ["看雨(蓝)", "看雨 (blue)"], 日落: ["日落(黑)", "日落 (black)"],
   left: ["向左", "left"], right: ["向右", "right"],
@@ -240,12 +241,12 @@ const ACTION_WORDS = {
   听风: ["听风(红)", "听风 (red)"], 看雨: ["看雨(蓝)", "看雨 (blue)"], 日落: ["日落(黑)", "日落 (black)"],
   military: ["军情", "military"], latent: ["潜伏", "latent"], agent: ["特工", "agent"],
   bystander: ["打酱油", "bystander"],
-  special_service: ["特工机关", "special service"], mystery: ["神秘人", "mystery"],
-  up: ["向上(指定)", "up"], lock: ["锁定", "lock"],
   // the options of choose decisions (engine/rulesets/*: choose <word>)
   none: ["都不", "none"], done: ["完成", "done"], keep: ["保留", "keep"], swap: ["交换", "swap"],
   take: ["拿取", "take"], leave: ["不发动", "leave"], flip: ["翻面", "flip"], draw: ["摸牌", "draw"],
   four: ["摸四张", "draw four"], discard: ["弃牌", "discard"], burn: ["烧毁", "burn"], identity: ["查看身份", "identity"],
+  special_service: ["特工机关", "special service"], mystery: ["神秘人", "mystery"],
+  up: ["向上(指定)", "up"], lock: ["锁定", "lock"],
 };
 
 let lang = localStorage.getItem("fs.lang") || "zh";
@@ -380,6 +381,10 @@ const REASONS = [
   [/^agent completes a victory condition$/, () => ["特工完成胜利条件", "an agent completes a victory condition"]],
   [/^agent mission on another's declaration$/, () => ["他人宣胜时特工完成任务", "an agent's mission met on another's declaration"]],
   [/^secret mission completed$/, () => ["完成机密任务", "secret mission completed"]],
+  [/^secret mission completed at death$/, () => ["死亡时完成机密任务", "secret mission completed at death"]],
+  [/^intel collected$/, () => ["集齐情报", "intel collected"]],
+  [/^a death$/, () => ["一名玩家死亡", "a death"]],
+  [/^last player standing$/, () => ["最后存活的玩家", "the last player standing"]],
   [/^(military|latent) holds 3 (red|blue) intel$/, (m) => [
     `${pick(IDENTITIES[m[1].toUpperCase()], m[1])}集齐3张${m[2] === "red" ? "红色" : "蓝色"}情报`,
     `${m[1]} holds 3 ${m[2]} intel`]],

@@ -39,6 +39,7 @@ const PATTERNS = {
   cards: "(?:\\d+|\\?)(?:[ ,](?:\\d+|\\?))*",
   card: "\\d+|\\?",
   n: "\\d+",
+  ids: "[a-z][a-z_]*(?:,[a-z][a-z_]*)*",
   id: "[a-z][a-z_]*",
   zh: "[^\\x00-\\x7f]+",
   text: "[\\s\\S]+",
@@ -94,6 +95,7 @@ const ACTION_PHRASES = [
   [/^chooses a card to discard$/, () => ["选择一张要弃的牌", "chooses a card to discard"]],
   [/^chooses a card to give \(收买\)$/, () => ["选择一张要交出的牌（收买）", "chooses a card to give (Bribe)"]],
   [/^puts a hand card on the pile top$/, () => ["将一张手牌置于牌堆顶", "puts a hand card on the pile top"]],
+  [/^gives a card$/, () => ["交出一张牌", "gives a card"]],
 ];
 const ACTION_PARTS = [
   [/ \(a hand card discarded face down\)$/, ["（背面弃置一张手牌）", " (a hand card discarded face down)"]],
@@ -105,7 +107,7 @@ const ACTION_PARTS = [
 function actionText(v, deck, actionLabel) {
   const zh = getLang() === "zh";
   for (const [re, make] of ACTION_PHRASES) if (re.test(v)) return make()[zh ? 0 : 1];
-  let rest = v;
+  let rest = v.replace(/ (to|lock) seat (\d+)/g, " $1 $2"); // 谍战篇's public sends name the seat
   const tails = [];
   for (const [re, words] of ACTION_PARTS) {
     const m = re.exec(rest);
@@ -174,6 +176,8 @@ function arg(type, value, deck, actionLabel) {
     }
     case "id":
       return name(v);
+    case "ids":
+      return v.split(",").map(name).join(getLang() === "zh" ? "、" : ", ");
     case "zh":
       return getLang() === "zh" ? v : englishOf(v);
     case "action":
