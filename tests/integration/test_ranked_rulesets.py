@@ -32,6 +32,7 @@ from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from fengsheng.v1 import game_pb2
+from services.bot_levels import level_for_rating
 from services.channels import engine_channel
 from services.ladder import ALL_TIME, BOT, HUMAN, RatingKey, correction_key, done_key, rating_key
 from services.matchmaking import player_counts
@@ -136,7 +137,9 @@ def test_a_rulesets_queue_forms_its_matches_and_rates_on_its_own_ladder(services
     assert {t.match_id for t in now} == {match_id}  # one match for both
     view = s.ranked.GetRankedMatch(bs.RankedMatchRequest(match_id=match_id))
     assert view.ruleset == ruleset and len(view.seats) == n
-    assert sorted(seat.kind for seat in view.seats) == sorted(["human", "human"] + ["heuristic"] * (n - 2))
+    # house bots at the level of two new players' rating band (services/bot_levels.py)
+    house = level_for_rating(25.0)
+    assert sorted(seat.kind for seat in view.seats) == sorted(["human", "human"] + [house] * (n - 2))
     assert s.stub.GetObservation(es.GetObservationRequest(match_id=match_id, seat=-1)).ruleset == ruleset
 
     play_seats(s, match_id, {t.seat for t in now}, random.Random(7))
