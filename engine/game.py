@@ -269,7 +269,7 @@ class Game:
         if canon not in legal:
             expanded = self._expand(canon, legal)
             if expanded is None:
-                raise IllegalAction(f"seat {seat} cannot {action.strip()!r} now ({p.kind})", legal)
+                raise IllegalAction(f"seat {seat} cannot {action.strip()!r} now ({p.kind})", list(legal))
             for one in expanded:
                 self.apply(seat, one)
             return
