@@ -11,7 +11,9 @@ import pytest
 from services import arena
 from services.ladder import ALL_TIME, BOT, MemoryLadder
 
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(120)]
+#: in-process (engine and MemoryLadder, no Redis or services): it runs with the CPU-bound unit
+#: tests on both cores, not in the serial integration run
+pytestmark = pytest.mark.timeout(120)
 
 
 def test_two_thousand_matches_order_the_bots_by_strength() -> None:
