@@ -44,7 +44,7 @@ HEALTH = "grpc.health.v1.Health"
 #: answered on either listener without any credential (probes)
 OPEN = {f"/{HEALTH}/Check", f"/{HEALTH}/Watch"}
 #: the only methods of the bot listener besides OPEN
-BOT_METHODS = {"/fengsheng.v1.BotService/Connect"}
+BOT_METHODS = {f"/fengsheng.v1.BotService/{name}" for name in ("Connect", "ListTokens", "RevokeToken", "RotateToken")}
 CALL_TIMEOUT_S = 20.0
 
 
@@ -208,13 +208,21 @@ def test_bot_listener_serves_bot_service_and_health_only(
         code, reply = call(bot_door, m, metadata)
         if m.path in OPEN:
             expected = grpc.StatusCode.OK
+        elif m.path in BOT_METHODS and who == "bot token":
+            # served: Connect welcomes; the token calls answer (an empty RevokeToken names no
+            # token, so it may be refused, but never as unauthenticated or absent)
+            if code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.UNIMPLEMENTED) or (
+                m.path.endswith("/Connect") and code != grpc.StatusCode.OK
+            ):
+                wrong[m.path] = code
+            expected = code
         elif m.path in BOT_METHODS:
-            expected = grpc.StatusCode.OK if who == "bot token" else grpc.StatusCode.UNAUTHENTICATED
+            expected = grpc.StatusCode.UNAUTHENTICATED
         else:  # EngineService, RankedService, reflection, Health/List: not there at all
             expected = grpc.StatusCode.UNIMPLEMENTED
         if code != expected:
             wrong[m.path] = code
-        if m.path in BOT_METHODS and code == grpc.StatusCode.OK:
+        if m.path.endswith("BotService/Connect") and code == grpc.StatusCode.OK:
             assert reply.WhichOneof("kind") == "welcome"
     assert not wrong, f"{who}: {wrong}"
 
