@@ -44,9 +44,10 @@ class Checker:
         self._check_observations(game)
         self._check_public_choices(game)
         p = game.state.prompt
-        # a decision whose options all name seats (风度's ``choose S`` at 8–9 players)
-        self._seat_choice = bool(p is not None and p.options and all(
-            o.split()[-1].isdigit() and int(o.split()[-1]) < game.players for o in p.options))
+        # a decision whose numbered options all name seats (风度's ``choose S`` at 8–9 players;
+        # 谍战篇 毒计's ``choose take`` / ``choose S``): words such as ``pass`` do not count
+        numbered = [o.split()[-1] for o in (p.options if p is not None else []) if o.split()[-1].isdigit()]
+        self._seat_choice = bool(numbered) and all(int(n) < game.players for n in numbered)
 
     # -------------------------------------------------------------- public log
     _seen_events = 0
