@@ -343,6 +343,29 @@ export const character = (id) => pick(charEntry(id), id);
 export const skill = (id) => pick(skillEntry(id), id);
 export const identity = (id) => pick(IDENTITIES[id], id);
 
+// 谍战篇 神秘人 cards (secret_task: shared/rules/spy-edition.md §7.2), name and victory condition
+const SECRET_TASKS = {
+  zhen_ya_zhe: ["镇压者", "Suppressor", "在你的回合，有玩家死亡时拥有2张或更多红色或蓝色情报", "during your own turn, a player dies holding 2 or more red-or-blue intel"],
+  cuan_duo_zhe: ["篡夺者", "Usurper", "在你的回合，有人宣告胜利时，你代替其获胜", "during your own turn, when anyone declares victory, you win in their place"],
+  shuang_mian_jian_die: ["双面间谍", "Double Agent", "你拥有3张红色或3张蓝色情报", "you hold 3 red or 3 blue intel"],
+  you_bian_zhe: ["诱变者", "Instigator", "有玩家拥有3张红色或3张蓝色情报但未因此宣告胜利", "some player holds 3 red or 3 blue intel without declaring victory for it"],
+  xian_xing_zhe: ["先行者", "Vanguard", "你死亡时拥有至少1张红色或蓝色情报", "when you die, you hold at least 1 red-or-blue intel"],
+  jiao_ju_zhe: ["搅局者", "Spoiler", "你的回合结束时，其他每名存活玩家都拥有至少2张红色或蓝色情报", "at the end of your own turn, every other living player holds at least 2 red-or-blue intel"],
+  qing_dao_fu: ["清道夫", "Sweeper", "有玩家死亡时拥有至多1张红色和至多1张蓝色情报", "a player dies holding at most 1 red intel and at most 1 blue intel"],
+};
+
+/** A 神秘人 card's name in the current language (the id when unknown). */
+export function secretTask(id) {
+  const row = SECRET_TASKS[id];
+  return row ? (lang === "zh" ? row[0] : row[1]) : id;
+}
+
+/** A 神秘人 card's victory condition in the current language ("" when unknown). */
+export function secretTaskText(id) {
+  const row = SECRET_TASKS[id];
+  return row ? (lang === "zh" ? row[2] : row[3]) : "";
+}
+
 /** A ruleset's name: its Chinese name from the server, with its id in English. */
 export const rulesetName = (info) => (info ? (lang === "zh" ? info.zh || info.id : `${info.id} (${info.zh})`) : "");
 
@@ -375,6 +398,11 @@ export function translateText(text) {
 
 // the engine's game-over reasons (engine/rulesets/*/rules.py, victory.py), one pattern each
 const REASONS = [
+  // 谍战篇 (engine/rulesets/spy/flow.py)
+  [/^intel collected$/, () => ["集齐情报", "intel collected"]],
+  [/^a death$/, () => ["玩家死亡", "a death"]],
+  [/^last player standing$/, () => ["最后存活的玩家", "last player standing"]],
+  [/^(\w+) at the turn end$/, (m) => [`${secretTask(m[1])}于回合结束时获胜`, `${secretTask(m[1])} at the turn end`]],
   [/^(?:the )?last player alive$/, () => ["最后存活的玩家", "the last player alive"]],
   [/^nobody is left$/, () => ["无人存活", "nobody is left"]],
   [/^agent completes a victory condition$/, () => ["特工完成胜利条件", "an agent completes a victory condition"]],
