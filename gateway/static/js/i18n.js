@@ -11,6 +11,8 @@
 import { MISSIONS_ZH } from "./missions.js";
 
 const FUNCTIONS = {
+  balance: ["平衡", "Balance"], threaten: ["威逼", "Threaten"], bribe: ["利诱", "Bribe"],
+  clarify: ["澄清", "Clarify"], mislead: ["误导", "Mislead"],
   probe: ["试探", "Probe"],
   secret_order: ["秘密下达", "Secret Order"],
   public_text: ["公开文本", "Public Text"],
@@ -59,6 +61,49 @@ const CHARACTERS = {
 };
 
 const SKILLS = {
+  // 谍战篇 (engine/rulesets/spy/data/spy-texts.tsv)
+  qiang_ling: ["强令", "Command"],
+  dui_zheng_xia_yao: ["对症下药", "Right Remedy"],
+  jiao_ji: ["交际", "Socialise"],
+  miao_shou: ["妙手", "Deft Hands"],
+  sou_ji: ["搜缉", "Search"],
+  guang_fa_bao: ["广发报", "Broadcast"],
+  jie_dao_sha_ren: ["借刀杀人", "Borrowed Knife"],
+  mian_li_cang_zhen: ["绵里藏针", "Needle in Silk"],
+  gui_zha: ["诡诈", "Cunning"],
+  yi_xin: ["遗信", "Last Letter"],
+  bo_ai: ["博爱", "Philanthropy"],
+  miao_bi_qiao_bian: ["妙笔巧辩", "Eloquent Pen"],
+  yi_hua_jie_mu: ["移花接木", "Graft"],
+  ji_ban: ["羁绊", "Bond"],
+  xin_si_chao: ["新思潮", "New Thinking"],
+  ying_bian: ["应变", "Adapt"],
+  you_dao: ["诱导", "Induce"],
+  jiang_hu_ling: ["江湖令", "Gang Order"],
+  tou_tian: ["偷天", "Steal the Sky"],
+  huan_ri: ["换日", "Change the Sun"],
+  zhi_yin: ["知音", "Kindred Spirit"],
+  jing_meng: ["惊梦", "Startled Dream"],
+  ji_zhi: ["急智", "Quick Wit"],
+  cheng_zhi: ["承志", "Inherit"],
+  wei_sheng: ["尾声", "Epilogue"],
+  ji_song: ["急送", "Express"],
+  lian_luo: ["联络", "Liaison"],
+  ming_er: ["明饵", "Open Bait"],
+  zhuan_jiao: ["转交", "Hand Over"],
+  shi_si: ["视死", "Face Death"],
+  ru_gui: ["如归", "As if Home"],
+  yi_ya_huan_ya: ["以牙还牙", "Tooth for Tooth"],
+  lian_min: ["怜悯", "Pity"],
+  fu_hei: ["腹黑", "Black Heart"],
+  du_ji: ["毒计", "Poison Plot"],
+  jian_ren: ["坚韧", "Tenacity"],
+  jin_shen: ["谨慎", "Caution"],
+  jin_kou_yi_kai: ["金口一开", "Golden Words"],
+  qi_huo_ke_ju: ["奇货可居", "Rare Goods"],
+  jin_bi: ["禁闭", "Confinement"],
+  zhao_bai_he: ["朝百合", "Morning Lily"],
+  mu_qiang_wei: ["暮蔷薇", "Evening Rose"],
   sheng_dong_ji_xi: ["声东击西", "Feint East, Strike West"],
   he_die: ["合谍", "Joint Spying"],
   jing_ming: ["精明", "Shrewd"],
@@ -344,6 +389,29 @@ export const character = (id) => pick(charEntry(id), id);
 export const skill = (id) => pick(skillEntry(id), id);
 export const identity = (id) => pick(IDENTITIES[id], id);
 
+// 谍战篇 神秘人 cards (secret_task: shared/rules/spy-edition.md §7.2), name and victory condition
+const SECRET_TASKS = {
+  zhen_ya_zhe: ["镇压者", "Suppressor", "在你的回合，有玩家死亡时拥有2张或更多红色或蓝色情报", "during your own turn, a player dies holding 2 or more red-or-blue intel"],
+  cuan_duo_zhe: ["篡夺者", "Usurper", "在你的回合，有人宣告胜利时，你代替其获胜", "during your own turn, when anyone declares victory, you win in their place"],
+  shuang_mian_jian_die: ["双面间谍", "Double Agent", "你拥有3张红色或3张蓝色情报", "you hold 3 red or 3 blue intel"],
+  you_bian_zhe: ["诱变者", "Instigator", "有玩家拥有3张红色或3张蓝色情报但未因此宣告胜利", "some player holds 3 red or 3 blue intel without declaring victory for it"],
+  xian_xing_zhe: ["先行者", "Vanguard", "你死亡时拥有至少1张红色或蓝色情报", "when you die, you hold at least 1 red-or-blue intel"],
+  jiao_ju_zhe: ["搅局者", "Spoiler", "你的回合结束时，其他每名存活玩家都拥有至少2张红色或蓝色情报", "at the end of your own turn, every other living player holds at least 2 red-or-blue intel"],
+  qing_dao_fu: ["清道夫", "Sweeper", "有玩家死亡时拥有至多1张红色和至多1张蓝色情报", "a player dies holding at most 1 red intel and at most 1 blue intel"],
+};
+
+/** A 神秘人 card's name in the current language (the id when unknown). */
+export function secretTask(id) {
+  const row = SECRET_TASKS[id];
+  return row ? (lang === "zh" ? row[0] : row[1]) : id;
+}
+
+/** A 神秘人 card's victory condition in the current language ("" when unknown). */
+export function secretTaskText(id) {
+  const row = SECRET_TASKS[id];
+  return row ? (lang === "zh" ? row[2] : row[3]) : "";
+}
+
 /** A ruleset's name: its Chinese name from the server, with its id in English. */
 export const rulesetName = (info) => (info ? (lang === "zh" ? info.zh || info.id : `${info.id} (${info.zh})`) : "");
 
@@ -376,6 +444,11 @@ export function translateText(text) {
 
 // the engine's game-over reasons (engine/rulesets/*/rules.py, victory.py), one pattern each
 const REASONS = [
+  // 谍战篇 (engine/rulesets/spy/flow.py)
+  [/^intel collected$/, () => ["集齐情报", "intel collected"]],
+  [/^a death$/, () => ["玩家死亡", "a death"]],
+  [/^last player standing$/, () => ["最后存活的玩家", "last player standing"]],
+  [/^(\w+) at the turn end$/, (m) => [`${secretTask(m[1])}于回合结束时获胜`, `${secretTask(m[1])} at the turn end`]],
   [/^(?:the )?last player alive$/, () => ["最后存活的玩家", "the last player alive"]],
   [/^nobody is left$/, () => ["无人存活", "nobody is left"]],
   [/^agent completes a victory condition$/, () => ["特工完成胜利条件", "an agent completes a victory condition"]],

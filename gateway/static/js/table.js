@@ -9,6 +9,8 @@ import {
   promptText,
   reasonText,
   rulesetName,
+  secretTask,
+  secretTaskText,
   t,
   useRuleset,
 } from "./i18n.js";
@@ -364,6 +366,9 @@ export async function mountTable(root, { matchId, spectator = false }) {
         { class: "mine-line" },
         h("span", {}, `${t("your_identity")}: `),
         h("strong", { class: `identity id-${idColor(mine.identity)}`, id: "my-identity" }, identity(mine.identity)),
+        mine.secret_task
+          ? h("span", { title: secretTaskText(mine.secret_task) }, ` · ${secretTask(mine.secret_task)}: ${secretTaskText(mine.secret_task)}`)
+          : null,
         mine.character
           ? h("span", {}, ` · ${character(mine.character)}${mine.exposed ? "" : ` (${t("facedown_short")})`}`)
           : null,
@@ -497,7 +502,8 @@ export async function mountTable(root, { matchId, spectator = false }) {
               "tr",
               { class: winners.includes(s.seat) ? "winner" : "" },
               h("td", {}, seatName(seats[s.seat], s.seat)),
-              h("td", {}, h("span", { class: `identity id-${idColor(s.identity)}` }, identity(s.identity))),
+              h("td", {}, h("span", { class: `identity id-${idColor(s.identity)}` }, identity(s.identity)),
+                s.secret_task ? ` (${secretTask(s.secret_task)})` : ""),
               h("td", {}, s.character ? character(s.character) : "—"),
               h("td", {}, (s.intel || []).map((n) => cardTile(n, deck, { small: true }))),
               h(
