@@ -130,8 +130,9 @@ export function cardText(card) {
 
 /** A card's one-line description: function, colour, mode, markers, number; then its text. */
 export function cardTitle(card, number) {
-  const markers = `${card.direction_any ? ` · ${t("marker_direction")}` : ""}${card.encrypted ? ` · ${t("marker_lock")}` : ""}`;
-  const head = `${fn(card.function)} · ${name(card.color)} · ${name(card.transmission)}${markers} · #${number}`;
+  const markers = `${card.direction_any ? ` · ${t("marker_direction")}` : ""}${card.encrypted ? ` · ${t("marker_lock")}` : ""}${card.lock_icon ? ` · 🔒${t("marker_lock_icon")}` : ""}`;
+  const arrow = { left: "←", right: "→", up: "↑" }[card.transmission]; // 谍战篇's printed arrow
+  const head = `${fn(card.function)} · ${name(card.color)} · ${arrow ? `${arrow} ` : ""}${name(card.transmission)}${markers} · #${number}`;
   const text = cardText(card);
   return text ? `${head}\n${text}` : head;
 }
