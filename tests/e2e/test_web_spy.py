@@ -149,7 +149,8 @@ def test_a_spy_match_shows_arrows_locks_and_its_phases(
         lock_sends += action.startswith("send ") and " lock " in action
         page.wait_for_timeout(20)
     else:
-        pytest.fail(f"no result screen after {clicks} clicks")
+        page.screenshot(path=str(screenshots / f"spy-{lang}-stuck.png"), full_page=True)
+        pytest.fail(f"no result screen after {clicks} clicks; page errors: {errors}")
     page.wait_for_selector("#result table.reveal")
     page.wait_for_timeout(300)
     page.screenshot(path=str(screenshots / f"spy-{lang}-result.png"), full_page=True)
@@ -179,4 +180,16 @@ def test_a_spy_match_shows_arrows_locks_and_its_phases(
         f"spy {lang}: {clicks} clicks, phases {sorted(banners)}, lock sends {lock_sends}, "
         f"rescue rounds seen {len(rescue_badges)}"
     )
+
+    # the replay shows each step's phase too: step forward to the first contest phase
+    page.click("#result a[href^='#/replay/']")
+    page.wait_for_selector("#replay")
+    page.click("#replay .replay-controls button:has-text('|◀')")  # the replay opens at its end
+    for _ in range(600):
+        if page.get_attribute("#replay-phase #phase", "data-phase") == "contest":
+            break
+        page.keyboard.press("ArrowRight")
+    assert page.get_attribute("#replay-phase #phase", "data-phase") == "contest"
+    assert CONTEST[lang] in page.inner_text("#replay-phase #phase")
+    page.screenshot(path=str(screenshots / f"spy-{lang}-replay-contest.png"))
     assert not errors, errors
