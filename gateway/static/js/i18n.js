@@ -233,7 +233,7 @@ const WORDS = {
   kind_main: ["出牌阶段", "play phase"], kind_send: ["传出情报", "send the intel"], kind_arrive: ["情报到达", "intel arrives"],
   kind_returned: ["情报退回", "intel returned"], kind_respond: ["响应", "respond"], kind_choose: ["选择", "choose"],
   kind_discard: ["弃牌", "discard"], kind_character: ["选择角色", "choose a character"], kind_trigger: ["触发", "trigger"],
-  kind_turn_start: ["回合开始", "turn start"], kind_priority: ["优先权", "priority"], kind_receive: ["是否接收情报", "receive the intel?"], kind_contest: ["争夺阶段", "contest phase"], kind_rescue: ["濒死求援", "rescue round"], kind_handoff: ["死亡交牌", "hand over cards"], join_queue: ["加入排位队列", "Join the ranked queue"], leave_queue: ["离开队列", "Leave the queue"],
+  kind_turn_start: ["回合开始", "turn start"], kind_priority: ["优先权", "priority"], kind_receive: ["是否接收情报", "receive the intel?"], kind_contest: ["争夺阶段", "contest phase"], kind_rescue: ["濒死结算", "rescue round"], kind_handoff: ["死亡交牌", "hand over cards"], join_queue: ["加入排位队列", "Join the ranked queue"], leave_queue: ["离开队列", "Leave the queue"],
   ticket: ["排队号", "Ticket"], ticket_queued: ["排队中", "queued"], ticket_claimed: ["正在开局", "match being created"],
   ticket_matched: ["已匹配", "matched"], ticket_left: ["已离开", "left"],
   ranked_about: [
@@ -267,6 +267,12 @@ const WORDS = {
   "chat.phrase.wow": ["哇!", "Wow!"],
   // structured text (text.js): markers, face-down cards, colours and timings named by the engine
   marker_direction: ["可转向", "direction-any"], marker_lock: ["加密", "encrypted"],
+  // 谍战篇 (shared/rules/spy-edition.md §4, §6; source: 濒死状态, 濒死结算)
+  marker_lock_icon: ["锁定标记", "lock icon"], arrow: ["箭头", "arrow"], locked_to: ["锁定", "locked"],
+  legend_spy: ["图例: ←向左 →向右 ↑指定 🔒锁定标记", "Legend: ← left → right ↑ to a named seat 🔒 lock icon"],
+  phase: ["阶段", "Phase"], phase_contest: ["争夺阶段", "Contest phase"], phase_rescue: ["濒死结算", "Rescue round"],
+  phase_handoff: ["死亡交牌", "Hand-over at death"], dying_now: ["濒死", "dying"], seat_dying: ["{seat}濒死", "{seat} is dying"],
+  seat_died: ["{seat}死亡", "{seat} died"],
   face_down_card: ["一张背面的牌", "a face-down card"], dual: ["双色", "dual"],
   burned: ["情报被烧毁时", "burned"], discarded: ["弃牌时", "discarded"], dying: ["濒死时", "dying"],
   received: ["接收情报时", "received"], targeted: ["成为目标时", "targeted"], seen_through: ["被识破时", "seen through"],

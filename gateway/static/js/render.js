@@ -1,6 +1,6 @@
 // Pieces of the table drawn from an Observation (proto/fengsheng/v1/game.proto), shared by
 // the table, spectator and replay pages.
-import { actionWord, character, characterSkills, fn, identity, missionText, name, skill, skillText, t, translateText } from "./i18n.js";
+import { actionWord, character, characterSkills, fn, identity, kind, missionText, name, skill, skillText, t, translateText } from "./i18n.js";
 import { cardTitle, renderTemplate, showInfo } from "./text.js";
 
 export function h(tag, attrs = {}, ...children) {
@@ -21,12 +21,21 @@ export function h(tag, attrs = {}, ...children) {
 
 const MODE_ICON = { secret: "✉", direct: "➜", text: "☰", any: "✱" };
 const COLOR_CLASS = { red: "red", blue: "blue", black: "black", red_blue: "redblue", "red+blue": "redblue" };
+/** 谍战篇's printed arrows (a card's `transmission`: left / right / up) and its lock icon. */
+export const ARROW_ICON = { left: "←", right: "→", up: "↑" };
+export const LOCK_ICON = "🔒";
+// the observation's transit mode (the proto enum) -> the arrow's word
+const ARROW_MODE = { arrow_left: "left", arrow_right: "right", arrow_up: "up" };
 
 /** One basic card, face up: function name, colour, mode, markers and number. */
 export function cardTile(number, deck, { selected = false, onclick, small = false } = {}) {
   const c = deck[number];
   if (!c) return h("span", { class: "card unknown" }, `#${number}`);
   const cls = ["card", COLOR_CLASS[c.color] || "", small ? "small" : "", selected ? "selected" : ""].join(" ");
+  const arrow = ARROW_ICON[c.transmission];
+  const dataset = { card: number };
+  if (arrow) dataset.arrow = c.transmission;
+  if (c.lock_icon) dataset.lock = "1";
   return h(
     onclick ? "button" : "span",
     {
@@ -34,12 +43,15 @@ export function cardTile(number, deck, { selected = false, onclick, small = fals
       type: onclick ? "button" : undefined,
       onclick,
       title: cardTitle(c, number),
-      dataset: { card: number },
+      dataset,
     },
     h("span", { class: "fname" }, fn(c.function)),
     h(
       "span",
       { class: "meta" },
+      // 谍战篇: the printed arrow (← → ↑) and the lock icon (docs/notation.md, spy section)
+      arrow ? h("b", { class: "arrow" }, arrow) : null,
+      c.lock_icon ? h("span", { class: "lock-icon" }, LOCK_ICON) : null,
       `${MODE_ICON[c.transmission] || ""}${c.direction_any ? "⇄" : ""}${c.encrypted ? "◆" : ""} #${number}`,
     ),
   );
@@ -82,9 +94,12 @@ export function seatPanel(obs, view, deck, seats, { isViewer = false, showHand =
   const intel = (view.intel || []).map((n) => cardTile(n, deck, { small: true }));
   const badges = [];
   if (!view.alive) badges.push(h("span", { class: "badge dead" }, t("dead")));
-  if (view.locked) badges.push(h("span", { class: "badge lock" }, t("locked")));
+  if (view.locked) badges.push(h("span", { class: "badge lock" }, `${LOCK_ICON} ${t("locked")}`));
   if (turnSeat === view.seat && obs.turn_number > 0) badges.push(h("span", { class: "badge turn" }, t("turn")));
   if (pending.seat === view.seat) badges.push(h("span", { class: "badge acting" }, t("deciding")));
+  if (pending.kind === "rescue" && rescueSeat(pending) === view.seat) {
+    badges.push(h("span", { class: "badge dying" }, t("dying_now")));
+  }
   const colorCount = countColors(view.intel || [], deck);
   return h(
     "section",
@@ -155,25 +170,73 @@ function countColors(intel, deck) {
   return out;
 }
 
+/** The seat a rescue round (谍战篇 §6.2) is for: the public prompt's dying seat (its template
+ * argument, else its words "seat N is dying"); -1 when unknown. */
+export function rescueSeat(pending) {
+  if (!pending || pending.kind !== "rescue") return -1;
+  const arg = pending.args?.seat;
+  if (arg !== undefined && /^\d+$/.test(String(arg))) return Number(arg);
+  const m = /^seat (\d+) is dying/.exec(String(pending.prompt || ""));
+  return m ? Number(m[1]) : -1;
+}
+
+const seatWords = (template, seat) => template.replace("{seat}", `${t("seat")} ${seat}`);
+
+/** The phase banner over the table: the phase of the pending decision, from the public
+ * observation only (its kind and prompt). 谍战篇's contest phase (争夺阶段, §4.4), rescue round
+ * (濒死结算, §6.2, naming the dying seat) and hand-over at death (§6.3) have their own words. */
+export function phaseBanner(obs) {
+  const p = obs?.pending || {};
+  if (!obs || obs.outcome?.over || !p.kind || p.seat === undefined || p.seat < 0) {
+    return h("div", { class: "phase-banner empty", id: "phase", dataset: { phase: "" } });
+  }
+  let text = kind(p.kind);
+  if (p.kind === "contest") text = t("phase_contest");
+  else if (p.kind === "rescue") {
+    const dying = rescueSeat(p);
+    text = dying >= 0 ? `${t("phase_rescue")} · ${seatWords(t("seat_dying"), dying)}` : t("phase_rescue");
+  } else if (p.kind === "handoff") text = `${t("phase_handoff")} · ${seatWords(t("seat_died"), p.seat)}`;
+  return h(
+    "div",
+    { class: `phase-banner phase-${p.kind}`, id: "phase", dataset: { phase: p.kind } },
+    h("span", { class: "phase-label" }, `${t("phase")}: `),
+    h("strong", { class: "phase-name" }, text),
+  );
+}
+
 export function transitPanel(obs, deck) {
   if (!obs.has_transit) return h("div", { class: "transit empty" }, t("none_in_transit"));
   const tr = obs.transit;
   const mode = String(tr.mode || "").toLowerCase();
-  const dir = tr.direction > 0 ? "→ (+1)" : tr.direction < 0 ? "← (−1)" : "";
+  const arrow = ARROW_MODE[mode];
+  const dir = arrow ? "" : tr.direction > 0 ? "→ (+1)" : tr.direction < 0 ? "← (−1)" : "";
+  // 谍战篇's 锁定: the seats the observation marks locked (public: the send's lock event)
+  const locked = (obs.seats || []).filter((s) => s.locked).map((s) => s.seat);
   return h(
     "div",
-    { class: "transit" },
+    { class: "transit", dataset: { arrow: arrow || "" } },
     h("div", { class: "transit-card" }, tr.card ? cardTile(tr.card, deck) : faceDown(t("face_down_intel"))),
     h(
       "dl",
       {},
-      h("dt", {}, t("mode")),
-      h("dd", { class: "mode" }, `${name(mode)} ${dir}`, tr.face_up ? ` · ${t("state_face_up")}` : ""),
+      h("dt", {}, t(arrow ? "arrow" : "mode")),
+      h(
+        "dd",
+        { class: "mode" },
+        arrow ? [h("b", { class: "arrow" }, ARROW_ICON[arrow]), ` ${name(arrow)}`] : `${name(mode)} ${dir}`,
+        tr.face_up ? ` · ${t("state_face_up")}` : "",
+      ),
       h("dt", {}, t("sender")),
       h("dd", {}, String(tr.sender)),
       h("dt", {}, t("holder")),
       h("dd", {}, `${t("seat")} ${tr.holder}`),
-      tr.target >= 0 && mode === "direct" ? [h("dt", {}, t("target")), h("dd", {}, String(tr.target))] : null,
+      tr.target >= 0 && (mode === "direct" || arrow === "up") ? [h("dt", {}, t("target")), h("dd", {}, String(tr.target))] : null,
+      locked.length
+        ? [
+            h("dt", {}, h("span", { class: "lock-icon" }, LOCK_ICON), ` ${t("locked_to")}`),
+            h("dd", { class: "transit-lock", id: "transit-lock" }, locked.map((s) => `${t("seat")} ${s}`).join(", ")),
+          ]
+        : null,
       tr.receiver >= 0 ? [h("dt", {}, t("receiver")), h("dd", {}, String(tr.receiver))] : null,
     ),
   );

@@ -3,7 +3,7 @@ import { ApiError, api, cards, rulesetInfo, seatToken } from "./api.js";
 import { reasonText, rulesetName, t, useRuleset } from "./i18n.js";
 import { rankedSeats } from "./table.js";
 import { chatPanel } from "./chat.js";
-import { actionLabel, chainPanel, fill, h, logLine, seatPanel, transitPanel } from "./render.js";
+import { actionLabel, chainPanel, fill, h, logLine, phaseBanner, seatPanel, transitPanel } from "./render.js";
 
 export async function mountReplay(root, { matchId }) {
   // the match's table talk, both channels, read only (kept with the match: gateway/chat.py)
@@ -69,6 +69,7 @@ export async function mountReplay(root, { matchId }) {
   const board = h("div", { class: "seats" });
   const transit = h("div", {});
   const chain = h("div", {});
+  const phase = h("div", { id: "replay-phase" });
   const log = h("ol", { class: "log", id: "replay-log" });
   const outcome = state.data.outcome;
   fill(root, h(
@@ -96,6 +97,7 @@ export async function mountReplay(root, { matchId }) {
         { class: "winners" },
         `${t("winners")}: ${(outcome.winners || []).join(", ") || t("nobody")} · ${t("reason")}: ${reasonText(outcome.reason)}`,
       ),
+      phase,
       h("div", { class: "board" }, board),
       h(
         "div",
@@ -123,6 +125,7 @@ export async function mountReplay(root, { matchId }) {
         }),
       ),
     );
+    fill(phase, phaseBanner(obs)); // the step's phase (谍战篇: contest, rescue round)
     fill(transit, transitPanel(obs, deck));
     fill(chain, chainPanel(obs, deck));
     const events = state.data.events.filter((e) => e.step <= state.step);

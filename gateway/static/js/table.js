@@ -24,6 +24,7 @@ import {
   fill,
   h,
   logLine,
+  phaseBanner,
   seatName,
   seatPanel,
   transitPanel,
@@ -88,6 +89,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
     status: h("span", { class: "conn" }),
     seats: h("div", { class: "seats", id: "seats" }),
     transit: h("div", { id: "transit" }),
+    phase: h("div", { id: "phase-slot" }),
     chain: h("div", { id: "chain" }),
     counts: h("div", { class: "counts", id: "counts" }),
     prompt: h("div", { id: "prompt", class: "prompt" }),
@@ -123,6 +125,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
       el.counts,
     ),
     el.result,
+    el.phase,
     h("div", { class: "board" }, el.seats),
     h(
       "div",
@@ -143,6 +146,9 @@ export async function mountTable(root, { matchId, spectator = false }) {
             h("h3", {}, t("hand")),
             el.hand,
             h("p", { class: "hint muted" }, t("legend")),
+            Object.values(deck || {}).some((c) => c.lock_icon || c.transmission === "up")
+              ? h("p", { class: "hint muted", id: "legend-spy" }, t("legend_spy"))
+              : null,
           ),
         ),
     h(
@@ -320,6 +326,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
     const board = final || obs;
     fill(el.seats, ...order.map((s) => seatPanel(board, board.seats[s], deck, seats, { isViewer: s === me, characters })),
     );
+    fill(el.phase, phaseBanner(obs));
     if (obs.outcome?.over) {
       fill(el.transit, h("p", { class: "muted" }, t("game_over")));
       fill(el.chain, h("p", { class: "muted" }, t("game_over")));

@@ -96,6 +96,11 @@ const ACTION_PHRASES = [
   [/^chooses a card to give \(收买\)$/, () => ["选择一张要交出的牌（收买）", "chooses a card to give (Bribe)"]],
   [/^puts a hand card on the pile top$/, () => ["将一张手牌置于牌堆顶", "puts a hand card on the pile top"]],
   [/^gives a card$/, () => ["交出一张牌", "gives a card"]],
+  // 谍战篇's hidden gives (engine/rulesets/spy/privacy.py, characters/*.py: hidden_answer)
+  [/^gives a card to seat (\d+)$/, (m) => [`交给座位${m[1]}一张牌`, `gives a card to seat ${m[1]}`]],
+  [/^gives (\d+) cards to seat (\d+)$/, (m) => [`交给座位${m[2]} ${m[1]}张牌`, `gives ${m[1]} cards to seat ${m[2]}`]],
+  [/^gives (\d+) cards back$/, (m) => [`交还${m[1]}张牌`, `gives ${m[1]} cards back`]],
+  [/^gives (\d+) cards$/, (m) => [`交出${m[1]}张牌`, `gives ${m[1]} cards`]],
 ];
 const ACTION_PARTS = [
   [/ \(a hand card discarded face down\)$/, ["（背面弃置一张手牌）", " (a hand card discarded face down)"]],
@@ -106,7 +111,10 @@ const ACTION_PARTS = [
 
 function actionText(v, deck, actionLabel) {
   const zh = getLang() === "zh";
-  for (const [re, make] of ACTION_PHRASES) if (re.test(v)) return make()[zh ? 0 : 1];
+  for (const [re, make] of ACTION_PHRASES) {
+    const m = re.exec(v);
+    if (m) return make(m)[zh ? 0 : 1];
+  }
   let rest = v.replace(/ (to|lock) seat (\d+)/g, " $1 $2"); // 谍战篇's public sends name the seat
   const tails = [];
   for (const [re, words] of ACTION_PARTS) {
@@ -130,8 +138,9 @@ export function cardText(card) {
 
 /** A card's one-line description: function, colour, mode, markers, number; then its text. */
 export function cardTitle(card, number) {
-  const markers = `${card.direction_any ? ` · ${t("marker_direction")}` : ""}${card.encrypted ? ` · ${t("marker_lock")}` : ""}`;
-  const head = `${fn(card.function)} · ${name(card.color)} · ${name(card.transmission)}${markers} · #${number}`;
+  const markers = `${card.direction_any ? ` · ${t("marker_direction")}` : ""}${card.encrypted ? ` · ${t("marker_lock")}` : ""}${card.lock_icon ? ` · 🔒${t("marker_lock_icon")}` : ""}`;
+  const arrow = { left: "←", right: "→", up: "↑" }[card.transmission]; // 谍战篇's printed arrow
+  const head = `${fn(card.function)} · ${name(card.color)} · ${arrow ? `${arrow} ` : ""}${name(card.transmission)}${markers} · #${number}`;
   const text = cardText(card);
   return text ? `${head}\n${text}` : head;
 }
