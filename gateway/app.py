@@ -62,7 +62,7 @@ SEAT_KINDS: dict[str, pb.SeatKind] = {
     "v2": pb.BOT_V2,
     "search": pb.BOT_SEARCH,
     # bot levels (issue 14; services/bot_levels.py): easy = random, normal = heuristic v2,
-    # hard = search (the engine plays heuristic v2 until a search bot is registered)
+    # hard = search (engine/search.py, run by the Celery bot workers within their budget)
     "easy": pb.BOT_RANDOM,
     "normal": pb.BOT_V2,
     "hard": pb.BOT_SEARCH,

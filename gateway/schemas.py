@@ -44,8 +44,9 @@ class CreateMatchIn(BaseModel):
     humans: int = Field(1, ge=0, le=MAX_SEATS, description="human seats (the first ones); 0 = bots only")
     bot: BotKindName = Field(
         "heuristic",
-        description="kind of every bot seat: a level (easy = random, normal = heuristic v2, hard = search, "
-        "played as heuristic v2 until the search bot lands) or a policy (random, heuristic, v2, search)",
+        description="kind of every bot seat: a level (easy = random, normal = heuristic v2, hard = search: "
+        "a determinized search within FENGSHENG_SEARCH_BUDGET_MS, heuristic v2 if it fails) "
+        "or a policy (random, heuristic, v2, search)",
     )
     seats: list[SeatKindName] | None = Field(
         None, max_length=MAX_SEATS, description="explicit kind of every seat (overrides players / humans / bot)"

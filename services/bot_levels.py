@@ -6,7 +6,7 @@ level    seat kind            policy (``engine.bots.POLICIES``)
 =======  ===================  ==========================================================
 easy     ``BOT_RANDOM``       ``random``: any legal action
 normal   ``BOT_V2``           ``v2``: heuristic v2, plays its identity (engine/bots_v2.py)
-hard     ``BOT_SEARCH``       ``search`` once the engine registers it; until then ``v2``
+hard     ``BOT_SEARCH``       ``search``: determinized search (engine/search.py); ``v2`` if absent
 =======  ===================  ==========================================================
 
 Ranked fill picks the level of its house bots by the rating band of the humans and bots it
@@ -44,7 +44,7 @@ def search_available() -> bool:
 
 def policy_of_kind(kind: int) -> str | None:
     """The ``POLICIES`` name that answers for a seat of this kind, or None (a human or an
-    external bot). ``BOT_SEARCH`` is ``v2`` until a search bot is registered."""
+    external bot). ``BOT_SEARCH`` falls back to ``v2`` if no search bot is registered."""
     if kind == es.BOT_RANDOM:
         return "random"
     if kind == es.BOT_HEURISTIC:
