@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from engine import rng
 from engine.errors import SetupError
 from engine.marks import Placed
+from engine.positions import card_list, turn_and_step, zones
 from engine.state import Frame, Seat, State
 
 from . import deck, marks, ruledata
@@ -94,14 +95,7 @@ def h_characters(g: Game, fr: Frame) -> None:
 
 
 def _cards(value: Any, where: str) -> list[int]:
-    if value is None:
-        return []
-    if not isinstance(value, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in value):
-        raise SetupError(f"{where}: expected a list of card numbers, got {value!r}")
-    for c in value:
-        if not 1 <= c <= deck.N_CARDS:
-            raise SetupError(f"{where}: card {c} is outside 1..{deck.N_CARDS}")
-    return list(value)
+    return card_list(value, where, deck.N_CARDS)
 
 
 def position_state(pos: dict[str, Any]) -> State:
@@ -139,23 +133,8 @@ def position_state(pos: dict[str, Any]) -> State:
     # Any mix of classic identities: the source's identity table is lost (digest §1, §12 D3
     # is a platform decision for dealt games) and the shared spec's set-up invariants name
     # no identity counts (docs/rule-decisions.md, classic 16).
-    pile_top = _cards(pos.get("pile"), "pile")
-    discard = _cards(pos.get("discard"), "discard")
-    removed = _cards(pos.get("removed"), "removed")
-    placed = pile_top + discard + removed + [c for s in seats for c in s.hand + s.intel]
-    dup = sorted(c for c, k in Counter(placed).items() if k > 1)
-    if dup:
-        raise SetupError(f"cards placed twice: {dup}")
-    rest = sorted(set(deck.ALL_CARDS) - set(placed))
-    pile = list(reversed(pile_top + rest))
-    turn = pos.get("turn", 0)
-    if not isinstance(turn, int) or not 0 <= turn < n or not seats[turn].alive:
-        raise SetupError(f"turn: {turn!r} is not a living seat")
-    if sum(1 for s in seats if s.alive) < 2:
-        raise SetupError("at least two seats must be alive")
-    step = pos.get("step", "main")
-    if step not in STEPS:
-        raise SetupError(f"step must be one of {', '.join(STEPS)}, got {step!r}")
+    pile, discard, removed = zones(pos, seats, deck.ALL_CARDS, deck.N_CARDS)
+    turn, step = turn_and_step(pos, seats, STEPS)
     if pos.get("relations"):
         raise SetupError("relations: the classic ruleset has none")
     seed = int(pos.get("seed", 0))
