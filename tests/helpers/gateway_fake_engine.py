@@ -130,6 +130,12 @@ class FakeEngine(pb_grpc.EngineServiceServicer):
             self.cond.notify_all()
             return pb.ActResponse(version=match.decision, pending=match.pending(), outcome=match.outcome())
 
+    def ActStream(self, request_iterator: Iterator[pb.ActRequest],
+                  context: grpc.ServicerContext) -> Iterator[pb.ActResponse]:
+        """An engine older than ``ActStream``: the status a replica without the method gives,
+        so the gateway's actions take its unary ``Act`` fallback."""
+        context.abort(grpc.StatusCode.UNIMPLEMENTED, "ActStream is not served by this engine")
+
     def Watch(self, request: pb.WatchRequest, context: grpc.ServicerContext) -> Iterator[pb.WatchEvent]:
         sent = 0
         with self.cond:

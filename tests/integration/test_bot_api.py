@@ -53,6 +53,12 @@ ENV = {
 }
 
 
+def canonical(data: bytes) -> bytes:
+    """An Event's bytes with its ``args`` map in key order: protobuf map order is not fixed,
+    so the same event can serialize differently; compare events as these."""
+    return game_pb2.Event.FromString(data).SerializeToString(deterministic=True)
+
+
 class Platform:
     def __init__(self, url: str, engine: ServiceProcess, gateway: ServiceProcess) -> None:
         self.redis_url = url
@@ -88,7 +94,7 @@ class Platform:
         for _, fields in self.rdb.xrange(events_key(match_id)):
             if b"ev" in fields:
                 aud = fields.get(b"a", b"")
-                out.append((tuple(int(x) for x in aud.split(b",")) if aud else (), fields[b"ev"]))
+                out.append((tuple(int(x) for x in aud.split(b",")) if aud else (), canonical(fields[b"ev"])))
         return out
 
     def visible(self, match_id: str, seat: int) -> list[bytes]:
@@ -172,9 +178,9 @@ def test_grpc_decisions_carry_the_seats_events_and_answers_are_never_rate_limite
 
     # 1. the events: match_start's, then each decision's new ones, are exactly the seat's
     # visible events in order, none missing, none repeated
-    pushed = [e.SerializeToString() for e in start.events]
+    pushed = [e.SerializeToString(deterministic=True) for e in start.events]
     for d in decisions:
-        pushed += [e.SerializeToString() for e in d.observation.events]
+        pushed += [e.SerializeToString(deterministic=True) for e in d.observation.events]
     visible = p.visible(match_id, seat)
     assert pushed == visible[: len(pushed)]
     assert sum(1 for d in decisions if len(d.observation.events) > 0) > len(decisions) // 2
@@ -189,7 +195,7 @@ def test_grpc_decisions_carry_the_seats_events_and_answers_are_never_rate_limite
     # the whole visible history, on request (as after a reconnect)
     bot.client.events(match_id, seat)
     history = bot.wait("history", timeout=10).history
-    assert [e.SerializeToString() for e in history.events] == p.visible(match_id, seat)
+    assert [e.SerializeToString(deterministic=True) for e in history.events] == p.visible(match_id, seat)
     bot.client.events(match_id, (seat + 1) % 3)  # another seat's history: refused
     assert bot.wait("error", kind="forbidden", timeout=10).error.code == "PERMISSION_DENIED"
     assert end.outcome.over
