@@ -143,7 +143,8 @@ def test_a_whole_match_in_one_language(context: Any, base_url: str, ruleset_id: 
     page.wait_for_timeout(300)
     read()
     assert clicks > 3
-    assert opened or clicks < 6, "the discard pile was never opened"
+    # it opens before the 7th click: a match that ends on the 6th click never offers the chance
+    assert opened or clicks <= 6, "the discard pile was never opened"
     assert not seen, f"{ruleset_id}, {lang}: words in another language:\n" + "\n".join(
         f"{w!r}: …{c}…" for w, c in sorted(seen.items())
     )
