@@ -11,8 +11,11 @@
 import { MISSIONS_ZH } from "./missions.js";
 
 const FUNCTIONS = {
-  balance: ["平衡", "Balance"], threaten: ["威逼", "Threaten"], bribe: ["利诱", "Bribe"],
-  clarify: ["澄清", "Clarify"], mislead: ["误导", "Mislead"],
+  balance: ["平衡", "Balance"],
+  threaten: ["威逼", "Threaten"],
+  bribe: ["利诱", "Bribe"],
+  clarify: ["澄清", "Clarify"],
+  mislead: ["误导", "Mislead"],
   probe: ["试探", "Probe"],
   secret_order: ["秘密下达", "Secret Order"],
   public_text: ["公开文本", "Public Text"],
