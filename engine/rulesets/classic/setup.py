@@ -9,6 +9,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from engine import rng
+from engine.choosing import choose_characters
 from engine.errors import SetupError
 from engine.marks import Placed
 from engine.positions import card_list, turn_and_step, zones
@@ -69,19 +70,9 @@ def h_characters(g: Game, fr: Frame) -> None:
     """Each player keeps one of the characters offered (decision ``character``,
     ``choose ID``); when all have chosen, 潜伏 ones are placed face down, 公开 ones face
     up; then identities and cards are dealt (§3 ②–④)."""
-    st = g.state
-    if fr.answer:
-        seat = st.seats[fr.order[fr.index]]
-        seat.character = fr.answer.split()[1]
-        st.character_pool.extend(c for c in seat.options if c != seat.character)
-        seat.options = []
-        fr.answer = ""
-        fr.index += 1
-    if fr.index < len(fr.order):
-        s = fr.order[fr.index]
-        g.ask(s, "character", "choose your character", [f"choose {c}" for c in st.seats[s].options])
+    if not choose_characters(g, fr):
         return
-    st.stack.pop()
+    st = g.state
     for i, p in enumerate(st.seats):
         p.exposed = ROWS[p.character].kind != "P"
         shown = p.character if p.exposed else "a face-down character"
