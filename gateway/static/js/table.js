@@ -173,9 +173,9 @@ export async function mountTable(root, { matchId, spectator = false }) {
         if (spectator) {
           const info = await api(`/api/matches/${matchId}`);
           state.info = info;
-          state.obs = info.observation;
+          takeObservation(info.observation);
         } else {
-          state.obs = await api(`/api/matches/${matchId}/observation`, { token: grant.token });
+          takeObservation(await api(`/api/matches/${matchId}/observation`, { token: grant.token }));
         }
         promptFromObservation();
         render();
@@ -189,11 +189,26 @@ export async function mountTable(root, { matchId, spectator = false }) {
     if (state.obs?.outcome?.over && !state.result) showResult();
   }
 
+  /** The decision number a view was taken at (it increases by one at every decision, and
+   * stays at the last one once the game is over); -1 for none. */
+  const stepOf = (obs) => (obs?.pending ? Number(obs.pending.number ?? -1) : -1);
+
+  /** Keep `obs` unless the view already shown is newer: a fetched view can arrive after a
+   * pushed one taken later (the fetch was answered first and travelled slower), and going
+   * back to it would drop the prompt of a decision that is ours. */
+  function takeObservation(obs) {
+    if (!obs) return;
+    if (state.obs && stepOf(obs) < stepOf(state.obs)) return;
+    state.obs = obs;
+  }
+
   function promptFromObservation() {
     const obs = state.obs;
     if (!obs || spectator) return;
     const p = obs.pending || {};
-    if (state.prompt && state.prompt.decision !== p.number) clearPrompt();
+    // a prompt that came ahead of its view stays; one the view has moved past goes
+    if (state.prompt && Number(state.prompt.decision) < stepOf(obs)) clearPrompt();
+    if (state.prompt && obs.outcome?.over) clearPrompt();
     if (!state.prompt && p.seat === me && obs.legal_actions?.length && !obs.outcome.over) {
       setPrompt({ decision: p.number, kind: p.kind, prompt: p.prompt, legal_actions: obs.legal_actions });
     }
@@ -250,7 +265,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
   function onMessage(msg) {
     switch (msg.type) {
       case "observation":
-        state.obs = msg.observation;
+        takeObservation(msg.observation);
         promptFromObservation();
         render();
         break;
@@ -265,6 +280,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
         break;
       }
       case "prompt":
+        if (Number(msg.decision) < stepOf(state.obs)) break; // the view shown has moved past it
         setPrompt(msg);
         render();
         break;
@@ -548,7 +564,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
   // the seats and settings (names of the players, the turn timer), then the first view
   try {
     state.info = firstInfo || (await api(`/api/matches/${matchId}`));
-    if (spectator) state.obs = state.info.observation;
+    if (spectator) takeObservation(state.info.observation);
     if (!state.info.seats.length) await rankedSeats(state.info, matchId);
   } catch (err) {
     state.error = errorText(err.body?.error?.code || err.code, String(err.message || err));
