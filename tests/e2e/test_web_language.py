@@ -34,9 +34,11 @@ ALLOWED_EN = {"English", "GG", "SP"}
 #: their names on the cards (shown with their colour)
 ALLOWED_ZH = {"中文", "听风", "看雨", "日落"}
 
-#: the page's own text and hover titles, outside names, notation, chat and form fields
+#: the page's own text and hover titles, outside names (seat names, and anything marked
+#: translate="no": a name a user chose), notation, chat and form fields
 READ_TEXT = """(root) => {
-  const skip = "code, .seat-name, .chat, #chat, .chat-panel, script, style, select, option, input, textarea";
+  const skip = "code, .seat-name, [translate=no], .chat, #chat, .chat-panel, script, style, "
+    + "select, option, input, textarea";
   const out = [];
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {

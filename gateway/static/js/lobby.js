@@ -2,7 +2,7 @@
 import { rulesLink } from "./rules.js";
 import { api, guest, rulesetInfo, rulesets, savedGuest, saveSeatToken } from "./api.js";
 import { identity, rulesetName, t } from "./i18n.js";
-import { fill, h } from "./render.js";
+import { fill, h, playerName } from "./render.js";
 import { holdMs } from "./table.js";
 import { boardPanel } from "./profile.js";
 
@@ -148,6 +148,8 @@ export async function mountLobby(root) {
     ),
   );
 
+  /** Items with ", " between them. */
+  const joined = (items) => items.flatMap((x, i) => (i ? [", ", x] : [x]));
   const rulesetLabel = (id) => rulesetName(catalog.rulesets.find((r) => r.id === id)) || id;
 
   async function load() {
@@ -160,8 +162,10 @@ export async function mountLobby(root) {
           h("code", {}, m.match_id),
           " ",
           h("span", { class: "badge ruleset", dataset: { ruleset: m.ruleset } }, rulesetLabel(m.ruleset)),
-          ` ${m.seats.length}P · ${m.seats.map((s) => (s.kind === "human" ? s.player || t("human") : t("bot"))).join(", ")} · `,
-          m.over ? `★ ${m.winners.join(", ")} ` : `${t("turn_number")} ${m.turn_number} `,
+          ` ${m.seats.length}P · `,
+          joined(m.seats.map((s) => (s.kind === "human" && s.player ? playerName(s.player) : t(s.kind === "human" ? "human" : "bot")))),
+          " · ",
+          m.over ? ["★ ", ...joined(m.winners.map((w) => playerName(w))), " "] : `${t("turn_number")} ${m.turn_number} `,
           m.over
             ? h("a", { href: `#/replay/${m.match_id}`, class: "button small" }, t("view_replay"))
             : h("a", { href: `#/spectate/${m.match_id}`, class: "button small" }, t("watch")),

@@ -3,7 +3,7 @@
 // leaderboards panel of the lobby: each ruleset rates apart, so both views choose a ruleset.
 import { api, history, savedGuest } from "./api.js";
 import { dateText, identity, t } from "./i18n.js";
-import { fill, h } from "./render.js";
+import { fill, h, playerName } from "./render.js";
 
 const DEFAULT_RULESET = "return";
 /** The rulesets with a ladder, as the last leaderboard answer listed them. */
@@ -194,7 +194,7 @@ export function boardPanel() {
               h(
                 "a",
                 { href: `#/profile/${encodeURIComponent(r.player_id)}?ladder=${ladderIn.value}&ruleset=${ruleset}` },
-                r.name,
+                playerName(r.name),
               ),
               r.bot ? h("span", { class: "badge" }, t("bot")) : null,
               r.provisional ? h("span", { class: "badge" }, t("provisional")) : null,

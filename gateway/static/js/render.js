@@ -19,6 +19,12 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** A name a user chose (a seat's player, a ladder row): isolated from the text around it
+ * and marked `translate="no"`, since it is in no language of ours. */
+export function playerName(text, attrs = {}) {
+  return h("bdi", { ...attrs, class: `player-name ${attrs.class || ""}`.trim(), translate: "no" }, text);
+}
+
 const MODE_ICON = { secret: "✉", direct: "➜", text: "☰", any: "✱" };
 const COLOR_CLASS = { red: "red", blue: "blue", black: "black", red_blue: "redblue", "red+blue": "redblue" };
 /** 谍战篇's printed arrows (a card's `transmission`: left / right / up) and its lock icon. */
