@@ -15,7 +15,7 @@ from fengsheng.v1 import game_pb2
 
 SOURCE = (Path(__file__).resolve().parents[2] / "gateway" / "static" / "js" / "i18n.js").read_text(encoding="utf-8")
 #: `id: ["中文", "English"]` entries of every table
-ENTRIES = dict(re.findall(r'\b([A-Za-z_]+): \["([^"]+)", "[^"]+"\]', SOURCE))
+ENTRIES = dict(re.findall(r'(?<![\w.])(\w+): \["([^"]+)", "[^"]+"\]', SOURCE))
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
@@ -53,3 +53,43 @@ def test_every_mission_has_its_chinese_text(ruleset_id: str) -> None:
     for character in get_ruleset(ruleset_id).characters.values():
         if getattr(character, "mission", ""):
             assert re.search(r"[\u4e00-\u9fff]", zh.get(character.id, "")), character.id
+
+
+def _action_words(ruleset_id: str, games: int) -> set[str]:
+    """Every word of every legal action met in ``games`` seeded random games with
+    characters (each seat's actions at every decision), as the action buttons show them."""
+    import random
+
+    from engine.game import Game
+
+    rules = get_ruleset(ruleset_id)
+    words: set[str] = set()
+    for seed in range(games):
+        rng = random.Random(seed)
+        game = Game.new(ruleset=ruleset_id, players=sorted(rules.identity_table)[seed % len(rules.identity_table)],
+                        seed=seed, characters=bool(rules.characters))
+        for _ in range(3000):
+            pending = game.pending
+            if pending is None or game.outcome is not None:
+                break
+            actions = game.legal_actions(pending.seat)
+            for action in actions:
+                words.update(action.split())
+            game.apply(pending.seat, rng.choice(actions))
+    return words
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_every_action_word_is_named(ruleset_id: str) -> None:
+    """An action button's words (render.js actionLabel) are notation words i18n.js names,
+    or ids the client learns from GET /api/rulesets (functions, characters, skills), or
+    numbers: no English word is left on a Chinese button (a 江湖令 choice showed
+    ``choose blue``)."""
+    rules = get_ruleset(ruleset_id)
+    known = set(ENTRIES) | set(rules.cards.function) | set(rules.characters) | set(rules.skills)
+    unnamed = {
+        w for w in _action_words(ruleset_id, 40)
+        if w not in known and not re.fullmatch(r"#?[\d,+\-]+", w)
+        and not (w.count(",") and set(w.split(",")) <= known)  # a list of names (actionWord splits it)
+    }
+    assert not unnamed, sorted(unnamed)

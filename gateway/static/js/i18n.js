@@ -301,6 +301,8 @@ const ACTION_WORDS = {
   four: ["摸四张", "draw four"], discard: ["弃牌", "discard"], burn: ["烧毁", "burn"], identity: ["查看身份", "identity"],
   special_service: ["特工机关", "special service"], mystery: ["神秘人", "mystery"],
   up: ["向上(指定)", "up"], lock: ["锁定", "lock"],
+  // colours named by a choice (谍战篇 江湖令 and others: skill <id> choose <colour>)
+  red: ["红", "red"], blue: ["蓝", "blue"], black: ["黑", "black"],
 };
 
 let lang = localStorage.getItem("fs.lang") || "zh";
@@ -436,6 +438,10 @@ export function name(id) {
 /** One word of an action in notation: verbs, modes and ids get names, other words stay. */
 export function actionWord(word) {
   if (word in ACTION_WORDS) return pick(ACTION_WORDS[word], word);
+  if (word.includes(",") && !/^[\d,]+$/.test(word)) {
+    // a list of names in one word (谍战篇 强令: choose intercept,swap)
+    return word.split(",").map(actionWord).join(lang === "zh" ? "、" : ", ");
+  }
   for (const entry of [charEntry(word), skillEntry(word), fnEntry(word)]) if (entry) return pick(entry, word);
   return word;
 }
