@@ -93,6 +93,10 @@ async def stream(websocket: WebSocket, svc: Services, match_id: str, grant: Seat
                     "decision": pending.number,
                     "kind": pending.kind,
                     "prompt": pending.prompt,
+                    # the prompt's row in the ruleset's text table and its arguments
+                    # (engine/text.py): clients render it in their language
+                    "template": pending.template,
+                    "args": dict(pending.args),
                     "legal_actions": list(view.legal_actions),
                 }
             )

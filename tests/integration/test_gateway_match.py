@@ -336,7 +336,7 @@ def test_a_human_seat_plays_through_rest_and_websocket(
 
     # the rest through the WebSocket
     ws_url = f"ws://{gateway.address}/ws/matches/{match_id}?token={seat_token}"
-    prompts = results = 0
+    prompts = results = templated = 0
     outcome: dict[str, Any] | None = None
     with connect(ws_url, open_timeout=10) as ws:
         hello = json.loads(ws.recv(timeout=10))
@@ -350,6 +350,9 @@ def test_a_human_seat_plays_through_rest_and_websocket(
             message = json.loads(ws.recv(timeout=60))
             if message["type"] == "prompt":
                 prompts += 1
+                # worded by the ruleset's text table in any language (issue 16 §1)
+                assert isinstance(message["args"], dict), message
+                templated += bool(message["template"])
                 ws.send(json.dumps({"decision": message["decision"], "action": rng.choice(message["legal_actions"])}))
             elif message["type"] == "result":
                 results += 1
@@ -377,6 +380,7 @@ def test_a_human_seat_plays_through_rest_and_websocket(
                     prompts -= 1  # answered by a timer or through REST already
     assert outcome is not None and outcome["over"] and outcome["winners"]
     assert results <= prompts
+    assert prompts == 0 or templated > 0, "prompt messages carry their template"
     replay = replay_reproduces(http, stub, match_id)
     human_moves = [a for a in replay["actions"] if a["seat"] == seat]
     assert len(human_moves) == len(answered)

@@ -550,9 +550,14 @@ export async function mountTable(root, { matchId, spectator = false }) {
     );
   }
 
-  /** The prompt from its template (text.js): the observation's when its decision is this
-   * one, else found from the prompt's words in the ruleset's table. */
+  /** The prompt from its template (text.js): the one the prompt message carries, else the
+   * observation's when its decision is this one, else found from the prompt's words in the
+   * ruleset's table. */
   function translatePrompt(p) {
+    if (p.template) {
+      const carried = renderTemplate(p.template, p.args || {}, deck, actionLabel);
+      if (carried) return carried;
+    }
     const pending = state.obs?.pending;
     if (pending && Number(pending.number) === Number(p.decision) && pending.template) {
       const shaped = renderTemplate(pending.template, pending.args, deck, actionLabel);
