@@ -4,7 +4,8 @@ English; the web client's counterpart is gateway/static/js/text.js.
 
 Arguments are typed by the prefix of their name: ``seat``/``seats`` are seats, ``card``/
 ``cards`` card numbers (``?`` face down), ``id`` ids named by the caller, ``zh`` printed
-names, ``n`` counts, ``text``/``action``/``reason`` shown as they are. A template only ever
+names, ``n`` counts, ``text``/``reason`` shown as they are, ``action`` in notation (what a
+player types, in every language) with its ``seat N`` named. A template only ever
 shows its arguments, which are pieces of the line the seat received.
 """
 
@@ -21,7 +22,8 @@ WORDS_ZH = {
     "red": "红", "blue": "蓝", "black": "黑", "dual": "双色", "military": "军情", "latent": "潜伏",
     "agent": "特工", "bystander": "打酱油", "burned": "情报被烧毁时", "discarded": "弃牌时", "dying": "濒死时",
     "received": "接收情报时", "targeted": "成为目标时", "send": "传出情报时", "burn": "烧毁", "discard": "弃牌",
-    "identity": "查看身份", "declare": "宣言传递情报", "receive": "接收情报",
+    "identity": "查看身份", "declare": "宣言传递情报", "receive": "接收情报", "up": "向上", "lock": "锁定",
+    "special_service": "特工机关", "mystery": "神秘人",
 }  # fmt: skip
 
 
@@ -61,6 +63,9 @@ def render(
             if named != value:
                 return named
             return WORDS_ZH.get(value, value) if lang == "zh" else value
+        if kind == "action":
+            # an action stays in notation (what the player types), its seats named
+            return re.sub(r"\bseat (-?\d+)", lambda m: seat_word(m.group(1)), value)
         return value
 
     return PLACEHOLDER.sub(lambda m: one(m.group(1), str(args.get(m.group(1) + m.group(2), ""))), template)

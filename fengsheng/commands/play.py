@@ -20,13 +20,109 @@ import argparse
 import sys
 from typing import Any
 
-COLOR_STYLE = {"red": "bold red", "blue": "bold blue", "black": "bright_black", "red_blue": "bold magenta"}
-COLOR_ZH = {"red": "红", "blue": "蓝", "black": "黑", "red_blue": "红蓝"}
-MODE_ZH = {"secret": "密电", "direct": "直达", "text": "文本", "any": "任意"}
+COLOR_STYLE = {
+    "red": "bold red",
+    "blue": "bold blue",
+    "black": "bright_black",
+    "red_blue": "bold magenta",
+    "red+blue": "bold magenta",
+    "red+black": "red",
+    "blue+black": "blue",
+}
+#: card colours as GET /api/cards spells them (谍战篇's two-colour cards with ``+``)
+COLOR_ZH = {
+    "red": "红",
+    "blue": "蓝",
+    "black": "黑",
+    "red_blue": "红蓝",
+    "red+blue": "红蓝",
+    "red+black": "红黑",
+    "blue+black": "蓝黑",
+}
+#: send modes, and 谍战篇's printed arrows
+MODE_ZH = {"secret": "密电", "direct": "直达", "text": "文本", "any": "任意", "left": "←", "right": "→", "up": "↑"}
 #: the proto's Identity names (one vocabulary for every ruleset: game.proto)
 #: words of the notation followed by a card number (docs/notation.md)
 CARD_BEFORE = (["play"], ["send"], ["on"], ["choose"])
-IDENTITY_ZH = {"MILITARY": "军情", "LATENT": "潜伏", "AGENT": "特工", "BYSTANDER": "打酱油"}
+IDENTITY_ZH = {
+    "MILITARY": "军情",
+    "LATENT": "潜伏",
+    "AGENT": "特工",
+    "BYSTANDER": "打酱油",
+    "SPECIAL_SERVICE": "特工机关",
+    "MYSTERY": "神秘人",
+}
+#: decision kinds (engine/kinds.py PromptKind) in Chinese, as the web client names them
+KIND_ZH = {
+    "main": "出牌阶段",
+    "send": "传出情报",
+    "arrive": "情报到达",
+    "respond": "响应",
+    "returned": "情报退回",
+    "discard": "弃牌",
+    "choose": "选择",
+    "trigger": "触发",
+    "turn_start": "回合开始",
+    "character": "选择角色",
+    "priority": "优先权",
+    "receive": "是否接收情报",
+    "contest": "争夺阶段",
+    "rescue": "濒死结算",
+    "handoff": "死亡交牌",
+}
+#: the client's own words (headers, menus, verdicts) in each ``--lang``: key -> (en, zh)
+WORDS: dict[str, tuple[str, str]] = {
+    "title": ("turn {turn} — {seat} is the turn player", "第{turn}回合 — {seat}的回合"),
+    "seat": ("seat", "座位"),
+    "alive": ("alive", "存活"),
+    "identity": ("identity", "身份"),
+    "character": ("character", "角色"),
+    "hand": ("hand", "手牌"),
+    "intel": ("intel", "情报"),
+    "counts": ("counts", "统计"),
+    "yes": ("yes", "是"),
+    "dead": ("dead", "死亡"),
+    "revealed": (" (revealed)", "（已翻开）"),
+    "face_up": (" (face up)", "（正面）"),
+    "locked": (" locked", " 被锁定"),
+    "your_hand": ("your hand: ", "你的手牌："),
+    "transit": ("intel in transit: ", "传递中的情报："),
+    "transit_way": (
+        " {mode} {way}{target}, from {sender}, now at {holder}{receiver}",
+        " {mode} {way}{target}，来自{sender}，现在{holder}面前{receiver}",
+    ),
+    "left": ("left", "向左"),
+    "right": ("right", "向右"),
+    "to": (" to {seat}", " 传给{seat}"),
+    "received": (", received by {seat}", "，{seat}接收"),
+    "chain": ("response chain (bottom first):", "响应链（自下而上）："),
+    "negated": (" (negated)", "（被识破）"),
+    "code": (" code {code}", " 暗号 {code}"),
+    "on": (" on {card}", " 对 {card}"),
+    "pile": ("pile {pile}  discard {discard}", "牌堆 {pile}  弃牌堆 {discard}"),
+    "decision": ("your decision {n} ({kind}):", "你的决定 {n}（{kind}）："),
+    "choose": ("choose 1-{n}, or type an action; q quits:", "选择 1-{n}，或输入行动；q 退出："),
+    "no_choice": ("no such choice", "没有这个选项"),
+    "only": ("  (decision {n}: {action}, the only answer)", "  （决定 {n}：{action}，唯一的选择）"),
+    "you": ("you", "你"),
+    "seat_n": ("seat {n}", "座位{n}"),
+    "match": (
+        "match {match} (ruleset {ruleset}): you are seat {seat} of {players}",
+        "对局 {match}（规则 {ruleset}）：你是 {players} 人中的座位 {seat}",
+    ),
+    "your_identity": ("your identity: {identity}", "你的身份：{identity}"),
+    "not_dealt": ("not dealt yet", "尚未发放"),
+    "your_character": (", character {name}", "，角色 {name}"),
+    "over": ("the match is over: winners {winners}", "对局已结束：获胜者 {winners}"),
+    "game_over": (
+        "game over ({reason}): winners {winners} — {verdict}",
+        "游戏结束（{reason}）：获胜者 {winners} — {verdict}",
+    ),
+    "nobody": ("nobody", "无人"),
+    "win": ("you win!", "你赢了！"),
+    "lose": ("you lose.", "你输了。"),
+    "bye": ("bye", "再见"),
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -68,7 +164,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--lang",
         default="en",
         choices=("en", "zh"),
-        help="language of the log lines and prompts (templates of the ruleset's text table; default en)",
+        help="language of the table, menus, log lines and prompts (default en)",
     )
     parser.add_argument("--match", default="", help="join this existing match instead of creating one")
     parser.add_argument("--width", type=int, default=0, help="output width (default: the terminal's, else 120)")
@@ -173,6 +269,22 @@ class View:
         #: what the table showed last (it is drawn again only when this changes)
         self.shown = ""
 
+    def t(self, key: str, **args: object) -> str:
+        """One of the client's own lines (:data:`WORDS`) in the chosen language."""
+        en, zh = WORDS[key]
+        return (zh if self.lang == "zh" else en).format(**args)
+
+    def identity(self, value: str, *, unknown: str) -> str:
+        """An identity (the proto's enum name) in the chosen language; ``unknown`` when the
+        seat's identity is hidden or not dealt yet."""
+        if value not in IDENTITY_ZH:
+            return unknown
+        return IDENTITY_ZH[value] if self.lang == "zh" else value.lower().replace("_", " ")
+
+    def kind(self, kind: str) -> str:
+        """A decision kind in the chosen language (the web's names in Chinese)."""
+        return KIND_ZH.get(kind, kind) if self.lang == "zh" else kind
+
     def name(self, ident: str) -> str:
         """A character or skill id by its printed name (the id itself when unknown)."""
         return self.names.get(ident, ident)
@@ -191,13 +303,17 @@ class View:
         row = self.texts.get(key)
         if not row:
             return None
-        seat = self.who if self.lang == "en" else (lambda s: "你" if s == self.seat else f"座位{s}")
+        seat = self.who if self.lang == "en" else (lambda s: self.t("you") if s == self.seat else f"座位{s}")
         return render(row[self.lang], args, lang=self.lang, card=self.card_name, name=self.name, seat=seat)
 
     def prompt_text(self, prompt: dict[str, Any]) -> str:
-        """A prompt from its template (found from its words: engine/text.py), else its words."""
+        """A prompt from the template it carries, else one found from its words
+        (engine/text.py: an older gateway), else its words."""
         from engine.text import structure
 
+        carried = self.shaped(str(prompt.get("template", "")), dict(prompt.get("args", {})))
+        if carried:
+            return carried
         found = structure(self.ruleset_id, "prompt", str(prompt.get("kind", "")), str(prompt.get("prompt", "")))
         shaped = self.shaped(found[0].key, found[1]) if found else None
         return shaped or " ".join(self.name(w) for w in str(prompt["prompt"]).split(" "))
@@ -238,7 +354,11 @@ class View:
         if seat < 0:
             return "—"
         kind = self.kinds[seat] if seat < len(self.kinds) else ""
-        return "you" if seat == self.seat else f"seat {seat}" + (f" ({kind})" if kind and kind != "human" else "")
+        if seat == self.seat:
+            return self.t("you")
+        if not kind or kind == "human":
+            return self.t("seat_n", n=seat)
+        return self.t("seat_n", n=seat) + (" (机器人)" if self.lang == "zh" else f" ({kind})")
 
     def intel_colors(self, numbers: list[int]) -> str:
         counts: dict[str, int] = {}
@@ -264,21 +384,21 @@ class View:
 
         keys = ("seats", "transit", "has_transit", "chain", "turn", "turn_number")
         self.shown = json.dumps({k: obs.get(k) for k in keys}, sort_keys=True, default=str)
-        title = f"turn {obs['turn_number']} — seat {obs['turn']} is the turn player"
+        title = self.t("title", turn=obs["turn_number"], seat=self.who(obs["turn"]))
         table = Table(title=title, expand=False, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
         for column in ("seat", "alive", "identity", "character", "hand", "intel", "counts"):
-            table.add_column(column)
+            table.add_column(self.t(column))
         for s in obs["seats"]:
-            identity = IDENTITY_ZH.get(s["identity"], "?")
+            identity = self.identity(s["identity"], unknown="?")
             if s["identity_revealed"]:
-                identity += " (revealed)"
+                identity += self.t("revealed")
             character = self.name(s["character"]) if s["character"] else "—"
             if s["character"] and s["exposed"]:
-                character += " (face up)"
-            flags = " locked" if s["locked"] else ""
+                character += self.t("face_up")
+            flags = self.t("locked") if s["locked"] else ""
             table.add_row(
                 self.who(s["seat"]) + flags,
-                "yes" if s["alive"] else "dead",
+                self.t("yes") if s["alive"] else self.t("dead"),
                 identity,
                 character,
                 str(s["hand_count"]),
@@ -287,35 +407,39 @@ class View:
             )
         self.console.print(table)
         me = obs["seats"][self.seat]
-        self.console.print("your hand: ", self.cards_text(list(me["hand"])))
+        self.console.print(self.t("your_hand"), self.cards_text(list(me["hand"])))
         if obs["has_transit"]:
             t = obs["transit"]
             mode = t["mode"].lower()
-            way = {1: "right", -1: "left"}.get(t["direction"], "")
-            target = f" to {self.who(t['target'])}" if t["target"] >= 0 else ""
-            receiver = f", received by {self.who(t['receiver'])}" if t["receiver"] >= 0 else ""
-            self.console.print(
-                "intel in transit: ",
-                self.card(t["card"]),
-                f" {MODE_ZH.get(mode, mode)} {way}{target}, from {self.who(t['sender'])}, "
-                f"now at {self.who(t['holder'])}{receiver}",
+            way = self.t({1: "right", -1: "left"}[t["direction"]]) if t["direction"] in (1, -1) else ""
+            target = self.t("to", seat=self.who(t["target"])) if t["target"] >= 0 else ""
+            receiver = self.t("received", seat=self.who(t["receiver"])) if t["receiver"] >= 0 else ""
+            where = self.t(
+                "transit_way",
+                mode=MODE_ZH.get(mode, mode),
+                way=way,
+                target=target,
+                sender=self.who(t["sender"]),
+                holder=self.who(t["holder"]),
+                receiver=receiver,
             )
+            self.console.print(self.t("transit"), self.card(t["card"]), where)
         if obs["chain"]:
-            self.console.print("response chain (bottom first):")
+            self.console.print(self.t("chain"))
             for item in obs["chain"]:
-                parts = [f"  {self.who(item['user'])}: {item['kind']}"]
+                parts = [f"  {self.who(item['user'])}: {self.name(item['kind'])}"]
                 if item["card"]:
                     parts.append(f" {self.card(item['card'])}")
                 if item["target"] >= 0:
                     parts.append(f" → {self.who(item['target'])}")
                 if item["on"]:
-                    parts.append(f" on {self.card(item['on'])}")
+                    parts.append(self.t("on", card=self.card(item["on"])))
                 if item["code"]:
-                    parts.append(f" code {item['code']}")
+                    parts.append(self.t("code", code=item["code"]))
                 if item["negated"]:
-                    parts.append(" (negated)")
+                    parts.append(self.t("negated"))
                 self.console.print("".join(parts))
-        self.console.print(f"pile {obs['pile_count']}  discard {len(obs['discard'])}")
+        self.console.print(self.t("pile", pile=obs["pile_count"], discard=len(obs["discard"])))
 
     def annotate(self, action: str) -> str:
         """The action in notation, with the cards, characters and skills it names by name."""
@@ -332,21 +456,21 @@ class View:
 
     def menu(self, prompt: dict[str, Any]) -> None:
         text = self.prompt_text(prompt)
-        self.console.print(f"[bold]your decision {prompt['decision']} ({prompt['kind']}):[/bold] {text}")
+        self.console.print(
+            f"[bold]{self.t('decision', n=prompt['decision'], kind=self.kind(prompt['kind']))}[/bold] {text}"
+        )
         for i, action in enumerate(prompt["legal_actions"], start=1):
             self.console.print(f"  {i:>3}. {self.annotate(action)}", markup=False, highlight=False)
         self.ask(prompt)
 
     def ask(self, prompt: dict[str, Any]) -> None:
-        self.console.print(
-            f"choose 1-{len(prompt['legal_actions'])}, or type an action; q quits:", markup=False, highlight=False
-        )
+        self.console.print(self.t("choose", n=len(prompt["legal_actions"])), markup=False, highlight=False)
 
     def choose(self, prompt: dict[str, Any]) -> str | None:
         """Read choices until one names an action (None: quit)."""
         action = _read_choice(prompt)
         while action == "":
-            self.console.print("no such choice", markup=False)
+            self.console.print(self.t("no_choice"), markup=False)
             self.ask(prompt)
             action = _read_choice(prompt)
         return action
@@ -415,15 +539,18 @@ def run(args: argparse.Namespace) -> int:
     obs = client.observation(match_id)
     deck = client.cards(obs["ruleset"])
     view = View(console, deck, seat, kinds, rulesets.get(obs["ruleset"]), texts=client.texts, lang=args.lang)
-    console.print(f"match {match_id} (ruleset {obs['ruleset']}): you are seat {seat} of {obs['players']}", markup=False)
+    console.print(
+        view.t("match", match=match_id, ruleset=obs["ruleset"], seat=seat, players=obs["players"]), markup=False
+    )
     me = obs["seats"][seat]
     console.print(
-        f"your identity: {IDENTITY_ZH.get(me['identity'], me['identity'])}"
-        + (f", character {view.name(me['character'])}" if me["character"] else ""),
+        view.t("your_identity", identity=view.identity(me["identity"], unknown=view.t("not_dealt")))
+        + (view.t("your_character", name=view.name(me["character"])) if me["character"] else ""),
         markup=False,
     )
     if obs["outcome"]["over"]:
-        console.print(f"the match is over: winners {obs['outcome']['winners']}", markup=False)
+        winners = ", ".join(view.who(w) for w in obs["outcome"]["winners"]) or view.t("nobody")
+        console.print(view.t("over", winners=winners), markup=False)
         return 0
 
     try:
@@ -461,14 +588,14 @@ def _follow(console: Any, client: Client, view: View, match_id: str, seat: int, 
                 legal = message["legal_actions"]
                 if len(legal) == 1 and not ask_forced:
                     only = view.annotate(legal[0])
-                    console.print(f"  (decision {message['decision']}: {only}, the only answer)", markup=False)
+                    console.print(view.t("only", n=message["decision"], action=only), markup=False)
                     ws.send(json.dumps({"decision": message["decision"], "action": legal[0]}))
                     continue
                 view.table_if_changed(client.observation(match_id))
                 view.menu(message)
                 action = view.choose(message)
                 if action is None:
-                    console.print("bye", markup=False)
+                    console.print(view.t("bye"), markup=False)
                     return 0
                 ws.send(json.dumps({"decision": message["decision"], "action": action}))
             elif kind == "result":
@@ -482,13 +609,15 @@ def _follow(console: Any, client: Client, view: View, match_id: str, seat: int, 
                     view.menu(open_prompt)
                     action = view.choose(open_prompt)
                     if action is None:
-                        console.print("bye", markup=False)
+                        console.print(view.t("bye"), markup=False)
                         return 0
                     ws.send(json.dumps({"decision": open_prompt["decision"], "action": action}))
             elif kind == "game_over":
                 outcome = message["outcome"]
                 view.table(client.observation(match_id))
-                winners = ", ".join(view.who(w) for w in outcome["winners"]) or "nobody"
-                verdict = "you win!" if seat in outcome["winners"] else "you lose."
-                console.print(f"game over ({outcome['reason']}): winners {winners} — {verdict}", markup=False)
+                winners = ", ".join(view.who(w) for w in outcome["winners"]) or view.t("nobody")
+                verdict = view.t("win") if seat in outcome["winners"] else view.t("lose")
+                console.print(
+                    view.t("game_over", reason=outcome["reason"], winners=winners, verdict=verdict), markup=False
+                )
                 return 0

@@ -38,13 +38,10 @@ def gateway(
     proc.stop()
 
 
-@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
-def test_play_one_seat_against_bots_through_a_pipe(gateway: ServiceProcess, ruleset_id: str) -> None:
-    counts = sorted(get_ruleset(ruleset_id).identity_table)
-    players = 5 if 5 in counts else counts[0]
-    argv = [sys.executable, "-m", "fengsheng.cli", "play", "--ruleset", ruleset_id, "--bots", str(players - 1)]
-    argv += ["--url", gateway.extra["url"]]
-    argv += ["--bot-delay", "0", "--seed", "2024", "--bot", "random"]
+def _drive(argv: list[str], menu: str, scripted: list[str]) -> tuple[int, str, int]:
+    """Run ``fengsheng play`` with ``argv``, answer each menu line (``menu``: a regex whose
+    group 1 is the number of choices) with the ``scripted`` answers first, then random
+    numbers, until it exits: its exit code, its output and how many menus it showed."""
     proc = subprocess.Popen(
         argv,
         stdin=subprocess.PIPE,
@@ -67,7 +64,6 @@ def test_play_one_seat_against_bots_through_a_pipe(gateway: ServiceProcess, rule
     rng = random.Random(3)
     output: list[str] = []
     menus = 0
-    scripted = ["99", "fly to the moon"]
     deadline = time.monotonic() + 120
     try:
         while time.monotonic() < deadline:
@@ -78,7 +74,7 @@ def test_play_one_seat_against_bots_through_a_pipe(gateway: ServiceProcess, rule
             if line is None:
                 break
             output.append(line)
-            m = re.match(r"choose 1-(\d+), or type an action", line)
+            m = re.match(menu, line)
             if m:
                 menus += 1
                 answer = scripted.pop(0) if scripted else str(rng.randint(1, int(m.group(1))))
@@ -90,8 +86,23 @@ def test_play_one_seat_against_bots_through_a_pipe(gateway: ServiceProcess, rule
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    text = "".join(output)
-    assert proc.returncode == 0, text[-3000:]
+    return proc.returncode, "".join(output), menus
+
+
+def _argv(gateway: ServiceProcess, ruleset_id: str) -> tuple[list[str], int]:
+    counts = sorted(get_ruleset(ruleset_id).identity_table)
+    players = 5 if 5 in counts else counts[0]
+    argv = [sys.executable, "-m", "fengsheng.cli", "play", "--ruleset", ruleset_id, "--bots", str(players - 1)]
+    argv += ["--url", gateway.extra["url"]]
+    argv += ["--bot-delay", "0", "--seed", "2024", "--bot", "random"]
+    return argv, players
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_play_one_seat_against_bots_through_a_pipe(gateway: ServiceProcess, ruleset_id: str) -> None:
+    argv, players = _argv(gateway, ruleset_id)
+    returncode, text, menus = _drive(argv, r"choose 1-(\d+), or type an action", ["99", "fly to the moon"])
+    assert returncode == 0, text[-3000:]
     assert f"(ruleset {ruleset_id}): you are seat 0 of {players}" in text
     assert "your hand:" in text and "identity" in text and "intel" in text
     assert "no such choice" in text  # the bad menu number
@@ -108,6 +119,26 @@ def test_play_one_seat_against_bots_through_a_pipe(gateway: ServiceProcess, rule
     # cards named in the log, inline where the line's template puts them (issue 16 §1)
     assert re.search(r"  · .*·(红|蓝|黑|红蓝)·\S*#\d+", text), "a log line names its cards"
     assert re.search(r"  · seat \d+ .*(uses|draws|sends|receives)", text), "log lines from the English templates"
+
+
+def test_play_in_chinese(gateway: ServiceProcess) -> None:
+    """``--lang zh``: the table, menus, verdict and log in Chinese, not only the log (issue
+    16 §8); 谍战篇, whose identities (特工机关, 神秘人) the client names too."""
+    ruleset_id = "spy" if "spy" in RULESET_IDS else RULESET_IDS[-1]
+    argv, players = _argv(gateway, ruleset_id)
+    returncode, text, menus = _drive([*argv, "--lang", "zh"], r"选择 1-(\d+)，或输入行动", ["99"])
+    assert returncode == 0, text[-3000:]
+    assert menus >= 3
+    assert f"你是 {players} 人中的座位 0" in text
+    # 谍战篇 deals identities after the characters: not yet at the start, then in the table
+    assert re.search(r"你的身份：(尚未发放|潜伏|特工机关|神秘人)", text), text[:2000]
+    assert re.search(r"^ *你 +是 +(潜伏|特工机关|神秘人) ", text, re.M), text[:4000]
+    assert "没有这个选项" in text  # the bad menu number
+    assert re.search(r"第\d+回合 — ", text) and "你的手牌：" in text
+    assert re.search(r"游戏结束（.+）：获胜者 .+ — 你(赢|输)了", text), text[-3000:]
+    english = ("your hand", "turn player", "your decision", "choose 1-", "the only answer", "game over", "seat ")
+    found = [w for w in english if w in text]
+    assert not found, [text[max(0, text.index(w) - 300) : text.index(w) + 100] for w in found]
 
 
 def test_play_refuses_a_table_size_the_ruleset_does_not_have(gateway: ServiceProcess) -> None:

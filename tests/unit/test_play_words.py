@@ -1,0 +1,48 @@
+"""The terminal client's own words (``fengsheng play --lang``): every line in both
+languages with the same placeholders, and every decision kind and identity named in
+Chinese (issue 16 §8: the table, not only the log, in the player's language)."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+
+from engine.kinds import PROMPT_KINDS
+from engine.rulesets import RULESET_IDS, get_ruleset
+from fengsheng.commands.play import COLOR_ZH, IDENTITY_ZH, KIND_ZH, MODE_ZH, WORDS
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("key", sorted(WORDS))
+def test_each_line_has_both_languages_with_the_same_placeholders(key: str) -> None:
+    en, zh = WORDS[key]
+    assert en and zh
+    assert _fields(en) == _fields(zh), key
+    words = re.sub(r"\{\w+\}", "", zh).replace("q 退出", "")  # placeholders; the quit key
+    assert not re.search(r"[A-Za-z]", words), (key, zh)
+
+
+def test_every_decision_kind_is_named() -> None:
+    assert set(PROMPT_KINDS) <= set(KIND_ZH)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_every_identity_is_named(ruleset_id: str) -> None:
+    for identity in get_ruleset(ruleset_id).identities:
+        assert identity.upper() in IDENTITY_ZH, identity
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_every_card_colour_and_mode_is_named(ruleset_id: str) -> None:
+    """A card reads ``试探·红黑·↑#40`` in the terminal: its colour and mode as the served
+    deck spells them (services/rulesets.py deck_cards, served by GET /api/cards)."""
+    from services.rulesets import deck_cards
+
+    for card in deck_cards(get_ruleset(ruleset_id)):
+        assert card.color in COLOR_ZH, (ruleset_id, card.number, card.color)
+        assert card.transmission in MODE_ZH, (ruleset_id, card.number, card.transmission)
