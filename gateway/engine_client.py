@@ -90,6 +90,10 @@ def stream_error(error: pb.ActError) -> grpc.aio.AioRpcError:
     return grpc.aio.AioRpcError(code, grpc.aio.Metadata(), grpc.aio.Metadata(*md), details=error.message)
 
 
+#: the details gRPC gives a call that failed inside its core (not a status a server sent)
+CORE_INTERNAL = "Internal error from Core"
+
+
 def _stream_failure(code: grpc.StatusCode, details: str) -> grpc.aio.AioRpcError:
     return grpc.aio.AioRpcError(code, grpc.aio.Metadata(), grpc.aio.Metadata(), details=details)
 
@@ -372,6 +376,11 @@ def _broken(exc: grpc.aio.AioRpcError) -> bool:
     kinds = [v for k, v in (exc.trailing_metadata() or ()) if k == "fs-error"]
     if kinds:
         return kinds[0] == "store_unavailable"
+    if exc.code() == grpc.StatusCode.INTERNAL and exc.details() == CORE_INTERNAL:
+        # gRPC's own word for a write that raced the call's end (the replica ended the
+        # stream: UNIMPLEMENTED from an older engine, or it is stopping); the status the
+        # replica sent is lost, and the engine never words its own failures so
+        return True
     return exc.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED)
 
 
