@@ -12,6 +12,7 @@ import json
 import re
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -51,6 +52,12 @@ def pair(browser: Any, base_url: str) -> Iterator[tuple[Any, Any, dict[str, str]
     ctx_b.close()
 
 
+#: the controls under `scope` smaller than a 44 px tap target (tests/e2e/test_web_chat.py)
+TAP_CHECK = """(scope) => [...document.querySelectorAll(`${scope} button, ${scope} a`)]
+  .filter((el) => { const r = el.getBoundingClientRect(); return r.height > 0 && r.height < 43.5; })
+  .map((el) => `${el.tagName} ${el.className} "${el.textContent.trim().slice(0, 20)}"`)"""
+
+
 def _watch_errors(page: Any) -> list[str]:
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
@@ -74,7 +81,7 @@ def _challenge(page: Any, base_url: str, opponent: dict[str, str]) -> None:
     page.wait_for_function("/等待对方答复/.test(document.querySelector('#challenge-status').innerText)")
 
 
-def test_a_challenge_accepted_opens_the_same_table_for_both(pair: Any, base_url: str) -> None:
+def test_a_challenge_accepted_opens_the_same_table_for_both(pair: Any, base_url: str, screenshots: Path) -> None:
     ctx_a, ctx_b, a, b = pair
     page_a, page_b = ctx_a.new_page(), ctx_b.new_page()
     errors = _watch_errors(page_a) + _watch_errors(page_b)
@@ -100,7 +107,16 @@ def test_a_challenge_accepted_opens_the_same_table_for_both(pair: Any, base_url:
     for button in (".accept", ".decline"):
         box = page_b.locator(f"#invitation-list {button}").bounding_box()
         assert box is not None and box["height"] >= 44, (button, box)  # a phone's tap target
+    assert page_b.evaluate(TAP_CHECK, "#invitations") == []
+    # on a phone the panel with an invitation comes first, above the long play form
+    assert page_b.evaluate("document.querySelector('#invitations').getBoundingClientRect().top") < page_b.evaluate(
+        "document.querySelector('#play-form').getBoundingClientRect().top"
+    )
 
+    page_b.screenshot(path=str(screenshots / "lobby-invitation-phone.png"), full_page=True)
+    page_a.screenshot(path=str(screenshots / "profile-challenge-desktop.png"))
+    page_a.set_viewport_size(PHONE)
+    assert page_a.evaluate(TAP_CHECK, ".challenge-box") == []
     page_b.click("#invitation-list .accept")
     page_b.wait_for_selector("#table.player", timeout=20_000)
     page_a.wait_for_selector("#table.player", timeout=20_000)
@@ -129,4 +145,19 @@ def test_a_declined_challenge_is_said_on_both_sides(pair: Any, base_url: str) ->
     assert "对方拒绝了挑战" in page_a.inner_text("#challenge-status")
     assert page_a.is_enabled("#challenge")  # A may challenge again
     assert "#/profile/" in page_a.url and "#/lobby" in page_b.url  # no table opened
+
+    # again, and A goes back to the lobby: its invitations panel follows A's open challenge
+    page_a.click("#challenge")
+    page_a.wait_for_function("/等待对方答复/.test(document.querySelector('#challenge-status').innerText)")
+    assert page_a.is_disabled("#challenge")  # one open challenge at a time
+    page_a.goto(f"{base_url}/#/lobby")
+    page_a.wait_for_function(
+        "/你的挑战.*等待对方答复.*剩余\\d+秒/.test(document.querySelector('#outgoing-challenge').innerText)"
+    )
+    assert b["id"] in page_a.inner_text("#outgoing-challenge")  # no ladder row: B is named by id
+    page_b.wait_for_selector("#invitation-list li.invitation .decline", timeout=15_000)
+    page_b.click("#invitation-list .decline")
+    page_a.wait_for_selector("#invite-notice [data-state=declined]", timeout=10_000)
+    assert "对方拒绝了挑战" in page_a.inner_text("#invite-notice")
+    assert page_a.inner_text("#outgoing-challenge") == ""
     assert not errors, errors

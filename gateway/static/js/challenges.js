@@ -91,8 +91,10 @@ export function challengeBox(playerId, ruleset, name) {
   const button = h("button", { type: "button", id: "challenge", class: "primary" }, t("challenge"));
   let stopFollow = () => {};
   let tick = null;
+  let stopped = false;
 
   function follow(label) {
+    if (stopped) return;
     stopFollow();
     clearInterval(tick);
     const show = (open) => fill(status, ...outgoingLine(open, label));
@@ -104,10 +106,11 @@ export function challengeBox(playerId, ruleset, name) {
     }, 1000);
     stopFollow = followOutgoing(
       () => {},
-      (state) => {
+      (state, open) => {
         clearInterval(tick);
         button.disabled = false;
-        fill(status, h("span", { class: "notice", dataset: { state } }, t(`challenge_${state}`)));
+        const who = open.player_id === playerId ? [] : [playerName(open.opponent || open.player_id), " · "];
+        fill(status, h("span", { class: "notice", dataset: { state } }, ...who, t(`challenge_${state}`)));
       },
     );
   }
@@ -132,6 +135,12 @@ export function challengeBox(playerId, ruleset, name) {
       fill(status, h("span", { class: "error" }, String(err.message || err)));
     }
   });
+  const open = JSON.parse(localStorage.getItem(OUTGOING) || "null");
+  if (open) {
+    // one open challenge at a time: it is shown (and followed) until it is answered
+    button.disabled = true;
+    rulesetLabel(open.ruleset).then(follow);
+  }
   const el = h(
     "div",
     { class: "challenge-box" },
@@ -142,6 +151,7 @@ export function challengeBox(playerId, ruleset, name) {
   return {
     el,
     stop: () => {
+      stopped = true;
       stopFollow();
       clearInterval(tick);
     },
@@ -169,6 +179,7 @@ export function invitationsPanel() {
   function render() {
     const rows = [...shown.values()].map((x) => x.row);
     fill(list, ...(rows.length ? rows : [h("li", { class: "muted none" }, t("no_invitations"))]));
+    el.classList.toggle("has-invitations", rows.length > 0); // (first called once el is made)
   }
 
   function drop(ticketId, state) {
@@ -281,7 +292,6 @@ export function invitationsPanel() {
         onMessage: (msg) => msg.type === "ticket" && onTicket(msg.ticket),
       })
     : null;
-  render();
 
   const el = h(
     "section",
@@ -291,9 +301,10 @@ export function invitationsPanel() {
     notice,
     outgoing,
     me
-      ? h("p", { class: "muted" }, h("a", { href: `#/profile/${encodeURIComponent(me.id)}` }, t("share_profile")))
+      ? h("p", { class: "muted share-profile" }, h("a", { href: `#/profile/${encodeURIComponent(me.id)}` }, t("share_profile")))
       : h("p", { class: "muted" }, t("no_guest_invites")),
   );
+  render();
   return {
     el,
     stop: () => {
