@@ -17,6 +17,9 @@ from typing import Any
 
 import httpx
 import pytest
+from test_web_language import ALLOWED_ZH, READ_TEXT, _foreign
+
+from engine.rulesets import RULESET_IDS, get_ruleset
 
 pytestmark = [pytest.mark.e2e, pytest.mark.integration]
 
@@ -56,6 +59,13 @@ def pair(browser: Any, base_url: str) -> Iterator[tuple[Any, Any, dict[str, str]
 TAP_CHECK = """(scope) => [...document.querySelectorAll(`${scope} button, ${scope} a`)]
   .filter((el) => { const r = el.getBoundingClientRect(); return r.height > 0 && r.height < 43.5; })
   .map((el) => `${el.tagName} ${el.className} "${el.textContent.trim().slice(0, 20)}"`)"""
+
+
+def _one_language(page: Any, lang: str) -> None:
+    """The page's own words are all in its language (tests/e2e/test_web_language.py's rules)."""
+    text = page.evaluate(READ_TEXT, page.query_selector("#app"))
+    found = _foreign(text, lang, ALLOWED_ZH | {get_ruleset(r).zh for r in RULESET_IDS})
+    assert not found, (found, text)
 
 
 def _watch_errors(page: Any) -> list[str]:
@@ -100,6 +110,8 @@ def test_a_challenge_accepted_opens_the_same_table_for_both(pair: Any, base_url:
         assert found, page_b.inner_text("#invitation-list")
         return int(found.group(1))
 
+    _one_language(page_b, "en")  # B reads English, A Chinese
+    _one_language(page_a, "zh")
     first = left()
     assert 0 < first <= 30
     page_b.wait_for_timeout(2100)
@@ -140,6 +152,7 @@ def test_a_declined_challenge_is_said_on_both_sides(pair: Any, base_url: str) ->
     page_b.wait_for_selector("#invite-notice [data-state=declined]")
     assert a["name"] in page_b.inner_text("#invite-notice")
     page_b.wait_for_selector("#invitation-list li.none")  # the invitation is gone
+    _one_language(page_b, "en")
 
     page_a.wait_for_selector("#challenge-status [data-state=declined]", timeout=10_000)
     assert "对方拒绝了挑战" in page_a.inner_text("#challenge-status")
@@ -155,6 +168,7 @@ def test_a_declined_challenge_is_said_on_both_sides(pair: Any, base_url: str) ->
         "/你的挑战.*等待对方答复.*剩余\\d+秒/.test(document.querySelector('#outgoing-challenge').innerText)"
     )
     assert b["id"] in page_a.inner_text("#outgoing-challenge")  # no ladder row: B is named by id
+    _one_language(page_a, "zh")
     page_b.wait_for_selector("#invitation-list li.invitation .decline", timeout=15_000)
     page_b.click("#invitation-list .decline")
     page_a.wait_for_selector("#invite-notice [data-state=declined]", timeout=10_000)

@@ -150,7 +150,9 @@ export async function mountProfile(root, { playerId = "", query = new URLSearchP
           : h("p", { class: "muted" }, t("no_ranked")),
       );
     } catch (err) {
-      fill(ranked, h("p", { class: "error" }, String(err.message || err)));
+      // 404: not on this ladder yet (a guest who never played ranked): no history, not an error
+      if (err.status === 404) fill(ranked, h("p", { class: "muted" }, t("no_ranked")));
+      else fill(ranked, h("p", { class: "error" }, String(err.message || err)));
     }
   }
 }
