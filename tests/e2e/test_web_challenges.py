@@ -175,3 +175,24 @@ def test_a_declined_challenge_is_said_on_both_sides(pair: Any, base_url: str) ->
     assert "对方拒绝了挑战" in page_a.inner_text("#invite-notice")
     assert page_a.inner_text("#outgoing-challenge") == ""
     assert not errors, errors
+
+
+def test_an_unanswered_invitation_expires_with_a_notice(pair: Any, base_url: str) -> None:
+    """No answer by `expires_ms` (FENGSHENG_CHALLENGE_TIMEOUT_S, 30 s here): the invitation
+    leaves B's lobby with a notice. A challenges through the API this time."""
+    _, ctx_b, a, b = pair
+    page_b = ctx_b.new_page()
+    errors = _watch_errors(page_b)
+    _lobby_listening(page_b, base_url)
+    auth = {"authorization": f"Bearer {a['token']}"}
+    made = httpx.post(f"{base_url}/api/casual", json={"ruleset": "return", "seats": ["me", b["id"], "heuristic"]},
+                      headers=auth, timeout=20)  # fmt: skip
+    assert made.status_code == 201 and made.json()["state"] == "pending", made.text
+    page_b.wait_for_selector("#invitation-list li.invitation .accept", timeout=15_000)
+    wait_s = (made.json()["expires_ms"] / 1000 - time.time()) + 10
+    page_b.wait_for_selector("#invite-notice [data-state=expired]", timeout=wait_s * 1000)
+    assert a["name"] in page_b.inner_text("#invite-notice")
+    assert page_b.query_selector("#invitation-list li.invitation") is None
+    ticket = httpx.get(f"{base_url}/api/ranked/queue/{made.json()['ticket_id']}", headers=auth, timeout=20).json()
+    assert ticket["state"] == "expired", ticket
+    assert not errors, errors
