@@ -5,6 +5,7 @@ import { identity, rulesetName, t } from "./i18n.js";
 import { fill, h, playerName } from "./render.js";
 import { holdMs } from "./table.js";
 import { boardPanel } from "./profile.js";
+import { invitationsPanel } from "./challenges.js";
 
 export async function mountLobby(root) {
   const me = savedGuest();
@@ -105,6 +106,7 @@ export async function mountLobby(root) {
     }
   }
 
+  const invitations = invitationsPanel(); // challenges sent to this guest (challenges.js)
   const live = h("ul", { class: "matches", id: "live-matches" }, h("li", { class: "muted" }, "…"));
   const finished = h("ul", { class: "matches", id: "finished-matches" });
   fill(root, h(
@@ -141,6 +143,7 @@ export async function mountLobby(root) {
           error,
         ),
       ),
+      invitations.el,
       rankedPanel(nameIn, catalog),
       h("section", { class: "panel" }, h("h2", {}, t("live_matches")), live),
       boardPanel(),
@@ -183,6 +186,7 @@ export async function mountLobby(root) {
   return () => {
     clearInterval(timer);
     stopTicket();
+    invitations.stop();
   };
 }
 

@@ -2,6 +2,7 @@
 // /api/ranked/...), and, for this browser's own guest, the matches it played here. Also the
 // leaderboards panel of the lobby: each ruleset rates apart, so both views choose a ruleset.
 import { api, history, savedGuest } from "./api.js";
+import { challengeBox } from "./challenges.js";
 import { dateText, identity, t } from "./i18n.js";
 import { fill, h, playerName } from "./render.js";
 
@@ -35,15 +36,21 @@ export async function mountProfile(root, { playerId = "", query = new URLSearchP
   const rating = h("div", { id: "rating" }, h("p", { class: "muted" }, "…"));
   const ranked = h("div", { id: "ranked-history" });
   const rulesetIn = rulesetSelect("profile-ruleset", query.get("ruleset") || DEFAULT_RULESET, () => load());
+  // someone else's profile (a guest or a registered bot): challenge them to a casual table
+  const challenge =
+    pid && !own && /^[gb]_/.test(pid)
+      ? challengeBox(pid, () => rulesetIn.value, () => document.getElementById("profile-name")?.textContent || pid)
+      : null;
   root.replaceChildren(
     h(
       "section",
       { class: "panel profile", id: "profile" },
       h("h2", {}, t("profile")),
       pid
-        ? h("p", {}, h("strong", { id: "profile-name" }, own ? me.name : pid), " ", h("code", {}, pid))
+        ? h("p", {}, h("strong", {}, playerName(own ? me.name : pid, { id: "profile-name" })), " ", h("code", {}, pid))
         : h("p", { class: "muted" }, t("no_guest")),
       h("div", { class: "buttons" }, rulesetIn),
+      challenge ? challenge.el : null,
       h("h3", {}, `${t("rating")} (${t(ladder === "bot" ? "ladder_bot" : "ladder_human")})`),
       rating,
       h("h3", {}, t("ranked_history")),
@@ -68,9 +75,10 @@ export async function mountProfile(root, { playerId = "", query = new URLSearchP
         : null,
     ),
   );
-  if (!pid) return () => {};
+  const stop = () => challenge?.stop();
+  if (!pid) return stop;
   await load();
-  return () => {};
+  return stop;
 
   async function load() {
     const ruleset = encodeURIComponent(rulesetIn.value);
@@ -142,7 +150,9 @@ export async function mountProfile(root, { playerId = "", query = new URLSearchP
           : h("p", { class: "muted" }, t("no_ranked")),
       );
     } catch (err) {
-      fill(ranked, h("p", { class: "error" }, String(err.message || err)));
+      // 404: not on this ladder yet (a guest who never played ranked): no history, not an error
+      if (err.status === 404) fill(ranked, h("p", { class: "muted" }, t("no_ranked")));
+      else fill(ranked, h("p", { class: "error" }, String(err.message || err)));
     }
   }
 }
