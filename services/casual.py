@@ -36,7 +36,16 @@ from typing import TYPE_CHECKING, Any
 
 from fengsheng.v1 import engine_service_pb2 as es
 from services.errors import BadRequest, MatchNotFound
-from services.ranked import CASUAL_TTL_MS, SeatPlan, bot_holder, bot_key, human_holder, player_of, ticket_key
+from services.ranked import (
+    CASUAL_TTL_MS,
+    SeatPlan,
+    bot_holder,
+    bot_key,
+    human_holder,
+    invitations_key,
+    player_of,
+    ticket_key,
+)
 
 if TYPE_CHECKING:
     from services.ranked_service import BotIdentity, RankedService
@@ -197,6 +206,10 @@ def _store_challenge(redis: Any, match_id: str, holder: str, name: str, plan: li
             "timeout": timeout, "ruleset": ruleset, "expires": expires_ms, "ch": match_id,
             "challenger": "" if mine else name})  # fmt: skip
         pipe.pexpire(ticket_key(s.ticket_id), CASUAL_TTL_MS)
+        if not mine:  # sent again to a stream of the holder's that connects before the deadline
+            pipe.zadd(invitations_key(s.holder), {s.ticket_id: expires_ms})
+            pipe.zremrangebyscore(invitations_key(s.holder), 0, now_ms - 1)
+            pipe.pexpire(invitations_key(s.holder), CASUAL_TTL_MS)
     pipe.execute()
 
 

@@ -34,6 +34,12 @@ def holder_key(holder: str) -> str:
     return f"mm:{{mm}}:holder:{holder}"
 
 
+def invitations_key(holder: str) -> str:
+    """The holder's open challenge invitations (services/casual.py): ticket ids scored by
+    their deadline (ms), so a stream that connects late is sent them (:meth:`RankedStore.open_invitations`)."""
+    return f"mm:{{mm}}:inv:{holder}"
+
+
 def match_key(match_id: str) -> str:
     return f"mm:{{mm}}:m:{match_id}"
 
@@ -390,6 +396,14 @@ class RankedStore:
     def holder_ticket(self, holder: str) -> dict[str, Any] | None:
         tid = self.redis.get(holder_key(holder))
         return self.ticket(tid.decode()) if tid else None
+
+    def open_invitations(self, holder: str) -> list[dict[str, Any]]:
+        """The holder's challenge invitations still to answer or awaiting the others
+        (``invited``/``accepted``, deadline not passed), soonest deadline first."""
+        now_ms = int(time.time() * 1000)
+        ids = [x.decode() for x in self.redis.zrangebyscore(invitations_key(holder), now_ms, "+inf")]
+        tickets = [self.ticket(tid) for tid in ids]
+        return [t for t in tickets if t is not None and t["state"] in ("invited", "accepted")]
 
     def queued(self) -> list[dict[str, Any]]:
         """Every queued ticket, oldest first."""

@@ -342,7 +342,8 @@ class RankedService:
         return await expire_due(self, ticket)  # a challenge past its deadline: expired now
 
     async def follow(self, holder: str) -> AsyncIterator[dict[str, Any]]:
-        """The holder's current ticket (if any), then every change published for it."""
+        """The holder's current ticket (if any) and its open challenge invitations, then
+        every change published for it."""
         import redis.asyncio as aredis
         import redis.exceptions as redis_errors
 
@@ -355,6 +356,10 @@ class RankedService:
                     current = await asyncio.to_thread(self.store.holder_ticket, holder)
                     if current is not None:
                         yield current
+                    # invitations sent while no stream of the holder's was listening
+                    for invitation in await asyncio.to_thread(self.store.open_invitations, holder):
+                        if current is None or invitation["ticket_id"] != current["ticket_id"]:
+                            yield invitation
                     while True:
                         msg = await pubsub.get_message(timeout=5.0)
                         if msg is not None:

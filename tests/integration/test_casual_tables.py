@@ -218,6 +218,31 @@ def test_a_player_challenges_a_player_who_accepts(platform: Platform) -> None:
     assert again.status_code == 200 and again.json()["state"] == "matched"
 
 
+def test_an_invitation_sent_before_the_player_listens_is_sent_on_connect(platform: Platform) -> None:
+    """A person challenged while no ``/ws/ranked`` of theirs was open (lobby closed, socket
+    reconnecting) gets the open invitation when a stream connects, until its deadline; one
+    already answered is not sent again."""
+    import json as jsonlib
+
+    from websockets.sync.client import connect
+
+    p = platform
+    a = p.http.post("/api/guests", json={"name": "early"}).json()
+    b = p.http.post("/api/guests", json={"name": "late"}).json()
+    ha, hb = ({"authorization": f"Bearer {x['token']}"} for x in (a, b))
+    opened = p.http.post("/api/casual", json={"seats": ["me", b["player_id"], "random"]}, headers=ha)
+    assert opened.status_code == 201 and opened.json()["state"] == "pending", opened.text
+    ws_url = str(p.http.base_url).rstrip("/").replace("http", "ws", 1) + "/ws/ranked"
+    with connect(f"{ws_url}?token={b['token']}") as ws:
+        pushed = jsonlib.loads(ws.recv(timeout=10))
+    invited = pushed["ticket"]
+    assert pushed["type"] == "ticket" and invited["state"] == "invited" and invited["challenger"] == "early", pushed
+    no = p.http.post(f"/api/casual/{invited['ticket_id']}/answer", json={"accept": False}, headers=hb)
+    assert no.status_code == 200 and no.json()["state"] == "declined", no.text
+    with connect(f"{ws_url}?token={b['token']}") as ws, contextlib.suppress(TimeoutError):
+        again = jsonlib.loads(ws.recv(timeout=2))
+        assert again["ticket"]["ticket_id"] != invited["ticket_id"], again
+
 def test_a_declined_or_unanswered_challenge_never_starts(platform: Platform) -> None:
     p = platform
     bot_id, token = p.bot("declines")
