@@ -4,9 +4,10 @@ English; the web client's counterpart is gateway/static/js/text.js.
 
 Arguments are typed by the prefix of their name: ``seat``/``seats`` are seats, ``card``/
 ``cards`` card numbers (``?`` face down), ``id`` ids named by the caller, ``zh`` printed
-names, ``n`` counts, ``text``/``reason`` shown as they are, ``action`` in notation (what a
-player types, in every language) with its ``seat N`` named. A template only ever
-shows its arguments, which are pieces of the line the seat received.
+names, ``n`` counts, ``text`` shown as it is, ``reason`` a game-over reason
+(:func:`reason_text`), ``action`` in notation (what a player types, in every language) with
+its ``seat N`` named. A template only ever shows its arguments, which are pieces of the
+line the seat received.
 """
 
 from __future__ import annotations
@@ -63,9 +64,57 @@ def render(
             if named != value:
                 return named
             return WORDS_ZH.get(value, value) if lang == "zh" else value
+        if kind == "reason":
+            return reason_text(value, lang=lang, name=name)
         if kind == "action":
             # an action stays in notation (what the player types), its seats named
             return re.sub(r"\bseat (-?\d+)", lambda m: seat_word(m.group(1)), value)
         return value
 
     return PLACEHOLDER.sub(lambda m: one(m.group(1), str(args.get(m.group(1) + m.group(2), ""))), template)
+
+
+#: 谍战篇's 神秘人 cards (secret_task: shared/rules/spy-edition.md §7.2) by their printed names
+SECRET_TASKS_ZH = {
+    "zhen_ya_zhe": "镇压者", "cuan_duo_zhe": "篡夺者", "shuang_mian_jian_die": "双面间谍", "you_bian_zhe": "诱变者",
+    "xian_xing_zhe": "先行者", "jiao_ju_zhe": "搅局者", "qing_dao_fu": "清道夫",
+}  # fmt: skip
+_FACTION_ZH = {"military": "军情", "latent": "潜伏", "agent": "特工", "bystander": "打酱油"}
+
+#: the engine's game-over reasons (engine/rulesets/*: rules.py, victory.py, flow.py) in
+#: Chinese, one pattern each; the web client's counterpart is i18n.js ``REASONS``
+REASONS_ZH: list[tuple[re.Pattern[str], Callable[[re.Match[str], Callable[[str], str]], str]]] = [
+    (re.compile(r"intel collected"), lambda m, name: "集齐情报"),
+    (re.compile(r"a death"), lambda m, name: "一名玩家死亡"),
+    (re.compile(r"(?:the )?last player (?:alive|standing)"), lambda m, name: "最后存活的玩家"),
+    (re.compile(r"(\w+) at the turn end"), lambda m, name: f"{SECRET_TASKS_ZH.get(m[1], m[1])}于回合结束时获胜"),
+    (re.compile(r"nobody is left"), lambda m, name: "无人存活"),
+    (re.compile(r"agent completes a victory condition"), lambda m, name: "特工完成胜利条件"),
+    (re.compile(r"agent mission on another's declaration"), lambda m, name: "他人宣胜时特工完成任务"),
+    (re.compile(r"secret mission completed"), lambda m, name: "完成机密任务"),
+    (re.compile(r"secret mission completed at death"), lambda m, name: "死亡时完成机密任务"),
+    (re.compile(r"(military|latent) holds 3 (red|blue) intel"),
+     lambda m, name: f"{_FACTION_ZH[m[1]]}集齐3张{'红色' if m[2] == 'red' else '蓝色'}情报"),
+    (re.compile(r"(\w+) faction: three intel of its colour"),
+     lambda m, name: f"{_FACTION_ZH.get(m[1], m[1])}阵营集齐3张本色情报"),
+    (re.compile(r"mission of (\w+): the declaration of seat (\d+) fails"),
+     lambda m, name: f"{name(m[1])}完成机密任务：座位{m[2]}的宣胜失败"),
+    (re.compile(r"mission of (\w+)"), lambda m, name: f"{name(m[1])}完成机密任务"),
+]  # fmt: skip
+
+
+def reason_text(reason: str, *, lang: str, name: Callable[[str], str]) -> str:
+    """A game-over reason (several joined by ``; ``) in ``lang``: English as the engine
+    words it, Chinese from :data:`REASONS_ZH` (a part no pattern knows stays as it is)."""
+    if lang != "zh":
+        return reason
+    parts = []
+    for part in reason.split("; "):
+        for pattern, make in REASONS_ZH:
+            m = pattern.fullmatch(part)
+            if m:
+                parts.append(make(m, name))
+                break
+        else:
+            parts.append(part)
+    return "；".join(parts)

@@ -281,6 +281,12 @@ class View:
             return unknown
         return IDENTITY_ZH[value] if self.lang == "zh" else value.lower().replace("_", " ")
 
+    def reason(self, reason: str) -> str:
+        """A game-over reason in the chosen language."""
+        from fengsheng.text_render import reason_text
+
+        return reason_text(reason, lang=self.lang, name=self.name)
+
     def kind(self, kind: str) -> str:
         """A decision kind in the chosen language (the web's names in Chinese)."""
         return KIND_ZH.get(kind, kind) if self.lang == "zh" else kind
@@ -618,6 +624,7 @@ def _follow(console: Any, client: Client, view: View, match_id: str, seat: int, 
                 winners = ", ".join(view.who(w) for w in outcome["winners"]) or view.t("nobody")
                 verdict = view.t("win") if seat in outcome["winners"] else view.t("lose")
                 console.print(
-                    view.t("game_over", reason=outcome["reason"], winners=winners, verdict=verdict), markup=False
+                    view.t("game_over", reason=view.reason(str(outcome["reason"])), winners=winners, verdict=verdict),
+                    markup=False,
                 )
                 return 0

@@ -46,3 +46,32 @@ def test_every_card_colour_and_mode_is_named(ruleset_id: str) -> None:
     for card in deck_cards(get_ruleset(ruleset_id)):
         assert card.color in COLOR_ZH, (ruleset_id, card.number, card.color)
         assert card.transmission in MODE_ZH, (ruleset_id, card.number, card.transmission)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_every_game_over_reason_reads_in_chinese(ruleset_id: str) -> None:
+    """The reasons 60 seeded random games per ruleset end with (characters on where the
+    ruleset has them) read in Chinese in the terminal client, characters by name: no
+    English word is left (fengsheng/text_render.py ``reason_text``)."""
+    import random
+
+    from engine.game import Game
+    from fengsheng.text_render import reason_text
+
+    rules = get_ruleset(ruleset_id)
+    names = {c.id: c.zh for c in rules.characters.values()}
+    counts = sorted(rules.identity_table)
+    reasons: set[str] = set()
+    for seed in range(60):
+        rng = random.Random(seed)
+        game = Game.new(ruleset=ruleset_id, players=counts[seed % len(counts)], seed=seed,
+                        characters=bool(rules.characters))  # fmt: skip
+        while game.outcome is None and game.pending is not None:
+            seat = game.pending.seat
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+        assert game.outcome is not None
+        reasons.add(game.outcome.reason)
+    assert len(reasons) >= 2, reasons
+    for reason in reasons:
+        zh = reason_text(reason, lang="zh", name=lambda i: names.get(i, i))
+        assert not re.search(r"[A-Za-z]{2,}", zh), (reason, zh)
