@@ -1,5 +1,6 @@
 """The classic turn as frame handlers on the engine's explicit stack (digest §4–§7):
-``turn`` (phases), ``window`` (the priority loop of §6.3), ``resolve`` (the chain, LIFO),
+``turn`` (phases), ``window`` (the priority loop of §6.3), ``resolve`` (the chain, LIFO;
+both through the core's :mod:`engine.chain`),
 ``send`` / ``transit`` (the transmission steps of §5), ``after`` (a receipt: deaths,
 victory, triggers), ``dying`` (§7), and the ``card_step`` / ``skill_step`` frames of
 effects that ask decisions."""

@@ -22,6 +22,11 @@ open, its poll not started),
 received at once), ``burned`` (subject: owner; ``ev.card``), ``discarded`` (subject:
 discarder; ``ev.cards``), ``turn_end`` (subject: turn player), ``dying`` (subject: the
 dying seat).
+
+The response chain itself is the core's (:mod:`engine.chain`); this module gives it 再临's
+rules: :class:`Responses` (each other seat is asked once after every item, in
+:func:`poll_order`) and :class:`Resolution` (what a chain item does), and how a ``play`` or
+``skill`` action becomes an item (:func:`use_action`).
 """
 
 from __future__ import annotations
