@@ -225,7 +225,7 @@ def resolve_next(g: ChainGame, fr: Frame) -> None:
         end_chain(st)
         st.stack.pop()
         return
-    g.push(Frame("resolve", seat=st.chain[-1].user, index=len(st.chain) - 1))
+    g.push(Frame("resolve", seat=top(st).user, index=len(st.chain) - 1))
 
 
 def resolve_now(g: ChainGame, item: Item) -> None:
@@ -258,7 +258,7 @@ def resolve_chain(g: G, fr: Frame, rules: ItemRules[G]) -> bool:
         st.stack.pop()
         end_chain(st)
         return True
-    item = st.chain[-1]
+    item = top(st)
     if fr.stage == 0:
         fr.stage = 1
         if not rules.takes_effect(g, item, fr):
