@@ -24,7 +24,7 @@ discarder; ``ev.cards``), ``turn_end`` (subject: turn player), ``dying`` (subjec
 dying seat).
 
 The response chain itself is the core's (:mod:`engine.chain`); this module gives it 再临's
-rules: :class:`Responses` (each other seat is asked once after every item, in
+rules: :class:`ResponsePoll` (each other seat is asked once after every item, in
 :func:`poll_order`) and :class:`Resolution` (what a chain item does), and how a ``play`` or
 ``skill`` action becomes an item (:func:`use_action`).
 """
@@ -275,7 +275,7 @@ def poll_order(g: Game, item: Item) -> list[int]:
     return [(item.user + step * i) % n for i in range(1, n)]
 
 
-class Responses:
+class ResponsePoll:
     """The response poll of 再临 (p.4 ②③; :func:`engine.chain.poll_each_once`): after
     each item every other seat is asked once (``respond``: ``pass``, ``play …`` or
     ``skill …``), in :func:`poll_order`."""
@@ -320,13 +320,13 @@ class Resolution:
             item.held.clear()
 
 
-RESPONSES = Responses()
+RESPONSE_POLL = ResponsePoll()
 RESOLUTION = Resolution()
 
 
 def h_chain(g: Game, fr: Frame) -> None:
     """Poll for responses to the last item; when all pass, resolve last-in-first-out."""
-    if fr.stage == 0 and not chain.poll_each_once(g, fr, RESPONSES):
+    if fr.stage == 0 and not chain.poll_each_once(g, fr, RESPONSE_POLL):
         return
     chain.resolve_next(g, fr)
 
