@@ -225,7 +225,8 @@ def resolve_next(g: ChainGame, fr: Frame) -> None:
         end_chain(st)
         st.stack.pop()
         return
-    g.push(Frame("resolve", seat=top(st).user, index=len(st.chain) - 1))
+    last = len(st.chain) - 1
+    g.push(Frame("resolve", seat=st.chain[last].user, index=last))
 
 
 def resolve_now(g: ChainGame, item: Item) -> None:

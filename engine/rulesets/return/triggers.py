@@ -284,7 +284,7 @@ class ResponsePoll:
     passing: Final = frozenset({"pass"})
 
     def prompt(self, g: Game, fr: Frame) -> str:
-        return f"respond to {describe(chain.top(g.state))} or pass"
+        return f"respond to {describe(g.state.chain[-1])} or pass"
 
     def use(self, g: Game, seat: int, action: str) -> Item:
         return use_action(g, seat, action)
