@@ -1,5 +1,6 @@
 """The classic turn as frame handlers on the engine's explicit stack (digest §4–§7):
-``turn`` (phases), ``window`` (the priority loop of §6.3), ``resolve`` (the chain, LIFO),
+``turn`` (phases), ``window`` (the priority loop of §6.3), ``resolve`` (the chain, LIFO;
+both through the core's :mod:`engine.chain`),
 ``send`` / ``transit`` (the transmission steps of §5), ``after`` (a receipt: deaths,
 victory, triggers), ``dying`` (§7), and the ``card_step`` / ``skill_step`` frames of
 effects that ask decisions."""
@@ -8,25 +9,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.state import Frame, Kill, Transit
+from engine import chain
+from engine.state import Frame, Item, Kill, Transit
 
 from . import deck, marks, ruledata
 from .cards import FUNCTIONS
 from .characters import MISSIONS, SKILLS
 from .characters.base import draw_count, fire
 from .intel import take_intel
-from .kinds import Timing, timing
-from .legal import apply_priority, send_actions
+from .legal import PRIORITY, send_actions
 from .setup import h_characters
 from .victory import check_victory, h_declare
 
 if TYPE_CHECKING:
     from engine.game import Game
-
-#: The prompt text of each timing of the priority loop.
-TIMING_TEXT: dict[Timing, str] = {"start": "turn start", "main1": "first play phase", "main2": "second play phase",
-               "transmit": "情报传递: the intel is about to move", "arrive": "情报到达: the intel lies before a player"}
-
 
 def h_turn(g: Game, fr: Frame) -> None:
     """A turn (§4): start window, draw 2, play phase 1, send, play phase 2, turn end."""
@@ -75,89 +71,76 @@ def h_turn(g: Game, fr: Frame) -> None:
 
 
 def h_window(g: Game, fr: Frame) -> None:
-    """The priority loop (§6.3): the holder uses something or passes; priority goes right;
-    when every living player passed in succession the chain resolves LIFO, then the turn
-    player holds priority again; all pass at an empty chain: the step ends.
-    ``fr.index`` counts the passes in a row."""
+    """A step's priority loop (§6.3; :func:`engine.chain.pass_priority`): when every living
+    player passed in succession the chain resolves LIFO, then the turn player holds
+    priority again; all pass at an empty chain: the step ends."""
     st = g.state
     if fr.stage == 1:
-        fr.stage = 0
-        fr.index = 0
-        fr.seat = st.turn if st.seats[st.turn].alive else g.next_living(st.turn)
+        chain.priority_again(g, fr)
         if fr.text in ("transmit", "arrive") and st.transit is None:
             st.stack.pop()
             st.timing = ""
             return
-    if fr.answer:
-        action = fr.answer
-        fr.answer = ""
-        if action in ("pass", "declare"):
-            fr.index += 1
-            fr.seat = g.next_living(fr.seat)
-        else:
-            apply_priority(g, fr.seat, action)
-            fr.index = 0
-            fr.seat = g.next_living(fr.seat)
-            return
     st.timing = fr.text
-    if fr.index >= len(g.living()):
-        if st.chain:
-            fr.stage = 1
-            g.push(Frame("resolve"))
-            return
-        st.stack.pop()
-        st.timing = ""
+    if not chain.pass_priority(g, fr, PRIORITY):
         return
-    if not st.seats[fr.seat].alive:
-        fr.seat = g.next_living(fr.seat)
-    g.ask(fr.seat, "priority", TIMING_TEXT[timing(fr.text)])
+    if st.chain:
+        fr.stage = 1
+        g.push(Frame("resolve"))
+        return
+    st.stack.pop()
+    st.timing = ""
+
+
+class Resolution:
+    """How a classic chain item resolves (§6.2 ③, §6.3): it fails if 识破'd or its target
+    is gone (its skill's or card's ``valid``), else the "used on you" triggers fire; its
+    effect, if still valid; then the card goes where its function says (or to the discard
+    pile), the cards it held to the discard pile, and victory is checked."""
+
+    def takes_effect(self, g: Game, item: Item, fr: Frame) -> bool:
+        skill = SKILLS.get(item.code) if item.kind == "skill" else None
+        fn = FUNCTIONS.get(item.kind)
+        if item.negated or not (skill.valid(g, item) if skill is not None else fn is not None and fn.valid(g, item)):
+            what = "voided" if item.negated else "fails"
+            g.log("resolve", item.user, f"seat {item.user}'s {item.code if skill else item.kind} {what}")
+            return False
+        if fn is not None:
+            fire(g, "used_on", item.target, item=item)
+        return True
+
+    def effect(self, g: Game, item: Item, fr: Frame) -> bool:
+        if item.kind == "skill":
+            skill = SKILLS.get(item.code)
+            if skill is not None:
+                if skill.valid(g, item):
+                    item.done = True
+                    skill.resolve(g, item)
+                return True
+        fn = FUNCTIONS.get(item.kind)
+        if fn is not None and fn.valid(g, item):
+            item.done = True
+            fn.resolve(g, item)
+        return True
+
+    def dispose(self, g: Game, item: Item) -> None:
+        fn = FUNCTIONS.get(item.kind)
+        if fn is not None:
+            fn.after(g, item)
+        elif item.card:
+            g.discard_card(item.card)
+        for c in item.held:
+            g.discard_card(c)
+        item.held = []
+        check_victory(g)
+
+
+RESOLUTION = Resolution()
 
 
 def h_resolve(g: Game, fr: Frame) -> None:
-    """Resolve the chain last-in-first-out (§6.2 ③, §6.3). Per item: stage 0 checks it
-    (voided by 识破 / target gone: it fails) and fires the "used on you" triggers, stage 1
-    does the effect, stage 2 puts the card away."""
-    st = g.state
-    if not st.chain:
-        st.stack.pop()
-        st.fresh = []
-        return
-    item = st.chain[-1]
-    skill = SKILLS.get(item.code) if item.kind == "skill" else None
-    fn = FUNCTIONS.get(item.kind)
-    if fr.stage == 0:
-        fr.stage = 1
-        ok = not item.negated and (skill.valid(g, item) if skill is not None else fn is not None and fn.valid(g, item))
-        if not ok:
-            item.void = True
-            what = "voided" if item.negated else "fails"
-            g.log("resolve", item.user, f"seat {item.user}'s {item.code if skill else item.kind} {what}")
-            return
-        if fn is not None:
-            fire(g, "used_on", item.target, item=item)
-        return
-    if fr.stage == 1:
-        fr.stage = 2
-        if item.void:
-            return
-        if skill is not None:
-            if skill.valid(g, item):
-                item.done = True
-                skill.resolve(g, item)
-        elif fn is not None and fn.valid(g, item):
-            item.done = True
-            fn.resolve(g, item)
-        return
-    fr.stage = 0
-    st.chain.pop()
-    if fn is not None:
-        fn.after(g, item)
-    elif item.card:
-        g.discard_card(item.card)
-    for c in item.held:
-        g.discard_card(c)
-    item.held = []
-    check_victory(g)
+    """Resolve the chain last-in-first-out (§6.2 ③, §6.3; :func:`engine.chain.resolve_chain`)."""
+    chain.resolve_chain(g, fr, RESOLUTION)
 
 
 def h_card_step(g: Game, fr: Frame) -> None:

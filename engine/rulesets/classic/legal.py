@@ -1,21 +1,26 @@
 """The legal actions of an open decision in notation (docs/notation.md, classic section):
 ``priority`` is computed from the hand, the timing and the skills; every other kind
-lists its options on the prompt. Also how a priority action is carried out."""
+lists its options on the prompt. Also how a priority action joins the chain."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.errors import IllegalAction
-from engine.state import Prompt
+from engine.state import Frame, Item, Prompt
 
 from . import deck
 from .cards import FUNCTIONS
 from .characters import SKILLS
 from .characters.base import conversion_skill, fire, skills_of
+from .kinds import Timing, timing
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+#: The prompt text of each timing of the priority loop.
+TIMING_TEXT: dict[Timing, str] = {"start": "turn start", "main1": "first play phase", "main2": "second play phase",
+               "transmit": "情报传递: the intel is about to move", "arrive": "情报到达: the intel lies before a player"}
 
 
 def legal_for(g: Game, prompt: Prompt) -> list[str]:
@@ -67,28 +72,42 @@ def parse_opts(words: list[str]) -> dict[str, str]:
     return opts
 
 
-def apply_priority(g: Game, seat: int, action: str) -> None:
-    """Put the card or skill of a legal priority action on the chain (§6.2 ①)."""
-    st = g.state
-    words = action.split()
-    if words[0] == "play":
-        card = int(words[1])
-        opts = parse_opts(words[2:])
-        function = opts.get("as", deck.FUNCTION[card])
-        fn = FUNCTIONS[function]
-        item = fn.make_item(g, seat, card, opts)
-        if "as" in opts:
-            item.code = conversion_skill(g, seat, card, function)
-            g.log("skill", seat, f"seat {seat} uses {item.code}")
-        st.seats[seat].hand.remove(card)
-        st.chain.append(item)
-        fn.used(g, item)
-        fire(g, "card_used", seat, item=item)
-        return
-    if words[0] == "skill":
-        sk = SKILLS[words[1]]
-        item = sk.declare(g, seat, parse_opts(words[2:]))
-        st.chain.append(item)
-        g.log("skill", seat, f"seat {seat} uses {sk.id}")
-        return
-    raise IllegalAction(f"unknown priority action {action!r}")
+class Priority:
+    """Classic's part in the priority loop (§6.3; :func:`engine.chain.pass_priority`): the
+    holder is asked ``priority`` and answers ``pass`` (``declare`` at a play phase passes
+    too), ``play …`` or ``skill …``."""
+
+    decision: Final = "priority"
+    passing: Final = frozenset({"pass", "declare"})
+
+    def prompt(self, g: Game, fr: Frame) -> str:
+        return TIMING_TEXT[timing(fr.text)]
+
+    def use(self, g: Game, seat: int, action: str) -> Item:
+        """The chain item of a legal priority action (§6.2 ①): the card leaves the hand, a
+        skill is declared (a flip skill turns its character face up)."""
+        words = action.split()
+        if words[0] == "play":
+            card = int(words[1])
+            opts = parse_opts(words[2:])
+            function = opts.get("as", deck.FUNCTION[card])
+            item = FUNCTIONS[function].make_item(g, seat, card, opts)
+            if "as" in opts:
+                item.code = conversion_skill(g, seat, card, function)
+                g.log("skill", seat, f"seat {seat} uses {item.code}")
+            g.state.seats[seat].hand.remove(card)
+            return item
+        if words[0] == "skill":
+            return SKILLS[words[1]].declare(g, seat, parse_opts(words[2:]))
+        raise IllegalAction(f"unknown priority action {action!r}")
+
+    def joined(self, g: Game, item: Item) -> None:
+        """A card: its own note, then the "when a card is used" triggers; a skill: the log."""
+        if item.kind == "skill":
+            g.log("skill", item.user, f"seat {item.user} uses {item.code}")
+            return
+        FUNCTIONS[item.kind].used(g, item)
+        fire(g, "card_used", item.user, item=item)
+
+
+PRIORITY = Priority()

@@ -22,13 +22,19 @@ open, its poll not started),
 received at once), ``burned`` (subject: owner; ``ev.card``), ``discarded`` (subject:
 discarder; ``ev.cards``), ``turn_end`` (subject: turn player), ``dying`` (subject: the
 dying seat).
+
+The response chain itself is the core's (:mod:`engine.chain`); this module gives it 再临's
+rules: :class:`ResponsePoll` (each other seat is asked once after every item, in
+:func:`poll_order`) and :class:`Resolution` (what a chain item does), and how a ``play`` or
+``skill`` action becomes an item (:func:`use_action`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
+from engine import chain
 from engine.state import Frame, Item
 
 from . import deck, marks
@@ -139,10 +145,8 @@ def h_trigger(g: Game, fr: Frame) -> None:
 
 def run_skill_item(g: Game, item: Item) -> None:
     """Resolve a triggered skill now (inside a chain) or open a chain with it."""
-    st = g.state
     if chain_active(g):
-        st.chain.append(item)
-        g.push(Frame("resolve", seat=item.user, index=len(st.chain) - 1))
+        chain.resolve_now(g, item)
     else:
         start_chain(g, item, "trigger")
 
@@ -248,10 +252,7 @@ def effect_of(kind: str) -> Effect:
 
 def start_chain(g: Game, item: Item, timing: str) -> None:
     """Open a response chain with ``item`` and poll for responses (p.4 ②③)."""
-    st = g.state
-    st.chain = [item]
-    st.timing = timing
-    st.window += 1
+    chain.open_chain(g.state, item, timing)
     g.push(Frame("chain", seat=item.user, order=poll_order(g, item)))
     announce_use(g, item)
 
@@ -274,65 +275,68 @@ def poll_order(g: Game, item: Item) -> list[int]:
     return [(item.user + step * i) % n for i in range(1, n)]
 
 
+class ResponsePoll:
+    """The response poll of 再临 (p.4 ②③; :func:`engine.chain.poll_each_once`): after
+    each item every other seat is asked once (``respond``: ``pass``, ``play …`` or
+    ``skill …``), in :func:`poll_order`."""
+
+    decision: Final = "respond"
+    passing: Final = frozenset({"pass"})
+
+    def prompt(self, g: Game, fr: Frame) -> str:
+        return f"respond to {describe(g.state.chain[-1])} or pass"
+
+    def use(self, g: Game, seat: int, action: str) -> Item:
+        return use_action(g, seat, action)
+
+    def joined(self, g: Game, item: Item) -> None:
+        announce_use(g, item)
+
+    def order(self, g: Game, item: Item) -> list[int]:
+        return poll_order(g, item)
+
+
+class Resolution:
+    """How a 再临 chain item resolves (p.4 ⑤): a negated (识破) or void item has no
+    effect; otherwise its card function, skill or pseudo-item resolves, keeping its own
+    progress in the frame; then the card goes where its effect says and any cards the
+    item held go to the discard pile."""
+
+    def takes_effect(self, g: Game, item: Item, fr: Frame) -> bool:
+        if not (item.negated or item.void):
+            return True
+        if fr.stage == 0 and item.card:
+            g.log("no_effect", item.user, f"{describe(item)} has no effect", cards=(item.card,))
+        return False
+
+    def effect(self, g: Game, item: Item, fr: Frame) -> bool:
+        return effect_of(item.kind).resolve(g, item, fr)
+
+    def dispose(self, g: Game, item: Item) -> None:
+        if item.card:
+            effect_of(item.kind).dispose(g, item)
+        if item.held:
+            g.state.discard.extend(item.held)
+            item.held.clear()
+
+
+RESPONSE_POLL = ResponsePoll()
+RESOLUTION = Resolution()
+
+
 def h_chain(g: Game, fr: Frame) -> None:
     """Poll for responses to the last item; when all pass, resolve last-in-first-out."""
-    st = g.state
-    if fr.stage == 0:
-        if fr.answer:
-            action, fr.answer = fr.answer, ""
-            if action == "pass":
-                fr.index += 1
-            else:
-                item = use_action(g, fr.order[fr.index], action)
-                st.chain.append(item)
-                st.window += 1
-                fr.order = poll_order(g, item)
-                fr.index = 0
-                announce_use(g, item)
-                return
-        seats = st.seats
-        while fr.index < len(fr.order) and not seats[fr.order[fr.index]].alive:
-            fr.index += 1
-        if fr.index < len(fr.order):
-            last = st.chain[-1]
-            g.ask(fr.order[fr.index], "respond", f"respond to {describe(last)} or pass")
-            return
-        fr.stage = 1
-    if not st.chain or st.over:
-        st.chain.clear()
-        st.timing = ""
-        st.fresh.clear()
-        st.stack.pop()
+    if fr.stage == 0 and not chain.poll_each_once(g, fr, RESPONSE_POLL):
         return
-    g.push(Frame("resolve", seat=st.chain[-1].user, index=len(st.chain) - 1))
+    chain.resolve_next(g, fr)
 
 
 def h_resolve(g: Game, fr: Frame) -> None:
-    """Resolve the top chain item; a negated (识破) or void item has no effect (p.4 ⑤)."""
-    st = g.state
-    item = st.chain[fr.index]
-    effect = effect_of(item.kind)
-    if not (item.negated or item.void):
-        if not effect.resolve(g, item, fr):
-            return
-    elif fr.stage == 0 and item.card:
-        g.log("no_effect", item.user, f"{describe(item)} has no effect", cards=(item.card,))
-    del st.chain[fr.index]
-    # Remove this frame, not whatever the effect may have pushed on top of it.
-    for i in range(len(st.stack) - 1, -1, -1):
-        if st.stack[i] is fr:
-            del st.stack[i]
-            break
-    if item.card:
-        effect.dispose(g, item)
-    if item.held:
-        st.discard.extend(item.held)
-        item.held.clear()
+    """Resolve one chain item (its ``resolve`` frame)."""
+    chain.resolve_item(g, fr, RESOLUTION)
 
 
 def describe(item: Item) -> str:
-    if item.kind in ("declare", "receive"):
-        return f"seat {item.user}'s {item.kind}"
     return f"seat {item.user}'s {item.kind}"
 
 
@@ -347,7 +351,4 @@ def h_cost(g: Game, fr: Frame) -> None:
     item = next((it for it in reversed(st.chain) if it.kind == fr.text and it.user == fr.seat), None)
     pay: Callable[[Game, Item, Frame], bool] | None = getattr(SKILLS[fr.text], "pay", None)
     if item is None or pay is None or pay(g, item, fr):
-        for i in range(len(st.stack) - 1, -1, -1):
-            if st.stack[i] is fr:
-                del st.stack[i]
-                break
+        chain.remove_frame(st, fr)
