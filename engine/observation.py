@@ -10,7 +10,7 @@ A spectator (seat -1) sees public information only.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from engine.marks import placed as characters_placed
 from engine.text import fill as fill_text
@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 
 #: Identity id -> the protobuf enum value: the value named by the id in upper case, for every
 #: ruleset (``bystander`` -> ``BYSTANDER``); proto/fengsheng/v1/game.proto only adds values.
-IDENTITY: dict[str, int] = {
-    name.lower(): number
+#: (cast: the stubs type ``Identity.items()``'s numbers as plain ints; they are the enum's values)
+IDENTITY: dict[str, game_pb2.Identity] = {
+    name.lower(): cast("game_pb2.Identity", number)
     for name, number in game_pb2.Identity.items()
     if number != game_pb2.IDENTITY_UNSPECIFIED
 }

@@ -105,7 +105,7 @@ async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.Bot
 
 async def run_both(a: Any, b: Any) -> BaseException | None:
     """Run two coroutines until the first ends; cancel the other; the first's failure."""
-    tasks = [asyncio.ensure_future(a), asyncio.ensure_future(b)]
+    tasks: list[asyncio.Future[Any]] = [asyncio.ensure_future(a), asyncio.ensure_future(b)]
     done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     for task in pending:
         task.cancel()

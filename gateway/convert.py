@@ -8,14 +8,21 @@ to fill gaps), spells enums by name and keeps the proto field names.
 from __future__ import annotations
 
 import base64
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+if TYPE_CHECKING:
+    from google._upb._message import FieldDescriptor as _UpbFieldDescriptor
 
-def _scalar(field: FieldDescriptor, value: Any) -> Any:
+    # a descriptor's fields are the pure-Python or the upb (C) implementation's class
+    _Field: TypeAlias = FieldDescriptor | _UpbFieldDescriptor
+
+
+def _scalar(field: _Field, value: Any) -> Any:
     if field.type == FieldDescriptor.TYPE_ENUM:
+        assert field.enum_type is not None  # an enum field always has its enum's descriptor
         enum_value = field.enum_type.values_by_number.get(int(value))
         return enum_value.name if enum_value is not None else int(value)
     if field.type == FieldDescriptor.TYPE_BYTES:
@@ -23,7 +30,7 @@ def _scalar(field: FieldDescriptor, value: Any) -> Any:
     return value
 
 
-def _is_map(field: FieldDescriptor) -> bool:
+def _is_map(field: _Field) -> bool:
     return (
         field.type == FieldDescriptor.TYPE_MESSAGE
         and field.message_type is not None
@@ -31,12 +38,13 @@ def _is_map(field: FieldDescriptor) -> bool:
     )
 
 
-def _is_repeated(field: FieldDescriptor) -> bool:
+def _is_repeated(field: _Field) -> bool:
     # ``label`` is deprecated in recent protobuf releases in favour of ``is_repeated``.
     is_repeated = getattr(field, "is_repeated", None)
     if isinstance(is_repeated, bool):
         return is_repeated
-    return bool(field.label == FieldDescriptor.LABEL_REPEATED)
+    # older protobuf only; the stubs, written for a newer one, no longer declare it
+    return bool(field.label == FieldDescriptor.LABEL_REPEATED)  # type: ignore[union-attr]
 
 
 def to_dict(message: Message) -> dict[str, Any]:
@@ -45,6 +53,7 @@ def to_dict(message: Message) -> dict[str, Any]:
     for field in message.DESCRIPTOR.fields:
         value = getattr(message, field.name)
         if _is_map(field):
+            assert field.message_type is not None  # _is_map checked it
             value_field = field.message_type.fields_by_name["value"]
             out[field.name] = {
                 str(k): to_dict(v) if value_field.type == FieldDescriptor.TYPE_MESSAGE else _scalar(value_field, v)

@@ -168,8 +168,9 @@ class EngineClient:
             )
             for target in self.addresses
         ]
-        self._stubs = [pb_grpc.EngineServiceStub(c) for c in self._channels]  # type: ignore[no-untyped-call]
-        self._healths = [health_pb2_grpc.HealthStub(c) for c in self._channels]
+        self._stubs = [pb_grpc.EngineServiceStub(c) for c in self._channels]
+        # Any: the stubs' HealthStub declares no methods (Check, Watch are set per channel)
+        self._healths: list[Any] = [health_pb2_grpc.HealthStub(c) for c in self._channels]
         self._channel = self._channels[0]
         self._stub = self._stubs[0]
         self._health = self._healths[0]

@@ -40,13 +40,14 @@ import contextlib
 import json
 import logging
 import math
-from typing import Any
+from typing import Any, cast
 
 import grpc
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ExceptionHandler
 from starlette.websockets import WebSocketState
 
 from fengsheng.redis_errors import STORE_UNAVAILABLE
@@ -227,9 +228,11 @@ def install_handlers(app: FastAPI) -> None:
         err = ApiError(exc.status_code, code.get(exc.status_code, "http_error"), str(exc.detail))
         return JSONResponse(err.body(), status_code=err.status, headers=getattr(exc, "headers", None))
 
-    app.add_exception_handler(ApiError, api_error)
-    app.add_exception_handler(grpc.aio.AioRpcError, grpc_error)
+    # these three answer a request (a response) and a WebSocket (None, the socket closed): one
+    # handler for both kinds, which Starlette's handler type (one kind or the other) cannot say
+    app.add_exception_handler(ApiError, cast(ExceptionHandler, api_error))
+    app.add_exception_handler(grpc.aio.AioRpcError, cast(ExceptionHandler, grpc_error))
     for cls in STORE_UNAVAILABLE:
-        app.add_exception_handler(cls, store_error)
+        app.add_exception_handler(cls, cast(ExceptionHandler, store_error))
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)

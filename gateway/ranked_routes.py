@@ -13,7 +13,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from typing import Any
+from enum import Enum
+from typing import Any, cast
 
 import grpc
 from fastapi import FastAPI, Query, Request, WebSocket
@@ -48,7 +49,7 @@ def bot_address(engine_address: str) -> str:
     return f"{host}:{DEFAULT_BOT_PORT}"
 
 
-TAGS = ["ranked"]
+TAGS: list[str | Enum] = ["ranked"]  # the type FastAPI's tags= takes (list is invariant)
 
 
 class BotIn(BaseModel):
@@ -146,7 +147,7 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
             stubs["channel"] = engine_aio_channel(address)
             stubs["ranked"] = bs_grpc.RankedServiceStub(stubs["channel"])
             stubs["bots"] = bs_grpc.BotServiceStub(stubs["channel"])
-        return stubs["ranked"]
+        return cast("bs_grpc.RankedServiceStub", stubs["ranked"])
 
     def who(token: str) -> tuple[Player | None, str]:
         """A player token names a person; anything else is taken as a bot's API token."""

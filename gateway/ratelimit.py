@@ -179,10 +179,10 @@ def token_key(token: str) -> str:
 def _token_of(scope: Scope) -> str:
     for name, value in scope.get("headers") or ():
         if name == b"authorization":
-            text = value.decode("latin-1")
+            text: str = value.decode("latin-1")
             if text[:7].lower() == "bearer ":
                 return text[7:].strip()
-    query = scope.get("query_string") or b""
+    query: bytes = scope.get("query_string") or b""
     if b"token=" in query:
         values = parse_qs(query.decode("latin-1")).get("token")
         if values:

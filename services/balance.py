@@ -64,7 +64,7 @@ class RoundRobinStub:
                 try:
                     return getattr(self.stubs[index], method)(request, **kwargs)
                 except grpc.RpcError as exc:
-                    if exc.code() == grpc.StatusCode.UNAVAILABLE and attempt + 1 < len(order):  # type: ignore[attr-defined]
+                    if exc.code() == grpc.StatusCode.UNAVAILABLE and attempt + 1 < len(order):
                         continue
                     raise
             raise AssertionError("unreachable")

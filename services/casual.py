@@ -314,7 +314,9 @@ async def answer(svc: RankedService, ticket_id: str, holder: str, name: str, acc
                                            int(time.time() * 1000))  # fmt: skip
     code = int(code)
     if code == 1:
-        await asyncio.to_thread(svc.store.publish, await asyncio.to_thread(svc.store.ticket, ticket_id))
+        accepted = await asyncio.to_thread(svc.store.ticket, ticket_id)
+        if accepted is not None:  # None: gone meanwhile (its TTL), nothing to tell its holder
+            await asyncio.to_thread(svc.store.publish, accepted)
     elif code == 2:
         await asyncio.to_thread(_close, svc, match_id, "declined" if not accept else "expired")
     elif code == 3:

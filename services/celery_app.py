@@ -18,6 +18,7 @@ tasks being idempotent, run again harmlessly. See :func:`broker_options`.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, cast
 
 import redis.exceptions
 from celery import Celery
@@ -25,6 +26,9 @@ from celery.signals import worker_ready
 from kombu.transport import redis as kombu_redis
 
 from services import config
+
+if TYPE_CHECKING:
+    from celery.beat import _Threaded
 
 
 class _BrokerChannel(kombu_redis.Channel):
@@ -47,7 +51,8 @@ class _BrokerChannel(kombu_redis.Channel):
     def _connparams(self, asynchronous: bool = False) -> dict[str, object]:
         if self.connection.client is None:
             raise redis.exceptions.ConnectionError("the broker connection is closed")
-        params: dict[str, object] = super()._connparams(asynchronous=asynchronous)
+        # kombu's stubs (celery-types) leave out this private method of its Redis Channel
+        params: dict[str, object] = super()._connparams(asynchronous=asynchronous)  # type: ignore[misc]
         return params
 
 
@@ -135,7 +140,9 @@ def _embedded_beat(sender: object = None, **_: object) -> None:
 
     beat_app = getattr(sender, "app", None) or app
     # the in-memory scheduler: no schedule file (the service ignores beat_scheduler)
-    EmbeddedService(beat_app, thread=True, scheduler_cls=Scheduler).start()
+    # thread=True: the service is a _Threaded (the stubs' _Process lacks the start() it has)
+    beat = cast("_Threaded", EmbeddedService(beat_app, thread=True, scheduler_cls=Scheduler))
+    beat.start()
 
 
 #: The app the worker runs (``celery -A services.celery_app worker``).

@@ -63,7 +63,7 @@ async def reject(context: grpc.aio.ServicerContext[Any, Any], request: Undecodab
 CHECKS_UNDECODABLE = "_fs_checks_undecodable"
 
 
-def guard(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+def guard(handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHandler[Any, Any]:
     """``handler`` with its request bytes checked (see the module docstring)."""
     if handler is None:
         return handler
@@ -76,10 +76,12 @@ def guard(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
         )
     if handler.request_streaming:
         return handler
+    # the behaviours are typed Callable[..., Any]: the stubs describe grpc's synchronous API, a
+    # grpc.aio server's are coroutine functions (and take a grpc.aio.ServicerContext)
     if handler.unary_unary is not None:
-        behaviour = handler.unary_unary
+        behaviour: Callable[..., Any] = handler.unary_unary
         if not getattr(behaviour, CHECKS_UNDECODABLE, False):
-            inner_uu = handler.unary_unary
+            inner_uu: Callable[..., Any] = handler.unary_unary
 
             async def behaviour(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
                 if request.__class__ is Undecodable:
@@ -92,7 +94,7 @@ def guard(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
             response_serializer=handler.response_serializer,
         )
     if handler.unary_stream is not None:
-        inner_us = handler.unary_stream
+        inner_us: Callable[..., Any] = handler.unary_stream
 
         async def unary_stream(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             if request.__class__ is Undecodable:
@@ -117,9 +119,9 @@ class _GuardedGeneric(grpc.GenericRpcHandler):
 
     def __init__(self, inner: grpc.GenericRpcHandler) -> None:
         self.inner = inner
-        self.cache: dict[str, grpc.RpcMethodHandler] = {}
+        self.cache: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
 
-    def service(self, handler_call_details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
+    def service(self, handler_call_details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler[Any, Any] | None:
         method = handler_call_details.method
         cached = self.cache.get(method)
         if cached is None:
@@ -140,7 +142,9 @@ class GuardedRegistry:
     def add_generic_rpc_handlers(self, handlers: Sequence[grpc.GenericRpcHandler]) -> None:
         self.server.add_generic_rpc_handlers(tuple(_GuardedGeneric(h) for h in handlers))
 
-    def add_registered_method_handlers(self, service: str, handlers: dict[str, grpc.RpcMethodHandler]) -> None:
+    def add_registered_method_handlers(
+        self, service: str, handlers: dict[str, grpc.RpcMethodHandler[Any, Any]]
+    ) -> None:
         self.server.add_registered_method_handlers(service, {name: guard(h) for name, h in handlers.items()})
 
 
@@ -150,7 +154,7 @@ class GuardedRegistry:
 OPEN_METHODS = frozenset({"/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"})
 
 
-def _refusal(message: str) -> grpc.RpcMethodHandler:
+def _refusal(message: str) -> grpc.RpcMethodHandler[Any, Any]:
     """A handler that refuses the call ``UNAUTHENTICATED`` without reading the request.
 
     Stream-stream, so that it fits every kind of call: the server does not wait for a
@@ -185,9 +189,9 @@ class RequireServiceToken(grpc.aio.ServerInterceptor):
 
     async def intercept_service(
         self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any] | None]],
         handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
+    ) -> grpc.RpcMethodHandler[Any, Any] | None:
         if handler_call_details.method in self._open:
             return await continuation(handler_call_details)
         presented = None

@@ -27,7 +27,7 @@ import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import grpc
 import redis.exceptions
@@ -57,6 +57,10 @@ from services.rulesets import rulesets
 from services.scheduler import Scheduler
 from services.store import MatchStore
 
+if TYPE_CHECKING:
+    # health.aio.HealthServicer (the stubs' ``health.aio`` is a module alias, not usable in a type)
+    from grpc_health.v1._async import HealthServicer as AioHealthServicer
+
 log = logging.getLogger(__name__)
 
 SERVICE_NAME = "fengsheng.v1.EngineService"
@@ -79,7 +83,7 @@ STATUS_CODES: dict[type[ServiceError], grpc.StatusCode] = {
 
 def status_of(exc: ServiceError) -> grpc.StatusCode:
     for cls in type(exc).__mro__:
-        code = STATUS_CODES.get(cls)  # type: ignore[call-overload]
+        code = STATUS_CODES.get(cls)
         if code is not None:
             return code
     return grpc.StatusCode.UNKNOWN
@@ -189,19 +193,19 @@ class EngineServicer(es_grpc.EngineServiceServicer):
         return await self._act(request)
 
     async def ActStream(
-        self, requests: AsyncIterator[es.ActRequest], context: grpc.aio.ServicerContext[Any, Any]
+        self, requests: AsyncIterator[es.ActRequest | Undecodable], context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[es.ActResponse]:
         """Act over one stream: one response per request, in order; a refusal is a response
         with ``error`` (the unary Act's status and metadata), and the stream goes on."""
         hist = metrics.RPC_SECONDS.labels("ActStream")
         async for request in requests:
             t0 = time.perf_counter()
-            if request.__class__ is Undecodable:  # bytes that did not parse (services/grpc_guard.py)
+            if isinstance(request, Undecodable):  # bytes that did not parse (services/grpc_guard.py)
                 yield es.ActResponse(
                     error=es.ActError(
                         code=grpc.StatusCode.INVALID_ARGUMENT.value[0],
                         kind="malformed",
-                        message=f"malformed request: {request.error}",  # type: ignore[attr-defined]
+                        message=f"malformed request: {request.error}",
                     )
                 )
                 continue
@@ -335,14 +339,14 @@ class EngineServer:
     server: grpc.aio.Server
     port: int
     service: MatchService
-    health: health.aio.HealthServicer
+    health: AioHealthServicer
     sweeper: asyncio.Task[None] | None = None
     #: more clean-ups at stop (the ranked-play services)
     on_stop: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     #: the bot listener (``BotService`` and health only), when one was asked for
     bot_server: grpc.aio.Server | None = None
     bot_port: int = 0
-    bot_health: health.aio.HealthServicer | None = None
+    bot_health: AioHealthServicer | None = None
 
     async def start(self) -> None:
         await self.server.start()
@@ -438,7 +442,7 @@ async def build_server(
     return built
 
 
-async def _add_health(registry: Any, services: tuple[str, ...]) -> health.aio.HealthServicer:
+async def _add_health(registry: Any, services: tuple[str, ...]) -> AioHealthServicer:
     """The standard health service on ``registry``: SERVING for the server and ``services``."""
     servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(servicer, registry)

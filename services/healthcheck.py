@@ -26,7 +26,9 @@ def check_grpc(target: str, service: str, timeout: float) -> str:
     # health answers without the credential (probes); it is sent when configured all the same
     token = optional_service_token()
     with engine_channel(target, token=token) if token else _plain_channel(target) as channel:
-        reply = health_pb2_grpc.HealthStub(channel).Check(
+        # Any: the stubs' HealthStub declares no methods (Check, Watch are set per channel)
+        stub: Any = health_pb2_grpc.HealthStub(channel)
+        reply = stub.Check(
             health_pb2.HealthCheckRequest(service=service), timeout=timeout
         )
     status = health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)

@@ -56,7 +56,7 @@ def create_match(match_id: str, kinds: list[str], turn_timeout_s: float, ruleset
     try:
         engine_stub().CreateMatch(es.CreateMatchRequest(settings=settings, match_id=match_id), timeout=RPC_TIMEOUT_S)
     except grpc.RpcError as exc:
-        if exc.code() == grpc.StatusCode.ALREADY_EXISTS:  # type: ignore[attr-defined]
+        if exc.code() == grpc.StatusCode.ALREADY_EXISTS:
             raise MatchIdTaken(match_id) from exc
         raise
 
@@ -70,7 +70,7 @@ def sweep_finished(store: RankedStore, limit: int = 50) -> list[str]:
                 es.ListLegalActionsRequest(match_id=match_id, seat=-1), timeout=RPC_TIMEOUT_S
             )
         except grpc.RpcError as exc:
-            if exc.code() == grpc.StatusCode.NOT_FOUND:  # type: ignore[attr-defined]
+            if exc.code() == grpc.StatusCode.NOT_FOUND:
                 record = store.match(match_id)
                 store.finish(match_id, record["seats"] if record else [])
             continue
@@ -139,9 +139,9 @@ def ladder_update(self: Task[Any, Any], match_id: str) -> str:
     try:
         outcome = rate_match(store, RedisLadder(store.redis), match_id)
     except grpc.RpcError as exc:
-        if exc.code() in TRANSIENT:  # type: ignore[attr-defined]
+        if exc.code() in TRANSIENT:
             raise self.retry(exc=exc, countdown=min(5.0, 0.2 * 2**self.request.retries), max_retries=30) from exc
-        if exc.code() == grpc.StatusCode.NOT_FOUND:  # type: ignore[attr-defined]
+        if exc.code() == grpc.StatusCode.NOT_FOUND:
             return "gone"
         raise
     log.info("ladder.update %s: %s", match_id, outcome)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import binascii
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import redis.asyncio as aioredis
 
@@ -376,7 +377,8 @@ class MatchStore:
             node = nodes[self._node_turn % len(nodes)] if nodes else None
             if node is not None:
                 kw = {k: v for k, v in self.redis.connection_kwargs.items() if k in _PLAIN_KWARGS}
-                plain = aioredis.Redis(host=node.host, port=node.port, **kw)
+                # int(): the stubs allow a str port; a cluster node's, read from CLUSTER SLOTS, is an int
+                plain = aioredis.Redis(host=node.host, port=int(node.port), **kw)
                 return plain.pubsub(ignore_subscribe_messages=True)
         return self.redis.pubsub(ignore_subscribe_messages=True)
 
@@ -554,7 +556,12 @@ class MatchStore:
     ) -> list[tuple[str, dict[bytes, bytes]]]:
         """Stream entries after the id ``after`` ("" = from the start), oldest first."""
         start = f"({after}" if after else "-"
-        entries = await self.redis.xrange(events_key(match_id), min=start, max="+", count=count)
+        # XRANGE answers a list of [id, fields] (the stubs' type is the one shared with XAUTOCLAIM,
+        # where an entry's fields may be nil); our clients do not decode responses (bytes)
+        entries = cast(
+            "list[tuple[bytes | str, dict[bytes, bytes]]]",
+            await self.redis.xrange(events_key(match_id), min=start, max="+", count=count),
+        )
         return [(_s(eid), dict(fields)) for eid, fields in entries]
 
 
