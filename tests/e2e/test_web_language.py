@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from helpers.web_lobby import fill_play_form, start_table
 
 from engine.rulesets import RULESET_IDS, get_ruleset
 from services.rulesets import function_and_skill_texts
@@ -88,13 +89,9 @@ def test_a_whole_match_in_one_language(context: Any, base_url: str, ruleset_id: 
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
     page.goto(f"{base_url}/#/lobby")
     page.wait_for_selector("#ruleset option", state="attached")
-    page.fill("#name", "e2e")
-    page.select_option("#ruleset", ruleset_id)
-    page.select_option("#players", str(sorted(rules.identity_table)[-1]))
-    page.select_option("#bot", "random")
-    page.set_checked("#characters", bool(rules.characters))
-    page.fill("#bot-delay", "0.02")
-    page.fill("#turn-timeout", "0")
+    fill_play_form(
+        page, ruleset_id=ruleset_id, players=sorted(rules.identity_table)[-1], characters=bool(rules.characters)
+    )
     seen: dict[str, str] = {}
 
     def read() -> None:
@@ -103,9 +100,7 @@ def test_a_whole_match_in_one_language(context: Any, base_url: str, ruleset_id: 
             seen.setdefault(word, _context_of(text, word))
 
     read()  # the lobby
-    page.click("#play-now")
-    page.wait_for_selector("#table.player")
-    page.wait_for_selector("#my-identity")
+    start_table(page)
     page.click("#autopass")
     rng = random.Random(f"{ruleset_id}-{lang}")
     clicks = 0

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.web_lobby import start_table
 
 from engine.rulesets import RULESET_IDS, get_ruleset
 
@@ -66,9 +67,7 @@ def test_each_ruleset_from_the_lobby_to_the_replay(
     page.set_checked("#characters", False)
     page.fill("#bot-delay", "0.02")
     page.fill("#turn-timeout", "0")
-    page.click("#play-now")
-    page.wait_for_selector("#table.player")
-    page.wait_for_selector("#my-identity")
+    start_table(page)
     badge = page.locator("#ruleset-name")
     assert badge.get_attribute("data-ruleset") == ruleset_id and rules.zh in badge.inner_text()
     assert len(page.query_selector_all("#seats .seat")) == players

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.web_lobby import fill_play_form, start_table
 
 from engine.rulesets import get_ruleset
 
@@ -94,16 +95,8 @@ def test_a_spy_match_shows_arrows_locks_and_its_phases(
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
     page.goto(f"{base_url}/#/lobby")
     page.wait_for_selector("#ruleset option", state="attached")
-    page.fill("#name", "e2e")
-    page.select_option("#ruleset", "spy")
-    page.select_option("#players", str(sorted(rules.identity_table)[0]))
-    page.select_option("#bot", "random")
-    page.set_checked("#characters", False)
-    page.fill("#bot-delay", "0.02")
-    page.fill("#turn-timeout", "0")
-    page.click("#play-now")
-    page.wait_for_selector("#table.player")
-    page.wait_for_selector("#my-identity")
+    fill_play_form(page, ruleset_id="spy", players=sorted(rules.identity_table)[0], characters=False)
+    start_table(page)
     assert page.is_visible("#legend-spy")
 
     rng = random.Random(f"spy-web-{lang}")
