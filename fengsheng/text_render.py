@@ -79,13 +79,12 @@ SECRET_TASKS_ZH = {
     "zhen_ya_zhe": "镇压者", "cuan_duo_zhe": "篡夺者", "shuang_mian_jian_die": "双面间谍", "you_bian_zhe": "诱变者",
     "xian_xing_zhe": "先行者", "jiao_ju_zhe": "搅局者", "qing_dao_fu": "清道夫",
 }  # fmt: skip
-_FACTION_ZH = {"military": "军情", "latent": "潜伏", "agent": "特工", "bystander": "打酱油"}
 
 #: the engine's game-over reasons (engine/rulesets/*: rules.py, victory.py, flow.py) in
 #: Chinese, one pattern each; the web client's counterpart is i18n.js ``REASONS``
 REASONS_ZH: list[tuple[re.Pattern[str], Callable[[re.Match[str], Callable[[str], str]], str]]] = [
     (re.compile(r"intel collected"), lambda m, name: "集齐情报"),
-    (re.compile(r"a death"), lambda m, name: "一名玩家死亡"),
+    (re.compile(r"a death"), lambda m, name: "玩家死亡"),
     (re.compile(r"(?:the )?last player (?:alive|standing)"), lambda m, name: "最后存活的玩家"),
     (re.compile(r"(\w+) at the turn end"), lambda m, name: f"{SECRET_TASKS_ZH.get(m[1], m[1])}于回合结束时获胜"),
     (re.compile(r"nobody is left"), lambda m, name: "无人存活"),
@@ -94,9 +93,9 @@ REASONS_ZH: list[tuple[re.Pattern[str], Callable[[re.Match[str], Callable[[str],
     (re.compile(r"secret mission completed"), lambda m, name: "完成机密任务"),
     (re.compile(r"secret mission completed at death"), lambda m, name: "死亡时完成机密任务"),
     (re.compile(r"(military|latent) holds 3 (red|blue) intel"),
-     lambda m, name: f"{_FACTION_ZH[m[1]]}集齐3张{'红色' if m[2] == 'red' else '蓝色'}情报"),
+     lambda m, name: f"{WORDS_ZH[m[1]]}集齐3张{'红色' if m[2] == 'red' else '蓝色'}情报"),
     (re.compile(r"(\w+) faction: three intel of its colour"),
-     lambda m, name: f"{_FACTION_ZH.get(m[1], m[1])}阵营集齐3张本色情报"),
+     lambda m, name: f"{WORDS_ZH.get(m[1], m[1])}阵营集齐3张本色情报"),
     (re.compile(r"mission of (\w+): the declaration of seat (\d+) fails"),
      lambda m, name: f"{name(m[1])}完成机密任务：座位{m[2]}的宣胜失败"),
     (re.compile(r"mission of (\w+)"), lambda m, name: f"{name(m[1])}完成机密任务"),

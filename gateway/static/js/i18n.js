@@ -484,9 +484,6 @@ const REASONS = [
   [/^agent mission on another's declaration$/, () => ["他人宣胜时特工完成任务", "an agent's mission met on another's declaration"]],
   [/^secret mission completed$/, () => ["完成机密任务", "secret mission completed"]],
   [/^secret mission completed at death$/, () => ["死亡时完成机密任务", "secret mission completed at death"]],
-  [/^intel collected$/, () => ["集齐情报", "intel collected"]],
-  [/^a death$/, () => ["一名玩家死亡", "a death"]],
-  [/^last player standing$/, () => ["最后存活的玩家", "the last player standing"]],
   [/^(military|latent) holds 3 (red|blue) intel$/, (m) => [
     `${pick(IDENTITIES[m[1].toUpperCase()], m[1])}集齐3张${m[2] === "red" ? "红色" : "蓝色"}情报`,
     `${m[1]} holds 3 ${m[2]} intel`]],
