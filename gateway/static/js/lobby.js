@@ -168,7 +168,7 @@ export async function mountLobby(root) {
           ` ${m.seats.length}P · `,
           joined(m.seats.map((s) => (s.kind === "human" && s.player ? playerName(s.player) : t(s.kind === "human" ? "human" : "bot")))),
           " · ",
-          m.over ? ["★ ", ...joined(m.winners.map((w) => playerName(w))), " "] : `${t("turn_number")} ${m.turn_number} `,
+          m.over ? `★ ${m.winners.join(", ")} ` : `${t("turn_number")} ${m.turn_number} `, // winners: seat numbers
           m.over
             ? h("a", { href: `#/replay/${m.match_id}`, class: "button small" }, t("view_replay"))
             : h("a", { href: `#/spectate/${m.match_id}`, class: "button small" }, t("watch")),

@@ -206,9 +206,9 @@ export async function mountTable(root, { matchId, spectator = false }) {
     const obs = state.obs;
     if (!obs || spectator) return;
     const p = obs.pending || {};
-    // a prompt that came ahead of its view stays; one the view has moved past goes
-    if (state.prompt && Number(state.prompt.decision) < stepOf(obs)) clearPrompt();
-    if (state.prompt && obs.outcome?.over) clearPrompt();
+    // a prompt that came ahead of its view stays; one the view has moved past, or a game
+    // that is over, ends it
+    if (state.prompt && (Number(state.prompt.decision) < stepOf(obs) || obs.outcome?.over)) clearPrompt();
     if (!state.prompt && p.seat === me && obs.legal_actions?.length && !obs.outcome.over) {
       setPrompt({ decision: p.number, kind: p.kind, prompt: p.prompt, legal_actions: obs.legal_actions });
     }
