@@ -93,3 +93,34 @@ def test_every_action_word_is_named(ruleset_id: str) -> None:
         and not (w.count(",") and set(w.split(",")) <= known)  # a list of names (actionWord splits it)
     }
     assert not unnamed, sorted(unnamed)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_every_chain_kind_is_named(ruleset_id: str) -> None:
+    """The chain panel (render.js chainKind) names each kind of chain item the engine shows:
+    its own words (declare, receive, skill) or a card function or skill id of the ruleset.
+    A classic 警觉 on the chain read ``skill`` in a Chinese table."""
+    import random
+
+    from engine.game import Game
+    from engine.observation import build_observation
+
+    render = (Path(__file__).resolve().parents[2] / "gateway" / "static" / "js" / "render.js").read_text("utf-8")
+    body = re.search(r"function chainKind\(kind\) \{(.*?)\n\}", render, re.S)
+    assert body
+    own = set(re.findall(r'kind === "(\w+)"\) return t\("(\w+)"\)', body.group(1)))
+    assert all(word in ENTRIES for _, word in own), own
+    rules = get_ruleset(ruleset_id)
+    known = {kind for kind, _ in own} | set(rules.cards.function) | set(rules.skills)
+    kinds: set[str] = set()
+    for seed in range(30):
+        rng = random.Random(seed)
+        game = Game.new(ruleset=ruleset_id, players=sorted(rules.identity_table)[seed % len(rules.identity_table)],
+                        seed=seed, characters=bool(rules.characters))
+        for _ in range(3000):
+            pending = game.pending
+            if pending is None or game.outcome is not None:
+                break
+            kinds.update(item.kind for item in build_observation(game, pending.seat).chain)
+            game.apply(pending.seat, rng.choice(game.legal_actions(pending.seat)))
+    assert kinds - known == set(), sorted(kinds - known)

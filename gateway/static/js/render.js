@@ -273,6 +273,7 @@ export function chainPanel(obs, deck) {
 function chainKind(kind) {
   if (kind === "declare") return t("declare");
   if (kind === "receive") return t("receive");
+  if (kind === "skill") return t("skill"); // classic: a skill on the chain, its name follows in [ ]
   const f = fn(kind);
   if (f !== kind) return f;
   const s = skill(kind);
