@@ -23,6 +23,8 @@ received at once), ``burned`` (subject: owner; ``ev.card``), ``discarded`` (subj
 discarder; ``ev.cards``), ``turn_end`` (subject: turn player), ``dying`` (subject: the
 dying seat).
 
+Who is asked and in which order, and the cover of face-down seats, are the core's
+(:mod:`engine.windows`); the ``trigger`` frame asking them one by one is 再临's.
 The response chain itself is the core's (:mod:`engine.chain`); this module gives it 再临's
 rules: :class:`ResponsePoll` (each other seat is asked once after every item, in
 :func:`poll_order`) and :class:`Resolution` (what a chain item does), and how a ``play`` or
@@ -34,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Final
 
-from engine import chain
+from engine import chain, windows
 from engine.state import Frame, Item
 
 from . import deck, marks
@@ -46,7 +48,7 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 #: Skill ids listening to each window name (the registry is fixed once loaded).
-_LISTENERS: dict[str, frozenset[str]] = {}
+_LISTENERS = windows.Listeners(lambda: ((s.id, s.windows) for s in SKILLS.values()))
 
 #: Windows where a face-down character's 【暴露】 skill may fire: ask every face-down seat.
 HIDDEN_WINDOWS = frozenset({"received", "turn_end"})
@@ -67,14 +69,11 @@ def open_window(
     if not st.characters or st.over:
         return
     if order is None:
-        start = subject if name == "dying" else st.turn
-        order = [(start + i) % st.players for i in range(st.players)]
+        order = windows.seats_from(st, subject if name == "dying" else st.turn)
     hidden = name in HIDDEN_WINDOWS
-    listening = _LISTENERS.get(name)
-    if listening is None:
-        listening = _LISTENERS[name] = frozenset(s.id for s in SKILLS.values() if name in s.windows)
+    listening = _LISTENERS(name)
     asked = [s for s in order if st.seats[s].alive and (
-        any(k in listening for k in skills_of(g, s)) or (hidden and not st.seats[s].exposed))]
+        any(k in listening for k in skills_of(g, s)) or (hidden and windows.face_down(st.seats[s])))]
     if not asked:
         return
     st.window += 1
@@ -136,7 +135,7 @@ def h_trigger(g: Game, fr: Frame) -> None:
     while fr.index < len(fr.order):
         seat = fr.order[fr.index]
         p = st.seats[seat]
-        if p.alive and (trigger_options(g, seat, fr) or (fr.text in HIDDEN_WINDOWS and not p.exposed)):
+        if p.alive and (trigger_options(g, seat, fr) or (fr.text in HIDDEN_WINDOWS and windows.face_down(p))):
             g.ask(seat, "trigger", f"{fr.text}: use a skill or pass")
             return
         fr.index += 1

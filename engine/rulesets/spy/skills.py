@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from engine import windows
 from engine.marks import add, has, remove
 from engine.state import Frame
 
@@ -144,12 +145,10 @@ def fire(g: Game, event: str, seat: int, **kw: Any) -> None:
     st = g.state
     if not st.characters:
         return
-    n = st.players
-    frames: list[Frame] = []
-    for i in range(n):
-        s = (st.turn + i) % n
-        p = st.seats[s]
-        if event == "targeted" and s == seat and p.character and not p.exposed and p.alive \
+
+    def frames_of(s: int) -> list[Frame]:
+        frames: list[Frame] = []
+        if event == "targeted" and s == seat and windows.face_down(st.seats[s]) \
                 and "jiu_ji" not in skill_ids(g, s):
             # every face-down target is asked, so 就计's prompt tells nobody who she is
             frames.append(Frame("spy_trigger", seat=s, text=f"{MASK} {event} -", index=seat))
@@ -157,11 +156,11 @@ def fire(g: Game, event: str, seat: int, **kw: Any) -> None:
             sk = SKILLS.get(sid)
             if sk is None or sk.kind != "trigger" or event not in sk.events:
                 continue
-            fr = Frame("spy_trigger", seat=s, text=f"{sid} {event} {kw.get('function', '-')}", index=seat,
-                       card=int(kw.get("card", 0)), order=[int(kw.get("sender", -1))])
-            frames.append(fr)
-    for fr in reversed(frames):
-        g.push(fr)
+            frames.append(Frame("spy_trigger", seat=s, text=f"{sid} {event} {kw.get('function', '-')}",
+                                index=seat, card=int(kw.get("card", 0)), order=[int(kw.get("sender", -1))]))
+        return frames
+
+    windows.open_per_seat(g, st.turn, frames_of)
 
 
 def trigger_kw(fr: Frame) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from engine import windows
 from engine.state import Frame, Item
 
 from ..kinds import SkillKind, TriggerEvent
@@ -324,25 +325,24 @@ def fire(g: Game, event: TriggerEvent, seat: int, *, item: Item | None = None, c
             info.order = [item.user, item.target]
         else:
             info.order = [item.user]
-    frames: list[Frame] = []
-    n = st.players
-    for k in range(n):
-        owner = (st.turn + k) % n
+
+    def frames_of(owner: int) -> list[Frame]:
+        frames: list[Frame] = []
         fired: set[str] = set()
         for sk in skills_of(g, owner):
             fr = sk.trigger(g, owner, event, info)
             if fr is not None:
                 frames.append(fr)
                 fired.add(sk.id)
-        s = st.seats[owner]
-        if s.alive and s.character and not s.exposed:
+        if windows.face_down(st.seats[owner]):
             # A face-down seat is asked at a flip trigger's moment whatever its character
             # (the skill's step offers only ``pass`` to a seat without it).
             for sk in _FLIP_TRIGGERS:
                 if sk.id not in fired and sk.flip_window(g, event, info) == owner:
                     frames.append(Frame("skill_step", seat=owner, text=sk.id))
-    for fr in reversed(frames):
-        g.push(fr)
+        return frames
+
+    windows.open_per_seat(g, st.turn, frames_of)
 
 
 def skill_privacy(g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
