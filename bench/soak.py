@@ -147,8 +147,11 @@ class Stats:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
-async def play_match(base: str, stats: Stats, rng: random.Random, stop_at: float, hard_stop: float) -> None:
-    """Create one match (seat 0 external, the rest bots) and play seat 0 over the WebSocket."""
+async def play_match(
+    base: str, stats: Stats, rng: random.Random, stop_at: float, hard_stop: float, think: float = 0.0
+) -> None:
+    """Create one match (seat 0 external, the rest bots) and play seat 0 over the WebSocket,
+    thinking ``think`` seconds on average (0.5–1.5×) before each answer, as a person would."""
     import httpx
     import websockets
 
@@ -157,7 +160,9 @@ async def play_match(base: str, stats: Stats, rng: random.Random, stop_at: float
             try:
                 guest = (await http.post("/api/guests", json={"name": "soak"})).json()["token"]
                 seats = ["external"] + [rng.choice(BOT_KINDS) for _ in range(4)]
-                created = await http.post("/api/matches", json={"seats": seats, "seed": rng.randrange(1, 2**62)})
+                # no seed: a match with an external seat is dealt by the server (a chosen deal is
+                # for practice only, gateway/schemas.py CreateMatchIn.seed)
+                created = await http.post("/api/matches", json={"seats": seats})
                 created.raise_for_status()
                 match_id = created.json()["match_id"]
                 joined = await http.post(
@@ -194,6 +199,8 @@ async def play_match(base: str, stats: Stats, rng: random.Random, stop_at: float
                         if decision in pending:
                             continue
                         action = rng.choice(msg["legal_actions"])
+                        if think > 0:
+                            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                         pending[decision] = (action, time.perf_counter())
                         await ws.send(json.dumps({"decision": decision, "action": action}))
                     elif kind == "result":
@@ -232,7 +239,9 @@ async def play_match(base: str, stats: Stats, rng: random.Random, stop_at: float
             stats.completed_in_window += 1
 
 
-async def run_load(base: str, matches: int, seconds: float, drain: float, seed: int, stats: Stats) -> float:
+async def run_load(
+    base: str, matches: int, seconds: float, drain: float, seed: int, stats: Stats, think: float = 0.0
+) -> float:
     rng = random.Random(seed)
     start = time.monotonic()
     stop_at = start + seconds
@@ -242,7 +251,7 @@ async def run_load(base: str, matches: int, seconds: float, drain: float, seed: 
         lane_rng = random.Random(rng.randrange(2**62) + i)
         while time.monotonic() < stop_at:
             try:
-                await play_match(base, stats, lane_rng, stop_at, hard_stop)
+                await play_match(base, stats, lane_rng, stop_at, hard_stop, think)
             except Exception as exc:  # keep the lane going; count it
                 stats.error(f"lane_{type(exc).__name__}")
                 await asyncio.sleep(0.5)
@@ -393,6 +402,12 @@ def main() -> int:
     parser.add_argument("--drain", type=float, default=60.0, help="seconds the matches in flight may finish in")
     parser.add_argument("--redis-url", default="", help="use this Redis (default: a throw-away one)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="the script's seat (a person) waits this many s on average before each answer (default 0: at once)",
+    )
     parser.add_argument("--worker-loglevel", default="WARNING", help="Celery workers' log level (INFO logs every task)")
     parser.add_argument("--logs", default="", help="keep the children's logs in this folder")
     parser.add_argument("--hard-limit", type=float, default=0, help="kill everything after this many s")
@@ -496,7 +511,7 @@ def main() -> int:
                 daemon=True,
             )
             injector.start()
-        elapsed = asyncio.run(run_load(base, args.matches, seconds, args.drain, args.seed, stats))
+        elapsed = asyncio.run(run_load(base, args.matches, seconds, args.drain, args.seed, stats, args.think))
         stop.set()
         if injector is not None:
             injector.join(120)
@@ -509,6 +524,7 @@ def main() -> int:
         window_actions = checked["actions"]
         result = {
             "matches_concurrent": args.matches,
+            "think_s": args.think,
             "minutes": args.minutes,
             "engines": args.engines,
             "workers": f"{args.workers} x {args.concurrency} threads",
