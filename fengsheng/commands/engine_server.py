@@ -68,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        urls = config.RedisUrls.from_env(args.redis_url)
+        # the roles an engine uses (a gateway's URL is none of its business)
+        match_url, broker_url, ranked_url = (config.role_url(r, args.redis_url) for r in ("match", "broker", "ranked"))
         token = service_token()
     except (CredentialError, config.ConfigError, config.SecretError) as exc:
         print(f"fengsheng engine-server: refusing to start: {exc}", file=sys.stderr, flush=True)
@@ -79,9 +80,9 @@ def run(args: argparse.Namespace) -> int:
     async def serve() -> None:
         built = await build_server(
             f"{args.host}:{args.port}",
-            urls.match,
-            broker_url=urls.broker,
-            ranked_url=urls.ranked,
+            match_url,
+            broker_url=broker_url,
+            ranked_url=ranked_url,
             celery=not args.no_celery,
             reuse_port=args.reuse_port,
             group_commit_ms=args.group_commit_ms,

@@ -77,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
     from services import config
 
     try:
-        broker_url = config.RedisUrls.from_env().broker  # every role checked now, not at a first task
+        broker_url = config.role_url("broker")
+        config.role_url("ranked")  # checked now (matchmaking and ladder tasks), not at a first task
     except (config.SecretError, config.ConfigError) as exc:
         print(f"worker: {exc}", file=sys.stderr)
         return 2
