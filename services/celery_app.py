@@ -83,8 +83,9 @@ def broker_options() -> dict[str, float | int | bool]:
 
 
 def make_app(redis_url: str | None = None) -> Celery:
-    """A configured Celery app on ``redis_url`` (default: :func:`services.config.redis_url`)."""
-    url = redis_url or config.redis_url()
+    """A configured Celery app on ``redis_url`` (default: the broker's URL,
+    ``FENGSHENG_BROKER_URL`` else ``FENGSHENG_REDIS_URL``: services/config.py)."""
+    url = redis_url or config.role_url("broker")
     app = Celery("fengsheng", broker=url, include=["services.tasks", "services.ranked_tasks"])
     app.conf.update(
         task_acks_late=True,

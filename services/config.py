@@ -3,8 +3,15 @@
 =================================  ============================================  ==========
 variable                           meaning                                       default
 =================================  ============================================  ==========
-``FENGSHENG_REDIS_URL``            Redis for the store and the Celery broker     ``redis://127.0.0.1:6379/0``
-                                   (may carry a password; or ``..._FILE``)
+``FENGSHENG_REDIS_URL``            Redis for every role below not given its own  ``redis://127.0.0.1:6379/0``
+                                   URL (may carry a password; or ``..._FILE``)
+``FENGSHENG_MATCH_REDIS_URL``      engines: the match store; may be a cluster    ``FENGSHENG_REDIS_URL``
+                                   (``redis+cluster://``; or ``..._FILE``)
+``FENGSHENG_BROKER_URL``           engines, workers: the Celery broker (one node) ``FENGSHENG_REDIS_URL``
+``FENGSHENG_RANKED_REDIS_URL``     engines, workers: bot accounts, ranked and     ``FENGSHENG_REDIS_URL``
+                                   casual tables, ladder (one node)
+``FENGSHENG_GATEWAY_REDIS_URL``    gateways: seat table, chat, rate-limit buckets ``FENGSHENG_REDIS_URL``
+                                   (one node)
 ``FENGSHENG_REDIS_PASSWORD``       Redis password, added to a URL without one     none
                                    (or ``FENGSHENG_REDIS_PASSWORD_FILE``)
 ``FENGSHENG_SECRET``               gateway: the secret signing the seat tokens   random per run
@@ -29,6 +36,7 @@ from __future__ import annotations
 
 import os
 import stat
+from dataclasses import dataclass
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -113,6 +121,65 @@ def redis_url() -> str:
     (with ``FENGSHENG_REDIS_PASSWORD`` added)."""
     url = configured_redis_url() or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
     return with_password(url, secret("FENGSHENG_REDIS_PASSWORD"))
+
+
+#: each Redis role's own variable (with ``_FILE``); unset = the shared ``FENGSHENG_REDIS_URL``
+ROLE_VARS = {
+    "match": "FENGSHENG_MATCH_REDIS_URL",
+    "broker": "FENGSHENG_BROKER_URL",
+    "ranked": "FENGSHENG_RANKED_REDIS_URL",
+    "gateway": "FENGSHENG_GATEWAY_REDIS_URL",
+}
+#: the roles that may be a Redis Cluster (``redis+cluster://``); the others need one node
+CLUSTER_ROLES = ("match",)
+_CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")  # services/redis_client.py
+
+
+class ConfigError(ValueError):
+    """A setting that cannot work (a cluster URL for a role that needs one node)."""
+
+
+def configured_role_url(role: str) -> str | None:
+    """The URL given to ``role`` alone (``$FENGSHENG_<ROLE>_REDIS_URL`` or its ``_FILE``;
+    :data:`ROLE_VARS`), with ``FENGSHENG_REDIS_PASSWORD`` added when it carries none; ``None``
+    when the role has no URL of its own."""
+    url = secret(ROLE_VARS[role])
+    return with_password(url, secret("FENGSHENG_REDIS_PASSWORD")) if url else None
+
+
+def check_role_url(role: str, url: str) -> str:
+    """``url`` if ``role`` can use it: a cluster URL only for the match store (the broker,
+    ranked and gateway stores need one node: docs/operations.md, *Redis*)."""
+    if role not in CLUSTER_ROLES and urlsplit(url).scheme in _CLUSTER_SCHEMES:
+        own = ROLE_VARS[role]
+        raise ConfigError(
+            f"the {role} Redis must be one node, not a cluster ({redacted(url)}): give it a redis:// or "
+            f"rediss:// URL in {own} (only FENGSHENG_MATCH_REDIS_URL may name a cluster)"
+        )
+    return url
+
+
+def role_url(role: str, shared: str | None = None) -> str:
+    """The Redis URL of ``role`` (``match``, ``broker``, ``ranked``, ``gateway``): its own
+    variable, else ``shared`` (a command's ``--redis-url``), else :func:`redis_url`.
+    Raises :class:`ConfigError` for a cluster URL where one node is needed."""
+    url = configured_role_url(role) or (with_password(shared, secret("FENGSHENG_REDIS_PASSWORD")) if shared else "")
+    return check_role_url(role, url or redis_url())
+
+
+@dataclass(frozen=True)
+class RedisUrls:
+    """Every Redis role's URL (passwords included: never print them, see :func:`redacted`)."""
+
+    match: str
+    broker: str
+    ranked: str
+    gateway: str
+
+    @classmethod
+    def from_env(cls, shared: str | None = None) -> RedisUrls:
+        """Each role's own variable, else ``shared``, else ``FENGSHENG_REDIS_URL``."""
+        return cls(**{role: role_url(role, shared) for role in ROLE_VARS})
 
 
 def token_secret() -> str:

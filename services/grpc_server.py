@@ -380,6 +380,8 @@ async def build_server(
     group_commit_ms: float | None = None,
     bot_address: str | None = None,
     service_token: str | None = None,
+    broker_url: str | None = None,
+    ranked_url: str | None = None,
 ) -> EngineServer:
     """Build (not start) the engine server: its internal listener bound to ``address``
     (``host:0`` picks a port) and, with ``bot_address``, its bot listener.
@@ -387,7 +389,10 @@ async def build_server(
     ``service_token`` (default :func:`services.credentials.service_token`) is the credential
     the internal listener asks of every caller; with none configured this raises
     :class:`services.credentials.CredentialError` (fail closed: never an open engine).
-    ``scheduler`` defaults to a Celery scheduler on ``redis_url`` when ``celery`` is true,
+    ``redis_url`` holds the match store (one node or a ``redis+cluster://`` cluster);
+    ``broker_url`` (the Celery broker) and ``ranked_url`` (bot accounts, ranked, ladder)
+    default to it (services/config.py, ``RedisUrls``).
+    ``scheduler`` defaults to a Celery scheduler on ``broker_url`` when ``celery`` is true,
     else to none (nothing is queued: clients act for every seat). ``group_commit_ms``
     defaults to ``$FENGSHENG_GROUP_COMMIT_MS`` (services/config.py).
     """
@@ -399,7 +404,7 @@ async def build_server(
         if celery:
             from services.celery_app import make_app
 
-            scheduler = CeleryScheduler(make_app(redis_url))
+            scheduler = CeleryScheduler(make_app(broker_url or redis_url))
         else:
             scheduler = NullScheduler()
     from services import config
@@ -421,7 +426,7 @@ async def build_server(
     from services.ranked_grpc import SERVICE_NAMES as RANKED_NAMES
     from services.ranked_grpc import add_bot_service, add_ranked_services
 
-    ranked = add_ranked_services(registry, service, redis_url)  # BotService, RankedService (docs/bots.md)
+    ranked = add_ranked_services(registry, service, ranked_url or redis_url)  # BotService, RankedService (docs/bots.md)
     health_servicer = await _add_health(registry, (SERVICE_NAME, *RANKED_NAMES))
     reflection.enable_server_reflection(
         (SERVICE_NAME, *RANKED_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server

@@ -40,7 +40,7 @@ _store: tuple[str, RankedStore] | None = None
 
 def ranked_store() -> RankedStore:
     global _store
-    url = config.redis_url()
+    url = config.role_url("ranked")  # FENGSHENG_RANKED_REDIS_URL, else FENGSHENG_REDIS_URL
     with _lock:
         if _store is None or _store[0] != url:
             _store = (url, RankedStore.from_url(url))

@@ -12,6 +12,15 @@ failovers are followed here:
   replica is taking over: wait a little, reload the map and send again, up to
   ``failover_s`` seconds.
 
+:attr:`ClusterPipelinedConnection.redirects` counts what was followed (``moved``: map
+reloads after a ``MOVED``; ``ask``: commands answered by the node an ``ASK`` named;
+``retry``: resends after a lost connection, ``TRYAGAIN``, ...), for tests and logs
+(tests/integration/test_redis_cluster_migration.py checks that a slot migration under live
+matches was followed, not merely survived). While a slot migrates, an action's script (several
+keys, one of them a channel name that is never a key) is answered ``TRYAGAIN`` by both nodes
+until the slot is handed over, so writes of that slot wait (resent with backoff, within
+``failover_s``) while one-key reads follow ``ASK``.
+
 Sending an action's script again is safe: its compare-and-set answers "the version moved
 on" when the first send was applied after all, and the service then re-reads the match.
 
@@ -26,7 +35,9 @@ connection error (unknown outcome), never as success.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import logging
 import os
 import time
 from collections.abc import Sequence
@@ -46,6 +57,8 @@ from redis.exceptions import (
 )
 
 from services.redis_pipe import Arg, PipelinedConnection, WriteStats
+
+log = logging.getLogger(__name__)
 
 _RETRY = (ConnectionError, TimeoutError, ClusterDownError, TryAgainError, ReadOnlyError, OSError)
 
@@ -73,6 +86,8 @@ class ClusterPipelinedConnection:
         self.wait_timeout_ms = wait_timeout_ms
         self.failover_s = failover_s
         self.stats = WriteStats()
+        #: redirections and retries followed: ``moved``, ``ask``, ``retry``
+        self.redirects: collections.Counter[str] = collections.Counter()
         self._conns: dict[tuple[str, int], PipelinedConnection] = {}
         kw = dict(cluster.connection_kwargs)
         self._settings = {
@@ -112,19 +127,26 @@ class ClusterPipelinedConnection:
             try:
                 if asking is not None:
                     conn = self._conn(*asking)
-                    return (await conn.execute_many(("ASKING",), *commands))[1:]
+                    replies = (await conn.execute_many(("ASKING",), *commands))[1:]
+                    self.redirects["ask"] += 1  # counted once the node asked answered
+                    return replies
                 conn = await self._primary(key)
                 return await conn.execute_many(*commands)
-            except AskError as exc:
-                asking = (exc.host, exc.port)
-                continue
-            except MovedError:
+            except MovedError as exc:  # first: redis-py's MovedError is a subclass of AskError
+                self.redirects["moved"] += 1
+                log.debug("MOVED slot %s -> %s:%s", exc.slot_id, exc.host, exc.port)
                 asking = None
                 await self._refresh()
                 continue
-            except _RETRY:
+            except AskError as exc:
+                log.debug("ASK slot %s -> %s:%s", exc.slot_id, exc.host, exc.port)
+                asking = (exc.host, exc.port)
+                continue
+            except _RETRY as exc:
                 if time.monotonic() + delay > deadline:
                     raise
+                self.redirects["retry"] += 1
+                log.debug("retrying after %s: %s", type(exc).__name__, exc)
                 asking = None
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 0.5)
@@ -144,13 +166,23 @@ class ClusterPipelinedConnection:
         try:
             replies = await self._send(keys[0], commands)
         except NoScriptError:
-            await self._send(keys[0], [("SCRIPT", "LOAD", script.script)])
+            # the node that answered may be one an ASK sent us to, not the slot's primary in
+            # the map: load the script on every primary
+            await self._load_everywhere(script.script)
             replies = await self._send(keys[0], commands)
         if self.wait_replicas and int(replies[1]) < self.wait_replicas:
             raise ConnectionError(
                 f"write not confirmed by {self.wait_replicas} replica(s) within {self.wait_timeout_ms} ms"
             )
         return replies[0]
+
+    async def _load_everywhere(self, source: str) -> None:
+        manager = self.cluster.nodes_manager
+        if not manager.slots_cache:
+            await self.cluster.initialize()
+        for node in self.cluster.get_primaries():
+            with contextlib.suppress(*_RETRY):  # a dead primary: its replica loads it on its turn
+                await self._conn(node.host, int(node.port)).execute_many(("SCRIPT", "LOAD", source))
 
     def close(self) -> None:
         for conn in self._conns.values():

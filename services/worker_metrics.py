@@ -65,10 +65,19 @@ _installed = False
 class BrokerCollector(Collector):
     """Queue lengths, unacked messages and the engine's outbox, read from Redis at scrape time."""
 
-    def __init__(self, redis_url: str, queues: Iterable[str] = QUEUES) -> None:
+    def __init__(self, redis_url: str, queues: Iterable[str] = QUEUES, *, match_url: str | None = None) -> None:
+        """``redis_url``: the broker; ``match_url``: the match store holding the outbox and
+        the leases (default: the broker's Redis; may be a cluster)."""
         import redis
 
+        from services.redis_client import sync_client
+
         self.redis = redis.Redis.from_url(redis_url, socket_timeout=2.0, socket_connect_timeout=2.0)
+        self.matches: Any = (
+            sync_client(match_url, socket_timeout=2.0, socket_connect_timeout=2.0)
+            if match_url and match_url != redis_url
+            else self.redis
+        )
         self.queues = tuple(queues)
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
@@ -82,11 +91,10 @@ class BrokerCollector(Collector):
             for q in self.queues:
                 pipe.llen(q)
             pipe.hlen("unacked")
-            pipe.smembers(SLOTS_KEY)
             values = pipe.execute()
             # one outbox and one lease set per hash slot (services/store.py)
-            tags = [slot_tag(int(x)) for x in values.pop()]
-            pipe = self.redis.pipeline(transaction=False)
+            tags = [slot_tag(int(x)) for x in self.matches.smembers(SLOTS_KEY)]
+            pipe = self.matches.pipeline(transaction=False)
             for tag in tags:
                 pipe.zcard(OUTBOX_PREFIX + "{" + tag + "}")
                 pipe.zcard(LEASES_PREFIX + "{" + tag + "}")
@@ -162,7 +170,7 @@ def install(redis_url: str | None = None, *, registry: Any = REGISTRY) -> None:
 
         url = redis_url or getattr(getattr(sender, "app", None), "conf", {}).get("broker_url") or config.redis_url()
         with contextlib.suppress(ValueError):  # already registered (a second worker in this process)
-            registry.register(BrokerCollector(str(url)))
+            registry.register(BrokerCollector(str(url), match_url=config.role_url("match")))
         host = os.environ.get("FENGSHENG_METRICS_HOST") or DEFAULT_METRICS_HOST
         start_http_server(port, addr=host, registry=registry)
         print(f"fengsheng worker metrics on http://{host}:{port}/metrics", flush=True)

@@ -8,6 +8,12 @@ the service credential) and ``--bot-port`` (bots: ``BotService`` only). Prints
 The service credential comes from ``$FENGSHENG_SERVICE_TOKEN`` or the 0600 file named by
 ``$FENGSHENG_SERVICE_TOKEN_FILE`` (services/credentials.py), never from a flag; without one
 the server refuses to start (exit status 2).
+
+Each Redis role may have a URL of its own (services/config.py): the match store
+``FENGSHENG_MATCH_REDIS_URL`` (a ``redis+cluster://`` URL for a cluster), the Celery broker
+``FENGSHENG_BROKER_URL``, bot accounts, ranked and casual tables and the ladder
+``FENGSHENG_RANKED_REDIS_URL``; a role without one uses ``--redis-url`` or
+``FENGSHENG_REDIS_URL``.
 """
 
 from __future__ import annotations
@@ -16,7 +22,12 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--redis-url", default=None, help="Redis URL (default: $FENGSHENG_REDIS_URL)")
+    parser.add_argument(
+        "--redis-url",
+        default=None,
+        help="Redis URL for every role without one of its own (default: $FENGSHENG_REDIS_URL; "
+        "$FENGSHENG_MATCH_REDIS_URL, $FENGSHENG_BROKER_URL, $FENGSHENG_RANKED_REDIS_URL win for their role)",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     parser.add_argument(
         "--port", type=int, default=50051, help="internal port (gateway, workers); 0 = any free port"
@@ -56,10 +67,11 @@ def run(args: argparse.Namespace) -> int:
     from services.grpc_server import build_server
 
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    redis_url = args.redis_url or config.redis_url()
     try:
+        # the roles an engine uses (a gateway's URL is none of its business)
+        match_url, broker_url, ranked_url = (config.role_url(r, args.redis_url) for r in ("match", "broker", "ranked"))
         token = service_token()
-    except CredentialError as exc:
+    except (CredentialError, config.ConfigError, config.SecretError) as exc:
         print(f"fengsheng engine-server: refusing to start: {exc}", file=sys.stderr, flush=True)
         return 2
 
@@ -68,7 +80,9 @@ def run(args: argparse.Namespace) -> int:
     async def serve() -> None:
         built = await build_server(
             f"{args.host}:{args.port}",
-            redis_url,
+            match_url,
+            broker_url=broker_url,
+            ranked_url=ranked_url,
             celery=not args.no_celery,
             reuse_port=args.reuse_port,
             group_commit_ms=args.group_commit_ms,

@@ -5,8 +5,10 @@ picks a free port), then serves until SIGINT / SIGTERM.
 
 Secrets come from the environment only (never the command line, which every local user can
 read): the token secret from ``FENGSHENG_SECRET`` or the 0600 file ``FENGSHENG_SECRET_FILE``,
-a Redis password inside ``FENGSHENG_REDIS_URL`` or in ``FENGSHENG_REDIS_PASSWORD`` (see
-:mod:`services.config`).
+a Redis password inside ``FENGSHENG_GATEWAY_REDIS_URL`` / ``FENGSHENG_REDIS_URL`` or in
+``FENGSHENG_REDIS_PASSWORD`` (see :mod:`services.config`). The seat table, the chat and the
+rate-limit buckets go to ``FENGSHENG_GATEWAY_REDIS_URL`` when set (one node), else to
+``--redis-url``, else to ``FENGSHENG_REDIS_URL``, else stay in this process's memory.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--redis-url",
         default="",
         help="keep the seat table in this Redis (needed with several gateway replicas; default "
-        "$FENGSHENG_REDIS_URL). A URL with a password is refused here: put it in FENGSHENG_REDIS_URL",
+        "$FENGSHENG_REDIS_URL; $FENGSHENG_GATEWAY_REDIS_URL wins over both). A URL with a password is "
+        "refused here: put it in FENGSHENG_REDIS_URL",
     )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
     parser.add_argument(
@@ -61,8 +64,12 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         secret = config.token_secret()
-        redis_url = args.redis_url or config.configured_redis_url()  # fengsheng.cli added the password
-    except config.SecretError as exc:
+        # its own FENGSHENG_GATEWAY_REDIS_URL, else --redis-url (fengsheng.cli added the password),
+        # else FENGSHENG_REDIS_URL; none: one process's memory
+        redis_url = config.configured_role_url("gateway") or args.redis_url or config.configured_redis_url()
+        if redis_url:
+            config.check_role_url("gateway", redis_url)
+    except (config.SecretError, config.ConfigError) as exc:
         print(f"gateway: {exc}", file=sys.stderr)
         return 2
     if not secret:

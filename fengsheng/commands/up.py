@@ -23,7 +23,9 @@ player saw accepted), the Redis password, the token secret (old seat tokens stay
 the service credential. ``--fresh`` starts empty.
 
 No secret is on any command line (every local user can read ``/proc/PID/cmdline``): the
-children get the Redis URL with its password (``FENGSHENG_REDIS_URL``), the token secret
+children get the Redis URL with its password (``FENGSHENG_REDIS_URL``; with an external Redis
+also each role's own URL that is set, such as ``FENGSHENG_MATCH_REDIS_URL`` for a match store
+on a cluster, services/config.py; the embedded Redis serves every role), the token secret
 (``FENGSHENG_SECRET``, the gateway only) and the service credential
 (``FENGSHENG_SERVICE_TOKEN``) in their environment, and redis-server its password in a 0600
 config file.
@@ -201,6 +203,16 @@ _SECRET_VARS = (
     "FENGSHENG_REDIS_URL_FILE",
     "FENGSHENG_REDIS_PASSWORD",
     "FENGSHENG_REDIS_PASSWORD_FILE",
+    # each Redis role's own URL (services/config.py, ROLE_VARS): passed on resolved, with an
+    # external Redis only; the embedded one serves every role
+    "FENGSHENG_MATCH_REDIS_URL",
+    "FENGSHENG_MATCH_REDIS_URL_FILE",
+    "FENGSHENG_BROKER_URL",
+    "FENGSHENG_BROKER_URL_FILE",
+    "FENGSHENG_RANKED_REDIS_URL",
+    "FENGSHENG_RANKED_REDIS_URL_FILE",
+    "FENGSHENG_GATEWAY_REDIS_URL",
+    "FENGSHENG_GATEWAY_REDIS_URL_FILE",
 )
 
 
@@ -258,7 +270,9 @@ def run(args: argparse.Namespace) -> int:
         data = open_data_dir(args.data_dir or default_data_dir(), fresh=args.fresh)
         keys = _secrets(data)
         external_url = _external_redis_url(args)
-    except (DataDirError, config.SecretError, RuntimeError, OSError) as exc:
+        # with an external Redis, a role may have its own (the match store on a cluster, ...)
+        role_urls = config.RedisUrls.from_env(external_url) if external_url else None
+    except (DataDirError, config.SecretError, config.ConfigError, RuntimeError, OSError) as exc:
         print(f"up: {exc}", file=sys.stderr, flush=True)
         return 2
 
@@ -293,6 +307,15 @@ def run(args: argparse.Namespace) -> int:
             redis_note = f"(embedded, pid {redis.pid}, AOF appendfsync {args.appendfsync})"
         # every child: the Redis URL (password included) and the service credential, by environment
         env = {**base_env, "FENGSHENG_REDIS_URL": redis_url, "FENGSHENG_SERVICE_TOKEN": keys.service_token}
+        broker_url = redis_url
+        roles_note: list[str] = []
+        if role_urls is not None:
+            for role, var in config.ROLE_VARS.items():
+                url = getattr(role_urls, role)
+                if url != redis_url:
+                    env[var] = url
+                    roles_note.append(f"  redis     {role}: {config.redacted(url)} ({var})")
+            broker_url = role_urls.broker
 
         # 2. engine service (one or more replicas; any replica serves any match). Each gets an
         # explicit port (never 0), so a restarted replica is where the gateway and worker call.
@@ -347,7 +370,7 @@ def run(args: argparse.Namespace) -> int:
         shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
         base = f"http://{shown_host}:{gateway_port}"
         _wait_until(lambda: _http_ok(f"{base}/healthz"), supervisor, args.timeout, "the gateway's /healthz")
-        worker_ping = _WorkerPing(redis_url, worker_name)
+        worker_ping = _WorkerPing(broker_url, worker_name)
         try:
             _wait_until(worker_ping, supervisor, args.timeout, "the Celery worker")
         finally:
@@ -361,6 +384,7 @@ def run(args: argparse.Namespace) -> int:
                     f"  API docs  {base}/docs   health {base}/healthz   metrics {base}/metrics",
                     f"  engine    {engine_address} (gRPC)   bots {bot_addresses[0]} (gRPC, BotService only)",
                     f"  redis     {config.redacted(redis_url)} {redis_note}",
+                    *roles_note,
                     f"  data      {data.path} (0700: AOF and secrets; --fresh empties it)",
                     f"  logs      {logs}/*.log" + ("" if args.verbose else " (-v shows them here)"),
                     "  pids      " + " ".join(f"{s.name}={s.pid}" for s in supervisor.services),

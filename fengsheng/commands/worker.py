@@ -5,7 +5,10 @@ The tasks call the engine service at ``--engine`` over gRPC. The default pool is
 
 A Redis password comes from the environment (``FENGSHENG_REDIS_URL`` or
 ``FENGSHENG_REDIS_PASSWORD``, or their ``_FILE``), never from ``--redis-url``, which any
-local user can read on the command line. ``--metrics-port`` serves the worker's Prometheus
+local user can read on the command line. ``--redis-url`` stands for ``FENGSHENG_REDIS_URL``;
+the broker's own ``FENGSHENG_BROKER_URL`` and the ranked store's ``FENGSHENG_RANKED_REDIS_URL``
+win over it (matchmaking and ladder tasks), and the ``/metrics`` outbox gauges read the match
+store (``FENGSHENG_MATCH_REDIS_URL``, which may be a cluster). ``--metrics-port`` serves the worker's Prometheus
 ``/metrics`` on ``--metrics-host`` (default 127.0.0.1; see services/worker_metrics.py).
 """
 
@@ -18,7 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--redis-url",
         default=None,
-        help="Redis broker URL without a password (default: $FENGSHENG_REDIS_URL, which may carry one)",
+        help="Redis URL without a password for every role without its own (default: $FENGSHENG_REDIS_URL, "
+        "which may carry one; $FENGSHENG_BROKER_URL is the broker's own)",
     )
     parser.add_argument("--engine", default=None, help="engine gRPC address (default: $FENGSHENG_ENGINE_ADDR)")
     parser.add_argument("--concurrency", type=int, default=4, help="tasks run at once (default: 4)")
@@ -73,8 +77,9 @@ def run(args: argparse.Namespace) -> int:
     from services import config
 
     try:
-        broker_url = config.redis_url()
-    except config.SecretError as exc:
+        broker_url = config.role_url("broker")
+        config.role_url("ranked")  # checked now (matchmaking and ladder tasks), not at a first task
+    except (config.SecretError, config.ConfigError) as exc:
         print(f"worker: {exc}", file=sys.stderr)
         return 2
     from services.celery_app import app

@@ -478,6 +478,20 @@ def _command_text(svc: dict[str, Any]) -> str:
     return " ".join(str(p) for p in parts)
 
 
+def test_compose_gives_each_redis_role_its_own_url_from_deploy_env(compose: dict[str, Any]) -> None:
+    """Each Redis role's URL (services/config.py, ROLE_VARS) comes from deploy/.env, where it
+    may carry a password; unset, it is empty and the role uses FENGSHENG_REDIS_URL."""
+    from services import config
+
+    for name, svc in _fengsheng_services(compose).items():
+        env = svc["environment"]
+        for var in config.ROLE_VARS.values():
+            assert env.get(var) == f"${{{var}:-}}", (name, var)
+    example = (ROOT / "deploy/env.example").read_text()
+    assert all(f"#{var}=" in example for var in config.ROLE_VARS.values())
+    assert "FENGSHENG_MATCH_REDIS_URL" in (ROOT / "deploy/k8s/base/config.yaml").read_text()
+
+
 def test_compose_secrets_come_from_the_environment_never_a_command_line(compose: dict[str, Any]) -> None:
     services = compose["services"]
     for name, svc in _fengsheng_services(compose).items():

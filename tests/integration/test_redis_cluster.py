@@ -2,7 +2,9 @@
 the same ``redis-server`` binary as the other tests): matches play to the end while the
 primary of some of them is killed and its replica takes over; every acknowledged action is
 kept and none is applied twice (issue 15, point 1). The sweepers read every node's outboxes
-and leases, and the notifier hears writes from every node.
+and leases, and the notifier hears writes from every node. And the platform split over its
+Redis roles (services/config.py): the match store on the cluster, the Celery broker and the
+ranked store on one node, bot matches played by a Celery worker to the end.
 """
 
 from __future__ import annotations
@@ -11,12 +13,21 @@ import asyncio
 import os
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+import redis
+from helpers.processes import start_engine_server, start_worker
+from service_util import check_stream_and_history, wait_over
 
 from fengsheng.v1 import engine_service_pb2 as es
+from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+from services.channels import engine_channel
 from services.matches import MatchService
+from services.player_ids import MIGRATED_KEY
+from services.redis_client import sync_client
 from services.redis_cluster import RedisCluster
+from services.redis_server import RedisServer
 from services.scheduler import RecordingScheduler
 from services.store import MatchStore, history_key, leases_key, outbox_member, state_key
 
@@ -108,3 +119,48 @@ def test_sweepers_and_leases_across_the_nodes(cluster: RedisCluster) -> None:
             await svc.store.close()
 
     asyncio.run(main())
+
+
+def test_the_platform_split_match_store_on_the_cluster_the_rest_on_one_node(
+    cluster: RedisCluster, tmp_path: Path
+) -> None:
+    """An engine whose FENGSHENG_REDIS_URL is one node and FENGSHENG_MATCH_REDIS_URL the
+    cluster; a worker the other way round (FENGSHENG_REDIS_URL the cluster, its broker and
+    ranked store named on their own): each role's keys land where its variable says."""
+    with RedisServer() as single:
+        engine = start_engine_server(single.url, tmp_path, env={"FENGSHENG_MATCH_REDIS_URL": cluster.url})
+        worker = None
+        try:
+            worker = start_worker(
+                cluster.url,
+                engine.address,
+                tmp_path,
+                concurrency=4,
+                env={"FENGSHENG_BROKER_URL": single.url, "FENGSHENG_RANKED_REDIS_URL": single.url},
+            )
+            with engine_channel(engine.address) as channel:
+                stub = es_grpc.EngineServiceStub(channel)
+                ids = []
+                for k in range(8):
+                    settings = es.MatchSettings(seed=3100 + k, seats=[es.BOT_RANDOM] * 5)
+                    ids.append(stub.CreateMatch(es.CreateMatchRequest(settings=settings), timeout=10).match_id)
+                for match_id in ids:
+                    wait_over(stub, match_id, timeout=120)
+            on_cluster = sync_client(cluster.url)
+            one_node = redis.Redis.from_url(single.url)
+            try:
+                for match_id in ids:
+                    assert int(on_cluster.hget(state_key(match_id), "over")) == 1
+                    assert check_stream_and_history(on_cluster, match_id) > 10  # type: ignore[arg-type]
+                    assert not one_node.exists(state_key(match_id)), "a match's keys on the single node"
+                # the broker: the worker consumed the engine's bot tasks from the single node
+                assert one_node.exists("_kombu.binding.fengsheng") and not on_cluster.exists("_kombu.binding.fengsheng")
+                # the ranked store: the engine's start-up migration marker
+                assert one_node.exists(MIGRATED_KEY) and not on_cluster.exists(MIGRATED_KEY)
+            finally:
+                on_cluster.close()
+                one_node.close()
+        finally:
+            if worker is not None:
+                worker.stop()
+            engine.stop()

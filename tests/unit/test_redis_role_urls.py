@@ -1,0 +1,74 @@
+"""Each Redis role's URL (services/config.py, ``RedisUrls``): its own variable, else the
+shared one; passwords only from the environment or 0600 files; a cluster only where the
+code can use one (the match store), refused with a pointer for the other roles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fengsheng.cli import main
+from services import config
+
+SHARED = "redis://127.0.0.1:6001/0"
+CLUSTER = "redis+cluster://127.0.0.1:7001/0"
+
+
+@pytest.fixture(autouse=True)
+def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ("FENGSHENG_REDIS_URL", "FENGSHENG_REDIS_PASSWORD", "REDIS_URL", *config.ROLE_VARS.values()):
+        monkeypatch.delenv(var, raising=False)
+        monkeypatch.delenv(f"{var}_FILE", raising=False)
+
+
+def test_every_role_falls_back_to_the_shared_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FENGSHENG_REDIS_URL", SHARED)
+    assert config.RedisUrls.from_env() == config.RedisUrls(SHARED, SHARED, SHARED, SHARED)
+    # a command's --redis-url stands for FENGSHENG_REDIS_URL
+    other = "redis://127.0.0.1:6002/0"
+    assert config.RedisUrls.from_env(other) == config.RedisUrls(other, other, other, other)
+
+
+def test_a_role_of_its_own_wins_and_gets_the_shared_password(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FENGSHENG_REDIS_URL", SHARED)
+    monkeypatch.setenv("FENGSHENG_REDIS_PASSWORD", "pw")
+    monkeypatch.setenv("FENGSHENG_MATCH_REDIS_URL", CLUSTER)
+    monkeypatch.setenv("FENGSHENG_BROKER_URL", "redis://:own@127.0.0.1:6003/0")
+    urls = config.RedisUrls.from_env("redis://127.0.0.1:6002/0")
+    assert urls.match == "redis+cluster://:pw@127.0.0.1:7001/0"
+    assert urls.broker == "redis://:own@127.0.0.1:6003/0"  # its own password is kept
+    assert urls.ranked == urls.gateway == "redis://:pw@127.0.0.1:6002/0"
+
+
+def test_a_role_url_from_an_owner_only_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "ranked.url"
+    config.write_secret_file(path, "redis://:s3cret@127.0.0.1:6004/0")
+    monkeypatch.setenv("FENGSHENG_RANKED_REDIS_URL_FILE", str(path))
+    assert config.role_url("ranked") == "redis://:s3cret@127.0.0.1:6004/0"
+    path.chmod(0o644)
+    with pytest.raises(config.SecretError):
+        config.role_url("ranked")
+
+
+@pytest.mark.parametrize("role", ["broker", "ranked", "gateway"])
+def test_a_cluster_is_refused_where_one_node_is_needed(role: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FENGSHENG_REDIS_URL", "redis+cluster://:hunter2@127.0.0.1:7001/0")
+    with pytest.raises(config.ConfigError) as info:
+        config.RedisUrls.from_env()
+    assert "hunter2" not in str(info.value)
+    # pointing that role (and the others needing one node) elsewhere is the fix
+    for other in ("broker", "ranked", "gateway"):
+        monkeypatch.setenv(config.ROLE_VARS[other], SHARED)
+    urls = config.RedisUrls.from_env()
+    assert urls.match.startswith("redis+cluster://") and getattr(urls, role) == SHARED
+
+
+def test_engine_server_refuses_a_cluster_broker_before_it_starts(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("FENGSHENG_REDIS_URL", SHARED)
+    monkeypatch.setenv("FENGSHENG_BROKER_URL", "redis+cluster://:hunter2@127.0.0.1:7001/0")
+    assert main(["engine-server"]) == 2
+    err = capsys.readouterr().err
+    assert "FENGSHENG_BROKER_URL" in err and "hunter2" not in err
