@@ -23,7 +23,12 @@ flight run on for ``--drain`` seconds, and verifies every match it created:
 The last two figures must be 0. Bounded in time: it stops by itself after T + drain +
 verification (a watchdog kills everything past ``--hard-limit``).
 
+``--cluster`` puts the match store on a throw-away loopback Redis Cluster (3 primaries with a
+replica each, ``FENGSHENG_MATCH_REDIS_URL``) and the other roles on the single Redis;
+``--think S`` makes the script's seat answer like a person, after S seconds on average.
+
 Usage: ``python bench/soak.py --matches 100 --minutes 10 --fault-every 30``
+(issue 15's figure: ``--matches 500 --engines 3 --workers 2 --cluster --think 2 --fault-every 0``)
 """
 
 from __future__ import annotations
@@ -292,16 +297,19 @@ def inject_faults(
 
 
 # ------------------------------------------------------------------------------ verification
-def verify(redis_url: str, engine_address: str, stats: Stats) -> dict[str, Any]:
+def verify(match_url: str, broker_url: str, engine_address: str, stats: Stats) -> dict[str, Any]:
+    """Check every match the load created in the match store (a cluster or one node)."""
     import redis
 
     from engine import Game
     from fengsheng.v1 import engine_service_pb2 as es
     from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
     from services.channels import engine_channel
+    from services.redis_client import sync_client
     from services.store import HistoryEntry, events_key, history_key, outbox_key, state_key
 
-    rdb = redis.Redis.from_url(redis_url)
+    rdb = sync_client(match_url)
+    broker = redis.Redis.from_url(broker_url)
     lost = duplicated = mismatches = actions = 0
     gaps: list[float] = []
     problems: list[str] = []
@@ -362,10 +370,11 @@ def verify(redis_url: str, engine_address: str, stats: Stats) -> dict[str, Any]:
                 prompted = stats.prompts.get(match_id, [])[-3:]
                 problems.append(
                     f"{match_id}: stalled {idle_s:.0f}s at decision {decision} seat {seat} "
-                    f"(outbox {outbox}, client prompts {prompted}, unacked {rdb.hlen('unacked')}, "
-                    f"queue {rdb.llen('fengsheng')})"
+                    f"(outbox {outbox}, client prompts {prompted}, unacked {broker.hlen('unacked')}, "
+                    f"queue {broker.llen('fengsheng')})"
                 )
     rdb.close()
+    broker.close()
     return {
         "unfinished_matches": len(idle),
         "stalled_matches": sum(1 for s in idle if s > 30),
@@ -401,6 +410,12 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=8, help="threads per worker (default 8)")
     parser.add_argument("--drain", type=float, default=60.0, help="seconds the matches in flight may finish in")
     parser.add_argument("--redis-url", default="", help="use this Redis (default: a throw-away one)")
+    parser.add_argument(
+        "--cluster",
+        action="store_true",
+        help="the match store on a throw-away loopback Redis Cluster (3 primaries, a replica each); "
+        "the broker, ranked and gateway roles on the single Redis",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--think",
@@ -436,6 +451,7 @@ def main() -> int:
         "FENGSHENG_TASK_LEASE_S": "15",
     }
     server = None
+    cluster = None
     children: list[Child] = []
     load_before = os.getloadavg()
     watchdog = threading.Timer(hard_limit, lambda: os.kill(os.getpid(), signal.SIGTERM))
@@ -447,8 +463,19 @@ def main() -> int:
         else:
             server = RedisServer().start()
             redis_url = server.url
-        # secrets (the Redis password, the token secret) by environment, never on a command line
-        env = {**env, "FENGSHENG_REDIS_URL": redis_url, "FENGSHENG_SECRET": "soak-secret"}
+        match_url = redis_url
+        if args.cluster:
+            from services.redis_cluster import RedisCluster
+
+            cluster = RedisCluster(primaries=3, replicas=1).start()
+            match_url = cluster.url
+        # secrets (the Redis passwords, the token secret) by environment, never on a command line
+        env = {
+            **env,
+            "FENGSHENG_REDIS_URL": redis_url,
+            "FENGSHENG_MATCH_REDIS_URL": match_url,
+            "FENGSHENG_SECRET": "soak-secret",
+        }
         ports = [free_port() for _ in range(args.engines)]
         engines = [
             Child(
@@ -520,13 +547,14 @@ def main() -> int:
             if not e.alive():
                 e.start()
                 wait_grpc(f"127.0.0.1:{p}")
-        checked = verify(redis_url, f"127.0.0.1:{ports[0]}", stats)
+        checked = verify(match_url, redis_url, f"127.0.0.1:{ports[0]}", stats)
         window_actions = checked["actions"]
         result = {
             "matches_concurrent": args.matches,
             "think_s": args.think,
             "minutes": args.minutes,
             "engines": args.engines,
+            "match_store": "cluster: 3 primaries + 3 replicas" if args.cluster else "one Redis",
             "workers": f"{args.workers} x {args.concurrency} threads",
             "matches_started": len(stats.created),
             "matches_completed": len(stats.completed),
@@ -567,6 +595,8 @@ def main() -> int:
             child.stop()
         if server is not None:
             server.stop()
+        if cluster is not None:
+            cluster.stop()
 
 
 if __name__ == "__main__":
