@@ -83,14 +83,14 @@ class RedisTokenBucket:
     """Token buckets in Redis, shared by every gateway replica (atomic Lua, Redis clock)."""
 
     def __init__(self, redis_url: str, rate: float, burst: int, *, prefix: str = "gw:rl:") -> None:
-        import redis.asyncio as aioredis
+        from services.redis_client import node_client  # redis is imported only with a Redis bucket
 
         if rate <= 0 or burst < 1:
             raise ValueError("rate must be > 0 and burst >= 1")
         self.rate = rate
         self.burst = burst
         self.prefix = prefix
-        self.redis = aioredis.Redis.from_url(redis_url)
+        self.redis = node_client(redis_url)
         self._script = self.redis.register_script(_LUA)
 
     async def take(self, key: str) -> float:

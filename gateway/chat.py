@@ -174,9 +174,9 @@ class RedisChatStore:
     ``gw:chatseq:{id}`` (the counter), expiring with the match."""
 
     def __init__(self, url: str, keep: int = ChatLimits.keep) -> None:
-        import redis.asyncio as aredis
+        from services.redis_client import node_client  # redis is imported only with a Redis store
 
-        self._redis = aredis.Redis.from_url(url)
+        self._redis = node_client(url)
         self._keep = keep
         self._append = self._redis.register_script(_APPEND)
 

@@ -154,9 +154,9 @@ class RedisStore:
     RECENT_MAX = 10_000
 
     def __init__(self, url: str, retention: Retention | None = None) -> None:
-        import redis.asyncio as aredis
+        from services.redis_client import node_client  # redis is imported only with a Redis store
 
-        self._redis = aredis.Redis.from_url(url)
+        self._redis = node_client(url)
         self.retention = retention or Retention.from_env()
         self._claim = self._redis.register_script(_CLAIM)
 

@@ -38,6 +38,14 @@ def async_client(url: str, *, max_connections: int = 64, **kwargs: Any) -> aiore
     ``max_connections`` waits for a free connection instead of failing)."""
     if is_cluster(url):
         return aioredis.RedisCluster.from_url(node_url(url), max_connections=max_connections, **kwargs)
+    return node_client(url, max_connections=max_connections, **kwargs)
+
+
+def node_client(url: str, *, max_connections: int = 128, **kwargs: Any) -> aioredis.Redis:
+    """An asyncio client of one Redis node over a blocking pool: a burst of commands beyond
+    ``max_connections`` waits (up to 10 s) for a free connection. redis-py's own default pool
+    holds 100 connections and refuses the 101st at once (``MaxConnectionsError: Too many
+    connections``), which 500 concurrent matches at a gateway reached (bench/soak.py)."""
     pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10, **kwargs)
     return aioredis.Redis.from_pool(pool)
 
