@@ -290,7 +290,7 @@ def verify(redis_url: str, engine_address: str, stats: Stats) -> dict[str, Any]:
     from fengsheng.v1 import engine_service_pb2 as es
     from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
     from services.channels import engine_channel
-    from services.store import HistoryEntry, events_key, history_key, outbox_key, state_key
+    from services.engine.store import HistoryEntry, events_key, history_key, outbox_key, state_key
 
     rdb = redis.Redis.from_url(redis_url)
     lost = duplicated = mismatches = actions = 0

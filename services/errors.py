@@ -1,7 +1,7 @@
 """The service layer's typed errors.
 
 The service layer raises these; the gRPC servicer maps them to status codes in one table
-(:data:`services.grpc_server.STATUS_CODES`), and Celery tasks read their ``kind``. Each
+(:data:`services.engine.grpc.STATUS_CODES`), and Celery tasks read their ``kind``. Each
 error names what a client needs to recover: the current decision number, the seat to
 act, the legal alternatives.
 """

@@ -58,7 +58,7 @@ async def reject(context: grpc.aio.ServicerContext[Any, Any], request: Undecodab
 
 
 #: Set (true) on a unary-unary behaviour that rejects an :class:`Undecodable` request itself
-#: (``services.grpc_server._unary`` does): it then only gets the checking deserializer, not
+#: (``services.engine.grpc._unary`` does): it then only gets the checking deserializer, not
 #: one more coroutine around it.
 CHECKS_UNDECODABLE = "_fs_checks_undecodable"
 

@@ -15,10 +15,10 @@ from collections.abc import Iterator
 import pytest
 
 from fengsheng.v1 import engine_service_pb2 as es
-from services.matches import MatchService
+from services.engine.matches import MatchService
+from services.engine.scheduler import RecordingScheduler
+from services.engine.store import MatchStore, history_key, leases_key, outbox_member, state_key
 from services.redis_cluster import RedisCluster
-from services.scheduler import RecordingScheduler
-from services.store import MatchStore, history_key, leases_key, outbox_member, state_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 

@@ -1,8 +1,8 @@
 """The ranked-play gRPC servicers, ``BotService`` and ``RankedService``
 (proto/fengsheng/v1/bot_service.proto): both on the engine server's internal listener
-(service credential required), ``BotService`` alone on its bot listener (services/grpc_server.py).
+(service credential required), ``BotService`` alone on its bot listener (services/engine/grpc.py).
 
-Thin: translate, call :class:`services.ranked_service.RankedService`, translate back.
+Thin: translate, call :class:`services.ranked.service.RankedService`, translate back.
 Errors about one stream message go back as ``BotError`` (the stream stays open); errors of
 unary calls and of the stream's opening abort with the status of :data:`CODES`.
 """
@@ -22,11 +22,10 @@ from engine.rulesets import RULESET_IDS
 from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
+from services.engine.grpc import STATUS_CODES, error_metadata, store_unavailable
+from services.engine.matches import MatchService
 from services.errors import ServiceError
-from services.grpc_server import STATUS_CODES, error_metadata, store_unavailable
-from services.matches import MatchService
-from services.ranked import RankedStore, human_holder, token_id_of
-from services.ranked_service import (
+from services.ranked.service import (
     FREE_ANSWERS,
     BotIdentity,
     Decision,
@@ -39,6 +38,7 @@ from services.ranked_service import (
     Started,
     Unauthenticated,
 )
+from services.ranked.store import RankedStore, human_holder, token_id_of
 
 log = logging.getLogger(__name__)
 

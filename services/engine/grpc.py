@@ -38,7 +38,12 @@ from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from fengsheng.v1 import game_pb2
-from services import metrics
+from services.engine import metrics
+from services.engine.matches import MatchService
+from services.engine.replay import ReplayService
+from services.engine.rulesets import rulesets
+from services.engine.scheduler import Scheduler
+from services.engine.store import MatchStore
 from services.errors import (
     BadRequest,
     Conflict,
@@ -51,11 +56,6 @@ from services.errors import (
     StaleDecision,
 )
 from services.grpc_guard import CHECKS_UNDECODABLE, Undecodable, reject
-from services.matches import MatchService
-from services.replay import ReplayService
-from services.rulesets import rulesets
-from services.scheduler import Scheduler
-from services.store import MatchStore
 
 if TYPE_CHECKING:
     # health.aio.HealthServicer (the stubs' ``health.aio`` is a module alias, not usable in a type)
@@ -392,12 +392,12 @@ async def build_server(
     defaults to ``$FENGSHENG_GROUP_COMMIT_MS`` (services/config.py).
     """
     from services.credentials import service_token as configured_token
-    from services.scheduler import CeleryScheduler, NullScheduler
+    from services.engine.scheduler import CeleryScheduler, NullScheduler
 
     token = configured_token() if service_token is None else service_token  # before anything is opened
     if scheduler is None:
         if celery:
-            from services.celery_app import make_app
+            from services.workers.celery_app import make_app
 
             scheduler = CeleryScheduler(make_app(redis_url))
         else:
@@ -418,8 +418,8 @@ async def build_server(
     server = grpc.aio.server(options=options, interceptors=[RequireServiceToken(token)])
     registry: Any = GuardedRegistry(server)  # malformed requests -> INVALID_ARGUMENT
     es_grpc.add_EngineServiceServicer_to_server(EngineServicer(service), registry)
-    from services.ranked_grpc import SERVICE_NAMES as RANKED_NAMES
-    from services.ranked_grpc import add_bot_service, add_ranked_services
+    from services.ranked.grpc import SERVICE_NAMES as RANKED_NAMES
+    from services.ranked.grpc import add_bot_service, add_ranked_services
 
     ranked = add_ranked_services(registry, service, redis_url)  # BotService, RankedService (docs/bots.md)
     health_servicer = await _add_health(registry, (SERVICE_NAME, *RANKED_NAMES))
