@@ -126,8 +126,8 @@ async def open_table(svc: RankedService, holder: str, name: str, *, bot: BotIden
                      players: int, seats: list[str]) -> dict[str, Any]:  # fmt: skip
     """Open a casual table: the caller's ticket, ``matched`` (house bots only) or
     ``pending`` (a challenge, until every challenged bot and player answers)."""
+    from services.errors import Exhausted
     from services.ranked.matchmaking import Schedule, queue_settings
-    from services.ranked.service import Exhausted
 
     if bot is not None:
         await svc.take(bot)
@@ -291,7 +291,7 @@ async def answer(svc: RankedService, ticket_id: str, holder: str, name: str, acc
     the ticket as it is then (``matched`` when this acceptance was the last one), and
     whether its change was published to the holder (false: the answer changed nothing, the
     invitation was answered before, or its challenge had ended)."""
-    from services.ranked.service import Exhausted, Forbidden
+    from services.errors import Exhausted, Forbidden
 
     if bot is not None:
         await svc.take(bot)
@@ -399,8 +399,8 @@ async def join_bots_queue(svc: RankedService, bot: BotIdentity, *, ruleset: str,
     ruleset and table size as soon as there are enough, or, after ``fill_after_s`` (0: at
     once), with those waiting and house bots in the seats still free. Never rated. The
     bot's ticket: ``queued`` (then ``matched``, published), or ``matched`` already."""
+    from services.errors import Exhausted
     from services.ranked.matchmaking import queue_settings
-    from services.ranked.service import Exhausted
 
     await svc.take(bot)
     try:

@@ -14,7 +14,15 @@ from typing import Any
 
 from fengsheng.v1 import game_pb2
 from services.engine.matches import ActResult, MatchService
-from services.errors import BadRequest, MatchExists, MatchNotFound, ServiceError
+from services.errors import (
+    BadRequest,
+    Exhausted,
+    Forbidden,
+    MatchNotFound,
+    NameTaken,
+    Replaced,
+    Unauthenticated,
+)
 from services.limits import BotLimits, LimitExceeded, RateLimiter
 from services.ranked.ladder import (
     ALL_TIME,
@@ -39,49 +47,6 @@ FREE_ANSWERS = 3
 def live_key(bot_id: str) -> str:
     """The bot's live stream id: only that stream's actions are taken (one live stream per bot)."""
     return f"bot:live:{bot_id}"
-
-
-class Unauthenticated(ServiceError):
-    """No valid bot token."""
-
-    kind = "unauthenticated"
-
-
-class Forbidden(ServiceError):
-    """The token's bot does not hold this seat of this match (or this ticket)."""
-
-    kind = "forbidden"
-
-
-class Exhausted(ServiceError):
-    """A per-bot limit: request rate, concurrent matches or streams; ``retry_after_s`` is how
-    long to wait before the same request can succeed."""
-
-    kind = "rate_limited"
-
-    def __init__(self, message: str, *, kind: str = "rate_limited", retry_after_s: float = 0.0) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.retry_after_s = retry_after_s
-
-
-class NameTaken(MatchExists):
-    """A bot name another live account has (case-insensitive), or one reserved for house
-    bots (``house...``): ``ALREADY_EXISTS``, HTTP 409 ``name_taken``."""
-
-    kind = "name_taken"
-
-
-class Revoked(ServiceError):
-    """The token this stream authenticated with was revoked (or rotated away)."""
-
-    kind = "revoked"
-
-
-class Replaced(ServiceError):
-    """A newer stream of the same bot took over: this one no longer acts, and is closed."""
-
-    kind = "replaced"
 
 
 @dataclass(frozen=True)
@@ -256,7 +221,7 @@ class RankedService:
 
     async def open_stream(self, bot: BotIdentity, stream_id: str) -> None:
         """Make ``stream_id`` the bot's one live stream: its older stream, if any, is replaced
-        (it notices within :data:`services.ranked.grpc.LIVE_CHECK_S`, is told and closes, and
+        (it notices within :data:`services.ranked.connection.LIVE_CHECK_S`, is told and closes, and
         its actions are refused from now on). A Connect takes one unit of the request rate, so
         reconnecting in a loop is limited like any other request."""
         await self.take(bot)
