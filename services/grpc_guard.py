@@ -190,7 +190,6 @@ async def reject(context: grpc.aio.ServicerContext[Any, Any], request: Undecodab
 CHECKS_UNDECODABLE = "_fs_checks_undecodable"
 
 
-
 #: Methods of the internal listener that answer without the service credential: health
 #: checks (Kubernetes' native gRPC probe and load balancers send no metadata; the answer
 #: is SERVING / NOT_SERVING per service name and reveals nothing about any match).
