@@ -12,11 +12,11 @@ import random
 import time
 
 from fengsheng.v1 import engine_service_pb2 as es
-from services.matches import MatchService
+from services.engine.matches import MatchService
+from services.engine.scheduler import RecordingScheduler
+from services.engine.store import MatchStore
 from services.redis_cluster import RedisCluster
 from services.redis_server import RedisServer
-from services.scheduler import RecordingScheduler
-from services.store import MatchStore
 
 MATCHES = 20
 

@@ -1,7 +1,7 @@
 """Ladder benchmark: rating throughput and ranking accuracy. Prints one JSON object.
 
 - ``updates_per_s``: finished matches rated per second by the ladder's rule
-  (:func:`services.ladder.plan_update` through :class:`MemoryLadder`: two scopes, season and
+  (:func:`services.ranked.ladder.plan_update` through :class:`MemoryLadder`: two scopes, season and
   all time, history and correction counts), on synthetic 5-player results;
   ``player_updates_per_s`` counts each participant's rating change.
   ``updates_per_cpu_s`` divides by the process's CPU time instead of the wall clock.
@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from services import arena
-from services.ladder import ALL_TIME, BOT, MatchResult, MemoryLadder, Participant, RedisLadder
+from services.ranked import arena
+from services.ranked.ladder import ALL_TIME, BOT, MatchResult, MemoryLadder, Participant, RedisLadder
 
 
 def synthetic(n: int, pool: int = 50, seed: int = 7) -> list[MatchResult]:

@@ -262,7 +262,7 @@ async def bench_celery(address: str, redis_url: str, matches: int, seconds: floa
     from fengsheng.v1 import engine_service_pb2 as es
     from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
     from services.channels import engine_aio_channel
-    from services.store import events_key, state_key
+    from services.engine.store import events_key, state_key
 
     seats = [es.BOT_RANDOM, es.BOT_HEURISTIC] * players
     rdb = aioredis.Redis.from_url(redis_url)

@@ -305,8 +305,8 @@ def verify(match_url: str, broker_url: str, engine_address: str, stats: Stats) -
     from fengsheng.v1 import engine_service_pb2 as es
     from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
     from services.channels import engine_channel
+    from services.engine.store import HistoryEntry, events_key, history_key, outbox_key, state_key
     from services.redis_client import sync_client
-    from services.store import HistoryEntry, events_key, history_key, outbox_key, state_key
 
     rdb = sync_client(match_url)
     broker = redis.Redis.from_url(broker_url)

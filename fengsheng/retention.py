@@ -1,5 +1,5 @@
 """How long a match is kept, read from the environment in one place: the engine service's
-match keys (services/store.py) and the gateway's seat table (gateway/store.py) use the same
+match keys (services/engine/store.py) and the gateway's seat table (gateway/store.py) use the same
 numbers, so the two expire together (docs/operations.md, "Retention").
 
 =====================================  =====================================================  ==========

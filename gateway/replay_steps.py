@@ -1,6 +1,6 @@
 """The replay viewer's steps: pages of ``GetReplaySteps``, rate-limited per client.
 
-The engine service computes the steps from the stored history (services/replay.py); this
+The engine service computes the steps from the stored history (services/engine/replay.py); this
 module decides what the caller may ask for, draws from the caller's replay bucket and turns
 the answer into the JSON the web client reads.
 

@@ -2,7 +2,7 @@
 ``GET /api/cards``) and checks new matches against them.
 
 The gateway never imports :mod:`engine`: it asks the engine service (``ListRulesets``),
-which builds the answer from its registry (:mod:`services.rulesets`), and keeps it for
+which builds the answer from its registry (:mod:`services.engine.rulesets`), and keeps it for
 :data:`CACHE_S` seconds. So no ruleset id, player range or deck table is written here: a
 ruleset added to the engine's registry is offered by the gateway as soon as the engine
 serving it runs.

@@ -3,7 +3,7 @@
 Every channel made here attaches the platform's service credential
 (:mod:`services.credentials`) to every call, unary and streaming, through a client
 interceptor: the gateway (``gateway/engine_client.py``, ``gateway/ranked_routes.py``), the
-Celery workers (``services/tasks.py``, ``services/balance.py``), the health probe, the
+Celery workers (``services/workers/tasks.py``, ``services/balance.py``), the health probe, the
 benchmarks and the tests all come through here, so none of them can forget it. Bots never
 do: the bot SDK (``fengsheng/bot/client.py``) talks to the bot listener with its bot
 token only.

@@ -24,7 +24,7 @@ variable                           meaning                                      
 ``FENGSHENG_WORKER_METRICS_PORT``  a worker serves Prometheus ``/metrics`` here  off
 ``FENGSHENG_METRICS_HOST``         interface of the worker's ``/metrics``        ``127.0.0.1``
 ``FENGSHENG_GROUP_COMMIT_MS``      engine: longest wait to share an action write  ``2``
-                                   with others (0 = off; services/redis_pipe.py)
+                                   with others (0 = off; services/engine/redis_pipe.py)
 =================================  ============================================  ==========
 
 Secrets (the token secret, the Redis password, the service credential) come from the
@@ -218,7 +218,7 @@ DEFAULT_GROUP_COMMIT_MS = 2.0
 def group_commit_ms() -> float:
     """How long (ms) the engine may hold an action's write so that the writes of concurrent
     matches go to Redis together. It holds only while writes come closer together than
-    that, so a quiet server writes each action at once (services/redis_pipe.py)."""
+    that, so a quiet server writes each action at once (services/engine/redis_pipe.py)."""
     raw = os.environ.get("FENGSHENG_GROUP_COMMIT_MS")
     return DEFAULT_GROUP_COMMIT_MS if raw is None or raw == "" else float(raw)
 

@@ -1,7 +1,8 @@
 """The service layer's typed errors.
 
-The service layer raises these; the gRPC servicer maps them to status codes in one table
-(:data:`services.grpc_server.STATUS_CODES`), and Celery tasks read their ``kind``. Each
+The service layer raises these and the servicers let them through; one interceptor on every
+gRPC server maps them to status codes with one table (:data:`services.grpc_guard.STATUS_CODES`),
+and Celery tasks read their ``kind``. Each
 error names what a client needs to recover: the current decision number, the seat to
 act, the legal alternatives.
 """
@@ -88,3 +89,47 @@ class Conflict(ServiceError):
     """Compare-and-set kept failing (heavy contention on one match); safe to retry."""
 
     kind = "conflict"
+
+
+# Ranked play and the bot API (services/ranked/)
+class Unauthenticated(ServiceError):
+    """No valid bot token."""
+
+    kind = "unauthenticated"
+
+
+class Forbidden(ServiceError):
+    """The token's bot does not hold this seat of this match (or this ticket)."""
+
+    kind = "forbidden"
+
+
+class Exhausted(ServiceError):
+    """A per-bot limit: request rate, concurrent matches or streams; ``retry_after_s`` is how
+    long to wait before the same request can succeed."""
+
+    kind = "rate_limited"
+
+    def __init__(self, message: str, *, kind: str = "rate_limited", retry_after_s: float = 0.0) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.retry_after_s = retry_after_s
+
+
+class NameTaken(MatchExists):
+    """A bot name another live account has (case-insensitive), or one reserved for house
+    bots (``house...``): ``ALREADY_EXISTS``, HTTP 409 ``name_taken``."""
+
+    kind = "name_taken"
+
+
+class Revoked(ServiceError):
+    """The token this stream authenticated with was revoked (or rotated away)."""
+
+    kind = "revoked"
+
+
+class Replaced(ServiceError):
+    """A newer stream of the same bot took over: this one no longer acts, and is closed."""
+
+    kind = "replaced"

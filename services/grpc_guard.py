@@ -1,32 +1,160 @@
-"""Request guards: the internal listener's door (:class:`RequireServiceToken`), and malformed
-request bytes get ``INVALID_ARGUMENT``, not ``UNKNOWN``.
+"""The interceptors every gRPC server of the platform runs (:func:`interceptors`): the
+internal listener's door (:class:`RequireServiceToken`), and :class:`MapErrors`, the one
+place where what a servicer raises becomes a gRPC status.
 
-Without the request guard, grpcio raises the protobuf ``DecodeError`` inside its own handler and the caller
-gets ``UNKNOWN`` ("Unexpected DecodeError"), with a traceback in the log: a malformed
-request would look like a server bug. Found by ``tests/integration/test_fuzz_grpc.py``.
+Servicer methods (``EngineService``, ``RankedService``, ``BotService``) just raise the
+service layer's typed errors (:mod:`services.errors`); :class:`MapErrors` answers
 
-Each unary-request method handler is wrapped once, when the servicer is registered
-(:class:`GuardedRegistry` stands in for the server in the generated
-``add_*Servicer_to_server`` functions): bytes that fail to parse become an
-:class:`Undecodable` marker, and the wrapped behaviour aborts with ``INVALID_ARGUMENT``
-(trailing metadata ``fs-error: malformed``) before any service code runs. Streaming-request
-handlers (server reflection) are left as they are, except those that answer an
-:class:`Undecodable` message themselves (``ActStream``: an error response, the stream goes on).
+* a :class:`~services.errors.ServiceError` with the code of :data:`STATUS_CODES`, its message
+  (plus ``; legal: a | b`` when it lists legal actions) and the trailing metadata of
+  :func:`error_metadata` (docs/protocol.md): ``fs-error`` (its kind), ``fs-decision``,
+  ``fs-seat-to-act``, ``fs-legal`` (a JSON list, ASCII-escaped), ``fs-retry-after-ms``;
+* Redis down, restarting or loading (:data:`fengsheng.redis_errors.STORE_UNAVAILABLE`) with
+  ``UNAVAILABLE`` (``fs-error: store_unavailable``), which every client retries, never
+  ``INTERNAL``, which they take as final;
+* anything else with ``INTERNAL`` (logged with its traceback);
+* request bytes that do not parse with ``INVALID_ARGUMENT`` (``fs-error: malformed``), not
+  grpcio's ``UNKNOWN`` ("Unexpected DecodeError") with a traceback in the log, which would
+  make a malformed request look like a server bug (found by
+  ``tests/integration/test_fuzz_grpc.py``).
 
-This is not a ``grpc.aio.ServerInterceptor``: an interceptor runs for every call and
-builds a new handler each time, which cost about 40 µs of the engine process's CPU per
-action (``bench/service_load.py``); the wrapping here is done once per method.
-(:class:`RequireServiceToken` is an interceptor, but it hands back the registered handler
-itself when the caller passes: no handler is built per call.)
+The same for every kind of call: unary, server streaming (``Watch``, ``Follow``: an error in
+the middle of the stream ends it with that status) and bidirectional (``Connect``,
+``ActStream``). Request-streaming methods keep grpcio's parser unless they answer an
+:class:`Undecodable` message themselves (:data:`CHECKS_UNDECODABLE`: ``ActStream`` sends an
+error response and the stream goes on).
+
+Per call, :class:`MapErrors` costs one interceptor step and a dict lookup: each method's
+handler is wrapped once, on its first call, and the wrapped handler is kept (a
+``grpc.aio.ServerInterceptor`` that built a new handler per call cost about 40 µs of the
+engine's CPU per action, ``bench/service_load.py``). Likewise :class:`RequireServiceToken`
+hands back the registered handler itself when the caller passes.
 """
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+import asyncio
+import inspect
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import grpc
 
+from fengsheng.redis_errors import STORE_UNAVAILABLE
 from services.credentials import METADATA_KEY, same_token
+from services.errors import (
+    BadRequest,
+    Conflict,
+    Exhausted,
+    Forbidden,
+    IllegalActionError,
+    MatchExists,
+    MatchNotFound,
+    NotOver,
+    OutOfTurn,
+    Replaced,
+    Revoked,
+    ServiceError,
+    StaleDecision,
+    Unauthenticated,
+)
+
+log = logging.getLogger(__name__)
+
+#: The one place where service errors become gRPC status codes (a subclass takes its
+#: nearest listed base's: ``NameTaken`` is a ``MatchExists``).
+STATUS_CODES: dict[type[ServiceError], grpc.StatusCode] = {
+    MatchNotFound: grpc.StatusCode.NOT_FOUND,
+    MatchExists: grpc.StatusCode.ALREADY_EXISTS,
+    BadRequest: grpc.StatusCode.INVALID_ARGUMENT,
+    IllegalActionError: grpc.StatusCode.INVALID_ARGUMENT,
+    StaleDecision: grpc.StatusCode.FAILED_PRECONDITION,
+    OutOfTurn: grpc.StatusCode.FAILED_PRECONDITION,
+    NotOver: grpc.StatusCode.FAILED_PRECONDITION,
+    Conflict: grpc.StatusCode.ABORTED,
+    Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
+    Forbidden: grpc.StatusCode.PERMISSION_DENIED,
+    Exhausted: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    Replaced: grpc.StatusCode.ABORTED,
+    Revoked: grpc.StatusCode.UNAUTHENTICATED,
+}
+
+
+def status_of(exc: ServiceError) -> grpc.StatusCode:
+    """The status code of ``exc`` (``UNKNOWN`` for a class the table does not know)."""
+    for cls in type(exc).__mro__:
+        code = STATUS_CODES.get(cls)
+        if code is not None:
+            return code
+    return grpc.StatusCode.UNKNOWN
+
+
+def error_details(exc: ServiceError) -> str:
+    """The status message of ``exc``: its message, and the legal actions when it has them."""
+    details = exc.message
+    if exc.legal is not None and "legal:" not in details:
+        details += "; legal: " + " | ".join(exc.legal)
+    return details
+
+
+def error_metadata(exc: ServiceError) -> tuple[tuple[str, str], ...]:
+    """The trailing metadata of ``exc``: its machine-readable parts (docs/protocol.md)."""
+    md: list[tuple[str, str]] = [("fs-error", exc.kind)]
+    if exc.decision is not None:
+        md.append(("fs-decision", str(exc.decision)))
+    if exc.seat_to_act is not None:
+        md.append(("fs-seat-to-act", str(exc.seat_to_act)))
+    if exc.legal is not None:
+        md.append(("fs-legal", json.dumps(exc.legal, ensure_ascii=True)))
+    retry = getattr(exc, "retry_after_s", 0.0)
+    if retry > 0:  # the gateway's 429 carries it as Retry-After (docs/bots.md, "Limits")
+        md.append(("fs-retry-after-ms", str(max(1, round(retry * 1000)))))
+    return tuple(md)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """How a call answers an exception: the status, its message and trailing metadata."""
+
+    code: grpc.StatusCode
+    #: the machine-readable word (``fs-error``): the error's kind, ``store_unavailable``, ``internal``
+    kind: str
+    details: str
+    metadata: tuple[tuple[str, str], ...] = ()
+
+
+def refusal(name: str, exc: Exception) -> Refusal:
+    """The one mapping from what method ``name`` raised to what its caller is told (logged
+    when it is not the caller's doing). ``ActStream`` answers each action with it, too."""
+    if isinstance(exc, ServiceError):
+        return Refusal(status_of(exc), exc.kind, error_details(exc), error_metadata(exc))
+    if isinstance(exc, STORE_UNAVAILABLE):
+        # Redis down, restarting or still loading: UNAVAILABLE, which every client retries
+        # with backoff; never INTERNAL, which they take as final
+        log.warning("%s: Redis unavailable: %s: %s", name, type(exc).__name__, exc)
+        return Refusal(grpc.StatusCode.UNAVAILABLE, "store_unavailable",
+                       f"{name}: store unavailable ({type(exc).__name__}), retry",
+                       (("fs-error", "store_unavailable"),))  # fmt: skip
+    log.error("%s failed", name, exc_info=exc)
+    return Refusal(grpc.StatusCode.INTERNAL, "internal", f"{name}: internal error: {type(exc).__name__}: {exc}")
+
+
+async def _answer(context: grpc.aio.ServicerContext[Any, Any], name: str, exc: BaseException) -> None:
+    """End the call with :func:`refusal` of ``exc``. Go on as they are: ``AbortError`` (the
+    servicer ended the call itself), cancellation, what is not an ``Exception``, and an error
+    after which grpcio answers with the status the method set (``UNIMPLEMENTED``)."""
+    if isinstance(exc, grpc.aio.AbortError | asyncio.CancelledError) or not isinstance(exc, Exception):
+        raise exc
+    if not isinstance(exc, ServiceError) and context.code() not in (None, grpc.StatusCode.OK):
+        raise exc  # the method set its status itself: the generated base classes' UNIMPLEMENTED
+    answer = refusal(name, exc)
+    if answer.metadata:
+        context.set_trailing_metadata(answer.metadata)
+    await context.abort(answer.code, answer.details)
+    raise AssertionError("unreachable") from exc  # abort raises
 
 
 class Undecodable:
@@ -57,95 +185,9 @@ async def reject(context: grpc.aio.ServicerContext[Any, Any], request: Undecodab
     await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"malformed request: {request.error}")
 
 
-#: Set (true) on a unary-unary behaviour that rejects an :class:`Undecodable` request itself
-#: (``services.grpc_server._unary`` does): it then only gets the checking deserializer, not
-#: one more coroutine around it.
+#: Set (true) on a request-streaming behaviour that answers an :class:`Undecodable` message
+#: itself (``ActStream``): its messages then get the checking deserializer too.
 CHECKS_UNDECODABLE = "_fs_checks_undecodable"
-
-
-def guard(handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHandler[Any, Any]:
-    """``handler`` with its request bytes checked (see the module docstring)."""
-    if handler is None:
-        return handler
-    if handler.stream_stream is not None and getattr(handler.stream_stream, CHECKS_UNDECODABLE, False):
-        # a request stream whose behaviour answers an Undecodable message itself (ActStream)
-        return grpc.stream_stream_rpc_method_handler(
-            handler.stream_stream,
-            request_deserializer=_safe(handler.request_deserializer),
-            response_serializer=handler.response_serializer,
-        )
-    if handler.request_streaming:
-        return handler
-    # the behaviours are typed Callable[..., Any]: the stubs describe grpc's synchronous API, a
-    # grpc.aio server's are coroutine functions (and take a grpc.aio.ServicerContext)
-    if handler.unary_unary is not None:
-        behaviour: Callable[..., Any] = handler.unary_unary
-        if not getattr(behaviour, CHECKS_UNDECODABLE, False):
-            inner_uu: Callable[..., Any] = handler.unary_unary
-
-            async def behaviour(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
-                if request.__class__ is Undecodable:
-                    await reject(context, request)
-                return await inner_uu(request, context)
-
-        return grpc.unary_unary_rpc_method_handler(
-            behaviour,
-            request_deserializer=_safe(handler.request_deserializer),
-            response_serializer=handler.response_serializer,
-        )
-    if handler.unary_stream is not None:
-        inner_us: Callable[..., Any] = handler.unary_stream
-
-        async def unary_stream(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
-            if request.__class__ is Undecodable:
-                await reject(context, request)
-            result = inner_us(request, context)
-            if hasattr(result, "__aiter__"):
-                async for item in result:
-                    yield item
-            else:  # a coroutine that writes with context.write()
-                await result
-
-        return grpc.unary_stream_rpc_method_handler(
-            unary_stream,
-            request_deserializer=_safe(handler.request_deserializer),
-            response_serializer=handler.response_serializer,
-        )
-    return handler
-
-
-class _GuardedGeneric(grpc.GenericRpcHandler):
-    """A generic handler whose method handlers are guarded, each wrapped on first use."""
-
-    def __init__(self, inner: grpc.GenericRpcHandler) -> None:
-        self.inner = inner
-        self.cache: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
-
-    def service(self, handler_call_details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler[Any, Any] | None:
-        method = handler_call_details.method
-        cached = self.cache.get(method)
-        if cached is None:
-            found = self.inner.service(handler_call_details)
-            if found is None:  # an unknown method: not cached (any name can be asked for)
-                return None
-            cached = self.cache[method] = guard(found)
-        return cached
-
-
-class GuardedRegistry:
-    """Pass this instead of the server to ``add_*Servicer_to_server`` (and to anything else
-    that registers handlers): the handlers reach the server guarded."""
-
-    def __init__(self, server: grpc.aio.Server) -> None:
-        self.server = server
-
-    def add_generic_rpc_handlers(self, handlers: Sequence[grpc.GenericRpcHandler]) -> None:
-        self.server.add_generic_rpc_handlers(tuple(_GuardedGeneric(h) for h in handlers))
-
-    def add_registered_method_handlers(
-        self, service: str, handlers: dict[str, grpc.RpcMethodHandler[Any, Any]]
-    ) -> None:
-        self.server.add_registered_method_handlers(service, {name: guard(h) for name, h in handlers.items()})
 
 
 #: Methods of the internal listener that answer without the service credential: health
@@ -204,3 +246,124 @@ class RequireServiceToken(grpc.aio.ServerInterceptor):
         if not same_token(presented, self._expected):
             return self._wrong
         return await continuation(handler_call_details)
+
+
+class Timer(Protocol):
+    """Where :class:`MapErrors` records a method's call durations (a Prometheus histogram child)."""
+
+    def observe(self, amount: float) -> None: ...
+
+
+Behaviour = Callable[..., Any]
+
+
+class MapErrors(grpc.aio.ServerInterceptor):
+    """Every method's errors become statuses the same way (see the module docstring).
+
+    ``timer(method)`` (``/package.Service/Method``) may give a :class:`Timer` that records
+    the durations of that unary method's calls; ``None``: not timed. (A stream times what it
+    likes itself: ``ActStream`` each of its actions.)"""
+
+    def __init__(self, *, timer: Callable[[str], Timer | None] | None = None) -> None:
+        self._timer = timer
+        #: method -> (the handler found, its wrapped handler): wrapped once per method
+        self._wrapped: dict[str, tuple[grpc.RpcMethodHandler[Any, Any], grpc.RpcMethodHandler[Any, Any]]] = {}
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any] | None]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler[Any, Any] | None:
+        found = await continuation(handler_call_details)
+        if found is None:  # an unknown method: nothing kept (any name can be asked for)
+            return None
+        method = handler_call_details.method
+        kept = self._wrapped.get(method)
+        if kept is not None and kept[0] is found:
+            return kept[1]
+        wrapped = self.wrap(method, found)
+        self._wrapped[method] = (found, wrapped)
+        return wrapped
+
+    def wrap(self, method: str, handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHandler[Any, Any]:
+        """``handler`` with its errors mapped and its request bytes checked."""
+        name = method.rsplit("/", 1)[-1]
+        # the behaviours are typed Callable[..., Any]: the stubs describe grpc's synchronous
+        # API, a grpc.aio server's are coroutine functions (and take a grpc.aio.ServicerContext)
+        if handler.unary_unary is not None:
+            timer = self._timer(method) if self._timer is not None else None
+            return grpc.unary_unary_rpc_method_handler(
+                _unary(name, handler.unary_unary, timer, check=True),
+                request_deserializer=_safe(handler.request_deserializer),
+                response_serializer=handler.response_serializer,
+            )
+        if handler.unary_stream is not None:
+            return grpc.unary_stream_rpc_method_handler(
+                _streaming(name, handler.unary_stream, check=True),
+                request_deserializer=_safe(handler.request_deserializer),
+                response_serializer=handler.response_serializer,
+            )
+        # request streams: checked message by message only by a behaviour that answers an
+        # Undecodable message itself (ActStream); the others keep grpcio's parser
+        if handler.stream_unary is not None:
+            return grpc.stream_unary_rpc_method_handler(
+                _unary(name, handler.stream_unary, None, check=False),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        if handler.stream_stream is not None:
+            checks = getattr(handler.stream_stream, CHECKS_UNDECODABLE, False)
+            return grpc.stream_stream_rpc_method_handler(
+                _streaming(name, handler.stream_stream, check=False),
+                request_deserializer=_safe(handler.request_deserializer) if checks else handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        return handler
+
+
+def _unary(name: str, inner: Behaviour, timer: Timer | None, *, check: bool) -> Behaviour:
+    """A behaviour with one response (unary-unary, stream-unary), its errors mapped."""
+
+    async def behaviour(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+        if check and request.__class__ is Undecodable:
+            await reject(context, request)
+        t0 = time.perf_counter()
+        try:
+            return await inner(request, context)
+        except BaseException as exc:
+            await _answer(context, name, exc)
+        finally:
+            if timer is not None:
+                timer.observe(time.perf_counter() - t0)
+
+    return behaviour
+
+
+def _streaming(name: str, inner: Behaviour, *, check: bool) -> Behaviour:
+    """A behaviour with a response stream (unary-stream, stream-stream), its errors mapped:
+    an async generator for an async generator, a coroutine for one that writes with
+    ``context.write()``."""
+    if inspect.isasyncgenfunction(inner):
+
+        async def generator(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Any]:
+            if check and request.__class__ is Undecodable:
+                await reject(context, request)
+            responses = inner(request, context)
+            try:
+                async for response in responses:
+                    yield response
+            except BaseException as exc:
+                await _answer(context, name, exc)
+            finally:
+                await responses.aclose()  # its clean-up now, also when the call ends early
+
+        return generator
+    return _unary(name, inner, None, check=check)
+
+
+def interceptors(token: str | None = None, *, timer: Callable[[str], Timer | None] | None = None
+                 ) -> list[grpc.aio.ServerInterceptor]:  # fmt: skip
+    """The interceptors of a platform gRPC server, in order: with ``token``, the service
+    credential's door (the internal listener), then :class:`MapErrors`."""
+    door: list[grpc.aio.ServerInterceptor] = [RequireServiceToken(token)] if token is not None else []
+    return [*door, MapErrors(timer=timer)]

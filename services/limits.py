@@ -8,7 +8,7 @@
 - **Concurrent matches**: queued tickets plus unfinished ranked matches of one bot at most
   ``FENGSHENG_BOT_MAX_MATCHES``; joining the queue past it is refused.
 - **Streams**: one live ``BotService.Connect`` stream per bot: a new one replaces the older
-  (services/ranked_service.py, ``open_stream``); each Connect takes one unit of the rate.
+  (services/ranked/service.py, ``open_stream``); each Connect takes one unit of the rate.
 
 Past a limit: gRPC ``RESOURCE_EXHAUSTED`` (a ``BotError`` with that code on the stream), HTTP
 429 at the gateway.
@@ -28,7 +28,7 @@ from fengsheng.ratelimit import RedisTokenBucket
 
 #: The longest pause (seconds) before a platform bot's move, per match. The gateway's
 #: ``CreateMatchIn`` answers 422 past it; the service layer refuses it too (a direct gRPC
-#: caller), and :class:`services.scheduler.CeleryScheduler` never queues a longer countdown.
+#: caller), and :class:`services.engine.scheduler.CeleryScheduler` never queues a longer countdown.
 MAX_BOT_DELAY_S = 5.0
 #: The longest human decision timer (``turn_timeout_s``, seconds) a match may ask for.
 MAX_TURN_TIMEOUT_S = 3600.0

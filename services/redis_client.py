@@ -4,7 +4,7 @@ clients discover the others and follow ``MOVED``/``ASK`` redirections and failov
 
 A managed Redis (one endpoint) is a plain ``redis://``/``rediss://`` URL; a managed cluster
 in cluster mode is ``rediss+cluster://``. Only the match store's keys are spread over the
-cluster (services/store.py keeps each match's keys, outbox and leases in one hash slot);
+cluster (services/engine/store.py keeps each match's keys, outbox and leases in one hash slot);
 the Celery broker needs a plain Redis (kombu has no cluster transport).
 """
 

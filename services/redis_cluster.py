@@ -22,8 +22,8 @@ from types import TracebackType
 import redis
 
 from services.config import with_password
+from services.engine.store import N_SLOTS, key_slot
 from services.redis_server import RedisServer
-from services.store import N_SLOTS, key_slot
 
 
 def _cluster_port() -> int:

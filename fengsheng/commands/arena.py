@@ -1,7 +1,7 @@
 """``fengsheng arena --bots random,heuristic --matches N [--ruleset R]``: ranked matches
 of a ruleset (the engine's registry; default ``return``) among bot policies, at a table
 size that ruleset is played by, played in-process on the engine and rated on that
-ruleset's ladder by the ladder's own code (:mod:`services.ladder`), with a progress bar,
+ruleset's ladder by the ladder's own code (:mod:`services.ranked.ladder`), with a progress bar,
 then the leaderboard.
 
 ``fengsheng arena --bot mymodule:decide [--bots heuristic] --matches N [--ruleset R]
@@ -79,8 +79,8 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from services import arena
-    from services.ladder import ALL_TIME, BOT, MatchResult, MemoryLadder, RedisLadder
+    from services.ranked import arena
+    from services.ranked.ladder import ALL_TIME, BOT, MatchResult, MemoryLadder, RedisLadder
 
     policies = [b.strip() for b in args.bots.split(",") if b.strip()]
     counts = arena.player_counts(args.ruleset)

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
     from services import config
     from services.credentials import CredentialError, service_token
-    from services.grpc_server import build_server
+    from services.engine.grpc import build_server
 
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:

@@ -9,7 +9,7 @@ local user can read on the command line. ``--redis-url`` stands for ``FENGSHENG_
 the broker's own ``FENGSHENG_BROKER_URL`` and the ranked store's ``FENGSHENG_RANKED_REDIS_URL``
 win over it (matchmaking and ladder tasks), and the ``/metrics`` outbox gauges read the match
 store (``FENGSHENG_MATCH_REDIS_URL``, which may be a cluster). ``--metrics-port`` serves the worker's Prometheus
-``/metrics`` on ``--metrics-host`` (default 127.0.0.1; see services/worker_metrics.py).
+``/metrics`` on ``--metrics-host`` (default 127.0.0.1; see services/workers/metrics.py).
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def _quiet_root_warning() -> None:
     """Silence exactly Celery's "running the worker with superuser privileges" warning.
 
     What makes root dangerous for a Celery worker is unpickling messages from the broker;
-    this worker accepts JSON only (``accept_content=["json"]`` in services/celery_app.py), and
+    this worker accepts JSON only (``accept_content=["json"]`` in services/workers/celery_app.py), and
     with pickle accepted Celery refuses to start as root rather than warn. Root is what
     containers without a ``USER`` and CI run as (deploy/Dockerfile runs as uid 10001), and
     ``--uid`` would need a second account owning nothing the worker reads; the warning said
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     except (config.SecretError, config.ConfigError) as exc:
         print(f"worker: {exc}", file=sys.stderr)
         return 2
-    from services.celery_app import app
+    from services.workers.celery_app import app
 
     app.conf.broker_url = broker_url
     if hasattr(os, "geteuid") and os.geteuid() == 0:

@@ -21,7 +21,7 @@ import pytest
 from helpers.web_lobby import fill_play_form, start_table
 
 from engine.rulesets import RULESET_IDS, get_ruleset
-from services.rulesets import function_and_skill_texts
+from services.engine.rulesets import function_and_skill_texts
 
 pytestmark = [pytest.mark.e2e, pytest.mark.integration]
 

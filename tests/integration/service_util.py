@@ -10,7 +10,7 @@ import redis
 from engine import Game
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
-from services.store import events_key, history_key, state_key
+from services.engine.store import events_key, history_key, state_key
 
 
 def wait_over(stub: es_grpc.EngineServiceStub, match_id: str, timeout: float = 60.0) -> es.LegalActions:

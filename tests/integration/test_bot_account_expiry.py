@@ -9,7 +9,7 @@ import time
 import pytest
 import redis
 
-from services.ranked import RankedStore, bot_idle_ttl_s, bot_key, token_hash_key
+from services.ranked.store import RankedStore, bot_idle_ttl_s, bot_key, token_hash_key
 
 
 def test_an_unused_bot_account_expires_and_a_used_one_lives_on(redis_url: str) -> None:

@@ -15,8 +15,8 @@ import redis
 from helpers.gateway_procs import start_gateway
 from helpers.processes import start_engine_server
 
-from services.ladder import ALL_TIME, BOT, MatchResult, Participant, RedisLadder, current_season
-from services.ranked import SeatPlan, match_key
+from services.ranked.ladder import ALL_TIME, BOT, MatchResult, Participant, RedisLadder, current_season
+from services.ranked.store import SeatPlan, match_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 

@@ -35,7 +35,7 @@ from fengsheng.bot import BotClient, BotError, run_bot
 from fengsheng.ratelimit import RedisTokenBucket
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import game_pb2
-from services.store import HistoryEntry, events_key, history_key
+from services.engine.store import HistoryEntry, events_key, history_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
 

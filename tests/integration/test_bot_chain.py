@@ -21,10 +21,10 @@ from helpers.processes import ServiceProcess
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from fengsheng.v1 import game_pb2
-from services.matches import MatchService
+from services.engine.matches import MatchService
+from services.engine.scheduler import RecordingScheduler
+from services.engine.store import HistoryEntry, MatchStore, history_key, leases_key, outbox_key, outbox_member
 from services.redis_server import RedisServer
-from services.scheduler import RecordingScheduler
-from services.store import HistoryEntry, MatchStore, history_key, leases_key, outbox_key, outbox_member
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 

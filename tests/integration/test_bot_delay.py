@@ -21,14 +21,14 @@ from helpers.processes import ServiceProcess, start_engine_server, start_worker
 
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
-from services.celery_app import make_app
 from services.channels import engine_channel
+from services.engine.matches import MatchService
+from services.engine.scheduler import CeleryScheduler, RecordingScheduler
+from services.engine.store import MatchStore, history_key
 from services.errors import StaleDecision
 from services.limits import MAX_BOT_DELAY_S
-from services.matches import MatchService
 from services.redis_server import RedisServer
-from services.scheduler import CeleryScheduler, RecordingScheduler
-from services.store import MatchStore, history_key
+from services.workers.celery_app import make_app
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 

@@ -23,8 +23,8 @@ from helpers.processes import ServiceProcess, start_engine_server, start_worker
 from fengsheng.bot import BotClient, BotError, run_bot
 from fengsheng.bot.examples import random_decide
 from fengsheng.v1 import bot_service_pb2 as bs
-from services.ladder import BOT, RedisLadder
-from services.ranked import ACTIVE_KEY
+from services.ranked.ladder import BOT, RedisLadder
+from services.ranked.store import ACTIVE_KEY
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
 

@@ -55,7 +55,7 @@ def _fengsheng_services(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
 def _celery_help(*sub: str) -> str:
     celery = shutil.which("celery", path=str(Path(sys.executable).parent)) or "celery"
     out = subprocess.run(
-        [celery, "-A", "services.celery_app", *sub, "--help"],
+        [celery, "-A", "services.workers.celery_app", *sub, "--help"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -136,7 +136,7 @@ def test_compose_celery_commands_parse_and_cover_every_queue(compose: dict[str, 
         if svc.get("entrypoint", ["fengsheng"])[0] != "celery":
             continue
         command = [str(x) for x in svc["command"]]
-        assert command[:2] == ["-A", "services.celery_app"], name
+        assert command[:2] == ["-A", "services.workers.celery_app"], name
         sub = command[2]
         if sub == "flower" and not _has_module("flower"):
             continue  # flower is installed in the image only (deploy/Dockerfile)
@@ -151,10 +151,10 @@ def test_compose_celery_commands_parse_and_cover_every_queue(compose: dict[str, 
     # every task the app knows is routed to a queue some worker consumes
     code = (
         "import os; os.environ['FENGSHENG_TASK_ROUTES']='1'\n"
-        "from services.celery_app import make_app; import services.tasks\n"
+        "from services.workers.celery_app import make_app; import services.workers.tasks\n"
         "import importlib, contextlib\n"
-        "with contextlib.suppress(ImportError): importlib.import_module('services.ranked_tasks')\n"
-        "app = make_app(); from services.celery_app import app as main\n"
+        "with contextlib.suppress(ImportError): importlib.import_module('services.ranked.tasks')\n"
+        "app = make_app(); from services.workers.celery_app import app as main\n"
         "import fnmatch\n"
         "for t in sorted(n for n in main.tasks if not n.startswith('celery.')):\n"
         "    q = next((r['queue'] for p, r in app.conf.task_routes.items() if fnmatch.fnmatch(t, p)), "
@@ -379,7 +379,7 @@ def test_manifests_hold_together(built: dict[str, list[dict[str, Any]]], variant
                 parsed = parser.parse_args(args)
                 assert parsed.command in ("engine-server", "gateway")
             if c.get("command") == ["celery"]:
-                assert c["args"][:2] == ["-A", "services.celery_app"]
+                assert c["args"][:2] == ["-A", "services.workers.celery_app"]
     engine = templates["fengsheng-engine"]["spec"]["containers"][0]
     assert engine["readinessProbe"]["grpc"]["port"] == 50051 and engine["livenessProbe"]["grpc"]["port"] == 50051
     gateway = templates["fengsheng-gateway"]["spec"]["containers"][0]

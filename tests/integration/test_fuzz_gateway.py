@@ -31,7 +31,7 @@ from service_util import stored
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from services.store import state_key
+from services.engine.store import state_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 

@@ -39,8 +39,8 @@ from hypothesis import strategies as st
 from fengsheng.invariants import MatchMirror
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
+from services.engine.store import history_key, state_key
 from services.redis_server import RedisServer
-from services.store import history_key, state_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
 

@@ -24,9 +24,9 @@ from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from gateway.app import create_app
 from gateway.auth import Player
 from gateway.store import RedisStore
-from services import matchmaking
-from services.matchmaking import Schedule, tick
-from services.ranked import RankedStore
+from services.ranked import matchmaking
+from services.ranked.matchmaking import Schedule, tick
+from services.ranked.store import RankedStore
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(120)]
 
@@ -185,7 +185,7 @@ def test_matchmaking_never_seats_players_in_a_squatted_id(
     stub: es_grpc.EngineServiceStub,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from services.ranked_tasks import create_match
+    from services.ranked.tasks import create_match
 
     monkeypatch.setenv("FENGSHENG_ENGINE_ADDR", engine.address)
     squatted, fresh = "rk-5a5a5a5a5a5a5a", "rk-f0f0f0f0f0f0f0"

@@ -23,8 +23,8 @@ from starlette.websockets import WebSocketDisconnect
 from fengsheng.retention import Retention
 from fengsheng.v1 import engine_service_pb2 as es
 from gateway.app import create_app
-from services.matches import MatchService
-from services.store import MatchStore, events_key, history_key, state_key
+from services.engine.matches import MatchService
+from services.engine.store import MatchStore, events_key, history_key, state_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 

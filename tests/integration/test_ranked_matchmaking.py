@@ -16,8 +16,8 @@ import pytest
 import redis
 
 from engine.rulesets import RULESET_IDS, get_ruleset
-from services.matchmaking import Schedule, form_groups, player_counts, queue_settings, tick
-from services.ranked import RankedStore, SeatPlan, notify_channel
+from services.ranked.matchmaking import Schedule, form_groups, player_counts, queue_settings, tick
+from services.ranked.store import RankedStore, SeatPlan, notify_channel
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]
 
@@ -96,7 +96,7 @@ def test_concurrent_ticks_never_put_a_ticket_in_two_matches(store: RankedStore) 
 
 
 def test_redis_ladder_rates_each_match_once_under_concurrency(store: RankedStore) -> None:
-    from services.ladder import ALL_TIME, BOT, MatchResult, MemoryLadder, Participant, RedisLadder
+    from services.ranked.ladder import ALL_TIME, BOT, MatchResult, MemoryLadder, Participant, RedisLadder
 
     results = [
         MatchResult(f"m{i}", "S", tuple(Participant(f"p{(i + j) % 7}", "p", True, j, j < 2, 1 + j % 3)
@@ -197,7 +197,7 @@ def test_queueing_again_with_other_settings_replaces_the_ticket(store: RankedSto
 
 @pytest.mark.parametrize("ruleset", RULESET_IDS)
 def test_each_ruleset_rates_apart_and_old_ratings_are_returns(store: RankedStore, ruleset: str) -> None:
-    from services.ladder import (
+    from services.ranked.ladder import (
         ALL_TIME,
         HUMAN,
         MatchResult,

@@ -7,7 +7,7 @@ import random
 
 from openskill.models import PlackettLuce
 
-from services.ladder import (
+from services.ranked.ladder import (
     ALL_TIME,
     BOT,
     CORRECTION_MIN_GAMES,

@@ -40,9 +40,9 @@ from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 from services.bot_levels import LEVELS
 from services.channels import engine_channel
-from services.ladder import ALL_TIME, BOT, HUMAN, RatingKey, rating_key
-from services.ranked import RankedStore
-from services.store import history_key
+from services.engine.store import history_key
+from services.ranked.ladder import ALL_TIME, BOT, HUMAN, RatingKey, rating_key
+from services.ranked.store import RankedStore
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 
@@ -314,7 +314,7 @@ def test_an_sdk_bot_process_plays_a_ranked_match_and_the_ladder_moves_once(platf
     assert [seat["kind"] for seat in view["seats"]].count("external") == 1
 
     # the ladder task again, through Celery: a no-op
-    from services.celery_app import make_app
+    from services.workers.celery_app import make_app
 
     make_app(p.redis_url).send_task("ladder.update", args=(match_id,))
     wait_for_log(p.worker, rf"ladder.update {match_id}: already", 30)
@@ -488,7 +488,7 @@ def test_queue_settings_follow_the_ruleset_registry_and_queueing_again_replaces(
     the reason otherwise); issue 17 §8: queueing again with other settings replaces the
     ticket instead of silently answering the old one."""
     from engine.rulesets import RULESET_IDS
-    from services.matchmaking import player_counts
+    from services.ranked.matchmaking import player_counts
 
     p = platform
     _, token = p.guest("settings")
@@ -526,7 +526,7 @@ def test_ws_ranked_is_told_when_the_ticket_is_deleted_over_http(platform: Platfo
     nothing and pushes nothing."""
     from websockets.sync.client import connect
 
-    from services.matchmaking import player_counts
+    from services.ranked.matchmaking import player_counts
 
     p = platform
     _, token = p.guest("deleter")

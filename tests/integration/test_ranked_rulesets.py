@@ -34,9 +34,9 @@ from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from fengsheng.v1 import game_pb2
 from services.bot_levels import level_for_rating
 from services.channels import engine_channel
-from services.ladder import ALL_TIME, BOT, HUMAN, RatingKey, correction_key, done_key, rating_key
-from services.matchmaking import player_counts
-from services.ranked import RankedStore, SeatPlan
+from services.ranked.ladder import ALL_TIME, BOT, HUMAN, RatingKey, correction_key, done_key, rating_key
+from services.ranked.matchmaking import player_counts
+from services.ranked.store import RankedStore, SeatPlan
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 

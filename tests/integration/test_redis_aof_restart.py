@@ -20,8 +20,8 @@ from service_util import check_stream_and_history, replay_matches, wait_over
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services.channels import engine_channel
+from services.engine.store import history_key, state_key
 from services.redis_server import RedisServer
-from services.store import history_key, state_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 

@@ -23,13 +23,13 @@ from service_util import check_stream_and_history, wait_over
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services.channels import engine_channel
-from services.matches import MatchService
-from services.player_ids import MIGRATED_KEY
+from services.engine.matches import MatchService
+from services.engine.scheduler import RecordingScheduler
+from services.engine.store import MatchStore, history_key, leases_key, outbox_member, state_key
+from services.ranked.player_ids import MIGRATED_KEY
 from services.redis_client import sync_client
 from services.redis_cluster import RedisCluster
 from services.redis_server import RedisServer
-from services.scheduler import RecordingScheduler
-from services.store import MatchStore, history_key, leases_key, outbox_member, state_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 

@@ -2,7 +2,7 @@
 (a resharding, as ``redis-cli --cluster reshard`` does it: ``CLUSTER SETSLOT … IMPORTING`` /
 ``MIGRATING``, ``MIGRATE`` of the slot's keys in small batches, ``SETSLOT … NODE``): every
 acknowledged action is kept, none is applied twice, and the engine's write path
-(services/redis_cluster_pipe.py) followed the cluster's ``ASK`` redirections on the way,
+(services/engine/redis_cluster_pipe.py) followed the cluster's ``ASK`` redirections on the way,
 and an engine whose slot map predates the move follows the ``MOVED`` it is answered
 (issue 15, point 1).
 """
@@ -17,12 +17,12 @@ from collections.abc import Iterator
 import pytest
 
 from fengsheng.v1 import engine_service_pb2 as es
-from services.matches import MatchService
+from services.engine.matches import MatchService
+from services.engine.redis_cluster_pipe import ClusterPipelinedConnection
+from services.engine.scheduler import RecordingScheduler
+from services.engine.store import MatchStore, history_key, match_slot, state_key
 from services.redis_cluster import RedisCluster
-from services.redis_cluster_pipe import ClusterPipelinedConnection
 from services.redis_server import RedisServer
-from services.scheduler import RecordingScheduler
-from services.store import MatchStore, history_key, match_slot, state_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 

@@ -1,4 +1,4 @@
-"""The pipelined Redis connection of the action write (services/redis_pipe.py), against a
+"""The pipelined Redis connection of the action write (services/engine/redis_pipe.py), against a
 real Redis: replies reach their own callers under concurrency, an error reply fails only
 its caller, a flushed script is loaded again, a cancelled caller does not put the
 connection out of step, a killed connection fails what was in flight and the next call
@@ -15,7 +15,7 @@ import redis
 import redis.asyncio as aioredis
 import uvloop
 
-from services.redis_pipe import PipelinedConnection
+from services.engine.redis_pipe import PipelinedConnection
 from services.redis_server import RedisServer
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]

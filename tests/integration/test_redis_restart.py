@@ -25,8 +25,8 @@ from service_util import check_stream_and_history, replay_matches, wait_over
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services.channels import engine_channel
+from services.engine.store import HistoryEntry, history_key
 from services.redis_server import RedisServer
-from services.store import HistoryEntry, history_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 

@@ -27,10 +27,10 @@ from engine.bots import heuristic_bot
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from gateway.app import create_app
-from services import replay as replay_mod
-from services.matches import MatchService
-from services.replay import VIEW_ALL, ReplayService
-from services.store import MatchStore
+from services.engine import replay as replay_mod
+from services.engine.matches import MatchService
+from services.engine.replay import VIEW_ALL, ReplayService
+from services.engine.store import MatchStore
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 

@@ -22,7 +22,7 @@ from replay_util import all_pages, create, old_method, play
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services.channels import engine_channel
-from services.store import state_key
+from services.engine.store import state_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 

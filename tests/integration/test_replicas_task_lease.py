@@ -11,9 +11,9 @@ import time
 import pytest
 
 from fengsheng.v1 import engine_service_pb2 as es
-from services.matches import MatchService
-from services.scheduler import RecordingScheduler
-from services.store import MatchStore, leases_key, outbox_member
+from services.engine.matches import MatchService
+from services.engine.scheduler import RecordingScheduler
+from services.engine.store import MatchStore, leases_key, outbox_member
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]
 

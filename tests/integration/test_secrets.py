@@ -24,8 +24,8 @@ from helpers.up_proc import Up
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services.channels import engine_channel
+from services.engine.store import history_key
 from services.redis_server import RedisServer
-from services.store import history_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 

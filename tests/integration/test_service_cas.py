@@ -7,10 +7,10 @@ import asyncio
 import pytest
 
 from fengsheng.v1 import engine_service_pb2 as es
-from services import metrics
+from services.engine import metrics
+from services.engine.matches import MatchService
+from services.engine.store import MatchStore
 from services.errors import StaleDecision
-from services.matches import MatchService
-from services.store import MatchStore
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]
 
@@ -78,8 +78,8 @@ class _BrokenBroker:
 
 
 def test_outbox_sweeper_resends_a_task_nobody_sent(redis_url: str) -> None:
-    from services.scheduler import RecordingScheduler
-    from services.store import outbox_key, outbox_member
+    from services.engine.scheduler import RecordingScheduler
+    from services.engine.store import outbox_key, outbox_member
 
     async def main() -> None:
         broken = MatchService(MatchStore.from_url(redis_url), _BrokenBroker())

@@ -17,8 +17,8 @@ from service_util import check_stream_and_history, replay_matches, wait_decision
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services.channels import engine_channel
+from services.engine.store import HistoryEntry, history_key, state_key
 from services.redis_server import free_port
-from services.store import HistoryEntry, history_key, state_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(120)]
 

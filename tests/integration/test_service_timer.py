@@ -12,7 +12,7 @@ from service_util import check_stream_and_history, replay_matches, wait_decision
 from engine import Game
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
-from services.store import HistoryEntry, history_key
+from services.engine.store import HistoryEntry, history_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
 

@@ -10,8 +10,8 @@ import pytest
 
 from engine.rulesets import RULESET_IDS, get_ruleset
 from fengsheng.cli import main
-from services import arena
-from services.ladder import ALL_TIME, BOT, MemoryLadder
+from services.ranked import arena
+from services.ranked.ladder import ALL_TIME, BOT, MemoryLadder
 
 
 def counts(ruleset: str) -> list[int]:

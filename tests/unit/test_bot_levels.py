@@ -14,7 +14,7 @@ from gateway.app import SEAT_KINDS as GATEWAY_KINDS
 from gateway.schemas import CreateMatchIn
 from services import bot_levels
 from services.bot_levels import LEVELS, SEAT_KINDS, level_for_rating, level_note, policy_of_kind
-from services.matchmaking import Group, Schedule, seat_plan
+from services.ranked.matchmaking import Group, Schedule, seat_plan
 
 
 def _ticket(i: int, rating: float) -> dict[str, object]:

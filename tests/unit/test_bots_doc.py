@@ -21,7 +21,7 @@ from engine.rulesets import get_ruleset
 from fengsheng.v1 import bot_service_pb2 as bs
 from gateway.convert import to_dict
 from gateway.errors import GRPC_TO_HTTP
-from services.rulesets import ruleset_info
+from services.engine.rulesets import ruleset_info
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
 BLOCK = re.compile(r"```json([^\n]*)\n(.*?)```", re.S)

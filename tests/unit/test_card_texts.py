@@ -10,7 +10,7 @@ import re
 import pytest
 
 from engine.rulesets import RULESET_IDS
-from services.rulesets import function_and_skill_texts, rulesets
+from services.engine.rulesets import function_and_skill_texts, rulesets
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 #: Chinese an English text may keep: 风声再临's printed codes (暗号), named with their colours

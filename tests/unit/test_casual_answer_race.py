@@ -1,4 +1,4 @@
-"""``services.casual.answer`` when the invitation's ticket is gone right after its accept.
+"""``services.ranked.casual.answer`` when the invitation's ticket is gone right after its accept.
 
 Found by ``mypy --strict services``: the accepted ticket is read again to be published, and
 that read is ``None`` when the ticket vanished meanwhile (its TTL; ``answer`` already
@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from services import casual
+from services.ranked import casual
 
 
 class _Redis:

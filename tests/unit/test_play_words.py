@@ -40,8 +40,8 @@ def test_every_identity_is_named(ruleset_id: str) -> None:
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_every_card_colour_and_mode_is_named(ruleset_id: str) -> None:
     """A card reads ``试探·红黑·↑#40`` in the terminal: its colour and mode as the served
-    deck spells them (services/rulesets.py deck_cards, served by GET /api/cards)."""
-    from services.rulesets import deck_cards
+    deck spells them (services/engine/rulesets.py deck_cards, served by GET /api/cards)."""
+    from services.engine.rulesets import deck_cards
 
     for card in deck_cards(get_ruleset(ruleset_id)):
         assert card.color in COLOR_ZH, (ruleset_id, card.number, card.color)

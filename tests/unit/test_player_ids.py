@@ -7,9 +7,9 @@ import random
 import re
 from urllib.parse import quote
 
-from services import arena
-from services.matchmaking import Group, Schedule, seat_plan
-from services.player_ids import canonical, house_id
+from services.ranked import arena
+from services.ranked.matchmaking import Group, Schedule, seat_plan
+from services.ranked.player_ids import canonical, house_id
 
 URL_SAFE = re.compile(r"^[A-Za-z0-9_-]+$")
 

@@ -20,7 +20,7 @@ import redis
 from engine.rulesets import RULESET_IDS
 from fengsheng.v1 import game_pb2
 from gateway.ranked_routes import history_body
-from services.ladder import HUMAN, MatchResult, Participant, RedisLadder
+from services.ranked.ladder import HUMAN, MatchResult, Participant, RedisLadder
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "ranked.md"
 BLOCK = re.compile(r"```json http GET (/api/ranked/players/[^\n]*)\n(.*?)```", re.S)

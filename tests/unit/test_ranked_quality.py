@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from services import arena
-from services.ladder import ALL_TIME, BOT, MemoryLadder
+from services.ranked import arena
+from services.ranked.ladder import ALL_TIME, BOT, MemoryLadder
 
 #: in-process (engine and MemoryLadder, no Redis or services): it runs with the CPU-bound unit
 #: tests on both cores, not in the serial integration run

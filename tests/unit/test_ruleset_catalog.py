@@ -1,4 +1,4 @@
-"""What clients learn of each registered ruleset (``ListRulesets``, services/rulesets.py)
+"""What clients learn of each registered ruleset (``ListRulesets``, services/engine/rulesets.py)
 is the registry's own data, and new matches are checked against it. Parametrized over
 ``RULESET_IDS``: a ruleset added to the registry is covered without an edit here."""
 
@@ -12,8 +12,8 @@ import pytest
 
 from engine import Game
 from engine.rulesets import PACKAGES, RULESET_IDS, get_ruleset
+from services.engine.rulesets import DEFAULT_RULESET, check_settings, deck_cards, rulesets
 from services.errors import BadRequest
-from services.rulesets import DEFAULT_RULESET, check_settings, deck_cards, rulesets
 
 
 def test_the_list_follows_the_registry() -> None:

@@ -1,5 +1,5 @@
 """The service layer's compare-and-set, idempotency, outbox and lease logic, fast: on the
-in-memory store (services/fake_store.py) instead of Redis. The same properties against a real
+in-memory store (services/engine/fake_store.py) instead of Redis. The same properties against a real
 Redis and real processes: tests/integration/test_service_cas.py, test_replicas_task_lease.py,
 test_bot_chain.py."""
 
@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from fengsheng.v1 import engine_service_pb2 as es
+from services.engine.fake_store import FakeMatchStore
+from services.engine.matches import MatchService
+from services.engine.scheduler import RecordingScheduler
+from services.engine.store import outbox_member
 from services.errors import StaleDecision
-from services.fake_store import FakeMatchStore
-from services.matches import MatchService
-from services.scheduler import RecordingScheduler
-from services.store import outbox_member
 
 
 def _service(store: FakeMatchStore, scheduler: Any = None, **kw: Any) -> MatchService:

@@ -7,7 +7,7 @@ import secrets
 
 from redis.crc import key_slot as redis_key_slot
 
-from services.store import _keys, key_slot, match_slot, outbox_key, slot_tag
+from services.engine.store import _keys, key_slot, match_slot, outbox_key, slot_tag
 
 
 def test_key_slot_agrees_with_redis_py() -> None:

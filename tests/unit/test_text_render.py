@@ -16,7 +16,7 @@ from engine.text import structure, templates
 from fengsheng.commands.play import View
 from fengsheng.simulate import play_random
 from fengsheng.text_render import render
-from services.rulesets import rulesets
+from services.engine.rulesets import rulesets
 
 
 def _deck(ruleset_id: str) -> dict[int, dict[str, Any]]:

@@ -1,7 +1,7 @@
 """The Celery app (Redis broker) that runs bot moves and turn timers.
 
-Tasks live in :mod:`services.tasks` under the names ``bots.move`` and ``timers.expire``;
-the engine service sends them by name (:class:`services.scheduler.CeleryScheduler`).
+Tasks live in :mod:`services.workers.tasks` under the names ``bots.move`` and ``timers.expire``;
+the engine service sends them by name (:class:`services.engine.scheduler.CeleryScheduler`).
 Delivery is at least once: ``acks_late`` + ``reject_on_worker_lost`` mean a task whose
 worker dies is redelivered (after the broker's visibility timeout), and every task is
 idempotent by decision number, so a second delivery is a no-op. No result backend: no
@@ -86,7 +86,7 @@ def make_app(redis_url: str | None = None) -> Celery:
     """A configured Celery app on ``redis_url`` (default: the broker's URL,
     ``FENGSHENG_BROKER_URL`` else ``FENGSHENG_REDIS_URL``: services/config.py)."""
     url = redis_url or config.role_url("broker")
-    app = Celery("fengsheng", broker=url, include=["services.tasks", "services.ranked_tasks"])
+    app = Celery("fengsheng", broker=url, include=["services.workers.tasks", "services.ranked.tasks"])
     app.conf.update(
         task_acks_late=True,
         task_reject_on_worker_lost=True,
@@ -109,7 +109,7 @@ def make_app(redis_url: str | None = None) -> Celery:
         app.conf.broker_transport = f"{__name__}:BrokerTransport"
     if config.task_routes():
         # one queue per kind of work, each with its own workers (deploy/): `celery -A
-        # services.celery_app worker -Q bots,fengsheng` etc.; off by default, where the one
+        # services.workers.celery_app worker -Q bots,fengsheng` etc.; off by default, where the one
         # `fengsheng` queue carries every task (as `fengsheng up` runs it)
         app.conf.task_routes = {
             "bots.*": {"queue": "bots"},
@@ -119,9 +119,9 @@ def make_app(redis_url: str | None = None) -> Celery:
         }
     # ranked play: one matchmaking pass every FENGSHENG_MM_TICK_S (docs/ranked.md). Every
     # worker embeds a beat (see _embedded_beat) unless FENGSHENG_EMBEDDED_BEAT=0, in which
-    # case run `celery -A services.celery_app beat`; the task itself lets one tick per period
+    # case run `celery -A services.workers.celery_app beat`; the task itself lets one tick per period
     # through (a Redis lock), so several beats cost nothing.
-    from services.matchmaking import Schedule
+    from services.ranked.matchmaking import Schedule
 
     tick_s = Schedule.from_env().tick_s
     app.conf.beat_schedule = {
@@ -146,10 +146,10 @@ def _embedded_beat(sender: object = None, **_: object) -> None:
     beat.start()
 
 
-#: The app the worker runs (``celery -A services.celery_app worker``).
+#: The app the worker runs (``celery -A services.workers.celery_app worker``).
 app = make_app()
 
 # Prometheus metrics of the worker (served when FENGSHENG_WORKER_METRICS_PORT is set)
-from services import worker_metrics  # noqa: E402
+from services.workers import metrics as worker_metrics  # noqa: E402
 
 worker_metrics.install()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from services.ladder import NAMES_KEY
+from services.ranked.ladder import NAMES_KEY
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,7 @@
 """The engine gRPC service (``grpc.aio``): a thin servicer over :class:`MatchService`, the
-standard health service, server reflection, and the one table mapping service errors to
-status codes.
+standard health service and server reflection; :func:`build_server` hosts them and the
+ranked-play servicers (:mod:`services.ranked.grpc`) behind the platform's interceptors
+(:func:`services.grpc_guard.interceptors`), which turn what a servicer raises into a status.
 
 Two listeners, two doors (docs/protocol.md, docs/security/doors.md):
 
@@ -13,21 +14,20 @@ Two listeners, two doors (docs/protocol.md, docs/security/doors.md):
   ``EngineService``, no ``RankedService`` (``UNIMPLEMENTED``).
 
 Error details: the status message is human-readable; trailing metadata carries the
-machine-readable parts (docs/protocol.md): ``fs-error`` (the error kind),
-``fs-decision`` (the open decision number), ``fs-seat-to-act`` and ``fs-legal`` (a JSON
-list of the legal actions, ASCII-escaped).
+machine-readable parts (docs/protocol.md; :func:`services.grpc_guard.error_metadata`):
+``fs-error`` (the error kind), ``fs-decision`` (the open decision number),
+``fs-seat-to-act`` and ``fs-legal`` (a JSON list of the legal actions, ASCII-escaped).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import grpc
 import redis.exceptions
@@ -38,24 +38,14 @@ from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from fengsheng.v1 import game_pb2
-from services import metrics
-from services.errors import (
-    BadRequest,
-    Conflict,
-    IllegalActionError,
-    MatchExists,
-    MatchNotFound,
-    NotOver,
-    OutOfTurn,
-    ServiceError,
-    StaleDecision,
-)
-from services.grpc_guard import CHECKS_UNDECODABLE, Undecodable, reject
-from services.matches import MatchService
-from services.replay import ReplayService
-from services.rulesets import rulesets
-from services.scheduler import Scheduler
-from services.store import MatchStore
+from services.engine import metrics
+from services.engine.matches import MatchService
+from services.engine.replay import ReplayService
+from services.engine.rulesets import rulesets
+from services.engine.scheduler import Scheduler
+from services.engine.store import MatchStore
+from services.errors import BadRequest, ServiceError
+from services.grpc_guard import CHECKS_UNDECODABLE, Timer, Undecodable, interceptors, refusal
 
 if TYPE_CHECKING:
     # health.aio.HealthServicer (the stubs' ``health.aio`` is a module alias, not usable in a type)
@@ -68,127 +58,37 @@ SERVICE_NAME = "fengsheng.v1.EngineService"
 #: a Redis stream id (``MS`` or ``MS-SEQ``), as Watch's from_event_id
 _STREAM_ID = re.compile(r"\d{1,19}(-\d{1,19})?")
 
-#: The one place where service errors become gRPC status codes.
-STATUS_CODES: dict[type[ServiceError], grpc.StatusCode] = {
-    MatchNotFound: grpc.StatusCode.NOT_FOUND,
-    MatchExists: grpc.StatusCode.ALREADY_EXISTS,
-    BadRequest: grpc.StatusCode.INVALID_ARGUMENT,
-    IllegalActionError: grpc.StatusCode.INVALID_ARGUMENT,
-    StaleDecision: grpc.StatusCode.FAILED_PRECONDITION,
-    OutOfTurn: grpc.StatusCode.FAILED_PRECONDITION,
-    NotOver: grpc.StatusCode.FAILED_PRECONDITION,
-    Conflict: grpc.StatusCode.ABORTED,
-}
 
-
-def status_of(exc: ServiceError) -> grpc.StatusCode:
-    for cls in type(exc).__mro__:
-        code = STATUS_CODES.get(cls)
-        if code is not None:
-            return code
-    return grpc.StatusCode.UNKNOWN
-
-
-def error_metadata(exc: ServiceError) -> tuple[tuple[str, str], ...]:
-    md: list[tuple[str, str]] = [("fs-error", exc.kind)]
-    if exc.decision is not None:
-        md.append(("fs-decision", str(exc.decision)))
-    if exc.seat_to_act is not None:
-        md.append(("fs-seat-to-act", str(exc.seat_to_act)))
-    if exc.legal is not None:
-        md.append(("fs-legal", json.dumps(exc.legal, ensure_ascii=True)))
-    return tuple(md)
-
-
-async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: ServiceError) -> None:
-    context.set_trailing_metadata(error_metadata(exc))
-    details = exc.message
-    if exc.legal is not None and "legal:" not in details:
-        details += "; legal: " + " | ".join(exc.legal)
-    await context.abort(status_of(exc), details)
-
-
-async def store_unavailable(context: grpc.aio.ServicerContext[Any, Any], name: str, exc: Exception) -> None:
-    """Redis is down, restarting or still loading (``STORE_UNAVAILABLE``): ``UNAVAILABLE``,
-    which every client retries with backoff; never ``INTERNAL``, which they take as final."""
-    log.warning("%s: Redis unavailable: %s: %s", name, type(exc).__name__, exc)
-    context.set_trailing_metadata((("fs-error", "store_unavailable"),))
-    await context.abort(grpc.StatusCode.UNAVAILABLE, f"{name}: store unavailable ({type(exc).__name__}), retry")
-
-
-Req = TypeVar("Req")
-Resp = TypeVar("Resp")
-
-
-def _unary(
-    name: str,
-) -> Callable[
-    [Callable[[Any, Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[Resp]]],
-    Callable[[Any, Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[Resp]],
-]:
-    """Time the call and map service errors (the servicer methods stay one-liners)."""
-
-    def wrap(
-        fn: Callable[[Any, Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[Resp]],
-    ) -> Callable[[Any, Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[Resp]]:
-        hist = metrics.RPC_SECONDS.labels(name)
-
-        async def method(self: Any, request: Req, context: grpc.aio.ServicerContext[Any, Any]) -> Resp:
-            t0 = time.perf_counter()
-            if request.__class__ is Undecodable:  # bytes that did not parse (services/grpc_guard.py)
-                await reject(context, request)  # type: ignore[arg-type]
-            try:
-                return await fn(self, request, context)
-            except ServiceError as exc:
-                await _abort(context, exc)
-                raise AssertionError("unreachable") from exc  # abort raises
-            except (grpc.aio.AbortError, asyncio.CancelledError):
-                raise
-            except STORE_UNAVAILABLE as exc:
-                await store_unavailable(context, name, exc)
-                raise AssertionError("unreachable") from exc
-            except Exception as exc:
-                log.exception("%s failed", name)
-                await context.abort(grpc.StatusCode.INTERNAL, f"{name}: internal error: {type(exc).__name__}: {exc}")
-                raise AssertionError("unreachable") from exc
-            finally:
-                hist.observe(time.perf_counter() - t0)
-
-        method.__name__ = fn.__name__
-        method.__doc__ = fn.__doc__
-        setattr(method, CHECKS_UNDECODABLE, True)
-        return method
-
-    return wrap
+def _engine_timer(method: str) -> Timer | None:
+    """``fengsheng_rpc_seconds{method=...}`` times the EngineService's unary methods."""
+    service, _, name = method.rpartition("/")
+    return metrics.RPC_SECONDS.labels(name) if service == "/" + SERVICE_NAME else None
 
 
 class EngineServicer(es_grpc.EngineServiceServicer):
-    """Translate, call one function of the service layer, translate back."""
+    """Translate, call one function of the service layer, translate back. Errors are raised
+    as they are: :class:`services.grpc_guard.MapErrors` turns them into statuses."""
 
     def __init__(self, service: MatchService, replays: ReplayService | None = None) -> None:
         self.service = service
         self.replays = replays or ReplayService(service.store)
 
-    @_unary("CreateMatch")
     async def CreateMatch(
         self, request: es.CreateMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> es.CreateMatchResponse:
         match_id, pending = await self.service.create_match(request.settings, request.match_id)
         return es.CreateMatchResponse(match_id=match_id, pending=pending)
 
-    @_unary("GetObservation")
     async def GetObservation(
         self, request: es.GetObservationRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> game_pb2.Observation:
         return await self.service.observation(request.match_id, request.seat, include_events=request.include_events)
 
-    @_unary("ListLegalActions")
     async def ListLegalActions(
         self, request: es.ListLegalActionsRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> es.LegalActions:
         return await self.service.legal_actions(request.match_id, request.seat)
 
-    @_unary("Act")
     async def Act(self, request: es.ActRequest, context: grpc.aio.ServicerContext[Any, Any]) -> es.ActResponse:
         return await self._act(request)
 
@@ -211,36 +111,17 @@ class EngineServicer(es_grpc.EngineServiceServicer):
                 continue
             try:
                 out = await self._act(request)
-            except ServiceError as exc:
-                details = exc.message
-                if exc.legal is not None and "legal:" not in details:
-                    details += "; legal: " + " | ".join(exc.legal)
+            except Exception as exc:  # a refusal is an answer: the stream goes on
+                answer = refusal("ActStream", exc)
+                known = exc if isinstance(exc, ServiceError) else None
                 out = es.ActResponse(
                     error=es.ActError(
-                        code=status_of(exc).value[0],
-                        kind=exc.kind,
-                        message=details,
-                        decision=exc.decision,
-                        seat_to_act=exc.seat_to_act,
-                        legal=exc.legal or (),
-                    )
-                )
-            except STORE_UNAVAILABLE as exc:
-                log.warning("ActStream: Redis unavailable: %s: %s", type(exc).__name__, exc)
-                out = es.ActResponse(
-                    error=es.ActError(
-                        code=grpc.StatusCode.UNAVAILABLE.value[0],
-                        kind="store_unavailable",
-                        message=f"ActStream: store unavailable ({type(exc).__name__}), retry",
-                    )
-                )
-            except Exception as exc:
-                log.exception("ActStream failed")
-                out = es.ActResponse(
-                    error=es.ActError(
-                        code=grpc.StatusCode.INTERNAL.value[0],
-                        kind="internal",
-                        message=f"ActStream: internal error: {type(exc).__name__}: {exc}",
+                        code=answer.code.value[0],
+                        kind=answer.kind,
+                        message=answer.details,
+                        decision=known.decision if known else None,
+                        seat_to_act=known.seat_to_act if known else None,
+                        legal=(known.legal or ()) if known else (),
                     )
                 )
             hist.observe(time.perf_counter() - t0)
@@ -275,7 +156,7 @@ class EngineServicer(es_grpc.EngineServiceServicer):
         self, request: es.WatchRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[es.WatchEvent]:
         if request.from_event_id and not _STREAM_ID.fullmatch(request.from_event_id):
-            await _abort(context, BadRequest(f"malformed from_event_id {request.from_event_id[:40]!r}"))
+            raise BadRequest(f"malformed from_event_id {request.from_event_id[:40]!r}")
         try:
             async for item in self.service.watch(
                 request.match_id, request.seat, request.from_event_id, with_observation=request.with_observation
@@ -290,35 +171,24 @@ class EngineServicer(es_grpc.EngineServiceServicer):
                 if item.observation is not None:
                     out.observation.CopyFrom(item.observation)
                 yield out
-        except ServiceError as exc:
-            await _abort(context, exc)
-        except (grpc.aio.AbortError, asyncio.CancelledError):
+        except STORE_UNAVAILABLE:  # before ResponseError (READONLY, TRYAGAIN are both): UNAVAILABLE
             raise
-        except STORE_UNAVAILABLE as exc:  # before ResponseError: READONLY, TRYAGAIN are both
-            await store_unavailable(context, "Watch", exc)
         except redis.exceptions.ResponseError as exc:  # a stream id Redis will not take
-            await _abort(context, BadRequest(f"bad from_event_id: {exc}"))
-        except Exception as exc:
-            log.exception("Watch failed")
-            await context.abort(grpc.StatusCode.INTERNAL, f"Watch: internal error: {type(exc).__name__}: {exc}")
+            raise BadRequest(f"bad from_event_id: {exc}") from exc
 
-    @_unary("GetReplay")
     async def GetReplay(self, request: es.GetReplayRequest, context: grpc.aio.ServicerContext[Any, Any]) -> es.Replay:
         return await self.service.replay(request.match_id)
 
-    @_unary("Determinize")
     async def Determinize(
         self, request: es.DeterminizeRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> es.DeterminizeResponse:
         return await self.service.determinized(request.match_id, request.seat, request.seed)
 
-    @_unary("ListRulesets")
     async def ListRulesets(
         self, request: es.ListRulesetsRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> es.Rulesets:
         return rulesets()
 
-    @_unary("GetReplaySteps")
     async def GetReplaySteps(
         self, request: es.GetReplayStepsRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> es.ReplaySteps:
@@ -397,12 +267,12 @@ async def build_server(
     defaults to ``$FENGSHENG_GROUP_COMMIT_MS`` (services/config.py).
     """
     from services.credentials import service_token as configured_token
-    from services.scheduler import CeleryScheduler, NullScheduler
+    from services.engine.scheduler import CeleryScheduler, NullScheduler
 
     token = configured_token() if service_token is None else service_token  # before anything is opened
     if scheduler is None:
         if celery:
-            from services.celery_app import make_app
+            from services.workers.celery_app import make_app
 
             scheduler = CeleryScheduler(make_app(broker_url or redis_url))
         else:
@@ -412,45 +282,42 @@ async def build_server(
     commit_ms = config.group_commit_ms() if group_commit_ms is None else group_commit_ms
     service = MatchService(MatchStore.from_url(redis_url, group_commit_s=commit_ms / 1000), scheduler)
     metrics.track_service(service)
-    from services.grpc_guard import GuardedRegistry, RequireServiceToken
-
     options = [
         ("grpc.so_reuseport", 1 if reuse_port else 0),
         ("grpc.max_receive_message_length", 16 * 1024 * 1024),
         ("grpc.max_send_message_length", 64 * 1024 * 1024),
     ]
-    # the internal listener: platform services only (the service credential on every call)
-    server = grpc.aio.server(options=options, interceptors=[RequireServiceToken(token)])
-    registry: Any = GuardedRegistry(server)  # malformed requests -> INVALID_ARGUMENT
-    es_grpc.add_EngineServiceServicer_to_server(EngineServicer(service), registry)
-    from services.ranked_grpc import SERVICE_NAMES as RANKED_NAMES
-    from services.ranked_grpc import add_bot_service, add_ranked_services
+    # the internal listener: platform services only (the service credential on every call);
+    # on both listeners, what a servicer raises becomes a status in one place (MapErrors)
+    server = grpc.aio.server(options=options, interceptors=interceptors(token, timer=_engine_timer))
+    es_grpc.add_EngineServiceServicer_to_server(EngineServicer(service), server)
+    from services.ranked.grpc import SERVICE_NAMES as RANKED_NAMES
+    from services.ranked.grpc import add_bot_service, add_ranked_services
 
-    ranked = add_ranked_services(registry, service, ranked_url or redis_url)  # BotService, RankedService (docs/bots.md)
-    health_servicer = await _add_health(registry, (SERVICE_NAME, *RANKED_NAMES))
+    ranked = add_ranked_services(server, service, ranked_url or redis_url)  # BotService, RankedService (docs/bots.md)
+    health_servicer = await _add_health(server, (SERVICE_NAME, *RANKED_NAMES))
     reflection.enable_server_reflection(
         (SERVICE_NAME, *RANKED_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server
-    )  # a bidirectional stream: not guarded (it checks for a grpc.aio.Server, too)
+    )
     port = server.add_insecure_port(address)
     if port == 0:
         raise RuntimeError(f"could not bind {address}")
     built = EngineServer(server, port, service, health_servicer, on_stop=[ranked.close])
     if bot_address is not None:
         # the bot listener: BotService (bot token per stream) and health, nothing else
-        built.bot_server = grpc.aio.server(options=options)
-        bot_registry: Any = GuardedRegistry(built.bot_server)
-        add_bot_service(bot_registry, ranked)
-        built.bot_health = await _add_health(bot_registry, ("fengsheng.v1.BotService",))
+        built.bot_server = grpc.aio.server(options=options, interceptors=interceptors())
+        add_bot_service(built.bot_server, ranked)
+        built.bot_health = await _add_health(built.bot_server, ("fengsheng.v1.BotService",))
         built.bot_port = built.bot_server.add_insecure_port(bot_address)
         if built.bot_port == 0:
             raise RuntimeError(f"could not bind the bot listener {bot_address}")
     return built
 
 
-async def _add_health(registry: Any, services: tuple[str, ...]) -> AioHealthServicer:
-    """The standard health service on ``registry``: SERVING for the server and ``services``."""
+async def _add_health(server: grpc.aio.Server, services: tuple[str, ...]) -> AioHealthServicer:
+    """The standard health service on ``server``: SERVING for the server and ``services``."""
     servicer = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(servicer, registry)
+    health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
     for name in ("", *services):
         await servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     return servicer

@@ -48,8 +48,18 @@ from engine.errors import SetupError
 from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
-from services import metrics, sweepers
 from services.bot_levels import policy_of_kind
+from services.engine import metrics, sweepers
+from services.engine.notifier import Notifier
+from services.engine.rulesets import DEFAULT_RULESET, check_settings
+from services.engine.scheduler import NullScheduler, Scheduler, bot_countdown
+from services.engine.store import (
+    HistoryEntry,
+    MatchStore,
+    StoredEvent,
+    history_key,
+    outbox_member,
+)
 from services.errors import (
     BadRequest,
     Conflict,
@@ -61,16 +71,6 @@ from services.errors import (
     StaleDecision,
 )
 from services.limits import MAX_BOT_DELAY_S, MAX_TURN_TIMEOUT_S
-from services.notifier import Notifier
-from services.rulesets import DEFAULT_RULESET, check_settings
-from services.scheduler import NullScheduler, Scheduler, bot_countdown
-from services.store import (
-    HistoryEntry,
-    MatchStore,
-    StoredEvent,
-    history_key,
-    outbox_member,
-)
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +155,7 @@ class MatchService:
     #: how long a watcher waits for a notification before re-reading the stream anyway
     watch_poll_s: float = 2.0
     #: seconds (beyond its countdown) a sent task has to answer its decision before the
-    #: sweeper sends it again (``FENGSHENG_TASK_LEASE_S``; see ``services.store.LEASES_PREFIX``)
+    #: sweeper sends it again (``FENGSHENG_TASK_LEASE_S``; see ``services.engine.store.LEASES_PREFIX``)
     task_lease_s: float = field(default_factory=lambda: float(os.environ.get("FENGSHENG_TASK_LEASE_S") or 30))
     #: consecutive turn timeouts after which a seat is away (see the module docstring)
     away_after: int = field(default_factory=away_after_default)
@@ -617,7 +617,7 @@ class MatchService:
 
     async def _resend(self, member: str) -> int:
         """Queue again the task of ``MATCH_ID\tDECISION`` if that decision is still open;
-        1 when it was sent, else 0 (used by :mod:`services.sweepers`)."""
+        1 when it was sent, else 0 (used by :mod:`services.engine.sweepers`)."""
         match_id, _, decision = member.partition("\t")
         try:
             async with self._lock(match_id):
@@ -630,15 +630,15 @@ class MatchService:
         return 0
 
     async def sweep_outbox(self, grace_s: float = 3.0) -> int:
-        """:func:`services.sweepers.sweep_outbox` over this service."""
+        """:func:`services.engine.sweepers.sweep_outbox` over this service."""
         return await sweepers.sweep_outbox(self, grace_s)
 
     async def sweep_leases(self) -> int:
-        """:func:`services.sweepers.sweep_leases` over this service."""
+        """:func:`services.engine.sweepers.sweep_leases` over this service."""
         return await sweepers.sweep_leases(self)
 
     async def run_sweeper(self, every_s: float = 1.0, grace_s: float = 3.0) -> None:
-        """:func:`services.sweepers.run` over this service (a background task of every engine server)."""
+        """:func:`services.engine.sweepers.run` over this service (a background task of every engine server)."""
         await sweepers.run(self, every_s, grace_s)
 
     # ------------------------------------------------------------------ watch

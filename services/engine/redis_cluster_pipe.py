@@ -1,6 +1,6 @@
-"""The engine's pipelined hot path (services/redis_pipe.py) against a Redis Cluster.
+"""The engine's pipelined hot path (services/engine/redis_pipe.py) against a Redis Cluster.
 
-One :class:`services.redis_pipe.PipelinedConnection` per primary; each command goes to the
+One :class:`services.engine.redis_pipe.PipelinedConnection` per primary; each command goes to the
 primary of its first key's hash slot, from the slot map of redis-py's cluster client
 (:class:`redis.asyncio.RedisCluster`, which the rest of the store uses). Redirections and
 failovers are followed here:
@@ -56,7 +56,7 @@ from redis.exceptions import (
     TryAgainError,
 )
 
-from services.redis_pipe import Arg, PipelinedConnection, WriteStats
+from services.engine.redis_pipe import Arg, PipelinedConnection, WriteStats
 
 log = logging.getLogger(__name__)
 

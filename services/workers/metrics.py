@@ -4,7 +4,7 @@ Set ``FENGSHENG_WORKER_METRICS_PORT`` (and optionally ``FENGSHENG_METRICS_HOST``
 ``127.0.0.1``: the series name queues and tasks, which is nobody's business outside the
 cluster; a container sets ``0.0.0.0`` and keeps the port unpublished) in a worker's
 environment and, once the worker is ready, it serves ``/metrics`` on that port
-(``fengsheng worker`` and ``celery -A services.celery_app worker`` alike; the ``threads``
+(``fengsheng worker`` and ``celery -A services.workers.celery_app worker`` alike; the ``threads``
 and ``solo`` pools, where tasks run in the worker's own process):
 
 | series | what |
@@ -37,7 +37,7 @@ from prometheus_client import REGISTRY, Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from services.store import LEASES_PREFIX, OUTBOX_PREFIX, SLOTS_KEY, slot_tag
+from services.engine.store import LEASES_PREFIX, OUTBOX_PREFIX, SLOTS_KEY, slot_tag
 
 log = logging.getLogger("fengsheng.worker_metrics")
 
@@ -92,7 +92,7 @@ class BrokerCollector(Collector):
                 pipe.llen(q)
             pipe.hlen("unacked")
             values = pipe.execute()
-            # one outbox and one lease set per hash slot (services/store.py)
+            # one outbox and one lease set per hash slot (services/engine/store.py)
             tags = [slot_tag(int(x)) for x in self.matches.smembers(SLOTS_KEY)]
             pipe = self.matches.pipeline(transaction=False)
             for tag in tags:

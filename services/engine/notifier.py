@@ -1,5 +1,5 @@
 """Match notifications for watchers: one Redis pattern subscription per process
-(``fs:m:{*}:n``, published by every write script of :mod:`services.store`) that wakes the
+(``fs:m:{*}:n``, published by every write script of :mod:`services.engine.store`) that wakes the
 watchers of a match when its version changes. Watchers also poll, so a lost notification
 costs latency, never data."""
 
@@ -10,7 +10,7 @@ import contextlib
 import logging
 from collections.abc import Iterator
 
-from services.store import NOTIFY_PATTERN, MatchStore, match_id_of_channel
+from services.engine.store import NOTIFY_PATTERN, MatchStore, match_id_of_channel
 
 log = logging.getLogger(__name__)
 

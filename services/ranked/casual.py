@@ -20,7 +20,7 @@ ticket.
 What bounds it: a bot pays a request of its rate for a table and for an answer, and
 neither the caller nor a challenged bot may pass its concurrent-match limit; people open
 tables through the gateway, whose creation routes are rate limited per address. Tables,
-challenges and their tickets expire (:data:`services.ranked.CASUAL_TTL_MS`).
+challenges and their tickets expire (:data:`services.ranked.store.CASUAL_TTL_MS`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from fengsheng.v1 import engine_service_pb2 as es
 from services.errors import BadRequest, MatchNotFound
-from services.ranked import (
+from services.ranked.store import (
     CASUAL_TTL_MS,
     SeatPlan,
     bot_holder,
@@ -48,7 +48,7 @@ from services.ranked import (
 )
 
 if TYPE_CHECKING:
-    from services.ranked_service import BotIdentity, RankedService
+    from services.ranked.service import BotIdentity, RankedService
 
 log = logging.getLogger(__name__)
 
@@ -126,8 +126,8 @@ async def open_table(svc: RankedService, holder: str, name: str, *, bot: BotIden
                      players: int, seats: list[str]) -> dict[str, Any]:  # fmt: skip
     """Open a casual table: the caller's ticket, ``matched`` (house bots only) or
     ``pending`` (a challenge, until every challenged bot and player answers)."""
-    from services.matchmaking import Schedule, queue_settings
-    from services.ranked_service import Exhausted
+    from services.errors import Exhausted
+    from services.ranked.matchmaking import Schedule, queue_settings
 
     if bot is not None:
         await svc.take(bot)
@@ -291,7 +291,7 @@ async def answer(svc: RankedService, ticket_id: str, holder: str, name: str, acc
     the ticket as it is then (``matched`` when this acceptance was the last one), and
     whether its change was published to the holder (false: the answer changed nothing, the
     invitation was answered before, or its challenge had ended)."""
-    from services.ranked_service import Exhausted, Forbidden
+    from services.errors import Exhausted, Forbidden
 
     if bot is not None:
         await svc.take(bot)
@@ -399,8 +399,8 @@ async def join_bots_queue(svc: RankedService, bot: BotIdentity, *, ruleset: str,
     ruleset and table size as soon as there are enough, or, after ``fill_after_s`` (0: at
     once), with those waiting and house bots in the seats still free. Never rated. The
     bot's ticket: ``queued`` (then ``matched``, published), or ``matched`` already."""
-    from services.matchmaking import queue_settings
-    from services.ranked_service import Exhausted
+    from services.errors import Exhausted
+    from services.ranked.matchmaking import queue_settings
 
     await svc.take(bot)
     try:
@@ -457,7 +457,7 @@ async def _take_table(svc: RankedService, queue: str, ticket_id: str, ruleset: s
     seats left): the table is created and every ticket ``matched`` (published)."""
     import random
 
-    from services.matchmaking import Schedule
+    from services.ranked.matchmaking import Schedule
 
     took = await asyncio.to_thread(svc.store.redis.eval, _TAKE, 1, queue, ticket_id, players, int(now))
     ids = [t.decode() if isinstance(t, bytes) else str(t) for t in took or []]

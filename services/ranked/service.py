@@ -1,6 +1,6 @@
 """The ranked-play service layer: what the ``RankedService`` and ``BotService`` servicers
-(:mod:`services.ranked_grpc`) call. Async; Redis work runs in threads on the synchronous
-:class:`services.ranked.RankedStore` (the same code the Celery tasks use).
+(:mod:`services.ranked.grpc`) call. Async; Redis work runs in threads on the synchronous
+:class:`services.ranked.store.RankedStore` (the same code the Celery tasks use).
 """
 
 from __future__ import annotations
@@ -13,8 +13,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fengsheng.v1 import game_pb2
-from services.errors import BadRequest, MatchExists, MatchNotFound, ServiceError
-from services.ladder import (
+from services.engine.matches import ActResult, MatchService
+from services.errors import (
+    BadRequest,
+    Exhausted,
+    Forbidden,
+    MatchNotFound,
+    NameTaken,
+    Replaced,
+    Unauthenticated,
+)
+from services.limits import BotLimits, LimitExceeded, RateLimiter
+from services.ranked.ladder import (
     ALL_TIME,
     BOT,
     HUMAN,
@@ -24,10 +34,8 @@ from services.ladder import (
     known_ruleset,
     season_scope,
 )
-from services.limits import BotLimits, LimitExceeded, RateLimiter
-from services.matches import ActResult, MatchService
-from services.matchmaking import queue_settings
-from services.ranked import RankedStore, bot_holder, notify_channel
+from services.ranked.matchmaking import queue_settings
+from services.ranked.store import RankedStore, bot_holder, notify_channel
 
 #: what a bot past its concurrent-match limit is told to wait before queueing again
 MATCHES_RETRY_AFTER_S = 5.0
@@ -39,49 +47,6 @@ FREE_ANSWERS = 3
 def live_key(bot_id: str) -> str:
     """The bot's live stream id: only that stream's actions are taken (one live stream per bot)."""
     return f"bot:live:{bot_id}"
-
-
-class Unauthenticated(ServiceError):
-    """No valid bot token."""
-
-    kind = "unauthenticated"
-
-
-class Forbidden(ServiceError):
-    """The token's bot does not hold this seat of this match (or this ticket)."""
-
-    kind = "forbidden"
-
-
-class Exhausted(ServiceError):
-    """A per-bot limit: request rate, concurrent matches or streams; ``retry_after_s`` is how
-    long to wait before the same request can succeed."""
-
-    kind = "rate_limited"
-
-    def __init__(self, message: str, *, kind: str = "rate_limited", retry_after_s: float = 0.0) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.retry_after_s = retry_after_s
-
-
-class NameTaken(MatchExists):
-    """A bot name another live account has (case-insensitive), or one reserved for house
-    bots (``house...``): ``ALREADY_EXISTS``, HTTP 409 ``name_taken``."""
-
-    kind = "name_taken"
-
-
-class Revoked(ServiceError):
-    """The token this stream authenticated with was revoked (or rotated away)."""
-
-    kind = "revoked"
-
-
-class Replaced(ServiceError):
-    """A newer stream of the same bot took over: this one no longer acts, and is closed."""
-
-    kind = "replaced"
 
 
 @dataclass(frozen=True)
@@ -140,9 +105,9 @@ class RankedService:
 
     def migrate(self) -> None:
         """Startup work on the stored data: ladder ids and ranked match records' seat ids
-        with ``#`` become canonical ids (:mod:`services.player_ids`); once per Redis, then
+        with ``#`` become canonical ids (:mod:`services.ranked.player_ids`); once per Redis, then
         a no-op."""
-        from services.player_ids import migrate_ladder_ids, migrate_match_ids
+        from services.ranked.player_ids import migrate_ladder_ids, migrate_match_ids
 
         migrate_ladder_ids(self.store.redis)
         migrate_match_ids(self.store.redis)
@@ -221,9 +186,9 @@ class RankedService:
     async def open_table(self, holder: str, name: str, *, bot: BotIdentity | None, ruleset: str, players: int,
                          seats: list[str], queue: bool = False, fill_after_s: float = 0.0
                          ) -> dict[str, Any]:  # fmt: skip
-        """A casual (never rated) table: :func:`services.casual.open_table`; ``queue``: a bot
-        waits for other bots first, :func:`services.casual.join_bots_queue`."""
-        from services.casual import join_bots_queue, open_table
+        """A casual (never rated) table: :func:`services.ranked.casual.open_table`; ``queue``: a bot
+        waits for other bots first, :func:`services.ranked.casual.join_bots_queue`."""
+        from services.ranked.casual import join_bots_queue, open_table
 
         if queue:
             if bot is None or seats:
@@ -233,8 +198,8 @@ class RankedService:
 
     async def answer_challenge(self, ticket_id: str, holder: str, name: str, accept: bool, *,
                                bot: BotIdentity | None) -> tuple[dict[str, Any], bool]:  # fmt: skip
-        """Accept or decline a challenge's invitation: :func:`services.casual.answer`."""
-        from services.casual import answer
+        """Accept or decline a challenge's invitation: :func:`services.ranked.casual.answer`."""
+        from services.ranked.casual import answer
 
         return await answer(self, ticket_id, holder, name, accept, bot=bot)
 
@@ -256,7 +221,7 @@ class RankedService:
 
     async def open_stream(self, bot: BotIdentity, stream_id: str) -> None:
         """Make ``stream_id`` the bot's one live stream: its older stream, if any, is replaced
-        (it notices within :data:`services.ranked_grpc.LIVE_CHECK_S`, is told and closes, and
+        (it notices within :data:`services.ranked.connection.LIVE_CHECK_S`, is told and closes, and
         its actions are refused from now on). A Connect takes one unit of the request rate, so
         reconnecting in a loop is limited like any other request."""
         await self.take(bot)
@@ -337,7 +302,7 @@ class RankedService:
             raise MatchNotFound(f"no ticket {ticket_id!r}")
         if holder and ticket["holder"] != holder:
             raise Forbidden("this ticket belongs to someone else")
-        from services.casual import expire_due
+        from services.ranked.casual import expire_due
 
         return await expire_due(self, ticket)  # a challenge past its deadline: expired now
 
@@ -407,8 +372,8 @@ class RankedService:
     def _known(self, ladder: str, player_id: str) -> bool:
         """Whether ``player_id`` is on ``ladder`` (rated once, on any ruleset) or is a live
         bot account (a new bot has an empty history, not an unknown id)."""
-        from services.ladder import NAMES_KEY
-        from services.ranked import bot_key
+        from services.ranked.ladder import NAMES_KEY
+        from services.ranked.store import bot_key
 
         if self.store.redis.hexists(NAMES_KEY, f"{ladder}:{player_id}"):
             return True
@@ -416,7 +381,7 @@ class RankedService:
 
     async def bot_profile(self, bot_id: str, limit: int) -> dict[str, Any]:
         """A registered bot's public profile (never its owner or token)."""
-        from services.ranked import bot_key
+        from services.ranked.store import bot_key
 
         raw = await asyncio.to_thread(self.store.redis.hgetall, bot_key(bot_id)) if bot_id else {}
         if not raw:
@@ -483,7 +448,7 @@ class RankedService:
     async def _history(self, match_id: str, seat: int) -> tuple[list[game_pb2.Event], str, game_pb2.Decision | None]:
         """The events ``seat`` may see from the match's start, the last stream id read, and
         the decision open as of that entry."""
-        from services.matches import seat_item
+        from services.engine.matches import seat_item
 
         events: list[game_pb2.Event] = []
         after, pending = "", None

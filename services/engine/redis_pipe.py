@@ -1,6 +1,6 @@
 """One pipelined Redis connection for the engine service's hot path: the action write.
 
-Every action is one script call (:data:`services.store.ACT_SCRIPT`). Through redis-py's
+Every action is one script call (:data:`services.engine.store.ACT_SCRIPT`). Through redis-py's
 asyncio client each call costs the engine process about 200 µs of CPU on the reference
 machine (2 cores): the connection pool's lock and condition, the retry wrapper, the
 stream reader, the parser wrapper, the command packer in Python, on top of the socket

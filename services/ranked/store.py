@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from services.ladder import DEFAULT_RULESET
+from services.ranked.ladder import DEFAULT_RULESET
 
 QUEUE_KEY = "mm:{mm}:q"
 ACTIVE_KEY = "mm:{mm}:active"
@@ -35,7 +35,7 @@ def holder_key(holder: str) -> str:
 
 
 def invitations_key(holder: str) -> str:
-    """The holder's open challenge invitations (services/casual.py): ticket ids scored by
+    """The holder's open challenge invitations (services/ranked/casual.py): ticket ids scored by
     their deadline (ms), so a stream that connects late is sent them (:meth:`RankedStore.open_invitations`)."""
     return f"mm:{{mm}}:inv:{holder}"
 
@@ -215,7 +215,7 @@ def ticket_dict(ticket_id: str, raw: dict[bytes, bytes]) -> dict[str, Any]:
         "turn_timeout_s": float(f.get("timeout", 0)),
         "matched_ms": int(f.get("matched", 0)),
         "ruleset": f.get("ruleset", DEFAULT_RULESET),  # tickets from before rulesets: return's
-        "expires_ms": int(f.get("expires", 0)),  # a challenge's (services/casual.py)
+        "expires_ms": int(f.get("expires", 0)),  # a challenge's (services/ranked/casual.py)
         "challenger": f.get("challenger", ""),
     }
 

@@ -29,7 +29,7 @@ CACHED = Gauge("fengsheng_cached_matches", "Matches held in this replica's cache
 
 
 def track_service(service: Any) -> None:
-    """Point the cache gauges at ``service`` (a :class:`services.matches.MatchService`)."""
+    """Point the cache gauges at ``service`` (a :class:`services.engine.matches.MatchService`)."""
 
     def active() -> int:
         return sum(1 for m in list(service._cache.values()) if not m.game.is_over)
@@ -41,7 +41,7 @@ def track_service(service: Any) -> None:
 
 class _StoreWrites(Collector):
     """The action writes' Redis traffic: commands sent and the socket writes that carried
-    them (group commit: commands / writes is the mean group size; services/redis_pipe.py)."""
+    them (group commit: commands / writes is the mean group size; services/engine/redis_pipe.py)."""
 
     def __init__(self) -> None:
         self.service: Any = None

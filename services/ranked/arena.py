@@ -1,5 +1,5 @@
 """Ranked matches among bot policies, played in-process on the engine and rated with the
-ladder's own code (:mod:`services.ladder`): ``fengsheng arena``, ``bench/ladder.py`` and
+ladder's own code (:mod:`services.ranked.ladder`): ``fengsheng arena``, ``bench/ladder.py`` and
 the rating-quality test.
 
 Entrants are named policies (``engine.bots.POLICIES``); when there are fewer entrants than
@@ -17,7 +17,7 @@ from engine import Game
 from engine.bots import POLICIES
 from engine.rulesets import RULESET_IDS, get_ruleset
 from fengsheng.v1 import game_pb2
-from services.ladder import MatchResult, MemoryLadder, Participant, current_season
+from services.ranked.ladder import MatchResult, MemoryLadder, Participant, current_season
 
 #: Policies that never read their observation (building one is most of a move's cost).
 _BLIND = frozenset({"random"})

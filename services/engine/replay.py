@@ -47,9 +47,9 @@ from engine import Game
 from engine.game import Event
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
+from services.engine.matches import MATCH_ID_RE
+from services.engine.store import HistoryEntry, MatchStore
 from services.errors import BadRequest, MatchNotFound, NotOver
-from services.matches import MATCH_ID_RE
-from services.store import HistoryEntry, MatchStore
 
 #: ``GetReplayStepsRequest.view`` for everything revealed (only once the match is over)
 VIEW_ALL = -2

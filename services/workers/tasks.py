@@ -32,8 +32,8 @@ from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services import config
 from services.bot_levels import search_budget_ms
-from services.celery_app import app
 from services.channels import engine_channel
+from services.workers.celery_app import app
 
 log = logging.getLogger("fengsheng.tasks")
 
@@ -238,7 +238,7 @@ def bot_move(
     origin: str = "bot",
 ) -> str:
     """Play ``seat``'s move for ``decision`` with the named policy: a house bot's seat
-    (``origin="bot"``) or an away seat's stand-in (``origin="away"``, services/matches.py).
+    (``origin="bot"``) or an away seat's stand-in (``origin="away"``, services/engine/matches.py).
 
     A house bot's task then goes on with its match's following house bot decisions while
     they need no think delay (``ActRequest.play_next_bot``: the engine hands back each one
@@ -247,7 +247,7 @@ def bot_move(
     instead of a broker round trip, a GetObservation and an Act. Each move is decided from
     its own seat's observation only.
 
-    The bot's thinking time is the task's countdown (services/scheduler.py): the task runs
+    The bot's thinking time is the task's countdown (services/engine/scheduler.py): the task runs
     when it is due and never sleeps in its worker thread. ``delay_s`` is accepted for
     messages queued by an older engine and ignored."""
     log.info("bots.move start match=%s seat=%s decision=%s", match_id, seat, decision)

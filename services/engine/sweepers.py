@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from fengsheng.redis_errors import STORE_UNAVAILABLE
 
 if TYPE_CHECKING:
-    from services.matches import MatchService
+    from services.engine.matches import MatchService
 
 log = logging.getLogger(__name__)
 

@@ -1,15 +1,15 @@
 """Celery tasks of ranked play: ``matchmaking.tick`` and ``ladder.update``.
 
-Thin, like :mod:`services.tasks`: they take ids, re-read Redis and the engine service
+Thin, like :mod:`services.workers.tasks`: they take ids, re-read Redis and the engine service
 (over gRPC, ``FENGSHENG_ENGINE_ADDR``), and call one function of the service layer.
 
 - ``matchmaking.tick`` (Celery beat, every ``FENGSHENG_MM_TICK_S``; also callable): one
-  :func:`services.matchmaking.tick`, then a sweep of unrated ranked matches that are over
+  :func:`services.ranked.matchmaking.tick`, then a sweep of unrated ranked matches that are over
   (in case a game-over hook was lost) which queues ``ladder.update`` for them.
 - ``ladder.update(match_id)``: rates a finished ranked match once (the ladder's done marker
   is written in the same MULTI/EXEC as the ratings); a no-op for unranked matches, for
   matches not over yet, and for matches already rated. The engine service queues it when a
-  write ends a game (:meth:`services.scheduler.CeleryScheduler.game_over`).
+  write ends a game (:meth:`services.engine.scheduler.CeleryScheduler.game_over`).
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
 from services import config
 from services.bot_levels import SEAT_KINDS
-from services.celery_app import app
-from services.ladder import MatchResult, Participant, RedisLadder
-from services.matchmaking import MatchIdTaken, Schedule, tick
-from services.ranked import RankedStore
-from services.tasks import RPC_TIMEOUT_S, TRANSIENT, engine_stub
+from services.ranked.ladder import MatchResult, Participant, RedisLadder
+from services.ranked.matchmaking import MatchIdTaken, Schedule, tick
+from services.ranked.store import RankedStore
+from services.workers.celery_app import app
+from services.workers.tasks import RPC_TIMEOUT_S, TRANSIENT, engine_stub
 
 log = logging.getLogger("fengsheng.ranked")
 
@@ -82,7 +82,7 @@ def sweep_finished(store: RankedStore, limit: int = 50) -> list[str]:
 
 @app.task(name="matchmaking.tick", acks_late=True, ignore_result=True)
 def matchmake() -> dict[str, Any]:
-    """One matchmaking pass (see :func:`services.matchmaking.tick`) and the finished-match sweep."""
+    """One matchmaking pass (see :func:`services.ranked.matchmaking.tick`) and the finished-match sweep."""
     store = ranked_store()
     schedule = Schedule.from_env()
     # one pass per period however many beats run (every worker embeds one): a short lock

@@ -1,7 +1,7 @@
-"""An in-memory stand-in for :class:`services.store.MatchStore`, for fast unit tests of the
+"""An in-memory stand-in for :class:`services.engine.store.MatchStore`, for fast unit tests of the
 service layer's compare-and-set, idempotency, outbox and lease logic (issue 15, point 6).
 
-It keeps the same observable contract as the Lua scripts of :mod:`services.store`: a write
+It keeps the same observable contract as the Lua scripts of :mod:`services.engine.store`: a write
 applies only at the expected version (else nothing is written and the stored version comes
 back), the history is append-only, a write ZADDs the new decision's outbox member (or, for a
 decision leased to its caller, its lease) and removes the lease of the decision it answered,
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.store import HistoryEntry, StoredEvent, StoredMatch, WriteResult
+from services.engine.store import HistoryEntry, StoredEvent, StoredMatch, WriteResult
 
 
 @dataclass
@@ -32,7 +32,7 @@ class _Match:
 
 
 class FakeMatchStore:
-    """The match store's methods that :class:`services.matches.MatchService` calls, in memory."""
+    """The match store's methods that :class:`services.engine.matches.MatchService` calls, in memory."""
 
     def __init__(self) -> None:
         self.matches: dict[str, _Match] = {}

@@ -37,9 +37,9 @@ from typing import cast
 import redis.asyncio as aioredis
 
 from fengsheng.retention import DEFAULT_FINISHED_TTL_S, Retention
+from services.engine.redis_cluster_pipe import ClusterPipelinedConnection
+from services.engine.redis_pipe import PipelinedConnection
 from services.redis_client import async_client
-from services.redis_cluster_pipe import ClusterPipelinedConnection
-from services.redis_pipe import PipelinedConnection
 
 _PLAIN_KWARGS = ("password", "username", "ssl", "ssl_ca_certs", "ssl_cert_reqs", "socket_connect_timeout")
 
@@ -335,13 +335,13 @@ class MatchStore:
         retention: Retention | None = None,
     ) -> None:
         """``group_commit_s``: how long an action's write may wait to go out with others
-        (see :class:`services.redis_pipe.PipelinedConnection`; 0 = never). ``retention``:
+        (see :class:`services.engine.redis_pipe.PipelinedConnection`; 0 = never). ``retention``:
         the matches' lifetimes (default: from the environment, fengsheng/retention.py)."""
         self.redis = redis
         self.retention = retention or Retention.from_env()
         self._act = redis.register_script(self._with_ttls(ACT_SCRIPT))
         #: the hot path (action writes, version reads) skips redis-py's per-call cost
-        #: (services/redis_pipe.py)
+        #: (services/engine/redis_pipe.py)
         self.pipe: PipelinedConnection | ClusterPipelinedConnection
         if isinstance(redis, aioredis.RedisCluster):
             self.pipe = ClusterPipelinedConnection(redis, coalesce_s=group_commit_s)

@@ -14,7 +14,7 @@ A ranked match's id (``rk-`` and 14 random hex digits) must name a match that ma
 itself created: the engine refuses an id it already has (``ALREADY_EXISTS``, raised here as
 :class:`MatchIdTaken`), and matchmaking then gives the tickets back and tries a fresh id
 (never seating anyone in a match someone else dealt). The deal's seed is left to the
-engine, which draws it from the OS CSPRNG (services/matches.py).
+engine, which draws it from the OS CSPRNG (services/engine/matches.py).
 
 The rating window: a ticket waiting ``w`` seconds accepts opponents whose mu is within
 ``window(w) = min(window_base + window_growth * w, window_max)`` of its own; two tickets
@@ -35,9 +35,9 @@ from typing import Any
 
 from engine.rulesets import get_ruleset
 from services.bot_levels import DEFAULT_BANDS, bands_from_env, level_for_rating
-from services.ladder import DEFAULT_RULESET, current_season, known_ruleset
-from services.player_ids import house_id
-from services.ranked import RankedStore, SeatPlan, player_of
+from services.ranked.ladder import DEFAULT_RULESET, current_season, known_ruleset
+from services.ranked.player_ids import house_id
+from services.ranked.store import RankedStore, SeatPlan, player_of
 
 log = logging.getLogger("fengsheng.matchmaking")
 
