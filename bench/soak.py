@@ -28,7 +28,7 @@ replica each, ``FENGSHENG_MATCH_REDIS_URL``) and the other roles on the single R
 ``--think S`` makes the script's seat answer like a person, after S seconds on average.
 
 Usage: ``python bench/soak.py --matches 100 --minutes 10 --fault-every 30``
-(issue 15's figure: ``--matches 500 --engines 3 --workers 2 --cluster --think 2 --fault-every 0``)
+(issue 15's figure: ``--matches 500 --engines 3 --workers 2 --cluster --think 2 --bot-delay 1 --fault-every 0``)
 """
 
 from __future__ import annotations
@@ -143,6 +143,7 @@ class Stats:
     acked: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # match -> (decision, action)
     errors: dict[str, int] = field(default_factory=dict)
     reconnects: int = 0
+    cut_at_end: int = 0
     created: list[str] = field(default_factory=list)
     completed: list[str] = field(default_factory=list)
     completed_in_window: int = 0
@@ -152,11 +153,20 @@ class Stats:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
+@dataclass(frozen=True)
+class Pace:
+    """How fast the seats answer: the script's seat (a person) thinks ``think`` s on average
+    (0.5–1.5×) before each answer; bots wait ``bot_delay`` s before each move (the match's
+    ``bot_delay_s``). Zero: at once."""
+
+    think: float = 0.0
+    bot_delay: float = 0.0
+
+
 async def play_match(
-    base: str, stats: Stats, rng: random.Random, stop_at: float, hard_stop: float, think: float = 0.0
+    base: str, stats: Stats, rng: random.Random, stop_at: float, hard_stop: float, pace: Pace = Pace()
 ) -> None:
-    """Create one match (seat 0 external, the rest bots) and play seat 0 over the WebSocket,
-    thinking ``think`` seconds on average (0.5–1.5×) before each answer, as a person would."""
+    """Create one match (seat 0 external, the rest bots) and play seat 0 over the WebSocket."""
     import httpx
     import websockets
 
@@ -167,7 +177,7 @@ async def play_match(
                 seats = ["external"] + [rng.choice(BOT_KINDS) for _ in range(4)]
                 # no seed: a match with an external seat is dealt by the server (a chosen deal is
                 # for practice only, gateway/schemas.py CreateMatchIn.seed)
-                created = await http.post("/api/matches", json={"seats": seats})
+                created = await http.post("/api/matches", json={"seats": seats, "bot_delay_s": pace.bot_delay})
                 created.raise_for_status()
                 match_id = created.json()["match_id"]
                 joined = await http.post(
@@ -204,8 +214,8 @@ async def play_match(
                         if decision in pending:
                             continue
                         action = rng.choice(msg["legal_actions"])
-                        if think > 0:
-                            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                        if pace.think > 0:
+                            await asyncio.sleep(pace.think * rng.uniform(0.5, 1.5))
                         pending[decision] = (action, time.perf_counter())
                         await ws.send(json.dumps({"decision": decision, "action": action}))
                     elif kind == "result":
@@ -231,7 +241,10 @@ async def play_match(
                         over = True
                         break
         except TimeoutError:
-            stats.error("ws_timeout")
+            if time.monotonic() >= hard_stop - 1.0:
+                stats.cut_at_end += 1  # still playing when the run ended: unfinished, not an error
+            else:
+                stats.error("ws_timeout")
         except (OSError, websockets.exceptions.WebSocketException) as exc:
             code = getattr(getattr(exc, "rcvd", None), "code", None)
             if code is not None and code >= 4500:
@@ -245,7 +258,7 @@ async def play_match(
 
 
 async def run_load(
-    base: str, matches: int, seconds: float, drain: float, seed: int, stats: Stats, think: float = 0.0
+    base: str, matches: int, seconds: float, drain: float, seed: int, stats: Stats, pace: Pace = Pace()
 ) -> float:
     rng = random.Random(seed)
     start = time.monotonic()
@@ -256,7 +269,7 @@ async def run_load(
         lane_rng = random.Random(rng.randrange(2**62) + i)
         while time.monotonic() < stop_at:
             try:
-                await play_match(base, stats, lane_rng, stop_at, hard_stop, think)
+                await play_match(base, stats, lane_rng, stop_at, hard_stop, pace)
             except Exception as exc:  # keep the lane going; count it
                 stats.error(f"lane_{type(exc).__name__}")
                 await asyncio.sleep(0.5)
@@ -418,6 +431,9 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--bot-delay", type=float, default=0.0, help="bots wait this many s before each move (default 0; at most 5)"
+    )
+    parser.add_argument(
         "--think",
         type=float,
         default=0.0,
@@ -538,7 +554,8 @@ def main() -> int:
                 daemon=True,
             )
             injector.start()
-        elapsed = asyncio.run(run_load(base, args.matches, seconds, args.drain, args.seed, stats, args.think))
+        pace = Pace(think=args.think, bot_delay=args.bot_delay)
+        elapsed = asyncio.run(run_load(base, args.matches, seconds, args.drain, args.seed, stats, pace))
         stop.set()
         if injector is not None:
             injector.join(120)
@@ -547,11 +564,14 @@ def main() -> int:
             if not e.alive():
                 e.start()
                 wait_grpc(f"127.0.0.1:{p}")
+        for w in workers:  # no bot moves while the histories, streams and replays are read
+            w.stop()
         checked = verify(match_url, redis_url, f"127.0.0.1:{ports[0]}", stats)
         window_actions = checked["actions"]
         result = {
             "matches_concurrent": args.matches,
             "think_s": args.think,
+            "bot_delay_s": args.bot_delay,
             "minutes": args.minutes,
             "engines": args.engines,
             "match_store": "cluster: 3 primaries + 3 replicas" if args.cluster else "one Redis",
@@ -569,6 +589,7 @@ def main() -> int:
             "errors": sum(v for k, v in stats.errors.items() if not k.startswith("rejected_")),
             "error_kinds": stats.errors,
             "ws_reconnects": stats.reconnects,
+            "cut_at_end": stats.cut_at_end,
             "unfinished_matches": checked["unfinished_matches"],
             "stalled_matches": checked["stalled_matches"],
             "lost_actions": checked["lost_actions"],
