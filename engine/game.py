@@ -21,7 +21,7 @@ from engine.determinize import determinize
 from engine.errors import IllegalAction
 from engine.kinds import PromptKind
 from engine.notation import normalize
-from engine.observation import IDENTITY, build_observation
+from engine.observation import IDENTITY, PublicView, build_observation
 from engine.ruleset import Ruleset
 from engine.rulesets import RULESET_IDS, get_ruleset
 from engine.snapshot import state_from_bytes, state_to_bytes
@@ -119,7 +119,7 @@ class Game:
         #: The applied actions, ``(seat, action)`` in canonical notation.
         self.history: list[tuple[int, str]] = []
         self._legal_cache: tuple[int, int, list[str]] = (-1, -1, [])
-        self._public_cache: tuple[tuple[int, int, bool], game_pb2.Observation] | None = None
+        self._public_cache: tuple[tuple[int, int, bool], PublicView] | None = None
 
     # ------------------------------------------------------------------ creation
     @classmethod
