@@ -88,13 +88,32 @@ def _seat(seat: int, alive: bool, identity: int, identity_revealed: bool, intel:
           hand_count: int, hand: tuple[int, ...], character: str, exposed: bool, locked: bool, relation: int,
           secret_character: str, options: tuple[str, ...], secret_task: str) -> game_pb2.Observation:
     obs = game_pb2.Observation()
-    sv = obs.seats.add(seat=seat, alive=alive, identity_revealed=identity_revealed, intel=intel,
-                       hand_count=hand_count, character=character, exposed=exposed, locked=locked,
-                       relation=relation, secret_character=secret_character, secret_task=secret_task)
+    sv = obs.seats.add(seat=seat, relation=relation)
+    # only the fields that differ from their default (the same message, built faster)
+    if alive:
+        sv.alive = True
     if identity:
         sv.identity = cast("game_pb2.Identity", identity)
-    sv.hand.extend(hand)
-    sv.character_options.extend(options)
+    if identity_revealed:
+        sv.identity_revealed = True
+    if intel:
+        sv.intel.extend(intel)
+    if hand_count:
+        sv.hand_count = hand_count
+    if hand:
+        sv.hand.extend(hand)
+    if character:
+        sv.character = character
+    if exposed:
+        sv.exposed = True
+    if locked:
+        sv.locked = True
+    if secret_character:
+        sv.secret_character = secret_character
+    if options:
+        sv.character_options.extend(options)
+    if secret_task:
+        sv.secret_task = secret_task
     return obs
 
 
