@@ -12,7 +12,8 @@ information out by construction:
    shape only: the cards the seat cannot see anywhere (the deck minus every card its
    observation shows), the identity cards not shown to it (the player-count table minus its
    own and the revealed ones, or an assignment drawn from a belief), what it learned in
-   private events (an identity looked at), the characters in play it has not seen.
+   private events (an identity looked at), the characters in play it has not seen, the
+   secret task cards (谍战篇 神秘人) it has not seen.
 3. :func:`realize` writes that world into a clone of the state: it pairs each hidden slot's
    real content with the sampled one and renames the card everywhere the state names it
    (zones, the response chain, half-resolved frames, marks, the open prompt), so every card
@@ -24,7 +25,8 @@ So the determinized game's observation for ``seat`` is the real one (tests/unit/
 test_determinize.py checks it over many random positions and every seat), and the sampled
 contents depend on nothing the seat has not seen. Ruleset-generic: it reads only the core
 state, :attr:`Ruleset.face_down_kinds`, :attr:`Ruleset.identity_table`,
-:attr:`Ruleset.cards` and :attr:`Ruleset.secret_codes` (docs/rule-decisions.md, "Determinization").
+:attr:`Ruleset.cards` (its printed modes too), :attr:`Ruleset.secret_codes` and
+:attr:`Ruleset.secret_tasks` (docs/rule-decisions.md, "Determinization").
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.marks import placed as characters_placed
-from engine.observation import IDENTITY
+from engine.observation import IDENTITY, MODE
 from engine.state import Frame, Item, Kill, Mark, Prompt, State, Transit
 from fengsheng.v1 import game_pb2
 
@@ -46,6 +48,8 @@ if TYPE_CHECKING:
 
 #: Protobuf identity enum -> identity id.
 IDENTITY_ID: dict[int, str] = {v: k for k, v in IDENTITY.items()}
+#: Protobuf transmission enum -> the mode's id (``secret``, ``left`` …).
+MODE_ID: dict[int, str] = {v: k for k, v in MODE.items()}
 
 #: A belief over the hidden identities: ``(seats, assignments, weights)``, see
 #: :func:`sample_world`.
@@ -81,6 +85,9 @@ class Shape:
     """Chain indices whose hidden code (秘密下达) the seat does not know."""
     send_code: bool
     """This turn's send is bound by a code the seat does not know."""
+    tasks: tuple[int, ...] = ()
+    """Seats whose secret task (谍战篇 神秘人's card, :attr:`Ruleset.secret_tasks`) the seat
+    has not seen: every other seat while the game is on (the tasks are shown at its end)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +103,8 @@ class World:
     """One character per character slot position (by ``Shape.character_slots``)."""
     codes: tuple[str, ...]
     """One code per ``Shape.codes``, then one for the send code if ``Shape.send_code``."""
+    tasks: tuple[str, ...] = ()
+    """One secret task per ``Shape.tasks`` (empty for a seat whose identity holds none)."""
 
 
 def _hidden_chain(g: Game, seat: int, item: Item) -> bool:
@@ -142,9 +151,10 @@ def shape_of(g: Game, seat: int) -> Shape:
             slots.append(("pool", -1, len(st.character_pool)))
     codes = tuple(k for k, item in enumerate(st.chain) if item.code and _hidden_chain(g, seat, item))
     send_code = bool(st.send_code) and seat not in (st.send_code_user, st.turn)
+    tasks = tuple(i for i in range(st.players) if i != seat) if g.ruleset.secret_tasks and not st.over else ()
     return Shape(seat, hands, len(st.pile), len(st.removed), tuple(discard),
                  t is not None and not t.face_up and seat not in t.known_by, chain, held, ids, tuple(slots),
-                 tuple(sorted(in_play)), codes, send_code)
+                 tuple(sorted(in_play)), codes, send_code, tasks)
 
 
 def card_slots(shape: Shape) -> int:
@@ -215,14 +225,22 @@ def private_cards(events: Sequence[Any], seat: int) -> dict[int, int]:
 
 
 def _place_cards(shape: Shape, cards: list[int], pinned: Mapping[int, int], rng: random.Random,
-                 chain_kinds: Sequence[str], functions: Sequence[str]) -> list[int]:
+                 chain_kinds: Sequence[str], functions: Sequence[str], transit_mode: str = "",
+                 modes: Sequence[str] = ()) -> list[int]:
     """Shuffle ``cards`` into the slots, first putting each pinned card in its seat's hand
-    (or on the pile top) while that place has room, and in each face-down chain slot a card
-    of the function the chain shows (a face-down 试探 is a 试探)."""
+    (or on the pile top) while that place has room, in each face-down chain slot a card
+    of the function the chain shows (a face-down 试探 is a 试探), and in a face-down intel in
+    transit a card printed with the mode it travels in (``modes``, where the ruleset prints
+    it: a 密电 is a 密电 card)."""
     rng.shuffle(cards)
     slots: list[int] = [0] * len(cards)
     at = sum(n for _, n in shape.hands) + shape.pile + shape.removed + len(shape.discard) + shape.transit
     taken: set[int] = set()
+    if shape.transit and modes and transit_mode:
+        fit = next((c for c in cards if modes[c] == transit_mode), 0)
+        if fit:
+            slots[at - 1] = fit
+            taken.add(fit)
     for j, kind in enumerate(chain_kinds):
         fits = [c for c in cards if c not in taken and functions[c] == kind] if functions else []
         if fits:
@@ -247,19 +265,24 @@ def _place_cards(shape: Shape, cards: list[int], pinned: Mapping[int, int], rng:
 def sample_world(obs: game_pb2.Observation, shape: Shape, rules_cards: int, identities: Sequence[str],
                  table: Sequence[int], rng: random.Random, *, codes: Sequence[str] = (),
                  known_identities: Mapping[int, str] | None = None, known_cards: Mapping[int, int] | None = None,
-                 prior: IdentityPrior | None = None, functions: Sequence[str] = ()) -> World:
+                 prior: IdentityPrior | None = None, functions: Sequence[str] = (), modes: Sequence[str] = (),
+                 tasks: Mapping[str, Sequence[str]] | None = None) -> World:
     """Draw the hidden contents for ``shape`` from the seat's observation alone.
 
     Cards: the unseen cards (:func:`unseen_cards`), shuffled into the slots. Identities: an
     assignment drawn from ``prior`` (a belief: seats, assignments, weights) when given, else
     the identity cards not shown to the seat (``table`` counts in ``identities`` order, minus
     its own, the revealed ones and ``known_identities``) shuffled onto the unseen seats.
-    Characters: those in play the seat does not see, shuffled. Codes: uniform over ``codes``."""
+    Characters: those in play the seat does not see, shuffled. Codes: uniform over ``codes``.
+    Secret tasks: for each seat of ``Shape.tasks`` whose (drawn or shown) identity holds one,
+    one of ``tasks[identity]`` other than the seat's own, without repeats."""
     cards = unseen_cards(obs, rules_cards)
     need = card_slots(shape)
     if len(cards) != need:
         raise ValueError(f"{len(cards)} unseen cards for {need} hidden card slots")
-    cards = _place_cards(shape, cards, known_cards or {}, rng, [obs.chain[k].kind for k in shape.chain], functions)
+    shown_mode = MODE_ID.get(obs.transit.mode, "") if obs.has_transit else ""
+    cards = _place_cards(shape, cards, known_cards or {}, rng, [obs.chain[k].kind for k in shape.chain], functions,
+                         shown_mode, modes)
     known = dict(known_identities or {})
     seats = shape.identity_seats
     assigned: dict[int, str] | None = None
@@ -300,7 +323,31 @@ def sample_world(obs: game_pb2.Observation, shape: Shape, rules_cards: int, iden
     while len(chars) < want:  # a character seen twice over (a copy shown in two places): reuse one
         chars.append(rng.choice(shape.characters_in_play))
     drawn = [rng.choice(list(codes)) for _ in range(len(shape.codes) + shape.send_code)] if codes else []
-    return World(tuple(cards), tuple(assigned[s] for s in seats), tuple(chars[:want]), tuple(drawn))
+    return World(tuple(cards), tuple(assigned[s] for s in seats), tuple(chars[:want]), tuple(drawn),
+                 _draw_tasks(obs, shape, assigned, tasks or {}, rng))
+
+
+def _draw_tasks(obs: game_pb2.Observation, shape: Shape, assigned: Mapping[int, str],
+                tasks: Mapping[str, Sequence[str]], rng: random.Random) -> tuple[str, ...]:
+    """A secret task for each seat of ``shape.tasks`` whose identity (drawn, else as shown)
+    holds one: the ruleset's cards for it minus the seat's own, without repeats."""
+    if not shape.tasks:
+        return ()
+    own = obs.seats[obs.viewer].secret_task if 0 <= obs.viewer < len(obs.seats) else ""
+    pools: dict[str, list[str]] = {}
+    out: list[str] = []
+    for s in shape.tasks:
+        ident = assigned.get(s) or IDENTITY_ID.get(obs.seats[s].identity, "")
+        cards = tasks.get(ident, ())
+        if not cards:
+            out.append("")
+            continue
+        if ident not in pools:
+            pools[ident] = [t for t in cards if t != own]
+            rng.shuffle(pools[ident])
+        pool = pools[ident]
+        out.append(pool.pop() if pool else rng.choice(list(cards)))
+    return tuple(out)
 
 
 #: How many worlds :func:`determinize` draws at most to find one that gives the seat the legal
@@ -445,6 +492,8 @@ def realize(g: Game, shape: Shape, world: World, rng: random.Random, *,
         st.chain[k].code = next(codes, st.chain[k].code)
     if shape.send_code:
         st.send_code = next(codes, st.send_code)
+    for s, task in zip(shape.tasks, world.tasks, strict=True):
+        st.seats[s].secret_task = task
     st.rng = rng.getrandbits(64)
     out = type(g)(st)  # the game class without importing engine.game (it imports us)
     if events is not None:
@@ -473,7 +522,8 @@ def determinize(g: Game, seat: int, rng: random.Random, *, prior: IdentityPrior 
     for _ in range(REJECTION_TRIES):
         world = sample(obs, shape, rules.cards.count, rules.identities, rules.identity_table[g.players], rng,
                        codes=rules.secret_codes, known_identities=known, known_cards=pinned,
-                       prior=prior, functions=rules.cards.function)
+                       prior=prior, functions=rules.cards.function, modes=rules.cards.mode,
+                       tasks=rules.secret_tasks)
         out = realize(g, shape, world, rng, events=mine)
         # The seat's own legal actions can depend on what it cannot see (城府 shields a
         # face-down 老鬼 from 试探): a world that lists other actions is rejected.

@@ -9,7 +9,7 @@ import it without importing :mod:`engine.game`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.state import Frame, Prompt, State
@@ -34,6 +34,10 @@ class CardTable:
     is_blue: tuple[bool, ...]
     is_black: tuple[bool, ...]
     is_true: tuple[bool, ...]
+    mode: tuple[str, ...] = ()
+    """The printed transmission of each card, where a face-down intel always travels as
+    printed (classic 密电/直达, 谍战篇 arrows): a determinization puts a card of the shown
+    mode into a face-down intel in transit. Empty: no such rule (再临: 单枪匹马, 危险情报)."""
 
     @property
     def count(self) -> int:
@@ -120,3 +124,7 @@ class Ruleset:
     """The codes a face-down card may carry (再临 秘密下达: 听风, 看雨, 日落), in canonical
     spelling: a determinization (:mod:`engine.determinize`) draws a code the seat has not
     seen from these."""
+    secret_tasks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Identity id -> the cards dealt with it, each seat of that identity privately holding
+    one (谍战篇 神秘人's 任务: ``Seat.secret_task``); a determinization draws the ones a seat
+    has not seen from these."""

@@ -15,7 +15,7 @@ import pytest
 from engine import Game
 from engine.bots import POLICIES
 from engine.determinize import shape_of
-from engine.rulesets import RULESET_IDS
+from engine.rulesets import RULESET_IDS, get_ruleset
 
 
 def positions(ruleset: str, games: int, seed: int) -> Iterator[Game]:
@@ -40,7 +40,8 @@ def _hidden(g: Game, seat: int, *, ordered: bool = True) -> tuple[object, ...]:
     st = g.state
     return (tuple(tuple(p.hand if ordered else sorted(p.hand)) for i, p in enumerate(st.seats) if i != seat),
             tuple(st.pile),
-            tuple(p.identity for p in st.seats), tuple(p.character for p in st.seats), tuple(st.character_pool))
+            tuple(p.identity for p in st.seats), tuple(p.character for p in st.seats), tuple(st.character_pool),
+            tuple(p.secret_task for p in st.seats), st.transit.card if st.transit else 0)
 
 
 @pytest.mark.parametrize("ruleset", RULESET_IDS)
@@ -137,3 +138,59 @@ def test_hidden_characters_are_resampled_and_visible_ones_kept(ruleset: str) -> 
                     moved += d.state.seats[i].character != p.character
     assert hidden > 20
     assert moved > hidden // 3
+
+
+def test_secret_tasks_are_resampled_with_the_identities() -> None:
+    """谍战篇: a 神秘人's task card is the seat's own secret. In every determinization each
+    神秘人 holds a task of the pool (never the seat's own card) and no other identity holds
+    one; a task the seat cannot see is drawn again, not copied from the real game."""
+    rules = get_ruleset("spy")
+    pool = set(rules.secret_tasks["mystery"])
+    rng = random.Random(17)
+    hidden = varied = 0
+    for g in itertools.islice(positions("spy", 400, seed=61), 80):
+        st = g.state
+        for seat in range(g.players):
+            own = st.seats[seat].secret_task
+            seen: dict[int, set[str]] = {}
+            for _ in range(8):
+                d = g.determinize(seat, rng)
+                assert d.state.seats[seat].secret_task == own
+                for i, p in enumerate(d.state.seats):
+                    if i == seat:
+                        continue
+                    if p.identity == "mystery":
+                        assert p.secret_task in pool and p.secret_task != own
+                        seen.setdefault(i, set()).add(p.secret_task)
+                    else:
+                        assert p.secret_task == ""
+            for i, tasks in seen.items():
+                if st.seats[i].identity == "mystery":
+                    hidden += 1
+                    varied += len(tasks) > 1
+    assert hidden > 50
+    assert varied > hidden // 2  # a copied task would never vary
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "spy"])
+def test_a_face_down_intel_keeps_its_printed_mode(ruleset: str) -> None:
+    """Classic and 谍战篇 print each card's transmission (密电/直达/文本, the arrows): a face-down
+    intel in transit the seat has not seen is resampled among the unseen cards of the mode it
+    travels in, and it is really resampled."""
+    modes = get_ruleset(ruleset).cards.mode
+    rng = random.Random(19)
+    cases = moved = 0
+    for g in itertools.islice(positions(ruleset, 1500, seed=71), 600):
+        t = g.state.transit
+        if t is None or t.face_up or modes[t.card] != t.mode:
+            continue
+        for seat in (s for s in range(g.players) if s not in t.known_by):
+            cases += 1
+            cards = set()
+            for _ in range(4):
+                dt = g.determinize(seat, rng).state.transit
+                assert dt is not None and modes[dt.card] == t.mode
+                cards.add(dt.card)
+            moved += len(cards) > 1
+    assert cases > 10
+    assert moved > cases // 2

@@ -53,6 +53,7 @@ RULESET = Ruleset(
         is_blue=deck.IS_BLUE,
         is_black=deck.IS_BLACK,
         is_true=deck.IS_TRUE,
+        mode=deck.MODE,
     ),
     identities=ruledata.IDENTITIES,
     identity_table=ruledata.IDENTITY_TABLE,

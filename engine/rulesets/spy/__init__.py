@@ -50,6 +50,7 @@ RULESET = Ruleset(
         is_blue=deck.IS_BLUE,
         is_black=deck.IS_BLACK,
         is_true=deck.IS_TRUE,
+        mode=deck.DIRECTION,
     ),
     identities=ruledata.IDENTITIES,
     identity_table=ruledata.IDENTITY_TABLE,
@@ -67,5 +68,6 @@ RULESET = Ruleset(
     discarded=_discarded,
     zone_counts=zone_counts,
     mark_kinds=marks.KINDS,
+    secret_tasks={"mystery": ruledata.SECRET_TASK_POOL},
     alias=_alias,
 )
