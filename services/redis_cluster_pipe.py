@@ -14,12 +14,13 @@ failovers are followed here:
 
 :attr:`ClusterPipelinedConnection.redirects` counts what was followed (``moved``: map
 reloads after a ``MOVED``; ``ask``: commands answered by the node an ``ASK`` named;
-``retry``: resends after a lost connection, ``TRYAGAIN``, ...), for tests and logs
+``retry``: resends after a lost connection, ``TRYAGAIN``, ...; and by command,
+``ask EVALSHA``, ``ask HGET``, ``tryagain EVALSHA``, ...), for tests and logs
 (tests/integration/test_redis_cluster_migration.py checks that a slot migration under live
-matches was followed, not merely survived). While a slot migrates, an action's script (several
-keys, one of them a channel name that is never a key) is answered ``TRYAGAIN`` by both nodes
-until the slot is handed over, so writes of that slot wait (resent with backoff, within
-``failover_s``) while one-key reads follow ``ASK``.
+matches was followed, not merely survived). While a slot migrates, an action's script runs
+where all its keys are (services/store.py, ``ACT_SCRIPT``, declares only keys that exist):
+through ``ASK`` once they have moved; a match whose keys are split between the two nodes is
+answered ``TRYAGAIN`` and resent with backoff, within ``failover_s``.
 
 Sending an action's script again is safe: its compare-and-set answers "the version moved
 on" when the first send was applied after all, and the service then re-reads the match.
@@ -129,6 +130,7 @@ class ClusterPipelinedConnection:
                     conn = self._conn(*asking)
                     replies = (await conn.execute_many(("ASKING",), *commands))[1:]
                     self.redirects["ask"] += 1  # counted once the node asked answered
+                    self.redirects["ask " + str(commands[0][0])] += 1
                     return replies
                 conn = await self._primary(key)
                 return await conn.execute_many(*commands)
@@ -146,6 +148,8 @@ class ClusterPipelinedConnection:
                 if time.monotonic() + delay > deadline:
                     raise
                 self.redirects["retry"] += 1
+                if isinstance(exc, TryAgainError):
+                    self.redirects["tryagain " + str(commands[0][0])] += 1
                 log.debug("retrying after %s: %s", type(exc).__name__, exc)
                 asking = None
                 await asyncio.sleep(delay)

@@ -29,7 +29,7 @@ from services.redis_client import sync_client
 from services.redis_cluster import RedisCluster
 from services.redis_server import RedisServer
 from services.scheduler import RecordingScheduler
-from services.store import MatchStore, history_key, leases_key, outbox_member, state_key
+from services.store import ANCHOR, MatchStore, history_key, leases_key, outbox_key, outbox_member, state_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 
@@ -111,6 +111,11 @@ def test_sweepers_and_leases_across_the_nodes(cluster: RedisCluster) -> None:
             for match_id, pending in made:
                 assert await svc.store.lease_of(outbox_member(match_id, pending.number)) is not None
             assert len({cluster.primary_of(leases_key(m)).port for m, _ in made}) > 1
+            # the slots' outboxes and leases are anchored (they exist even when empty, so an
+            # action's script runs through ASK during a migration), and no sweep takes the anchor
+            for m, _ in made:
+                assert await svc.store.redis.zscore(leases_key(m), ANCHOR) == float("inf")
+                assert await svc.store.redis.zscore(outbox_key(m), ANCHOR) == float("inf")
             await asyncio.sleep(0.3)
             assert await svc.sweep_leases() == len(made)  # every node's leases were read
             assert await svc.sweep_outbox(grace_s=0) == 0
