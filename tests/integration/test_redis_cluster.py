@@ -23,6 +23,7 @@ from service_util import check_stream_and_history, wait_over
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services.channels import engine_channel
+from services.config import ROLE_VARS
 from services.matches import MatchService
 from services.player_ids import MIGRATED_KEY
 from services.redis_client import sync_client
@@ -169,3 +170,27 @@ def test_the_platform_split_match_store_on_the_cluster_the_rest_on_one_node(
             if worker is not None:
                 worker.stop()
             engine.stop()
+
+
+def test_the_redis_healthcheck_probes_each_roles_url_cluster_included(
+    cluster: RedisCluster, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m services.healthcheck redis`` on a platform split over its roles: the match
+    store's cluster (every primary answers, state ``ok``) and the shared node; a role of its
+    own that is down makes it fail (services/healthcheck.py)."""
+    from services import healthcheck
+
+    for var in ("FENGSHENG_REDIS_PASSWORD", "REDIS_URL", *ROLE_VARS.values()):
+        monkeypatch.delenv(var, raising=False)
+    with RedisServer() as single:
+        monkeypatch.setenv("FENGSHENG_REDIS_URL", single.url)
+        monkeypatch.setenv("FENGSHENG_MATCH_REDIS_URL", cluster.url)
+        assert healthcheck.main(["redis"]) == 0
+        out = capsys.readouterr().out
+        assert "match redis+cluster://:***@" in out and "primaries, cluster_state:ok" in out, out
+        assert "broker+ranked+gateway redis://" in out, out
+        assert healthcheck.main(["redis", "--role", "match"]) == 0
+        monkeypatch.setenv("FENGSHENG_BROKER_URL", "redis://127.0.0.1:1/0")  # nothing listens there
+        assert healthcheck.main(["redis", "--timeout", "1"]) == 1
+        assert "unhealthy" in capsys.readouterr().out
+        assert healthcheck.main(["redis", "--role", "match", "--role", "ranked"]) == 0
