@@ -9,8 +9,11 @@ then the leaderboard.
 seat against the listed built-in bots, offline (:mod:`fengsheng.bot.arena`); prints its win
 rates per identity with 95% Wilson intervals. Nothing is rated.
 
-``--redis-url`` records the matches in that Redis's bot ladder (the same store the
-platform's ``ladder.update`` task writes) instead of a throw-away in-memory ladder.
+``--redis-url`` records the matches in the platform's bot ladder as well as the throw-away
+in-memory one: the ranked store, whose URL is resolved as the services resolve it
+(services/config.py, ``role_url("ranked")``: ``FENGSHENG_RANKED_REDIS_URL`` if set, else this
+URL, which stands for ``FENGSHENG_REDIS_URL``; the password from ``FENGSHENG_REDIS_PASSWORD``;
+a cluster URL refused), so it is the store the platform's ``ladder.update`` task writes.
 """
 
 from __future__ import annotations
@@ -53,7 +56,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="correct ratings by (player count, identity) win rates learned during the run",
     )
-    parser.add_argument("--redis-url", default=None, help="also record every match in this Redis's bot ladder")
+    parser.add_argument(
+        "--redis-url",
+        default=None,
+        help="also record every match in the platform's bot ladder: the ranked Redis "
+        "(FENGSHENG_RANKED_REDIS_URL if set, else this URL; no password here: FENGSHENG_REDIS_PASSWORD)",
+    )
     parser.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
 
 
@@ -93,9 +101,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     ladder = MemoryLadder(correction=args.correction)
     if args.redis_url:
-        import redis
+        from services import config
+        from services.ranked.store import RankedStore
 
-        shared = RedisLadder(redis.Redis.from_url(args.redis_url), correction=args.correction)
+        try:
+            url = config.role_url("ranked", args.redis_url)  # as the ladder.update task finds it
+        except config.ConfigError as exc:
+            print(f"fengsheng arena: {exc}", file=sys.stderr)
+            return 2
+        shared = RedisLadder(RankedStore.from_url(url).redis, correction=args.correction)
         plain_record = ladder.record
 
         def record(result: MatchResult) -> bool:

@@ -5,21 +5,27 @@ primary of its first key's hash slot, from the slot map of redis-py's cluster cl
 (:class:`redis.asyncio.RedisCluster`, which the rest of the store uses). Redirections and
 failovers are followed here:
 
-- ``MOVED``: the slot map is stale (a failover, a resharding): reload it and send again;
+- ``MOVED``: the slot map is stale (a failover, a resharding): send again to the node named,
+  and reload the map for the next commands;
 - ``ASK``: the slot is migrating: send ``ASKING`` and the command to the node named, back to
   back on one connection;
+- at most :data:`MAX_REDIRECTIONS` of those per command, and none after ``failover_s``: then
+  :class:`RedirectionLoop` (nodes that disagree about a slot for good, a broken
+  configuration), a ``ClusterDownError``, so ``UNAVAILABLE`` to the service's callers
+  (fengsheng/redis_errors.py) rather than a request that never ends;
 - a lost connection, ``CLUSTERDOWN``, ``TRYAGAIN``, ``READONLY``: a primary died and its
   replica is taking over: wait a little, reload the map and send again, up to
   ``failover_s`` seconds.
 
 :attr:`ClusterPipelinedConnection.redirects` counts what was followed (``moved``: map
 reloads after a ``MOVED``; ``ask``: commands answered by the node an ``ASK`` named;
-``retry``: resends after a lost connection, ``TRYAGAIN``, ...), for tests and logs
+``retry``: resends after a lost connection, ``TRYAGAIN``, ...; and by command,
+``ask EVALSHA``, ``ask HGET``, ``tryagain EVALSHA``, ...), for tests and logs
 (tests/integration/test_redis_cluster_migration.py checks that a slot migration under live
-matches was followed, not merely survived). While a slot migrates, an action's script (several
-keys, one of them a channel name that is never a key) is answered ``TRYAGAIN`` by both nodes
-until the slot is handed over, so writes of that slot wait (resent with backoff, within
-``failover_s``) while one-key reads follow ``ASK``.
+matches was followed, not merely survived). While a slot migrates, an action's script runs
+where all its keys are (services/engine/store.py, ``ACT_SCRIPT``, declares only keys that exist):
+through ``ASK`` once they have moved; a match whose keys are split between the two nodes is
+answered ``TRYAGAIN`` and resent with backoff, within ``failover_s``.
 
 Sending an action's script again is safe: its compare-and-set answers "the version moved
 on" when the first send was applied after all, and the service then re-reads the match.
@@ -61,6 +67,17 @@ from services.engine.redis_pipe import Arg, PipelinedConnection, WriteStats
 log = logging.getLogger(__name__)
 
 _RETRY = (ConnectionError, TimeoutError, ClusterDownError, TryAgainError, ReadOnlyError, OSError)
+
+#: ``MOVED`` and ``ASK`` followed for one command before giving up (redis-py's cluster client
+#: allows as many). A command needs one or two: a resharding's ``ASK``, then perhaps a
+#: ``MOVED`` once the slot is handed over.
+MAX_REDIRECTIONS = 16
+
+
+class RedirectionLoop(ClusterDownError):
+    """The cluster kept redirecting a command (``MOVED``/``ASK``) beyond
+    :data:`MAX_REDIRECTIONS` or ``failover_s``. The command was not run (a redirection is an
+    answer instead of running it). A ``ClusterDownError``: the store is unavailable, retry."""
 
 
 def wait_replicas_from_env() -> int:
@@ -122,6 +139,8 @@ class ClusterPipelinedConnection:
     async def _send(self, key: str, commands: list[tuple[Arg, ...]]) -> list[Any]:
         deadline = time.monotonic() + self.failover_s
         asking: tuple[str, int] | None = None
+        moved_to: tuple[str, int] | None = None
+        redirections = 0
         delay = 0.05
         while True:
             try:
@@ -129,28 +148,48 @@ class ClusterPipelinedConnection:
                     conn = self._conn(*asking)
                     replies = (await conn.execute_many(("ASKING",), *commands))[1:]
                     self.redirects["ask"] += 1  # counted once the node asked answered
+                    self.redirects["ask " + str(commands[0][0])] += 1
                     return replies
-                conn = await self._primary(key)
+                conn = self._conn(*moved_to) if moved_to is not None else await self._primary(key)
                 return await conn.execute_many(*commands)
             except MovedError as exc:  # first: redis-py's MovedError is a subclass of AskError
+                redirections += 1
+                self._check_redirections(redirections, deadline, exc, commands[0][0])
                 self.redirects["moved"] += 1
                 log.debug("MOVED slot %s -> %s:%s", exc.slot_id, exc.host, exc.port)
                 asking = None
+                # the node named, not the map: a map read from a node the hand-over has not
+                # reached yet would send us back where we were answered MOVED
+                moved_to = (exc.host, int(exc.port))
                 await self._refresh()
                 continue
             except AskError as exc:
+                redirections += 1
+                self._check_redirections(redirections, deadline, exc, commands[0][0])
                 log.debug("ASK slot %s -> %s:%s", exc.slot_id, exc.host, exc.port)
-                asking = (exc.host, exc.port)
+                asking = (exc.host, int(exc.port))
                 continue
             except _RETRY as exc:
                 if time.monotonic() + delay > deadline:
                     raise
                 self.redirects["retry"] += 1
+                if isinstance(exc, TryAgainError):
+                    self.redirects["tryagain " + str(commands[0][0])] += 1
                 log.debug("retrying after %s: %s", type(exc).__name__, exc)
-                asking = None
+                asking = moved_to = None
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 0.5)
                 await self._refresh()
+
+    def _check_redirections(self, redirections: int, deadline: float, exc: AskError, name: Arg) -> None:
+        if redirections <= MAX_REDIRECTIONS and time.monotonic() <= deadline:
+            return
+        kind = "MOVED" if isinstance(exc, MovedError) else "ASK"
+        raise RedirectionLoop(
+            f"{name!s}: still redirected after {redirections - 1} redirections followed (limit "
+            f"{MAX_REDIRECTIONS}, or {self.failover_s:g} s); "
+            f"the last: {kind} slot {exc.slot_id} -> {exc.host}:{exc.port}"
+        ) from exc
 
     async def execute(self, *command: Arg) -> Any:
         """Send one keyed command (its first argument after the name is the key)."""

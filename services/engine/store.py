@@ -77,8 +77,8 @@ local function add_events(stream, v, pending, outcome, n, first)
 end
 """
 
-#: Apply one action. KEYS: state hash, history list, event stream, notify channel, outbox
-#: (or the leases, for a decision its caller plays itself: :meth:`MatchStore.commit`), leases.
+#: Apply one action. KEYS: state hash, history list, event stream, outbox (or the leases,
+#: for a decision its caller plays itself: :meth:`MatchStore.commit`), leases.
 #: ARGV: 1 expected version, 2 snapshot ("" = no new checkpoint), 3 decision, 4 seat, 5 over (0/1), 6 pending
 #: ``Decision`` bytes, 7 ``Outcome`` bytes or "", 8 outbox member ("" = the new decision
 #: needs no task), 9 outbox score (ms), 10 history entry count h (an action the engine
@@ -89,6 +89,23 @@ end
 #: Every write sets the match's keys (state, history, events) to expire after the idle
 #: lifetime; the write that ends the game, after the finished one (``IDLE_TTL_S`` and
 #: ``FINISHED_TTL_S`` are filled in from :class:`fengsheng.retention.Retention`).
+#:
+#: Only keys that exist are declared, so that on a cluster an action keeps going while its
+#: slot migrates: Redis runs a script of several keys there only on a node that holds every
+#: one of them (the old owner while none has moved, the new one after ``ASK`` once all have
+#: moved) and answers ``TRYAGAIN`` otherwise, until the slot is handed over. So:
+#:
+#: - the notify channel ``fs:m:{ID}:n`` (:func:`notify_channel`, built here from ``KEYS[1]``)
+#:   is not a KEY: it is never a key, so declaring it made every write of a migrating slot
+#:   wait for the hand-over. ``PUBLISH`` declares no key (a script may publish anywhere),
+#:   and on a cluster it reaches subscribers on every node: the notifier subscribes to a
+#:   pattern (:data:`NOTIFY_PATTERN`), which sharded pub/sub (``SPUBLISH``, whose channel
+#:   hashes to a slot and would have to be declared) has no form of;
+#: - the slot's outbox and leases, which empty out, hold an anchor member on a cluster
+#:   (:data:`ANCHOR`, written before the first write of the slot: :meth:`MatchStore._anchor`),
+#:   so they exist as long as the match's own keys do. The history list exists from the
+#:   first action on; a match's first action during a migration may still meet
+#:   ``TRYAGAIN``, as may a match whose keys the migration has split between the nodes.
 ACT_SCRIPT = (
     _XADD_EVENTS
     + """
@@ -99,8 +116,8 @@ if cur ~= tonumber(ARGV[1]) then return {0, cur} end
 local v = cur + 1
 local h = tonumber(ARGV[10])
 local answered = redis.call('HGET', KEYS[1], 'decision')
-if KEYS[6] and answered then
-  redis.call('ZREM', KEYS[6], string.match(KEYS[1], '{(.*)}$') .. '\t' .. answered)
+if KEYS[5] and answered then
+  redis.call('ZREM', KEYS[5], string.match(KEYS[1], '{(.*)}$') .. '\t' .. answered)
 end
 redis.call('HSET', KEYS[1], 'version', v, 'decision', ARGV[3],
            'seat', ARGV[4], 'over', ARGV[5], 'last', ARGV[10 + h])
@@ -108,11 +125,11 @@ local hl = 0
 for k = 1, h do hl = redis.call('RPUSH', KEYS[2], ARGV[10 + k]) end
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'snapshot', ARGV[2], 'snap_hist', hl) end
 local id = add_events(KEYS[3], v, ARGV[6], ARGV[7], tonumber(ARGV[11 + h]), 12 + h)
-if ARGV[8] ~= '' then redis.call('ZADD', KEYS[5], ARGV[9], ARGV[8]) end
+if ARGV[8] ~= '' then redis.call('ZADD', KEYS[4], ARGV[9], ARGV[8]) end
 local ttl = IDLE_TTL_S
 if ARGV[5] == '1' then ttl = FINISHED_TTL_S end
 for k = 1, 3 do redis.call('EXPIRE', KEYS[k], ttl) end
-redis.call('PUBLISH', KEYS[4], v)
+redis.call('PUBLISH', KEYS[1] .. ':n', v)  -- notify_channel(ID): not a key
 return {1, v, id}
 """
 )
@@ -130,12 +147,12 @@ if cur then return {0, tonumber(cur)} end
 redis.call('HSET', KEYS[1], 'version', 1, 'snapshot', ARGV[1], 'snap_hist', 0, 'settings', ARGV[2],
            'decision', ARGV[3], 'seat', ARGV[4], 'over', ARGV[5], 'last', '', 'created', ARGV[6])
 local id = add_events(KEYS[3], 1, ARGV[7], ARGV[8], tonumber(ARGV[11]), 12)
-if ARGV[9] ~= '' then redis.call('ZADD', KEYS[5], ARGV[10], ARGV[9]) end
+if ARGV[9] ~= '' then redis.call('ZADD', KEYS[4], ARGV[10], ARGV[9]) end
 local ttl = IDLE_TTL_S
 if ARGV[5] == '1' then ttl = FINISHED_TTL_S end
 redis.call('EXPIRE', KEYS[1], ttl)
 redis.call('EXPIRE', KEYS[3], ttl)
-redis.call('PUBLISH', KEYS[4], 1)
+redis.call('PUBLISH', KEYS[1] .. ':n', 1)  -- notify_channel(ID): not a key
 return {1, 1, id}
 """
 )
@@ -176,6 +193,12 @@ LEASES_PREFIX = "fs:leases:"
 #: so no entry exists in a slot the sweepers do not know. Never shrinks: at most 16,384
 #: members, and a sweep costs two reads per listed slot.
 SLOTS_KEY = "fs:outbox:slots"
+
+#: The member that keeps a slot's outbox and leases in existence on a cluster, scored
+#: ``+inf`` so that no range read by time (the sweepers', the metrics') ever counts it (see
+#: :data:`ACT_SCRIPT`: a key a script declares must exist for it to run during a migration).
+#: Never written on a single Redis.
+ANCHOR = "anchor"
 
 #: Redis Cluster's hash slot count.
 N_SLOTS = 16384
@@ -314,7 +337,6 @@ def _keys(match_id: str) -> list[str]:
         state_key(match_id),
         history_key(match_id),
         events_key(match_id),
-        notify_channel(match_id),
         outbox_key(match_id),
         leases_key(match_id),
     ]
@@ -352,6 +374,8 @@ class MatchStore:
         self._node_turn = 0
         #: hash slots this process has listed in :data:`SLOTS_KEY`
         self._slots: set[int] = set()
+        #: on a cluster: hash slots whose outbox and leases this process has anchored
+        self._anchored: set[int] | None = set() if isinstance(redis, aioredis.RedisCluster) else None
 
     def _with_ttls(self, script: str) -> str:
         return script.replace("IDLE_TTL_S", str(self.retention.idle_s)).replace(
@@ -416,6 +440,7 @@ class MatchStore:
         ]
         if outbox:
             await self._register(match_id)
+        await self._anchor(match_id)
         res = await self.pipe.evalsha(self._create, _keys(match_id), args)
         return WriteResult(ok=res[0] == 1, version=int(res[1]), stream_id=_s(res[2]) if len(res) > 2 else "")
 
@@ -458,9 +483,10 @@ class MatchStore:
         ]
         if outbox:
             await self._register(match_id)
+        await self._anchor(match_id)
         keys = _keys(match_id)
         if lease_until_ms:
-            keys[4] = keys[5]  # the script's ZADD of the new decision goes to the leases
+            keys[3] = keys[4]  # the script's ZADD of the new decision goes to the leases
         res = await self.pipe.evalsha(self._act, keys, args)
         status = int(res[0])
         return WriteResult(
@@ -477,6 +503,19 @@ class MatchStore:
         if slot not in self._slots:
             await self.redis.sadd(SLOTS_KEY, slot)
             self._slots.add(slot)
+
+    async def _anchor(self, match_id: str) -> None:
+        """On a cluster, make sure the outbox and leases of ``match_id``'s slot exist (an
+        :data:`ANCHOR` member in each, once per slot per process; see :data:`ACT_SCRIPT`)."""
+        if self._anchored is None:
+            return
+        slot = match_slot(match_id)
+        if slot not in self._anchored:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.zadd(outbox_key(match_id), {ANCHOR: "+inf"}, nx=True)
+            pipe.zadd(leases_key(match_id), {ANCHOR: "+inf"}, nx=True)
+            await pipe.execute()
+            self._anchored.add(slot)
 
     async def slots(self) -> list[int]:
         """The hash slots whose outbox or leases may hold entries."""

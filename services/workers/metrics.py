@@ -95,9 +95,9 @@ class BrokerCollector(Collector):
             # one outbox and one lease set per hash slot (services/engine/store.py)
             tags = [slot_tag(int(x)) for x in self.matches.smembers(SLOTS_KEY)]
             pipe = self.matches.pipeline(transaction=False)
-            for tag in tags:
-                pipe.zcard(OUTBOX_PREFIX + "{" + tag + "}")
-                pipe.zcard(LEASES_PREFIX + "{" + tag + "}")
+            for tag in tags:  # scored by time: not the cluster's anchor members, at +inf
+                pipe.zcount(OUTBOX_PREFIX + "{" + tag + "}", "-inf", "(+inf")
+                pipe.zcount(LEASES_PREFIX + "{" + tag + "}", "-inf", "(+inf")
             counts = pipe.execute()
             values += [sum(counts[0::2]), sum(counts[1::2])]
         except Exception as exc:

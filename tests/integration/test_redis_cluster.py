@@ -23,9 +23,10 @@ from service_util import check_stream_and_history, wait_over
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services.channels import engine_channel
+from services.config import ROLE_VARS
 from services.engine.matches import MatchService
 from services.engine.scheduler import RecordingScheduler
-from services.engine.store import MatchStore, history_key, leases_key, outbox_member, state_key
+from services.engine.store import ANCHOR, MatchStore, history_key, leases_key, outbox_key, outbox_member, state_key
 from services.ranked.player_ids import MIGRATED_KEY
 from services.redis_client import sync_client
 from services.redis_cluster import RedisCluster
@@ -111,6 +112,11 @@ def test_sweepers_and_leases_across_the_nodes(cluster: RedisCluster) -> None:
             for match_id, pending in made:
                 assert await svc.store.lease_of(outbox_member(match_id, pending.number)) is not None
             assert len({cluster.primary_of(leases_key(m)).port for m, _ in made}) > 1
+            # the slots' outboxes and leases are anchored (they exist even when empty, so an
+            # action's script runs through ASK during a migration), and no sweep takes the anchor
+            for m, _ in made:
+                assert await svc.store.redis.zscore(leases_key(m), ANCHOR) == float("inf")
+                assert await svc.store.redis.zscore(outbox_key(m), ANCHOR) == float("inf")
             await asyncio.sleep(0.3)
             assert await svc.sweep_leases() == len(made)  # every node's leases were read
             assert await svc.sweep_outbox(grace_s=0) == 0
@@ -164,3 +170,27 @@ def test_the_platform_split_match_store_on_the_cluster_the_rest_on_one_node(
             if worker is not None:
                 worker.stop()
             engine.stop()
+
+
+def test_the_redis_healthcheck_probes_each_roles_url_cluster_included(
+    cluster: RedisCluster, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m services.healthcheck redis`` on a platform split over its roles: the match
+    store's cluster (every primary answers, state ``ok``) and the shared node; a role of its
+    own that is down makes it fail (services/healthcheck.py)."""
+    from services import healthcheck
+
+    for var in ("FENGSHENG_REDIS_PASSWORD", "REDIS_URL", *ROLE_VARS.values()):
+        monkeypatch.delenv(var, raising=False)
+    with RedisServer() as single:
+        monkeypatch.setenv("FENGSHENG_REDIS_URL", single.url)
+        monkeypatch.setenv("FENGSHENG_MATCH_REDIS_URL", cluster.url)
+        assert healthcheck.main(["redis"]) == 0
+        out = capsys.readouterr().out
+        assert "match redis+cluster://:***@" in out and "primaries, cluster_state:ok" in out, out
+        assert "broker+ranked+gateway redis://" in out, out
+        assert healthcheck.main(["redis", "--role", "match"]) == 0
+        monkeypatch.setenv("FENGSHENG_BROKER_URL", "redis://127.0.0.1:1/0")  # nothing listens there
+        assert healthcheck.main(["redis", "--timeout", "1"]) == 1
+        assert "unhealthy" in capsys.readouterr().out
+        assert healthcheck.main(["redis", "--role", "match", "--role", "ranked"]) == 0

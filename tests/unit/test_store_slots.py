@@ -7,7 +7,17 @@ import secrets
 
 from redis.crc import key_slot as redis_key_slot
 
-from services.engine.store import _keys, key_slot, match_slot, outbox_key, slot_tag
+from services.engine.store import (
+    ACT_SCRIPT,
+    CREATE_SCRIPT,
+    _keys,
+    key_slot,
+    match_slot,
+    notify_channel,
+    outbox_key,
+    slot_tag,
+    state_key,
+)
 
 
 def test_key_slot_agrees_with_redis_py() -> None:
@@ -26,3 +36,14 @@ def test_slot_tags_cover_every_slot() -> None:
     for slot in (0, 1, 777, 16383):
         assert redis_key_slot(("{" + slot_tag(slot) + "}").encode()) == slot
     assert outbox_key("m1") != outbox_key("m2") or match_slot("m1") == match_slot("m2")
+
+
+def test_the_notify_channel_is_not_a_declared_key() -> None:
+    """A declared key that never exists (the channel) made every action of a migrating slot
+    wait for the hand-over (``TRYAGAIN``); the scripts build the channel from ``KEYS[1]``."""
+    for match_id in ("m1", secrets.token_hex(8)):
+        assert notify_channel(match_id) not in _keys(match_id)
+        assert notify_channel(match_id) == state_key(match_id) + ":n"
+    for script in (ACT_SCRIPT, CREATE_SCRIPT):
+        assert "redis.call('PUBLISH', KEYS[1] .. ':n'," in script
+        assert "SPUBLISH" not in script  # a sharded channel would have to be declared
