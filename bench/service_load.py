@@ -318,7 +318,15 @@ async def bench_celery(address: str, redis_url: str, matches: int, seconds: floa
 # ---------------------------------------------------------------------------- main
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--matches", type=int, default=16)
+    parser.add_argument(
+        "--matches",
+        type=int,
+        default=16,
+        help="concurrent matches (default 16, the setting of issue 15's figures). A match has one action "
+        "in flight at a time (its decisions are sequential), so 16 matches put half as many calls in "
+        "flight as the 32 echo callers and the direct rate is bound by an action's latency; "
+        "--matches 32 compares like for like",
+    )
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=6.0, help="length of each measured phase")
     parser.add_argument("--echo-callers", type=int, default=32)
