@@ -72,3 +72,15 @@ def redis_url() -> Iterator[str]:
 
     with RedisServer() as server:
         yield server.url
+
+
+@pytest.fixture
+def clean_redis_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No Redis URL of any role in the environment (``FENGSHENG_REDIS_URL``, its password,
+    ``REDIS_URL``, each role's variable and their ``_FILE`` forms): a test of how the URLs
+    are resolved sets only what it means to (services/config.py)."""
+    from services import config
+
+    for var in ("FENGSHENG_REDIS_URL", "FENGSHENG_REDIS_PASSWORD", "REDIS_URL", *config.ROLE_VARS.values()):
+        monkeypatch.delenv(var, raising=False)
+        monkeypatch.delenv(f"{var}_FILE", raising=False)

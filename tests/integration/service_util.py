@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
+from typing import Any
 
 import grpc
 import redis
@@ -65,3 +67,22 @@ def replay_matches(stub: es_grpc.EngineServiceStub, match_id: str) -> es.Replay:
         game.apply(a.seat, a.action)
     assert game.snapshot() == replay.final_snapshot
     return replay
+
+
+async def check_acknowledged(
+    client: Any, match_ids: Iterable[str], acked: dict[str, list[tuple[int, int, str]]], *, only: bool = False
+) -> None:
+    """Each match is over, its history answers every decision once, and every acknowledged
+    ``(decision, seat, action)`` is stored as it was acknowledged; with ``only``, nothing
+    else was applied. ``client``: an asyncio Redis client (a cluster's or one node's)."""
+    for match_id in match_ids:
+        assert int(await client.hget(state_key(match_id), "over")) == 1
+        raw = await client.lrange(history_key(match_id), 0, -1)
+        entries = [x.decode().split("\t", 3) for x in raw]
+        decisions = [int(e[0]) for e in entries]
+        assert decisions == list(range(decisions[0], decisions[0] + len(decisions))), "a decision twice"
+        stored = {int(e[0]): (int(e[1]), e[3]) for e in entries}
+        for decision, seat, action in acked[match_id]:
+            assert stored.get(decision) == (seat, action), f"{match_id}: acknowledged {decision} lost"
+        if only:
+            assert len(stored) == len(acked[match_id]), f"{match_id}: an action applied that was not acknowledged"

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import redis
 from helpers.processes import start_engine_server, start_worker
-from service_util import check_stream_and_history, wait_over
+from service_util import check_acknowledged, check_stream_and_history, wait_over
 
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
@@ -26,7 +26,7 @@ from services.channels import engine_channel
 from services.config import ROLE_VARS
 from services.engine.matches import MatchService
 from services.engine.scheduler import RecordingScheduler
-from services.engine.store import ANCHOR, MatchStore, history_key, leases_key, outbox_key, outbox_member, state_key
+from services.engine.store import ANCHOR, MatchStore, leases_key, outbox_key, outbox_member, state_key
 from services.ranked.player_ids import MIGRATED_KEY
 from services.redis_client import sync_client
 from services.redis_cluster import RedisCluster
@@ -84,15 +84,7 @@ def test_bot_matches_finish_while_a_primary_fails_over(cluster: RedisCluster) ->
             await asyncio.to_thread(victim.start)
             await asyncio.wait_for(asyncio.gather(*games), 120)
             client = svc.store.redis
-            for match_id in ids:
-                assert int(await client.hget(state_key(match_id), "over")) == 1
-                raw = await client.lrange(history_key(match_id), 0, -1)
-                entries = [x.decode().split("\t", 3) for x in raw]
-                decisions = [int(e[0]) for e in entries]
-                assert decisions == list(range(decisions[0], decisions[0] + len(decisions))), "a decision twice"
-                stored = {int(e[0]): (int(e[1]), e[3]) for e in entries}
-                for decision, seat, action in acked[match_id]:
-                    assert stored.get(decision) == (seat, action), f"{match_id}: acknowledged {decision} lost"
+            await check_acknowledged(client, ids, acked)
         finally:
             os.environ.pop("FENGSHENG_REDIS_WAIT_REPLICAS", None)
             await svc.close()

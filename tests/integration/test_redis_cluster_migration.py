@@ -17,12 +17,13 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from service_util import check_acknowledged
 
 from fengsheng.v1 import engine_service_pb2 as es
 from services.engine.matches import MatchService
 from services.engine.redis_cluster_pipe import ClusterPipelinedConnection
 from services.engine.scheduler import RecordingScheduler
-from services.engine.store import MatchStore, history_key, match_slot, state_key
+from services.engine.store import MatchStore, match_slot, state_key
 from services.redis_cluster import RedisCluster
 from services.redis_server import RedisServer
 
@@ -176,16 +177,7 @@ def test_matches_play_on_while_their_slot_migrates(cluster: RedisCluster) -> Non
             client = svc.store.redis
             assert cluster.client(src).execute_command("CLUSTER COUNTKEYSINSLOT", slot) == 0
             assert cluster.client(dst).execute_command("CLUSTER COUNTKEYSINSLOT", slot) > 0
-            for match_id in made:
-                assert int(await client.hget(state_key(match_id), "over")) == 1
-                raw = await client.lrange(history_key(match_id), 0, -1)
-                entries = [x.decode().split("\t", 3) for x in raw]
-                decisions = [int(e[0]) for e in entries]
-                assert decisions == list(range(decisions[0], decisions[0] + len(decisions))), "a decision twice"
-                stored = {int(e[0]): (int(e[1]), e[3]) for e in entries}
-                for decision, seat, action in acked[match_id]:
-                    assert stored.get(decision) == (seat, action), f"{match_id}: acknowledged {decision} lost"
-                assert len(stored) == len(acked[match_id]), f"{match_id}: an action applied that was not acknowledged"
+            await check_acknowledged(client, made, acked, only=True)
             # its first command for the slot meets the new owner only after a MOVED
             version = await stale.pipe.execute("HGET", state_key(ids[0]), "version")
             assert version == await client.hget(state_key(ids[0]), "version")

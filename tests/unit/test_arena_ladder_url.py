@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from fengsheng.cli import main
-from services import config
 from services.ranked import ladder
 from services.ranked import store as ranked
 
@@ -17,11 +16,7 @@ GIVEN = "redis://127.0.0.1:6001/0"
 RANKED = "redis://127.0.0.1:6003/0"
 
 
-@pytest.fixture(autouse=True)
-def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for var in ("FENGSHENG_REDIS_URL", "FENGSHENG_REDIS_PASSWORD", "REDIS_URL", *config.ROLE_VARS.values()):
-        monkeypatch.delenv(var, raising=False)
-        monkeypatch.delenv(f"{var}_FILE", raising=False)
+pytestmark = pytest.mark.usefixtures("clean_redis_env")
 
 
 @pytest.fixture

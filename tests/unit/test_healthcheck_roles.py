@@ -7,18 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from services import config, healthcheck
+from services import healthcheck
 
 SHARED = "redis://127.0.0.1:6001/0"
 BROKER = "redis://127.0.0.1:6002/0"
 MATCH = "redis+cluster://127.0.0.1:7001/0"
 
 
-@pytest.fixture(autouse=True)
-def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for var in ("FENGSHENG_REDIS_URL", "FENGSHENG_REDIS_PASSWORD", "REDIS_URL", *config.ROLE_VARS.values()):
-        monkeypatch.delenv(var, raising=False)
-        monkeypatch.delenv(f"{var}_FILE", raising=False)
+pytestmark = pytest.mark.usefixtures("clean_redis_env")
 
 
 @pytest.fixture

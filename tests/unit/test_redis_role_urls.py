@@ -15,11 +15,7 @@ SHARED = "redis://127.0.0.1:6001/0"
 CLUSTER = "redis+cluster://127.0.0.1:7001/0"
 
 
-@pytest.fixture(autouse=True)
-def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for var in ("FENGSHENG_REDIS_URL", "FENGSHENG_REDIS_PASSWORD", "REDIS_URL", *config.ROLE_VARS.values()):
-        monkeypatch.delenv(var, raising=False)
-        monkeypatch.delenv(f"{var}_FILE", raising=False)
+pytestmark = pytest.mark.usefixtures("clean_redis_env")
 
 
 def test_every_role_falls_back_to_the_shared_url(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,11 +5,14 @@ and every decision kind of the core. Parametrized over ``RULESET_IDS``."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from engine.game import Game
 from engine.kinds import PROMPT_KINDS
+from engine.observation import build_observation
 from engine.rulesets import RULESET_IDS, get_ruleset
 from fengsheng.v1 import game_pb2
 
@@ -55,28 +58,30 @@ def test_every_mission_has_its_chinese_text(ruleset_id: str) -> None:
             assert re.search(r"[\u4e00-\u9fff]", zh.get(character.id, "")), character.id
 
 
-def _action_words(ruleset_id: str, games: int) -> set[str]:
-    """Every word of every legal action met in ``games`` seeded random games with
-    characters (each seat's actions at every decision), as the action buttons show them."""
+def _decisions(ruleset_id: str, games: int) -> Iterator[tuple[Game, int]]:
+    """Every decision (the game and the seat asked) of ``games`` seeded random games with
+    characters, each answered at random after it is yielded."""
     import random
 
-    from engine.game import Game
-
     rules = get_ruleset(ruleset_id)
-    words: set[str] = set()
+    counts = sorted(rules.identity_table)
     for seed in range(games):
         rng = random.Random(seed)
-        game = Game.new(ruleset=ruleset_id, players=sorted(rules.identity_table)[seed % len(rules.identity_table)],
-                        seed=seed, characters=bool(rules.characters))
+        game = Game.new(ruleset=ruleset_id, players=counts[seed % len(counts)], seed=seed,
+                        characters=bool(rules.characters))
         for _ in range(3000):
             pending = game.pending
             if pending is None or game.outcome is not None:
                 break
-            actions = game.legal_actions(pending.seat)
-            for action in actions:
-                words.update(action.split())
-            game.apply(pending.seat, rng.choice(actions))
-    return words
+            yield game, pending.seat
+            game.apply(pending.seat, rng.choice(game.legal_actions(pending.seat)))
+
+
+def _action_words(ruleset_id: str, games: int) -> set[str]:
+    """Every word of every legal action met in ``games`` seeded random games with
+    characters (each seat's actions at every decision), as the action buttons show them."""
+    return {word for game, seat in _decisions(ruleset_id, games)
+            for action in game.legal_actions(seat) for word in action.split()}
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
@@ -100,11 +105,6 @@ def test_every_chain_kind_is_named(ruleset_id: str) -> None:
     """The chain panel (render.js chainKind) names each kind of chain item the engine shows:
     its own words (declare, receive, skill) or a card function or skill id of the ruleset.
     A classic 警觉 on the chain read ``skill`` in a Chinese table."""
-    import random
-
-    from engine.game import Game
-    from engine.observation import build_observation
-
     render = (Path(__file__).resolve().parents[2] / "gateway" / "static" / "js" / "render.js").read_text("utf-8")
     body = re.search(r"function chainKind\(kind\) \{(.*?)\n\}", render, re.S)
     assert body
@@ -112,15 +112,5 @@ def test_every_chain_kind_is_named(ruleset_id: str) -> None:
     assert all(word in ENTRIES for _, word in own), own
     rules = get_ruleset(ruleset_id)
     known = {kind for kind, _ in own} | set(rules.cards.function) | set(rules.skills)
-    kinds: set[str] = set()
-    for seed in range(30):
-        rng = random.Random(seed)
-        game = Game.new(ruleset=ruleset_id, players=sorted(rules.identity_table)[seed % len(rules.identity_table)],
-                        seed=seed, characters=bool(rules.characters))
-        for _ in range(3000):
-            pending = game.pending
-            if pending is None or game.outcome is not None:
-                break
-            kinds.update(item.kind for item in build_observation(game, pending.seat).chain)
-            game.apply(pending.seat, rng.choice(game.legal_actions(pending.seat)))
+    kinds = {item.kind for game, seat in _decisions(ruleset_id, 30) for item in build_observation(game, seat).chain}
     assert kinds - known == set(), sorted(kinds - known)
