@@ -109,11 +109,20 @@ def play(policies: Sequence[str], deal: int, ruleset: str, *, characters: bool) 
                   elapsed, dict(bot_time), dict(bot_decisions))
 
 
-def _reason(reason: str) -> str:
-    """Group outcome reasons: ``last player alive``, a faction, an agent / bystander mission."""
+#: Identities that win as a side (three intel of their colour, or their faction's task).
+FACTIONS = frozenset({"latent", "military", "special_service"})
+
+
+def _reason(reason: str, winners: frozenset[int], identities: Sequence[str]) -> str:
+    """How a game ended, in terms every ruleset shares: ``last_alive``; a faction's win (by
+    the winners' identity: 谍战篇 says "intel collected" whichever side collected it); else
+    an agent's, bystander's or 神秘人's own win (``mission_or_agent``)."""
     r = reason.lower()
     if "last" in r and "alive" in r:
         return "last_alive"
+    sides = {identities[s] for s in winners}
+    if len(sides) == 1 and (side := next(iter(sides))) in FACTIONS:
+        return side
     for word in ("latent", "military"):
         if word in r:
             return word
@@ -128,7 +137,7 @@ def tables(bot: str, deals: Sequence[int], players: int, ruleset: str, *, charac
     per_decision: list[float] = []
     for deal in deals:
         g = play([bot] * players, deal, ruleset, characters=characters)
-        reasons[_reason(g.reason)] += 1
+        reasons[_reason(g.reason, g.winners, g.identities)] += 1
         decisions += g.decisions
         seconds += g.seconds
         bot_seconds += sum(g.bot_time.values())

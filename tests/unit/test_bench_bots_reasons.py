@@ -1,0 +1,51 @@
+"""bench/bots.py groups game ends by what happened, in every ruleset: 谍战篇's reason is
+"intel collected" whichever side collected it, so the side comes from the winners'
+identities (all 谍战篇 ends once read as agent wins)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from engine.bots import POLICIES
+from engine.game import Game
+
+
+def _bench() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "bench" / "bots.py"
+    spec = importlib.util.spec_from_file_location("bench_bots", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_bots"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_each_end_is_grouped_by_the_winning_side() -> None:
+    reason = _bench()._reason
+    spy = ("latent", "special_service", "mystery", "latent", "special_service")
+    assert reason("intel collected", frozenset({0, 3}), spy) == "latent"
+    assert reason("intel collected", frozenset({1, 4}), spy) == "special_service"
+    assert reason("mystery task", frozenset({2}), spy) == "mission_or_agent"
+    assert reason("last player alive", frozenset({2}), spy) == "last_alive"
+    classic = ("military", "latent", "bystander", "military", "latent")
+    assert reason("military: 3 blue intel", frozenset({0, 3}), classic) == "military"
+    assert reason("bystander's win", frozenset({2}), classic) == "mission_or_agent"
+
+
+def test_spy_games_end_with_both_sides_winning_sometimes() -> None:
+    """Real 谍战篇 games of heuristic v2: the grouping sees both factions win."""
+    reason = _bench()._reason
+    seen = set()
+    for seed in range(30):
+        game = Game.new(ruleset="spy", players=5, seed=seed)
+        rng = random.Random(seed)
+        while game.pending is not None and game.outcome is None:
+            seat = game.pending.seat
+            game.apply(seat, POLICIES["v2"](game.observation(seat), game.legal_actions(seat), rng))
+        assert game.outcome is not None
+        seen.add(reason(game.outcome.reason, frozenset(game.outcome.winners), game.outcome.identities))
+    assert {"latent", "special_service"} <= seen, seen
