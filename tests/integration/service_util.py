@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -86,3 +87,25 @@ async def check_acknowledged(
             assert stored.get(decision) == (seat, action), f"{match_id}: acknowledged {decision} lost"
         if only:
             assert len(stored) == len(acked[match_id]), f"{match_id}: an action applied that was not acknowledged"
+
+
+async def play_acknowledged(
+    svc: Any, match_id: str, rng: Any, acked: list[tuple[int, int, str]], *, retry_s: float = 0.1
+) -> None:
+    """Answer each decision of ``match_id`` through the match service (``svc``:
+    services.engine.matches.MatchService) with one of its seat's legal actions until the game
+    is over, recording each ``(decision, seat, action)`` the service acknowledged. A store
+    error (a failover, a slot on the move) or a decision that moved on: read again after
+    ``retry_s``."""
+    while True:
+        try:
+            legal = await svc.legal_actions(match_id, -1)
+            if legal.seat_to_act == -1:
+                return
+            mine = await svc.legal_actions(match_id, legal.seat_to_act)
+            action = rng.choice(list(mine.actions))
+            await svc.act(match_id, mine.seat_to_act, mine.decision, action, origin="bot")
+        except Exception:
+            await asyncio.sleep(retry_s)
+            continue
+        acked.append((mine.decision, mine.seat_to_act, action))

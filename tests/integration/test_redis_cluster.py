@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import redis
 from helpers.processes import start_engine_server, start_worker
-from service_util import check_acknowledged, check_stream_and_history, wait_over
+from service_util import check_acknowledged, check_stream_and_history, play_acknowledged, wait_over
 
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
@@ -44,20 +44,7 @@ def cluster() -> Iterator[RedisCluster]:
 
 
 async def _play(svc: MatchService, match_id: str, rng: random.Random, acked: list[tuple[int, int, str]]) -> None:
-    """Answer each decision with one of its seat's legal actions until the game is over;
-    record each action the service acknowledged. Store errors (a failover) are retried."""
-    while True:
-        try:
-            legal = await svc.legal_actions(match_id, -1)
-            if legal.seat_to_act == -1:
-                return
-            mine = await svc.legal_actions(match_id, legal.seat_to_act)
-            action = rng.choice(list(mine.actions))
-            await svc.act(match_id, mine.seat_to_act, mine.decision, action, origin="bot")
-        except Exception:  # a failover in progress, or the decision moved on: read again
-            await asyncio.sleep(0.1)
-            continue
-        acked.append((mine.decision, mine.seat_to_act, action))
+    await play_acknowledged(svc, match_id, rng, acked, retry_s=0.1)
 
 
 def test_bot_matches_finish_while_a_primary_fails_over(cluster: RedisCluster) -> None:

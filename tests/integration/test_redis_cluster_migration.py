@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from service_util import check_acknowledged
+from service_util import check_acknowledged, play_acknowledged
 
 from fengsheng.v1 import engine_service_pb2 as es
 from services.engine.matches import MatchService
@@ -95,20 +95,7 @@ def hand_over(cluster: RedisCluster, slot: int, src: RedisServer, dst: RedisServ
 
 
 async def _play(svc: MatchService, match_id: str, rng: random.Random, acked: list[tuple[int, int, str]]) -> None:
-    """Answer each decision with a legal action of its seat until the game is over; record
-    each action the service acknowledged (errors while the slot moves: read again)."""
-    while True:
-        try:
-            legal = await svc.legal_actions(match_id, -1)
-            if legal.seat_to_act == -1:
-                return
-            mine = await svc.legal_actions(match_id, legal.seat_to_act)
-            action = rng.choice(list(mine.actions))
-            await svc.act(match_id, mine.seat_to_act, mine.decision, action, origin="bot")
-        except Exception:
-            await asyncio.sleep(0.02)
-            continue
-        acked.append((mine.decision, mine.seat_to_act, action))
+    await play_acknowledged(svc, match_id, rng, acked, retry_s=0.02)
 
 
 async def _poll_versions(store: MatchStore, ids: list[str], stop: asyncio.Event, seen: list[int]) -> None:
