@@ -12,6 +12,7 @@ A bot's thinking time is the task's countdown, set when it is queued: no task sl
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
@@ -34,6 +35,7 @@ from services import config
 from services.bot_levels import search_budget_ms
 from services.channels import engine_channel
 from services.workers.celery_app import app
+from services.workers.chains import Cursor, StreamEnded, chain_loop
 
 log = logging.getLogger("fengsheng.tasks")
 
@@ -190,19 +192,25 @@ class _ChainActs:
                 pass
 
 
-def _decide(stub: Any, match_id: str, seat: int, decision: int, policy: str, obs: Any) -> str:
-    """The move of ``seat``'s bot for ``decision``, from that seat's own observation only (the
-    search bot: from worlds sampled from that view, :func:`search_move`)."""
+def needs_search(cur: Cursor, obs: Any) -> bool:
+    """Whether the seat's policy searches (the hard level) at this decision."""
+    return bool(getattr(POLICIES.get(cur.policy), "needs_game", False)) and len(obs.legal_actions) > 1
+
+
+def decide(stub: Any, cur: Cursor, obs: Any) -> str:
+    """The move of the cursor's seat's bot for its decision, from that seat's own observation
+    only (the search bot: from worlds sampled from that view, :func:`search_move`, over the
+    blocking ``stub``)."""
     actions = list(obs.legal_actions)
-    rng = random.Random(f"{match_id}:{seat}:{decision}")
-    fn = POLICIES.get(policy, POLICIES["random"])
-    if getattr(fn, "needs_game", False) and len(actions) > 1:
+    rng = random.Random(f"{cur.match_id}:{cur.seat}:{cur.decision}")
+    fn = POLICIES.get(cur.policy, POLICIES["random"])
+    if needs_search(cur, obs):
         try:
-            return search_move(stub, fn, match_id, seat, decision, rng) or fn(obs, actions, rng)
+            return search_move(stub, fn, cur.match_id, cur.seat, cur.decision, rng) or fn(obs, actions, rng)
         except grpc.RpcError:
             raise
         except Exception:  # a search bug must not stall the match: v2 answers instead
-            log.exception("bots.move search failed match=%s decision=%s; playing v2", match_id, decision)
+            log.exception("bots.move search failed match=%s decision=%s; playing v2", cur.match_id, cur.decision)
     return fn(obs, actions, rng)
 
 
@@ -226,6 +234,109 @@ def search_move(stub: es_grpc.EngineServiceStub, fn: Any, match_id: str, seat: i
     return action
 
 
+def _request(cur: Cursor, action: str, started: float) -> es.ActRequest:
+    """The chain's move ``action`` for its open decision; it asks for the next house bot turn
+    while the chain may go on (``CHAIN_MAX_MOVES``, ``CHAIN_BUDGET_S``; house bots only)."""
+    cur.moves += 1
+    chain = cur.origin == "bot" and cur.moves < CHAIN_MAX_MOVES and time.monotonic() - started < CHAIN_BUDGET_S
+    return es.ActRequest(match_id=cur.match_id, seat=cur.seat, decision=cur.decision, action=action,
+                         origin=cur.origin, play_next_bot=chain)  # fmt: skip
+
+
+def _default_instead(request: es.ActRequest, exc: grpc.RpcError) -> es.ActRequest:
+    """A policy bug must not stall the match: the same decision's default action instead of
+    a refused (``INVALID_ARGUMENT``) one; anything else is raised again."""
+    if exc.code() != grpc.StatusCode.INVALID_ARGUMENT:
+        raise exc
+    log.error("bots.move %s chose %r: %s; using the default", request.match_id, request.action, exc.details())
+    fixed = es.ActRequest()
+    fixed.CopyFrom(request)
+    fixed.ClearField("action")
+    fixed.use_default = True
+    return fixed
+
+
+def _next(cur: Cursor, res: es.ActResponse) -> Any:
+    """Move the cursor to the house bot turn the engine handed back (leased to this task), and
+    return that seat's observation; None when the chain ends."""
+    log.info("bots.move done match=%s seat=%s decision=%s", cur.match_id, cur.seat, cur.decision)
+    if not res.HasField("next_bot"):
+        return None
+    turn = res.next_bot
+    cur.seat, cur.decision, cur.policy = turn.seat, turn.decision, turn.policy
+    return turn.observation
+
+
+def _stale(cur: Cursor, obs: Any) -> bool:
+    if obs.pending.number != cur.decision or obs.pending.seat != cur.seat or not obs.legal_actions:
+        log.info("bots.move stale match=%s decision=%s (open: %s)", cur.match_id, cur.decision, obs.pending.number)
+        return True
+    return False
+
+
+def _chain_blocking(stub: Any, cur: Cursor) -> str:
+    """The chain on blocking gRPC (workers given several engine addresses)."""
+    started = time.monotonic()
+    acts = _ChainActs(stub)
+    try:
+        obs = stub.GetObservation(es.GetObservationRequest(match_id=cur.match_id, seat=cur.seat), timeout=RPC_TIMEOUT_S)
+        if _stale(cur, obs):
+            return "stale"
+        while obs is not None:
+            request = _request(cur, decide(stub, cur, obs), started)  # its own seat's view only
+            try:
+                res = acts.act(request)
+            except grpc.RpcError as exc:
+                res = acts.act(_default_instead(request, exc))
+            obs = _next(cur, res)
+    finally:
+        with contextlib.suppress(Exception):
+            acts.close()
+    return "applied"
+
+
+async def _chain_async(stub: es_grpc.EngineServiceStub, cur: Cursor) -> str:
+    """The chain on the process's chain loop (:mod:`services.workers.chains`): one
+    ``ActStream`` for the whole chain, every move a write and a read on the loop."""
+    started = time.monotonic()
+    obs = await stub.GetObservation(es.GetObservationRequest(match_id=cur.match_id, seat=cur.seat),
+                                    timeout=RPC_TIMEOUT_S)  # fmt: skip
+    if _stale(cur, obs):
+        return "stale"
+    call: Any = None
+
+    async def act(request: es.ActRequest) -> es.ActResponse:
+        nonlocal call
+        if call is None:
+            call = stub.ActStream(timeout=RPC_TIMEOUT_S + CHAIN_BUDGET_S * 2)
+        await call.write(request)
+        res = await call.read()
+        if res is grpc.aio.EOF:
+            raise StreamEnded()
+        if res.HasField("error"):
+            raise StreamRefusal(res.error)
+        return res  # type: ignore[no-any-return]
+
+    try:
+        while obs is not None:
+            if needs_search(cur, obs):  # holds a thread for its budget: not this loop's
+                action = await asyncio.to_thread(decide, engine_stub(), cur, obs)
+            else:
+                action = decide(None, cur, obs)
+            request = _request(cur, action, started)
+            try:
+                res = await act(request)
+            except grpc.RpcError as exc:
+                res = await act(_default_instead(request, exc))
+            obs = _next(cur, res)
+    finally:
+        if call is not None:
+            with contextlib.suppress(Exception):
+                await call.done_writing()
+            call.cancel()
+    return "applied"
+
+
 @app.task(name="bots.move", bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 @_in_place
 def bot_move(
@@ -243,59 +354,32 @@ def bot_move(
     A house bot's task then goes on with its match's following house bot decisions while
     they need no think delay (``ActRequest.play_next_bot``: the engine hands back each one
     as a :class:`BotTurn` with that seat's own observation, queues no task for it and leases
-    it to this task), up to ``CHAIN_MAX_MOVES`` / ``CHAIN_BUDGET_S``: one message on the chain's ``ActStream`` per move
-    instead of a broker round trip, a GetObservation and an Act. Each move is decided from
-    its own seat's observation only.
+    it to this task), up to ``CHAIN_MAX_MOVES`` / ``CHAIN_BUDGET_S``: one message on the
+    chain's ``ActStream`` per move instead of a broker round trip, a GetObservation and an
+    Act, all on the process's chain loop (:mod:`services.workers.chains`). Each move is
+    decided from its own seat's observation only.
 
     The bot's thinking time is the task's countdown (services/engine/scheduler.py): the task runs
     when it is due and never sleeps in its worker thread. ``delay_s`` is accepted for
     messages queued by an older engine and ignored."""
     log.info("bots.move start match=%s seat=%s decision=%s", match_id, seat, decision)
-    stub = engine_stub()
-    started = time.monotonic()
-    moves = 0
-    acts = _ChainActs(stub)
+    cur = Cursor(match_id, seat, decision, policy, origin)
     try:
-        obs = stub.GetObservation(es.GetObservationRequest(match_id=match_id, seat=seat), timeout=RPC_TIMEOUT_S)
-        if obs.pending.number != decision or obs.pending.seat != seat or not obs.legal_actions:
-            log.info("bots.move stale match=%s decision=%s (open: %s)", match_id, decision, obs.pending.number)
-            return "stale"
-        while True:
-            action = _decide(stub, match_id, seat, decision, policy, obs)  # its own seat's view only
-            moves += 1
-            chain = origin == "bot" and moves < CHAIN_MAX_MOVES and time.monotonic() - started < CHAIN_BUDGET_S
-            request = es.ActRequest(
-                match_id=match_id, seat=seat, decision=decision, action=action, origin=origin, play_next_bot=chain
-            )
-            try:
-                res = acts.act(request)
-            except grpc.RpcError as exc:
-                if exc.code() != grpc.StatusCode.INVALID_ARGUMENT:
-                    raise
-                # a policy bug must not stall the match: take the default action instead
-                log.error("bots.move %s chose %r: %s; using the default", match_id, action, exc.details())
-                action = "(default)"
-                request.ClearField("action")
-                request.use_default = True
-                res = acts.act(request)
-            log.info("bots.move done match=%s seat=%s decision=%s action=%r", match_id, seat, decision, action)
-            if not res.HasField("next_bot"):
-                break
-            turn = res.next_bot  # leased to this task: play it now
-            seat, decision, policy, obs = turn.seat, turn.decision, turn.policy, turn.observation
+        loop = chain_loop()
+        if loop is None:
+            return _chain_blocking(engine_stub(), cur)
+        result: str = loop.run(_chain_async(loop.stub, cur))
+        return result
     except grpc.RpcError as exc:
         code = exc.code()
         if code == grpc.StatusCode.FAILED_PRECONDITION:
-            log.info("bots.move no-op match=%s decision=%s: %s", match_id, decision, exc.details())
-            return "stale" if moves <= 1 else "applied"
+            log.info("bots.move no-op match=%s decision=%s: %s", cur.match_id, cur.decision, exc.details())
+            return "stale" if cur.moves <= 1 else "applied"
         if code in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
-            log.error("bots.move dropped match=%s decision=%s: %s %s", match_id, decision, code, exc.details())
+            log.error("bots.move dropped match=%s decision=%s: %s %s", cur.match_id, cur.decision, code, exc.details())
             return "dropped"
         # retry the decision this task was at (a chained one is leased to it)
-        _retry(self, exc, args=(match_id, seat, decision), kwargs={"policy": policy, "origin": origin})
-    finally:
-        with contextlib.suppress(Exception):
-            acts.close()
+        _retry(self, exc, args=(cur.match_id, cur.seat, cur.decision), kwargs={"policy": cur.policy, "origin": origin})
     return "applied"
 
 
