@@ -72,7 +72,8 @@ def test_bot_accounts_queue_and_ladder_on_the_cluster(cluster: RedisCluster) -> 
         Participant(bots[1][0], "a", True, 0, True, 1), Participant(bots[2][0], "b", True, 1, False, 2)))  # fmt: skip
     assert ladder.record(result) and not ladder.record(result)  # once
     assert ladder.rated("rk-cluster-1")
-    assert ladder.rating(BOT, bots[1][0]).mu > ladder.rating(BOT, bots[2][0]).mu and ladder.rating(BOT, bots[1][0]).wins == 1
+    winner, loser = ladder.rating(BOT, bots[1][0]), ladder.rating(BOT, bots[2][0])
+    assert winner.mu > loser.mu and winner.wins == 1
     store.finish("rk-cluster-1", seats)
     assert store.bot_matches(bots[1][0]) == []
     store.redis.close()
