@@ -1,6 +1,6 @@
 """``fengsheng arena --redis-url`` records into the platform's bot ladder where the services
 find it: the ranked role's URL (``FENGSHENG_RANKED_REDIS_URL`` if set, else the URL given),
-with the shared password, and a cluster URL is refused as the services refuse it."""
+with the shared password, and a cluster URL is taken as the services take it."""
 
 from __future__ import annotations
 
