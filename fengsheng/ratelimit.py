@@ -83,14 +83,14 @@ class RedisTokenBucket:
     """Token buckets in Redis, shared by every gateway replica (atomic Lua, Redis clock)."""
 
     def __init__(self, redis_url: str, rate: float, burst: int, *, prefix: str = "gw:rl:") -> None:
-        from services.redis_client import node_client  # redis is imported only with a Redis bucket
+        from services.redis_client import shared_client  # redis is imported only with a Redis bucket
 
         if rate <= 0 or burst < 1:
             raise ValueError("rate must be > 0 and burst >= 1")
         self.rate = rate
         self.burst = burst
         self.prefix = prefix
-        self.redis = node_client(redis_url)
+        self.redis = shared_client(redis_url)  # one node or a cluster: one key per script
         self._script = self.redis.register_script(_LUA)
 
     async def take(self, key: str) -> float:

@@ -38,6 +38,7 @@ from typing import Any, Literal, Protocol
 
 from fengsheng.ratelimit import Bucket, RedisTokenBucket, TokenBucket
 from fengsheng.retention import Retention
+from gateway.keys import chat_key, chat_seq_key
 
 Channel = Literal["table", "spectators"]
 CHANNELS: tuple[Channel, ...] = ("table", "spectators")
@@ -166,28 +167,29 @@ return n
 
 def chat_keys(match_id: str) -> list[str]:
     """Every Redis key of a match's chat (the seat table's :meth:`touch` renews them too)."""
-    return [f"gw:chat:{match_id}:{c}" for c in CHANNELS] + [f"gw:chatseq:{match_id}"]
+    return [chat_key(match_id, c) for c in CHANNELS] + [chat_seq_key(match_id)]
 
 
 class RedisChatStore:
-    """Chat in Redis: ``gw:chat:{id}:{channel}`` (a list of ``"N JSON"``) and
-    ``gw:chatseq:{id}`` (the counter), expiring with the match."""
+    """Chat in Redis: ``gw:{ID}:chat:CHANNEL`` (a list of ``"N JSON"``) and
+    ``gw:{ID}:chatseq`` (the counter), expiring with the match (gateway/keys.py: one hash
+    slot per match, so the append script runs on a Redis Cluster too)."""
 
     def __init__(self, url: str, keep: int = ChatLimits.keep) -> None:
-        from services.redis_client import node_client  # redis is imported only with a Redis store
+        from services.redis_client import shared_client  # redis is imported only with a Redis store
 
-        self._redis = node_client(url)
+        self._redis = shared_client(url)
         self._keep = keep
         self._append = self._redis.register_script(_APPEND)
 
     async def append(self, match_id: str, channel: str, message: dict[str, Any], ttl: int) -> int:
-        keys = [f"gw:chat:{match_id}:{channel}", f"gw:chatseq:{match_id}"]
+        keys = [chat_key(match_id, channel), chat_seq_key(match_id)]
         payload = json.dumps(message, ensure_ascii=False, sort_keys=True)
         return int(await self._append(keys=keys, args=[payload, self._keep, ttl]))
 
     async def read(self, match_id: str, channel: str, after: int) -> list[dict[str, Any]]:
         out = []
-        for raw in await self._redis.lrange(f"gw:chat:{match_id}:{channel}", 0, -1):
+        for raw in await self._redis.lrange(chat_key(match_id, channel), 0, -1):
             text = raw.decode() if isinstance(raw, bytes) else str(raw)
             head, _, body = text.partition(" ")
             if int(head) > after:

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from fengsheng.retention import Retention
+from gateway import keys
 from gateway.auth import Player
 from gateway.chat import chat_keys
 
@@ -144,29 +145,30 @@ return 1
 
 
 class RedisStore:
-    """The seat table in Redis: ``gw:match:{id}`` (JSON), ``gw:claims:{id}`` (hash seat ->
-    holder) and ``gw:players:{id}`` (hash player id -> seat), each expiring with the match
-    (:class:`fengsheng.retention.Retention`), and ``gw:recent`` (the lobby's index)."""
+    """The seat table in Redis (one node or a cluster): ``gw:{ID}:match`` (JSON),
+    ``gw:{ID}:claims`` (hash seat -> holder) and ``gw:{ID}:players`` (hash player id ->
+    seat), each expiring with the match (:class:`fengsheng.retention.Retention`), and
+    ``gw:recent`` (the lobby's index). A match's keys share one hash slot (gateway/keys.py)."""
 
     #: sorted set of match ids by creation time (for the lobby's list of matches)
-    RECENT_KEY = "gw:recent"
+    RECENT_KEY = keys.RECENT_KEY
     #: the lobby index keeps at most this many ids (older ones are dropped)
     RECENT_MAX = 10_000
 
     def __init__(self, url: str, retention: Retention | None = None) -> None:
-        from services.redis_client import node_client  # redis is imported only with a Redis store
+        from services.redis_client import shared_client  # redis is imported only with a Redis store
 
-        self._redis = node_client(url)
+        self._redis = shared_client(url)
         self.retention = retention or Retention.from_env()
         self._claim = self._redis.register_script(_CLAIM)
 
     @staticmethod
     def _keys(match_id: str) -> list[str]:
         # the chat's keys (gateway/chat.py) live and die with the seat table
-        return [f"gw:match:{match_id}", f"gw:claims:{match_id}", f"gw:players:{match_id}", *chat_keys(match_id)]
+        return [keys.match_key(match_id), keys.claims_key(match_id), keys.players_key(match_id), *chat_keys(match_id)]
 
     async def add_match(self, record: MatchRecord) -> bool:
-        key = f"gw:match:{record.match_id}"
+        key = keys.match_key(record.match_id)
         if not await self._redis.set(key, record.to_json(), ex=self.retention.idle_s, nx=True):
             return False
         pipe = self._redis.pipeline(transaction=False)
@@ -177,7 +179,7 @@ class RedisStore:
         return True
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
-        raw = await self._redis.get(f"gw:match:{match_id}")
+        raw = await self._redis.get(keys.match_key(match_id))
         return None if raw is None else MatchRecord.from_json(raw)
 
     async def claim(self, match_id: str, seat: int, player: Player) -> bool:
@@ -187,7 +189,7 @@ class RedisStore:
         return int(result) == 1
 
     async def claims(self, match_id: str) -> dict[int, dict[str, str]]:
-        raw = await self._redis.hgetall(f"gw:claims:{match_id}")
+        raw = await self._redis.hgetall(keys.claims_key(match_id))
         return {int(k): json.loads(v) for k, v in raw.items()}
 
     async def touch(self, match_id: str, *, over: bool) -> None:
@@ -207,11 +209,20 @@ class RedisStore:
         ids = [_text(i) for i in await self._redis.zrevrange(self.RECENT_KEY, 0, max(limit, 1) - 1)]
         if not ids:
             return []
-        raws = await self._redis.mget([f"gw:match:{i}" for i in ids])
+        # one GET per record in one pipeline: the records live in as many slots as matches
+        # (an MGET of keys of several slots is refused by a cluster)
+        pipe = self._redis.pipeline(transaction=False)
+        for i in ids:
+            pipe.get(keys.match_key(i))
+        raws = await pipe.execute()
         gone = [i for i, raw in zip(ids, raws, strict=True) if raw is None]
         if gone:  # expired records: drop them from the index too
             await self._redis.zrem(self.RECENT_KEY, *gone)
         return [MatchRecord.from_json(raw) for raw in raws if raw is not None]
+
+    async def migrate(self) -> int:
+        """Rename the old layout's per-match keys (gateway/keys.py; once per Redis)."""
+        return await keys.migrate(self._redis)
 
     async def ping(self) -> bool:
         try:

@@ -9,9 +9,9 @@ variable                           meaning                                      
                                    (``redis+cluster://``; or ``..._FILE``)
 ``FENGSHENG_BROKER_URL``           engines, workers: the Celery broker (one node) ``FENGSHENG_REDIS_URL``
 ``FENGSHENG_RANKED_REDIS_URL``     engines, workers: bot accounts, ranked and     ``FENGSHENG_REDIS_URL``
-                                   casual tables, ladder (one node)
+                                   casual tables, ladder; may be a cluster
 ``FENGSHENG_GATEWAY_REDIS_URL``    gateways: seat table, chat, rate-limit buckets ``FENGSHENG_REDIS_URL``
-                                   (one node)
+                                   (may be a cluster)
 ``FENGSHENG_REDIS_PASSWORD``       Redis password, added to a URL without one     none
                                    (or ``FENGSHENG_REDIS_PASSWORD_FILE``)
 ``FENGSHENG_SECRET``               gateway: the secret signing the seat tokens   random per run
@@ -130,8 +130,9 @@ ROLE_VARS = {
     "ranked": "FENGSHENG_RANKED_REDIS_URL",
     "gateway": "FENGSHENG_GATEWAY_REDIS_URL",
 }
-#: the roles that may be a Redis Cluster (``redis+cluster://``); the others need one node
-CLUSTER_ROLES = ("match",)
+#: the roles that may be a Redis Cluster (``redis+cluster://``): every script and transaction
+#: of theirs touches one hash slot. The broker needs one node (kombu has no cluster mode).
+CLUSTER_ROLES = ("match", "ranked", "gateway")
 _CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")  # services/redis_client.py
 
 
@@ -148,13 +149,13 @@ def configured_role_url(role: str) -> str | None:
 
 
 def check_role_url(role: str, url: str) -> str:
-    """``url`` if ``role`` can use it: a cluster URL only for the match store (the broker,
-    ranked and gateway stores need one node: docs/operations.md, *Redis*)."""
+    """``url`` if ``role`` can use it: a cluster URL for any role of :data:`CLUSTER_ROLES`,
+    not for the Celery broker (one node: docs/operations.md, *Redis roles*)."""
     if role not in CLUSTER_ROLES and urlsplit(url).scheme in _CLUSTER_SCHEMES:
         own = ROLE_VARS[role]
         raise ConfigError(
             f"the {role} Redis must be one node, not a cluster ({redacted(url)}): give it a redis:// or "
-            f"rediss:// URL in {own} (only FENGSHENG_MATCH_REDIS_URL may name a cluster)"
+            f"rediss:// URL in {own} (kombu, the Celery broker's transport, has no cluster mode)"
         )
     return url
 

@@ -35,18 +35,13 @@ from services.ranked.ladder import (
     season_scope,
 )
 from services.ranked.matchmaking import queue_settings
-from services.ranked.store import RankedStore, bot_holder, notify_channel
+from services.ranked.store import RankedStore, bot_holder, bot_live_key, notify_channel
 
 #: what a bot past its concurrent-match limit is told to wait before queueing again
 MATCHES_RETRY_AFTER_S = 5.0
 #: answers to one pushed decision that never count against the request rate (the first, and
 #: retries after an illegal one); more count like any other request
 FREE_ANSWERS = 3
-
-
-def live_key(bot_id: str) -> str:
-    """The bot's live stream id: only that stream's actions are taken (one live stream per bot)."""
-    return f"bot:live:{bot_id}"
 
 
 @dataclass(frozen=True)
@@ -104,11 +99,14 @@ class RankedService:
         self.ladder = RedisLadder(self.store.redis)
 
     def migrate(self) -> None:
-        """Startup work on the stored data: ladder ids and ranked match records' seat ids
-        with ``#`` become canonical ids (:mod:`services.ranked.player_ids`); once per Redis, then
-        a no-op."""
+        """Startup work on the stored data: bot-account keys move under the tag ``{bot}``
+        (:func:`services.ranked.store.migrate_bot_keys`), ladder ids and ranked match records'
+        seat ids with ``#`` become canonical ids (:mod:`services.ranked.player_ids`); once per
+        Redis each, then a no-op."""
         from services.ranked.player_ids import migrate_ladder_ids, migrate_match_ids
+        from services.ranked.store import migrate_bot_keys
 
+        migrate_bot_keys(self.store.redis)  # first: accounts and tokens under {bot}
         migrate_ladder_ids(self.store.redis)
         migrate_match_ids(self.store.redis)
 
@@ -229,10 +227,10 @@ class RankedService:
 
     async def go_live(self, bot: BotIdentity, stream_id: str) -> None:
         """Make ``stream_id`` the bot's one live stream (older ones are replaced, and close)."""
-        await asyncio.to_thread(self.store.redis.set, live_key(bot.bot_id), stream_id, ex=7 * 24 * 3600)
+        await asyncio.to_thread(self.store.redis.set, bot_live_key(bot.bot_id), stream_id, ex=7 * 24 * 3600)
 
     async def is_live(self, bot: BotIdentity, stream_id: str) -> bool:
-        live = await asyncio.to_thread(self.store.redis.get, live_key(bot.bot_id))
+        live = await asyncio.to_thread(self.store.redis.get, bot_live_key(bot.bot_id))
         return live is not None and (live.decode() if isinstance(live, bytes) else live) == stream_id
 
     async def refresh_stream(self, bot: BotIdentity, stream_id: str) -> None:
@@ -312,9 +310,12 @@ class RankedService:
         import redis.asyncio as aredis
         import redis.exceptions as redis_errors
 
-        client = aredis.Redis.from_url(self.redis_url)
-        try:
-            while True:  # resubscribe (and re-read the current ticket) if Redis drops us
+        from services.redis_client import subscriber_url
+
+        while True:  # resubscribe (and re-read the current ticket) if Redis drops us
+            # on a cluster: any primary hears every PUBLISH (services/redis_client.py)
+            client = aredis.Redis.from_url(subscriber_url(self.redis_url, self.store.redis))
+            try:
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 try:
                     await pubsub.subscribe(notify_channel(holder))
@@ -333,8 +334,8 @@ class RankedService:
                     await asyncio.sleep(0.5)
                 finally:
                     await pubsub.aclose()
-        finally:
-            await client.aclose()
+            finally:
+                await client.aclose()
 
     # ---- ladders ------------------------------------------------------------------------
     async def leaderboard(self, ladder: str, season: str, limit: int, ruleset: str = ""

@@ -7,7 +7,9 @@ script checks that every ticket of the group is still ``queued`` and, only then,
 them all ``matched`` in the same atomic step (docs/ranked.md, "Redis layout").
 
 Keys share the hash tag ``{mm}`` (one slot on Redis Cluster, so the scripts may touch any
-ticket); bot accounts live under ``bot:``.
+ticket); bot accounts live under ``bot:{bot}:`` (one slot too: an account's record, token,
+name claim, token list and owner's list are written in one ``MULTI``). Accounts were under
+``bot:`` without a tag before: :func:`migrate_bot_keys` renames them once (docs/ranked.md).
 """
 
 from __future__ import annotations
@@ -52,17 +54,26 @@ def notify_channel(holder: str) -> str:
     return f"mm:notify:{holder}"
 
 
+#: every bot-account key starts so (hash tag ``{bot}``: one slot on a Redis Cluster)
+BOT_PREFIX = "bot:{bot}:"
+#: a token's key is this and its SHA-256 (hex)
+TOKEN_PREFIX = BOT_PREFIX + "tok:"
+#: set once the untagged ``bot:…`` keys were renamed (:func:`migrate_bot_keys`)
+BOT_KEYS_MIGRATED_KEY = BOT_PREFIX + "migrated:keys-v1"
+
+
 def bot_key(bot_id: str) -> str:
-    return f"bot:{bot_id}"
+    """The account's record (hash ``name owner created``)."""
+    return BOT_PREFIX + bot_id
 
 
 def token_hash_key(token: str) -> str:
-    return "bot:tok:" + hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+    return TOKEN_PREFIX + hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
 def bot_name_key(name: str) -> str:
     """The claim on a bot name (case-insensitive): names are unique while the account lives."""
-    return "bot:name:" + hashlib.sha256(name.strip().casefold().encode("utf-8", "replace")).hexdigest()
+    return BOT_PREFIX + "name:" + hashlib.sha256(name.strip().casefold().encode("utf-8", "replace")).hexdigest()
 
 
 def token_id_of(token: str) -> str:
@@ -72,12 +83,32 @@ def token_id_of(token: str) -> str:
 
 def bot_tokens_key(bot_id: str) -> str:
     """A bot's live tokens: token id -> JSON ``{"h": sha256 hex, "created": ms}``."""
-    return f"bot:toks:{bot_id}"
+    return f"{BOT_PREFIX}toks:{bot_id}"
 
 
 def owned_key(owner: str) -> str:
     """The bots a player registered (ids)."""
-    return f"bot:owned:{owner}"
+    return f"{BOT_PREFIX}owned:{owner}"
+
+
+def bot_live_key(bot_id: str) -> str:
+    """The bot's live stream id: only that stream's actions are taken (one live stream per bot)."""
+    return f"{BOT_PREFIX}live:{bot_id}"
+
+
+def _tagged_bot_key(old: str) -> str | None:
+    """``bot:REST`` (the untagged layout) -> ``bot:{bot}:REST``; None for a tagged key."""
+    return None if old.startswith(BOT_PREFIX) else BOT_PREFIX + old[len("bot:") :]
+
+
+def migrate_bot_keys(redis: Any) -> int:
+    """Rename every bot-account key of the untagged layout (``bot:ID``, ``bot:tok:HASH``,
+    ``bot:name:HASH``, ``bot:toks:ID``, ``bot:owned:OWNER``, ``bot:live:ID``) to its
+    ``bot:{bot}:`` name, value and lifetime kept; once per Redis, on one node
+    (services/key_migration.py). How many keys were renamed."""
+    from services.key_migration import migrate
+
+    return migrate(redis, BOT_KEYS_MIGRATED_KEY, [("bot:*", _tagged_bot_key)], what="bot accounts")
 
 
 def bot_holder(bot_id: str) -> str:
@@ -252,9 +283,10 @@ class RankedStore:
 
     @classmethod
     def from_url(cls, url: str) -> RankedStore:
-        import redis
+        """A store on one node or, for a ``redis+cluster://`` URL, a Redis Cluster."""
+        from services.redis_client import sync_client
 
-        return cls(redis.Redis.from_url(url))
+        return cls(sync_client(url))
 
     # ---- bot accounts -----------------------------------------------------------------
     def register_bot(self, name: str, owner: str = "") -> tuple[str, str] | None:
@@ -292,7 +324,7 @@ class RankedStore:
         tokens = []
         for tid, entry in toks.items():
             info = json.loads(entry)
-            if self.redis.exists("bot:tok:" + info["h"]):  # an idle token expired on its own
+            if self.redis.exists(TOKEN_PREFIX + info["h"]):  # an idle token expired on its own
                 tokens.append({"token_id": tid.decode(), "created_ms": int(info["created"])})
         tokens.sort(key=lambda t: (t["created_ms"], t["token_id"]))
         return {"bot_id": bot_id, "name": raw.get(b"name", b"").decode(), "owner": raw.get(b"owner", b"").decode(),
@@ -307,7 +339,7 @@ class RankedStore:
         if entry is None:
             return False
         pipe = self.redis.pipeline(transaction=True)
-        pipe.delete("bot:tok:" + json.loads(entry)["h"])
+        pipe.delete(TOKEN_PREFIX + json.loads(entry)["h"])
         pipe.hdel(bot_tokens_key(bot_id), token_id)
         pipe.execute()
         return True

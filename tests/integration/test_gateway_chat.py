@@ -92,7 +92,7 @@ def test_table_and_spectator_chat(http: httpx.Client, rdb: redis.Redis) -> None:
 
     # kept with the match: every chat key expires within the match's idle lifetime
     idle = Retention.from_env().idle_s
-    for key in (f"gw:chat:{match_id}:table", f"gw:chat:{match_id}:spectators", f"gw:chatseq:{match_id}"):
+    for key in (f"gw:{{{match_id}}}:chat:table", f"gw:{{{match_id}}}:chat:spectators", f"gw:{{{match_id}}}:chatseq"):
         assert 0 < rdb.ttl(key) <= idle, key
 
     # an unknown match has no chat

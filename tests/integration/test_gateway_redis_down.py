@@ -73,7 +73,7 @@ def _engine_matches(server: RedisServer) -> set[str]:
 
 def _gateway_records(server: RedisServer) -> set[str]:
     with redis.Redis(host=server.host, port=server.port, password=server.password or None) as r:
-        return {k.decode() for k in r.scan_iter("gw:match:*")}
+        return {k.decode() for k in r.scan_iter("gw:{*}:match")}
 
 
 def _assert_503(reply: httpx.Response) -> None:
@@ -151,4 +151,4 @@ def test_a_short_engine_redis_restart_is_retried_not_an_error(platform: Platform
         assert time.monotonic() - started >= 1.0
         match_id = created.json()["match_id"]
         assert http.get(f"/api/matches/{match_id}").status_code == 200
-        assert f"gw:match:{match_id}" in _gateway_records(platform.gateway_redis)
+        assert f"gw:{{{match_id}}}:match" in _gateway_records(platform.gateway_redis)

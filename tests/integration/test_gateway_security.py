@@ -142,7 +142,7 @@ def test_old_records_lose_their_seed_when_read(gw: TestClient, redis_url: str) -
     match_id = gw.post("/api/matches", json={"players": 3, "humans": 1}, headers=bearer(ann)).json()["match_id"]
     rdb = redis.Redis.from_url(redis_url)
     try:
-        key = f"gw:match:{match_id}"
+        key = f"gw:{{{match_id}}}:match"
         raw = rdb.get(key)
         assert raw is not None
         record = json.loads(raw)

@@ -78,8 +78,9 @@ def engine_keys(match_id: str) -> list[str]:
 
 
 def gateway_keys(match_id: str) -> list[str]:
-    chat = [f"gw:chat:{match_id}:table", f"gw:chat:{match_id}:spectators", f"gw:chatseq:{match_id}"]
-    return [f"gw:match:{match_id}", f"gw:claims:{match_id}", f"gw:players:{match_id}", *chat]
+    tag = f"gw:{{{match_id}}}"
+    chat = [f"{tag}:chat:table", f"{tag}:chat:spectators", f"{tag}:chatseq"]
+    return [f"{tag}:match", f"{tag}:claims", f"{tag}:players", *chat]
 
 
 def human_match(gw: TestClient) -> tuple[str, dict[int, str]]:

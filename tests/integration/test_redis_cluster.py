@@ -151,6 +151,41 @@ def test_the_platform_split_match_store_on_the_cluster_the_rest_on_one_node(
             engine.stop()
 
 
+def test_the_platform_with_every_role_but_the_broker_on_the_cluster(cluster: RedisCluster, tmp_path: Path) -> None:
+    """FENGSHENG_REDIS_URL the cluster for the engine and the worker (match, ranked store),
+    only FENGSHENG_BROKER_URL one node (kombu has no cluster mode): the engine's start-up
+    migrations run on the cluster and bot matches play to the end."""
+    with RedisServer() as single:
+        broker = {"FENGSHENG_BROKER_URL": single.url}
+        engine = start_engine_server(cluster.url, tmp_path, env=broker)
+        worker = None
+        try:
+            worker = start_worker(cluster.url, engine.address, tmp_path, concurrency=2, env=broker)
+            with engine_channel(engine.address) as channel:
+                stub = es_grpc.EngineServiceStub(channel)
+                ids = []
+                for k in range(4):
+                    settings = es.MatchSettings(seed=3200 + k, seats=[es.BOT_RANDOM] * 5)
+                    ids.append(stub.CreateMatch(es.CreateMatchRequest(settings=settings), timeout=10).match_id)
+                for match_id in ids:
+                    wait_over(stub, match_id, timeout=120)
+            on_cluster = sync_client(cluster.url)
+            one_node = redis.Redis.from_url(single.url)
+            try:
+                for match_id in ids:
+                    assert int(on_cluster.hget(state_key(match_id), "over")) == 1
+                assert one_node.exists("_kombu.binding.fengsheng") and not on_cluster.exists("_kombu.binding.fengsheng")
+                # the ranked store is the cluster: its start-up migration marker is there
+                assert on_cluster.exists(MIGRATED_KEY) and not one_node.exists(MIGRATED_KEY)
+            finally:
+                on_cluster.close()
+                one_node.close()
+        finally:
+            if worker is not None:
+                worker.stop()
+            engine.stop()
+
+
 def test_the_redis_healthcheck_probes_each_roles_url_cluster_included(
     cluster: RedisCluster, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -1,6 +1,6 @@
 """``fengsheng arena --redis-url`` records into the platform's bot ladder where the services
 find it: the ranked role's URL (``FENGSHENG_RANKED_REDIS_URL`` if set, else the URL given),
-with the shared password, and a cluster URL is refused as the services refuse it."""
+with the shared password, and a cluster URL is taken as the services take it."""
 
 from __future__ import annotations
 
@@ -58,10 +58,9 @@ def test_else_the_url_given_with_the_shared_password(monkeypatch: pytest.MonkeyP
     assert opened == ["redis://:pw@127.0.0.1:6001/0"]
 
 
-def test_a_cluster_is_refused_as_the_services_refuse_it(
-    monkeypatch: pytest.MonkeyPatch, opened: list[str], capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_cluster_is_taken_as_the_services_take_it(monkeypatch: pytest.MonkeyPatch, opened: list[str]) -> None:
+    """The ranked store may be a Redis Cluster (issue 15, point 1): arena opens it as the
+    ladder task would."""
     monkeypatch.setenv("FENGSHENG_RANKED_REDIS_URL", "redis+cluster://127.0.0.1:7001/0")
-    assert main([*ARENA, "--redis-url", GIVEN]) == 2
-    assert "FENGSHENG_RANKED_REDIS_URL" in capsys.readouterr().err
-    assert opened == []
+    assert main([*ARENA, "--redis-url", GIVEN]) == 0
+    assert opened == ["redis+cluster://127.0.0.1:7001/0"]

@@ -1,6 +1,6 @@
 """Each Redis role's URL (services/config.py, ``RedisUrls``): its own variable, else the
-shared one; passwords only from the environment or 0600 files; a cluster only where the
-code can use one (the match store), refused with a pointer for the other roles."""
+shared one; passwords only from the environment or 0600 files; a cluster for every role
+but the Celery broker (kombu has no cluster mode), refused there with a pointer."""
 
 from __future__ import annotations
 
@@ -47,17 +47,23 @@ def test_a_role_url_from_an_owner_only_file(tmp_path: Path, monkeypatch: pytest.
         config.role_url("ranked")
 
 
-@pytest.mark.parametrize("role", ["broker", "ranked", "gateway"])
-def test_a_cluster_is_refused_where_one_node_is_needed(role: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_cluster_is_refused_for_the_broker_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FENGSHENG_REDIS_URL", "redis+cluster://:hunter2@127.0.0.1:7001/0")
     with pytest.raises(config.ConfigError) as info:
         config.RedisUrls.from_env()
-    assert "hunter2" not in str(info.value)
-    # pointing that role (and the others needing one node) elsewhere is the fix
-    for other in ("broker", "ranked", "gateway"):
-        monkeypatch.setenv(config.ROLE_VARS[other], SHARED)
+    assert "hunter2" not in str(info.value) and "FENGSHENG_BROKER_URL" in str(info.value)
+    # pointing the broker elsewhere is the fix: the match, ranked and gateway stores may be a cluster
+    monkeypatch.setenv(config.ROLE_VARS["broker"], SHARED)
     urls = config.RedisUrls.from_env()
-    assert urls.match.startswith("redis+cluster://") and getattr(urls, role) == SHARED
+    assert urls.broker == SHARED
+    assert urls.match == urls.ranked == urls.gateway == "redis+cluster://:hunter2@127.0.0.1:7001/0"
+
+
+@pytest.mark.parametrize("role", ["ranked", "gateway"])
+def test_the_ranked_and_gateway_roles_take_a_cluster_url(role: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FENGSHENG_REDIS_URL", SHARED)
+    monkeypatch.setenv(config.ROLE_VARS[role], "rediss+cluster://:pw@10.0.0.1:7001/0")
+    assert config.role_url(role) == "rediss+cluster://:pw@10.0.0.1:7001/0"
 
 
 def test_engine_server_refuses_a_cluster_broker_before_it_starts(
