@@ -19,6 +19,13 @@ the same fields, with the same values, as building the message directly would; a
 only what the piece shows, so nothing hidden from a viewer can reach its view through a
 table. The public pieces of one decision are shared by every viewer (``Game._public_cache``);
 a seat's own view swaps in its seat, the face-down cards it knows and its legal actions.
+
+Parts that change too often for a table (a hand, the discard pile) are encoded directly
+(:mod:`engine.wire`); a seat is its single-valued fields (a table) followed by its lists.
+A game also keeps each seat's last piece with its key (:class:`LastPieces`): when a seat's
+key equals the last one (most decisions change no seat) the piece is reused without hashing
+the key. A piece is a function of its key, so this is the same as a table hit; the key is
+still computed from the current state at every view.
 """
 
 from __future__ import annotations
@@ -206,14 +213,14 @@ class LastPieces:
     the key is unchanged (a piece is a function of its key, so equal keys mean equal pieces),
     which is cheaper than a table look-up (no hashing). Per game: :attr:`Game._last_pieces`."""
 
-    __slots__ = ("discard", "discard_piece", "seats")
+    __slots__ = ("discards", "seats")
 
     def __init__(self, players: int) -> None:
         #: For each seat, the key and piece of its last public view, then of its last own view.
         self.seats: list[tuple[tuple[Any, ...], bytes]] = [((), b"")] * (2 * players)
-        #: The discard pile (a copy) when it had no face-down card, and its piece.
-        self.discard: list[int] | None = None
-        self.discard_piece = b""
+        #: By viewer (-1: any viewer, when no card lies face down): the discard pile, its
+        #: face-down cards and who put them there (copies), and the piece.
+        self.discards: dict[int, tuple[list[int], list[int], list[int], bytes]] = {}
 
 
 def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> game_pb2.Observation:
@@ -316,15 +323,26 @@ def _own_seat(g: Game, viewer: int) -> bytes:
 
 
 def _discard_piece(g: Game, viewer: int) -> bytes:
-    """The discard pile with face-down cards as 0, except those ``viewer`` discarded (encoded
-    directly: it changes too often for a table)."""
+    """The discard pile with face-down cards as 0, except those ``viewer`` discarded; the
+    same piece as at ``viewer``'s last view while the pile is unchanged."""
     st = g.state
     if not st.discard_face_down:
-        last = g._last_pieces
-        if last.discard != st.discard:
-            last.discard = st.discard.copy()
-            last.discard_piece = packed(DISCARD_KEY, st.discard)
-        return last.discard_piece
+        viewer = -1  # every viewer sees the same pile
+    last = g._last_pieces.discards.get(viewer)
+    if (last is not None and last[0] == st.discard and last[1] == st.discard_face_down
+            and last[2] == st.discard_face_down_by):
+        return last[3]
+    piece = _encode_discard(g, viewer)
+    g._last_pieces.discards[viewer] = (st.discard.copy(), st.discard_face_down.copy(),
+                                       st.discard_face_down_by.copy(), piece)
+    return piece
+
+
+def _encode_discard(g: Game, viewer: int) -> bytes:
+    """The discard pile's piece, encoded directly (it changes too often for a table)."""
+    st = g.state
+    if not st.discard_face_down:
+        return packed(DISCARD_KEY, st.discard)
     by: dict[int, int] = {}
     for card, who in zip(st.discard_face_down, st.discard_face_down_by, strict=True):
         by.setdefault(card, who)
