@@ -21,7 +21,7 @@ from engine.determinize import determinize
 from engine.errors import IllegalAction
 from engine.kinds import PromptKind
 from engine.notation import normalize
-from engine.observation import IDENTITY, PublicView, build_observation
+from engine.observation import IDENTITY, LastPieces, PublicView, build_observation
 from engine.ruleset import Ruleset
 from engine.rulesets import RULESET_IDS, get_ruleset
 from engine.snapshot import state_from_bytes, state_to_bytes
@@ -111,7 +111,7 @@ class Game:
     takes one.
     """
 
-    __slots__ = ("_legal_cache", "_public_cache", "events", "history", "ruleset", "state")
+    __slots__ = ("_last_pieces", "_legal_cache", "_public_cache", "events", "history", "ruleset", "state")
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -124,6 +124,7 @@ class Game:
         self.history: list[tuple[int, str]] = []
         self._legal_cache: tuple[int, int, list[str]] = (-1, -1, [])
         self._public_cache: tuple[tuple[int, int, bool], PublicView] | None = None
+        self._last_pieces = LastPieces(state.players)
 
     # ------------------------------------------------------------------ creation
     @classmethod

@@ -19,6 +19,13 @@ the same fields, with the same values, as building the message directly would; a
 only what the piece shows, so nothing hidden from a viewer can reach its view through a
 table. The public pieces of one decision are shared by every viewer (``Game._public_cache``);
 a seat's own view swaps in its seat, the face-down cards it knows and its legal actions.
+
+Parts that change too often for a table (a hand, the discard pile) are encoded directly
+(:mod:`engine.wire`); a seat is its single-valued fields (a table) followed by its lists.
+A game also keeps each seat's last piece with its key (:class:`LastPieces`): when a seat's
+key equals the last one (most decisions change no seat) the piece is reused without hashing
+the key. A piece is a function of its key, so this is the same as a table hit; the key is
+still computed from the current state at every view.
 """
 
 from __future__ import annotations
@@ -27,9 +34,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
+from google.protobuf.message import Message
+
 from engine.marks import placed as characters_placed
 from engine.state import Item
 from engine.text import fill as fill_text
+from engine.wire import delimited, key, packed
 from fengsheng.v1 import game_pb2
 
 if TYPE_CHECKING:
@@ -52,21 +62,30 @@ TABLE_SIZE = 1 << 14
 
 
 class Pieces(dict[tuple[Any, ...], bytes]):
-    """A table of serialized pieces of one kind: ``table[key]`` is ``build(*key)`` serialized,
-    built once while kept (``key``: the values the piece shows)."""
+    """A table of serialized pieces of one kind: ``table[key]`` is ``build(*key)`` (serialized
+    if a message), built once while kept (``key``: the values the piece shows)."""
 
     __slots__ = ("_build",)
 
-    def __init__(self, build: Callable[..., game_pb2.Observation]) -> None:
+    def __init__(self, build: Callable[..., Message | bytes]) -> None:
         super().__init__()
         self._build = build
 
     def __missing__(self, key: tuple[Any, ...]) -> bytes:
         if len(self) >= TABLE_SIZE:
             self.clear()
-        piece: bytes = self._build(*key).SerializeToString()
+        built = self._build(*key)
+        piece = built if isinstance(built, bytes) else built.SerializeToString()
         self[key] = piece
         return piece
+
+
+#: Keys (field number and wire type) of the fields assembled as bytes here (engine.wire).
+SEATS_KEY = key(game_pb2.Observation, "seats")
+DISCARD_KEY = key(game_pb2.Observation, "discard")
+FACE_DOWN_KEY = key(game_pb2.Observation, "discard_face_down")
+INTEL_KEY = key(game_pb2.SeatView, "intel")
+HAND_KEY = key(game_pb2.SeatView, "hand")
 
 
 def _head(ruleset: str, players: int, turn: int, turn_number: int, pile_count: int, removed_count: int,
@@ -80,15 +99,11 @@ def _viewer(viewer: int) -> game_pb2.Observation:
     return game_pb2.Observation(viewer=viewer)
 
 
-def _discard(discard: tuple[int, ...], face_down: tuple[int, ...]) -> game_pb2.Observation:
-    return game_pb2.Observation(discard=discard, discard_face_down=face_down)
-
-
-def _seat(seat: int, alive: bool, identity: int, identity_revealed: bool, intel: tuple[int, ...],
-          hand_count: int, hand: tuple[int, ...], character: str, exposed: bool, locked: bool, relation: int,
-          secret_character: str, options: tuple[str, ...], secret_task: str) -> game_pb2.Observation:
-    obs = game_pb2.Observation()
-    sv = obs.seats.add(seat=seat, relation=relation)
+def _seat_core(seat: int, alive: bool, identity: int, identity_revealed: bool, hand_count: int, character: str,
+               exposed: bool, locked: bool, relation: int, secret_character: str,
+               secret_task: str) -> game_pb2.SeatView:
+    """A seat's single-valued fields (a ``SeatView`` without its lists: few distinct ones)."""
+    sv = game_pb2.SeatView(seat=seat, relation=relation)
     # only the fields that differ from their default (the same message, built faster)
     if alive:
         sv.alive = True
@@ -96,12 +111,8 @@ def _seat(seat: int, alive: bool, identity: int, identity_revealed: bool, intel:
         sv.identity = cast("game_pb2.Identity", identity)
     if identity_revealed:
         sv.identity_revealed = True
-    if intel:
-        sv.intel.extend(intel)
     if hand_count:
         sv.hand_count = hand_count
-    if hand:
-        sv.hand.extend(hand)
     if character:
         sv.character = character
     if exposed:
@@ -110,11 +121,23 @@ def _seat(seat: int, alive: bool, identity: int, identity_revealed: bool, intel:
         sv.locked = True
     if secret_character:
         sv.secret_character = secret_character
-    if options:
-        sv.character_options.extend(options)
     if secret_task:
         sv.secret_task = secret_task
-    return obs
+    return sv
+
+
+def _options(options: tuple[str, ...]) -> game_pb2.SeatView:
+    return game_pb2.SeatView(character_options=options)
+
+
+def _public_seat(seat: int, alive: bool, identity: str, identity_revealed: bool, intel: tuple[int, ...],
+                 hand_count: int, character: str, exposed: bool, locked: bool, relation: int,
+                 secret_character: str, secret_task: str) -> bytes:
+    """A seat as every viewer but its own sees it (no hand, no options); ``identity``: the
+    revealed identity's id, or empty."""
+    core = SEAT_CORE[seat, alive, IDENTITY[identity] if identity else UNSPECIFIED, identity_revealed, hand_count,
+                     character, exposed, locked, relation, secret_character, secret_task]
+    return delimited(SEATS_KEY, core + packed(INTEL_KEY, intel))
 
 
 def _transit(mode: int, direction: int, sender: int, holder: int, target: int, face_up: bool, receiver: int,
@@ -163,7 +186,8 @@ def _legal(actions: tuple[str, ...]) -> game_pb2.Observation:
     return game_pb2.Observation(legal_actions=actions)
 
 
-HEAD, VIEWER, DISCARD, SEAT = Pieces(_head), Pieces(_viewer), Pieces(_discard), Pieces(_seat)
+HEAD, VIEWER, SEAT_CORE, OPTIONS = Pieces(_head), Pieces(_viewer), Pieces(_seat_core), Pieces(_options)
+SEAT = Pieces(_public_seat)
 TRANSIT, CHAIN_ITEM, PENDING = Pieces(_transit), Pieces(_chain_item), Pieces(_pending)
 NUMBER, LEGAL = Pieces(_number), Pieces(_legal)
 
@@ -175,13 +199,28 @@ class PublicView:
     head: bytes
     discard: bytes
     seats: list[bytes]
+    """By seat; empty until some view needs it (a seat's own view shows its own instead)."""
     transit: bytes
     chain: list[bytes]
     rest: bytes
     """The open decision and, once the game is over, the outcome."""
+    all_seats: bool = False
+    """Whether every entry of ``seats`` is built."""
 
-    def parts(self) -> list[bytes]:
-        return [self.head, self.discard, *self.seats, self.transit, *self.chain, self.rest]
+
+class LastPieces:
+    """The pieces of one game's last views, each with the key it was made from; reused while
+    the key is unchanged (a piece is a function of its key, so equal keys mean equal pieces),
+    which is cheaper than a table look-up (no hashing). Per game: :attr:`Game._last_pieces`."""
+
+    __slots__ = ("discards", "seats")
+
+    def __init__(self, players: int) -> None:
+        #: For each seat, the key and piece of its last public view, then of its last own view.
+        self.seats: list[tuple[tuple[Any, ...], bytes]] = [((), b"")] * (2 * players)
+        #: By viewer (-1: any viewer, when no card lies face down): the discard pile, its
+        #: face-down cards and who put them there (copies), and the piece.
+        self.discards: dict[int, tuple[list[int], list[int], list[int], bytes]] = {}
 
 
 def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> game_pb2.Observation:
@@ -192,7 +231,11 @@ def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> 
         cached = (key, _public(g))
         g._public_cache = cached
     public = cached[1]
-    parts = _seat_parts(g, viewer, public) if 0 <= viewer < st.players else public.parts()
+    if 0 <= viewer < st.players:
+        parts = _seat_parts(g, viewer, public)
+    else:
+        parts = [public.head, public.discard, *_public_seats(g, public, -1), public.transit, *public.chain,
+                 public.rest]
     parts.append(VIEWER[viewer,])
     obs = game_pb2.Observation.FromString(b"".join(parts))
     if include_events:
@@ -204,21 +247,18 @@ def _seat_parts(g: Game, viewer: int, public: PublicView) -> list[bytes]:
     """The pieces of ``viewer``'s own view: the public ones with its seat (identity, hand,
     character, options, 绝密任务 …), the face-down cards it knows and its legal actions."""
     st = g.state
-    p = st.seats[viewer]
-    seats = public.seats.copy()
-    # The identity is unset while the characters are being chosen (classic §3: dealt after).
-    seats[viewer] = SEAT[viewer, p.alive, IDENTITY.get(p.identity, UNSPECIFIED), p.identity_revealed,
-                         tuple(p.intel), len(p.hand), tuple(p.hand), p.character, p.exposed, viewer in st.locked,
-                         p.relation, p.secret_character, tuple(p.options), p.secret_task]
+    seats = _public_seats(g, public, viewer)
+    seats[viewer] = _own_seat(g, viewer)
     transit = public.transit
     t = st.transit
     if t is not None and not t.face_up and viewer in t.known_by:
         transit = _transit_piece(g, t.card)
     chain = public.chain
-    face_down = g.ruleset.face_down_kinds
-    if st.chain and any(item.kind in face_down and viewer in (item.user, item.target) for item in st.chain):
-        chain = [_chain_piece(item, True) if item.kind in face_down and viewer in (item.user, item.target)
-                 else shown for item, shown in zip(st.chain, public.chain, strict=True)]
+    if st.chain:
+        face_down = g.ruleset.face_down_kinds
+        if any(item.kind in face_down and viewer in (item.user, item.target) for item in st.chain):
+            chain = [_chain_piece(item, True) if item.kind in face_down and viewer in (item.user, item.target)
+                     else shown for item, shown in zip(st.chain, public.chain, strict=True)]
     # the seat knows the cards it put on the discard pile face down (classic D12)
     discard = _discard_piece(g, viewer) if st.discard_face_down else public.discard
     parts = [public.head, discard, *seats, transit, *chain, public.rest]
@@ -228,11 +268,81 @@ def _seat_parts(g: Game, viewer: int, public: PublicView) -> list[bytes]:
     return parts
 
 
+def _public_seats(g: Game, public: PublicView, viewer: int) -> list[bytes]:
+    """The public pieces of every seat but ``viewer`` (a copy; ``viewer``'s entry is to be
+    replaced), building those not built yet for this decision."""
+    seats = public.seats
+    if not public.all_seats:
+        st = g.state
+        locked = st.locked
+        placed = not st.characters or characters_placed(st)
+        over = st.over
+        winners = st.winners
+        memo = g._last_pieces.seats
+        for i, p in enumerate(st.seats):
+            if not seats[i] and i != viewer:
+                key = (i, p.alive,
+                       # A dead seat whose identity card was taken (classic 临危受命) shows none.
+                       p.identity if p.identity_revealed else "", p.identity_revealed, tuple(p.intel), len(p.hand),
+                       p.character if p.exposed and placed else "", p.exposed, i in locked, p.relation,
+                       # 致命香水's 绝密任务 character: shown once she died or won (p.12 ①).
+                       p.secret_character if not p.alive or i in winners else "",
+                       # an identity card's own victory condition (谍战篇 神秘人): public at game end only
+                       p.secret_task if over else "")
+                last = memo[i]
+                if last[0] != key:  # else the same piece as at the seat's last view
+                    last = memo[i] = (key, SEAT[key])
+                seats[i] = last[1]
+        public.all_seats = all(seats)
+    return seats.copy()
+
+
+def _own_seat(g: Game, viewer: int) -> bytes:
+    """``viewer``'s seat as it sees it: everything, its hand and options too. Assembled from
+    its single-valued fields (a table) and its lists (encoded directly), unless it is the
+    same as at this seat's last view."""
+    st = g.state
+    p = st.seats[viewer]
+    key = (p.alive, p.identity, p.identity_revealed, tuple(p.intel), tuple(p.hand), p.character, p.exposed,
+           viewer in st.locked, p.relation, p.secret_character, tuple(p.options), p.secret_task)
+    memo = g._last_pieces.seats
+    last = memo[st.players + viewer]
+    if last[0] == key:
+        return last[1]
+    (alive, identity, revealed, intel, hand, character, exposed, locked, relation, secret_character, options,
+     secret_task) = key
+    # The identity is unset while the characters are being chosen (classic §3: dealt after).
+    body = (SEAT_CORE[viewer, alive, IDENTITY[identity] if identity else UNSPECIFIED, revealed, len(hand),
+                      character, exposed, locked, relation, secret_character, secret_task]
+            + packed(INTEL_KEY, intel) + packed(HAND_KEY, hand))
+    if options:
+        body += OPTIONS[options,]
+    piece = delimited(SEATS_KEY, body)
+    memo[st.players + viewer] = (key, piece)
+    return piece
+
+
 def _discard_piece(g: Game, viewer: int) -> bytes:
-    """The discard pile with face-down cards as 0, except those ``viewer`` discarded."""
+    """The discard pile with face-down cards as 0, except those ``viewer`` discarded; the
+    same piece as at ``viewer``'s last view while the pile is unchanged."""
     st = g.state
     if not st.discard_face_down:
-        return DISCARD[tuple(st.discard), ()]
+        viewer = -1  # every viewer sees the same pile
+    last = g._last_pieces.discards.get(viewer)
+    if (last is not None and last[0] == st.discard and last[1] == st.discard_face_down
+            and last[2] == st.discard_face_down_by):
+        return last[3]
+    piece = _encode_discard(g, viewer)
+    g._last_pieces.discards[viewer] = (st.discard.copy(), st.discard_face_down.copy(),
+                                       st.discard_face_down_by.copy(), piece)
+    return piece
+
+
+def _encode_discard(g: Game, viewer: int) -> bytes:
+    """The discard pile's piece, encoded directly (it changes too often for a table)."""
+    st = g.state
+    if not st.discard_face_down:
+        return packed(DISCARD_KEY, st.discard)
     by: dict[int, int] = {}
     for card, who in zip(st.discard_face_down, st.discard_face_down_by, strict=True):
         by.setdefault(card, who)
@@ -245,7 +355,7 @@ def _discard_piece(g: Game, viewer: int) -> bytes:
         else:
             shown.append(card if owner == viewer else 0)
             positions.append(pos)
-    return DISCARD[tuple(shown), tuple(positions)]
+    return packed(DISCARD_KEY, shown) + packed(FACE_DOWN_KEY, positions)
 
 
 def _transit_piece(g: Game, card: int) -> bytes:
@@ -264,30 +374,16 @@ def _chain_piece(item: Item, shown: bool) -> bytes:
 
 
 def _public(g: Game) -> PublicView:
-    """The spectator's view: public information only (shared by every seat's view)."""
+    """The spectator's view: public information only (shared by every seat's view; its seats
+    are built when first needed, :func:`_public_seats`)."""
     st = g.state
     head = HEAD[st.ruleset, st.players, st.turn, st.turn_number, len(st.pile), len(st.removed),
                 st.pile_exhausted_once]
-    locked = st.locked
-    placed = not st.characters or characters_placed(st)
-    over = st.over
-    winners = st.winners
-    seats = [
-        SEAT[i, p.alive,
-             # A dead seat whose identity card was taken (classic 临危受命) shows none.
-             IDENTITY[p.identity] if p.identity_revealed and p.identity else UNSPECIFIED,
-             p.identity_revealed, tuple(p.intel), len(p.hand), (),
-             p.character if p.exposed and placed else "", p.exposed, i in locked, p.relation,
-             # 致命香水's 绝密任务 character: shown once she died or won (p.12 ①).
-             p.secret_character if not p.alive or i in winners else "", (),
-             # an identity card's own victory condition (谍战篇 神秘人): public at game end only
-             p.secret_task if over else ""]
-        for i, p in enumerate(st.seats)
-    ]
     t = st.transit
     transit = _transit_piece(g, t.card if t.face_up else 0) if t is not None else b""
     face_down = g.ruleset.face_down_kinds
     chain = [_chain_piece(item, item.kind not in face_down) for item in st.chain]
+    seats = [b""] * st.players
     return PublicView(head, _discard_piece(g, -1), seats, transit, chain, _rest(g))
 
 
