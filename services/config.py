@@ -23,7 +23,7 @@ variable                           meaning                                      
                                    (bots, timers, matchmaking, ladder)
 ``FENGSHENG_WORKER_METRICS_PORT``  a worker serves Prometheus ``/metrics`` here  off
 ``FENGSHENG_METRICS_HOST``         interface of the worker's ``/metrics``        ``127.0.0.1``
-``FENGSHENG_GROUP_COMMIT_MS``      engine: longest wait to share an action write  ``2``
+``FENGSHENG_GROUP_COMMIT_MS``      engine: longest wait to share an action write  ``0.5``
                                    with others (0 = off; services/engine/redis_pipe.py)
 =================================  ============================================  ==========
 
@@ -213,7 +213,7 @@ def restore_interval() -> float:
 
 
 #: see :func:`group_commit_ms`
-DEFAULT_GROUP_COMMIT_MS = 2.0
+DEFAULT_GROUP_COMMIT_MS = 0.5
 
 
 def group_commit_ms() -> float:

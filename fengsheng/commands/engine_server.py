@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=None,
         help="longest wait (ms) for an action's write to share a Redis round trip with others, held only "
-        "while writes come closer together than that (default $FENGSHENG_GROUP_COMMIT_MS, else 2; 0 = off)",
+        "while writes come closer together than that (default $FENGSHENG_GROUP_COMMIT_MS, else 0.5; 0 = off)",
     )
 
 

@@ -14,7 +14,7 @@ about 40% of the bare gRPC echo ceiling (``bench/service_load.py``; docs/decisio
 parsing), any number of commands in flight, replies handed back in order. It costs about
 60 µs per call. Everything else in the store still goes through redis-py.
 
-Group commit (``coalesce_s``, the engine's ``--group-commit-ms``, default 2 ms): while
+Group commit (``coalesce_s``, the engine's ``--group-commit-ms``, default 0.5 ms): while
 commands arrive closer together than that (a moving average of the gaps), a command is held
 up to that long and goes out in one write with those that follow; Redis answers them in one
 read. Each action is still its own script, applied in order. Under load this halves the
