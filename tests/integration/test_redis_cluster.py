@@ -10,10 +10,12 @@ ranked store on one node, bot matches played by a Celery worker to the end.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -106,84 +108,85 @@ def test_sweepers_and_leases_across_the_nodes(cluster: RedisCluster) -> None:
     asyncio.run(main())
 
 
+@contextlib.contextmanager
+def _played(
+    cluster: RedisCluster,
+    single: RedisServer,
+    tmp_path: Path,
+    *,
+    engine: tuple[str, dict[str, str]],
+    worker: tuple[str, dict[str, str]],
+    seeds: range,
+) -> Iterator[tuple[list[str], Any, redis.Redis]]:
+    """An engine and a worker, each given its ``(FENGSHENG_REDIS_URL, other variables)``, and
+    one all-random-bot match per seed through them, each waited for until it is over; yields
+    the matches' ids and clients of the cluster and of the single node."""
+    server = start_engine_server(engine[0], tmp_path, env=engine[1])
+    proc = None
+    try:
+        proc = start_worker(worker[0], server.address, tmp_path, concurrency=2, env=worker[1])
+        with engine_channel(server.address) as channel:
+            stub = es_grpc.EngineServiceStub(channel)
+            ids = []
+            for seed in seeds:
+                settings = es.MatchSettings(seed=seed, seats=[es.BOT_RANDOM] * 5)
+                ids.append(stub.CreateMatch(es.CreateMatchRequest(settings=settings), timeout=10).match_id)
+            for match_id in ids:
+                wait_over(stub, match_id, timeout=120)
+        on_cluster = sync_client(cluster.url)
+        one_node = redis.Redis.from_url(single.url)
+        try:
+            yield ids, on_cluster, one_node
+        finally:
+            on_cluster.close()
+            one_node.close()
+    finally:
+        if proc is not None:
+            proc.stop()
+        server.stop()
+
+
 def test_the_platform_split_match_store_on_the_cluster_the_rest_on_one_node(
     cluster: RedisCluster, tmp_path: Path
 ) -> None:
     """An engine whose FENGSHENG_REDIS_URL is one node and FENGSHENG_MATCH_REDIS_URL the
     cluster; a worker the other way round (FENGSHENG_REDIS_URL the cluster, its broker and
     ranked store named on their own): each role's keys land where its variable says."""
-    with RedisServer() as single:
-        engine = start_engine_server(single.url, tmp_path, env={"FENGSHENG_MATCH_REDIS_URL": cluster.url})
-        worker = None
-        try:
-            worker = start_worker(
-                cluster.url,
-                engine.address,
-                tmp_path,
-                concurrency=4,
-                env={"FENGSHENG_BROKER_URL": single.url, "FENGSHENG_RANKED_REDIS_URL": single.url},
-            )
-            with engine_channel(engine.address) as channel:
-                stub = es_grpc.EngineServiceStub(channel)
-                ids = []
-                for k in range(8):
-                    settings = es.MatchSettings(seed=3100 + k, seats=[es.BOT_RANDOM] * 5)
-                    ids.append(stub.CreateMatch(es.CreateMatchRequest(settings=settings), timeout=10).match_id)
-                for match_id in ids:
-                    wait_over(stub, match_id, timeout=120)
-            on_cluster = sync_client(cluster.url)
-            one_node = redis.Redis.from_url(single.url)
-            try:
-                for match_id in ids:
-                    assert int(on_cluster.hget(state_key(match_id), "over")) == 1
-                    assert check_stream_and_history(on_cluster, match_id) > 10  # type: ignore[arg-type]
-                    assert not one_node.exists(state_key(match_id)), "a match's keys on the single node"
-                # the broker: the worker consumed the engine's bot tasks from the single node
-                assert one_node.exists("_kombu.binding.fengsheng") and not on_cluster.exists("_kombu.binding.fengsheng")
-                # the ranked store: the engine's start-up migration marker
-                assert one_node.exists(MIGRATED_KEY) and not on_cluster.exists(MIGRATED_KEY)
-            finally:
-                on_cluster.close()
-                one_node.close()
-        finally:
-            if worker is not None:
-                worker.stop()
-            engine.stop()
+    with RedisServer() as single, _played(
+        cluster,
+        single,
+        tmp_path,
+        engine=(single.url, {"FENGSHENG_MATCH_REDIS_URL": cluster.url}),
+        worker=(cluster.url, {"FENGSHENG_BROKER_URL": single.url, "FENGSHENG_RANKED_REDIS_URL": single.url}),
+        seeds=range(3100, 3108),
+    ) as (ids, on_cluster, one_node):
+        for match_id in ids:
+            assert int(on_cluster.hget(state_key(match_id), "over")) == 1
+            assert check_stream_and_history(on_cluster, match_id) > 10
+            assert not one_node.exists(state_key(match_id)), "a match's keys on the single node"
+        # the broker: the worker consumed the engine's bot tasks from the single node
+        assert one_node.exists("_kombu.binding.fengsheng") and not on_cluster.exists("_kombu.binding.fengsheng")
+        # the ranked store: the engine's start-up migration marker
+        assert one_node.exists(MIGRATED_KEY) and not on_cluster.exists(MIGRATED_KEY)
 
 
 def test_the_platform_with_every_role_but_the_broker_on_the_cluster(cluster: RedisCluster, tmp_path: Path) -> None:
     """FENGSHENG_REDIS_URL the cluster for the engine and the worker (match, ranked store),
     only FENGSHENG_BROKER_URL one node (kombu has no cluster mode): the engine's start-up
     migrations run on the cluster and bot matches play to the end."""
-    with RedisServer() as single:
-        broker = {"FENGSHENG_BROKER_URL": single.url}
-        engine = start_engine_server(cluster.url, tmp_path, env=broker)
-        worker = None
-        try:
-            worker = start_worker(cluster.url, engine.address, tmp_path, concurrency=2, env=broker)
-            with engine_channel(engine.address) as channel:
-                stub = es_grpc.EngineServiceStub(channel)
-                ids = []
-                for k in range(4):
-                    settings = es.MatchSettings(seed=3200 + k, seats=[es.BOT_RANDOM] * 5)
-                    ids.append(stub.CreateMatch(es.CreateMatchRequest(settings=settings), timeout=10).match_id)
-                for match_id in ids:
-                    wait_over(stub, match_id, timeout=120)
-            on_cluster = sync_client(cluster.url)
-            one_node = redis.Redis.from_url(single.url)
-            try:
-                for match_id in ids:
-                    assert int(on_cluster.hget(state_key(match_id), "over")) == 1
-                assert one_node.exists("_kombu.binding.fengsheng") and not on_cluster.exists("_kombu.binding.fengsheng")
-                # the ranked store is the cluster: its start-up migration marker is there
-                assert on_cluster.exists(MIGRATED_KEY) and not one_node.exists(MIGRATED_KEY)
-            finally:
-                on_cluster.close()
-                one_node.close()
-        finally:
-            if worker is not None:
-                worker.stop()
-            engine.stop()
+    with RedisServer() as single, _played(
+        cluster,
+        single,
+        tmp_path,
+        engine=(cluster.url, {"FENGSHENG_BROKER_URL": single.url}),
+        worker=(cluster.url, {"FENGSHENG_BROKER_URL": single.url}),
+        seeds=range(3200, 3204),
+    ) as (ids, on_cluster, one_node):
+        for match_id in ids:
+            assert int(on_cluster.hget(state_key(match_id), "over")) == 1
+        assert one_node.exists("_kombu.binding.fengsheng") and not on_cluster.exists("_kombu.binding.fengsheng")
+        # the ranked store is the cluster: its start-up migration marker is there
+        assert on_cluster.exists(MIGRATED_KEY) and not one_node.exists(MIGRATED_KEY)
 
 
 def test_the_redis_healthcheck_probes_each_roles_url_cluster_included(
