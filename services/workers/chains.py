@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,9 @@ import grpc
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services import config
 from services.channels import engine_aio_channel
+
+#: the most search decisions one worker process runs at once (threads made as needed)
+SEARCH_THREADS = 64
 
 
 @dataclass(slots=True)
@@ -61,6 +65,9 @@ class ChainLoop:
         self.pid = os.getpid()
         self.address = address
         self.loop = asyncio.new_event_loop()
+        # search decisions (asyncio.to_thread): at least as many at once as the pool runs tasks, not
+        # asyncio's default of cores + 4, so a busy hard level never queues behind itself
+        self.loop.set_default_executor(ThreadPoolExecutor(max_workers=SEARCH_THREADS, thread_name_prefix="search"))
         self._thread = threading.Thread(target=self.loop.run_forever, name="fengsheng-bot-chains", daemon=True)
         self._thread.start()
         self.stub: es_grpc.EngineServiceStub = asyncio.run_coroutine_threadsafe(self._connect(), self.loop).result()
