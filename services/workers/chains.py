@@ -30,6 +30,15 @@ from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services import config
 from services.channels import engine_aio_channel
 
+#: a worker's channel to the engine: reconnect quickly after an engine restart, and spread
+#: calls over the pods behind one DNS name (dns:///engine-headless:50051)
+ENGINE_CHANNEL_OPTIONS = (
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.min_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 1000),
+    ("grpc.lb_policy_name", "round_robin"),
+)
+
 #: the most search decisions one worker process runs at once (threads made as needed)
 SEARCH_THREADS = 64
 
@@ -73,15 +82,8 @@ class ChainLoop:
         self.stub: es_grpc.EngineServiceStub = asyncio.run_coroutine_threadsafe(self._connect(), self.loop).result()
 
     async def _connect(self) -> es_grpc.EngineServiceStub:
-        channel = engine_aio_channel(  # with the service credential (services/channels.py)
-            self.address,
-            options=[
-                ("grpc.initial_reconnect_backoff_ms", 100),
-                ("grpc.min_reconnect_backoff_ms", 100),
-                ("grpc.max_reconnect_backoff_ms", 1000),
-                ("grpc.lb_policy_name", "round_robin"),
-            ],
-        )
+        # with the service credential (services/channels.py)
+        channel = engine_aio_channel(self.address, options=ENGINE_CHANNEL_OPTIONS)
         return es_grpc.EngineServiceStub(channel)
 
     def run(self, coro: Any) -> Any:
@@ -106,4 +108,4 @@ def chain_loop() -> ChainLoop | None:
         return _current
 
 
-__all__ = ["ChainLoop", "Cursor", "StreamEnded", "chain_loop"]
+__all__ = ["ENGINE_CHANNEL_OPTIONS", "ChainLoop", "Cursor", "StreamEnded", "chain_loop"]

@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import functools
 import logging
-import queue
 import random
 import threading
 import time
@@ -35,7 +34,7 @@ from services import config
 from services.bot_levels import search_budget_ms
 from services.channels import engine_channel
 from services.workers.celery_app import app
-from services.workers.chains import Cursor, StreamEnded, chain_loop
+from services.workers.chains import ENGINE_CHANNEL_OPTIONS, Cursor, StreamEnded, chain_loop
 
 log = logging.getLogger("fengsheng.tasks")
 
@@ -60,19 +59,11 @@ def engine_stub() -> es_grpc.EngineServiceStub:
         if "," in addr and (_stub is None or _stub[0] != os.getpid() or _stub[1] != addr):
             from services.balance import RoundRobinStub, split_addresses
 
-            # it quacks like EngineServiceStub for unary calls (_ChainActs streams only over a real one)
+            # it quacks like EngineServiceStub for unary calls (the blocking chain uses unary Act)
             _stub = (os.getpid(), addr, cast("es_grpc.EngineServiceStub", RoundRobinStub(split_addresses(addr))))
         if _stub is None or _stub[0] != os.getpid() or _stub[1] != addr:
-            channel = engine_channel(  # with the service credential (services/channels.py)
-                addr,
-                options=[
-                    ("grpc.initial_reconnect_backoff_ms", 100),
-                    ("grpc.min_reconnect_backoff_ms", 100),
-                    ("grpc.max_reconnect_backoff_ms", 1000),
-                    # one DNS name for several pods (dns:///engine-headless:50051): spread the calls
-                    ("grpc.lb_policy_name", "round_robin"),
-                ],
-            )
+            # with the service credential (services/channels.py)
+            channel = engine_channel(addr, options=ENGINE_CHANNEL_OPTIONS)
             _stub = (os.getpid(), addr, es_grpc.EngineServiceStub(channel))
         return _stub[2]
 
@@ -160,38 +151,6 @@ class StreamRefusal(grpc.RpcError):
         return self._details
 
 
-class _ChainActs:
-    """A chain's actions: over one ``ActStream`` for the whole chain when the stub is a plain
-    engine stub (one call set-up per chain instead of one per move), else unary ``Act``."""
-
-    def __init__(self, stub: Any) -> None:
-        self.stub = stub
-        self._queue: queue.SimpleQueue[es.ActRequest | None] | None = None
-        self._responses: Any = None
-
-    def act(self, request: es.ActRequest) -> es.ActResponse:
-        if not isinstance(self.stub, es_grpc.EngineServiceStub):
-            return self.stub.Act(request, timeout=RPC_TIMEOUT_S)  # type: ignore[no-any-return]
-        if self._responses is None:
-            self._queue = queue.SimpleQueue()
-            self._responses = self.stub.ActStream(
-                iter(self._queue.get, None), timeout=RPC_TIMEOUT_S + CHAIN_BUDGET_S * 2
-            )
-        assert self._queue is not None
-        self._queue.put(request)
-        res: es.ActResponse = next(self._responses)
-        if res.HasField("error"):
-            raise StreamRefusal(res.error)
-        return res
-
-    def close(self) -> None:
-        if self._queue is not None:
-            self._queue.put(None)  # the request stream ends; the call finishes
-        if self._responses is not None:
-            for _ in self._responses:  # drain (nothing more is expected)
-                pass
-
-
 def needs_search(cur: Cursor, obs: Any) -> bool:
     """Whether the seat's policy searches (the hard level) at this decision."""
     return bool(getattr(POLICIES.get(cur.policy), "needs_game", False)) and len(obs.legal_actions) > 1
@@ -275,23 +234,19 @@ def _stale(cur: Cursor, obs: Any) -> bool:
 
 
 def _chain_blocking(stub: Any, cur: Cursor) -> str:
-    """The chain on blocking gRPC (workers given several engine addresses)."""
+    """The chain on blocking gRPC, one unary ``Act`` per move (workers given several engine
+    addresses: :class:`services.balance.RoundRobinStub` fails over call by call)."""
     started = time.monotonic()
-    acts = _ChainActs(stub)
-    try:
-        obs = stub.GetObservation(es.GetObservationRequest(match_id=cur.match_id, seat=cur.seat), timeout=RPC_TIMEOUT_S)
-        if _stale(cur, obs):
-            return "stale"
-        while obs is not None:
-            request = _request(cur, decide(stub, cur, obs), started)  # its own seat's view only
-            try:
-                res = acts.act(request)
-            except grpc.RpcError as exc:
-                res = acts.act(_default_instead(request, exc))
-            obs = _next(cur, res)
-    finally:
-        with contextlib.suppress(Exception):
-            acts.close()
+    obs = stub.GetObservation(es.GetObservationRequest(match_id=cur.match_id, seat=cur.seat), timeout=RPC_TIMEOUT_S)
+    if _stale(cur, obs):
+        return "stale"
+    while obs is not None:
+        request = _request(cur, decide(stub, cur, obs), started)  # its own seat's view only
+        try:
+            res = stub.Act(request, timeout=RPC_TIMEOUT_S)
+        except grpc.RpcError as exc:
+            res = stub.Act(_default_instead(request, exc), timeout=RPC_TIMEOUT_S)
+        obs = _next(cur, res)
     return "applied"
 
 
