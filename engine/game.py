@@ -22,6 +22,7 @@ from engine.errors import IllegalAction
 from engine.kinds import PromptKind
 from engine.notation import normalize
 from engine.observation import IDENTITY, LastPieces, PublicView, build_observation
+from engine.positions import zone_counts
 from engine.ruleset import Ruleset
 from engine.rulesets import RULESET_IDS, get_ruleset
 from engine.snapshot import state_from_bytes, state_to_bytes
@@ -482,7 +483,7 @@ class Game:
 
     def check_zones(self) -> None:
         """Raise AssertionError unless each card of the deck is in exactly one zone."""
-        counts = self.ruleset.zone_counts(self.state)
+        counts = zone_counts(self.state)
         bad = {c: n for c, n in counts.items() if n != 1}
         cards = self.ruleset.cards
         if bad or len(counts) != cards.count:

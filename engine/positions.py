@@ -1,7 +1,9 @@
 """What every ruleset's scenario positions share (docs/scenarios.md, the shared scenario
 format): card lists, the zones a position places (pile top, discard pile, removed cards; the
 rest of the deck below the pile top, ascending), whose turn it is and the step to start at.
-Each ruleset's ``setup.position_state`` builds its own seats and state around these."""
+Each ruleset's ``setup.position_state`` builds its own seats and state around these.
+Also the count of every card's zones, which the core checks for every ruleset
+(:func:`zone_counts`, ``Game.check_zones``)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.errors import SetupError
-from engine.state import Seat
+from engine.state import Seat, State
 
 
 def card_list(value: Any, where: str, n_cards: int) -> list[int]:
@@ -54,3 +56,23 @@ def turn_and_step(pos: dict[str, Any], seats: Sequence[Seat], steps: Sequence[st
     if step not in steps:
         raise SetupError(f"step must be one of {', '.join(steps)}, got {step!r}")
     return turn, str(step)
+
+
+def zone_counts(st: State) -> Counter[int]:
+    """How many zones each card is in (``Game.check_zones``: exactly one each). The zones are
+    the core's, the same in every ruleset: the pile, the discard pile, removed cards, hands,
+    intel areas, the intel in transmission (no card while 谍战篇's 妙手 is between discarding
+    and taking it) and the cards of the response chain (played or held by an item)."""
+    counts: Counter[int] = Counter(st.pile)
+    counts.update(st.discard)
+    counts.update(st.removed)
+    for s in st.seats:
+        counts.update(s.hand)
+        counts.update(s.intel)
+    if st.transit is not None and st.transit.card:
+        counts[st.transit.card] += 1
+    for item in st.chain:
+        if item.card:
+            counts[item.card] += 1
+        counts.update(item.held)
+    return counts

@@ -107,8 +107,6 @@ class Ruleset:
     """For an action that shows a hidden card: (who sees it, what the others see)."""
     discarded: Callable[[Game, int, list[int]], None]
     """Called after a seat discards hand cards (弃牌): opens the ruleset's window for it."""
-    zone_counts: Callable[[State], Mapping[int, int]]
-    """How many zones each card is in (the core checks: exactly one each)."""
     mark_kinds: tuple[type[TypedMark], ...] = ()
     """The ruleset's kinds of mark (:mod:`engine.marks`): a snapshot written before typed
     marks has them as flag strings, which the loader reads back with these."""

@@ -16,7 +16,7 @@ from .characters import ROWS, SKILLS
 from .flow import HANDLERS
 from .legal import legal_for
 from .privacy import hidden_action
-from .setup import new_state, position_state, zone_counts
+from .setup import new_state, position_state
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -68,7 +68,6 @@ RULESET = Ruleset(
     legal_for=legal_for,
     hidden_action=hidden_action,
     discarded=_discarded,
-    zone_counts=zone_counts,
     alias=_alias,
     hand_discards_face_down=True,
     mark_kinds=marks.KINDS,

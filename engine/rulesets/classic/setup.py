@@ -5,7 +5,6 @@ notation: players 3–9, identities latent/military/bystander in any mix, cards 
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from engine import rng
@@ -143,20 +142,3 @@ def position_state(pos: dict[str, Any]) -> State:
         st.stack.append(Frame("turn", seat=turn, stage=2))
         st.stack.append(Frame("window", seat=turn, text="main1"))
     return st
-
-
-def zone_counts(st: State) -> Counter[int]:
-    """How many zones each card is in (must be exactly one each)."""
-    counts: Counter[int] = Counter(st.pile)
-    counts.update(st.discard)
-    counts.update(st.removed)
-    for s in st.seats:
-        counts.update(s.hand)
-        counts.update(s.intel)
-    if st.transit is not None:
-        counts[st.transit.card] += 1
-    for item in st.chain:
-        if item.card:
-            counts[item.card] += 1
-        counts.update(item.held)
-    return counts

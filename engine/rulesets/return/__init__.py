@@ -18,7 +18,7 @@ from .characters import CHARACTERS, SKILLS
 from .flow import HANDLERS
 from .legal import legal_for
 from .privacy import hidden_action
-from .setup import new_state, position_state, zone_counts
+from .setup import new_state, position_state
 from .triggers import open_window
 
 if TYPE_CHECKING:
@@ -54,7 +54,6 @@ RULESET = Ruleset(
     legal_for=legal_for,
     hidden_action=hidden_action,
     discarded=_discarded,
-    zone_counts=zone_counts,
     mark_kinds=marks.KINDS,
     secret_codes=tuple(ruledata.SECRET_ORDER_CODES),
 )

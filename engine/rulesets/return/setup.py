@@ -154,22 +154,6 @@ def position_state(pos: dict[str, Any]) -> State:
     return st
 
 
-def zone_counts(st: State) -> Counter[int]:
-    """How many zones each card is in (must be exactly one each)."""
-    counts: Counter[int] = Counter(st.pile)
-    counts.update(st.discard)
-    counts.update(st.removed)
-    for s in st.seats:
-        counts.update(s.hand)
-        counts.update(s.intel)
-    if st.transit is not None:
-        counts[st.transit.card] += 1
-    for item in st.chain:
-        if item.card:
-            counts[item.card] += 1
-        counts.update(item.held)
-    return counts
-
 
 def h_characters(g: Game, fr: Frame) -> None:
     """Character choice: each player in turn order keeps one of three offered characters

@@ -5,7 +5,6 @@ random first player; or a scenario position (shared spec + the spy notation sect
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from engine import rng
@@ -150,16 +149,3 @@ def position_state(pos: dict[str, Any]) -> State:
         st.turn_number = 1
         st.stack.append(Frame("spy_turn", seat=turn, stage=1))
     return st
-
-
-def zone_counts(st: State) -> Counter[int]:
-    """How many zones each card is in (must be exactly one each)."""
-    counts: Counter[int] = Counter(st.pile)
-    counts.update(st.discard)
-    counts.update(st.removed)
-    for s in st.seats:
-        counts.update(s.hand)
-        counts.update(s.intel)
-    if st.transit is not None and st.transit.card:  # 0: 妙手 between discarding and taking
-        counts[st.transit.card] += 1
-    return counts
