@@ -20,8 +20,12 @@ through ``determinize`` for its seat) and ``--search-budget-ms`` per decision, o
 ``--search-playouts`` count (reproducible). Search vs v2: ``--pairs search:v2 --no-tables``.
 ``--belief-games N`` adds the belief tracker's accuracy (bench/belief.py) on N v2 games.
 
+``--jobs N`` plays N deals at once in worker processes (same figures as one at a time: every
+game depends only on its deal and policies; with a time budget, give each job a core of its
+own). Progress goes to stderr, the JSON to stdout.
+
 Prints JSON. Usage: ``python bench/bots.py [--bots random,heuristic,v2] [--deals 100]
-[--players 5] [--ruleset return|classic|all] [--pairs v2:heuristic,heuristic:v2]``.
+[--players 5] [--ruleset return|classic|all] [--pairs v2:heuristic,heuristic:v2] [--jobs 4]``.
 """
 
 from __future__ import annotations
@@ -33,8 +37,10 @@ import random
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from engine import Game
 from engine.bots import POLICIES
@@ -43,6 +49,48 @@ from engine.rulesets import RULESET_IDS
 Z95 = 1.959963984540054
 #: The search bot's time per decision here (``--search-budget-ms``; None with ``--search-playouts``).
 SEARCH_BUDGET_MS: float | None = 200.0
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def configure_search(budget_ms: float, playouts: int) -> None:
+    """Set how the search bot thinks in this process (the main one and each ``--jobs`` worker):
+    ``budget_ms`` per decision, or exactly ``playouts`` per decision when it is not 0."""
+    global SEARCH_BUDGET_MS
+    SEARCH_BUDGET_MS = budget_ms
+    if playouts:
+        from engine.search import SearchBot, SearchConfig
+
+        POLICIES["search"] = SearchBot(SearchConfig(playouts=playouts))
+        SEARCH_BUDGET_MS = None
+
+
+class Runner:
+    """Plays the deals of one experiment, in this process or in ``jobs`` worker processes
+    (results in the deals' order either way), and reports progress on stderr."""
+
+    def __init__(self, jobs: int, search: tuple[float, int], *, quiet: bool = False) -> None:
+        self.jobs = jobs
+        self.quiet = quiet
+        self._pool = (ProcessPoolExecutor(jobs, initializer=configure_search, initargs=search)
+                      if jobs > 1 else None)
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T], label: str) -> Iterator[R]:
+        started = last = time.perf_counter()
+        results: Iterator[R] = self._pool.map(fn, items) if self._pool else map(fn, items)
+        for done, result in enumerate(results, 1):
+            now = time.perf_counter()
+            if not self.quiet and (now - last >= 10 or done == len(items)):
+                last = now
+                left = (now - started) / done * (len(items) - done)
+                print(f"{label}: {done}/{len(items)} deals, {now - started:.0f} s, ~{left:.0f} s left",
+                      file=sys.stderr, flush=True)
+            yield result
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
 
 
 def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -129,14 +177,22 @@ def _reason(reason: str, winners: frozenset[int], identities: Sequence[str]) -> 
     return "mission_or_agent"
 
 
-def tables(bot: str, deals: Sequence[int], players: int, ruleset: str, *, characters: bool) -> dict[str, object]:
+def _table_deal(job: tuple[str, int, int, str, bool]) -> Played:
+    bot, deal, players, ruleset, characters = job
+    return play([bot] * players, deal, ruleset, characters=characters)
+
+
+def tables(bot: str, deals: Sequence[int], players: int, ruleset: str, *, characters: bool,
+           runner: Runner | None = None) -> dict[str, object]:
+    """Every seat played by ``bot``: how games end, win rates per identity, speed."""
+    runner = runner or Runner(1, (200.0, 0), quiet=True)
     wins: Counter[str] = Counter()
     seats: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     decisions, seconds, bot_seconds = 0, 0.0, 0.0
     per_decision: list[float] = []
-    for deal in deals:
-        g = play([bot] * players, deal, ruleset, characters=characters)
+    jobs = [(bot, deal, players, ruleset, characters) for deal in deals]
+    for g in runner.map(_table_deal, jobs, f"{ruleset} tables {bot}"):
         reasons[_reason(g.reason, g.winners, g.identities)] += 1
         decisions += g.decisions
         seconds += g.seconds
@@ -175,32 +231,40 @@ def _ratio_interval(pairs: list[tuple[int, int, int, int]], rng: random.Random,
     return ratios[int(0.025 * rounds)], ratios[int(0.975 * rounds) - 1]
 
 
+def _pair_deal(job: tuple[str, str, int, int, str, bool]) -> dict[str, tuple[int, int, int, int]]:
+    """One deal of :func:`head_to_head`: per identity (and ``all``), (``a``'s wins, seats,
+    ``b``'s wins in the same seats, seats)."""
+    a, b, deal, players, ruleset, characters = job
+    reference = play([b] * players, deal, ruleset, characters=characters)
+    rows: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for seat in range(players):
+        table = [b] * players
+        table[seat] = a
+        g = play(table, deal, ruleset, characters=characters)
+        for key in (g.identities[seat], "all"):
+            row = rows[key]
+            row[0] += seat in g.winners
+            row[1] += 1
+            row[2] += seat in reference.winners
+            row[3] += 1
+    return {key: (row[0], row[1], row[2], row[3]) for key, row in rows.items()}
+
+
 def head_to_head(a: str, b: str, deals: Sequence[int], players: int, ruleset: str, *,
-                 characters: bool) -> dict[str, object]:
+                 characters: bool, runner: Runner | None = None) -> dict[str, object]:
     """``a`` in each seat in turn among ``b``, against ``b`` in the same seat of the same deal."""
+    runner = runner or Runner(1, (200.0, 0), quiet=True)
     a_wins: Counter[str] = Counter()
     b_wins: Counter[str] = Counter()
     seats: Counter[str] = Counter()
     per_deal: dict[str, list[tuple[int, int, int, int]]] = defaultdict(list)
-    for deal in deals:
-        reference = play([b] * players, deal, ruleset, characters=characters)
-        rows: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-        for seat in range(players):
-            table = [b] * players
-            table[seat] = a
-            g = play(table, deal, ruleset, characters=characters)
-            ident = g.identities[seat]
-            for key in (ident, "all"):
-                seats[key] += 1
-                a_wins[key] += seat in g.winners
-                b_wins[key] += seat in reference.winners
-                row = rows[key]
-                row[0] += seat in g.winners
-                row[1] += 1
-                row[2] += seat in reference.winners
-                row[3] += 1
+    jobs = [(a, b, deal, players, ruleset, characters) for deal in deals]
+    for rows in runner.map(_pair_deal, jobs, f"{ruleset} {a} among {b}"):
         for key, row in rows.items():
-            per_deal[key].append((row[0], row[1], row[2], row[3]))
+            a_wins[key] += row[0]
+            seats[key] += row[1]
+            b_wins[key] += row[2]
+            per_deal[key].append(row)
     rng = random.Random(7)
     out: dict[str, object] = {}
     for key in sorted(seats, key=lambda k: (k != "all", k)):
@@ -233,14 +297,15 @@ def main() -> int:
     parser.add_argument("--no-tables", action="store_true", help="head-to-head only (search tables are slow)")
     parser.add_argument("--belief-games", type=int, default=0,
                         help="also report belief accuracy (bench/belief.py) over this many v2 games")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="deals played at once, in worker processes (default 1; with a time budget, "
+                             "at most one per idle core)")
     args = parser.parse_args()
-    global SEARCH_BUDGET_MS
-    SEARCH_BUDGET_MS = args.search_budget_ms
-    if args.search_playouts:
-        from engine.search import SearchBot, SearchConfig
-
-        POLICIES["search"] = SearchBot(SearchConfig(playouts=args.search_playouts))
-        SEARCH_BUDGET_MS = None
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    configure_search(args.search_budget_ms, args.search_playouts)
     bots = [b for b in args.bots.split(",") if b]
     unknown = [b for b in bots if b not in POLICIES]
     if unknown:
@@ -259,14 +324,17 @@ def main() -> int:
         "deals": args.deals,
         "characters": args.characters,
         "search": {"budget_ms": SEARCH_BUDGET_MS, "playouts": args.search_playouts or None},
+        "jobs": args.jobs,
         "rulesets": {},
     }
     started = time.perf_counter()
+    runner = Runner(args.jobs, (args.search_budget_ms, args.search_playouts))
     for rs in rulesets:
         result["rulesets"][rs] = {  # type: ignore[index]
             "tables": {} if args.no_tables else {
-                b: tables(b, deals, args.players, rs, characters=args.characters) for b in bots},
-            "head_to_head": {f"{a} among {b}": head_to_head(a, b, deals, args.players, rs, characters=args.characters)
+                b: tables(b, deals, args.players, rs, characters=args.characters, runner=runner) for b in bots},
+            "head_to_head": {f"{a} among {b}": head_to_head(a, b, deals, args.players, rs,
+                                                            characters=args.characters, runner=runner)
                              for a, b in pairs},
         }
         if args.belief_games:
@@ -280,6 +348,7 @@ def main() -> int:
             end, mid, _, _ = belief.run(range(args.belief_games), args.players, rs, "v2", 1.0)
             result["rulesets"][rs]["belief_accuracy"] = {  # type: ignore[index]
                 "games": args.belief_games, "at_game_end": end.report(), "at_turn_3": mid.report()}
+    runner.close()
     result["seconds"] = round(time.perf_counter() - started, 1)
     print(json.dumps(result, indent=2, ensure_ascii=False))
     return 0

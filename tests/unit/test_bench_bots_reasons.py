@@ -49,3 +49,24 @@ def test_spy_games_end_with_both_sides_winning_sometimes() -> None:
         assert game.outcome is not None
         seen.add(reason(game.outcome.reason, frozenset(game.outcome.winners), game.outcome.identities))
     assert {"latent", "special_service"} <= seen, seen
+
+
+def test_jobs_give_the_same_figures_as_one_process() -> None:
+    """``--jobs``: deals played in worker processes give exactly the figures of one process
+    (each game depends only on its deal and policies), in the deals' order."""
+    bench = _bench()
+    deals = [11, 12, 13, 14]
+    one = bench.Runner(1, (200.0, 0), quiet=True)
+    two = bench.Runner(2, (200.0, 0), quiet=True)
+    try:
+        h1 = bench.head_to_head("v2", "random", deals, 5, "return", characters=False, runner=one)
+        h2 = bench.head_to_head("v2", "random", deals, 5, "return", characters=False, runner=two)
+        t1 = bench.tables("random", deals, 5, "classic", characters=False, runner=one)
+        t2 = bench.tables("random", deals, 5, "classic", characters=False, runner=two)
+    finally:
+        two.close()
+    assert h1 == h2
+    assert h1["by_identity"]["all"]["v2"]["n"] == len(deals) * 5
+    speed = ("decisions_per_s", "bot_ms_per_decision", "bot_ms_per_decision_worst_game")
+    assert {k: v for k, v in t1.items() if k not in speed} == {k: v for k, v in t2.items() if k not in speed}
+    assert t1["games"] == len(deals)
