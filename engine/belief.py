@@ -55,11 +55,6 @@ def model(ruleset: str) -> dict[str, dict[str, float]]:
 _ACTION = re.compile(r"^(\d+): (.*)$")
 
 
-def _faction(identity: str) -> bool:
-    """Whether players of this identity win together (潜伏战线, 军情处)."""
-    return identity in ("latent", "military")
-
-
 class Belief:
     """Seat ``seat``'s probability over every seat's identity in a match of ``ruleset``
     with ``players`` seats; feed it the events the seat sees (:meth:`update`) and the
@@ -196,15 +191,17 @@ class Belief:
         return out
 
     def same_side(self) -> list[float]:
-        """Per seat: the probability it is on this seat's side (the same faction identity;
-        an identity with no faction colour, an agent, has no side but itself)."""
+        """Per seat: the probability it is on this seat's side (the same faction identity,
+        ``Ruleset.factions``; an identity with no faction colour, an agent, has no side but
+        itself)."""
         ws = self.weights()
         out = [0.0] * self.players
+        factions = self.rules.factions
         for a, w in zip(self.assignments, ws, strict=True):
             if w:
                 mine = a[self.seat] if 0 <= self.seat < self.players else ""
                 for s, ident in enumerate(a):
-                    if s == self.seat or (ident == mine and _faction(ident)):
+                    if s == self.seat or (ident == mine and ident in factions):
                         out[s] += w
         return out
 

@@ -17,9 +17,10 @@ How it plays (rules digest §6, §7 of each edition):
   each seat on its route accepts it with an estimated probability, and a card is worth
   something to the bot by its colour and by whether the receiver is itself, an ally (an
   identity revealed as its own), an enemy (revealed as another) or unknown (weighted by
-  how many allies are left among the unknown seats). Its own colour (latent: red,
-  military: blue, agent: any true intel) is sent to come back or reach allies; black is
-  sent at enemies, best when 锁定 makes them take it.
+  how many allies are left among the unknown seats). Its own colour (its faction's, from
+  the ruleset's ``factions``: 潜伏 red, 军情 and 谍战篇's 特工机关 blue; an agent: any true
+  intel) is sent to come back or reach allies; black is sent at enemies, best when 锁定
+  makes them take it.
 - **Interrupts with purpose.** 识破 answers a card aimed at itself; 截获 takes an intel it
   knows it wants; 调虎离山 stops an enemy receiving a known intel that helps the enemy's
   side; 危险情报 hits an enemy's or a likely enemy's hand; 增援 and 机密文件 draw when
@@ -59,6 +60,11 @@ class _Table:
     revealed: dict[int, int]
     ally_share: float
     players: int
+    factions: dict[int, str]
+    """The ruleset's faction identities (they win together) and their colour, ``red`` / ``blue``."""
+    kinds: tuple[int, ...]
+    """The identities whose progress the bot weighs: the factions, then the agent where the
+    ruleset has one."""
 
     def side(self, seat: int) -> float:
         """1: the bot or a known ally, 0: a known enemy, else the chance an unknown seat is an
@@ -66,26 +72,24 @@ class _Table:
         if seat == self.me:
             return 1.0
         if seat in self.revealed:
-            same = self.revealed[seat] == self.identity and self.identity in (game_pb2.LATENT, game_pb2.MILITARY)
+            same = self.revealed[seat] == self.identity and self.identity in self.factions
             return 1.0 if same else 0.0
         return self.ally_share
 
     def wants(self, identity: int, card: int) -> bool:
         """Whether ``card`` received counts toward the faction win of ``identity``."""
         c = self.cards
-        if identity == game_pb2.LATENT:
-            return c.is_red[card]
-        if identity == game_pb2.MILITARY:
-            return c.is_blue[card]
+        colour = self.factions.get(identity)
+        if colour is not None:
+            return (c.is_red if colour == "red" else c.is_blue)[card]
         if identity == game_pb2.AGENT:
             return c.is_true[card]
         return False
 
     def progress(self, seat: int, identity: int) -> int:
-        if identity == game_pb2.LATENT:
-            return self.reds[seat]
-        if identity == game_pb2.MILITARY:
-            return self.blues[seat]
+        colour = self.factions.get(identity)
+        if colour is not None:
+            return (self.reds if colour == "red" else self.blues)[seat]
         if identity == game_pb2.AGENT:
             return self.trues[seat] - 3  # six true intel (再临 §7): three more than a faction needs
         return -9
@@ -115,13 +119,27 @@ def _table(obs: game_pb2.Observation) -> _Table:
     counts = dict(zip((_ENUM.get(i, 0) for i in rules.identities), rules.identity_table.get(n, ()), strict=False))
     mine_left = counts.get(identity, 0) - 1 - sum(1 for i in revealed.values() if i == identity)
     unknown = sum(1 for s in range(n) if s != obs.viewer and s not in revealed)
+    factions, kinds = _sides(rules.id)
     share = 0.0
-    if identity in (game_pb2.LATENT, game_pb2.MILITARY) and unknown:
+    if identity in factions and unknown:
         share = max(0.0, min(1.0, mine_left / unknown))
-    return _Table(cards, obs.viewer, identity, blacks, reds, blues, trues, alive, revealed, share, n)
+    return _Table(cards, obs.viewer, identity, blacks, reds, blues, trues, alive, revealed, share, n, factions, kinds)
 
 
 _ENUM = {name.lower(): number for name, number in game_pb2.Identity.items()}
+_SIDES: dict[str, tuple[dict[int, str], tuple[int, ...]]] = {}
+
+
+def _sides(ruleset: str) -> tuple[dict[int, str], tuple[int, ...]]:
+    """A ruleset's factions by identity enum value, and the identities the bot weighs
+    (:attr:`_Table.kinds`); built once per ruleset."""
+    found = _SIDES.get(ruleset)
+    if found is None:
+        rules = get_ruleset(ruleset)
+        factions = {_ENUM[i]: colour for i, colour in rules.factions.items()}
+        agent = (game_pb2.AGENT,) if "agent" in rules.identities else ()
+        found = _SIDES[ruleset] = (factions, (*factions, *agent))
+    return found
 
 
 def _card(action: str) -> int:
@@ -155,7 +173,7 @@ def _value_at(t: _Table, card: int, seat: int) -> float:
         v += hurt * (1.0 - ally) * 0.6  # killing an unknown may also end in "last alive"
         return v
     # true intel: the bot's own colour helps its side; the other colour may help an enemy
-    for ident in (game_pb2.LATENT, game_pb2.MILITARY, game_pb2.AGENT):
+    for ident in t.kinds:
         if not t.wants(ident, card):
             continue
         near = t.progress(seat, ident) >= 2
@@ -164,7 +182,7 @@ def _value_at(t: _Table, card: int, seat: int) -> float:
             if ident == t.identity:
                 v += gain
             continue
-        if ident == t.identity and ident != game_pb2.AGENT:
+        if ident == t.identity and ident in t.factions:
             v += gain * ally
         elif ident != t.identity:
             # the chance this seat holds ``ident``: known, or a rough share of the unknown

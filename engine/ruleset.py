@@ -126,3 +126,8 @@ class Ruleset:
     """Identity id -> the cards dealt with it, each seat of that identity privately holding
     one (谍战篇 神秘人's 任务: ``Seat.secret_task``); a determinization draws the ones a seat
     has not seen from these."""
+    factions: Mapping[str, str] = field(default_factory=dict)
+    """The identities whose players win together when one of them holds 3 intel of the
+    faction's colour, and that colour (``red`` / ``blue``): 再临 and classic 潜伏 red, 军情
+    blue; 谍战篇 潜伏战线 red, 特工机关 blue. Every other identity wins alone (an agent, a
+    bystander, a 神秘人). Bots read sides from here, so they play each ruleset's factions."""

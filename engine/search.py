@@ -59,8 +59,9 @@ class SearchConfig:
 
 def evaluate(g: Game, seat: int) -> float:
     """A playout cut short: how well ``seat`` stands in the sampled world, in [0, 1] —
-    its side's best progress towards three true intel of its colour against the other
-    side's, and its own black intel as the risk of dying (rules digest §6)."""
+    its side's best progress towards three true intel of its colour (its faction's, from the
+    ruleset) against the other side's, and its own black intel as the risk of dying (rules
+    digest §6)."""
     st = g.state
     if st.over:
         return 1.0 if seat in st.winners else 0.0
@@ -68,7 +69,8 @@ def evaluate(g: Game, seat: int) -> float:
     if not me.alive:
         return 0.0
     cards = g.ruleset.cards
-    colour = {"latent": cards.is_red, "military": cards.is_blue}
+    # a faction's colour (Ruleset.factions); an identity that wins alone: any true intel
+    colour = {ident: cards.is_red if c == "red" else cards.is_blue for ident, c in g.ruleset.factions.items()}
 
     def progress(i: int) -> float:
         p = st.seats[i]

@@ -71,4 +71,6 @@ RULESET = Ruleset(
     alias=_alias,
     hand_discards_face_down=True,
     mark_kinds=marks.KINDS,
+    # rules digest §8: 3 red intel wins for every 潜伏 player, 3 blue for every 军情 one
+    factions={"latent": "red", "military": "blue"},
 )

@@ -55,5 +55,7 @@ RULESET = Ruleset(
     hidden_action=hidden_action,
     discarded=_discarded,
     mark_kinds=marks.KINDS,
+    # rules digest §7: 3 red intel wins for every latent player, 3 blue for every military one
+    factions={"latent": "red", "military": "blue"},
     secret_codes=tuple(ruledata.SECRET_ORDER_CODES),
 )

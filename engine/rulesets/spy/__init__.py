@@ -68,5 +68,7 @@ RULESET = Ruleset(
     discarded=_discarded,
     mark_kinds=marks.KINDS,
     secret_tasks={"mystery": ruledata.SECRET_TASK_POOL},
+    # rules digest §7.1: 3 red intel wins for every 潜伏战线 player, 3 blue for every 特工机关 one
+    factions={"latent": "red", "special_service": "blue"},
     alias=_alias,
 )
