@@ -152,7 +152,7 @@ def test_secret_tasks_are_resampled_with_the_identities() -> None:
         st = g.state
         for seat in range(g.players):
             own = st.seats[seat].secret_task
-            seen: dict[int, set[str]] = {}
+            seen: dict[int, list[str]] = {}
             for _ in range(8):
                 d = g.determinize(seat, rng)
                 assert d.state.seats[seat].secret_task == own
@@ -161,15 +161,17 @@ def test_secret_tasks_are_resampled_with_the_identities() -> None:
                         continue
                     if p.identity == "mystery":
                         assert p.secret_task in pool and p.secret_task != own
-                        seen.setdefault(i, set()).add(p.secret_task)
+                        seen.setdefault(i, []).append(p.secret_task)
                     else:
                         assert p.secret_task == ""
             for i, tasks in seen.items():
-                if st.seats[i].identity == "mystery":
+                # a real 神秘人 drawn as one in several worlds (its identity may be unknown too,
+                # so in some worlds it is drawn as another identity, with no task)
+                if st.seats[i].identity == "mystery" and len(tasks) >= 3:
                     hidden += 1
-                    varied += len(tasks) > 1
-    assert hidden > 50
-    assert varied > hidden // 2  # a copied task would never vary
+                    varied += len(set(tasks)) > 1
+    assert hidden > 40, hidden
+    assert varied >= 0.8 * hidden, (varied, hidden)  # a copied task would never vary
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "spy"])
