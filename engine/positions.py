@@ -61,8 +61,9 @@ def turn_and_step(pos: dict[str, Any], seats: Sequence[Seat], steps: Sequence[st
 def zone_counts(st: State) -> Counter[int]:
     """How many zones each card is in (``Game.check_zones``: exactly one each). The zones are
     the core's, the same in every ruleset: the pile, the discard pile, removed cards, hands,
-    intel areas, the intel in transmission (no card while 谍战篇's 妙手 is between discarding
-    and taking it) and the cards of the response chain (played or held by an item)."""
+    intel areas, the intel in transmission (card 0: none, while an effect has taken it away
+    and not yet put another in its place) and the cards of the response chain (played or
+    held by an item)."""
     counts: Counter[int] = Counter(st.pile)
     counts.update(st.discard)
     counts.update(st.removed)

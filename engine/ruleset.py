@@ -128,6 +128,6 @@ class Ruleset:
     has not seen from these."""
     factions: Mapping[str, str] = field(default_factory=dict)
     """The identities whose players win together when one of them holds 3 intel of the
-    faction's colour, and that colour (``red`` / ``blue``): 再临 and classic 潜伏 red, 军情
-    blue; 谍战篇 潜伏战线 red, 特工机关 blue. Every other identity wins alone (an agent, a
-    bystander, a 神秘人). Bots read sides from here, so they play each ruleset's factions."""
+    faction's colour, and that colour (``red`` / ``blue``), as the ruleset's digest gives
+    them in its victory section. Every other identity wins alone. Bots read sides from
+    here, so they play each ruleset's factions."""
