@@ -36,17 +36,21 @@ def test_an_expired_lease_resends_the_task_once_and_answering_drops_it(redis_url
             match_id, pending = await a.create_match(es.MatchSettings(seed=777, seats=[es.BOT_RANDOM] * 5))
             member = outbox_member(match_id, pending.number)
             assert ("bot", match_id, pending.number, pending.seat) in sched_a.calls
-            assert await a.store.redis.zscore(leases_key(match_id), member) is not None
+            first = await a.store.redis.zscore(leases_key(match_id), member)
+            assert first is not None
             # nothing happens while the lease runs
             assert await a.sweep_leases() == 0 and await b.sweep_leases() == 0
             await asyncio.sleep(0.4)
             # expired: exactly one replica claims it and sends the task again, with a new lease
+            swept_at_ms = time.time() * 1000
             sent = await asyncio.gather(a.sweep_leases(), b.sweep_leases())
             assert sorted(sent) == [0, 1]
             resent = [c for c in sched_a.calls + sched_b.calls if c[2] == pending.number]
             assert len(resent) == 2  # the first send + one re-send
             renewed = await a.store.redis.zscore(leases_key(match_id), member)
-            assert renewed is not None and renewed > time.time() * 1000
+            # a new lease of task_lease_s from the sweep (not compared with the clock after
+            # it: a slow machine may stall the loop past the 0.3 s lease before this line)
+            assert renewed is not None and renewed > first and renewed >= swept_at_ms + 300 - 5
             # answering the decision drops its lease in the same write
             legal = await a.legal_actions(match_id, pending.seat)
             await b.act(match_id, pending.seat, pending.number, legal.actions[0])
