@@ -70,8 +70,7 @@ class Runner:
     """Plays the deals of one experiment, in this process or in ``jobs`` worker processes
     (results in the deals' order either way), and reports progress on stderr."""
 
-    def __init__(self, jobs: int, search: tuple[float, int], *, quiet: bool = False) -> None:
-        self.jobs = jobs
+    def __init__(self, jobs: int = 1, search: tuple[float, int] = (200.0, 0), *, quiet: bool = False) -> None:
         self.quiet = quiet
         self._pool = (ProcessPoolExecutor(jobs, initializer=configure_search, initargs=search)
                       if jobs > 1 else None)
@@ -185,7 +184,7 @@ def _table_deal(job: tuple[str, int, int, str, bool]) -> Played:
 def tables(bot: str, deals: Sequence[int], players: int, ruleset: str, *, characters: bool,
            runner: Runner | None = None) -> dict[str, object]:
     """Every seat played by ``bot``: how games end, win rates per identity, speed."""
-    runner = runner or Runner(1, (200.0, 0), quiet=True)
+    runner = runner or Runner(quiet=True)
     wins: Counter[str] = Counter()
     seats: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
@@ -253,7 +252,7 @@ def _pair_deal(job: tuple[str, str, int, int, str, bool]) -> dict[str, tuple[int
 def head_to_head(a: str, b: str, deals: Sequence[int], players: int, ruleset: str, *,
                  characters: bool, runner: Runner | None = None) -> dict[str, object]:
     """``a`` in each seat in turn among ``b``, against ``b`` in the same seat of the same deal."""
-    runner = runner or Runner(1, (200.0, 0), quiet=True)
+    runner = runner or Runner(quiet=True)
     a_wins: Counter[str] = Counter()
     b_wins: Counter[str] = Counter()
     seats: Counter[str] = Counter()
