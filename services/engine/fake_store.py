@@ -136,8 +136,12 @@ class FakeMatchStore:
     async def outbox_done(self, member: str) -> None:
         self.outbox.pop(member, None)
 
-    async def claim_lease(self, member: str) -> bool:
-        return self.leases.pop(member, None) is not None
+    async def claim_lease(self, member: str, now_ms: int) -> bool:
+        due = self.leases.get(member)
+        if due is None or due > now_ms:
+            return False
+        del self.leases[member]
+        return True
 
     # ---------------------------------------------------------------- reads
     async def overdue(self, older_than_ms: int, *, limit: int = 100) -> list[str]:

@@ -184,9 +184,21 @@ OUTBOX_PREFIX = "fs:outbox:"
 #: answers the decision removes it (in the act script). A lease that expires means the task was
 #: lost after it was sent (a broker message popped by a worker that was killed before it
 #: recorded the message as unacked: kombu's Redis transport is at most once in that window), so
-#: any replica's sweeper claims it (``ZREM``), sends the task again and renews the lease.
-#: One per hash slot like the outbox: ``fs:leases:{TAG}``.
+#: any replica's sweeper claims it (:data:`CLAIM_LEASE_SCRIPT`), sends the task again and
+#: renews the lease. One per hash slot like the outbox: ``fs:leases:{TAG}``.
 LEASES_PREFIX = "fs:leases:"
+
+#: Claim an expired task lease: remove member ``ARGV[1]`` from the leases ``KEYS[1]`` only while
+#: its deadline is still at most ``ARGV[2]``, the claiming sweep's clock. A plain ``ZREM`` also
+#: took a lease that another replica had claimed and renewed after this sweep read it as expired,
+#: so both replicas sent the task again (a CI failure of test_replicas_task_lease.py).
+CLAIM_LEASE_SCRIPT = """
+local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if due and tonumber(due) <= tonumber(ARGV[2]) then
+  return redis.call('ZREM', KEYS[1], ARGV[1])
+end
+return 0
+"""
 
 #: A set of the hash slots (decimal numbers) whose outbox or leases may hold entries. A
 #: process adds a slot (``SADD``, once per slot per process) *before* its first write there,
@@ -371,6 +383,7 @@ class MatchStore:
             self.pipe = PipelinedConnection.like(redis, coalesce_s=group_commit_s)
         self._load = redis.register_script(LOAD_SCRIPT)
         self._create = redis.register_script(self._with_ttls(CREATE_SCRIPT))
+        self._claim_lease = redis.register_script(CLAIM_LEASE_SCRIPT)
         self._node_turn = 0
         #: hash slots this process has listed in :data:`SLOTS_KEY`
         self._slots: set[int] = set()
@@ -558,9 +571,11 @@ class MatchStore:
         score = await self.redis.zscore(leases_key(member.partition("\t")[0]), member)
         return None if score is None else float(score)
 
-    async def claim_lease(self, member: str) -> bool:
-        """Take an expired lease (one replica wins it)."""
-        return bool(await self.redis.zrem(leases_key(member.partition("\t")[0]), member))
+    async def claim_lease(self, member: str, now_ms: int) -> bool:
+        """Take ``member``'s lease if it is still expired at ``now_ms`` (the time its sweep
+        read it as expired): one replica wins it, and a lease renewed since is kept."""
+        key = leases_key(member.partition("\t")[0])
+        return bool(await self._claim_lease(keys=[key], args=[member, now_ms]))
 
     async def overdue(self, older_than_ms: int, *, limit: int = 100) -> list[str]:
         """Outbox members written before ``older_than_ms`` (their writer may have died)."""

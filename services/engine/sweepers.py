@@ -8,7 +8,7 @@ but that never reached a worker, so no decision of a bot seat or of a timed seat
 * **Leases** (:func:`sweep_leases`): a sent task (or a chained bot turn handed to a worker,
   ``ActRequest.play_next_bot``) is leased until it should have answered. A lease that runs
   out with its decision still open means the task was lost after it was sent: one replica
-  claims it (``ZREM``) and sends it again.
+  claims it (removes it while it is still expired) and sends it again.
 
 Tasks are idempotent by decision number, so a second send is harmless (docs/protocol.md).
 """
@@ -45,9 +45,10 @@ async def sweep_leases(service: MatchService) -> int:
     """Send again the tasks whose lease expired with their decision still open (the task
     was lost after it was sent); returns how many were re-sent."""
     sent = 0
-    for member in await service.store.expired_leases(int(time.time() * 1000)):
-        if not await service.store.claim_lease(member):
-            continue  # another replica took it
+    now_ms = int(time.time() * 1000)
+    for member in await service.store.expired_leases(now_ms):
+        if not await service.store.claim_lease(member, now_ms):
+            continue  # another replica took it (and may have renewed it since we read it)
         sent += await service._resend(member)
     if sent:
         log.warning("lease sweep re-sent %d lost task(s)", sent)

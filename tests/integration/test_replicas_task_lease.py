@@ -64,3 +64,36 @@ def test_an_expired_lease_resends_the_task_once_and_answering_drops_it(redis_url
                 await s.store.close()
 
     asyncio.run(main())
+
+
+def test_a_lease_renewed_by_another_replica_after_a_sweep_read_it_is_not_claimed_again(redis_url: str) -> None:
+    """Two sweeps read the same expired lease; the first claims it and renews it (it sent the
+    task again) before the second claims: the second must not take the renewed lease (a plain
+    ``ZREM`` did, and both replicas sent the task), and a lease not yet due is never claimed."""
+    url = _db(redis_url, 11)
+
+    async def main() -> None:
+        a = MatchService(MatchStore.from_url(url), RecordingScheduler(), task_lease_s=0.3)
+        b = MatchService(MatchStore.from_url(url), RecordingScheduler(), task_lease_s=0.3)
+        try:
+            await a.store.redis.flushdb()
+            match_id, pending = await a.create_match(es.MatchSettings(seed=778, seats=[es.BOT_RANDOM] * 5))
+            member = outbox_member(match_id, pending.number)
+            due = await a.store.lease_of(member)
+            assert due is not None
+            assert not await b.store.claim_lease(member, int(due) - 1)  # still running: kept
+            now_ms = int(due) + 1
+            assert member in await a.store.expired_leases(now_ms)
+            assert member in await b.store.expired_leases(now_ms)
+            assert await a.store.claim_lease(member, now_ms)
+            await a.store.task_sent(member, outbox=False, lease_until_ms=now_ms + 60_000)
+            assert not await b.store.claim_lease(member, now_ms)
+            assert await a.store.lease_of(member) == now_ms + 60_000
+            assert await b.store.claim_lease(member, now_ms + 60_000)  # once the renewed lease runs out
+        finally:
+            await a.store.redis.flushdb()
+            for s in (a, b):
+                await s.close()
+                await s.store.close()
+
+    asyncio.run(main())
