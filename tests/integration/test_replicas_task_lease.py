@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -23,16 +25,30 @@ def _db(redis_url: str, db: int) -> str:
     return f"{base}/{db}"
 
 
+@asynccontextmanager
+async def _two_replicas(url: str) -> AsyncIterator[tuple[MatchService, MatchService]]:
+    """Two engine replicas on database ``url`` with 0.3 s task leases and recording
+    schedulers, the database emptied before and after (test_json_shapes.py's platform also
+    used database 11 and may have left leases)."""
+    a = MatchService(MatchStore.from_url(url), RecordingScheduler(), task_lease_s=0.3)
+    b = MatchService(MatchStore.from_url(url), RecordingScheduler(), task_lease_s=0.3)
+    try:
+        await a.store.redis.flushdb()
+        yield a, b
+    finally:
+        await a.store.redis.flushdb()
+        for s in (a, b):
+            await s.close()
+            await s.store.close()
+
+
 def test_an_expired_lease_resends_the_task_once_and_answering_drops_it(redis_url: str) -> None:
     url = _db(redis_url, 11)  # no other engine sweeps this database's leases
 
     async def main() -> None:
-        sched_a, sched_b = RecordingScheduler(), RecordingScheduler()
-        a = MatchService(MatchStore.from_url(url), sched_a, task_lease_s=0.3)
-        b = MatchService(MatchStore.from_url(url), sched_b, task_lease_s=0.3)
-        try:
-            # test_json_shapes.py's platform also used database 11 and may have left leases
-            await a.store.redis.flushdb()
+        async with _two_replicas(url) as (a, b):
+            sched_a, sched_b = a.scheduler, b.scheduler
+            assert isinstance(sched_a, RecordingScheduler) and isinstance(sched_b, RecordingScheduler)
             match_id, pending = await a.create_match(es.MatchSettings(seed=777, seats=[es.BOT_RANDOM] * 5))
             member = outbox_member(match_id, pending.number)
             assert ("bot", match_id, pending.number, pending.seat) in sched_a.calls
@@ -55,13 +71,6 @@ def test_an_expired_lease_resends_the_task_once_and_answering_drops_it(redis_url
             legal = await a.legal_actions(match_id, pending.seat)
             await b.act(match_id, pending.seat, pending.number, legal.actions[0])
             assert await a.store.redis.zscore(leases_key(match_id), member) is None
-            nxt = await a.legal_actions(match_id, -1)  # leave no lease behind for other tests' engines
-            await a.store.redis.zrem(leases_key(match_id), outbox_member(match_id, nxt.decision))
-        finally:
-            await a.store.redis.flushdb()
-            for s in (a, b):
-                await s.close()
-                await s.store.close()
 
     asyncio.run(main())
 
@@ -73,10 +82,7 @@ def test_a_lease_renewed_by_another_replica_after_a_sweep_read_it_is_not_claimed
     url = _db(redis_url, 11)
 
     async def main() -> None:
-        a = MatchService(MatchStore.from_url(url), RecordingScheduler(), task_lease_s=0.3)
-        b = MatchService(MatchStore.from_url(url), RecordingScheduler(), task_lease_s=0.3)
-        try:
-            await a.store.redis.flushdb()
+        async with _two_replicas(url) as (a, b):
             match_id, pending = await a.create_match(es.MatchSettings(seed=778, seats=[es.BOT_RANDOM] * 5))
             member = outbox_member(match_id, pending.number)
             due = await a.store.lease_of(member)
@@ -90,10 +96,5 @@ def test_a_lease_renewed_by_another_replica_after_a_sweep_read_it_is_not_claimed
             assert not await b.store.claim_lease(member, now_ms)
             assert await a.store.lease_of(member) == now_ms + 60_000
             assert await b.store.claim_lease(member, now_ms + 60_000)  # once the renewed lease runs out
-        finally:
-            await a.store.redis.flushdb()
-            for s in (a, b):
-                await s.close()
-                await s.store.close()
 
     asyncio.run(main())
