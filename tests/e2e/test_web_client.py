@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 from helpers.processes import ServiceProcess
+from helpers.web_lobby import click_until_result
 
 from engine.rulesets import RULESET_IDS
 from fengsheng.v1 import engine_service_pb2 as es
@@ -84,20 +85,11 @@ def test_play_a_match_against_four_bots_by_clicking(context: Any, base_url: str,
     page.wait_for_selector("#actions button.action", timeout=60_000)
     assert re.search(r"\d+s", page.inner_text("#prompt .timer")), "the turn timer is shown"
 
-    rng = random.Random(6)
-    clicks = 0
     selections = 0
     shots = False
-    deadline = time.monotonic() + 150
-    while time.monotonic() < deadline:
-        if page.query_selector("#result"):
-            break
-        actions = page.eval_on_selector_all(
-            "#actions button.action:not([disabled])", "els => els.map(e => e.dataset.action)"
-        )
-        if not actions:
-            page.wait_for_timeout(40)
-            continue
+
+    def before_click(actions: list[str], clicks: int) -> bool:
+        nonlocal selections, shots
         # select a hand card first now and then: the actions using it are highlighted
         if clicks % 5 == 2 and page.query_selector("#hand button.card"):
             with contextlib.suppress(Exception):  # the hand may change under the click
@@ -107,16 +99,10 @@ def test_play_a_match_against_four_bots_by_clicking(context: Any, base_url: str,
         if clicks >= 6 and not shots and len(actions) >= 2 and page.query_selector(".seat .intel-row .card"):
             _table_screenshots(page, screenshots, "table")  # the table with an open prompt
             shots = True
-            continue  # the screenshots took time: read the prompt again
-        action = rng.choice(actions)
-        try:
-            page.locator(f'#actions button.action[data-action="{action}"]').click(timeout=2000)
-            clicks += 1
-        except Exception:  # the prompt moved on while we were choosing: choose again
-            continue
-        page.wait_for_timeout(30)
-    else:
-        pytest.fail(f"no result screen after {clicks} clicks")
+            return True  # the screenshots took time: read the prompt again
+        return False
+
+    clicks = click_until_result(page, random.Random(6), deadline_s=150, before_click=before_click, pause_ms=30)
 
     assert clicks > 0
     assert selections > 0, "hand cards were selected now and then"

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from helpers.web_lobby import fill_play_form, start_table
+from helpers.web_lobby import click_until_result, fill_play_form, start_table
 
 from engine.rulesets import RULESET_IDS, get_ruleset
 from services.engine.rulesets import function_and_skill_texts
@@ -105,6 +104,24 @@ def test_a_whole_match_in_one_language(context: Any, base_url: str, ruleset_id: 
     clicks = 0
     opened = False
     matches = 0
+
+    def before_click(actions: list[str], in_match: int) -> bool:
+        nonlocal opened
+        done = clicks + in_match  # clicks: those of the matches before this one
+        if done % 4 == 0:
+            read()
+        if done >= MIN_CLICKS and not opened:  # the discard pile: card faces with their texts (§2)
+            page.click("#discard-pile")
+            page.wait_for_selector("#info-dialog[open] #discard-cards")
+            titles = page.eval_on_selector_all("#info-dialog .card[title]", "els => els.map(e => e.title)")
+            if function_and_skill_texts(ruleset_id):  # face, then what the function does
+                assert all("\n" in t for t in titles), titles[:3]
+            dialog = page.evaluate(READ_TEXT, page.query_selector("#info-dialog"))
+            seen.update({w: _context_of(dialog, w) for w in _foreign(dialog, lang, allowed_zh)})
+            page.click("#info-dialog .close")
+            opened = True
+        return False
+
     while matches < MAX_MATCHES and (clicks < MIN_CLICKS or not opened):
         matches += 1
         page.goto(f"{base_url}/#/lobby")
@@ -115,37 +132,7 @@ def test_a_whole_match_in_one_language(context: Any, base_url: str, ruleset_id: 
         read()  # the lobby
         start_table(page)
         page.click("#autopass")
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline:
-            if page.query_selector("#result"):
-                break
-            actions = page.eval_on_selector_all(
-                "#actions button.action:not([disabled])", "els => els.map(e => e.dataset.action)"
-            )
-            if not actions:
-                page.wait_for_timeout(40)
-                continue
-            if clicks % 4 == 0:
-                read()
-            if clicks >= MIN_CLICKS and not opened:  # the discard pile: card faces with their texts (§2)
-                page.click("#discard-pile")
-                page.wait_for_selector("#info-dialog[open] #discard-cards")
-                titles = page.eval_on_selector_all("#info-dialog .card[title]", "els => els.map(e => e.title)")
-                if function_and_skill_texts(ruleset_id):  # face, then what the function does
-                    assert all("\n" in t for t in titles), titles[:3]
-                dialog = page.evaluate(READ_TEXT, page.query_selector("#info-dialog"))
-                seen.update({w: _context_of(dialog, w) for w in _foreign(dialog, lang, allowed_zh)})
-                page.click("#info-dialog .close")
-                opened = True
-            action = rng.choice(actions)
-            try:
-                page.locator(f'#actions button.action[data-action="{action}"]').click(timeout=2000)
-                clicks += 1
-            except Exception:  # the prompt moved on while we were choosing: choose again
-                continue
-            page.wait_for_timeout(20)
-        else:
-            pytest.fail(f"{ruleset_id}: no result screen after {clicks} clicks")
+        clicks += click_until_result(page, rng, deadline_s=240, before_click=before_click, what=ruleset_id)
         page.wait_for_selector("#result table.reveal")
         page.wait_for_timeout(300)
         read()

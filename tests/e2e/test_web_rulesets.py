@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.web_lobby import start_table
+from helpers.web_lobby import click_until_result, start_table
 
 from engine.rulesets import RULESET_IDS, get_ruleset
 
@@ -73,27 +72,7 @@ def test_each_ruleset_from_the_lobby_to_the_replay(
     assert len(page.query_selector_all("#seats .seat")) == players
     page.click("#autopass")
 
-    rng = random.Random(ruleset_id)
-    clicks = 0
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline:
-        if page.query_selector("#result"):
-            break
-        actions = page.eval_on_selector_all(
-            "#actions button.action:not([disabled])", "els => els.map(e => e.dataset.action)"
-        )
-        if not actions:
-            page.wait_for_timeout(40)
-            continue
-        action = rng.choice(actions)
-        try:
-            page.locator(f'#actions button.action[data-action="{action}"]').click(timeout=2000)
-            clicks += 1
-        except Exception:  # the prompt moved on while we were choosing: choose again
-            continue
-        page.wait_for_timeout(20)
-    else:
-        pytest.fail(f"{ruleset_id}: no result screen after {clicks} clicks")
+    click_until_result(page, random.Random(ruleset_id), deadline_s=240, what=ruleset_id)
 
     page.wait_for_function(
         f"document.querySelectorAll('#result table.reveal tr').length >= {players + 1}", timeout=20_000
