@@ -282,26 +282,6 @@ def test_spectator_sees_no_hidden_card(
     ctx.close()
 
 
-def _click_until_result(page: Any, rng: random.Random, timeout_s: float) -> int:
-    """Click a random enabled legal-action button at every prompt until the result screen."""
-    clicks = 0
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if page.query_selector("#result"):
-            return clicks
-        actions = page.eval_on_selector_all(
-            "#actions button.action:not([disabled])", "els => els.map(e => e.dataset.action)"
-        )
-        if not actions:
-            page.wait_for_timeout(40)
-            continue
-        with contextlib.suppress(Exception):  # the prompt moved on while we were choosing
-            page.locator(f'#actions button.action[data-action="{rng.choice(actions)}"]').click(timeout=2000)
-            clicks += 1
-        page.wait_for_timeout(30)
-    pytest.fail(f"no result screen after {clicks} clicks")
-
-
 def test_ranked_queue_match_and_profile(context: Any, base_url: str, screenshots: Path) -> None:
     """Queue from the lobby, get matched (house bots fill the seats), play by clicking, then
     find the rated match in the profile and the player on the leaderboard."""
@@ -319,7 +299,7 @@ def test_ranked_queue_match_and_profile(context: Any, base_url: str, screenshots
     assert match_id.startswith("rk-")
     page.wait_for_selector("#prompt .timer", timeout=30_000)  # ranked matches have a turn timer
     assert "机器人" in page.inner_text("#seats")  # house bots, labelled
-    _click_until_result(page, random.Random(5), 90)
+    click_until_result(page, random.Random(5), deadline_s=90, pause_ms=30, what="the ranked match")
     page.wait_for_selector("#result table.reveal")
 
     guest = page.evaluate("JSON.parse(localStorage.getItem('fs.guest'))")
