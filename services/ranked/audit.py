@@ -25,6 +25,7 @@ The three signals of a pair ``{a, b}`` (z-scores, one-sided: only "more than cha
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections import defaultdict
@@ -379,5 +380,19 @@ def _soft(a: str, b: str, by_actor: dict[str, _Moments], by_pair: dict[tuple[str
     return Signal(observed, expected, n, _z(observed, expected, variance), n >= th.min_deeds)
 
 
-def flagged(evidence: Iterable[PairEvidence]) -> list[PairEvidence]:
-    return [e for e in evidence if e.flagged]
+def report(matches: Sequence[MatchFacts], thresholds: Thresholds | None = None, *, everyone: bool = False,
+           limit: int = 100) -> dict[str, Any]:  # fmt: skip
+    """The audit as plain data (``fengsheng ladder audit --json``, the operator page): the
+    thresholds, how many matches and pairs were read, and the flagged pairs (``everyone``:
+    every pair), strongest first, at most ``limit``."""
+    th = thresholds or Thresholds()
+    evidence = audit(matches, th)
+    shown = evidence if everyone else [e for e in evidence if e.flagged]
+    return {
+        "thresholds": dataclasses.asdict(th),
+        "matches": len(matches),
+        "without_soft_play": sum(1 for m in matches if m.intel is None),
+        "pairs": len(evidence),
+        "flagged": sum(1 for e in evidence if e.flagged),
+        "rows": [e.to_dict() for e in shown[:limit]],
+    }
