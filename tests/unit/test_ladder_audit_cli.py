@@ -66,7 +66,7 @@ def test_the_audit_lists_the_kind_pair_with_its_evidence(stored: None, capsys: p
     assert row["soft"]["z"] >= 4 and row["soft"]["observed"] == row["soft"]["count"]
     assert set(row["seated"]) == {"observed", "expected", "count", "z", "p", "counted"}
 
-    assert main(["ladder", "audit", ]) == 0
+    assert main(["ladder", "audit"]) == 0
     out = capsys.readouterr().out
     assert "300 rated matches" in out and "1 flagged" in out and "human:p1" in out and "1 records of another" in out
 
