@@ -25,12 +25,15 @@ def start_gateway(
     secret: str = "integration-secret",
     bot_address: str = "",
     timeout: float = 30.0,
+    env: dict[str, str] | None = None,
 ) -> ServiceProcess:
     """``fengsheng gateway --port 0``; returns once ``/healthz`` answers 200 (``extra["url"]``).
     ``bot_address`` (the engine's ``extra["bot_address"]``) is what ``/api/bots/connect-info``
-    tells bots (``$FENGSHENG_BOT_ADDR``); the service credential comes with the environment."""
+    tells bots (``$FENGSHENG_BOT_ADDR``); the service credential comes with the environment;
+    ``env`` adds variables (an operator token ...)."""
     args = ["gateway", "--engine", engine_address, "--port", "0"]
-    env = {"FENGSHENG_SECRET": secret}  # secrets by environment, never on argv
+    extra, env = env, {"FENGSHENG_SECRET": secret}  # secrets by environment, never on argv
+    env.update(extra or {})
     if redis_url:
         env.update(redis_env(redis_url))
     if bot_address:
