@@ -135,19 +135,23 @@ class Simulation:
     accounts: tuple[str, ...]
 
 
-def simulate(matches: int, *, honest: int = 8, players: int = 5, seed: int = 1,
+def simulate(matches: int, *, honest: int = 8, players: int = 5, seed: int = 1, co_queue: bool = True,
              progress: Callable[[int], None] | None = None) -> Simulation:  # fmt: skip
-    """``matches`` rated matches among ``honest`` honest accounts and two colluders."""
+    """``matches`` rated matches among ``honest`` honest accounts and two colluders (who
+    queue together unless ``co_queue`` is false: then each queues like an honest account)."""
     rng = random.Random(seed)
     accounts = tuple([f"bot:honest-{i + 1}" for i in range(honest)] + ["bot:colluder-a", "bot:colluder-b"])
     colluders = frozenset(accounts[-2:])
+    together = colluders if co_queue else frozenset()  # the accounts that queue as a pair
     # (time, account) of the next queue join; tables form first come first served
     joins: list[tuple[float, str]] = []
-    for a in accounts[:honest]:
-        heapq.heappush(joins, (rng.expovariate(1 / 30.0), a))
-    start = rng.expovariate(1 / 30.0)
-    heapq.heappush(joins, (start, accounts[-2]))
-    heapq.heappush(joins, (start + rng.uniform(0, 2), accounts[-1]))
+    for a in accounts:
+        if a not in together:
+            heapq.heappush(joins, (rng.expovariate(1 / 30.0), a))
+    if together:
+        start = rng.expovariate(1 / 30.0)
+        heapq.heappush(joins, (start, accounts[-2]))
+        heapq.heappush(joins, (start + rng.uniform(0, 2), accounts[-1]))
     queue: list[tuple[float, str]] = []
     free_at: dict[str, float] = {}
     waiting: set[str] = set()  # colluders done with their match, waiting for the other
@@ -168,12 +172,12 @@ def simulate(matches: int, *, honest: int = 8, players: int = 5, seed: int = 1,
         end = t + rng.uniform(300, 900)  # the match's length
         for a in names:
             free_at[a] = end
-            if a not in colluders:
+            if a not in together:
                 heapq.heappush(joins, (end + rng.expovariate(1 / 30.0), a))
-        waiting.update(a for a in colluders if a in names)
-        if waiting == colluders:  # both free: they queue together once the later one is done
-            when = max(free_at[a] for a in colluders) + rng.expovariate(1 / 10.0)
-            for i, a in enumerate(sorted(colluders)):
+        waiting.update(a for a in together if a in names)
+        if together and waiting == together:  # both free: they queue together once the later one is done
+            when = max(free_at[a] for a in together) + rng.expovariate(1 / 10.0)
+            for i, a in enumerate(sorted(together)):
                 heapq.heappush(joins, (when + (rng.uniform(0, 2) if i else 0.0), a))
             waiting.clear()
         if progress is not None:
