@@ -220,6 +220,19 @@ def command_line_redis_url(value: str) -> str:
     return with_password(value, secret("FENGSHENG_REDIS_PASSWORD"))
 
 
+def positive_int(name: str, default: int, what: str = "a whole number") -> int:
+    """The whole number ``$NAME`` (``default`` when unset), at least 1; a ``ValueError``
+    naming the variable otherwise."""
+    raw = os.environ.get(name) or str(default)
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be {what}, not {raw!r}") from exc
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1")
+    return value
+
+
 def engine_addr() -> str:
     return os.environ.get("FENGSHENG_ENGINE_ADDR") or DEFAULT_ENGINE_ADDR
 

@@ -16,11 +16,11 @@ actions, ``EngineService.GetReplay``), replayed here through the pure engine.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import Any
 
 from engine import Game
+from services.config import positive_int
 from services.ranked.audit import AuditFormatError, IntelDeed, MatchFacts, SeatFact, facts_from_actions, team_of
 
 AUDIT_KEY = "rk:{rk}:audit"
@@ -29,14 +29,7 @@ DEFAULT_KEEP = 20_000
 
 def keep() -> int:
     """How many rated matches the audit keeps (``FENGSHENG_AUDIT_KEEP``, at least 1)."""
-    raw = os.environ.get("FENGSHENG_AUDIT_KEEP") or str(DEFAULT_KEEP)
-    try:
-        value = int(raw)
-    except ValueError as exc:
-        raise ValueError(f"FENGSHENG_AUDIT_KEEP must be a whole number, not {raw!r}") from exc
-    if value < 1:
-        raise ValueError("FENGSHENG_AUDIT_KEEP must be at least 1")
-    return value
+    return positive_int("FENGSHENG_AUDIT_KEEP", DEFAULT_KEEP)
 
 
 def add(pipe: Any, facts: MatchFacts) -> None:
