@@ -38,12 +38,18 @@ def _words(action: str) -> list[str]:
     return action.split()
 
 
+def _card(action: str) -> int:
+    """The hand card an action names (``send 12 …``, ``play 7 …``), else 0 (``send pile`` …)."""
+    w = _words(action)
+    return int(w[1]) if len(w) > 1 and w[1].isdigit() else 0
+
+
 def _first_receiver(action: str, me: int, alive: list[bool]) -> int:
     """The first seat a ``send`` reaches (direct: its target; else the next living seat in
     its direction, right by default: 再临 flow, ``left`` = -1)."""
     w = _words(action)
     if len(w) > 2 and w[2] == "direct":
-        return int(w[-1])
+        return int(w[-1]) if w[-1].isdigit() else -1
     step = -1 if w[-1] == "left" else 1
     n = len(alive)
     s = me
@@ -81,11 +87,11 @@ def colluding_decision(obs: game_pb2.Observation, partner: game_pb2.Observation,
     if kind == "send":
         sends = [a for a in legal if a.startswith("send")]
         to_mate = [a for a in sends if _first_receiver(a, me, alive) == mate]
-        kind_ones = [a for a in to_mate if intel_score(RULESET, theirs, int(_words(a)[1])) > 0]
+        kind_ones = [a for a in to_mate if _card(a) and intel_score(RULESET, theirs, _card(a)) > 0]
         if kind_ones:
             direct = [a for a in kind_ones if "direct" in a]
             return rng.choice(direct or kind_ones)
-        safe = [a for a in legal if a not in to_mate or not cards.is_black[int(_words(a)[1])]]
+        safe = [a for a in legal if a not in to_mate or not (_card(a) and cards.is_black[_card(a)])]
         return heuristic_v2_bot(obs, safe or legal, rng)
     if kind in ("arrive", "receive") and partner.has_transit and partner.transit.sender == mate:
         card = partner.transit.card  # the sender saw its own face-down intel
@@ -93,9 +99,11 @@ def colluding_decision(obs: game_pb2.Observation, partner: game_pb2.Observation,
             return "decline"
         if card and intel_score(RULESET, mine, card) > 0 and "accept" in legal:
             return "accept"
-    fns = cards.function
-    calm = [a for a in legal
-            if not (a.startswith("play") and _target(a) == mate and fns[int(_words(a)[1])] in _HOSTILE)]  # fmt: skip
+
+    def hostile(a: str) -> bool:
+        return a.startswith("play") and _target(a) == mate and bool(_card(a)) and cards.function[_card(a)] in _HOSTILE
+
+    calm = [a for a in legal if not hostile(a)]
     return heuristic_v2_bot(obs, calm or legal, rng)
 
 
