@@ -171,7 +171,10 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner, clien
         """Register a bot account with your player token: you own it (a rated table never
         seats it beside you or your other bots). The answer holds its API token (shown once).
         No token, or a bearer that is no player token: 401."""
-        player, _ = who(_bearer(request.headers, token))
+        try:
+            player, _ = who(_bearer(request.headers, token))
+        except errors.ApiError:  # no token at all: the same answer, saying what it takes
+            player = None
         if player is None:  # a bot token cannot own a bot: its owner is a person
             raise errors.unauthenticated("registering a bot needs a player token (POST /api/guests makes one): "
                                          "that player owns the bot")  # fmt: skip

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +25,14 @@ def start_gateway(
     secret: str = "integration-secret",
     bot_address: str = "",
     timeout: float = 30.0,
+    env: Mapping[str, str] | None = None,
 ) -> ServiceProcess:
     """``fengsheng gateway --port 0``; returns once ``/healthz`` answers 200 (``extra["url"]``).
     ``bot_address`` (the engine's ``extra["bot_address"]``) is what ``/api/bots/connect-info``
-    tells bots (``$FENGSHENG_BOT_ADDR``); the service credential comes with the environment."""
+    tells bots (``$FENGSHENG_BOT_ADDR``); the service credential comes with the environment;
+    ``env``: more of it (e.g. ``FENGSHENG_TRUSTED_PROXIES``)."""
     args = ["gateway", "--engine", engine_address, "--port", "0"]
-    env = {"FENGSHENG_SECRET": secret}  # secrets by environment, never on argv
+    env = {"FENGSHENG_SECRET": secret, **(env or {})}  # secrets by environment, never on argv
     if redis_url:
         env.update(redis_env(redis_url))
     if bot_address:
@@ -72,6 +74,23 @@ def poll_json(
             return data
         time.sleep(0.1)
     raise TimeoutError(f"GET {path}: condition not met after {timeout}s; last: {str(data)[:2000]}")
+
+
+def guest_bearer(http: httpx.Client, name: str = "bot-owner", **kwargs: Any) -> dict[str, str]:
+    """The ``authorization`` header of a new guest (``POST /api/guests``): a player token,
+    what registering a bot takes (its owner)."""
+    reply = http.post("/api/guests", json={"name": name}, **kwargs)
+    assert reply.status_code == 201, reply.text
+    return {"authorization": f"Bearer {reply.json()['token']}"}
+
+
+def register_bot(http: httpx.Client, name: str, owner: dict[str, str] | None = None) -> dict[str, Any]:
+    """``POST /api/bots`` for a bot named ``name`` owned by the player of the ``owner``
+    header (default: a new guest of its own); the answer (``bot_id``, ``token``, ...)."""
+    reply = http.post("/api/bots", json={"name": name}, headers=owner or guest_bearer(http, f"{name[:26]}-owner"))
+    assert reply.status_code == 201, reply.text
+    made: dict[str, Any] = reply.json()
+    return made
 
 
 def _ppid(pid: int) -> int | None:

@@ -28,7 +28,7 @@ from typing import Any
 import httpx
 import pytest
 import redis
-from helpers.gateway_procs import start_gateway
+from helpers.gateway_procs import register_bot, start_gateway
 from helpers.processes import ServiceProcess, start_engine_server, start_worker
 
 from fengsheng.bot import BotClient, BotError, run_bot
@@ -69,9 +69,8 @@ class Platform:
         self.http = httpx.Client(base_url=self.url, timeout=20)
 
     def bot(self, name: str) -> tuple[str, str]:
-        reply = self.http.post("/api/bots", json={"name": name})
-        assert reply.status_code == 201, reply.text
-        return reply.json()["bot_id"], reply.json()["token"]
+        made = register_bot(self.http, name)  # owned by a guest of its own
+        return made["bot_id"], made["token"]
 
     def drain(self, bot_id: str) -> None:
         """Empty the bot's request bucket (as a burst of its own requests would)."""
@@ -403,7 +402,7 @@ def test_a_bot_profile_and_a_garbage_bearer_on_registration(platform: Platform) 
     assert "owner" not in body and "token" not in json.dumps(body)
     missing = p.http.get("/api/bots/b_000000000000")
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
-    # a bearer on registration must be a player token (the owner): anything else is refused
+    # registration takes a player token (the owner): anything else is refused
     for bearer in ("garbage", token):
         refused = p.http.post("/api/bots", json={"name": "x"}, headers={"authorization": f"Bearer {bearer}"})
         assert refused.status_code == 401 and refused.json()["error"]["code"] == "unauthenticated", refused.text

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 import redis
-from helpers.gateway_procs import start_gateway
+from helpers.gateway_procs import register_bot, start_gateway
 from helpers.processes import ServiceProcess, start_engine_server, start_worker
 
 from fengsheng.bot import BotClient, BotError, run_bot
@@ -43,9 +43,8 @@ class Platform:
         self.http = httpx.Client(base_url=gateway.extra["url"], timeout=20)
 
     def bot(self, name: str) -> tuple[str, str]:
-        reply = self.http.post("/api/bots", json={"name": name})
-        assert reply.status_code == 201, reply.text
-        return reply.json()["bot_id"], reply.json()["token"]
+        made = register_bot(self.http, name)  # owned by a guest of its own
+        return made["bot_id"], made["token"]
 
 
 @pytest.fixture(scope="module")
