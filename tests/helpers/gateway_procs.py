@@ -6,15 +6,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
+import redis
 
-from helpers.processes import ServiceProcess, redis_env, spawn, wait_for_log
+from helpers.processes import ServiceProcess, redis_env, spawn, start_engine_server, start_worker, wait_for_log
 
 
 def start_gateway(
@@ -44,6 +48,38 @@ def start_gateway(
     proc.extra["url"] = url
     wait_until(lambda: httpx.get(f"{url}/healthz", timeout=2).status_code == 200, timeout, "gateway health")
     return proc
+
+
+@dataclass
+class Platform:
+    """A whole platform's processes on one Redis database: engine server (with its bot
+    listener), a Celery worker (its embedded beat runs matchmaking) and the gateway."""
+
+    redis_url: str
+    engine: ServiceProcess
+    worker: ServiceProcess
+    gateway: ServiceProcess
+
+
+@contextlib.contextmanager
+def platform_on(redis_url: str, db: int, log_dir: Path, env: Mapping[str, str], *, concurrency: int = 2,
+                gateway_env: Mapping[str, str] | None = None) -> Iterator[Platform]:  # fmt: skip
+    """Start a :class:`Platform` on database ``db`` of ``redis_url``'s server (flushed first:
+    its queue and broker are its own) with ``env`` for the engine and worker (and
+    ``gateway_env`` for the gateway); stop it all on exit."""
+    url = re.sub(r"/\d*$", "", redis_url) + f"/{db}"
+    redis.Redis.from_url(url).flushdb()
+    engine = start_engine_server(url, log_dir, env=env)
+    worker = gateway = None
+    try:
+        worker = start_worker(url, engine.address, log_dir, concurrency=concurrency, env=env)
+        gateway = start_gateway(engine.address, log_dir, redis_url=url, bot_address=engine.extra["bot_address"],
+                                env=gateway_env)  # fmt: skip
+        yield Platform(url, engine, worker, gateway)
+    finally:
+        for proc in (gateway, worker, engine):
+            if proc is not None:
+                proc.stop()
 
 
 def wait_until(check: Callable[[], bool], timeout: float, what: str, interval: float = 0.05) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import queue
-import re
 import threading
 import time
 from collections.abc import Iterator
@@ -28,8 +27,8 @@ from typing import Any
 import httpx
 import pytest
 import redis
-from helpers.gateway_procs import register_bot, start_gateway
-from helpers.processes import ServiceProcess, start_engine_server, start_worker
+from helpers.gateway_procs import platform_on, register_bot
+from helpers.processes import ServiceProcess
 
 from fengsheng.bot import BotClient, BotError, run_bot
 from fengsheng.ratelimit import RedisTokenBucket
@@ -105,18 +104,9 @@ class Platform:
 
 @pytest.fixture(scope="module")
 def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
-    url = re.sub(r"/\d*$", "", redis_url) + "/8"  # a database of its own (queue, broker)
-    redis.Redis.from_url(url).flushdb()
     logs = tmp_path_factory.mktemp("bot-api-logs")
-    engine = start_engine_server(url, logs, env=ENV)
-    worker = start_worker(url, engine.address, logs, concurrency=4, env=ENV)
-    gateway = start_gateway(engine.address, logs, redis_url=url, bot_address=engine.extra["bot_address"])
-    try:
-        yield Platform(url, engine, gateway)
-    finally:
-        gateway.stop()
-        worker.stop()
-        engine.stop()
+    with platform_on(redis_url, 8, logs, ENV, concurrency=4) as procs:  # a database of its own (queue, broker)
+        yield Platform(procs.redis_url, procs.engine, procs.gateway)
 
 
 class Listener:

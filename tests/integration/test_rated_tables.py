@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import json
 import queue
-import re
 import threading
 import time
 from collections.abc import Iterator
@@ -27,8 +26,8 @@ from typing import Any
 import httpx
 import pytest
 import redis
-from helpers.gateway_procs import register_bot, start_gateway, wait_until
-from helpers.processes import ServiceProcess, start_engine_server, start_worker
+from helpers.gateway_procs import platform_on, register_bot, wait_until
+from helpers.processes import ServiceProcess
 
 from fengsheng.bot import BotClient
 from fengsheng.v1 import bot_service_pb2 as bs
@@ -97,19 +96,9 @@ def bearer(token: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
-    url = re.sub(r"/\d*$", "", redis_url) + "/12"  # a database of its own (queue, broker)
-    redis.Redis.from_url(url).flushdb()
     logs = tmp_path_factory.mktemp("rated-tables-logs")
-    engine = start_engine_server(url, logs, env=ENV)
-    worker = start_worker(url, engine.address, logs, concurrency=2, env=ENV)
-    gateway = start_gateway(engine.address, logs, redis_url=url, bot_address=engine.extra["bot_address"],
-                            env={"FENGSHENG_TRUSTED_PROXIES": "127.0.0.1"})  # fmt: skip
-    try:
-        yield Platform(url, engine, gateway)
-    finally:
-        gateway.stop()
-        worker.stop()
-        engine.stop()
+    with platform_on(redis_url, 12, logs, ENV, gateway_env={"FENGSHENG_TRUSTED_PROXIES": "127.0.0.1"}) as procs:
+        yield Platform(procs.redis_url, procs.engine, procs.gateway)
 
 
 def test_a_guest_and_its_own_bots_in_one_rated_queue_get_separate_tables(platform: Platform) -> None:
