@@ -90,3 +90,30 @@ def test_a_bot_streams_address_is_found_as_the_gateway_finds_a_request() -> None
     proxied = ClientAddress(("10.0.0.0/8",))
     assert proxied(grpc_scope("ipv4:10.1.2.3:443", [("X-Forwarded-For", b"203.0.113.9, 10.0.0.2")])) == "203.0.113.9"
     assert proxied(grpc_scope("ipv4:198.51.100.7:1", forged)) == "198.51.100.7"
+
+
+class _Context:
+    """What ``stream_address`` reads of a gRPC call: its peer and metadata."""
+
+    def __init__(self, peer: str, metadata: list[tuple[str, str]]) -> None:
+        self._peer, self._metadata = peer, metadata
+
+    def peer(self) -> str:
+        return self._peer
+
+    def invocation_metadata(self) -> list[tuple[str, str]]:
+        return self._metadata
+
+
+def test_only_the_internal_listener_believes_the_gateways_address_metadata() -> None:
+    """The gateway names a ``/ws/bots`` bot's address in ``fengsheng-client-address`` on the
+    internal listener (service credential); on the public bot listener a bot that writes
+    that metadata itself is still seen from its peer."""
+    from services.client_address import CLIENT_ADDRESS_METADATA
+    from services.ranked.grpc import stream_address
+
+    claim = [("authorization", "Bearer fsb_x"), (CLIENT_ADDRESS_METADATA, "203.0.113.50")]
+    rule = ClientAddress()
+    assert stream_address(_Context("ipv4:127.0.0.1:4000", claim), internal=True, rule=rule) == "203.0.113.50"
+    assert stream_address(_Context("ipv4:198.51.100.7:4000", claim), internal=False, rule=rule) == "198.51.100.7"
+    assert stream_address(_Context("ipv4:198.51.100.7:4000", claim[:1]), internal=True, rule=rule) == "198.51.100.7"
