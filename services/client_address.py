@@ -106,3 +106,18 @@ def grpc_scope(peer: str, metadata: Iterable[tuple[str, str | bytes]]) -> Scope:
     headers = [(k.lower().encode("latin-1"), v if isinstance(v, bytes) else v.encode("latin-1", "replace"))
                for k, v in metadata]  # fmt: skip
     return {"client": (host or peer, 0), "headers": headers}
+
+
+def address_key(address: str) -> str:
+    """What one client address counts as when accounts are compared (docs/ranked.md, "What a
+    rated table forbids"): an IPv4 address itself (an IPv4-mapped IPv6 address too); an IPv6
+    address its /64 network, since one host or home is given a whole /64 and may take any
+    address in it; anything else (a Unix socket) as it is."""
+    ip = _ip(address)
+    if ip is None:
+        return address.strip()
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)

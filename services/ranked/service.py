@@ -14,6 +14,7 @@ from typing import Any
 
 from fengsheng.v1 import game_pb2
 from services import config
+from services.client_address import address_key
 from services.engine.matches import ActResult, MatchService
 from services.errors import (
     BadRequest,
@@ -271,6 +272,7 @@ class RankedService:
         accounts apart at a rated table (docs/ranked.md, "What a rated table forbids")."""
         if not address:
             raise BadRequest("a queue request needs the client's address (client_address)")
+        address = address_key(address)
         try:
             ruleset, lo, hi = queue_settings(ruleset, min_players, max_players)
         except ValueError as exc:
@@ -299,9 +301,10 @@ class RankedService:
         return ticket
 
     async def seen(self, holder: str, address: str) -> None:
-        """``holder`` (a person's ``h:`` or a bot's ``b:``) was seen from client ``address``:
-        kept for the address window (``FENGSHENG_MM_ADDRESS_WINDOW_S``)."""
-        await asyncio.to_thread(self.store.record_address, holder, address, self.address_window_s)
+        """``holder`` (a person's ``h:`` or a bot's ``b:``) was seen from client ``address``
+        (as :func:`services.client_address.address_key` counts it: an IPv6 address by its
+        /64): kept for the address window (``FENGSHENG_MM_ADDRESS_WINDOW_S``)."""
+        await asyncio.to_thread(self.store.record_address, holder, address_key(address), self.address_window_s)
 
     async def leave(self, ticket_id: str, holder: str) -> dict[str, Any]:
         """Take the holder's ticket out of the queue (empty id: its current ticket); the

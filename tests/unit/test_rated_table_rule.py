@@ -117,3 +117,14 @@ def test_only_the_internal_listener_believes_the_gateways_address_metadata() -> 
     assert stream_address(_Context("ipv4:127.0.0.1:4000", claim), internal=True, rule=rule) == "203.0.113.50"
     assert stream_address(_Context("ipv4:198.51.100.7:4000", claim), internal=False, rule=rule) == "198.51.100.7"
     assert stream_address(_Context("ipv4:198.51.100.7:4000", claim[:1]), internal=True, rule=rule) == "198.51.100.7"
+
+
+def test_an_ipv6_client_counts_by_its_64_network() -> None:
+    """One host or home holds a whole IPv6 /64 and may take any address in it: two accounts
+    from one /64 share an address for the rule; IPv4 (and IPv4-mapped) addresses count as they are."""
+    from services.client_address import address_key
+
+    assert address_key("2001:db8:1:2::a") == address_key("2001:db8:1:2:ffff::1") == "2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:3::a") != address_key("2001:db8:1:2::a")
+    assert address_key("198.51.100.7") == address_key("::ffff:198.51.100.7") == "198.51.100.7"
+    assert address_key("198.51.100.7") != address_key("198.51.100.8")
