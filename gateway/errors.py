@@ -50,6 +50,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ExceptionHandler
 from starlette.websockets import WebSocketState
 
+from fengsheng.display_text import TextRefused, clean_name
 from fengsheng.redis_errors import STORE_UNAVAILABLE
 
 log = logging.getLogger("fengsheng.gateway")
@@ -114,6 +115,16 @@ def unavailable(message: str, **extra: Any) -> ApiError:
 
 def unauthenticated(message: str) -> ApiError:
     return ApiError(401, "unauthenticated", message)
+
+
+def checked_name(raw: str, max_len: int) -> str:
+    """A guest's or bot's name as kept (:func:`fengsheng.display_text.clean_name`), or a 422
+    whose code says why (``invisible_character``, ``too_many_marks``, ``empty_name``,
+    ``name_too_long``)."""
+    try:
+        return clean_name(raw, max_len)
+    except TextRefused as exc:
+        raise ApiError(422, exc.code, str(exc)) from exc
 
 
 def forbidden(message: str) -> ApiError:

@@ -52,9 +52,13 @@ def bot_address(engine_address: str) -> str:
 TAGS: list[str | Enum] = ["ranked"]  # the type FastAPI's tags= takes (list is invariant)
 
 
+#: longest bot name, in characters (services/ranked/service.py refuses longer ones too)
+BOT_NAME_MAX = 40
+
+
 class BotIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=40)
+    name: str = Field(min_length=1, max_length=2 * BOT_NAME_MAX)
 
 
 #: a ruleset id as a request may spell it (the engine service checks it against its registry)
@@ -172,7 +176,8 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
             if player is None:  # a bearer that is no player token is an error, never ignored
                 raise errors.unauthenticated("the bearer is not a valid player token (to own the bot; or send none)")
             owner = player.pid
-        account = await ranked().RegisterBot(bs.RegisterBotRequest(name=body.name, owner=owner))
+        name = errors.checked_name(body.name, BOT_NAME_MAX)  # the service checks it again (gRPC callers)
+        account = await ranked().RegisterBot(bs.RegisterBotRequest(name=name, owner=owner))
         return {"bot_id": account.bot_id, "name": account.name, "token": account.token,
                 "token_id": account.token_id, "bot": True}  # fmt: skip
 
