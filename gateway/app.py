@@ -26,7 +26,6 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from fengsheng.v1 import engine_service_pb2 as pb
 from fengsheng.v1 import game_pb2
 from gateway import errors
-from gateway.errors import checked_name
 from gateway.auth import Player, SeatGrant, TokenError, TokenSigner
 from gateway.chat import ChatService
 from gateway.chat_routes import install_chat
@@ -271,7 +270,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
         """Create a guest account; the token identifies it from now on. The name is kept
         NFC with whitespace collapsed; bidi controls, zero-width and control characters and
         stacked combining marks are refused (422, docs/security.md "Names and chat")."""
-        player, token = signer.new_player(checked_name(body.name, GUEST_NAME_MAX))
+        player, token = signer.new_player(errors.checked_name(body.name, GUEST_NAME_MAX))
         return GuestOut(player_id=player.pid, name=player.name, token=token)
 
     @app.post(
