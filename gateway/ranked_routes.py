@@ -346,10 +346,13 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
 
         async def drain() -> None:
             while True:
-                await websocket.receive_text()
+                await errors.receive_text(websocket)
 
-        await run_both(pump(), drain())
+        failure = await run_both(pump(), drain())
         call.cancel()
+        if isinstance(failure, errors.BinaryFrame):
+            await errors.close_binary(websocket)
+            return
         with contextlib.suppress(Exception):
             await websocket.close()
 
