@@ -41,6 +41,7 @@ class Platform:
     def __init__(self, url: str, engine: ServiceProcess, gateway: ServiceProcess) -> None:
         self.rdb = redis.Redis.from_url(url)
         self.bot_address = engine.extra["bot_address"]
+        self.engine_address = engine.address
         self.gateway = gateway
         self.http = httpx.Client(base_url=gateway.extra["url"], timeout=20)
         self.ws = gateway.extra["url"].replace("http", "ws", 1)
@@ -226,7 +227,9 @@ def test_chat_refuses_stacked_combining_marks(platform: Platform) -> None:
 # ---- the spectators' channel -----------------------------------------------------------------
 
 
-def test_seated_players_of_a_casual_table_are_refused_on_the_spectators_channel(platform: Platform) -> None:
+def test_seated_players_of_casual_and_ranked_tables_are_refused_on_the_spectators_channel(
+    platform: Platform, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A casual (or ranked) table never enters the gateway's seat table: the check asks the
     ranked service who sits there."""
     p = platform
@@ -242,6 +245,22 @@ def test_seated_players_of_a_casual_table_are_refused_on_the_spectators_channel(
     assert at_table.status_code == 201, at_table.text
     rail = p.http.post(url, json={"channel": "spectators", "text": "go"}, headers=bearer(p.guest("rail")["token"]))
     assert rail.status_code == 201, rail.text
+    # a ranked match: a lone guest queued, house bots fill the table (one matchmaking pass)
+    from services.ranked.matchmaking import Schedule, tick
+    from services.ranked.store import RankedStore
+    from services.ranked.tasks import create_match
+
+    ranked = p.guest("ranked-seated")
+    queued = p.http.post("/api/ranked/queue", json={"min_players": 3}, headers=bearer(ranked["token"]))
+    assert queued.status_code == 201, queued.text
+    monkeypatch.setenv("FENGSHENG_ENGINE_ADDR", p.engine_address)
+    tick(RankedStore(p.rdb), create_match, Schedule(window_base=50, fill_after_s=0, turn_timeout_s=0))
+    ticket = p.http.get(f"/api/ranked/queue/{queued.json()['ticket_id']}", headers=bearer(ranked["token"])).json()
+    assert ticket["state"] == "matched" and ticket["match_id"].startswith("rk-"), ticket
+    url = f"/api/matches/{ticket['match_id']}/chat"
+    psst = p.http.post(url, json={"channel": "spectators", "text": "psst"}, headers=bearer(ranked["token"]))
+    assert psst.status_code == 403, psst.text
+    assert p.http.post(url, json={"text": "hi"}, headers=bearer(ticket["seat_token"])).status_code == 201
 
 
 # ---- binary frames -----------------------------------------------------------------------------
