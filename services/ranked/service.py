@@ -261,7 +261,7 @@ class RankedService:
             if load >= self.limits.max_matches:
                 raise Exhausted(
                     f"bot {bot.bot_id}: at most {self.limits.max_matches} concurrent ranked matches "
-                    f"(queued or playing: {load})",
+                    f"(queued, playing or pending challenges: {load})",
                     kind="too_many_matches",
                     retry_after_s=MATCHES_RETRY_AFTER_S,
                 )
