@@ -14,9 +14,7 @@ spectators' channel of casual and ranked tables, and binary WebSocket frames.
 from __future__ import annotations
 
 import json
-import queue
 import re
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -24,6 +22,7 @@ from typing import Any
 import httpx
 import pytest
 import redis
+from helpers.bot_stream import pump_messages
 from helpers.gateway_procs import start_gateway
 from helpers.processes import ServiceProcess, start_engine_server
 
@@ -92,16 +91,7 @@ def test_a_flood_of_challenges_from_one_bot_is_capped(platform: Platform) -> Non
     target = p.guest("flood-target")
     _, token = p.bot("flooder", owner)
     client = BotClient(token=token, address=p.bot_address)
-    got: queue.Queue[bs.ServerMessage | BotError] = queue.Queue()
-
-    def pump() -> None:
-        try:
-            for msg in client.messages():
-                got.put(msg)
-        except BotError as exc:
-            got.put(exc)
-
-    threading.Thread(target=pump, daemon=True).start()
+    got = pump_messages(client)
     first = got.get(timeout=20)
     assert not isinstance(first, BotError) and first.WhichOneof("kind") == "welcome", first
     pushed: list[dict[str, Any]] = []
