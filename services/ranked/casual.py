@@ -28,27 +28,24 @@ and the records they count are one Lua step, so a burst of challenges cannot sli
 People open tables through the gateway, whose creation routes are rate limited per address.
 A challenge and its tickets are deleted :data:`CHALLENGE_KEEP_S` after its deadline (a match
 it made keeps its tickets, :data:`services.ranked.store.CASUAL_TTL_MS`); one task per process
-expires the open challenges at their deadlines (:class:`Deadlines`), and a ticket read past its
-deadline is expired then (a restarted process lost its timers).
+expires the open challenges at their deadlines (:class:`services.ranked.deadlines.Deadlines`),
+and a ticket read past its deadline is expired then (a restarted process lost its timers).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import heapq
-import itertools
 import json
 import logging
 import os
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from fengsheng.v1 import engine_service_pb2 as es
 from services.errors import BadRequest, MatchNotFound
+from services.ranked.deadlines import Deadlines
 from services.ranked.store import (
     CASUAL_TTL_MS,
     SeatPlan,
@@ -362,48 +359,6 @@ async def expire(svc: RankedService, match_id: str) -> bool:
         return False
     await asyncio.to_thread(_close, svc, match_id, "expired")
     return True
-
-
-class Deadlines:
-    """The deadlines of this process's open challenges: one task per event loop sleeps until
-    the soonest and runs ``action(svc, challenge id)`` for each one due (in deadline order),
-    instead of one sleeping task per challenge. A challenge answered in time is still in the
-    heap; its action finds nothing to do."""
-
-    def __init__(self, action: Callable[[Any, str], Awaitable[object]]) -> None:
-        self._action = action
-        self._heap: list[tuple[float, int, str, Any]] = []
-        self._order = itertools.count()
-        self._task: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
-
-    def __len__(self) -> int:
-        return len(self._heap)
-
-    def add(self, due_s: float, svc: Any, challenge_id: str) -> None:
-        """Run the action for ``challenge_id`` at ``due_s`` (Unix seconds)."""
-        heapq.heappush(self._heap, (due_s, next(self._order), challenge_id, svc))
-        loop = asyncio.get_running_loop()
-        if self._task is None or self._task.done() or self._task.get_loop() is not loop:
-            self._wake = asyncio.Event()
-            self._task = loop.create_task(self._run())
-        else:
-            self._wake.set()  # perhaps sooner than what the task sleeps for
-
-    async def _run(self) -> None:
-        while self._heap:
-            delay = self._heap[0][0] - time.time()
-            if delay > 0:
-                self._wake.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), delay)
-                continue
-            _, _, challenge_id, svc = heapq.heappop(self._heap)
-            try:
-                await self._action(svc, challenge_id)
-            except Exception:  # Redis away: the next answer or ticket read finds it expired
-                log.warning("challenge %s: expiry failed", challenge_id, exc_info=True)
-        self._task = None
 
 
 #: this process's challenge deadlines (:func:`expire` at each)

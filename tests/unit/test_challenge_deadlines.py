@@ -1,13 +1,14 @@
-"""Challenge deadlines (services/ranked/casual.py, ``Deadlines``): issue 26 found one 30 s
-timer task per challenge (36 challenges, 36 tasks). One task per event loop now expires them
-all, in deadline order, each at its deadline, and a sooner deadline added later wakes it."""
+"""Challenge deadlines (services/ranked/deadlines.py, ``Deadlines``, used by casual.py): issue
+26 found one 30 s timer task per challenge (36 challenges, 36 tasks). One task per event loop
+now expires them all, in deadline order, each at its deadline, and a sooner deadline added
+later wakes it."""
 
 from __future__ import annotations
 
 import asyncio
 import time
 
-from services.ranked.casual import Deadlines
+from services.ranked.deadlines import Deadlines
 
 
 def test_one_task_expires_every_challenge_at_its_deadline() -> None:
