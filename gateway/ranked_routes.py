@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Awaitable, Callable
 from enum import Enum
 from typing import Any, cast
 
@@ -33,6 +34,9 @@ from gateway.convert import to_dict
 from gateway.engine_client import parse_addresses
 from services.channels import engine_aio_channel
 from services.client_address import ClientAddress
+
+#: who sits at a match, by player id, as the ranked service records it (ranked and casual matches)
+SeatHolders = Callable[[str], Awaitable[set[str]]]
 
 #: the bot listener's address as bots should dial it (``GET /api/bots/connect-info``)
 BOT_ADDR_ENV = "FENGSHENG_BOT_ADDR"
@@ -55,9 +59,13 @@ def bot_address(engine_address: str) -> str:
 TAGS: list[str | Enum] = ["ranked"]  # the type FastAPI's tags= takes (list is invariant)
 
 
+#: longest bot name, in characters (services/ranked/service.py refuses longer ones too)
+BOT_NAME_MAX = 40
+
+
 class BotIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=40)
+    name: str = Field(min_length=1, max_length=2 * BOT_NAME_MAX)
 
 
 #: a ruleset id as a request may spell it (the engine service checks it against its registry)
@@ -138,10 +146,13 @@ def _bearer(headers: Any, query_token: str | None) -> str:
     return token
 
 
-def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner, client_address: ClientAddress) -> None:
+def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner, client_address: ClientAddress
+                   ) -> SeatHolders:  # fmt: skip
     """Add the ranked routes to ``app`` (the engine server at ``engine_address`` serves
     ``RankedService`` and ``BotService``); ``client_address`` finds who is asking (as the rate
-    limiter does), recorded with each queue request and bot stream (docs/ranked.md)."""
+    limiter does), recorded with each queue request and bot stream (docs/ranked.md). Returns
+    who sits at a ranked or casual match (:data:`SeatHolders`), for the chat's spectators'
+    channel."""
     address = parse_addresses(engine_address)[0]
     bots_dial = bot_address(engine_address)
     stubs: dict[str, Any] = {}
@@ -178,7 +189,8 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner, clien
         if player is None:  # a bot token cannot own a bot: its owner is a person
             raise errors.unauthenticated("registering a bot needs a player token (POST /api/guests makes one): "
                                          "that player owns the bot")  # fmt: skip
-        account = await ranked().RegisterBot(bs.RegisterBotRequest(name=body.name, owner=player.pid))
+        name = errors.checked_name(body.name, BOT_NAME_MAX)  # the service checks it again (gRPC callers)
+        account = await ranked().RegisterBot(bs.RegisterBotRequest(name=name, owner=player.pid))
         return {"bot_id": account.bot_id, "name": account.name, "token": account.token,
                 "token_id": account.token_id, "bot": True}  # fmt: skip
 
@@ -347,10 +359,13 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner, clien
 
         async def drain() -> None:
             while True:
-                await websocket.receive_text()
+                await errors.receive_text(websocket)
 
-        await run_both(pump(), drain())
+        failure = await run_both(pump(), drain())
         call.cancel()
+        if isinstance(failure, errors.BinaryFrame):
+            await errors.close_binary(websocket)
+            return
         with contextlib.suppress(Exception):
             await websocket.close()
 
@@ -369,3 +384,17 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner, clien
         ranked()
         address = client_address(websocket.scope)  # the bot's, passed on for its tickets
         await serve_bot_socket(websocket, token, lambda: stubs["bots"], address)  # gateway/bot_socket.py
+
+    async def seat_holders(match_id: str) -> set[str]:
+        """The ids of everyone seated at ``match_id`` when it is a ranked or casual match (the
+        ranked service's record of it, the one these matches have: they never enter the
+        gateway's seat table); empty for any other match."""
+        try:
+            record = await ranked().GetRankedMatch(bs.RankedMatchRequest(match_id=match_id))
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() == grpc.StatusCode.NOT_FOUND:
+                return set()
+            raise
+        return {s.player_id for s in record.seats}
+
+    return seat_holders
