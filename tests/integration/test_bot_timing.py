@@ -65,7 +65,8 @@ REQUIRED_KINDS = {"return": {"respond", "main"}, "classic": {"priority"}, "spy":
 
 def required_kinds(policy: str, ruleset: str) -> set[str]:
     """The kinds a level must have tested in ``ruleset``: the hard level (the slow one to
-    time) its response window, the others :data:`REQUIRED_KINDS`; more kinds as they come."""
+    time: only these are timed) its response window, the others :data:`REQUIRED_KINDS`,
+    and more kinds as they come."""
     return {RESPONSE_KIND[ruleset]} if policy == "search" else REQUIRED_KINDS[ruleset]
 #: games played at least (the fast levels: more games, more kinds with 200 decisions a group)
 MIN_GAMES = {"random": 40, "v2": 40, "search": 0}
@@ -108,6 +109,8 @@ class Timings:
     elapsed: float = 0.0
     #: the compute times the worker process keeps (one per measurement, as one worker's)
     compute: ComputeTimes = field(default_factory=ComputeTimes)
+    #: the only kinds timed (None: all)
+    only: set[str] | None = None
 
     def wants(self, key: tuple[str, bool]) -> bool:
         """Whether to time this decision: its group is short of PER_GROUP and not ahead of
@@ -115,6 +118,8 @@ class Timings:
         run (the machine's load changes over a run; the common group would otherwise be
         timed at its start and the rare one all along)."""
         kind, choice = key
+        if self.only is not None and kind not in self.only:
+            return False
         return self.taken[key] < PER_GROUP and self.taken[key] <= self.taken[(kind, not choice)] + BALANCE
 
     def tested_kinds(self) -> list[str]:
@@ -154,8 +159,9 @@ async def _play(ruleset: str, seed: int, policy: str, pace: Pace, out: Timings) 
 
 async def _measure(ruleset: str, policy: str, pace: Pace, kinds: set[str], concurrent: int) -> Timings:
     """Games of ``ruleset`` until every group of ``kinds`` has PER_GROUP times (or MAX_GAMES),
-    ``concurrent`` at a time; groups of other kinds are filled as they come."""
-    out = Timings()
+    ``concurrent`` at a time; groups of other kinds are filled as they come, except for the
+    hard level (each timed decision holds a game ~0.1 s: only ``kinds`` are timed)."""
+    out = Timings(only=kinds if policy == "search" else None)
     started = time.monotonic()
     seeds = iter(range(MAX_GAMES))
     running: set[asyncio.Task[None]] = set()
