@@ -168,7 +168,13 @@ def decide(stub: Any, cur: Cursor, obs: Any) -> str:
     fn = POLICIES.get(cur.policy, POLICIES["random"])
     if needs_search(cur, obs):
         try:
-            return search_move(stub, fn, cur.match_id, cur.seat, cur.decision, rng) or fn(obs, actions, rng)
+            searched = search_move(stub, fn, cur.match_id, cur.seat, cur.decision, rng)
+            if searched in actions or searched is None:
+                return searched or fn(obs, actions, rng)
+            # legal only in the sampled world (a card it resampled): refused by the engine, it
+            # would cost a second Act, a delay only searched answers had; v2 answers instead
+            log.warning("bots.move search chose %r, not legal here match=%s decision=%s; playing v2",
+                        searched, cur.match_id, cur.decision)  # fmt: skip
         except grpc.RpcError:
             raise
         except Exception:  # a search bug must not stall the match: v2 answers instead

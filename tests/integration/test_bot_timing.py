@@ -104,8 +104,6 @@ class Timings:
     times: dict[tuple[str, bool], list[float]] = field(default_factory=lambda: defaultdict(list))
     taken: Counter[tuple[str, bool]] = field(default_factory=Counter)
     games: int = 0
-    #: answers the engine would refuse (a search move legal only in its sampled world)
-    refused: int = 0
     elapsed: float = 0.0
     #: the compute times the worker process keeps (one per measurement, as one worker's)
     compute: ComputeTimes = field(default_factory=ComputeTimes)
@@ -148,9 +146,8 @@ async def _play(ruleset: str, seed: int, policy: str, pace: Pace, out: Timings) 
             taken_up = time.monotonic()
             action = await tasks.paced_move(cur, obs, taken_up, lambda: reads, pace, out.compute)
             out.times[key].append(time.monotonic() - taken_up)
-            if action not in legal:  # as the engine would refuse it: bots.move sends the default
-                out.refused += 1
-                action = game.default_action(p.seat)
+            # a refused answer would cost a second Act: the worker sends only legal ones
+            assert action in legal, (action, legal)
         else:
             action = rng.choice(legal)
         game.apply(p.seat, action)
@@ -208,7 +205,7 @@ def _report(level: str, ruleset: str, t: Timings) -> list[tuple[str, float, floa
         p = float(ks_2samp(yes, no).pvalue)
         rows.append((kind, p, 1000 * sorted(yes)[len(yes) // 2], 1000 * sorted(no)[len(no) // 2]))
     skipped = sorted({k for k, _ in t.times} - set(t.tested_kinds()))
-    print(f"{level:6} {ruleset:7} {t.elapsed:4.1f}s games={t.games} refused={t.refused} " + "  ".join(
+    print(f"{level:6} {ruleset:7} {t.elapsed:4.1f}s games={t.games} " + "  ".join(
         f"{k}: p={p:.3f} {a:.1f}/{b:.1f} ms" for k, p, a, b in rows) + f"  (too few: {', '.join(skipped)})")
     return rows
 
