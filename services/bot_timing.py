@@ -60,7 +60,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from services.bot_levels import search_budget_ms
+from services.bot_levels import DEFAULT_SEARCH_BUDGET_MS, search_budget_ms
 
 #: the policy whose answers are searched (the hard level): its target is its budget + margin
 SEARCH_POLICY = "search"
@@ -90,7 +90,7 @@ class Pace:
     """The release policy of house bot answers (module docstring), in milliseconds."""
 
     think_ms: float = DEFAULT_THINK_MS
-    search_budget_ms: float = 200.0
+    search_budget_ms: float = DEFAULT_SEARCH_BUDGET_MS
     search_margin_ms: float = DEFAULT_SEARCH_MARGIN_MS
     jitter_ms: float = DEFAULT_JITTER_MS
 
