@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from services.bot_timing import PACE_OFF
+
 #: The platform's service credential for this test session (services/credentials.py): a
 #: fresh one per session, in the environment, so engine servers, gateways and workers
 #: started by the tests inherit it and the tests' own channels (services/channels.py) send it.
@@ -35,12 +37,7 @@ os.environ.pop("FENGSHENG_SERVICE_TOKEN_FILE", None)
 #: release target or jitter beyond the computation (forced answers are still held as long as
 #: a recent computed one) and a 20 ms search budget, so bot matches play at test speed. The
 #: pacing itself is tested with its own settings (tests/integration/test_bot_timing.py).
-for _name, _value in {
-    "FENGSHENG_BOT_THINK_MS": "0",
-    "FENGSHENG_BOT_JITTER_MS": "0",
-    "FENGSHENG_BOT_SEARCH_MARGIN_MS": "0",
-    "FENGSHENG_SEARCH_BUDGET_MS": "20",
-}.items():
+for _name, _value in {**PACE_OFF, "FENGSHENG_SEARCH_BUDGET_MS": "20"}.items():
     os.environ.setdefault(_name, _value)
 
 
