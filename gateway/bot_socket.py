@@ -81,7 +81,7 @@ async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.Bot
 
     async def receive() -> None:
         while True:
-            text = await websocket.receive_text()
+            text = await errors.receive_text(websocket)
             try:
                 outgoing.put_nowait(json_format.Parse(text, bs.BotMessage()))
             except json_format.ParseError as exc:
@@ -91,6 +91,9 @@ async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.Bot
     failure = await run_both(pump(), receive())
     outgoing.put_nowait(None)
     call.cancel()
+    if isinstance(failure, errors.BinaryFrame):
+        await errors.close_binary(websocket)
+        return
     if isinstance(failure, grpc.aio.AioRpcError):
         err = errors.from_grpc(failure)
         if failure.code() == grpc.StatusCode.UNAUTHENTICATED and "revoked" not in (failure.details() or ""):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Awaitable, Callable
 from enum import Enum
 from typing import Any, cast
 
@@ -30,6 +31,9 @@ from gateway.bot_socket import serve as serve_bot_socket
 from gateway.convert import to_dict
 from gateway.engine_client import parse_addresses
 from services.channels import engine_aio_channel
+
+#: who sits at a match, by player id, as the ranked service records it (ranked and casual matches)
+SeatHolders = Callable[[str], Awaitable[set[str]]]
 
 #: the bot listener's address as bots should dial it (``GET /api/bots/connect-info``)
 BOT_ADDR_ENV = "FENGSHENG_BOT_ADDR"
@@ -52,9 +56,13 @@ def bot_address(engine_address: str) -> str:
 TAGS: list[str | Enum] = ["ranked"]  # the type FastAPI's tags= takes (list is invariant)
 
 
+#: longest bot name, in characters (services/ranked/service.py refuses longer ones too)
+BOT_NAME_MAX = 40
+
+
 class BotIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=40)
+    name: str = Field(min_length=1, max_length=2 * BOT_NAME_MAX)
 
 
 #: a ruleset id as a request may spell it (the engine service checks it against its registry)
@@ -135,9 +143,10 @@ def _bearer(headers: Any, query_token: str | None) -> str:
     return token
 
 
-def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> None:
+def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> SeatHolders:
     """Add the ranked routes to ``app`` (the engine server at ``engine_address`` serves
-    ``RankedService`` and ``BotService``)."""
+    ``RankedService`` and ``BotService``). Returns who sits at a ranked or casual match
+    (:data:`SeatHolders`), for the chat's spectators' channel."""
     address = parse_addresses(engine_address)[0]
     bots_dial = bot_address(engine_address)
     stubs: dict[str, Any] = {}
@@ -172,7 +181,8 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
             if player is None:  # a bearer that is no player token is an error, never ignored
                 raise errors.unauthenticated("the bearer is not a valid player token (to own the bot; or send none)")
             owner = player.pid
-        account = await ranked().RegisterBot(bs.RegisterBotRequest(name=body.name, owner=owner))
+        name = errors.checked_name(body.name, BOT_NAME_MAX)  # the service checks it again (gRPC callers)
+        account = await ranked().RegisterBot(bs.RegisterBotRequest(name=name, owner=owner))
         return {"bot_id": account.bot_id, "name": account.name, "token": account.token,
                 "token_id": account.token_id, "bot": True}  # fmt: skip
 
@@ -341,10 +351,13 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
 
         async def drain() -> None:
             while True:
-                await websocket.receive_text()
+                await errors.receive_text(websocket)
 
-        await run_both(pump(), drain())
+        failure = await run_both(pump(), drain())
         call.cancel()
+        if isinstance(failure, errors.BinaryFrame):
+            await errors.close_binary(websocket)
+            return
         with contextlib.suppress(Exception):
             await websocket.close()
 
@@ -362,3 +375,17 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
             return
         ranked()
         await serve_bot_socket(websocket, token, lambda: stubs["bots"])  # gateway/bot_socket.py
+
+    async def seat_holders(match_id: str) -> set[str]:
+        """The ids of everyone seated at ``match_id`` when it is a ranked or casual match (the
+        ranked service's record of it, the one these matches have: they never enter the
+        gateway's seat table); empty for any other match."""
+        try:
+            record = await ranked().GetRankedMatch(bs.RankedMatchRequest(match_id=match_id))
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() == grpc.StatusCode.NOT_FOUND:
+                return set()
+            raise
+        return {s.player_id for s in record.seats}
+
+    return seat_holders

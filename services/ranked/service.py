@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from fengsheng.display_text import TextRefused, clean_name
 from fengsheng.v1 import game_pb2
 from services.engine.matches import ActResult, MatchService
 from services.errors import (
@@ -39,6 +40,8 @@ from services.ranked.store import RankedStore, bot_holder, bot_live_key, notify_
 
 #: what a bot past its concurrent-match limit is told to wait before queueing again
 MATCHES_RETRY_AFTER_S = 5.0
+#: longest bot name, in characters (after cleaning: fengsheng/display_text.py)
+BOT_NAME_MAX = 40
 #: answers to one pushed decision that never count against the request rate (the first, and
 #: retries after an illegal one); more count like any other request
 FREE_ANSWERS = 3
@@ -122,9 +125,10 @@ class RankedService:
 
     # ---- accounts -----------------------------------------------------------------------
     async def register_bot(self, name: str, owner: str = "") -> tuple[str, str]:
-        name = name.strip()
-        if not 1 <= len(name) <= 40 or not name.isprintable():
-            raise BadRequest("a bot name has 1 to 40 printable characters")
+        try:  # the one cleaner of names and chat (docs/security.md, "Names and chat")
+            name = clean_name(name, BOT_NAME_MAX)
+        except TextRefused as exc:
+            raise BadRequest(f"{exc} ({exc.code})") from exc
         if name.casefold().startswith("house"):
             raise NameTaken(f"bot names starting with 'house' are reserved for the platform's house bots: {name!r}")
         account = await asyncio.to_thread(self.store.register_bot, name, owner)
@@ -257,7 +261,7 @@ class RankedService:
             if load >= self.limits.max_matches:
                 raise Exhausted(
                     f"bot {bot.bot_id}: at most {self.limits.max_matches} concurrent ranked matches "
-                    f"(queued or playing: {load})",
+                    f"(queued, playing or pending challenges: {load})",
                     kind="too_many_matches",
                     retry_after_s=MATCHES_RETRY_AFTER_S,
                 )

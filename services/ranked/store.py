@@ -42,6 +42,12 @@ def invitations_key(holder: str) -> str:
     return f"mm:{{mm}}:inv:{holder}"
 
 
+def challenges_key(holder: str) -> str:
+    """The holder's pending challenges as challenger (services/ranked/casual.py): challenge ids
+    scored by their deadline (ms); they count toward its concurrent-match limit."""
+    return f"mm:{{mm}}:chq:{holder}"
+
+
 def match_key(match_id: str) -> str:
     return f"mm:{{mm}}:m:{match_id}"
 
@@ -495,10 +501,16 @@ class RankedStore:
     def bot_matches(self, bot_id: str) -> list[str]:
         return sorted(x.decode() for x in self.redis.smembers(bot_matches_key(bot_id)))
 
-    def bot_load(self, bot_id: str) -> int:
-        """Unfinished ranked matches plus a queued ticket: what the concurrency limit counts."""
+    def open_challenges(self, holder: str) -> int:
+        """The holder's challenges still waiting for their answers (deadline not passed)."""
+        return int(self.redis.zcount(challenges_key(holder), int(time.time() * 1000), "+inf"))
+
+    def bot_load(self, bot_id: str, *, challenges: bool = True) -> int:
+        """Unfinished ranked and casual matches plus a queued ticket plus (``challenges``)
+        pending challenges the bot sent: what the concurrency limit counts."""
         queued = self.holder_ticket(bot_holder(bot_id))
-        return len(self.bot_matches(bot_id)) + int(queued is not None and queued["state"] == "queued")
+        load = len(self.bot_matches(bot_id)) + int(queued is not None and queued["state"] == "queued")
+        return load + (self.open_challenges(bot_holder(bot_id)) if challenges else 0)
 
     def open_casual(self, match_id: str, seats: list[SeatPlan], turn_timeout_s: float, ruleset: str) -> None:
         """Record a casual table just created in the engine (``casual``: never rated) and

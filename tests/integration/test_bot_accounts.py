@@ -97,8 +97,7 @@ def _guest(http: httpx.Client, name: str) -> dict[str, str]:
 
 
 def test_tokens_are_listed_revoked_and_rotated_by_the_owner_only(http: httpx.Client) -> None:
-    import queue
-    import threading
+    from helpers.bot_stream import pump_messages
 
     from fengsheng.bot import BotClient, BotError
 
@@ -124,16 +123,7 @@ def test_tokens_are_listed_revoked_and_rotated_by_the_owner_only(http: httpx.Cli
 
     # a live stream on the old token ends, told why, when the owner rotates the token
     client = BotClient(token=token, address=http.rdb_bot_address)  # type: ignore[attr-defined]
-    got: queue.Queue[object] = queue.Queue()
-
-    def pump() -> None:
-        try:
-            for msg in client.messages():
-                got.put(msg)
-        except BotError as exc:
-            got.put(exc)
-
-    threading.Thread(target=pump, daemon=True).start()
+    got = pump_messages(client)
     assert got.get(timeout=20).WhichOneof("kind") == "welcome"  # type: ignore[attr-defined]
     rotated = http.post(f"/api/bots/{bot_id}/tokens/rotate", headers=owner)
     assert rotated.status_code == 200, rotated.text
