@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from scipy.stats import ks_2samp
 
 from engine import Game
 from engine.determinize import determinize
@@ -199,6 +198,8 @@ def pace(monkeypatch: pytest.MonkeyPatch) -> Iterator[Pace]:
 
 def _report(level: str, ruleset: str, t: Timings) -> list[tuple[str, float, float, float]]:
     """(kind, KS p, median with a choice ms, median without ms) for every kind tested."""
+    from scipy.stats import ks_2samp  # seconds to import: not at the suite's collection
+
     rows = []
     for kind in t.tested_kinds():
         yes, no = t.times[(kind, True)], t.times[(kind, False)]
