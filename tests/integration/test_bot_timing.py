@@ -59,7 +59,7 @@ RESPONSE_KIND = {"return": "respond", "classic": "priority", "spy": "contest"}
 RULESETS = tuple(RESPONSE_KIND)
 #: kinds every level must have tested in each ruleset: the response window, and the main
 #: phase (play a card or not) where the ruleset has one
-REQUIRED_KINDS = {"return": {"respond", "main"}, "classic": {"priority"}, "spy": {"contest", "main"}}
+REQUIRED_KINDS = {"return": {"respond", "main", "arrive"}, "classic": {"priority"}, "spy": {"contest", "main"}}
 
 
 def required_kinds(policy: str, ruleset: str) -> set[str]:
@@ -68,7 +68,7 @@ def required_kinds(policy: str, ruleset: str) -> set[str]:
     and more kinds as they come."""
     return {RESPONSE_KIND[ruleset]} if policy == "search" else REQUIRED_KINDS[ruleset]
 #: games played at least (the fast levels: more games, more kinds with 200 decisions a group)
-MIN_GAMES = {"random": 40, "v2": 40, "search": 0}
+MIN_GAMES = {"random": 24, "v2": 24, "search": 0}
 #: the pace under test: a 2 ms search budget, small margins
 PACE_ENV = {
     "FENGSHENG_SEARCH_BUDGET_MS": "2",
