@@ -523,7 +523,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
 
     from gateway.ranked_routes import install_ranked  # ranked queue, ladders, bot API (docs/bots.md)
 
-    install_chat(app, install_ranked(app, engine_address, signer))
+    install_chat(app, install_ranked(app, engine_address, signer, client_address))
     return app
 
 
