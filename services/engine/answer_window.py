@@ -56,6 +56,9 @@ PASS = "pass"
 #: how long a match's window and option keys outlive their last write (a week: matches
 #: expire sooner)
 KEY_TTL_S = 7 * 24 * 3600
+#: the environment of engine servers that hold no answer and answer for no seat: the test
+#: suite's (tests/conftest.py) and throughput benchmarks
+WINDOW_OFF = {"FENGSHENG_ANSWER_WINDOW_MS": "0", "FENGSHENG_ANSWER_WINDOW_JITTER_MS": "0", "FENGSHENG_AUTO_PASS": "0"}
 #: the policy name under which the window's target is the Pace's ``think_ms``
 _WINDOW = "window"
 
@@ -150,4 +153,4 @@ async def set_asks(redis: Any, match_id: str, seat: int, ask: bool) -> None:
     await pipe.execute()
 
 
-__all__ = ["AnswerWindow", "asks", "asks_key", "hold", "release_ms", "set_asks", "window_key"]
+__all__ = ["WINDOW_OFF", "AnswerWindow", "asks", "asks_key", "hold", "release_ms", "set_asks", "window_key"]

@@ -45,6 +45,7 @@ from typing import Any
 from engine import Game, IllegalAction
 from engine.determinize import determinize
 from engine.errors import SetupError
+from engine.game import Pending
 from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
@@ -550,7 +551,8 @@ class MatchService:
         policy = policy_of_kind(kind)
         if policy is not None:
             return f"bot:{policy}"
-        if kind == es.HUMAN and self.window.auto_pass and AnswerWindow.pass_only(game.legal_actions(p.seat)):
+        person = self.window.auto_pass and self._person(settings, p.seat)
+        if person and AnswerWindow.pass_only(game.legal_actions(p.seat)):
             return "auto"
         if settings.turn_timeout_s > 0:
             return "timer"
@@ -606,7 +608,7 @@ class MatchService:
             countdown = 0.0
         await self._lease(m, p, outbox, countdown)
 
-    async def _lease(self, m: CachedMatch, p: game_pb2.Decision, outbox: bool, countdown: float) -> None:
+    async def _lease(self, m: CachedMatch, p: Pending, outbox: bool, countdown: float) -> None:
         """The open decision's task is sent (due in ``countdown`` seconds): clear its outbox
         entry (``outbox``) and lease it, so the sweeper sends it again if it is lost."""
         lease_ms = int((time.time() + countdown + self.task_lease_s) * 1000)
@@ -629,9 +631,10 @@ class MatchService:
         """Whether ``seat`` is a person's (seat kind ``HUMAN``) on a service that answers for
         seats (not the ``NullScheduler`` of benchmarks, where clients act for every seat)."""
         kind = settings.seats[seat] if 0 <= seat < len(settings.seats) else es.HUMAN
-        return kind == es.HUMAN and not isinstance(self.scheduler, NullScheduler)
+        # (the in-memory store of unit tests has no Redis: no windows, like its away counts)
+        return kind == es.HUMAN and not isinstance(self.scheduler, NullScheduler) and self.store.redis is not None
 
-    async def _open_window(self, m: CachedMatch, p: game_pb2.Decision) -> int:
+    async def _open_window(self, m: CachedMatch, p: Pending) -> int:
         """Open the window of a person's decision (services/engine/answer_window.py): the
         epoch ms at which it ends; 0 for any other seat."""
         if not self._person(m.settings, p.seat):
@@ -668,7 +671,7 @@ class MatchService:
             return False
         return not await self._asks(m.match_id, seat)
 
-    async def _auto_pass(self, m: CachedMatch, p: game_pb2.Decision, release: int) -> str | None:
+    async def _auto_pass(self, m: CachedMatch, p: Pending, release: int) -> str | None:
         """Answer a person's pass-only decision with ``pass`` at the end of its window
         (``release``, epoch ms) and return ``auto``; when its player asks to be asked, the
         task the decision needs instead (``timer`` or None)."""

@@ -1,0 +1,227 @@
+"""Only real decisions reach a person, without leaking (issue 28 point 1;
+services/engine/answer_window.py, docs/security.md "The answer window").
+
+1. The uniform window, timed from the events' server times (Redis stream ids carry server
+   milliseconds): all-human classic tables whose clients answer every decision they are
+   asked *at once*. A seat holding a choice (more than one legal action) is answered by its
+   client immediately, a seat holding none (only ``pass``) by the engine's auto-pass. The
+   time from the write that opened a decision to the write that answered it must be at
+   least the window for both, and the two groups' times indistinguishable (two-sample KS).
+   Without the window the quick clients answer in a few milliseconds: the minimum fails.
+2. Prompts: a person's seat played through the gateway's seat socket is sent no prompt of a
+   pass-only decision with auto-pass on (the default), and is prompted at every decision,
+   pass-only ones included, once its player turns auto-pass off (the ``options`` message).
+
+Real services: Redis (its own database, so no other test's engine or worker takes these
+matches' tasks), an engine server with the window on, a Celery worker, a gateway.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import grpc
+import httpx
+import pytest
+import redis
+from helpers.gateway_procs import start_gateway
+from helpers.processes import ServiceProcess, start_engine_server, start_worker
+from scipy.stats import ks_2samp
+from websockets.sync.client import connect
+
+from fengsheng.v1 import engine_service_pb2 as es
+from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+from fengsheng.v1 import game_pb2
+from services.channels import engine_channel
+from services.engine.store import events_key
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
+
+WINDOW_MS = 80
+JITTER_MS = 30
+WINDOW_ENV = {
+    "FENGSHENG_ANSWER_WINDOW_MS": str(WINDOW_MS),
+    "FENGSHENG_ANSWER_WINDOW_JITTER_MS": str(JITTER_MS),
+    "FENGSHENG_AUTO_PASS": "1",
+}
+#: decisions timed per group (had a choice / had none)
+PER_GROUP = 40
+TABLES = 4
+
+
+def own_db(url: str, db: int = 7) -> str:
+    """``url`` with another database number: this module's store and broker."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{db}", parts.query, parts.fragment))
+
+
+@pytest.fixture(scope="module")
+def window_url(redis_url: str) -> Iterator[str]:
+    url = own_db(redis_url)
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    yield url
+    client.flushdb()
+    client.close()
+
+
+@pytest.fixture(scope="module")
+def window_engine(window_url: str, proc_logs: Path) -> Iterator[ServiceProcess]:
+    proc = start_engine_server(window_url, proc_logs, env=WINDOW_ENV)
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="module")
+def window_stub(window_engine: ServiceProcess) -> Iterator[es_grpc.EngineServiceStub]:
+    with engine_channel(window_engine.address) as channel:
+        yield es_grpc.EngineServiceStub(channel)
+
+
+def _ms(stream_id: bytes) -> int:
+    return int(stream_id.split(b"-")[0])
+
+
+def write_times(rdb: redis.Redis, match_id: str) -> dict[int, int]:
+    """Decision number -> server ms of the write that opened it (the last entry of each write
+    carries the decision it opened)."""
+    opened: dict[int, int] = {}
+    for eid, fields in rdb.xrange(events_key(match_id)):
+        if fields.get(b"l") == b"1" and b"p" in fields:
+            number = game_pb2.Decision.FromString(fields[b"p"]).number
+            opened.setdefault(number, _ms(eid))
+    return opened
+
+
+def quick_clients(stub: es_grpc.EngineServiceStub, match_id: str, seed: int, asked: dict[int, bool],
+                  stop: threading.Event) -> None:  # fmt: skip
+    """Every seat's client: answers each decision it is asked at once (a random legal
+    action); records whether each decision was asked with a choice (True) or was left to
+    the auto-pass (False)."""
+    rng = random.Random(seed)
+    while not stop.is_set():
+        top = stub.ListLegalActions(es.ListLegalActionsRequest(match_id=match_id, seat=-1), timeout=10)
+        if top.seat_to_act < 0:
+            return
+        legal = stub.ListLegalActions(es.ListLegalActionsRequest(match_id=match_id, seat=top.seat_to_act), timeout=10)
+        if legal.decision != top.decision:
+            continue
+        if legal.actions:
+            asked[legal.decision] = len(legal.actions) > 1
+            request = es.ActRequest(match_id=match_id, seat=top.seat_to_act, decision=legal.decision,
+                                    action=rng.choice(list(legal.actions)), origin="human")  # fmt: skip
+            try:
+                stub.Act(request, timeout=10)
+            except grpc.RpcError as exc:
+                assert exc.code() == grpc.StatusCode.FAILED_PRECONDITION, exc
+            continue
+        asked[legal.decision] = False  # shown passively: the engine answers at the window's end
+        while not stop.is_set():
+            now = stub.ListLegalActions(es.ListLegalActionsRequest(match_id=match_id, seat=-1), timeout=10)
+            if now.decision != legal.decision:
+                break
+            time.sleep(0.005)
+
+
+def test_a_seat_with_a_response_and_one_without_are_answered_after_the_same_window(
+    window_stub: es_grpc.EngineServiceStub, window_url: str
+) -> None:
+    rdb = redis.Redis.from_url(window_url)
+    delays: dict[bool, list[int]] = {True: [], False: []}
+    seed = 100
+    started = time.monotonic()
+    while min(len(v) for v in delays.values()) < PER_GROUP and time.monotonic() - started < 120:
+        matches: list[tuple[str, dict[int, bool]]] = []
+        threads = []
+        stop = threading.Event()
+        for k in range(TABLES):
+            created = window_stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(
+                ruleset="classic", players=5, seed=seed + k)))  # fmt: skip
+            asked: dict[int, bool] = {}
+            matches.append((created.match_id, asked))
+            threads.append(threading.Thread(target=quick_clients,
+                                            args=(window_stub, created.match_id, seed + k, asked, stop)))  # fmt: skip
+        seed += TABLES
+        for t in threads:
+            t.start()
+        time.sleep(5)  # a stretch of each game: enough decisions of both groups
+        stop.set()
+        for t in threads:
+            t.join(timeout=20)
+        for match_id, asked in matches:
+            opened = write_times(rdb, match_id)
+            for number, choice in asked.items():
+                if number in opened and number + 1 in opened:
+                    delays[choice].append(opened[number + 1] - opened[number])
+    rdb.close()
+    with_choice, without = delays[True], delays[False]
+    assert len(with_choice) >= PER_GROUP and len(without) >= PER_GROUP, {k: len(v) for k, v in delays.items()}
+    # the minimum: neither a quick answer nor an auto-pass comes before the window ends
+    assert min(with_choice) >= WINDOW_MS and min(without) >= WINDOW_MS, (min(with_choice), min(without))
+    # and the same window: the answer times do not tell who could have answered
+    p = ks_2samp(with_choice, without).pvalue
+    med = sorted(with_choice)[len(with_choice) // 2], sorted(without)[len(without) // 2]
+    print(f"answer window: choice n={len(with_choice)} median {med[0]} ms, "
+          f"pass-only n={len(without)} median {med[1]} ms, KS p={p:.3f}")  # fmt: skip
+    assert p > 0.001, (p, med)
+
+
+@pytest.fixture(scope="module")
+def window_gateway(window_url: str, window_engine: ServiceProcess, proc_logs: Path) -> Iterator[ServiceProcess]:
+    worker = start_worker(window_url, window_engine.address, proc_logs, concurrency=2)
+    gateway = start_gateway(window_engine.address, proc_logs, redis_url=window_url)
+    yield gateway
+    gateway.stop()
+    worker.stop()
+
+
+def play_seat(gateway: ServiceProcess, *, auto_pass: bool, seed: int) -> dict[str, Any]:
+    """A 5-seat classic match, seat 0 a person played over the seat socket (random answers),
+    the others random house bots; the counts of prompts and of the seat's decisions."""
+    with httpx.Client(base_url=gateway.extra["url"], timeout=10) as http:
+        token = http.post("/api/guests", json={"name": "ada"}).json()["token"]
+        table = {"ruleset": "classic", "players": 5, "humans": 1, "bot": "random", "seed": seed}
+        created = http.post("/api/matches", json=table, headers={"Authorization": f"Bearer {token}"})
+        assert created.status_code == 201, created.text
+        body = created.json()
+        match_id, seat_token, seat = body["match_id"], body["seat_token"], body["seat"]
+        rng = random.Random(seed)
+        prompts = pass_only = 0
+        options: dict[str, Any] | None = None
+        with connect(f"ws://{gateway.address}/ws/matches/{match_id}?token={seat_token}", open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "options", "auto_pass": auto_pass}))
+            while True:
+                message = json.loads(ws.recv(timeout=60))
+                if message["type"] == "options":
+                    options = message
+                elif message["type"] == "prompt":
+                    prompts += 1
+                    pass_only += message["legal_actions"] == ["pass"]
+                    ws.send(json.dumps({"decision": message["decision"],
+                                        "action": rng.choice(message["legal_actions"])}))  # fmt: skip
+                elif message["type"] == "error":
+                    assert message["error"]["status"] == 409, message
+                elif message["type"] == "game_over":
+                    break
+        replay = http.get(f"/api/matches/{match_id}/replay").json()
+    decisions = sum(1 for a in replay["actions"] if a["seat"] == seat)
+    return {"options": options, "prompts": prompts, "pass_only": pass_only, "decisions": decisions}
+
+
+def test_a_pass_only_decision_is_not_prompted_unless_the_seat_asks(window_gateway: ServiceProcess) -> None:
+    on = play_seat(window_gateway, auto_pass=True, seed=31)
+    off = play_seat(window_gateway, auto_pass=False, seed=31)
+    print(f"prompts with auto-pass on: {on}; off: {off}")
+    assert on["options"] == {"type": "options", "auto_pass": True}
+    assert off["options"] == {"type": "options", "auto_pass": False}
+    # on: no pass-only prompt, and fewer prompts than the seat had decisions (the rest auto)
+    assert on["pass_only"] == 0 and on["prompts"] < on["decisions"], on
+    # off: asked at every decision, pass-only ones included
+    assert off["pass_only"] > 0 and off["prompts"] >= off["decisions"], off
