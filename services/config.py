@@ -29,10 +29,10 @@ variable                           meaning                                      
                                    with others (0 = off; services/engine/redis_pipe.py)
 ``FENGSHENG_ANSWER_WINDOW_MS``     engines: the answer window of a person's       ``1000``
                                    decision: no answer of the seat, nor its
-                                   auto-pass, is applied sooner (0–5000 ms;
-                                   services/engine/answer_window.py)
-``FENGSHENG_ANSWER_WINDOW_JITTER_MS`` engines: uniform jitter added to each        ``250``
-                                   window (0–5000 ms)
+                                   auto-pass, is applied sooner (0–5000 ms),
+                                   plus a uniform jitter of up to
+                                   ``FENGSHENG_ANSWER_WINDOW_JITTER_MS``
+                                   (default 250; services/engine/answer_window.py)
 ``FENGSHENG_AUTO_PASS``            engines: ``0`` = answer no person's pass-only  ``1``
                                    decision (each seat can turn it off itself)
 ``FENGSHENG_MM_ADDRESS_WINDOW_S``  engines, workers: accounts seen from one      ``86400``
