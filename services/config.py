@@ -32,7 +32,8 @@ variable                           meaning                                      
                                    auto-pass, is applied sooner (0–5000 ms),
                                    plus a uniform jitter of up to
                                    ``FENGSHENG_ANSWER_WINDOW_JITTER_MS``
-                                   (default 250; services/engine/answer_window.py)
+                                   (default 250; see
+                                   services/engine/answer_window.py)
 ``FENGSHENG_AUTO_PASS``            engines: ``0`` = answer no person's pass-only  ``1``
                                    decision (each seat can turn it off itself)
 ``FENGSHENG_MM_ADDRESS_WINDOW_S``  engines, workers: accounts seen from one      ``86400``
