@@ -283,6 +283,27 @@ def test_dockerfile_is_multistage_non_root_and_copies_real_files() -> None:
         assert f"!{source}" in ignore
 
 
+def test_dockerfile_base_is_a_build_argument_defaulting_to_the_official_python_image(compose: dict[str, Any]) -> None:
+    """Users build on python:3.11-slim; ./dev deploy-check on deploy/local-base.sh's Debian
+    base: the same Dockerfile, only BASE_IMAGE differs. No RUN heredoc: podman 4.3 (Debian 12)
+    cannot build one."""
+    instructions = _dockerfile()
+    args = [rest for k, rest in instructions if k == "ARG"]
+    assert "BASE_IMAGE=python:${PYTHON_VERSION}-slim" in args and "PYTHON_VERSION=3.11" in args
+    stages = [rest for k, rest in instructions if k == "FROM"]
+    assert stages and all(s.startswith("${BASE_IMAGE} AS ") for s in stages)
+    assert not any("<<" in rest for k, rest in instructions if k == "RUN")
+    assert compose["x-fengsheng"]["build"]["args"] == {"BASE_IMAGE": "${FENGSHENG_BASE_IMAGE:-python:3.11-slim}"}
+    script = (DEPLOY / "local-base.sh").read_text()
+    assert "localhost/fengsheng-base:bookworm" in script and "debootstrap --variant=minbase" in script
+    assert os.access(DEPLOY / "local-base.sh", os.X_OK)
+    assert subprocess.run(["bash", "-n", str(DEPLOY / "local-base.sh")]).returncode == 0
+    # the third-party images are variables too, defaulting to the official ones
+    services = compose["services"]
+    assert services["redis"]["image"] == "${FENGSHENG_REDIS_IMAGE:-redis:7-alpine}"
+    assert services["prometheus"]["image"].startswith("${FENGSHENG_PROMETHEUS_IMAGE:-prom/prometheus:v")
+
+
 def test_dockerfile_parses_with_the_official_parser() -> None:
     dockerfile = pytest.importorskip("dockerfile")
     commands = dockerfile.parse_file(str(DEPLOY / "Dockerfile"))
@@ -554,8 +575,11 @@ def _redis_script_requires_auth(script: str, tmp_path: Path, conf_path: str) -> 
 
 
 def test_compose_redis_requires_its_password(compose: dict[str, Any], tmp_path: Path) -> None:
-    script = compose["services"]["redis"]["command"][0].replace("$$", "$")
-    assert script.rstrip().endswith("exec docker-entrypoint.sh redis-server /tmp/redis.conf")
+    redis = compose["services"]["redis"]
+    script = redis["command"][0].replace("$$", "$")
+    # as the image's redis user (uid 999 in the official image and in deploy/local/redis.Containerfile)
+    assert redis["user"] == "999" and "USER 999" in (DEPLOY / "local/redis.Containerfile").read_text()
+    assert script.rstrip().endswith("exec redis-server /tmp/redis.conf")
     _redis_script_requires_auth(script, tmp_path, "/tmp/redis.conf")
 
 
