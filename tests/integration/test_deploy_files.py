@@ -473,9 +473,15 @@ PUBLIC = {("gateway", 8000), ("engine-", 50052)}
 SECRET_VARS = ("FENGSHENG_SECRET", "FENGSHENG_SERVICE_TOKEN", "FENGSHENG_REDIS_PASSWORD", "FLOWER_BASIC_AUTH")
 
 
+def _defaults(text: str) -> str:
+    """``text`` with each ``${VAR:-default}`` replaced by its default (no deploy/.env)."""
+    return re.sub(r"\$\{[A-Z0-9_]+:-([^}]*)\}", r"\1", text)
+
+
 def _published(spec: str) -> tuple[str, int, int]:
-    """``[HOST_IP:]HOST_PORT:CONTAINER_PORT`` -> (host ip, host port, container port)."""
-    parts = str(spec).split(":")
+    """``[HOST_IP:]HOST_PORT:CONTAINER_PORT`` (``${VAR:-default}`` at their defaults) ->
+    (host ip, host port, container port)."""
+    parts = _defaults(str(spec)).split(":")
     ip = parts[0] if len(parts) == 3 else "0.0.0.0"
     return ip, int(parts[-2]), int(parts[-1].split("/")[0])
 
@@ -492,6 +498,11 @@ def test_compose_publishes_only_the_gateway_and_the_bot_listeners(compose: dict[
             public.add((name, port))
     assert public == {("gateway", 8000), ("engine-1", 50052), ("engine-2", 50052)}
     assert _published(compose["services"]["flower"]["ports"][0])[0] == "127.0.0.1"
+    assert _published(compose["services"]["prometheus"]["ports"][0])[0] == "127.0.0.1"
+    # deploy/.env may move the public ones (./dev deploy-check: 127.0.0.1, free ports), never the
+    # loopback-only ones off the loopback
+    for name in ("flower", "prometheus"):
+        assert all(str(p).startswith("127.0.0.1:") for p in compose["services"][name]["ports"]), name
 
 
 def _command_text(svc: dict[str, Any]) -> str:
