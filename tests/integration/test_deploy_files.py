@@ -539,11 +539,27 @@ def test_compose_secrets_come_from_the_environment_never_a_command_line(compose:
         assert "basic_auth" not in text and "requirepass" not in text.replace('requirepass \\"$$', ""), name
         for var in SECRET_VARS:  # a secret appears in a command only as a reference the shell expands
             assert text.count(var) == text.count(f"$${var}"), (name, var)
+    _podman_secrets_match_the_environment(compose)
     redis_env = services["redis"]["environment"]
     assert redis_env == {
         "FENGSHENG_REDIS_PASSWORD": "${FENGSHENG_REDIS_PASSWORD:?set FENGSHENG_REDIS_PASSWORD in deploy/.env}"
     }
     assert "REDISCLI_AUTH=" in " ".join(services["redis"]["healthcheck"]["test"])
+
+
+def _podman_secrets_match_the_environment(compose: dict[str, Any]) -> None:
+    """deploy/compose.podman.yml gives each service, as podman secrets of type env, exactly the
+    secret variables its docker-compose.yml environment has (podman-compose would otherwise
+    put their values on podman's command line)."""
+    override = yaml.safe_load((DEPLOY / "compose.podman.yml").read_text())
+    declared = override["secrets"]
+    assert all(v == {"external": True} for v in declared.values())
+    for name, svc in compose["services"].items():
+        want = {var for var in SECRET_VARS if var in svc.get("environment", {})}
+        got = override["services"].get(name, {}).get("secrets", [])
+        assert all(s["type"] == "env" and s["source"] in declared for s in got), name
+        assert {s["target"] for s in got} == want, name
+    assert set(override["services"]) <= set(compose["services"])
 
 
 def _redis_script_requires_auth(script: str, tmp_path: Path, conf_path: str) -> None:
