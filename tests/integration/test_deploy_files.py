@@ -674,3 +674,36 @@ def test_manifests_keep_secrets_in_the_secret_and_internal_ports_internal(
             values |= set(expr["values"])
         assert any(wanted.items() <= lab.items() and (not values or lab["app.kubernetes.io/name"] in values)
                    for lab in labels), name  # fmt: skip
+
+
+def test_deploy_check_plays_the_base_manifests_as_podman_pods(built: dict[str, list[dict[str, Any]]]) -> None:
+    """deploy/check_k8s.py (``./dev deploy-check``) turns the rendered base into what podman
+    kube play runs: a Pod per replica, each Service a DNS alias of the pods it selects, $(VAR)
+    expanded, the probes run by the check, only the gateway published and on loopback only,
+    the Secret never in a played file."""
+    sys.path.insert(0, str(DEPLOY))
+    import check_k8s
+
+    docs = built["base"]
+    probes: dict[str, list[str]] = {}
+    played = check_k8s.pods(docs, 18000, probes)
+    names = [name for name, _, _ in played]
+    assert names[:3] == ["fengsheng-redis-0", "fengsheng-engine-0", "fengsheng-engine-1"] and len(names) == 10
+    config = next(d for d in docs if d["kind"] == "ConfigMap")["data"]
+    engine_host = config["FENGSHENG_ENGINE_ADDR"].removeprefix("dns:///").rsplit(":", 1)[0]
+    redis_host = config["FENGSHENG_REDIS_URL"].split("//")[1].split(":")[0]
+    aliases = {name: a for name, _, a in played}
+    assert engine_host in aliases["fengsheng-engine-0"] and engine_host in aliases["fengsheng-engine-1"]
+    assert redis_host in aliases["fengsheng-redis-0"] and "fengsheng-gateway" in aliases["fengsheng-gateway-0"]
+    for name, pod_docs, _ in played:
+        assert {d["kind"] for d in pod_docs} <= {"ConfigMap", "Pod", "PersistentVolumeClaim"}, name
+        pod = pod_docs[-1]
+        for c in pod["spec"]["containers"]:
+            assert not any(k.endswith("Probe") for k in c), name
+            assert "$(" not in " ".join(c.get("args", []) + c.get("command", [])), name
+            assert probes[f"{name}-{c['name']}"], name
+            for p in c["ports"]:
+                assert name == "fengsheng-gateway-0" and p == {**p, "hostIP": "127.0.0.1", "hostPort": 18000}
+    assert probes["fengsheng-engine-0-engine"][-2:] == ["grpc", "127.0.0.1:50051"]
+    redis_docs = dict((n, d) for n, d, _ in played)["fengsheng-redis-0"]
+    assert any(d["kind"] == "PersistentVolumeClaim" for d in redis_docs)
