@@ -45,6 +45,9 @@ SECRETS = {
     "fengsheng_flower_basic_auth": "FLOWER_BASIC_AUTH",
 }
 PLACEHOLDER = "set-by-a-podman-secret"
+#: documented series a service registers only when first used, so neither scraped nor declared
+#: after bot matches alone
+LAZY = {"fengsheng_gateway_rate_limited_total": "registered at the gateway's first 429 (gateway/ratelimit.py)"}
 
 
 def compose_cmd(env_file: Path) -> list[str]:
@@ -82,11 +85,12 @@ def check_prometheus(port: int, declared: str, timeout: float = 90) -> None:
         ]
         names = set(httpx.get(f"{base}/api/v1/label/__name__/values", timeout=10).json()["data"])
         absent = [s for s in documented if s not in names and f"{s}_count" not in names]
-        missing = [s for s in absent if f"# HELP {s} " not in declared]
+        missing = [s for s in absent if f"# HELP {s} " not in declared and s not in LAZY]
         if not down and not missing:
             say(
                 f"   Prometheus: {len(targets)} targets up; {len(documented) - len(absent)} of the {len(documented)} "
-                f"documented series scraped, the other {len(absent)} declared with no sample yet: {', '.join(absent)}"
+                f"documented series scraped; with no sample yet: {', '.join(absent)} "
+                f"({'; '.join(f'{k}: {v}' for k, v in LAZY.items() if k in absent)}; the others declared)"
             )
             return
         time.sleep(3)
