@@ -37,6 +37,7 @@ from gateway.ratelimit import ClientAddress, CreationLimits
 from gateway.replay_steps import ReplaySteps, holds_seat, parse_view
 from gateway.rulesets import RulesetCatalog
 from gateway.schemas import (
+    GUEST_NAME_MAX,
     ActIn,
     CreateMatchIn,
     CreateMatchOut,
@@ -266,8 +267,10 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
 
     @app.post("/api/guests", tags=["accounts"], response_model=GuestOut, status_code=201, responses=ERROR_RESPONSES)
     async def create_guest(body: GuestIn) -> GuestOut:
-        """Create a guest account; the token identifies it from now on."""
-        player, token = signer.new_player(body.name)
+        """Create a guest account; the token identifies it from now on. The name is kept
+        NFC with whitespace collapsed; bidi controls, zero-width and control characters and
+        stacked combining marks are refused (422, docs/security.md "Names and chat")."""
+        player, token = signer.new_player(errors.checked_name(body.name, GUEST_NAME_MAX))
         return GuestOut(player_id=player.pid, name=player.name, token=token)
 
     @app.post(
@@ -520,8 +523,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
 
     from gateway.ranked_routes import install_ranked  # ranked queue, ladders, bot API (docs/bots.md)
 
-    install_chat(app)
-    install_ranked(app, engine_address, signer)
+    install_chat(app, install_ranked(app, engine_address, signer, client_address))
     return app
 
 

@@ -25,6 +25,10 @@ variable                           meaning                                      
 ``FENGSHENG_METRICS_HOST``         interface of the worker's ``/metrics``        ``127.0.0.1``
 ``FENGSHENG_GROUP_COMMIT_MS``      engine: longest wait to share an action write  ``0.5``
                                    with others (0 = off; services/engine/redis_pipe.py)
+``FENGSHENG_MM_ADDRESS_WINDOW_S``  engines, workers: accounts seen from one      ``86400``
+                                   client address within this many seconds never
+                                   share a rated table (0 = the address rule off;
+                                   docs/ranked.md, "What a rated table forbids")
 =================================  ============================================  ==========
 
 Secrets (the token secret, the Redis password, the service credential) come from the
@@ -227,3 +231,25 @@ def group_commit_ms() -> float:
 def task_routes() -> bool:
     """Route tasks to per-kind queues (``bots``, ``timers``, ``matchmaking``, ``ladder``)."""
     return (os.environ.get("FENGSHENG_TASK_ROUTES") or "").lower() in ("1", "true", "yes", "on")
+
+
+#: see :func:`address_window_s` (one day)
+DEFAULT_ADDRESS_WINDOW_S = 86400.0
+
+
+def address_window_s() -> float:
+    """How long (seconds) one client address ties accounts together for rated play: two
+    accounts seen from the same address (at queue time, or a bot's stream opening) within
+    this window, or queued from it now, never share a rated table; each account's addresses
+    are kept this long, no longer. ``0`` turns the address rule off (the owner rule stays).
+    ``FENGSHENG_MM_ADDRESS_WINDOW_S``; ``ValueError`` naming it for a bad value."""
+    raw = os.environ.get("FENGSHENG_MM_ADDRESS_WINDOW_S")
+    if raw is None or raw.strip() == "":
+        return DEFAULT_ADDRESS_WINDOW_S
+    try:
+        value = float(raw)
+    except ValueError as exc:
+        raise ValueError(f"FENGSHENG_MM_ADDRESS_WINDOW_S must be seconds (0 = off), not {raw!r}") from exc
+    if not value >= 0 or value == float("inf"):
+        raise ValueError(f"FENGSHENG_MM_ADDRESS_WINDOW_S must be a finite number of seconds >= 0, not {raw!r}")
+    return value

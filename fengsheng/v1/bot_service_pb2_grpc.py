@@ -70,7 +70,10 @@ class BotServiceServicer:
         since its previous decision, legal actions, deadline) and takes its actions; the bot
         may also queue for ranked matches on it. Errors about one message (an illegal action,
         another bot's seat, too many requests) come back as BotError messages and leave the
-        stream open.
+        stream open. The stream's client address (recorded for the bot, and its tickets'): on the
+        bot listener the peer (or, from a peer in FENGSHENG_TRUSTED_PROXIES, the forwarding
+        metadata read as the gateway reads its header); on the internal listener the gateway's
+        word in the metadata `fengsheng-client-address` (its /ws/bots proxy).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

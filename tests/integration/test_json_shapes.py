@@ -227,9 +227,11 @@ def test_every_endpoint_speaks_one_json_shape(walk: Walk) -> None:
     c("GET", "/api/matches/{match_id}/replay/steps", f"/api/matches/{ended}/replay/steps", expect=200)
     c("GET", "/api/matches/{match_id}/replay/steps", "/api/matches/m-none/replay/steps", expect=404)
     # bots and their tokens
-    bot = c("POST", "/api/bots", "/api/bots", expect=201, json={"name": "shape-bot"})
-    rival = c("POST", "/api/bots", "/api/bots", expect=201, json={"name": "shape-rival"})
-    c("POST", "/api/bots", "/api/bots", expect=409, json={"name": "shape-bot"})
+    owner = bearer(w.http.post("/api/guests", json={"name": "shape-owner"}).json()["token"])
+    bot = c("POST", "/api/bots", "/api/bots", expect=201, json={"name": "shape-bot"}, headers=owner)
+    rival = c("POST", "/api/bots", "/api/bots", expect=201, json={"name": "shape-rival"}, headers=owner)
+    c("POST", "/api/bots", "/api/bots", expect=409, json={"name": "shape-bot"}, headers=owner)
+    c("POST", "/api/bots", "/api/bots", expect=401, json={"name": "shape-ownerless"})
     bh = bearer(bot["token"])
     c("GET", "/api/bots", "/api/bots", expect=200, headers=bh)
     c("GET", "/api/bots", "/api/bots", expect=401)
@@ -288,7 +290,7 @@ def test_every_websocket_speaks_the_same_shapes(walk: Walk) -> None:
     ws = w.url.replace("http", "ws", 1)
     guest = w.http.post("/api/guests", json={"name": "socket"}).json()
     made = w.http.post("/api/matches", headers=bearer(guest["token"]), json={"players": 5, "humans": 1}).json()
-    bot = w.http.post("/api/bots", json={"name": "socket-bot"}).json()
+    bot = w.http.post("/api/bots", json={"name": "socket-bot"}, headers=bearer(guest["token"])).json()
     typed = 0
     # the seat's socket: its first messages (numbers, enums), then a refused action (the error object)
     with connect(f"{ws}/ws/matches/{made['match_id']}?token={made['seat_token']}") as sock:

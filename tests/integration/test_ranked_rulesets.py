@@ -123,8 +123,8 @@ def test_a_rulesets_queue_forms_its_matches_and_rates_on_its_own_ladder(services
     people = [f"{ruleset}-q-{k}" for k in range(2)]
     tickets = [
         s.ranked.JoinQueue(bs.JoinQueueRequest(holder=f"h:{pid}", name=pid, ruleset=ruleset, min_players=n,
-                                               max_players=n))
-        for pid in people
+                                               max_players=n, client_address=f"198.51.100.{k + 1}"))
+        for k, pid in enumerate(people)
     ]
     assert all(t.state == "queued" and t.ruleset == ruleset for t in tickets)
 
@@ -167,7 +167,8 @@ def test_a_rulesets_queue_forms_its_matches_and_rates_on_its_own_ladder(services
 
     # queueing again: the ticket's rating is the player's mu on this ruleset's ladder
     again = s.ranked.JoinQueue(bs.JoinQueueRequest(holder=f"h:{people[0]}", name=people[0], ruleset=ruleset,
-                                                   min_players=n, max_players=n))  # fmt: skip
+                                                   min_players=n, max_players=n,
+                                                   client_address="198.51.100.1"))  # fmt: skip
     assert again.rating == pytest.approx(rows[people[0]].mu)
     s.ranked.LeaveQueue(bs.TicketRequest(ticket_id=again.ticket_id, holder=again.holder))
 
