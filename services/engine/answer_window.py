@@ -5,8 +5,9 @@ The engine asks every living seat at every response point, whether or not it hol
 card (docs/notation.md). Most of those decisions have one legal action, ``pass``: asking a
 person each time is click spam, and answering for them *at once* would tell the table who
 could not have answered (the event ids are Redis stream ids: they carry server milliseconds).
-So every decision of a person's seat (seat kind ``HUMAN``: a browser, the terminal client or
-an outside bot) opens a **window**, drawn when the decision opens, from the seat kind alone:
+So every decision of a seat answered from outside (seat kind ``HUMAN``: a browser, the
+terminal client; ``BOT_EXTERNAL``: an outside bot) opens a **window**, drawn when the
+decision opens, from the seat kind alone:
 
     release = opened + FENGSHENG_ANSWER_WINDOW_MS + U(0, FENGSHENG_ANSWER_WINDOW_JITTER_MS)
 
@@ -15,10 +16,11 @@ its target), jitter from the operating system's random source, nothing of the se
 
 - An answer of the seat that arrives before ``release`` is held by the engine service and
   applied at ``release``; a later one at once. So a quick pass and a quick card look alike.
-- A decision whose only legal action is ``pass`` is answered by the engine service itself
-  at ``release`` (origin ``auto``), unless the seat's player asked to be asked every time
-  (:func:`set_asks`, the seat socket's ``options`` message). The seat's own observation then
-  carries no legal actions, so its client shows the window passively and is not prompted.
+- A person's (``HUMAN``) decision whose only legal action is ``pass`` is answered by the
+  engine service itself at ``release`` (origin ``auto``), unless the seat's player asked
+  to be asked every time (:func:`set_asks`, the seat socket's ``options`` message). The
+  seat's own observation then carries no legal actions, so its client shows the window
+  passively and is not prompted. An outside bot is asked every decision (the bot protocol).
 
 The release time is kept in Redis by decision (:func:`window_key`), so every replica holds an
 answer to the same instant, and the outbox/lease machinery of the match store covers an

@@ -82,6 +82,12 @@ CAS_ATTEMPTS = 8
 #: origins of actions the platform takes for a seat (house bots, the turn timer, an away
 #: seat's stand-in, an auto-pass): none of them means the seat's own player is there
 HOUSE_ORIGINS = frozenset({"bot", "timer", "away", "auto"})
+#: seat kinds whose answers are held to the answer window (services/engine/answer_window.py):
+#: people's and outside bots' (the house bots keep their own pace, services/bot_timing.py)
+WINDOWED = frozenset({es.HUMAN, es.BOT_EXTERNAL})
+#: seat kinds whose pass-only decisions the engine answers (an outside bot is asked every
+#: decision, as the bot protocol says; its quick passes are held like anyone's)
+AUTO_PASSED = frozenset({es.HUMAN})
 #: the house policy that answers for an away seat
 AWAY_POLICY = "v2"
 
@@ -551,7 +557,7 @@ class MatchService:
         policy = policy_of_kind(kind)
         if policy is not None:
             return f"bot:{policy}"
-        person = self.window.auto_pass and self._person(settings, p.seat)
+        person = self.window.auto_pass and self._person(settings, p.seat, kinds=AUTO_PASSED)
         if person and AnswerWindow.pass_only(game.legal_actions(p.seat)):
             return "auto"
         if settings.turn_timeout_s > 0:
@@ -627,12 +633,13 @@ class MatchService:
             return False
 
     # ------------------------------------------------------------------ answer window
-    def _person(self, settings: es.MatchSettings, seat: int) -> bool:
-        """Whether ``seat`` is a person's (seat kind ``HUMAN``) on a service that answers for
-        seats (not the ``NullScheduler`` of benchmarks, where clients act for every seat)."""
+    def _person(self, settings: es.MatchSettings, seat: int, *, kinds: frozenset[int] = WINDOWED) -> bool:
+        """Whether ``seat`` is answered from outside the platform (seat kind ``HUMAN``, or
+        ``BOT_EXTERNAL`` unless ``kinds`` says otherwise) on a service that answers for seats
+        (not the ``NullScheduler`` of benchmarks, where clients act for every seat)."""
         kind = settings.seats[seat] if 0 <= seat < len(settings.seats) else es.HUMAN
         # (the in-memory store of unit tests has no Redis: no windows, like its away counts)
-        return kind == es.HUMAN and not isinstance(self.scheduler, NullScheduler) and self.store.redis is not None
+        return kind in kinds and not isinstance(self.scheduler, NullScheduler) and self.store.redis is not None
 
     async def _open_window(self, m: CachedMatch, p: Pending) -> int:
         """Open the window of a person's decision (services/engine/answer_window.py): the
