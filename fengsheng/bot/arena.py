@@ -12,7 +12,7 @@ or ``fengsheng arena --bot mymodule:decide --bots heuristic --matches 200``.
 Matches are played in this process on the engine directly (no server, no Redis). Your
 ``decide`` gets exactly what the SDK gives it online (docs/bots.md): the seat's own
 observation, whose ``events`` are every event the seat has seen so far (public events and
-the seat's private ones), built by the SDK's own code (:func:`fengsheng.bot.client.full_observation`
+the seat's private ones), built by the SDK's own code (:func:`fengsheng_bot.client.full_observation`
 from the observation of the decision and the events since the seat's previous decision,
 as a pushed decision carries them); ``None``, an exception or an illegal action costs that
 decision only (the default action is played, as online). Win rates are reported per
@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from engine import Game, IllegalAction
 from engine.bots import POLICIES
 from engine.rulesets import RULESET_IDS, get_ruleset
-from fengsheng.bot.client import Decide, ask, full_observation
 from fengsheng.v1 import game_pb2
+from fengsheng_bot.client import Decide, ask, full_observation
 
 #: z of a two-sided 95% interval
 Z95 = 1.959963984540054
