@@ -138,7 +138,7 @@ def test_the_arena_commands_of_the_bot_doc_run_as_written(tmp_path: Path) -> Non
     import shlex
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "bots.md").read_text(encoding="utf-8")
-    lines = [ln.split("#", 1)[0].strip() for ln in doc.splitlines() if ln.startswith("fengsheng arena --bot")]
+    lines = [ln.split("#", 1)[0].strip() for ln in doc.splitlines() if ln.startswith("fengsheng arena --bot ")]
     assert len(lines) >= 2
     (tmp_path / "mybot.py").write_text("from fengsheng.bot.examples import heuristic_decide as decide\n")
     exe = Path(sys.executable).with_name("fengsheng")
