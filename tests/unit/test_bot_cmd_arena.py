@@ -13,7 +13,10 @@ what it saw in a file named on its command line. It also refuses to run with a
 from __future__ import annotations
 
 import json
+import re
 import shlex
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -108,3 +111,20 @@ def test_the_command_line_is_not_run_by_a_shell(tmp_path: Path, capsys: pytest.C
     err = capsys.readouterr().err
     assert code == 2 and "cannot start the bot program 'true;'" in err, err
     assert not marker.exists()
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_the_docs_node_bot_plays_20_matches_as_written(tmp_path: Path) -> None:
+    """docs/bots.md's plain-Node ``mybot.js`` and its ``fengsheng arena --bot-cmd "node
+    mybot.js"`` line, run as written (20 matches against the heuristic bot, 5 players: ~5 s)."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "bots.md").read_text(encoding="utf-8")
+    (js,) = re.findall(r"```js\n(// mybot\.js.*?)```", doc, re.S)
+    (tmp_path / "mybot.js").write_text(js)
+    (line,) = [ln for ln in doc.splitlines() if ln.startswith('fengsheng arena --bot-cmd "node mybot.js"')]
+    argv = shlex.split(line.split("#", 1)[0])
+    exe = Path(sys.executable).with_name("fengsheng")
+    out = subprocess.run([str(exe), *argv[1:], "--json"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    report = json.loads(out.stdout)
+    assert report["matches"] == report["total"]["games"] == 20
+    assert report["decisions"] > 0 and report["defaults"] == report["illegal"] == 0
