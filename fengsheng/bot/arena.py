@@ -197,7 +197,7 @@ def play_one(author: Decide | AuthorSeat, opponents: Sequence[str], seat: int, p
     """One match with the author's bot (a ``decide`` function or an :class:`AuthorSeat`) at
     ``seat`` and ``opponents`` (policy names, chosen at random) at the others; ``(won,
     identity)`` of the author's seat."""
-    player = author if hasattr(author, "turn") else DecideSeat(author)  # type: ignore[arg-type]
+    player: AuthorSeat = DecideSeat(author) if callable(author) else author
     match_id = match_id or f"arena-{seed}"
     game = Game.new(ruleset=ruleset, players=players, seed=seed)
     rng = random.Random(seed)

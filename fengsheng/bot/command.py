@@ -149,7 +149,6 @@ class CommandSeat:
         self.send(bs.ServerMessage(decision=bs.DecisionRequest(
             match_id=turn.match_id, seat=turn.seat, decision=turn.number, observation=turn.pushed,
             legal_actions=turn.legal, default_action=turn.default, deadline_ms=deadline_ms)))  # fmt: skip
-        where = {"match_id": turn.match_id, "seat": turn.seat, "decision": turn.number}
         while (msg := self.receive(deadline)) is not None:
             kind = msg.WhichOneof("kind")
             if kind == "events":
@@ -160,7 +159,7 @@ class CommandSeat:
             a = msg.action
             if (a.match_id, a.seat, a.decision) != (turn.match_id, turn.seat, turn.number):
                 self.send(bs.ServerMessage(error=bs.BotError(
-                    code="FAILED_PRECONDITION", kind="stale", **where,
+                    code="FAILED_PRECONDITION", kind="stale", match_id=a.match_id, seat=a.seat, decision=a.decision,
                     message=f"no decision {a.decision} of seat {a.seat} in {a.match_id!r} is open")))  # fmt: skip
                 continue
             self.late = 0
@@ -169,12 +168,15 @@ class CommandSeat:
                 apply(action)
             except IllegalAction as exc:
                 self.send(bs.ServerMessage(error=bs.BotError(code="INVALID_ARGUMENT", kind="illegal", message=str(exc),
-                                                             legal_actions=turn.legal, **where)))  # fmt: skip
+                                                             legal_actions=turn.legal, match_id=turn.match_id,
+                                                             seat=turn.seat, decision=turn.number)))  # fmt: skip
                 continue
-            self.send(bs.ServerMessage(result=bs.ActionResult(applied=[action], **where)))
+            self.send(bs.ServerMessage(result=bs.ActionResult(match_id=turn.match_id, seat=turn.seat,
+                                                              decision=turn.number, applied=[action])))  # fmt: skip
             return
         self.late += 1
-        self.send(bs.ServerMessage(defaulted=bs.Defaulted(applied=[turn.default], reason="timeout", **where)))
+        self.send(bs.ServerMessage(defaulted=bs.Defaulted(match_id=turn.match_id, seat=turn.seat, decision=turn.number,
+                                                          applied=[turn.default], reason="timeout")))  # fmt: skip
         if self.late >= MAX_LATE:
             raise BotProgramError(f"the bot program answered none of its last {self.late} decisions within "
                                   f"{self.move_timeout_s:g} s (--move-timeout)")  # fmt: skip
