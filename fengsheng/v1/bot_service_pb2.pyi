@@ -441,6 +441,26 @@ class HistoryResponse(_message.Message):
     entries: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, entries: _Optional[_Iterable[str]] = ...) -> None: ...
 
+class AuditRequest(_message.Message):
+    __slots__ = ("ruleset", "matches", "all", "limit", "z")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    ALL_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    Z_FIELD_NUMBER: _ClassVar[int]
+    ruleset: str
+    matches: int
+    all: bool
+    limit: int
+    z: float
+    def __init__(self, ruleset: _Optional[str] = ..., matches: _Optional[int] = ..., all: _Optional[bool] = ..., limit: _Optional[int] = ..., z: _Optional[float] = ...) -> None: ...
+
+class AuditReport(_message.Message):
+    __slots__ = ("json",)
+    JSON_FIELD_NUMBER: _ClassVar[int]
+    json: str
+    def __init__(self, json: _Optional[str] = ...) -> None: ...
+
 class RankedMatchRequest(_message.Message):
     __slots__ = ("match_id",)
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]

@@ -87,6 +87,10 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
             request.ticket_id, request.holder, request.name, request.accept, bot=bot)  # fmt: skip
         return ticket_pb(ticket)
 
+    async def Audit(self, request: bs.AuditRequest, context: Any) -> bs.AuditReport:
+        body = await self.service.audit(request.ruleset, request.matches, request.all, request.limit, request.z)
+        return bs.AuditReport(json=json.dumps(body))
+
     async def _bot(self, context: Any, token: str) -> BotIdentity | None:
         return await self.service.authenticate(token) if token else None
 

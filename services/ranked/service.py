@@ -408,6 +408,25 @@ class RankedService:
             raise MatchNotFound(f"no player {player_id[:60]!r} on the {ladder} ladder")
         return entries
 
+    async def audit(self, ruleset: str = "", matches: int = 0, everyone: bool = False, limit: int = 0,
+                    z: float = 0.0) -> dict[str, Any]:  # fmt: skip
+        """The collusion audit of the stored rated matches (services/ranked/audit.py) as plain
+        data: for operators only (the gateway checks the operator token)."""
+        from services.ranked import audit_store
+        from services.ranked.audit import Thresholds, report
+
+        try:
+            only = known_ruleset(ruleset) if ruleset else ""
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from exc
+        if matches < 0 or limit < 0 or z < 0:
+            raise BadRequest("matches, limit and z must be >= 0")
+        facts, skipped = await asyncio.to_thread(audit_store.load, self.store.redis, limit=matches, ruleset=only)
+        th = Thresholds(z=z) if z else Thresholds()
+        body = await asyncio.to_thread(report, facts, th, everyone=everyone, limit=min(limit or 100, 1000))
+        body["skipped_other_format"] = skipped
+        return body
+
     def _known(self, ladder: str, player_id: str) -> bool:
         """Whether ``player_id`` is on ``ladder`` (rated once, on any ruleset) or is a live
         bot account (a new bot has an empty history, not an unknown id)."""

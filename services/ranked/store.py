@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import secrets
 import time
 from dataclasses import dataclass
 from typing import Any
 
+from services.config import positive_int
 from services.ranked.ladder import DEFAULT_RULESET
 
 QUEUE_KEY = "mm:{mm}:q"
@@ -276,14 +276,7 @@ DEFAULT_BOT_IDLE_TTL_S = 30 * 24 * 3600
 
 def bot_idle_ttl_s() -> int:
     """The bot accounts' idle lifetime from the environment (seconds, at least 1)."""
-    raw = os.environ.get("FENGSHENG_BOT_IDLE_TTL_S") or str(DEFAULT_BOT_IDLE_TTL_S)
-    try:
-        value = int(raw)
-    except ValueError as exc:
-        raise ValueError(f"FENGSHENG_BOT_IDLE_TTL_S must be whole seconds, not {raw!r}") from exc
-    if value < 1:
-        raise ValueError("FENGSHENG_BOT_IDLE_TTL_S must be at least 1")
-    return value
+    return positive_int("FENGSHENG_BOT_IDLE_TTL_S", DEFAULT_BOT_IDLE_TTL_S, "whole seconds")
 
 
 class UnownedBot(Exception):

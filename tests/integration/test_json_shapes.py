@@ -35,6 +35,7 @@ from gateway.app import create_app
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
 
+OPERATOR_TOKEN = "o" * 40
 ENV = {"FENGSHENG_MM_TICK_S": "0.3", "FENGSHENG_RANKED_TURN_TIMEOUT_S": "3", "FENGSHENG_CHALLENGE_TIMEOUT_S": "5"}
 
 
@@ -138,7 +139,8 @@ def walk(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[W
     logs = tmp_path_factory.mktemp("json-shape-logs")
     engine = start_engine_server(url, logs, env=ENV)
     worker = start_worker(url, engine.address, logs, concurrency=2, env=ENV)
-    gateway = start_gateway(engine.address, logs, redis_url=url, bot_address=engine.extra["bot_address"])
+    gateway = start_gateway(engine.address, logs, redis_url=url, bot_address=engine.extra["bot_address"],
+                            env={"FENGSHENG_OPERATOR_TOKEN": OPERATOR_TOKEN})  # fmt: skip
     try:
         yield Walk(gateway.extra["url"], url)
     finally:
@@ -277,6 +279,9 @@ def test_every_endpoint_speaks_one_json_shape(walk: Walk) -> None:
     c("GET", "/api/ranked/players/{player_id}/history", f"/api/ranked/players/{bot['bot_id']}/history", expect=200,
       params={"ladder": "bot"})  # fmt: skip
     c("GET", "/api/ranked/players/{player_id}/history", "/api/ranked/players/nobody/history", expect=404)
+    # the operators' audit (docs/ranked.md, "The collusion audit")
+    c("GET", "/api/ops/audit", "/api/ops/audit", expect=200, headers=bearer(OPERATOR_TOKEN), params={"all": "true"})
+    c("GET", "/api/ops/audit", "/api/ops/audit", expect=401, headers=bearer(guest["token"]))
 
     assert w.typed > 40, f"only {w.typed} typed fields were checked"
     missing_ok = routes() - w.ok
