@@ -98,6 +98,13 @@ def run_author(args: argparse.Namespace) -> int:
     seat: str | AuthorSeat = args.bot
     program: CommandSeat | None = None
     done = [0]
+    tty = sys.stderr.isatty() and not args.json
+
+    def progress(n: int) -> None:  # a line that counts up on a terminal; nothing in logs or pipes
+        done[0] = n
+        if tty:
+            print(f"\rarena: {n}/{args.matches} matches", end="\n" if n == args.matches else "", file=sys.stderr)
+
     try:
         if args.bot_cmd:
             if args.move_timeout <= 0:
@@ -109,7 +116,7 @@ def run_author(args: argparse.Namespace) -> int:
             seat = program = CommandSeat(argv, move_timeout_s=args.move_timeout)
         report = play(seat, opponents=opponents, matches=args.matches, players=args.players,
                       ruleset=args.ruleset, seed=args.seed,
-                      progress=lambda n: done.__setitem__(0, n))  # fmt: skip
+                      progress=progress)  # fmt: skip
     except (ValueError, ImportError) as exc:
         print(f"fengsheng arena: {exc}", file=sys.stderr)
         return 2
