@@ -451,8 +451,11 @@ export async function mountTable(root, { matchId, spectator = false }) {
     }
     if (!p) {
       const who = obs.pending?.seat;
+      // your own decision with no legal actions shown: the engine passes for you at the end
+      // of its answer window (auto-pass)
+      const line = who === me ? t("auto_passing") : `${t("waiting")} (${t("seat")} ${who}: ${kindName(obs.pending?.kind || "")})`;
       fill(el.prompt, h("h3", {}, t("prompt")),
-        h("p", { class: "muted waiting" }, `${t("waiting")} (${t("seat")} ${who}: ${kindName(obs.pending?.kind || "")})`),
+        h("p", { class: "muted waiting" }, line),
         autopass,
         state.error ? h("p", { class: "error" }, state.error) : null,
       );
