@@ -136,31 +136,34 @@ def quick_clients(stub: es_grpc.EngineServiceStub, match_id: str, seed: int, ask
             time.sleep(0.005)
 
 
-def test_a_seat_with_a_response_and_one_without_are_answered_after_the_same_window(
-    window_stub: es_grpc.EngineServiceStub, window_url: str
-) -> None:
-    rdb = redis.Redis.from_url(window_url)
+def measure(stub: es_grpc.EngineServiceStub, url: str, *, play_s: float = 5.0, enough: int = PER_GROUP,
+            budget_s: float = 120.0) -> tuple[dict[bool, list[int]], list[int]]:  # fmt: skip
+    """Answer times (ms, from the stream ids) of decisions with a choice (True) and without
+    (False), and those of the seats with a choice that passed, from rounds of ``TABLES``
+    all-human classic tables played by :func:`quick_clients` for ``play_s`` each, until each
+    group has ``enough`` (the declined ones half as many) or ``budget_s`` has passed."""
+    rdb = redis.Redis.from_url(url)
     delays: dict[bool, list[int]] = {True: [], False: []}
     declined: list[int] = []  # the seats with a choice that passed
     seed = 100
     started = time.monotonic()
-    while (min(len(v) for v in delays.values()) < PER_GROUP or len(declined) < PER_GROUP // 2) and (
-        time.monotonic() - started < 120
+    while (min(len(v) for v in delays.values()) < enough or len(declined) < enough // 2) and (
+        time.monotonic() - started < budget_s
     ):
         matches: list[tuple[str, dict[int, tuple[bool, str]]]] = []
         threads = []
         stop = threading.Event()
         for k in range(TABLES):
-            created = window_stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(
+            created = stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(
                 ruleset="classic", players=5, seed=seed + k)))  # fmt: skip
             asked: dict[int, tuple[bool, str]] = {}
             matches.append((created.match_id, asked))
             threads.append(threading.Thread(target=quick_clients,
-                                            args=(window_stub, created.match_id, seed + k, asked, stop)))  # fmt: skip
+                                            args=(stub, created.match_id, seed + k, asked, stop)))  # fmt: skip
         seed += TABLES
         for t in threads:
             t.start()
-        time.sleep(5)  # a stretch of each game: enough decisions of both groups
+        time.sleep(play_s)  # a stretch of each game: enough decisions of both groups
         stop.set()
         for t in threads:
             t.join(timeout=20)
@@ -172,6 +175,13 @@ def test_a_seat_with_a_response_and_one_without_are_answered_after_the_same_wind
                     if choice and action == "pass":
                         declined.append(delays[choice][-1])
     rdb.close()
+    return delays, declined
+
+
+def test_a_seat_with_a_response_and_one_without_are_answered_after_the_same_window(
+    window_stub: es_grpc.EngineServiceStub, window_url: str
+) -> None:
+    delays, declined = measure(window_stub, window_url)
     with_choice, without = delays[True], delays[False]
     assert len(with_choice) >= PER_GROUP and len(without) >= PER_GROUP, {k: len(v) for k, v in delays.items()}
     # the minimum: neither a quick answer nor an auto-pass comes before the window ends
@@ -245,3 +255,18 @@ def test_a_pass_only_decision_is_not_prompted_unless_the_seat_asks(window_gatewa
     assert on["pass_only"] == 0 and on["prompts"] < on["decisions"] and on["auto"] > 0, on
     # off: asked at every decision, pass-only ones included; nothing answered for it
     assert off["pass_only"] > 0 and off["prompts"] >= off["decisions"] and off["auto"] == 0, off
+
+
+def test_without_the_window_the_measurement_sees_the_tell(window_url: str, proc_logs: Path) -> None:
+    """The control: the same quick clients against an engine with auto-pass but no window
+    (as a naive auto-pass would be): a seat with nothing is answered in a few ms, far sooner
+    than one with a choice, so the minimum above fails."""
+    env = {**WINDOW_ENV, "FENGSHENG_ANSWER_WINDOW_MS": "0", "FENGSHENG_ANSWER_WINDOW_JITTER_MS": "0"}
+    proc = start_engine_server(window_url, proc_logs, env=env)
+    try:
+        with engine_channel(proc.address) as channel:
+            delays, _ = measure(es_grpc.EngineServiceStub(channel), window_url, play_s=2.0, enough=10, budget_s=30)
+    finally:
+        proc.stop()
+    without = sorted(delays[False])
+    assert without and without[len(without) // 2] < WINDOW_MS, without
