@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -64,7 +65,7 @@ class BotConnection:
         bot hangs up. Ends by raising ``Replaced`` or ``Revoked`` when that is why it ends."""
         svc, bot = self.service, self.bot
         active = await svc.active_matches(bot)
-        yield bs.ServerMessage(welcome=bs.Welcome(
+        yield bs.ServerMessage(server_ms=int(time.time() * 1000), welcome=bs.Welcome(
             bot_id=bot.bot_id, name=bot.name, max_concurrent_matches=svc.limits.max_matches,
             actions_per_s=svc.limits.rate, burst=svc.limits.burst, active_matches=active))  # fmt: skip
         loop = asyncio.get_running_loop()
@@ -82,6 +83,7 @@ class BotConnection:
                     msg.WhichOneof("kind") == "error" and msg.error.kind == Replaced.kind and not msg.error.match_id
                 )
                 revoked = msg.WhichOneof("kind") == "error" and msg.error.kind == Revoked.kind
+                msg.server_ms = int(time.time() * 1000)  # the bot's reference for deadline_ms
                 yield msg
         finally:
             tasks = [*helpers, *self.watching.values()]
@@ -111,13 +113,14 @@ class BotConnection:
                 if isinstance(item, Started):
                     out.put_nowait(bs.ServerMessage(match_start=bs.MatchStart(
                         match_id=match_id, seats=seats, players=players, turn_timeout_s=timeout_s,
-                        events=item.events)))  # fmt: skip
+                        events=item.events, clock_ms=item.clock_ms, bank_ms=item.bank_ms)))  # fmt: skip
                 elif isinstance(item, Decision):
                     pushed[(item.match_id, item.seat, item.number)] = FREE_ANSWERS
                     out.put_nowait(bs.ServerMessage(decision=bs.DecisionRequest(
                         match_id=item.match_id, seat=item.seat, decision=item.number,
                         observation=item.observation, legal_actions=item.legal,
-                        default_action=item.default_action, deadline_ms=item.deadline_ms)))  # fmt: skip
+                        default_action=item.default_action, deadline_ms=item.deadline_ms,
+                        bank_ms=item.bank_ms)))  # fmt: skip
                 elif isinstance(item, Defaulted):
                     pushed.pop((item.match_id, item.seat, item.number), None)
                     out.put_nowait(bs.ServerMessage(defaulted=bs.Defaulted(
@@ -178,7 +181,8 @@ class BotConnection:
                 t = msg.table
                 ticket = await svc.open_table("", "", bot=bot, ruleset=t.ruleset, players=t.players,
                                               seats=list(t.seats), queue=t.queue,
-                                              fill_after_s=t.fill_after_s)  # fmt: skip
+                                              fill_after_s=t.fill_after_s, clock_ms=t.clock_ms,
+                                              bank_ms=t.bank_ms)  # fmt: skip
                 out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
                 if ticket["state"] == "matched":  # a challenge's is "pending" until it comes about
                     self._start(ticket["match_id"])

@@ -64,7 +64,8 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
         bot = await self._bot(context, request.bot_token)
         ticket = await self.service.open_table(
             request.holder, request.name, bot=bot, ruleset=request.ruleset, players=request.players,
-            seats=list(request.seats), queue=request.queue, fill_after_s=request.fill_after_s)  # fmt: skip
+            seats=list(request.seats), queue=request.queue, fill_after_s=request.fill_after_s,
+            clock_ms=request.clock_ms, bank_ms=request.bank_ms)  # fmt: skip
         return ticket_pb(ticket)
 
     async def AnswerChallenge(self, request: bs.ChallengeAnswer, context: Any) -> bs.Ticket:

@@ -67,7 +67,10 @@ class Decision:
     observation: game_pb2.Observation
     legal: list[str]
     default_action: str
+    #: the clock plus what is left of the seat's bank (0: untimed), by the server's clock
     deadline_ms: int
+    #: what is left of the seat's bank as the decision opens (ms)
+    bank_ms: int = 0
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,9 @@ class Started:
     """A bot's seat in a match, as it starts watching it: every event the seat has seen so far."""
 
     events: list[game_pb2.Event]
+    #: the match's time control: the per-decision clock (0: untimed) and each seat's bank, ms
+    clock_ms: int = 0
+    bank_ms: int = 0
 
 
 @dataclass(frozen=True)
@@ -186,17 +192,21 @@ class RankedService:
         return account["name"], token, token_id
 
     async def open_table(self, holder: str, name: str, *, bot: BotIdentity | None, ruleset: str, players: int,
-                         seats: list[str], queue: bool = False, fill_after_s: float = 0.0
-                         ) -> dict[str, Any]:  # fmt: skip
+                         seats: list[str], queue: bool = False, fill_after_s: float = 0.0,
+                         clock_ms: int = 0, bank_ms: int = 0) -> dict[str, Any]:  # fmt: skip
         """A casual (never rated) table: :func:`services.ranked.casual.open_table`; ``queue``: a bot
-        waits for other bots first, :func:`services.ranked.casual.join_bots_queue`."""
+        waits for other bots first, :func:`services.ranked.casual.join_bots_queue` (at the
+        bot-speed clock). ``clock_ms``, ``bank_ms``: the table's time control (0: the default)."""
         from services.ranked.casual import join_bots_queue, open_table
 
         if queue:
             if bot is None or seats:
                 raise BadRequest("the bots-only queue takes bots, with no seats named (players, ruleset)")
+            if clock_ms or bank_ms:
+                raise BadRequest("the bots-only queue plays at the bot-speed clock: no clock_ms or bank_ms")
             return await join_bots_queue(self, bot, ruleset=ruleset, players=players, fill_after_s=fill_after_s)
-        return await open_table(self, holder, name, bot=bot, ruleset=ruleset, players=players, seats=seats)
+        return await open_table(self, holder, name, bot=bot, ruleset=ruleset, players=players, seats=seats,
+                                clock_ms=clock_ms, bank_ms=bank_ms)
 
     async def answer_challenge(self, ticket_id: str, holder: str, name: str, accept: bool, *,
                                bot: BotIdentity | None) -> tuple[dict[str, Any], bool]:  # fmt: skip
@@ -478,7 +488,8 @@ class RankedService:
         previous one, a :class:`Defaulted` for each pushed decision the platform answered for
         it, then the outcome."""
         events, after, pending = await self._history(match_id, seat)
-        yield Started(events)
+        clock_ms, bank_ms = await self.matches.time_control(match_id)
+        yield Started(events, clock_ms, bank_ms)
         seen: list[game_pb2.Event] = []  # since the last decision pushed
         prompted: set[int] = set()
         open_number = -1  # the seat's decision open last (pushed or not): who answers it?
@@ -491,10 +502,10 @@ class RankedService:
             if legal.decision != p.number or not legal.actions:
                 return None  # answered meanwhile (by the timer, or an away seat's stand-in)
             prompted.add(p.number)
-            deadline = opened_ms + int(timeout_s * 1000) if timeout_s > 0 else 0
+            deadline, bank = await self.matches.deadline_ms(match_id, seat, opened_ms)
             obs.events.extend(seen)
             seen.clear()
-            return Decision(match_id, seat, p.number, obs, list(legal.actions), legal.default_action, deadline)
+            return Decision(match_id, seat, p.number, obs, list(legal.actions), legal.default_action, deadline, bank)
 
         async def answered(number: int) -> Defaulted | None:
             entry = await self.matches.answer_of(match_id, number)
