@@ -367,7 +367,9 @@ class MatchService:
             m, fresh = await self._get(match_id, check=False)
             m.lock = lock
             own = origin not in HOUSE_ORIGINS and self._timed(m)
-            if own and await self.clocks.is_away(match_id, seat):
+            if own:
+                self._check_seat(m, seat, spectator=False)
+            if own and not m.game.is_over and await self.clocks.is_away(match_id, seat):
                 raise StaleDecision(f"seat {seat} is away: the house policy plays it to the end of the match",
                                     kind="away", decision=m.game.decision_number, seat_to_act=seat)  # fmt: skip
             for _attempt in range(CAS_ATTEMPTS):
