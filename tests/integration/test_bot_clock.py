@@ -179,3 +179,38 @@ def test_a_table_refuses_a_clock_outside_the_documented_set(platform: Platform) 
     msg = got.get(timeout=20)
     assert msg.WhichOneof("kind") == "error" and "bank_ms" in msg.error.message, msg
     client.close()
+
+
+def test_an_answer_past_the_clock_spends_the_bank_and_a_timeout_empties_it(platform: Platform) -> None:
+    from fengsheng.v1 import engine_service_pb2 as es
+    from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+    from services.engine.clock import away_key
+
+    seats = [es.HUMAN, es.BOT_HEURISTIC, es.BOT_HEURISTIC]
+    settings = es.MatchSettings(players=3, seed=4242, seats=seats, turn_timeout_s=0.5, time_bank_s=1.0)
+    with engine_channel(platform.engine.address) as channel:
+        stub = es_grpc.EngineServiceStub(channel)
+        match_id = stub.CreateMatch(es.CreateMatchRequest(settings=settings)).match_id
+
+        def open_for_seat_0() -> es.LegalActions:
+            while True:
+                legal = stub.ListLegalActions(es.ListLegalActionsRequest(match_id=match_id, seat=0))
+                if legal.seat_to_act == 0 and legal.actions:
+                    return legal
+                assert not platform.over(match_id)
+                time.sleep(0.01)
+
+        legal = open_for_seat_0()
+        time.sleep(0.8)  # 0.3 s past the 0.5 s clock: within clock + bank, spent from the bank
+        stub.Act(es.ActRequest(match_id=match_id, seat=0, decision=legal.decision, action=legal.default_action,
+                               origin="human"))  # fmt: skip
+        left = int(platform.rdb.hget(away_key(match_id), "b0") or -1)
+        assert 600 <= left <= 720, left  # 1000 - ~300 ms (the decision opened a moment before we saw it)
+        assert platform.rdb.hget(away_key(match_id), "0") is None  # no default counted
+        legal = open_for_seat_0()
+        t0 = time.monotonic()
+        while int(platform.rdb.hget(away_key(match_id), "0") or 0) < 1:  # the timer answers at clock + bank left
+            assert time.monotonic() - t0 < 10
+            time.sleep(0.01)
+        assert time.monotonic() - t0 > 0.5 + left / 1000 - 0.25
+        assert int(platform.rdb.hget(away_key(match_id), "b0") or -1) == 0  # a timeout spends all of it
