@@ -228,10 +228,17 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> Se
         return {"grpc": bots_dial, "websocket": "/ws/bots"}
 
     @app.get("/api/bots/{bot_id}", tags=TAGS)
-    async def bot_profile(bot_id: str, limit: int = Query(10, ge=1, le=50)) -> dict[str, Any]:
-        """A registered bot's public profile: name, ratings on the bot ladder (all time and
-        this season), how many ranked matches it has queued or unfinished, recent matches."""
-        reply = await ranked().GetBot(bs.BotProfileRequest(bot_id=bot_id, limit=limit))
+    async def bot_profile(
+        bot_id: str,
+        limit: int = Query(10, ge=1, le=50),
+        ruleset: str = Query("", max_length=32, pattern=r"^([a-z][a-z0-9_]*)?$"),
+    ) -> dict[str, Any]:
+        """A registered bot's public profile: name, ratings on the bot ladder of every ruleset
+        (`rulesets`), `all_time` and `season` those of `ruleset` (default: the ruleset it
+        played most), how many ranked matches it has queued or unfinished, recent matches (of
+        `ruleset` when named, else of every ruleset, each naming its own)."""
+        reply = await _settings_checked(ranked().GetBot(bs.BotProfileRequest(bot_id=bot_id, limit=limit,
+                                                                              ruleset=ruleset)))  # fmt: skip
         out = _dict(reply)
         out["recent"] = [_named(json.loads(e)) for e in reply.recent]
         out["bot"] = True

@@ -490,12 +490,14 @@ class RankedMatch(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., season: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RankedSeat, _Mapping]]] = ..., created_ms: _Optional[int] = ..., turn_timeout_s: _Optional[float] = ..., rated: _Optional[bool] = ..., ruleset: _Optional[str] = ...) -> None: ...
 
 class BotProfileRequest(_message.Message):
-    __slots__ = ("bot_id", "limit")
+    __slots__ = ("bot_id", "limit", "ruleset")
     BOT_ID_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
     bot_id: str
     limit: int
-    def __init__(self, bot_id: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+    ruleset: str
+    def __init__(self, bot_id: _Optional[str] = ..., limit: _Optional[int] = ..., ruleset: _Optional[str] = ...) -> None: ...
 
 class RatingView(_message.Message):
     __slots__ = ("score", "mu", "sigma", "games", "wins", "provisional")
@@ -514,7 +516,7 @@ class RatingView(_message.Message):
     def __init__(self, score: _Optional[float] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., provisional: _Optional[bool] = ...) -> None: ...
 
 class BotProfile(_message.Message):
-    __slots__ = ("bot_id", "name", "created_ms", "all_time", "season", "season_name", "active_matches", "recent")
+    __slots__ = ("bot_id", "name", "created_ms", "all_time", "season", "season_name", "active_matches", "recent", "ruleset", "rulesets")
     BOT_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     CREATED_MS_FIELD_NUMBER: _ClassVar[int]
@@ -523,6 +525,8 @@ class BotProfile(_message.Message):
     SEASON_NAME_FIELD_NUMBER: _ClassVar[int]
     ACTIVE_MATCHES_FIELD_NUMBER: _ClassVar[int]
     RECENT_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    RULESETS_FIELD_NUMBER: _ClassVar[int]
     bot_id: str
     name: str
     created_ms: int
@@ -531,7 +535,19 @@ class BotProfile(_message.Message):
     season_name: str
     active_matches: int
     recent: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., created_ms: _Optional[int] = ..., all_time: _Optional[_Union[RatingView, _Mapping]] = ..., season: _Optional[_Union[RatingView, _Mapping]] = ..., season_name: _Optional[str] = ..., active_matches: _Optional[int] = ..., recent: _Optional[_Iterable[str]] = ...) -> None: ...
+    ruleset: str
+    rulesets: _containers.RepeatedCompositeFieldContainer[RulesetRatings]
+    def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., created_ms: _Optional[int] = ..., all_time: _Optional[_Union[RatingView, _Mapping]] = ..., season: _Optional[_Union[RatingView, _Mapping]] = ..., season_name: _Optional[str] = ..., active_matches: _Optional[int] = ..., recent: _Optional[_Iterable[str]] = ..., ruleset: _Optional[str] = ..., rulesets: _Optional[_Iterable[_Union[RulesetRatings, _Mapping]]] = ...) -> None: ...
+
+class RulesetRatings(_message.Message):
+    __slots__ = ("ruleset", "all_time", "season")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    ALL_TIME_FIELD_NUMBER: _ClassVar[int]
+    SEASON_FIELD_NUMBER: _ClassVar[int]
+    ruleset: str
+    all_time: RatingView
+    season: RatingView
+    def __init__(self, ruleset: _Optional[str] = ..., all_time: _Optional[_Union[RatingView, _Mapping]] = ..., season: _Optional[_Union[RatingView, _Mapping]] = ...) -> None: ...
 
 class OwnTokenRequest(_message.Message):
     __slots__ = ("token_id",)

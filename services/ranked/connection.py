@@ -50,6 +50,11 @@ class BotConnection:
         self.watching: dict[str, asyncio.Task[None]] = {}
         #: decisions pushed on this stream -> answers left that do not count against the rate
         self.pushed: dict[tuple[str, int, int], int] = {}
+        #: set once the bot's ticket changes are heard: requests wait for it, so that a change
+        #: they cause (a table ``matched``) reaches the stream once, by :meth:`_follow`
+        self.following = asyncio.Event()
+        #: the stream is closing (replaced or revoked): say so once
+        self.closing = False
 
     @classmethod
     async def open(cls, service: RankedService, token: str) -> BotConnection:
@@ -136,7 +141,13 @@ class BotConnection:
 
     async def _follow(self) -> None:
         """The bot's tickets as they change; a matched one starts its match's watch."""
-        async for ticket in self.service.follow(self.bot.holder):
+        async for ticket in self.service.follow(self.bot.holder, subscribed=self.following, streams=True):
+            if "live" in ticket:  # a stream of this bot went live: if not this one, it is replaced
+                if ticket["live"] != self.stream_id:
+                    self._close(bot_error(Replaced("a newer stream of this bot took over (same token); "
+                                                   "this one is closed")))  # fmt: skip
+                    return
+                continue
             self.out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
             if ticket["state"] == "matched":
                 self._start(ticket["match_id"])
@@ -147,19 +158,27 @@ class BotConnection:
         while True:
             await asyncio.sleep(LIVE_CHECK_S)
             if not await svc.token_live(self.token):
-                self.out.put_nowait(bot_error(Revoked("this bot token was revoked; the stream is closed")))
-                self.out.put_nowait(None)
+                self._close(bot_error(Revoked("this bot token was revoked; the stream is closed")))
                 return
             if not await svc.is_live(self.bot, self.stream_id):
-                replaced = Replaced("a newer stream of this bot took over (same token); this one is closed")
-                self.out.put_nowait(bot_error(replaced))
-                self.out.put_nowait(None)
+                self._close(bot_error(Replaced("a newer stream of this bot took over (same token); "
+                                               "this one is closed")))  # fmt: skip
                 return
+
+    def _close(self, error: bs.ServerMessage) -> None:
+        """Send ``error`` (why the stream ends), then end it; once, whoever notices first."""
+        if not self.closing:
+            self.closing = True
+            self.out.put_nowait(error)
+            self.out.put_nowait(None)
 
     # ---- what comes in ------------------------------------------------------------------
     async def _receive(self, requests: AsyncIterator[bs.BotMessage]) -> None:
         try:
             async for msg in requests:
+                if not self.following.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.following.wait(), 10.0)
                 await self._handle(msg)
         except Exception:
             log.warning("bot %s: stream reader failed", self.bot.bot_id, exc_info=True)
@@ -183,9 +202,10 @@ class BotConnection:
                                               seats=list(t.seats), queue=t.queue,
                                               fill_after_s=t.fill_after_s, clock_ms=t.clock_ms,
                                               bank_ms=t.bank_ms)  # fmt: skip
-                out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
-                if ticket["state"] == "matched":  # a challenge's is "pending" until it comes about
+                if ticket["state"] == "matched":  # published: _follow() brings it, once
                     self._start(ticket["match_id"])
+                else:  # a challenge's "pending", the bots-only queue's "queued": not published
+                    out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
             elif kind == "answer":
                 a = msg.answer
                 ticket, published = await svc.answer_challenge(a.ticket_id, "", "", a.accept, bot=bot)

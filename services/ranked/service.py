@@ -233,15 +233,17 @@ class RankedService:
 
     async def open_stream(self, bot: BotIdentity, stream_id: str) -> None:
         """Make ``stream_id`` the bot's one live stream: its older stream, if any, is replaced
-        (it notices within :data:`services.ranked.connection.LIVE_CHECK_S`, is told and closes, and
+        (it is told at once, or at the latest within :data:`services.ranked.connection.LIVE_CHECK_S`, and closes;
         its actions are refused from now on). A Connect takes one unit of the request rate, so
         reconnecting in a loop is limited like any other request."""
         await self.take(bot)
         await self.go_live(bot, stream_id)
 
     async def go_live(self, bot: BotIdentity, stream_id: str) -> None:
-        """Make ``stream_id`` the bot's one live stream (older ones are replaced, and close)."""
+        """Make ``stream_id`` the bot's one live stream: older ones are replaced, told at once
+        (a ``{"live": stream_id}`` notice on the bot's channel) and close."""
         await asyncio.to_thread(self.store.redis.set, bot_live_key(bot.bot_id), stream_id, ex=7 * 24 * 3600)
+        await asyncio.to_thread(self.store.redis.publish, notify_channel(bot.holder), json.dumps({"live": stream_id}))
 
     async def is_live(self, bot: BotIdentity, stream_id: str) -> bool:
         live = await asyncio.to_thread(self.store.redis.get, bot_live_key(bot.bot_id))
@@ -318,9 +320,12 @@ class RankedService:
 
         return await expire_due(self, ticket)  # a challenge past its deadline: expired now
 
-    async def follow(self, holder: str) -> AsyncIterator[dict[str, Any]]:
+    async def follow(self, holder: str, *, subscribed: asyncio.Event | None = None, streams: bool = False
+                     ) -> AsyncIterator[dict[str, Any]]:  # fmt: skip
         """The holder's current ticket (if any) and its open challenge invitations, then
-        every change published for it."""
+        every change published for it. ``subscribed`` is set once changes are heard (a change
+        made after it is never missed); ``streams``: also the notices ``{"live": STREAM_ID}``
+        a bot's new stream publishes (:meth:`go_live`), else they are skipped."""
         import redis.asyncio as aredis
         import redis.exceptions as redis_errors
 
@@ -333,6 +338,8 @@ class RankedService:
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 try:
                     await pubsub.subscribe(notify_channel(holder))
+                    if subscribed is not None:
+                        subscribed.set()
                     current = await asyncio.to_thread(self.store.holder_ticket, holder)
                     if current is not None:
                         yield current
@@ -343,7 +350,9 @@ class RankedService:
                     while True:
                         msg = await pubsub.get_message(timeout=5.0)
                         if msg is not None:
-                            yield json.loads(msg["data"])
+                            data = json.loads(msg["data"])
+                            if streams or "live" not in data:
+                                yield data
                 except (ConnectionError, OSError, redis_errors.ConnectionError, redis_errors.TimeoutError):
                     await asyncio.sleep(0.5)
                 finally:
@@ -394,20 +403,35 @@ class RankedService:
             return True
         return ladder == BOT and bool(player_id) and bool(self.store.redis.exists(bot_key(player_id)))
 
-    async def bot_profile(self, bot_id: str, limit: int) -> dict[str, Any]:
-        """A registered bot's public profile (never its owner or token)."""
+    async def bot_profile(self, bot_id: str, limit: int, ruleset: str = "") -> dict[str, Any]:
+        """A registered bot's public profile (never its owner or token): its ratings on the bot
+        ladder of every ruleset (``rulesets``); ``all_time`` and ``season`` those of ``ruleset``
+        (``""``: the ruleset it played most, ``return`` when none), ``recent`` of that ruleset
+        when one is named, else of every ruleset, newest first."""
+        from engine.rulesets import RULESET_IDS
         from services.ranked.store import bot_key
 
+        try:
+            only = known_ruleset(ruleset) if ruleset else None
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from exc
         raw = await asyncio.to_thread(self.store.redis.hgetall, bot_key(bot_id)) if bot_id else {}
         if not raw:
             raise MatchNotFound(f"no bot {bot_id[:40]!r}")
         season = current_season()
-        all_time, this_season, recent, active = await asyncio.gather(
-            asyncio.to_thread(self.ladder.rating, BOT, bot_id),
-            asyncio.to_thread(self.ladder.rating, BOT, bot_id, season_scope(season)),
-            asyncio.to_thread(self.ladder.history, BOT, bot_id, min(max(limit or 10, 1), 50)),
+
+        def ratings(rs: str) -> dict[str, Any]:
+            return {"ruleset": rs, "all_time": self.ladder.rating(BOT, bot_id, ALL_TIME, rs),
+                    "season": self.ladder.rating(BOT, bot_id, season_scope(season), rs)}  # fmt: skip
+
+        every, recent, active = await asyncio.gather(
+            asyncio.gather(*(asyncio.to_thread(ratings, rs) for rs in RULESET_IDS)),
+            asyncio.to_thread(self.ladder.history, BOT, bot_id, min(max(limit or 10, 1), 50), only),
             asyncio.to_thread(self.store.bot_load, bot_id),
         )
+        chosen = only or max(every, key=lambda r: r["all_time"].games)["ruleset"]
+        mine = next(r for r in every if r["ruleset"] == chosen)
+        all_time, this_season = mine["all_time"], mine["season"]
         return {
             "bot_id": bot_id,
             "name": raw.get(b"name", b"").decode(),
@@ -417,6 +441,8 @@ class RankedService:
             "season_name": season,
             "active_matches": active,
             "recent": recent,
+            "ruleset": chosen,
+            "rulesets": list(every),
         }
 
     async def ranked_match(self, match_id: str) -> tuple[dict[str, Any], bool]:
