@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import queue
-import re
 import threading
 import time
 from collections.abc import Iterator
@@ -28,8 +27,8 @@ from typing import Any
 import httpx
 import pytest
 import redis
-from helpers.gateway_procs import start_gateway
-from helpers.processes import ServiceProcess, start_engine_server, start_worker
+from helpers.platform_procs import own_platform
+from helpers.processes import ServiceProcess
 
 from fengsheng.bot import BotClient, BotError, run_bot
 from fengsheng.ratelimit import RedisTokenBucket
@@ -106,18 +105,10 @@ class Platform:
 
 @pytest.fixture(scope="module")
 def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
-    url = re.sub(r"/\d*$", "", redis_url) + "/8"  # a database of its own (queue, broker)
-    redis.Redis.from_url(url).flushdb()
     logs = tmp_path_factory.mktemp("bot-api-logs")
-    engine = start_engine_server(url, logs, env=ENV)
-    worker = start_worker(url, engine.address, logs, concurrency=4, env=ENV)
-    gateway = start_gateway(engine.address, logs, redis_url=url, bot_address=engine.extra["bot_address"])
-    try:
-        yield Platform(url, engine, gateway)
-    finally:
-        gateway.stop()
-        worker.stop()
-        engine.stop()
+    with own_platform(redis_url, logs, db=8, env=ENV, concurrency=4) as procs:  # queue, broker apart
+        assert procs.gateway is not None
+        yield Platform(procs.url, procs.engine, procs.gateway)
 
 
 class Listener:

@@ -6,15 +6,13 @@ Celery worker and the gateway."""
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
 import redis
-from helpers.gateway_procs import start_gateway
-from helpers.processes import start_engine_server, start_worker
+from helpers.platform_procs import own_platform
 
 from fengsheng.bot import BotClient, BotError
 from services.ranked.ladder import MatchResult, Participant, RedisLadder
@@ -37,18 +35,9 @@ class Platform:
 
 @pytest.fixture(scope="module")
 def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
-    url = re.sub(r"/\d*$", "", redis_url) + "/12"  # a database of its own
-    redis.Redis.from_url(url).flushdb()
-    logs = tmp_path_factory.mktemp("seams-logs")
-    engine = start_engine_server(url, logs)
-    worker = start_worker(url, engine.address, logs, concurrency=2)
-    gateway = start_gateway(engine.address, logs, redis_url=url, bot_address=engine.extra["bot_address"])
-    try:
-        yield Platform(url, engine.extra["bot_address"], gateway.extra["url"])
-    finally:
-        gateway.stop()
-        worker.stop()
-        engine.stop()
+    with own_platform(redis_url, tmp_path_factory.mktemp("seams-logs"), db=12) as procs:
+        assert procs.gateway is not None
+        yield Platform(procs.url, procs.engine.extra["bot_address"], procs.gateway.extra["url"])
 
 
 def test_a_table_sends_its_ticket_matched_once(platform: Platform) -> None:

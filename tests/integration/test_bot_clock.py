@@ -8,7 +8,6 @@ listener) and a Celery worker (house bots, turn timers)."""
 from __future__ import annotations
 
 import queue
-import re
 import threading
 import time
 from collections.abc import Iterator
@@ -16,7 +15,8 @@ from dataclasses import dataclass, field
 
 import pytest
 import redis
-from helpers.processes import ServiceProcess, start_engine_server, start_worker
+from helpers.platform_procs import own_platform
+from helpers.processes import ServiceProcess
 
 from fengsheng.bot import BotClient, BotError
 from fengsheng.v1 import bot_service_pb2 as bs
@@ -50,16 +50,8 @@ class Platform:
 
 @pytest.fixture(scope="module")
 def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
-    url = re.sub(r"/\d*$", "", redis_url) + "/13"  # a database of its own
-    redis.Redis.from_url(url).flushdb()
-    logs = tmp_path_factory.mktemp("clock-logs")
-    engine = start_engine_server(url, logs)
-    worker = start_worker(url, engine.address, logs, concurrency=2)
-    try:
-        yield Platform(redis.Redis.from_url(url), engine)
-    finally:
-        worker.stop()
-        engine.stop()
+    with own_platform(redis_url, tmp_path_factory.mktemp("clock-logs"), db=13, gateway=False) as procs:
+        yield Platform(redis.Redis.from_url(procs.url), procs.engine)
 
 
 @dataclass

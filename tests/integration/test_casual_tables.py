@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import queue
-import re
 import threading
 import time
 from collections.abc import Iterator
@@ -17,8 +16,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 import redis
-from helpers.gateway_procs import start_gateway
-from helpers.processes import ServiceProcess, start_engine_server, start_worker
+from helpers.platform_procs import own_platform
+from helpers.processes import ServiceProcess
 
 from fengsheng.bot import BotClient, BotError, run_bot
 from fengsheng.bot.examples import random_decide
@@ -50,18 +49,9 @@ class Platform:
 
 @pytest.fixture(scope="module")
 def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
-    url = re.sub(r"/\d*$", "", redis_url) + "/14"  # a database of its own
-    redis.Redis.from_url(url).flushdb()
-    logs = tmp_path_factory.mktemp("casual-logs")
-    engine = start_engine_server(url, logs, env=ENV)
-    worker = start_worker(url, engine.address, logs, concurrency=2, env=ENV)
-    gateway = start_gateway(engine.address, logs, redis_url=url, bot_address=engine.extra["bot_address"])
-    try:
-        yield Platform(url, engine, gateway)
-    finally:
-        gateway.stop()
-        worker.stop()
-        engine.stop()
+    with own_platform(redis_url, tmp_path_factory.mktemp("casual-logs"), db=14, env=ENV) as procs:
+        assert procs.gateway is not None
+        yield Platform(procs.url, procs.engine, procs.gateway)
 
 
 def test_a_bots_only_table_fills_at_once_and_is_never_rated(platform: Platform) -> None:
