@@ -23,6 +23,7 @@ import json
 import os
 import random
 import re
+import secrets
 import statistics
 import subprocess
 import sys
@@ -188,8 +189,8 @@ def main() -> int:
 
             def register(name: str) -> str:
                 with engine_channel(address) as channel:
-                    account = bs_grpc.RankedServiceStub(channel).RegisterBot(bs.RegisterBotRequest(name=name),
-                                                                             timeout=20)  # fmt: skip
+                    account = bs_grpc.RankedServiceStub(channel).RegisterBot(
+                        bs.RegisterBotRequest(name=name, owner=f"g_{secrets.token_hex(8)}"), timeout=20)
                 return str(account.token)
 
             for setup in ("one_bot", "five_bots", "dead_bot"):

@@ -28,6 +28,7 @@ from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 from gateway import errors
 from gateway.convert import to_dict
+from services.client_address import CLIENT_ADDRESS_METADATA
 
 #: errors that end a bot's stream, and the WebSocket close code each closes it with (4000 +
 #: the HTTP status of the gRPC status the stream then ends with: ABORTED 409, UNAUTHENTICATED 401)
@@ -65,8 +66,9 @@ def message_json(msg: bs.ServerMessage) -> dict[str, Any]:
     return to_dict(msg)
 
 
-async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.BotServiceStub]) -> None:
-    """Pump one bot's ``Connect`` stream to and from the (accepted) socket."""
+async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.BotServiceStub], address: str) -> None:
+    """Pump one bot's ``Connect`` stream to and from the (accepted) socket; ``address`` is the
+    socket's client address, passed on for the bot's tickets (the internal listener believes it)."""
     outgoing: asyncio.Queue[bs.BotMessage | None] = asyncio.Queue()
 
     async def requests() -> AsyncIterator[bs.BotMessage]:
@@ -76,7 +78,8 @@ async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.Bot
                 return
             yield msg
 
-    call = bots().Connect(requests(), metadata=(("authorization", f"Bearer {token}"),))
+    metadata = (("authorization", f"Bearer {token}"), (CLIENT_ADDRESS_METADATA, address))
+    call = bots().Connect(requests(), metadata=metadata)
     told: list[str] = []  # the kind of the error that ended the stream, once sent
 
     async def pump() -> None:

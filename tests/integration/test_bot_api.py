@@ -27,7 +27,7 @@ from typing import Any
 import httpx
 import pytest
 import redis
-from helpers.platform_procs import own_platform
+from helpers.gateway_procs import platform_on, register_bot
 from helpers.processes import ServiceProcess
 
 from fengsheng.bot import BotClient, BotError, run_bot
@@ -68,9 +68,8 @@ class Platform:
         self.http = httpx.Client(base_url=self.url, timeout=20)
 
     def bot(self, name: str) -> tuple[str, str]:
-        reply = self.http.post("/api/bots", json={"name": name})
-        assert reply.status_code == 201, reply.text
-        return reply.json()["bot_id"], reply.json()["token"]
+        made = register_bot(self.http, name)  # owned by a guest of its own
+        return made["bot_id"], made["token"]
 
     def drain(self, bot_id: str) -> None:
         """Empty the bot's request bucket (as a burst of its own requests would)."""
@@ -106,9 +105,8 @@ class Platform:
 @pytest.fixture(scope="module")
 def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
     logs = tmp_path_factory.mktemp("bot-api-logs")
-    with own_platform(redis_url, logs, db=8, env=ENV, concurrency=4) as procs:  # queue, broker apart
-        assert procs.gateway is not None
-        yield Platform(procs.url, procs.engine, procs.gateway)
+    with platform_on(redis_url, 8, logs, ENV, concurrency=4) as procs:  # a database of its own (queue, broker)
+        yield Platform(procs.redis_url, procs.engine, procs.gateway)
 
 
 class Listener:
@@ -394,7 +392,7 @@ def test_a_bot_profile_and_a_garbage_bearer_on_registration(platform: Platform) 
     assert "owner" not in body and "token" not in json.dumps(body)
     missing = p.http.get("/api/bots/b_000000000000")
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
-    # a bearer on registration must be a player token (the owner): anything else is refused
+    # registration takes a player token (the owner): anything else is refused
     for bearer in ("garbage", token):
         refused = p.http.post("/api/bots", json={"name": "x"}, headers={"authorization": f"Bearer {bearer}"})
         assert refused.status_code == 401 and refused.json()["error"]["code"] == "unauthenticated", refused.text

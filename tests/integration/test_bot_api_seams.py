@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 import redis
-from helpers.platform_procs import own_platform
+from helpers.gateway_procs import platform_on, register_bot
 
 from fengsheng.bot import BotClient, BotError
 from services.ranked.ladder import MatchResult, Participant, RedisLadder
@@ -28,16 +28,14 @@ class Platform:
         self.ws_url = gateway_url.replace("http", "ws", 1) + "/ws/bots"
 
     def bot(self, name: str) -> tuple[str, str]:
-        reply = self.http.post("/api/bots", json={"name": name})
-        assert reply.status_code == 201, reply.text
-        return reply.json()["bot_id"], reply.json()["token"]
+        made = register_bot(self.http, name)
+        return made["bot_id"], made["token"]
 
 
 @pytest.fixture(scope="module")
 def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
-    with own_platform(redis_url, tmp_path_factory.mktemp("seams-logs"), db=12) as procs:
-        assert procs.gateway is not None
-        yield Platform(procs.url, procs.engine.extra["bot_address"], procs.gateway.extra["url"])
+    with platform_on(redis_url, 12, tmp_path_factory.mktemp("seams-logs"), {}) as procs:
+        yield Platform(procs.redis_url, procs.engine.extra["bot_address"], procs.gateway.extra["url"])
 
 
 def test_a_table_sends_its_ticket_matched_once(platform: Platform) -> None:

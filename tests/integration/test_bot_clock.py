@@ -8,6 +8,7 @@ listener) and a Celery worker (house bots, turn timers)."""
 from __future__ import annotations
 
 import queue
+import secrets
 import threading
 import time
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 
 import pytest
 import redis
-from helpers.platform_procs import own_platform
+from helpers.gateway_procs import platform_on
 from helpers.processes import ServiceProcess
 
 from fengsheng.bot import BotClient, BotError
@@ -38,7 +39,8 @@ class Platform:
 
     def bot(self, name: str) -> BotClient:
         with engine_channel(self.engine.address) as channel:
-            account = bs_grpc.RankedServiceStub(channel).RegisterBot(bs.RegisterBotRequest(name=name), timeout=20)
+            account = bs_grpc.RankedServiceStub(channel).RegisterBot(
+                bs.RegisterBotRequest(name=name, owner=f"g_{secrets.token_hex(8)}"), timeout=20)  # its own owner
         return BotClient(token=account.token, address=self.engine.extra["bot_address"])
 
     def history(self, match_id: str) -> list[HistoryEntry]:
@@ -50,8 +52,8 @@ class Platform:
 
 @pytest.fixture(scope="module")
 def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
-    with own_platform(redis_url, tmp_path_factory.mktemp("clock-logs"), db=13, gateway=False) as procs:
-        yield Platform(redis.Redis.from_url(procs.url), procs.engine)
+    with platform_on(redis_url, 13, tmp_path_factory.mktemp("clock-logs"), {}) as procs:
+        yield Platform(redis.Redis.from_url(procs.redis_url), procs.engine)
 
 
 @dataclass

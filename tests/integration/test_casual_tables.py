@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 import redis
-from helpers.platform_procs import own_platform
+from helpers.gateway_procs import platform_on, register_bot
 from helpers.processes import ServiceProcess
 
 from fengsheng.bot import BotClient, BotError, run_bot
@@ -42,16 +42,14 @@ class Platform:
         self.http = httpx.Client(base_url=gateway.extra["url"], timeout=20)
 
     def bot(self, name: str) -> tuple[str, str]:
-        reply = self.http.post("/api/bots", json={"name": name})
-        assert reply.status_code == 201, reply.text
-        return reply.json()["bot_id"], reply.json()["token"]
+        made = register_bot(self.http, name)  # owned by a guest of its own
+        return made["bot_id"], made["token"]
 
 
 @pytest.fixture(scope="module")
 def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
-    with own_platform(redis_url, tmp_path_factory.mktemp("casual-logs"), db=14, env=ENV) as procs:
-        assert procs.gateway is not None
-        yield Platform(procs.url, procs.engine, procs.gateway)
+    with platform_on(redis_url, 14, tmp_path_factory.mktemp("casual-logs"), ENV) as procs:  # a database of its own
+        yield Platform(procs.redis_url, procs.engine, procs.gateway)
 
 
 def test_a_bots_only_table_fills_at_once_and_is_never_rated(platform: Platform) -> None:
