@@ -13,7 +13,10 @@ each played ``--matches`` times, one match after another:
 For each: decisions (every action written, from the match's history), wall seconds from
 ``match_start`` to the match's end, decisions/s, and the external seats' decisions.
 
-Usage: ``python bench/bot_table.py [--matches 3] [--ruleset return] [--redis-url URL]``.
+House bots hold each answer to a release time (services/bot_timing.py, 60 ms + jitter by
+default): ``--no-pace`` measures without it.
+
+Usage: ``python bench/bot_table.py [--matches 3] [--ruleset return] [--no-pace] [--redis-url URL]``.
 """
 
 from __future__ import annotations
@@ -156,6 +159,8 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--ruleset", default="return")
     parser.add_argument("--redis-url", default="")
+    parser.add_argument("--no-pace", action="store_true",
+                        help="house bots answer as soon as computed (services/bot_timing.py PACE_OFF)")
     args = parser.parse_args()
 
     import redis
@@ -167,7 +172,11 @@ def main() -> int:
     from services.redis_server import RedisServer
 
     ensure_service_token()
-    out: dict[str, Any] = {"ruleset": args.ruleset, "matches_each": args.matches}
+    out: dict[str, Any] = {"ruleset": args.ruleset, "matches_each": args.matches, "house_pace": not args.no_pace}
+    if args.no_pace:
+        from services.bot_timing import PACE_OFF
+
+        os.environ.update(PACE_OFF)  # the worker inherits it
     procs: list[subprocess.Popen[bytes]] = []
     server = None
     with tempfile.TemporaryDirectory(prefix="fengsheng-bot-table-") as tmp:

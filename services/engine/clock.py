@@ -142,22 +142,38 @@ class SeatClocks:
         except STORE_UNAVAILABLE:
             log.warning("could not charge the clock of %s seat %s", match_id, seat, exc_info=True)
 
-    async def defaulted(self, match_id: str, seat: int, count: int) -> None:
-        """One more default of ``seat`` (``count`` 1: its bank is spent), or one fewer (-1:
-        that default was not written after all)."""
+    async def defaulted(self, match_id: str, seat: int) -> Any:
+        """One more default of ``seat``, whose bank it spends; returns the bank as it was (for
+        :meth:`undo_default`)."""
         key = away_key(match_id)
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hincrby(key, str(seat), count)
-        if count > 0:
-            pipe.hset(key, f"b{seat}", 0)
+        pipe.hincrby(key, str(seat), 1)
+        pipe.hget(key, f"b{seat}")
+        pipe.hset(key, f"b{seat}", 0)
         pipe.expire(key, CLOCK_TTL_S)
         try:
-            misses = int((await pipe.execute())[0])
+            misses, bank, _, _ = await pipe.execute()
         except STORE_UNAVAILABLE:  # the count restarts: the seat is away a little later
             log.warning("could not count a default of %s seat %s", match_id, seat, exc_info=True)
-            return
-        if count > 0 and misses == self.away_after:
-            log.info("match %s seat %s is away after %d defaults in a row", match_id, seat, misses)
+            return None
+        if int(misses) == self.away_after:
+            log.info("match %s seat %s is away after %d defaults in a row", match_id, seat, int(misses))
+        return bank
+
+    async def undo_default(self, match_id: str, seat: int, bank: Any) -> None:
+        """The default counted by :meth:`defaulted` was not written after all: one fewer, and
+        the bank back as it was (``bank``: what :meth:`defaulted` returned)."""
+        key = away_key(match_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hincrby(key, str(seat), -1)
+        if bank is None:
+            pipe.hdel(key, f"b{seat}")
+        else:
+            pipe.hset(key, f"b{seat}", bank)
+        try:
+            await pipe.execute()
+        except STORE_UNAVAILABLE:
+            log.warning("could not take back a default of %s seat %s", match_id, seat, exc_info=True)
 
     async def is_away(self, match_id: str, seat: int) -> bool:
         """Whether ``seat`` is away (answered at once by the house policy to the match's end)."""

@@ -412,7 +412,7 @@ class MatchService:
                 # watcher telling the bot whether its seat is away reads the count after it)
                 timed_out = origin == "timer" and not game.is_over
                 if timed_out:
-                    await self.clocks.defaulted(match_id, seat, 1)
+                    bank_before = await self.clocks.defaulted(match_id, seat)
                 # The game object is now ahead of the stored version: persist or drop it.
                 chained = play_next_bot and origin == "bot" and self._chainable(game, m.settings)
                 lease_ms = int((time.time() + self.task_lease_s) * 1000) if chained else 0
@@ -422,11 +422,11 @@ class MatchService:
                 except BaseException:
                     self._cache.pop(match_id, None)
                     if timed_out:
-                        await self.clocks.defaulted(match_id, seat, -1)
+                        await self.clocks.undo_default(match_id, seat, bank_before)
                     raise
                 if res is None:  # CAS conflict: another replica moved on; reload, re-check
                     if timed_out:
-                        await self.clocks.defaulted(match_id, seat, -1)
+                        await self.clocks.undo_default(match_id, seat, bank_before)
                     metrics.CONFLICTS.inc()
                     m, fresh = await self._load(match_id), True
                     continue
