@@ -90,6 +90,17 @@ def _int(raw: Any, default: int) -> int:
     return default if raw is None else int(raw)
 
 
+@dataclass(frozen=True)
+class SeatClock:
+    """One seat's clock as read (:meth:`SeatClocks.read`): the open timed decision
+    (``DECISION:MS``), its defaults in a row, its bank left (None: the full bank)."""
+
+    opened: str
+    misses: int
+    bank_ms: int | None
+    away: bool
+
+
 @dataclass
 class SeatClocks:
     """The seat clocks and away counts of matches, in the match store's Redis."""
@@ -119,25 +130,37 @@ class SeatClocks:
         raw = await self.redis.hget(away_key(match_id), f"b{seat}")
         return _int(raw, int(settings.time_bank_s * 1000))
 
-    async def answered(self, match_id: str, seat: int, decision: int, now_ms: int,
-                       settings: es.MatchSettings) -> None:  # fmt: skip
-        """``seat`` answered ``decision`` itself, in time: its defaults in a row start again
-        from 0, and an answer past the clock spends the overrun from its bank."""
-        key = away_key(match_id)
+    async def read(self, match_id: str, seat: int) -> SeatClock:
+        """``seat``'s clock now (one read); an unreachable store reads as a fresh clock."""
         try:
-            opened, misses, bank = await self.redis.hmget(key, "open", str(seat), f"b{seat}")
-            if _int(misses, 0) >= self.away_after:
-                return  # away for the rest of the match
-            pipe = self.redis.pipeline(transaction=False)
-            if misses is not None:
-                pipe.hdel(key, str(seat))
-            number, _, at = (opened.decode() if isinstance(opened, bytes) else opened or "").partition(":")
-            if number == str(decision) and at:
-                over = now_ms - int(at) - int(settings.turn_timeout_s * 1000)
-                if over > 0:
-                    left = max(0, _int(bank, int(settings.time_bank_s * 1000)) - over)
-                    pipe.hset(key, f"b{seat}", left)
-                    pipe.expire(key, CLOCK_TTL_S)
+            opened, misses, bank = await self.redis.hmget(away_key(match_id), "open", str(seat), f"b{seat}")
+        except STORE_UNAVAILABLE:
+            log.warning("could not read the clock of %s seat %s", match_id, seat, exc_info=True)
+            return SeatClock("", 0, None, False)
+        text = opened.decode() if isinstance(opened, bytes) else opened or ""
+        count = _int(misses, 0)
+        return SeatClock(text, count, None if bank is None else int(bank), count >= self.away_after)
+
+    async def answered(self, match_id: str, seat: int, decision: int, now_ms: int, settings: es.MatchSettings,
+                       clock: SeatClock) -> None:  # fmt: skip
+        """``seat`` answered ``decision`` itself, in time (``clock``: as read before): its
+        defaults in a row start again from 0, and an answer past the clock spends the
+        overrun from its bank."""
+        if clock.away:
+            return  # away for the rest of the match
+        key = away_key(match_id)
+        number, _, at = clock.opened.partition(":")
+        over = now_ms - int(at) - int(settings.turn_timeout_s * 1000) if number == str(decision) and at else 0
+        if not clock.misses and over <= 0:
+            return  # nothing to write
+        pipe = self.redis.pipeline(transaction=False)
+        if clock.misses:
+            pipe.hdel(key, str(seat))
+        if over > 0:
+            bank = int(settings.time_bank_s * 1000) if clock.bank_ms is None else clock.bank_ms
+            pipe.hset(key, f"b{seat}", max(0, bank - over))
+            pipe.expire(key, CLOCK_TTL_S)
+        try:
             await pipe.execute()
         except STORE_UNAVAILABLE:
             log.warning("could not charge the clock of %s seat %s", match_id, seat, exc_info=True)

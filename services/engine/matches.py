@@ -51,7 +51,7 @@ from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
 from services.bot_levels import policy_of_kind
 from services.engine import metrics, sweepers
-from services.engine.clock import MAX_BANK_MS, SeatClocks, away_after_default
+from services.engine.clock import MAX_BANK_MS, SeatClock, SeatClocks, away_after_default
 from services.engine.notifier import Notifier
 from services.engine.rulesets import DEFAULT_RULESET, check_settings
 from services.engine.scheduler import NullScheduler, Scheduler, bot_countdown
@@ -367,11 +367,13 @@ class MatchService:
             m, fresh = await self._get(match_id, check=False)
             m.lock = lock
             own = origin not in HOUSE_ORIGINS and self._timed(m)
+            clock: SeatClock | None = None  # the seat's clock as its own player acts
             if own:
                 self._check_seat(m, seat, spectator=False)
-            if own and not m.game.is_over and await self.clocks.is_away(match_id, seat):
-                raise StaleDecision(f"seat {seat} is away: the house policy plays it to the end of the match",
-                                    kind="away", decision=m.game.decision_number, seat_to_act=seat)  # fmt: skip
+                clock = await self.clocks.read(match_id, seat)
+                if clock.away and not m.game.is_over:
+                    raise StaleDecision(f"seat {seat} is away: the house policy plays it to the end of the match",
+                                        kind="away", decision=m.game.decision_number, seat_to_act=seat)  # fmt: skip
             for _attempt in range(CAS_ATTEMPTS):
                 game = m.game
                 try:
@@ -413,6 +415,10 @@ class MatchService:
                 timed_out = origin == "timer" and not game.is_over
                 if timed_out:
                     bank_before = await self.clocks.defaulted(match_id, seat)
+                if clock is not None:  # answered in time (a late one was stale): the count restarts,
+                    # the bank pays any overrun, before anyone sees the write (the next deadline reads it)
+                    await self.clocks.answered(match_id, seat, decision, int(time.time() * 1000), m.settings, clock)
+                    clock = None
                 # The game object is now ahead of the stored version: persist or drop it.
                 chained = play_next_bot and origin == "bot" and self._chainable(game, m.settings)
                 lease_ms = int((time.time() + self.task_lease_s) * 1000) if chained else 0
@@ -431,8 +437,6 @@ class MatchService:
                     m, fresh = await self._load(match_id), True
                     continue
                 _counter(metrics.ACTIONS, origin or "unknown").inc()
-                if own:  # answered in time (a late one was stale): the count restarts, the bank pays any overrun
-                    await self.clocks.answered(match_id, seat, decision, int(time.time() * 1000), m.settings)
                 if not chained:  # a chained decision is leased to the caller by the write
                     await self._schedule(m, outbox=True)
                 if game.is_over:
