@@ -165,11 +165,11 @@ def main() -> int:
 
     import redis
 
+    from bench._children import redis_for, stop_children
     from fengsheng.v1 import bot_service_pb2 as bs
     from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
     from services.channels import engine_channel
     from services.credentials import ensure_service_token
-    from services.redis_server import RedisServer
 
     ensure_service_token()
     out: dict[str, Any] = {"ruleset": args.ruleset, "matches_each": args.matches, "house_pace": not args.no_pace}
@@ -182,11 +182,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="fengsheng-bot-table-") as tmp:
         logs = Path(tmp)
         try:
-            url = args.redis_url
-            if not url:
-                server = RedisServer().start()
-                url = server.url
-            os.environ["FENGSHENG_REDIS_URL"] = url
+            url, server = redis_for(args.redis_url)
             rdb = redis.Redis.from_url(url)
             engine, m = start(["engine-server", "--port", "0", "--bot-port", "0"], logs / "engine.log",
                               r"listening on (\S+:\d+) bots on (\S+:\d+)")  # fmt: skip
@@ -229,15 +225,7 @@ def main() -> int:
                             b.client.close()
                 out[setup] = summary(runs)
         finally:
-            for p in procs:
-                p.terminate()
-            for p in procs:
-                try:
-                    p.wait(10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-            if server is not None:
-                server.stop()
+            stop_children(procs, server)
     print(json.dumps(out))
     return 0
 
