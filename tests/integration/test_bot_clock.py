@@ -22,6 +22,7 @@ from helpers.processes import ServiceProcess
 from fengsheng.bot import BotClient, BotError
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
+from services.bot_timing import PACE_OFF
 from services.channels import engine_channel
 from services.engine.clock import BOT_BANK_MS, BOT_CLOCK_MS
 from services.engine.store import HistoryEntry, history_key, state_key
@@ -52,7 +53,8 @@ class Platform:
 
 @pytest.fixture(scope="module")
 def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
-    with platform_on(redis_url, 13, tmp_path_factory.mktemp("clock-logs"), {}) as procs:
+    # house bots answer as soon as computed (PACE_OFF): the time here is the clocks', not their pace
+    with platform_on(redis_url, 13, tmp_path_factory.mktemp("clock-logs"), PACE_OFF) as procs:
         yield Platform(redis.Redis.from_url(procs.redis_url), procs.engine)
 
 
