@@ -26,7 +26,7 @@ BOT_V2: SeatKind
 BOT_SEARCH: SeatKind
 
 class MatchSettings(_message.Message):
-    __slots__ = ("ruleset", "players", "seed", "tutorial", "characters", "seats", "turn_timeout_s", "bot_delay_s")
+    __slots__ = ("ruleset", "players", "seed", "tutorial", "characters", "seats", "turn_timeout_s", "bot_delay_s", "time_bank_s")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
@@ -35,6 +35,7 @@ class MatchSettings(_message.Message):
     SEATS_FIELD_NUMBER: _ClassVar[int]
     TURN_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
     BOT_DELAY_S_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_S_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     players: int
     seed: int
@@ -43,7 +44,8 @@ class MatchSettings(_message.Message):
     seats: _containers.RepeatedScalarFieldContainer[SeatKind]
     turn_timeout_s: float
     bot_delay_s: float
-    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., tutorial: _Optional[bool] = ..., characters: _Optional[bool] = ..., seats: _Optional[_Iterable[_Union[SeatKind, str]]] = ..., turn_timeout_s: _Optional[float] = ..., bot_delay_s: _Optional[float] = ...) -> None: ...
+    time_bank_s: float
+    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., tutorial: _Optional[bool] = ..., characters: _Optional[bool] = ..., seats: _Optional[_Iterable[_Union[SeatKind, str]]] = ..., turn_timeout_s: _Optional[float] = ..., bot_delay_s: _Optional[float] = ..., time_bank_s: _Optional[float] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
     __slots__ = ("settings", "match_id")

@@ -94,6 +94,11 @@ class AnswerWindow:
             auto_pass=not off,
         )
 
+    @property
+    def holds(self) -> bool:
+        """Whether a decision's window has any length (0 and 0: answers are never held)."""
+        return self.window_ms > 0 or self.jitter_ms > 0
+
     def draw_ms(self) -> float:
         """The length of one decision's window: the target plus a uniform jitter from the
         system's random source (the bot pace's rule, :meth:`Pace.hold_s`).

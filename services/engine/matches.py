@@ -18,12 +18,13 @@ Act, in order (docs/protocol.md, "Errors"):
 A rejection decided on a cached game is first re-checked on a fresh load, so a replica
 with a stale cache never gives a wrong answer.
 
-Away seats (docs/bots.md, "Deadlines"): a seat whose turn timer ran out ``away_after``
-times in a row (``FENGSHENG_AWAY_AFTER``, default 3) is *away*: its next decisions are
-answered at once by the house policy (``bots.move`` with origin ``away``) instead of waiting
-for the timer, until the seat's player acts again (any action request for that seat, even a
-stale one, counts as being back). The count lives in Redis (:func:`away_key`), so every
-replica sees it; a match whose seats are all away plays to its end at bot speed.
+Time controls and away seats (docs/bots.md, "Time controls"; :mod:`services.engine.clock`):
+a timed decision's timer runs for the clock plus what is left of the seat's bank; a seat whose
+timer ran out ``away_after`` times in a row (``FENGSHENG_AWAY_AFTER``, default 3) is *away* for
+the rest of the match: its decisions are answered at once by the house policy (``bots.move``
+with origin ``away``) and its own actions are refused (kind ``away``). A late answer (a stale
+action) changes nothing; an answer in time clears the count. The counts live in Redis, so
+every replica sees them; a match whose seats are all away plays to its end at bot speed.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from fengsheng.v1 import game_pb2
 from services.bot_levels import policy_of_kind
 from services.engine import answer_window, metrics, sweepers
 from services.engine.answer_window import AnswerWindow
+from services.engine.clock import MAX_BANK_MS, SeatClock, SeatClocks, away_after_default
 from services.engine.notifier import Notifier
 from services.engine.rulesets import DEFAULT_RULESET, check_settings
 from services.engine.scheduler import NullScheduler, Scheduler, bot_countdown
@@ -90,16 +92,6 @@ WINDOWED = frozenset({es.HUMAN, es.BOT_EXTERNAL})
 AUTO_PASSED = frozenset({es.HUMAN})
 #: the house policy that answers for an away seat
 AWAY_POLICY = "v2"
-
-
-def away_key(match_id: str) -> str:
-    """Hash: seat -> how many of its decisions in a row the turn timer answered."""
-    return f"fs:m:{{{match_id}}}:away"
-
-
-def away_after_default() -> int:
-    """``FENGSHENG_AWAY_AFTER``: consecutive timeouts that make a seat away (default 3)."""
-    return max(1, int(os.environ.get("FENGSHENG_AWAY_AFTER") or 3))
 
 
 @dataclass
@@ -240,6 +232,8 @@ class MatchService:
         # (a NaN fails both comparisons, an infinity the upper one)
         if not 0 <= s.turn_timeout_s <= MAX_TURN_TIMEOUT_S:
             raise BadRequest(f"turn_timeout_s must be 0..{MAX_TURN_TIMEOUT_S:g}")
+        if not 0 <= s.time_bank_s <= MAX_BANK_MS / 1000:
+            raise BadRequest(f"time_bank_s must be 0..{MAX_BANK_MS / 1000:g}")
         if not 0 <= s.bot_delay_s <= MAX_BOT_DELAY_S:
             raise BadRequest(f"bot_delay_s must be 0..{MAX_BOT_DELAY_S:g} seconds")
         match_id = match_id or secrets.token_hex(8)
@@ -391,8 +385,14 @@ class MatchService:
         async with lock:
             m, fresh = await self._get(match_id, check=False)
             m.lock = lock
-            if origin not in HOUSE_ORIGINS and self._timed(m):
-                await self.back(match_id, seat)  # its player is here: no longer away
+            own = origin not in HOUSE_ORIGINS and self._timed(m)
+            clock: SeatClock | None = None  # the seat's clock as its own player acts
+            if own:
+                self._check_seat(m, seat, spectator=False)
+                clock = await self.clocks.read(match_id, seat)
+                if clock.away and not m.game.is_over:
+                    raise StaleDecision(f"seat {seat} is away: the house policy plays it to the end of the match",
+                                        kind="away", decision=m.game.decision_number, seat_to_act=seat)  # fmt: skip
             for _attempt in range(CAS_ATTEMPTS):
                 game = m.game
                 try:
@@ -433,7 +433,11 @@ class MatchService:
                 # watcher telling the bot whether its seat is away reads the count after it)
                 timed_out = origin == "timer" and not game.is_over
                 if timed_out:
-                    await self._missed(match_id, seat, 1)
+                    bank_before = await self.clocks.defaulted(match_id, seat)
+                if clock is not None:  # answered in time (a late one was stale): the count restarts,
+                    # the bank pays any overrun, before anyone sees the write (the next deadline reads it)
+                    await self.clocks.answered(match_id, seat, decision, int(time.time() * 1000), m.settings, clock)
+                    clock = None
                 # The game object is now ahead of the stored version: persist or drop it.
                 chained = play_next_bot and origin == "bot" and self._chainable(game, m.settings)
                 lease_ms = int((time.time() + self.task_lease_s) * 1000) if chained else 0
@@ -443,11 +447,11 @@ class MatchService:
                 except BaseException:
                     self._cache.pop(match_id, None)
                     if timed_out:
-                        await self._missed(match_id, seat, -1)
+                        await self.clocks.undo_default(match_id, seat, bank_before)
                     raise
                 if res is None:  # CAS conflict: another replica moved on; reload, re-check
                     if timed_out:
-                        await self._missed(match_id, seat, -1)
+                        await self.clocks.undo_default(match_id, seat, bank_before)
                     metrics.CONFLICTS.inc()
                     m, fresh = await self._load(match_id), True
                     continue
@@ -520,31 +524,30 @@ class MatchService:
         """Whether the match has turn timers (only then can a seat go away)."""
         return m.settings.turn_timeout_s > 0 and not isinstance(self.scheduler, NullScheduler)
 
-    async def _missed(self, match_id: str, seat: int, count: int) -> None:
-        """One more decision of ``seat`` answered by its turn timer (``count`` 1), or one
-        fewer (-1: that answer was not written after all)."""
-        key = away_key(match_id)
-        pipe = self.store.redis.pipeline(transaction=False)
-        pipe.hincrby(key, str(seat), count)
-        pipe.expire(key, 7 * 24 * 3600)
-        try:
-            misses = int((await pipe.execute())[0])
-        except STORE_UNAVAILABLE:  # the count restarts: the seat is away a little later
-            log.warning("could not count a missed decision of %s seat %s", match_id, seat, exc_info=True)
-            return
-        if count > 0 and misses == self.away_after:
-            log.info("match %s seat %s is away after %d missed decisions", match_id, seat, misses)
-
-    async def back(self, match_id: str, seat: int) -> None:
-        """``seat``'s player is here again: its decisions wait for it (and its timer) again."""
-        with contextlib.suppress(*STORE_UNAVAILABLE):
-            if await self.store.redis.hdel(away_key(match_id), str(seat)):
-                log.info("match %s seat %s is back", match_id, seat)
+    @property
+    def clocks(self) -> SeatClocks:
+        """The seat clocks and away counts (:mod:`services.engine.clock`)."""
+        return SeatClocks(self.store.redis, self.away_after)
 
     async def is_away(self, match_id: str, seat: int) -> bool:
-        """Whether ``seat`` is away (answered at once by the house policy)."""
-        misses = await self.store.redis.hget(away_key(match_id), str(seat))
-        return misses is not None and int(misses) >= self.away_after
+        """Whether ``seat`` is away (answered at once by the house policy to the match's end)."""
+        return await self.clocks.is_away(match_id, seat)
+
+    async def time_control(self, match_id: str) -> tuple[int, int]:
+        """The match's per-decision clock and each seat's starting bank, ms (0, 0: untimed)."""
+        m, _ = await self._get(match_id, check=False)
+        if not self._timed(m):
+            return 0, 0
+        return int(m.settings.turn_timeout_s * 1000), int(m.settings.time_bank_s * 1000)
+
+    async def deadline_ms(self, match_id: str, seat: int, opened_ms: int) -> tuple[int, int]:
+        """(the deadline of ``seat``'s decision opened at ``opened_ms``: its clock plus what is
+        left of its bank, 0 when untimed; that bank left, ms)."""
+        m, _ = await self._get(match_id, check=False)
+        if not self._timed(m):
+            return 0, 0
+        bank = await self.clocks.bank_ms(match_id, seat, m.settings)
+        return opened_ms + int(m.settings.turn_timeout_s * 1000) + bank, bank
 
     def _task_for(self, game: Game, settings: es.MatchSettings) -> str | None:
         """``bot:POLICY``, ``auto`` (a person's pass-only decision, answered by the engine
@@ -592,8 +595,11 @@ class MatchService:
         if task is None:
             return
         s = m.settings
-        if task == "timer" and await self._away(m.match_id, p.seat):
-            task = f"away:{AWAY_POLICY}"
+        countdown = s.turn_timeout_s
+        if task == "timer":
+            away, countdown = await self.clocks.opened(m.match_id, p.seat, p.number, int(time.time() * 1000), s)
+            if away:
+                task = f"away:{AWAY_POLICY}"
         try:
             if task.startswith("bot:"):
                 await self.scheduler.bot_move(m.match_id, p.seat, p.number, policy=task[4:], delay_s=s.bot_delay_s)
@@ -601,13 +607,12 @@ class MatchService:
                 await self.scheduler.bot_move(m.match_id, p.seat, p.number, policy=task[5:], delay_s=0.0,
                                               origin="away")  # fmt: skip
             else:
-                await self.scheduler.turn_timer(m.match_id, p.number, countdown_s=s.turn_timeout_s)
+                await self.scheduler.turn_timer(m.match_id, p.number, countdown_s=countdown)
         except Exception:
             # The action is stored; its outbox entry stays, and the sweeper re-sends it.
             log.warning("could not queue %s for %s@%s; the outbox sweeper will", task, m.match_id, p.number,
                         exc_info=True)  # fmt: skip
             return
-        countdown = s.turn_timeout_s
         if task.startswith("bot:"):
             countdown = bot_countdown(s.bot_delay_s)
         elif task.startswith("away:"):
@@ -626,12 +631,6 @@ class MatchService:
             # idempotent), rather than failing an action that was applied.
             log.warning("could not lease the task of %s@%s", m.match_id, p.number, exc_info=True)
 
-    async def _away(self, match_id: str, seat: int) -> bool:
-        try:
-            return await self.is_away(match_id, seat)
-        except STORE_UNAVAILABLE:  # the timer still ends the decision
-            return False
-
     # ------------------------------------------------------------------ answer window
     def _person(self, settings: es.MatchSettings, seat: int, *, kinds: frozenset[int] = WINDOWED) -> bool:
         """Whether ``seat`` is answered from outside the platform (seat kind ``HUMAN``, or
@@ -646,9 +645,12 @@ class MatchService:
         epoch ms at which it ends; 0 for any other seat."""
         if not self._person(m.settings, p.seat):
             return 0
+        if not self.window.holds:  # no window: nothing to record, the decision ends at once
+            return int(time.time() * 1000)
         try:
             return await self.window.open(self.store.redis, m.match_id, p.number)
-        except STORE_UNAVAILABLE:  # answers are not held this once; an auto-pass still waits
+        except Exception:  # the action is already stored: never fail it here (a Redis fault,
+            # a slot on the move); answers are not held this once, an auto-pass still waits
             log.warning("could not open the answer window of %s@%s", m.match_id, p.number, exc_info=True)
             return int(time.time() * 1000 + self.window.draw_ms())
 
@@ -658,7 +660,7 @@ class MatchService:
             m, _ = await self._get(match_id, check=False)
         except ServiceError:
             return  # act() refuses it with the same error
-        if self._person(m.settings, seat):
+        if self.window.holds and self._person(m.settings, seat):
             with contextlib.suppress(*STORE_UNAVAILABLE):
                 await answer_window.hold(self.store.redis, match_id, decision)
 
