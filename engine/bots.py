@@ -16,13 +16,21 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from engine.action import Action
 from engine.ruleset import CardTable
 from engine.rulesets import get_ruleset
 from fengsheng.v1 import game_pb2
 
-Policy = Callable[[game_pb2.Observation, list[str], random.Random], str]
+Policy = Callable[[game_pb2.Observation, Sequence[Action | str], random.Random], str]
+"""``(observation, legal actions, rng) -> the action's text``: legal actions as values (in
+process) or as text (from the wire)."""
+
+
+def as_text(legal: Sequence[Action | str]) -> list[str]:
+    """The legal actions in their text form (the heuristics below still read text)."""
+    return [a if isinstance(a, str) else str(a) for a in legal]
 
 #: Card functions worth playing whenever legal in the play phase (no downside to the user).
 _MAIN_PLAYS = frozenset({"probe", "public_text", "danger", "lock", "reinforce", "classified"})
@@ -30,11 +38,11 @@ _MAIN_PLAYS = frozenset({"probe", "public_text", "danger", "lock", "reinforce", 
 _COUNTERS = frozenset({"see_through"})
 
 
-def random_bot(observation: game_pb2.Observation, legal: list[str], rng: random.Random) -> str:
+def random_bot(observation: game_pb2.Observation, legal: Sequence[Action | str], rng: random.Random) -> str:
     """Any legal action, uniformly."""
     if not legal:
         raise ValueError("no legal action to choose from")
-    return rng.choice(legal)
+    return str(rng.choice(legal))
 
 
 def _me(observation: game_pb2.Observation) -> game_pb2.SeatView | None:
@@ -85,7 +93,7 @@ def _black_count(cards: CardTable, view: game_pb2.SeatView | None) -> int:
     return sum(1 for c in view.intel if _black(cards, c))
 
 
-def heuristic_bot(observation: game_pb2.Observation, legal: list[str], rng: random.Random) -> str:
+def heuristic_bot(observation: game_pb2.Observation, actions: Sequence[Action | str], rng: random.Random) -> str:
     """A simple, cautious player that uses only its own observation:
 
     - intel that reached it: accept true intel of its own colour, decline black intel once
@@ -96,8 +104,9 @@ def heuristic_bot(observation: game_pb2.Observation, legal: list[str], rng: rand
     - play phase: play a harmless card now and then, then declare the send;
     - discards and other choices: drop black cards first, else pick at random.
     """
-    if not legal:
+    if not actions:
         raise ValueError("no legal action to choose from")
+    legal = as_text(actions)
     if len(legal) == 1:
         return legal[0]
     kind = observation.pending.kind

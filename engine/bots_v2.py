@@ -30,8 +30,10 @@ How it plays (rules digest §6, §7 of each edition):
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.action import Action
 from engine.ruleset import CardTable
 from engine.rulesets import get_ruleset
 from fengsheng.v1 import game_pb2
@@ -245,10 +247,11 @@ def _best(actions: list[str], score: dict[str, float], rng: random.Random) -> st
     return rng.choice([a for a in actions if score[a] >= top - 1e-9])
 
 
-def heuristic_v2_bot(observation: game_pb2.Observation, legal: list[str], rng: random.Random) -> str:
+def heuristic_v2_bot(observation: game_pb2.Observation, actions: Sequence[Action | str], rng: random.Random) -> str:
     """heuristic v2 (module docstring): survives, sends for its side, interrupts with purpose."""
-    if not legal:
+    if not actions:
         raise ValueError("no legal action to choose from")
+    legal = [a if isinstance(a, str) else str(a) for a in actions]
     if len(legal) == 1:
         return legal[0]
     t = _table(observation)

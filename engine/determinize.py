@@ -527,7 +527,7 @@ def determinize(g: Game, seat: int, rng: random.Random, *, prior: IdentityPrior 
         out = realize(g, shape, world, rng, events=mine)
         # The seat's own legal actions can depend on what it cannot see (城府 shields a
         # face-down 老鬼 from 试探): a world that lists other actions is rejected.
-        if not legal or out.legal_actions(seat) == legal:
+        if not legal or [str(a) for a in out.legal_actions(seat)] == legal:
             break
     assert out is not None
     return out

@@ -264,7 +264,7 @@ def _seat_parts(g: Game, viewer: int, public: PublicView) -> list[bytes]:
     parts = [public.head, discard, *seats, transit, *chain, public.rest]
     prompt = st.prompt
     if prompt is not None and prompt.seat == viewer:
-        parts.append(LEGAL[tuple(g._legal_now(viewer)),])
+        parts.append(LEGAL[g.legal_texts(viewer),])
     return parts
 
 

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.action import PASS, Action
 from engine.belief import Belief
 from engine.bots_v2 import heuristic_v2_bot
 from engine.determinize import determinize
@@ -91,12 +92,13 @@ def _playout(g: Game, seat: int, depth: int, rng: random.Random) -> float:
         if p is None:
             break
         legal = g.legal_actions(p.seat)
+        action: Action | str
         if len(legal) == 1:
             action = legal[0]
-        elif p.kind in QUIET_KINDS and "pass" in legal:
-            action = "pass"  # v2 passes at ~99% of these (bench/bots.py play); no view to build
+        elif p.kind in QUIET_KINDS and PASS in legal:
+            action = PASS  # v2 passes at ~99% of these (bench/bots.py play); no view to build
         else:
-            action = heuristic_v2_bot(g.observation(p.seat), legal, rng)
+            action = heuristic_v2_bot(g.observation(p.seat), [str(a) for a in legal], rng)
         g.apply(p.seat, action)
     return evaluate(g, seat)
 
@@ -115,7 +117,7 @@ def search(game: Game, seat: int, rng: random.Random, *, config: SearchConfig = 
     ``game`` is read only through :func:`~engine.determinize.determinize` for ``seat``; it
     may itself be a determinization (the engine service sends one to the bot workers).
     ``events`` are the events the seat saw (default: the game's own log, seat's view)."""
-    legal = game.legal_actions(seat)
+    legal = [str(a) for a in game.legal_actions(seat)]
     if not legal:
         raise IllegalAction(f"seat {seat} has no decision to take")
     obs = observation if observation is not None else game.observation(seat)
@@ -169,7 +171,7 @@ class SearchBot:
     def __init__(self, config: SearchConfig = SearchConfig()) -> None:
         self.config = config
 
-    def __call__(self, observation: game_pb2.Observation, legal: list[str], rng: random.Random) -> str:
+    def __call__(self, observation: game_pb2.Observation, legal: Sequence[Action | str], rng: random.Random) -> str:
         return heuristic_v2_bot(observation, legal, rng)
 
     def decide(self, game: Game, seat: int, rng: random.Random, *, budget_ms: float | None = None,

@@ -150,7 +150,7 @@ def play_one(decide: Decide, opponents: Sequence[str], seat: int, players: int, 
     while not game.is_over:
         p = game.pending
         assert p is not None
-        legal = game.legal_actions(p.seat)
+        legal = list(game.legal_texts(p.seat))
         if p.seat != seat:
             game.apply(p.seat, others[p.seat](game.observation(p.seat), legal))
             continue

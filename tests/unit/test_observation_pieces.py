@@ -45,7 +45,7 @@ def reference(g: Game, viewer: int, *, include_events: bool = False) -> game_pb2
                     obs.discard[pos] = card
         prompt = st.prompt
         if prompt is not None and prompt.seat == viewer:
-            obs.legal_actions.extend(g.legal_actions(viewer))
+            obs.legal_actions.extend(g.legal_texts(viewer))
     if include_events:
         obs.events.extend(e.to_proto() for e in g.events if e.visible_to(viewer))
     return obs

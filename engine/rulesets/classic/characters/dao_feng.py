@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -57,8 +58,8 @@ class ShiXue(Skill):
             fr.answer = ""
         give_step(g, fr, self.id, draw=4, to_self=True, text="嗜血: give 1 hand card to any player")
 
-    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
-        return give_hidden(seat, words)
+    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+        return give_hidden(seat, action)
 
 
 SKILLS = (LiangJian, ShiXue)

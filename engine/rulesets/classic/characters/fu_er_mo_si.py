@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Frame, Item
 
 from .. import deck
@@ -88,10 +89,10 @@ class ZhenXiang(Skill):
         g.log("look", fr.seat, f"seat {fr.seat} looks at the 试探: {fr.card} (真相)", audience=(fr.seat,),
               cards=(fr.card,), public=f"seat {fr.seat} looks at the 试探 (真相)")
 
-    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         """The hand card paid lies face down in the discard pile (§12 D12): only its owner
         sees which card the action names."""
-        if words[0] == "skill" and "cards" in words:
+        if action.kind == "skill" and action.cards:
             return (seat,), f"skill {self.id} (a hand card discarded face down)"
         return None
 

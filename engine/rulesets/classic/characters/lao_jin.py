@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -67,8 +68,8 @@ class QiZuBaoShuai(Skill):
         g.ask(fr.seat, "choose", f"弃卒保帅: the {which} hand card to put on the pile top",
               [f"choose {c}" for c in sorted(set(me.hand))])
 
-    def hidden_answer(self, g: Game, fr: Frame, action: str) -> tuple[tuple[int, ...], str] | None:
-        if fr.stage == 1 and action.startswith("choose"):
+    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
+        if fr.stage == 1 and action.kind == "choose":
             return (fr.seat,), "puts a hand card on the pile top"
         return None
 

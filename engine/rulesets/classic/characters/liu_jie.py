@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Frame
 
 from ..kinds import SkillKind
@@ -100,9 +101,8 @@ class SouQu(Skill):
             g.log("take", fr.seat, f"seat {fr.seat} takes {fr.card} into its hand (搜取)", audience=(fr.seat,),
                   cards=(fr.card,), public=f"seat {fr.seat} takes that card into its hand (搜取)")
 
-    def hidden_answer(self, g: Game, fr: Frame, action: str) -> tuple[tuple[int, ...], str] | None:
-        words = action.split()
-        if len(words) >= 3 and words[2] == "cards":
+    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
+        if action.kind == "skill" and action.cards and not action.to:
             return (fr.seat,), f"skill {self.id} (into the hand)"
         return None
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -56,8 +57,8 @@ class LianDong(Skill):
     def step(self, g: Game, fr: Frame) -> None:
         give_step(g, fr, self.id, draw=2, to_self=False, text="联动: give 1 hand card to another player")
 
-    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
-        return give_hidden(seat, words)
+    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+        return give_hidden(seat, action)
 
 
 def give_step(g: Game, fr: Frame, skill: str, *, draw: int, to_self: bool, text: str) -> None:
@@ -88,10 +89,10 @@ def give_step(g: Game, fr: Frame, skill: str, *, draw: int, to_self: bool, text:
           public=f"seat {fr.seat} gives a hand card to seat {to}")
 
 
-def give_hidden(seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+def give_hidden(seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
     """``choose N to S``: the card given is seen by giver and receiver only."""
-    if words[0] == "choose" and len(words) == 4:
-        to = int(words[3])
+    if action.kind == "choose" and action.to:
+        to = action.target
         return ((seat,) if to == seat else (seat, to)), f"choose a hand card to {to}"
     return None
 

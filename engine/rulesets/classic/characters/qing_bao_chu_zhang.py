@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Frame, Item
 
 from .. import deck
@@ -60,8 +61,8 @@ class GeQiangYouEr(Skill):
         g.log("pile_top", fr.seat, f"seat {fr.seat} puts {card} on the pile top", audience=(fr.seat,), cards=(card,),
               public=f"seat {fr.seat} puts a hand card on the pile top")
 
-    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
-        if words[0] == "choose":
+    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+        if action.kind == "choose":
             return (seat,), "choose a hand card for the pile top"
         return None
 
@@ -113,10 +114,10 @@ class TouLongZhuanFeng(Skill):
             g.log("swap", item.user, "the face-down intel goes on the pile top; the pile top card takes its place "
                   "face down (偷龙转凤)")
 
-    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         """The hand card paid lies face down in the discard pile (§12 D12): only its owner
         sees which card the action names."""
-        if words[0] == "skill" and "cards" in words:
+        if action.kind == "skill" and action.cards:
             return (seat,), f"skill {self.id} (a hand card discarded face down)"
         return None
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Frame, Item
 
 from .. import flow, marks
@@ -90,7 +91,7 @@ class ShouMai(Skill):
         g.log("move", target, f"seat {target}'s intel {card} goes to seat {fr.seat} (收买)", cards=(card,))
         g.place_intel(fr.seat, [card], [fr.seat], cause=self.id)
 
-    def hidden_answer(self, g: Game, fr: Frame, action: str) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
         if fr.stage == 0:
             return (fr.seat,), "chooses a card to give (收买)"
         return None

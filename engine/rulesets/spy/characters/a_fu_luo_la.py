@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action
 from engine.state import Frame
 
 from ..skills import SKILLS, Skill
@@ -67,7 +68,7 @@ class MiaoShou(Skill):
         else:
             g.ask(fr.seat, "choose", "妙手: in front of whom?", [f"choose {s}" for s in g.living()])
 
-    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         return None  # the taken card becomes the face-up pending intel
 
 

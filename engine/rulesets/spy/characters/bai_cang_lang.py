@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action
 from engine.state import Frame
 
 from ..cards import give
@@ -49,10 +50,9 @@ class BoAi(Skill):
             return
         g.ask(fr.seat, "choose", "博爱: give a hand card to another player, or pass", ["pass", *opts])
 
-    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
-        words = action.split()
-        if words[0] == "choose" and len(words) == 4:
-            return (seat, int(words[3])), f"gives a card to seat {words[3]}"
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+        if action.kind == "choose" and action.to:
+            return (seat, action.target), f"gives a card to seat {action.target}"
         return None
 
 

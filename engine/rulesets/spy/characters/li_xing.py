@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -65,7 +66,7 @@ class SouJi(Skill):
             return
         g.ask(fr.seat, "choose", "搜缉: take a black card, or pass", ["pass", *(f"choose {c}" for c in cards)])
 
-    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         return None  # a taken card is shown (展示)
 
 

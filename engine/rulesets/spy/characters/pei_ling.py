@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -57,9 +58,9 @@ class JiaoJi(Skill):
             return
         g.ask(fr.seat, "choose", f"交际: give seat {fr.index} hand cards back", options)
 
-    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
-        if action.startswith("choose"):
-            n = len(action.split()[1].split(","))
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+        if action.kind == "choose":
+            n = len(action.picks)
             return (seat, g.state.stack[-1].index), f"gives {n} cards back"
         return None
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action
 from engine.state import Frame
 
 from ..cards import give
@@ -53,11 +54,10 @@ class JiBan(Skill):
         g.ask(fr.seat, "choose", f"羁绊: give seat {fr.index} another card, or pass",
               ["pass", *(f"choose {c}" for c in hand)])
 
-    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
-        words = action.split()
-        if words[0] != "choose":
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+        if action.kind != "choose":
             return None
-        to = int(words[3]) if len(words) == 4 else g.state.stack[-1].index
+        to = action.target if action.to else g.state.stack[-1].index
         return (seat, to), f"gives a card to seat {to}"
 
 

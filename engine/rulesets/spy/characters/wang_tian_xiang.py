@@ -8,6 +8,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.action import Action
 from engine.marks import add
 from engine.state import Frame
 
@@ -47,8 +48,8 @@ class JinBi(Skill):
         g.ask(fr.index, "choose", f"禁闭: give seat {fr.seat} 2 hand cards, or pass",
               ["pass", *(f"choose {a},{b}" for a, b in combinations(hand, 2))])
 
-    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
-        if action.startswith("choose"):
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+        if action.kind == "choose":
             return (seat, g.state.stack[-1].seat), "gives 2 cards"
         return None
 
