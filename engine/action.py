@@ -10,7 +10,7 @@ the engine builds and reads the typed fields.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 #: Action kinds that carry no argument.
 BARE = frozenset({"pass", "declare", "accept", "decline"})
@@ -29,7 +29,7 @@ def _shown(card: int) -> str:
     return str(card)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Action:
     """One answer to a decision.
 
@@ -65,6 +65,21 @@ class Action:
     picks: tuple[int, ...] = ()
     options: tuple[str, ...] = ()
     face: str = ""
+    _text: str = field(init=False, repr=False, default="")
+    """The canonical text, computed once: two actions are the same action exactly when
+    their canonical texts are equal, so equality and hashing use it (fast, and legal-list
+    membership is checked at every decision)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_text", self.text())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Action):
+            return self._text == other._text
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._text)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -84,7 +99,7 @@ class Action:
 
     # ------------------------------------------------------------------ text
     def __str__(self) -> str:
-        return self.text()
+        return self._text
 
     def text(self, card: Callable[[int], str] = _shown) -> str:
         """The canonical text; ``card`` writes each card number (the card sent or played,
