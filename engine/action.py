@@ -65,21 +65,25 @@ class Action:
     picks: tuple[int, ...] = ()
     options: tuple[str, ...] = ()
     face: str = ""
-    _text: str = field(init=False, repr=False, default="")
+    canonical: str = field(init=False, repr=False, default="")
     """The canonical text, computed once: two actions are the same action exactly when
     their canonical texts are equal, so equality and hashing use it (fast, and legal-list
     membership is checked at every decision)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_text", self.text())
+        object.__setattr__(self, "canonical", self.text())
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Action):
-            return self._text == other._text
+            return self.canonical == other.canonical
+        if isinstance(other, str):
+            # Always a bug: the text form is ``str(action)``, a value is read with
+            # ``engine.notation.parse`` (and mypy's strict equality skips custom __eq__).
+            raise TypeError(f"comparing the action {self.canonical!r} with the text {other!r}")
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._text)
+        return hash(self.canonical)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -99,7 +103,7 @@ class Action:
 
     # ------------------------------------------------------------------ text
     def __str__(self) -> str:
-        return self._text
+        return self.canonical
 
     def text(self, card: Callable[[int], str] = _shown) -> str:
         """The canonical text; ``card`` writes each card number (the card sent or played,

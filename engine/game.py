@@ -21,6 +21,7 @@ from engine.action import Action
 from engine.determinize import determinize
 from engine.errors import IllegalAction, NotationError
 from engine.kinds import PromptKind
+from engine.notation import CACHE as READ
 from engine.notation import parse
 from engine.observation import IDENTITY, LastPieces, PublicView, build_observation
 from engine.positions import zone_counts
@@ -229,7 +230,9 @@ class Game:
         number, cached_seat, actions = self._legal_cache
         if number == p.number and cached_seat == seat:
             return actions
-        actions = [a if isinstance(a, Action) else parse(a) for a in self.ruleset.legal_for(self, p)]
+        read = READ.get
+        actions = [a if a.__class__ is Action else (read(a) or parse(a))  # type: ignore[arg-type]
+                   for a in self.ruleset.legal_for(self, p)]
         self._legal_cache = (p.number, seat, actions)
         return actions
 
@@ -241,7 +244,7 @@ class Game:
             return ()
         number, cached_seat, texts = self._legal_text
         if number != p.number or cached_seat != seat:
-            texts = tuple(map(str, self._legal_now(seat)))
+            texts = tuple([a.canonical for a in self._legal_now(seat)])
             self._legal_text = (p.number, seat, texts)
         return texts
 
@@ -294,22 +297,28 @@ class Game:
                 raise IllegalAction(f"seat {seat} cannot {action.strip()!r} now ({p.kind}): {e}", list(legal)) from None
         else:
             act = action
-        if act not in legal:
-            expanded = self._expand(act, legal)
-            if expanded is None:
-                raise IllegalAction(f"seat {seat} cannot {str(action).strip()!r} now ({p.kind})", list(legal))
-            for one in expanded:
-                self.apply(seat, one)
-            return
+        for one in legal:  # identity first: the legal list's own values (and parse's cache) are shared
+            if one is act:
+                break
+        else:
+            if act in legal:
+                act = legal[legal.index(act)]
+            else:
+                expanded = self._expand(act, legal)
+                if expanded is None:
+                    raise IllegalAction(f"seat {seat} cannot {str(action).strip()!r} now ({p.kind})", list(legal))
+                for one in expanded:
+                    self.apply(seat, one)
+                return
         self.history.append((seat, act))
-        canon = str(act)
+        canon = act.canonical
         hidden = self.ruleset.hidden_action(self, seat, act)
         if hidden is None:
             self.log("action", seat, f"{seat}: {canon}")
         else:
             audience, public = hidden
             self.log("action", seat, f"{seat}: {canon}", audience=audience, public=f"{seat}: {public}")
-        st.stack[-1].answer = canon
+        st.stack[-1].answer = act
         st.prompt = None
         self._run()
 

@@ -22,7 +22,7 @@ ARROWS = ("left", "right")
 FACES = ("exposed", "hidden")
 
 #: Canonical lines already read (legal actions repeat across decisions and games).
-_CACHE: dict[str, Action] = {}
+CACHE: dict[str, Action] = {}
 _CACHE_MAX = 200_000
 
 
@@ -56,12 +56,12 @@ def parse(text: str, code_aliases: Mapping[str, str] | None = None) -> Action:
     ignored; options may come in any order; ``code`` words are resolved through
     ``code_aliases``. Raises :class:`engine.errors.NotationError` for a line that is not
     an action (legality is the game's business)."""
-    hit = _CACHE.get(text)
+    hit = CACHE.get(text)
     if hit is not None:
         return hit
     action = _parse(text, code_aliases or {})
-    if len(_CACHE) < _CACHE_MAX:
-        _CACHE[text] = action
+    if len(CACHE) < _CACHE_MAX:
+        CACHE[text] = action
     return action
 
 

@@ -36,7 +36,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 from google.protobuf.message import Message
 
+from engine.action import Action
 from engine.marks import placed as characters_placed
+from engine.notation import parse
 from engine.state import Item
 from engine.text import fill as fill_text
 from engine.wire import delimited, key, packed
@@ -182,8 +184,20 @@ def _number(number: int) -> game_pb2.Observation:
     return obs
 
 
+def action_message(a: Action) -> game_pb2.Action:
+    """``a`` as a ``fengsheng.v1.Action``: its text and its typed fields."""
+    msg = game_pb2.Action(text=a.canonical, kind=a.kind, card=a.card, pile=a.pile, skill=a.skill, to=a.to, on=a.on,
+                          chain=a.chain, cards=a.cards, mode=a.mode, arrow=a.arrow, code=a.code, alt=a.alt,
+                          picks=a.picks, options=a.options, face=a.face)
+    if a.lock >= 0:
+        msg.lock = a.lock
+    return msg
+
+
 def _legal(actions: tuple[str, ...]) -> game_pb2.Observation:
-    return game_pb2.Observation(legal_actions=actions)
+    # the texts are the canonical forms of this decision's legal actions: read from the
+    # notation's cache, not parsed again
+    return game_pb2.Observation(legal_actions=actions, legal=[action_message(parse(t)) for t in actions])
 
 
 HEAD, VIEWER, SEAT_CORE, OPTIONS = Pieces(_head), Pieces(_viewer), Pieces(_seat_core), Pieces(_options)

@@ -92,18 +92,18 @@ def _playout(g: Game, seat: int, depth: int, rng: random.Random) -> float:
         if p is None:
             break
         legal = g.legal_actions(p.seat)
-        action: Action | str
+        action: Action
         if len(legal) == 1:
             action = legal[0]
         elif p.kind in QUIET_KINDS and PASS in legal:
             action = PASS  # v2 passes at ~99% of these (bench/bots.py play); no view to build
         else:
-            action = heuristic_v2_bot(g.observation(p.seat), [str(a) for a in legal], rng)
+            action = heuristic_v2_bot(g.observation(p.seat), legal, rng)
         g.apply(p.seat, action)
     return evaluate(g, seat)
 
 
-def _candidates(legal: list[str], first: str, limit: int, rng: random.Random) -> list[str]:
+def _candidates(legal: list[Action], first: Action, limit: int, rng: random.Random) -> list[Action]:
     rest = [a for a in legal if a != first]
     rng.shuffle(rest)
     return [first, *rest[:max(0, limit - 1)]]
@@ -111,13 +111,13 @@ def _candidates(legal: list[str], first: str, limit: int, rng: random.Random) ->
 
 def search(game: Game, seat: int, rng: random.Random, *, config: SearchConfig = SearchConfig(),
            belief: Belief | None = None, events: Sequence[Any] | None = None,
-           observation: game_pb2.Observation | None = None) -> tuple[str, dict[str, Any]]:
+           observation: game_pb2.Observation | None = None) -> tuple[Action, dict[str, Any]]:
     """The action for ``seat`` at ``game``'s open decision and the search's statistics.
 
     ``game`` is read only through :func:`~engine.determinize.determinize` for ``seat``; it
     may itself be a determinization (the engine service sends one to the bot workers).
     ``events`` are the events the seat saw (default: the game's own log, seat's view)."""
-    legal = [str(a) for a in game.legal_actions(seat)]
+    legal = game.legal_actions(seat)
     if not legal:
         raise IllegalAction(f"seat {seat} has no decision to take")
     obs = observation if observation is not None else game.observation(seat)
@@ -171,11 +171,11 @@ class SearchBot:
     def __init__(self, config: SearchConfig = SearchConfig()) -> None:
         self.config = config
 
-    def __call__(self, observation: game_pb2.Observation, legal: Sequence[Action | str], rng: random.Random) -> str:
+    def __call__(self, observation: game_pb2.Observation, legal: Sequence[Action], rng: random.Random) -> Action:
         return heuristic_v2_bot(observation, legal, rng)
 
     def decide(self, game: Game, seat: int, rng: random.Random, *, budget_ms: float | None = None,
-               events: Sequence[Any] | None = None, observation: game_pb2.Observation | None = None) -> str:
+               events: Sequence[Any] | None = None, observation: game_pb2.Observation | None = None) -> Action:
         """Search ``seat``'s open decision of ``game`` (see :func:`search`)."""
         config = self.config
         if budget_ms is not None:

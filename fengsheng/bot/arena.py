@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from engine import Game, IllegalAction
 from engine.bots import POLICIES
+from engine.notation import parse
 from engine.rulesets import RULESET_IDS, get_ruleset
 from fengsheng.bot.client import Decide, ask, full_observation
 from fengsheng.v1 import game_pb2
@@ -134,7 +135,7 @@ def load(spec: str) -> Decide:
 
 def _policy_decide(name: str, rng: random.Random) -> Callable[[game_pb2.Observation, list[str]], str]:
     policy = POLICIES[name]
-    return lambda observation, legal: policy(observation, legal, rng)
+    return lambda observation, legal: str(policy(observation, [parse(a) for a in legal], rng))
 
 
 def play_one(decide: Decide, opponents: Sequence[str], seat: int, players: int, seed: int, *,

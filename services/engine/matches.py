@@ -45,6 +45,7 @@ from typing import Any
 from engine import Game, IllegalAction
 from engine.determinize import determinize
 from engine.errors import SetupError
+from engine.observation import action_message
 from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
@@ -744,6 +745,7 @@ def _legal(game: Game, seat: int) -> es.LegalActions:
     out = es.LegalActions(decision=game.decision_number, seat_to_act=p.seat if p else -1)
     if p is not None and seat == p.seat:
         out.actions.extend(game.legal_texts(seat))
+        out.legal.extend(action_message(a) for a in game.legal_actions(seat))
         out.default_action = str(game.default_action(seat))
     return out
 

@@ -65,7 +65,7 @@ def play(policies: Sequence[str], seed: int, *, ruleset: str = "return") -> tupl
         assert p is not None
         legal = game.legal_actions(p.seat)
         obs = _EMPTY if policies[p.seat] in _BLIND else game.observation(p.seat)
-        game.apply(p.seat, fns[p.seat](obs, [str(a) for a in legal], rng))
+        game.apply(p.seat, fns[p.seat](obs, legal, rng))
     outcome = game.outcome
     assert outcome is not None
     # every seat's true identity, living losers' too (all are public at game end)

@@ -21,7 +21,7 @@ def test_policy_always_answers_a_legal_action(name: str) -> None:
             p = game.pending
             if p is None:
                 break
-            legal = list(game.legal_texts(p.seat))
+            legal = game.legal_actions(p.seat)
             action = policy(game.observation(p.seat), legal, rng)
             assert action in legal
             game.apply(p.seat, action)

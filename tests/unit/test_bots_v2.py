@@ -26,7 +26,7 @@ def _play(policies: list[object], seed: int, ruleset: str = "return", *, charact
         p = game.pending
         if p is None:
             break
-        legal = list(game.legal_texts(p.seat))
+        legal = game.legal_actions(p.seat)
         action = policies[p.seat](game.observation(p.seat), legal, rng)  # type: ignore[operator]
         assert action in legal, (p.kind, action, legal)
         game.apply(p.seat, action)

@@ -54,7 +54,7 @@ def test_a_search_seat_plays_a_whole_game(ruleset: str) -> None:
     g = Game.new(ruleset=ruleset, players=5, seed=3)
     rng = random.Random(2)
     while (p := g.pending) is not None:
-        legal = list(g.legal_texts(p.seat))
+        legal = g.legal_actions(p.seat)
         action = fast.decide(g, 0, rng) if p.seat == 0 else POLICIES["v2"](g.observation(p.seat), legal, rng)
         assert action in legal
         g.apply(p.seat, action)

@@ -84,16 +84,14 @@ class Skill:
         """The ``skill ID …`` actions ``seat`` may take now when holding priority."""
         return []
 
-    def declare(self, g: Game, seat: int, opts: dict[str, str]) -> Item:
+    def declare(self, g: Game, seat: int, action: Action) -> Item:
         """The chain item for ``skill ID …`` (flip skills turn the character face up here)."""
         item = Item(kind="skill", user=seat, code=self.id)
-        if "to" in opts:
-            item.target = int(opts["to"].split(",")[0])
-            item.targets = [int(x) for x in opts["to"].split(",")]
-        if "cards" in opts:
-            item.cards = [int(x) for x in opts["cards"].split(",")]
-        if "on" in opts:
-            item.on = int(opts["on"])
+        if action.to:
+            item.target = action.to[0]
+            item.targets = list(action.to)
+        item.cards = list(action.cards)
+        item.on = action.on
         if self.kind == "flip":
             flip(g, seat, up=True)
         return item
@@ -318,10 +316,11 @@ def fire(g: Game, event: TriggerEvent, seat: int, *, item: Item | None = None, c
     info = Frame(event, seat=seat, card=item.card if item is not None else 0, cards=list(cards or []),
                  order=list(order or []), text=text,
                  index=next((i for i, it in enumerate(st.chain) if it is item), -1))
+    # An item's event carries its function (or skill id) in ``text`` (no caller passes both).
     if item is not None and item.kind == "skill":
-        info.answer = item.code
+        info.text = item.code
     elif item is not None:
-        info.answer = item.kind
+        info.text = item.kind
         if item.target >= 0:
             info.order = [item.user, item.target]
         else:

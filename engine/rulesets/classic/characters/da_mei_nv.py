@@ -31,7 +31,7 @@ def put_back(g: Game, fr: Frame, what: str) -> bool:
         g.ask(fr.seat, "choose", f"{what}: put one hand card on the pile top",
               [f"choose {c}" for c in sorted(set(me.hand))])
         return False
-    card = int(fr.answer.split()[1])
+    card = fr.given().pick
     st.stack.pop()
     me.hand.remove(card)
     st.pile.append(card)
@@ -94,8 +94,8 @@ class AiQing(Skill):
             return []
         return [f"skill {self.id} cards {a},{b}" for a, b in combinations(fake_intel_on_table(g), 2)]
 
-    def declare(self, g: Game, seat: int, opts: dict[str, str]) -> Item:
-        item = super().declare(g, seat, opts)
+    def declare(self, g: Game, seat: int, action: Action) -> Item:
+        item = super().declare(g, seat, action)
         s = g.state.seats[seat]
         marks.add(g.state, marks.once(self.id, seat))
         s.identity_revealed = True

@@ -35,9 +35,9 @@ class JingJue(Skill):
             return []
         return [f"skill {self.id}"] + [f"skill {self.id} on {it.card}" for it in waiting if visible_card(g, seat, it)]
 
-    def declare(self, g: Game, seat: int, opts: dict[str, str]) -> Item:
+    def declare(self, g: Game, seat: int, action: Action) -> Item:
         newest = waiting_cards(g)[-1].card
-        item = super().declare(g, seat, opts)
+        item = super().declare(g, seat, action)
         if not item.on:
             item.on = newest
         return item

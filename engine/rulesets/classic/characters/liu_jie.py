@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action
+from engine.action import PASS, Action
 from engine.state import Frame
 
 from ..kinds import SkillKind
@@ -36,7 +36,7 @@ class KaoWen(Skill):
     kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
-        if (event == "used_on" and fr.answer == "probe" and fr.order[:1] == [seat] and fr.seat >= 0
+        if (event == "used_on" and fr.text == "probe" and fr.order[:1] == [seat] and fr.seat >= 0
                 and g.state.seats[fr.seat].hand):
             return Frame("skill_step", seat=seat, text=self.id, order=[fr.seat])
         return None
@@ -51,7 +51,7 @@ class KaoWen(Skill):
             ask_trigger(g, fr, [f"skill {self.id} to {victim}"], f"拷问: take a random hand card of seat {victim}?")
             return
         st.stack.pop()
-        if fr.answer == "pass":
+        if fr.answer == PASS:
             return
         g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
         take_random(g, fr.seat, victim, "拷问")
@@ -89,12 +89,12 @@ class SouQu(Skill):
             ask_trigger(g, fr, [f"skill {self.id} cards {fr.card}", f"skill {self.id} to {fr.seat} cards {fr.card}"],
                         "搜取: take the card into your hand or as your intel?")
             return
-        words = fr.answer.split()
+        act = fr.given()
         st.stack.pop()
-        if words[0] == "pass" or fr.card not in dead.hand:
+        if act.kind == "pass" or fr.card not in dead.hand:
             return
         dead.hand.remove(fr.card)
-        if words[2] == "to":
+        if act.to:
             g.place_intel(fr.seat, [fr.card], [fr.seat], cause=self.id)
         else:
             st.seats[fr.seat].hand.append(fr.card)

@@ -35,7 +35,7 @@ class MinRui(Skill):
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         """Log a 锁定 used in another player's turn as a use of 敏锐 (simulate summary)."""
-        if event == "card_used" and fr.answer == "lock" and fr.order[:1] == [seat] and g.state.turn != seat:
+        if event == "card_used" and fr.text == "lock" and fr.order[:1] == [seat] and g.state.turn != seat:
             g.log("skill", seat, f"seat {seat} uses {self.id}")
         return None
 
@@ -50,7 +50,7 @@ class LianDong(Skill):
     kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
-        if event == "used_on" and fr.answer == "lock" and fr.order[:1] == [seat]:
+        if event == "used_on" and fr.text == "lock" and fr.order[:1] == [seat]:
             return Frame("skill_step", seat=seat, text=self.id)
         return None
 
@@ -77,9 +77,9 @@ def give_step(g: Game, fr: Frame, skill: str, *, draw: int, to_self: bool, text:
             return
         g.ask(fr.seat, "choose", text, [f"choose {c} to {s}" for c in sorted(set(me.hand)) for s in targets])
         return
-    words = fr.answer.split()
+    act = fr.given()
     st.stack.pop()
-    card, to = int(words[1]), int(words[3])
+    card, to = act.pick, act.target
     if to == fr.seat:
         g.log("give", fr.seat, f"seat {fr.seat} keeps its cards ({skill})")
         return

@@ -62,8 +62,8 @@ class ShouMai(Skill):
         them = st.seats[target]
         if fr.stage == 0:
             if fr.answer:
-                fr.cards.append(int(fr.answer.split()[1]))
-                fr.answer = ""
+                fr.cards.append(fr.answer.pick)
+                fr.answer = None
             if len(fr.cards) < PRICE:
                 left = list(me.hand)
                 for c in fr.cards:
@@ -85,7 +85,7 @@ class ShouMai(Skill):
             g.ask(fr.seat, "choose", f"收买: take an intel of seat {target}",
                   [f"choose {m}" for m in sorted(set(them.intel))])
             return
-        card = int(fr.answer.split()[1])
+        card = fr.given().pick
         st.stack.pop()
         them.intel.remove(card)
         g.log("move", target, f"seat {target}'s intel {card} goes to seat {fr.seat} (收买)", cards=(card,))

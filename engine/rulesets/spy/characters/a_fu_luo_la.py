@@ -23,7 +23,7 @@ class MiaoShou(Skill):
     kind = "contest"
     flip = True
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         st = g.state
         t = st.transit
         if t is None:
@@ -38,8 +38,8 @@ class MiaoShou(Skill):
         t = st.transit
         assert t is not None
         if fr.answer:
-            pick = int(fr.answer.split()[1])
-            fr.answer = ""
+            pick = fr.answer.pick
+            fr.answer = None
             if fr.stage == 0:
                 fr.index = pick
                 hand = sorted(st.seats[pick].hand)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import PASS, Action
 from engine.state import Frame
 
 from ..cards import give
@@ -28,7 +28,7 @@ class BoAi(Skill):
     zh = "博爱"
     kind = "main"
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         g.draw(seat, 1)
         g.push(Frame("spy_card", seat=seat, text=self.id))
 
@@ -36,10 +36,10 @@ class BoAi(Skill):
         st = g.state
         if fr.answer:
             st.stack.pop()
-            if fr.answer != "pass":
-                words = fr.answer.split()
-                target = int(words[3])
-                give(g, fr.seat, target, [int(words[1])])
+            if fr.answer != PASS:
+                act = fr.given()
+                target = act.target
+                give(g, fr.seat, target, [act.pick])
                 if female(g, target):
                     g.draw(fr.seat, 1)
             return

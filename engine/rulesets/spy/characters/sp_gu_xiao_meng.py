@@ -22,7 +22,7 @@ class JiBan(Skill):
     zh = "羁绊"
     kind = "main"
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         g.draw(seat, 2)
         g.push(Frame("spy_card", seat=seat, text=self.id))
 
@@ -30,15 +30,15 @@ class JiBan(Skill):
         st = g.state
         hand = sorted(st.seats[fr.seat].hand)
         if fr.answer:
-            words = fr.answer.split()
-            fr.answer = ""
-            if words[0] == "pass":
+            act = fr.answer
+            fr.answer = None
+            if act.kind == "pass":
                 st.stack.pop()
                 return
             if fr.stage == 0:
-                fr.index = int(words[3])
+                fr.index = act.target
                 fr.stage = 1
-            give(g, fr.seat, fr.index, [int(words[1])])
+            give(g, fr.seat, fr.index, [act.pick])
             hand = sorted(st.seats[fr.seat].hand)
         if fr.stage == 0:
             others = [s for s in g.living() if s != fr.seat]
