@@ -137,21 +137,10 @@ class Action:
                 out += f" lock {self.lock}"
             return out
         if k == "skill":
-            out = f"skill {self.skill}"
-            if self.skill in TARGET_LAST:
-                if self.cards:
-                    out += f" cards {','.join(map(card, self.cards))}"
-                if self.on:
-                    out += f" on {card(self.on)}"
-                if self.to:
-                    out += f" to {_seats(self.to)}"
-            else:
-                if self.to:
-                    out += f" to {_seats(self.to)}"
-                if self.cards:
-                    out += f" cards {','.join(map(card, self.cards))}"
-                if self.on:
-                    out += f" on {card(self.on)}"
+            target = f" to {_seats(self.to)}" if self.to else ""
+            named = (f" cards {','.join(map(card, self.cards))}" if self.cards else "") + (
+                f" on {card(self.on)}" if self.on else "")
+            out = f"skill {self.skill}" + (named + target if self.skill in TARGET_LAST else target + named)
             if self.options:
                 out += f" choose {','.join(self.options)}"
             return out

@@ -62,13 +62,13 @@ class DuJi(Skill):
                 g.ask(fr.seat, "choose", "毒计: take the black cards, or let their drawers place them",
                       ["choose take", *(f"choose {s}" for s in fr.order)])
                 return
-            pick = fr.answer.option or str(fr.answer.pick)
+            pick = fr.answer
             fr.answer = None
-            if pick == "take":
+            if pick.option == "take":
                 st.stack.pop()
                 g.log("take", fr.seat, f"seat {fr.seat} takes {' '.join(map(str, fr.cards))}", cards=tuple(fr.cards))
                 return
-            first = int(pick)
+            first = pick.pick
             if fr.order[0] != first:
                 fr.order.reverse()
                 fr.cards.reverse()
