@@ -87,6 +87,7 @@ SEATS_KEY = key(game_pb2.Observation, "seats")
 DISCARD_KEY = key(game_pb2.Observation, "discard")
 FACE_DOWN_KEY = key(game_pb2.Observation, "discard_face_down")
 INTEL_KEY = key(game_pb2.SeatView, "intel")
+LEGAL_VALUE_KEY = key(game_pb2.Observation, "legal")
 HAND_KEY = key(game_pb2.SeatView, "hand")
 
 
@@ -194,16 +195,22 @@ def action_message(a: Action) -> game_pb2.Action:
     return msg
 
 
-def _legal(actions: tuple[str, ...]) -> game_pb2.Observation:
-    # the texts are the canonical forms of this decision's legal actions: read from the
-    # notation's cache, not parsed again
-    return game_pb2.Observation(legal_actions=actions, legal=[action_message(parse(t)) for t in actions])
+def _action_piece(text: str) -> bytes:
+    # ``text`` is the canonical form of a legal action: read from the notation's cache
+    return delimited(LEGAL_VALUE_KEY, action_message(parse(text)).SerializeToString())
+
+
+def _legal(actions: tuple[str, ...]) -> bytes:
+    """``legal_actions`` and ``legal`` (the same actions as values, each built once while
+    kept: :data:`ACTION`)."""
+    return game_pb2.Observation(legal_actions=actions).SerializeToString() + b"".join(
+        [ACTION[t,] for t in actions])
 
 
 HEAD, VIEWER, SEAT_CORE, OPTIONS = Pieces(_head), Pieces(_viewer), Pieces(_seat_core), Pieces(_options)
 SEAT = Pieces(_public_seat)
 TRANSIT, CHAIN_ITEM, PENDING = Pieces(_transit), Pieces(_chain_item), Pieces(_pending)
-NUMBER, LEGAL = Pieces(_number), Pieces(_legal)
+NUMBER, LEGAL, ACTION = Pieces(_number), Pieces(_legal), Pieces(_action_piece)
 
 
 @dataclass(slots=True)
