@@ -74,7 +74,7 @@ class BotClient:
 
     def __post_init__(self) -> None:
         if not self.token:
-            raise BotError("a bot needs its API token (POST /api/bots on the gateway)")
+            raise BotError("a bot needs its API token (POST /api/bots on the gateway, with its owner's player token)")
         if not self.address:
             self.address = os.environ.get("FENGSHENG_BOT_ADDR", "") or grpc_address(self.url or "http://127.0.0.1:8000")
 
@@ -434,9 +434,12 @@ def _error(e: bs.BotError, client: BotClient, state: _Session, join_later: Calla
         state.join_attempts += 1
 
 
-def decide_with(policy: Callable[..., str], seed: Any = None) -> Decide:
-    """Wrap an ``(observation, legal, rng)`` policy (``engine.bots``) as a ``decide``."""
+def decide_with(policy: Callable[..., Any], seed: Any = None) -> Decide:
+    """Wrap an ``(observation, legal, rng)`` policy (``engine.bots``: it takes and returns
+    :class:`engine.Action` values) as a ``decide``, which speaks the wire's text."""
     import random
 
+    from engine.notation import parse
+
     rng = random.Random(seed)
-    return lambda observation, legal_actions: policy(observation, legal_actions, rng)
+    return lambda observation, legal_actions: str(policy(observation, [parse(a) for a in legal_actions], rng))
