@@ -98,6 +98,8 @@ async def stream(websocket: WebSocket, svc: Services, match_id: str, grant: Seat
                     "template": pending.template,
                     "args": dict(pending.args),
                     "legal_actions": list(view.legal_actions),
+                    # the same actions as values (docs/protocol.md "Actions as values")
+                    "legal": [to_dict(a) for a in view.legal],
                 }
             )
 
@@ -106,7 +108,7 @@ async def stream(websocket: WebSocket, svc: Services, match_id: str, grant: Seat
                 return
             legal = await svc.engine.legal_actions(match_id, seat)
             if legal.decision == pending.number and legal.seat_to_act == seat:
-                view = game_pb2.Observation(pending=pending, legal_actions=legal.actions)
+                view = game_pb2.Observation(pending=pending, legal_actions=legal.actions, legal=legal.legal)
                 await prompt(view)
 
         await prompt(observation)

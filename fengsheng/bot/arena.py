@@ -31,6 +31,7 @@ from typing import Protocol
 
 from engine import Game, IllegalAction
 from engine.bots import POLICIES
+from engine.notation import parse
 from engine.rulesets import RULESET_IDS, get_ruleset
 from fengsheng.v1 import game_pb2
 from fengsheng_bot.client import Decide, ask, full_observation
@@ -136,7 +137,7 @@ def load(spec: str) -> Decide:
 
 def _policy_decide(name: str, rng: random.Random) -> Callable[[game_pb2.Observation, list[str]], str]:
     policy = POLICIES[name]
-    return lambda observation, legal: policy(observation, legal, rng)
+    return lambda observation, legal: str(policy(observation, [parse(a) for a in legal], rng))
 
 
 @dataclass
@@ -216,7 +217,7 @@ def play_one(author: Decide | AuthorSeat, opponents: Sequence[str], seat: int, p
     while not game.is_over:
         p = game.pending
         assert p is not None
-        legal = game.legal_actions(p.seat)
+        legal = list(game.legal_texts(p.seat))
         if p.seat != seat:
             game.apply(p.seat, others[p.seat](game.observation(p.seat), legal))
             continue

@@ -82,16 +82,18 @@ class ListLegalActionsRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class LegalActions(_message.Message):
-    __slots__ = ("decision", "seat_to_act", "actions", "default_action")
+    __slots__ = ("decision", "seat_to_act", "actions", "default_action", "legal")
     DECISION_FIELD_NUMBER: _ClassVar[int]
     SEAT_TO_ACT_FIELD_NUMBER: _ClassVar[int]
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_ACTION_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
     decision: int
     seat_to_act: int
     actions: _containers.RepeatedScalarFieldContainer[str]
     default_action: str
-    def __init__(self, decision: _Optional[int] = ..., seat_to_act: _Optional[int] = ..., actions: _Optional[_Iterable[str]] = ..., default_action: _Optional[str] = ...) -> None: ...
+    legal: _containers.RepeatedCompositeFieldContainer[_game_pb2.Action]
+    def __init__(self, decision: _Optional[int] = ..., seat_to_act: _Optional[int] = ..., actions: _Optional[_Iterable[str]] = ..., default_action: _Optional[str] = ..., legal: _Optional[_Iterable[_Union[_game_pb2.Action, _Mapping]]] = ...) -> None: ...
 
 class ActRequest(_message.Message):
     __slots__ = ("match_id", "seat", "decision", "action", "origin", "use_default", "want_next_legal", "play_next_bot", "want_observation")

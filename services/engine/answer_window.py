@@ -46,9 +46,12 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.action import PASS as PASS_ACTION
+from engine.action import Action
 from services.bot_timing import Pace, ms_setting
 
 DEFAULT_WINDOW_MS = 1000.0
@@ -109,13 +112,14 @@ class AnswerWindow:
         return 1000.0 * Pace(think_ms=self.window_ms, jitter_ms=self.jitter_ms).hold_s(_WINDOW)
 
     @staticmethod
-    def pass_only(legal: list[str]) -> bool:
+    def pass_only(legal: Sequence[Action]) -> bool:
         """Whether a decision with these legal actions holds no real choice.
 
-        >>> AnswerWindow.pass_only(["pass"]), AnswerWindow.pass_only(["pass", "play 3"])
+        >>> from engine.notation import parse as p
+        >>> AnswerWindow.pass_only([p("pass")]), AnswerWindow.pass_only([p("pass"), p("play 3")])
         (True, False)
         """
-        return len(legal) == 1 and legal[0] == PASS
+        return len(legal) == 1 and legal[0] == PASS_ACTION
 
     async def open(self, redis: Any, match_id: str, decision: int) -> int:
         """The epoch ms at which ``decision``'s window ends: drawn now the first time it is

@@ -47,6 +47,7 @@ from engine import Game, IllegalAction
 from engine.determinize import determinize
 from engine.errors import SetupError
 from engine.game import Pending
+from engine.observation import action_message
 from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
@@ -398,13 +399,13 @@ class MatchService:
                 try:
                     self._validate(m, seat, decision, action)
                     if use_default:
-                        action = game.default_action(seat)
+                        action = str(game.default_action(seat))
                     if not action.strip() or len(action) > MAX_ACTION_LEN or not action.isprintable():
                         raise BadRequest(
                             f"malformed action {action[:MAX_ACTION_LEN]!r}",
                             decision=decision,
                             seat_to_act=seat,
-                            legal=game.legal_actions(seat),
+                            legal=list(game.legal_texts(seat)),
                         )
                     n_hist, n_events = len(game.history), len(game.events)
                     try:
@@ -414,7 +415,7 @@ class MatchService:
                             str(exc),
                             decision=decision,
                             seat_to_act=seat,
-                            legal=exc.legal or game.legal_actions(seat),
+                            legal=[str(a) for a in exc.legal] or list(game.legal_texts(seat)),
                         ) from exc
                     except Exception:  # an engine bug: the game may be half-changed
                         self._cache.pop(match_id, None)
@@ -465,7 +466,7 @@ class MatchService:
                     version=m.version,
                     pending=pending,
                     outcome=outcome.to_proto() if outcome else None,
-                    applied=[a for _, a in game.history[n_hist:]],
+                    applied=[str(a) for _, a in game.history[n_hist:]],
                     next_legal=_legal(game, game.pending.seat if game.pending else -1) if want_next_legal else None,
                     next_bot=bot_turn(game, m.settings) if chained else None,
                     observation=game.observation(seat) if want_observation else None,
@@ -486,7 +487,7 @@ class MatchService:
         decision now open (``pending``, built once: the caller answers with it too);
         ``lease_until_ms``: that decision is leased to the caller (``MatchStore.commit``)."""
         game = m.game
-        entries = [HistoryEntry(decision + i, s, origin, a) for i, (s, a) in enumerate(game.history[n_hist:])]
+        entries = [HistoryEntry(decision + i, s, origin, str(a)) for i, (s, a) in enumerate(game.history[n_hist:])]
         outcome = game.outcome
         now_ms = int(time.time() * 1000)
         since = m.since_snapshot + len(entries)
@@ -871,8 +872,9 @@ def _legal(game: Game, seat: int) -> es.LegalActions:
     p = game.pending
     out = es.LegalActions(decision=game.decision_number, seat_to_act=p.seat if p else -1)
     if p is not None and seat == p.seat:
-        out.actions.extend(game.legal_actions(seat))
-        out.default_action = game.default_action(seat)
+        out.actions.extend(game.legal_texts(seat))
+        out.legal.extend(action_message(a) for a in game.legal_actions(seat))
+        out.default_action = str(game.default_action(seat))
     return out
 
 

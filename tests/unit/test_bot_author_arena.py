@@ -64,7 +64,7 @@ def test_decide_sees_its_seats_whole_event_history_as_online(ruleset: str, monke
         # exactly every event the seat may see so far: public ones and its own private ones
         assert list(observation.events) == list(game.observation(seat, include_events=True).events)
         assert all(not e.audience or seat in e.audience for e in observation.events)
-        assert legal == game.legal_actions(seat)
+        assert legal == list(game.legal_texts(seat))
         checked["decisions"] += 1
         checked["others"] += sum(1 for e in observation.events if e.seat != seat)
         return heuristic_decide(observation, legal)

@@ -112,7 +112,7 @@ def test_character_choice_comes_before_the_identities() -> None:
     while game.pending is not None and game.pending.kind == "character":
         seat = game.pending.seat
         legal = game.legal_actions(seat)
-        assert all(a.startswith("choose ") for a in legal)
+        assert all(a.kind == "choose" for a in legal)
         game.apply(seat, legal[0])
     seats = game.state.seats
     assert all(s.identity in ("latent", "military", "bystander") for s in seats)

@@ -83,7 +83,7 @@ def test_determinized_games_play_to_the_end(ruleset: str) -> None:
     for g in positions(ruleset, 40, seed=23):
         seat = g.pending.seat if g.pending else 0
         d = g.determinize(seat, rng)
-        assert sorted(d.legal_actions(seat)) == sorted(g.legal_actions(seat))
+        assert sorted(map(str, d.legal_actions(seat))) == sorted(map(str, g.legal_actions(seat)))
         while (p := d.pending) is not None:
             d.apply(p.seat, rng.choice(d.legal_actions(p.seat)))
         assert d.is_over

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.marks import add, find
 from engine.state import Frame
 
@@ -33,14 +34,13 @@ class JiangHuLing(Skill):
         intel = st.seats[kw["seat"]].intel
         return [f"skill {self.id} on {m}" for m in sorted(intel) if colors & set(deck.colors(m))]
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
         st = g.state
-        words = action.split()
-        if words[2] == "choose":
-            add(st, Declared(fr.seat, words[3]))
-            g.log("declare", fr.seat, f"seat {fr.seat} declares {words[3]}")
+        if action.options:
+            add(st, Declared(fr.seat, action.option))
+            g.log("declare", fr.seat, f"seat {fr.seat} declares {action.option}")
             return
-        m = int(words[3])
+        m = action.on
         st.seats[fr.index].intel.remove(m)
         g.discard_card(m)
         g.log("discard", fr.seat, f"seat {fr.seat} discards the intel {m}", cards=(m,))

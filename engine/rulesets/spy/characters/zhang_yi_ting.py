@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.marks import add
 from engine.state import Frame
 
@@ -31,10 +32,10 @@ class QiangLing(Skill):
         return ([f"skill {self.id} choose {n}" for n in names]
                 + [f"skill {self.id} choose {a},{b}" for a, b in combinations(names, 2)])
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
-        for name in action.split()[-1].split(","):
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
+        for name in action.options:
             add(g.state, Barred(name))
-        g.log("barred", fr.seat, f"seat {fr.seat} bars {action.split()[-1]} this turn")
+        g.log("barred", fr.seat, f"seat {fr.seat} bars {','.join(action.options)} this turn")
 
 
 SKILLS[QiangLing.id] = QiangLing()

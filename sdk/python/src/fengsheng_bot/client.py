@@ -440,9 +440,12 @@ def _error(e: bs.BotError, client: BotClient, state: _Session, join_later: Calla
         state.join_attempts += 1
 
 
-def decide_with(policy: Callable[..., str], seed: Any = None) -> Decide:
-    """Wrap an ``(observation, legal, rng)`` policy (``engine.bots``) as a ``decide``."""
+def decide_with(policy: Callable[..., Any], seed: Any = None) -> Decide:
+    """Wrap an ``(observation, legal, rng)`` policy (``engine.bots``: it takes and returns
+    :class:`engine.Action` values) as a ``decide``, which speaks the wire's text."""
     import random
 
+    from engine.notation import parse
+
     rng = random.Random(seed)
-    return lambda observation, legal_actions: policy(observation, legal_actions, rng)
+    return lambda observation, legal_actions: str(policy(observation, [parse(a) for a in legal_actions], rng))
