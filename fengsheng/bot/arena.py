@@ -226,7 +226,7 @@ def play_one(author: Decide | AuthorSeat, opponents: Sequence[str], seat: int, p
         pushed.events.extend(e.to_proto() for e in game.events[cursor:] if e.visible_to(seat))
         cursor = len(game.events)
         refused.clear()
-        player.turn(Turn(match_id, seat, p.number, pushed, list(legal), game.default_action(seat)), apply)
+        player.turn(Turn(match_id, seat, p.number, pushed, list(legal), str(game.default_action(seat))), apply)
         if report is not None:
             report.decisions += 1
             report.illegal += bool(refused)
