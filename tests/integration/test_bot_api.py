@@ -34,7 +34,7 @@ from fengsheng.bot import BotClient, BotError, run_bot
 from fengsheng.ratelimit import RedisTokenBucket
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import game_pb2
-from services.engine.store import HistoryEntry, events_key, history_key
+from services.engine.store import HistoryEntry, decode_write, events_key, history_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
 
@@ -89,10 +89,8 @@ class Platform:
     def stored_events(self, match_id: str) -> list[tuple[tuple[int, ...], bytes]]:
         """Every event of the match as stored: (audience, Event bytes), in order."""
         out = []
-        for _, fields in self.rdb.xrange(events_key(match_id)):
-            if b"ev" in fields:
-                aud = fields.get(b"a", b"")
-                out.append((tuple(int(x) for x in aud.split(b",")) if aud else (), canonical(fields[b"ev"])))
+        for eid, fields in self.rdb.xrange(events_key(match_id)):
+            out += [(e.audience, canonical(e.data)) for e in decode_write(eid.decode(), fields).events]
         return out
 
     def visible(self, match_id: str, seat: int) -> list[bytes]:
