@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -178,6 +179,12 @@ def test_grpc_decisions_carry_the_seats_events_and_answers_are_never_rate_limite
     for data in pushed:
         assert not stored[data] or seat in stored[data], game_pb2.Event.FromString(data)
     assert not set(pushed) & set(private_to_others)
+
+    # no stream id or cursor reaches a bot (docs/security.md, "Event ids"): no message holds
+    # one, and a deadline is the opening write's millisecond plus the turn timer (public)
+    assert not any(re.search(rb"\d{10,}-\d+", m.SerializeToString()) for m in bot.all)
+    write_ms = {int(eid.split(b"-")[0]) for eid, _ in p.rdb.xrange(events_key(match_id))}
+    assert all(d.deadline_ms - int(start.turn_timeout_s * 1000) in write_ms for d in decisions)
 
     # the whole visible history, on request (as after a reconnect)
     bot.client.events(match_id, seat)
