@@ -18,7 +18,7 @@ import random
 import grpc
 import pytest
 import redis
-from event_ids import stored_write_ids, writes_of
+from helpers.event_ids import stored_write_ids, writes_of
 
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc

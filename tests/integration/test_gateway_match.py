@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 import redis
-from event_ids import stored_write_ids, writes_of
+from helpers.event_ids import stored_write_ids, writes_of
 from helpers.gateway_procs import poll_json, start_gateway
 from helpers.processes import ServiceProcess
 from service_util import check_stream_and_history, stored
