@@ -12,6 +12,7 @@ store). Everything here is what the integration tests check against a real Redis
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -171,7 +172,24 @@ class FakeMatchStore:
         found = [(eid, f) for eid, f in m.events if _id_key(eid) > key or (including and _id_key(eid) == key)]
         return [decode_write(eid, dict(f)) for eid, f in found[:count]]
 
+    def pubsub(self) -> _Silent:
+        """A subscription that never delivers: watchers here poll (``watch_poll_s``)."""
+        return _Silent()
+
     async def close(self) -> None:
+        return None
+
+
+class _Silent:
+    """The subscription of :meth:`FakeMatchStore.pubsub`: no notification ever arrives."""
+
+    async def psubscribe(self, *patterns: str) -> None:
+        return None
+
+    async def get_message(self, timeout: float = 0.0) -> None:
+        await asyncio.sleep(timeout)
+
+    async def aclose(self) -> None:
         return None
 
 
