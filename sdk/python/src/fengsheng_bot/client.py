@@ -369,7 +369,7 @@ def full_observation(seen: list[game_pb2.Event], pushed: game_pb2.Observation) -
     ``events`` are only those since the seat's previous decision) with ``events`` replaced
     by the seat's whole history. ``seen`` (the events the seat saw before) is extended with
     the new ones in place. The online client and the offline arena
-    (:mod:`fengsheng.bot.arena`) both build ``decide``'s input here."""
+    (:mod:`fengsheng.bot.arena`, in the platform) both build ``decide``'s input here."""
     seen.extend(pushed.events)  # the events since the previous decision
     observation = game_pb2.Observation()
     observation.CopyFrom(pushed)
