@@ -81,6 +81,13 @@ class EngineServicer(es_grpc.EngineServiceServicer):
     ) -> game_pb2.Observation:
         return await self.service.observation(request.match_id, request.seat, include_events=request.include_events)
 
+    async def SetSeatOptions(
+        self, request: es.SeatOptionsRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> es.SeatOptions:
+        ask = await self.service.set_seat_options(request.match_id, request.seat,
+                                                  ask=request.options.ask_every_decision)  # fmt: skip
+        return es.SeatOptions(ask_every_decision=ask)
+
     async def ListLegalActions(
         self, request: es.ListLegalActionsRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> es.LegalActions:

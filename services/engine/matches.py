@@ -45,11 +45,13 @@ from typing import Any
 from engine import Game, IllegalAction
 from engine.determinize import determinize
 from engine.errors import SetupError
+from engine.game import Pending
 from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
 from services.bot_levels import policy_of_kind
-from services.engine import metrics, sweepers
+from services.engine import answer_window, metrics, sweepers
+from services.engine.answer_window import AnswerWindow
 from services.engine.notifier import Notifier
 from services.engine.rulesets import DEFAULT_RULESET, check_settings
 from services.engine.scheduler import NullScheduler, Scheduler, bot_countdown
@@ -79,8 +81,14 @@ MATCH_ID_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 MAX_ACTION_LEN = 200
 CAS_ATTEMPTS = 8
 #: origins of actions the platform takes for a seat (house bots, the turn timer, an away
-#: seat's stand-in): none of them means the seat's own player is there
-HOUSE_ORIGINS = frozenset({"bot", "timer", "away"})
+#: seat's stand-in, an auto-pass): none of them means the seat's own player is there
+HOUSE_ORIGINS = frozenset({"bot", "timer", "away", "auto"})
+#: seat kinds whose answers are held to the answer window (services/engine/answer_window.py):
+#: people's and outside bots' (the house bots keep their own pace, services/bot_timing.py)
+WINDOWED = frozenset({es.HUMAN, es.BOT_EXTERNAL})
+#: seat kinds whose pass-only decisions the engine answers (an outside bot is asked every
+#: decision, as the bot protocol says; its quick passes are held like anyone's)
+AUTO_PASSED = frozenset({es.HUMAN})
 #: the house policy that answers for an away seat
 AWAY_POLICY = "v2"
 
@@ -150,6 +158,9 @@ class MatchService:
     task_lease_s: float = field(default_factory=lambda: float(os.environ.get("FENGSHENG_TASK_LEASE_S") or 30))
     #: consecutive turn timeouts after which a seat is away (see the module docstring)
     away_after: int = field(default_factory=away_after_default)
+    #: the answer window of people's seats and auto-pass (services/engine/answer_window.py)
+    window: AnswerWindow = field(default_factory=AnswerWindow.from_env)
+    _auto_tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _cache: OrderedDict[str, CachedMatch] = field(default_factory=OrderedDict)
     _locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
     _notifier: Notifier | None = None
@@ -264,6 +275,8 @@ class MatchService:
         m, _ = await self._get(match_id)
         self._check_seat(m, seat, spectator=True)
         obs: game_pb2.Observation = m.game.observation(seat)
+        if await self._auto_answered(m, seat):
+            obs.ClearField("legal_actions")
         if include_events:  # the cached game holds no event log: the stream does
             after = ""
             while True:
@@ -289,7 +302,11 @@ class MatchService:
     async def legal_actions(self, match_id: str, seat: int) -> es.LegalActions:
         m, _ = await self._get(match_id)
         self._check_seat(m, seat, spectator=True)
-        return _legal(m.game, seat)
+        legal = _legal(m.game, seat)
+        if await self._auto_answered(m, seat):
+            legal.ClearField("actions")
+            legal.ClearField("default_action")
+        return legal
 
     async def replay(self, match_id: str) -> es.Replay:
         if not MATCH_ID_RE.match(match_id):
@@ -357,6 +374,8 @@ class MatchService:
         task for it but lease it to the caller and return its turn (:func:`bot_turn`)."""
         if use_default and action.strip():
             raise BadRequest("use_default with a non-empty action")
+        if origin not in HOUSE_ORIGINS:  # a person's answer: not before its window ends
+            await self._hold(match_id, seat, decision)
         lock = self._lock(match_id)
         async with lock:
             m, fresh = await self._get(match_id, check=False)
@@ -517,7 +536,9 @@ class MatchService:
         return misses is not None and int(misses) >= self.away_after
 
     def _task_for(self, game: Game, settings: es.MatchSettings) -> str | None:
-        """``bot:POLICY``, ``timer`` or None: what the open decision needs."""
+        """``bot:POLICY``, ``auto`` (a person's pass-only decision, answered by the engine
+        service unless its player asks to be asked: :meth:`_schedule`), ``timer`` or None:
+        what the open decision needs."""
         p = game.pending
         if p is None or isinstance(self.scheduler, NullScheduler):
             return None
@@ -525,6 +546,9 @@ class MatchService:
         policy = policy_of_kind(kind)
         if policy is not None:
             return f"bot:{policy}"
+        person = self.window.auto_pass and self._person(settings, p.seat, kinds=AUTO_PASSED)
+        if person and AnswerWindow.pass_only(game.legal_actions(p.seat)):
+            return "auto"
         if settings.turn_timeout_s > 0:
             return "timer"
         return None
@@ -545,7 +569,16 @@ class MatchService:
         its outbox entry (``outbox``) if the write made one."""
         task = self._task_for(m.game, m.settings)
         p = m.game.pending
-        if task is None or p is None:
+        if p is None:
+            return
+        release = await self._open_window(m, p)
+        if task == "auto":
+            task = await self._auto_pass(m, p, release)
+            if task != "timer":  # auto: answered by this process at the window's end; None:
+                # asked, untimed (the lease's re-send reads the setting again)
+                await self._lease(m, p, outbox, max(0.0, release / 1000 - time.time()))
+                return
+        if task is None:
             return
         s = m.settings
         if task == "timer" and await self._away(m.match_id, p.seat):
@@ -568,6 +601,11 @@ class MatchService:
             countdown = bot_countdown(s.bot_delay_s)
         elif task.startswith("away:"):
             countdown = 0.0
+        await self._lease(m, p, outbox, countdown)
+
+    async def _lease(self, m: CachedMatch, p: Pending, outbox: bool, countdown: float) -> None:
+        """The open decision's task is sent (due in ``countdown`` seconds): clear its outbox
+        entry (``outbox``) and lease it, so the sweeper sends it again if it is lost."""
         lease_ms = int((time.time() + countdown + self.task_lease_s) * 1000)
         try:
             await self.store.task_sent(outbox_member(m.match_id, p.number), outbox=outbox, lease_until_ms=lease_ms)
@@ -575,13 +613,98 @@ class MatchService:
             # Redis went away after the write: the action is stored and its task sent; the
             # outbox entry stays and the sweeper sends the task once more (tasks are
             # idempotent), rather than failing an action that was applied.
-            log.warning("could not lease %s for %s@%s", task, m.match_id, p.number, exc_info=True)
+            log.warning("could not lease the task of %s@%s", m.match_id, p.number, exc_info=True)
 
     async def _away(self, match_id: str, seat: int) -> bool:
         try:
             return await self.is_away(match_id, seat)
         except STORE_UNAVAILABLE:  # the timer still ends the decision
             return False
+
+    # ------------------------------------------------------------------ answer window
+    def _person(self, settings: es.MatchSettings, seat: int, *, kinds: frozenset[int] = WINDOWED) -> bool:
+        """Whether ``seat`` is answered from outside the platform (seat kind ``HUMAN``, or
+        ``BOT_EXTERNAL`` unless ``kinds`` says otherwise) on a service that answers for seats
+        (not the ``NullScheduler`` of benchmarks, where clients act for every seat)."""
+        kind = settings.seats[seat] if 0 <= seat < len(settings.seats) else es.HUMAN
+        # (the in-memory store of unit tests has no Redis: no windows, like its away counts)
+        return kind in kinds and not isinstance(self.scheduler, NullScheduler) and self.store.redis is not None
+
+    async def _open_window(self, m: CachedMatch, p: Pending) -> int:
+        """Open the window of a person's decision (services/engine/answer_window.py): the
+        epoch ms at which it ends; 0 for any other seat."""
+        if not self._person(m.settings, p.seat):
+            return 0
+        try:
+            return await self.window.open(self.store.redis, m.match_id, p.number)
+        except STORE_UNAVAILABLE:  # answers are not held this once; an auto-pass still waits
+            log.warning("could not open the answer window of %s@%s", m.match_id, p.number, exc_info=True)
+            return int(time.time() * 1000 + self.window.draw_ms())
+
+    async def _hold(self, match_id: str, seat: int, decision: int) -> None:
+        """Hold a person's answer to ``decision`` until the decision's window ends."""
+        try:
+            m, _ = await self._get(match_id, check=False)
+        except ServiceError:
+            return  # act() refuses it with the same error
+        if self._person(m.settings, seat):
+            with contextlib.suppress(*STORE_UNAVAILABLE):
+                await answer_window.hold(self.store.redis, match_id, decision)
+
+    async def _asks(self, match_id: str, seat: int) -> bool:
+        """Whether ``seat``'s player turned auto-pass off (when unsure: asked, nothing is
+        answered for a person unseen)."""
+        try:
+            return await answer_window.asks(self.store.redis, match_id, seat)
+        except STORE_UNAVAILABLE:
+            return True
+
+    async def _auto_answered(self, m: CachedMatch, seat: int) -> bool:
+        """Whether the open decision is ``seat``'s and the engine service answers it (a
+        person's pass-only decision, auto-pass on): its view then shows no legal actions."""
+        p = m.game.pending
+        if p is None or p.seat != seat or self._task_for(m.game, m.settings) != "auto":
+            return False
+        return not await self._asks(m.match_id, seat)
+
+    async def _auto_pass(self, m: CachedMatch, p: Pending, release: int) -> str | None:
+        """Answer a person's pass-only decision with ``pass`` at the end of its window
+        (``release``, epoch ms) and return ``auto``; when its player asks to be asked, the
+        task the decision needs instead (``timer`` or None)."""
+        if await self._asks(m.match_id, p.seat):
+            return "timer" if m.settings.turn_timeout_s > 0 else None
+        delay = max(0.0, release / 1000 - time.time())
+        asyncio.get_running_loop().call_later(delay, self._spawn_auto, m.match_id, p.seat, p.number)
+        return "auto"
+
+    def _spawn_auto(self, match_id: str, seat: int, decision: int) -> None:
+        task = asyncio.get_running_loop().create_task(self._auto_act(match_id, seat, decision))
+        self._auto_tasks.add(task)
+        task.add_done_callback(self._auto_tasks.discard)
+
+    async def _auto_act(self, match_id: str, seat: int, decision: int) -> None:
+        """The auto-pass of ``decision`` (origin ``auto``), unless it was answered meanwhile
+        or its player turned auto-pass off."""
+        try:
+            if not await self._asks(match_id, seat):
+                await self.act(match_id, seat, decision, answer_window.PASS, origin="auto")
+        except (StaleDecision, OutOfTurn, MatchNotFound):
+            pass
+        except Exception:  # its lease runs out and the sweeper schedules it again
+            log.warning("auto-pass of %s@%s failed", match_id, decision, exc_info=True)
+
+    async def set_seat_options(self, match_id: str, seat: int, *, ask: bool) -> bool:
+        """``seat``'s player turns auto-pass off (``ask``: every decision is asked) or on; an
+        open pass-only decision of the seat is scheduled again under the new setting."""
+        m, _ = await self._get(match_id)
+        self._check_seat(m, seat, spectator=False)
+        await answer_window.set_asks(self.store.redis, match_id, seat, ask)
+        async with self._lock(match_id):
+            m, _ = await self._get(match_id)
+            p = m.game.pending
+            if p is not None and p.seat == seat and self._task_for(m.game, m.settings) == "auto":
+                await self._schedule(m)
+        return ask
 
     async def answer_of(self, match_id: str, decision: int) -> HistoryEntry | None:
         """The history entry that answered ``decision`` (who answered: its ``origin``), if any.
@@ -676,7 +799,10 @@ class MatchService:
         """``item`` with ``seat``'s observation of the stored state (the cache, checked
         against the stored version: one read)."""
         m, _ = await self._get(match_id)
-        return WatchItem(item.event_id, item.event, item.pending, item.outcome, m.game.observation(seat))
+        obs = m.game.observation(seat)
+        if await self._auto_answered(m, seat):
+            obs.ClearField("legal_actions")
+        return WatchItem(item.event_id, item.event, item.pending, item.outcome, obs)
 
     async def close(self) -> None:
         if self._notifier is not None:

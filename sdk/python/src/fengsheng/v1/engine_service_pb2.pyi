@@ -391,3 +391,19 @@ class DeterminizeResponse(_message.Message):
     snapshot: bytes
     decision: int
     def __init__(self, snapshot: _Optional[bytes] = ..., decision: _Optional[int] = ...) -> None: ...
+
+class SeatOptionsRequest(_message.Message):
+    __slots__ = ("match_id", "seat", "options")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    options: SeatOptions
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Union[SeatOptions, _Mapping]] = ...) -> None: ...
+
+class SeatOptions(_message.Message):
+    __slots__ = ("ask_every_decision",)
+    ASK_EVERY_DECISION_FIELD_NUMBER: _ClassVar[int]
+    ask_every_decision: bool
+    def __init__(self, ask_every_decision: _Optional[bool] = ...) -> None: ...
