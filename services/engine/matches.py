@@ -65,6 +65,7 @@ from services.engine.store import (
     history_key,
     outbox_member,
 )
+from services.engine.stream_view import WatchItem, parse_cursor, seat_events, seat_items
 from services.errors import (
     BadRequest,
     Conflict,
@@ -122,16 +123,6 @@ class ActResult:
     #: the next house bot turn, played by the caller (``play_next_bot``)
     next_bot: es.BotTurn | None = None
     #: the acting seat's view after the action (``want_observation``)
-    observation: game_pb2.Observation | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class WatchItem:
-    event_id: str
-    event: game_pb2.Event | None
-    pending: game_pb2.Decision | None
-    outcome: game_pb2.Outcome | None
-    #: the watching seat's view after this write or a later one (``with_observation``)
     observation: game_pb2.Observation | None = None
 
 
@@ -284,13 +275,11 @@ class MatchService:
         if include_events:  # the cached game holds no event log: the stream does
             after = ""
             while True:
-                entries = await self.store.read_events(match_id, after=after, count=2048)
-                for eid, f in entries:
-                    after = eid
-                    item = _watch_item(eid, f, seat)
-                    if item is not None and item.event is not None:
-                        obs.events.append(item.event)
-                if len(entries) < 2048:
+                writes = await self.store.read_writes(match_id, after=after, count=2048)
+                for w in writes:
+                    after = w.stream_id
+                    obs.events.extend(seat_events(w, seat))
+                if len(writes) < 2048:
                     break
         return obs
 
@@ -771,12 +760,13 @@ class MatchService:
     async def watch(
         self, match_id: str, seat: int, from_event_id: str = "", *, with_observation: bool = False
     ) -> AsyncIterator[WatchItem]:
-        """The events ``seat`` may see (spectators: public ones), from the stream entry
-        after ``from_event_id`` on, until the game is over. Entries the seat may not see
-        are skipped, except that the last entry of each write still yields the new
-        decision (with no event).
+        """The events ``seat`` may see (spectators: public ones), from the cursor
+        ``from_event_id`` on, until the game is over: per write, one item per event the
+        seat may see, or one item without an event (the new decision) when it may see
+        none; ids and cursors as in services/engine/stream_view.py, which carry nothing of
+        the events the seat does not see.
 
-        ``with_observation`` (push, not pull): the last entry of the newest write read so
+        ``with_observation`` (push, not pull): the last item of the newest write read so
         far also carries ``seat``'s observation of the stored state (its legal actions
         included when it must act), so the watcher needs no request per event. Older
         writes read in the same batch carry none (the newer view supersedes them)."""
@@ -784,22 +774,24 @@ class MatchService:
         self._check_seat(m, seat, spectator=True)
         if self._notifier is None:
             self._notifier = Notifier(self.store)
-        after = from_event_id
+        # a cursor inside a write (``MS-SEQ.K``): that write again, less the K items sent
+        after, skip = parse_cursor(from_event_id)
         with self._notifier.listen(match_id) as wake:
             while True:
                 wake.clear()
-                entries = await self.store.read_events(match_id, after=after)
-                newest = _newest_write(entries) if with_observation else -1
-                for k, (eid, f) in enumerate(entries):
-                    after = eid
-                    item = _watch_item(eid, f, seat)
-                    if item is not None and k == newest:
-                        item = await self._with_observation(match_id, seat, item)
-                    if item is not None:
+                writes = await self.store.read_writes(match_id, after=after, including=skip > 0)
+                for k, w in enumerate(writes):
+                    items = seat_items(w, seat)
+                    if skip and w.stream_id == after:
+                        items = items[skip:]
+                    skip, after = 0, w.stream_id
+                    for j, item in enumerate(items):
+                        if with_observation and k == len(writes) - 1 and j == len(items) - 1:
+                            item = await self._with_observation(match_id, seat, item)
                         yield item
-                    if b"o" in f:
+                    if w.outcome:
                         return
-                if not entries:
+                if not writes:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(wake.wait(), self.watch_poll_s)
                     if not wake.is_set() and await self.store.version(match_id) is None:
@@ -818,14 +810,6 @@ class MatchService:
     async def close(self) -> None:
         if self._notifier is not None:
             await self._notifier.close()
-
-
-def _newest_write(entries: list[tuple[str, dict[bytes, bytes]]]) -> int:
-    """The index of the last entry of the newest write in ``entries`` (-1: none)."""
-    for k in range(len(entries) - 1, -1, -1):
-        if entries[k][1].get(b"l") == b"1":
-            return k
-    return -1
 
 
 def _text(value: bytes | str) -> str:
@@ -876,25 +860,3 @@ def _legal(game: Game, seat: int) -> es.LegalActions:
         out.legal.extend(action_message(a) for a in game.legal_actions(seat))
         out.default_action = str(game.default_action(seat))
     return out
-
-
-def seat_item(eid: str, f: dict[bytes, bytes], seat: int) -> WatchItem | None:
-    """One stream entry as ``seat`` sees it: its event only when the event's audience is
-    everyone or includes ``seat`` (never another seat's private event); None when there is
-    nothing for the seat in it."""
-    return _watch_item(eid, f, seat)
-
-
-def _watch_item(eid: str, f: dict[bytes, bytes], seat: int) -> WatchItem | None:
-    last = f.get(b"l") == b"1"
-    pending = game_pb2.Decision.FromString(f[b"p"]) if b"p" in f else None
-    outcome = game_pb2.Outcome.FromString(f[b"o"]) if b"o" in f else None
-    event = None
-    if b"ev" in f:
-        aud = f.get(b"a", b"")
-        audience = {int(x) for x in aud.split(b",")} if aud else set()
-        if not audience or seat in audience:
-            event = game_pb2.Event.FromString(f[b"ev"])
-    if event is None and not last:
-        return None
-    return WatchItem(eid, event, pending, outcome)

@@ -542,22 +542,19 @@ class RankedService:
     async def _history(self, match_id: str, seat: int) -> tuple[list[game_pb2.Event], str, game_pb2.Decision | None]:
         """The events ``seat`` may see from the match's start, the last stream id read, and
         the decision open as of that entry."""
-        from services.engine.matches import seat_item
+        from services.engine.stream_view import seat_items
 
         events: list[game_pb2.Event] = []
         after, pending = "", None
         while True:
-            entries = await self.matches.store.read_events(match_id, after=after, count=2048)
-            for eid, fields in entries:
-                after = eid
-                item = seat_item(eid, fields, seat)
-                if item is None:
-                    continue
-                if item.event is not None:
-                    events.append(item.event)
-                if item.pending is not None:
+            writes = await self.matches.store.read_writes(match_id, after=after, count=2048)
+            for w in writes:
+                after = w.stream_id
+                for item in seat_items(w, seat):
+                    if item.event is not None:
+                        events.append(item.event)
                     pending = item.pending
-            if len(entries) < 2048:
+            if len(writes) < 2048:
                 return events, after, pending
 
     async def decisions(self, bot: BotIdentity, match_id: str, seat: int, timeout_s: float
