@@ -25,13 +25,19 @@ from services.engine.store import events_key
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
 
 BUDGET_MS = 40
+MARGIN_MS = 60
 
 
 def test_a_hard_bot_match_plays_to_the_end_with_search(
     redis_url: str, engine: ServiceProcess, stub: es_grpc.EngineServiceStub, proc_logs: Path, rdb: object
 ) -> None:
     worker = start_worker(redis_url, engine.address, proc_logs, concurrency=2,
-                          env={"FENGSHENG_SEARCH_BUDGET_MS": str(BUDGET_MS)})
+                          env={"FENGSHENG_SEARCH_BUDGET_MS": str(BUDGET_MS),
+                               # the margin past the budget that covers the search's last playout and
+                               # its engine reads (tests/conftest.py sets 0 for speed): without it, a
+                               # loaded worker's searched answers overran the target that forced ones
+                               # were held to (CI: KS p 0.0007, forced 22 ms vs searched 29 ms)
+                               "FENGSHENG_BOT_SEARCH_MARGIN_MS": str(MARGIN_MS)})
     try:
         seats = [es.BOT_SEARCH, es.BOT_V2, es.BOT_SEARCH, es.BOT_RANDOM]
         res = stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(players=4, seed=404, seats=seats)))
@@ -44,14 +50,12 @@ def test_a_hard_bot_match_plays_to_the_end_with_search(
         forced, chosen = times[False], times[True]
         assert len(forced) > 20 and len(chosen) > 5, (len(forced), len(chosen))
         # before: a forced pass was written ~2 ms after its decision opened (searched answers
-        # ~48 ms); now it is held like a searched answer: the two groups' visible times are one
-        # distribution (the timing test, test_bot_timing.py, holds the exact rule). Under a
-        # loaded CI run both groups show below the budget (the chained Act's own time), so
-        # the check compares the groups instead of holding either to the budget.
+        # ~48 ms); now it is held like a searched answer: at least the budget, and the two
+        # groups' visible times are one distribution (test_bot_timing.py holds the exact rule)
         from scipy.stats import ks_2samp  # a 6 s import under load: here, not at collection
 
         median = sorted(forced)[len(forced) // 2]
-        assert median >= BUDGET_MS // 2, (median, sorted(forced)[:20], sorted(chosen)[:20])
+        assert median >= BUDGET_MS, (median, sorted(forced)[:20], sorted(chosen)[:20])
         assert ks_2samp(forced, chosen).pvalue > 0.001, (sorted(forced)[:20], sorted(chosen)[:20])
         took = [float(ms) for ms in re.findall(r"bots\.move search match=\S+ decision=\d+ took (\d+) ms", worker.log())]
         assert took, worker.log()[-3000:]
