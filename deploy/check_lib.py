@@ -189,8 +189,10 @@ def create_match(http: httpx.Client, ruleset: str, players: int, deadline: float
         if reply.status_code == 201:
             match_id: str = reply.json()["match_id"]
             return match_id
-        if reply.status_code == 429 and time.monotonic() < deadline:
-            time.sleep(float(reply.headers.get("Retry-After", "1")))
+        # 429 (rate limit) and 503 (the store is not reachable yet: the engine's first Redis
+        # connections right after start-up) both say when to try again, as a client would
+        if reply.status_code in (429, 503) and time.monotonic() < deadline:
+            time.sleep(float(reply.headers.get("Retry-After") or reply.json()["error"].get("retry_after_s", 1)))
             continue
         raise CheckFailed(f"POST /api/matches ({ruleset}): {reply.status_code} {reply.text[:500]}")
 
