@@ -50,12 +50,14 @@ def test_a_hard_bot_match_plays_to_the_end_with_search(
         forced, chosen = times[False], times[True]
         assert len(forced) > 20 and len(chosen) > 5, (len(forced), len(chosen))
         # before: a forced pass was written ~2 ms after its decision opened (searched answers
-        # ~48 ms); now it is held like a searched answer: at least the budget, and the two
-        # groups' visible times are one distribution (test_bot_timing.py holds the exact rule)
+        # ~48 ms); now it is held like a searched answer and the two groups' visible times are
+        # one distribution (test_bot_timing.py holds the exact rule). The floor is half the
+        # budget, not the budget: as the event ids show them, searched answers themselves come
+        # in under the budget on a loaded machine (CI: both groups' medians 32-37 ms of 40)
         from scipy.stats import ks_2samp  # a 6 s import under load: here, not at collection
 
         median = sorted(forced)[len(forced) // 2]
-        assert median >= BUDGET_MS, (median, sorted(forced)[:20], sorted(chosen)[:20])
+        assert median >= BUDGET_MS // 2, (median, sorted(forced)[:20], sorted(chosen)[:20])
         assert ks_2samp(forced, chosen).pvalue > 0.001, (sorted(forced)[:20], sorted(chosen)[:20])
         took = [float(ms) for ms in re.findall(r"bots\.move search match=\S+ decision=\d+ took (\d+) ms", worker.log())]
         assert took, worker.log()[-3000:]
