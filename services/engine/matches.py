@@ -45,6 +45,7 @@ from typing import Any
 from engine import Game, IllegalAction
 from engine.determinize import determinize
 from engine.errors import SetupError
+from engine.game import EVENT_FORMAT
 from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
@@ -765,6 +766,10 @@ def _watch_item(eid: str, f: dict[bytes, bytes], seat: int) -> WatchItem | None:
         audience = {int(x) for x in aud.split(b",")} if aud else set()
         if not audience or seat in audience:
             event = game_pb2.Event.FromString(f[b"ev"])
+            if event.format != EVENT_FORMAT:
+                raise ValueError(f"stored event {eid} has event format {event.format}, this engine reads "
+                                 f"{EVENT_FORMAT} (events as typed values): the match was written by an older "
+                                 "engine and cannot be read")
     if event is None and not last:
         return None
     return WatchItem(eid, event, pending, outcome)

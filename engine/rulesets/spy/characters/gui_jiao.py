@@ -41,7 +41,7 @@ class JiSong(Skill):
             m = int(opts["on"])
             st.seats[seat].intel.remove(m)
             g.discard_card(m)
-            g.log("discard", seat, f"seat {seat} discards the intel {m}", cards=(m,))
+            g.log("discard.discards_intel_card", seat, {"seat": seat, "card": m}, cards=(m,))
         move_pending(g, seat, int(opts["to"]), "急送")
 
 

@@ -38,12 +38,12 @@ class JiangHuLing(Skill):
         words = action.split()
         if words[2] == "choose":
             add(st, Declared(fr.seat, words[3]))
-            g.log("declare", fr.seat, f"seat {fr.seat} declares {words[3]}")
+            g.log("declare.declares_id", fr.seat, {"seat": fr.seat, "id": words[3]})
             return
         m = int(words[3])
         st.seats[fr.index].intel.remove(m)
         g.discard_card(m)
-        g.log("discard", fr.seat, f"seat {fr.seat} discards the intel {m}", cards=(m,))
+        g.log("discard.discards_intel_card", fr.seat, {"seat": fr.seat, "card": m}, cards=(m,))
         if deck.IS_BLACK[m]:
             g.draw(fr.seat, 1)
 

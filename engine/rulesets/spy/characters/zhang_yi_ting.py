@@ -32,9 +32,10 @@ class QiangLing(Skill):
                 + [f"skill {self.id} choose {a},{b}" for a, b in combinations(names, 2)])
 
     def fire(self, g: Game, fr: Frame, action: str) -> None:
-        for name in action.split()[-1].split(","):
+        names = tuple(action.split()[-1].split(","))
+        for name in names:
             add(g.state, Barred(name))
-        g.log("barred", fr.seat, f"seat {fr.seat} bars {action.split()[-1]} this turn")
+        g.log("barred.bars_ids_this_turn", fr.seat, {"seat": fr.seat, "ids": names})
 
 
 SKILLS[QiangLing.id] = QiangLing()
