@@ -88,20 +88,6 @@ class Event:
         """Whether ``seat`` (-1: a spectator) may see this event."""
         return not self.audience or seat in self.audience
 
-    def card_args(self) -> tuple[int, ...]:
-        """Every card id the event's arguments name (face-down ``0`` left out)."""
-        row = event_templates(self.ruleset).get(self.key)
-        out: list[int] = []
-        if row is None:
-            return ()
-        for _, name, kind in row.parts:
-            v = self.args.get(name)
-            if kind == "card" and isinstance(v, int) and v:
-                out.append(v)
-            elif kind == "cards" and isinstance(v, tuple):
-                out.extend(c for c in v if isinstance(c, int) and c)
-        return tuple(out)
-
     def to_proto(self) -> Any:
         msg = game_pb2.Event(
             index=self.index,

@@ -40,6 +40,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from engine.rulesets import PACKAGES
 
@@ -64,8 +65,6 @@ PATTERNS: dict[str, str] = {
 INT_TYPES = frozenset({"seat", "card", "n"})
 INTS_TYPES = frozenset({"seats", "cards"})
 STRS_TYPES = frozenset({"ids"})
-#: Placeholder types that name a card (the leak checks and the face-down test read these).
-CARD_TYPES = frozenset({"card", "cards"})
 #: Placeholder types written into the English line as ``str(value)``.
 PLAIN_TYPES = frozenset({"seat", "n", "id", "zh", "text", "action", "reason"})
 PLACEHOLDER = re.compile(r"\{([a-z]+)(\d*)\}")
@@ -90,6 +89,8 @@ class Template:
     """The placeholder names of the English line, in order."""
     fields: tuple[tuple[str, str], ...] = ()
     """(name, type) of each placeholder, in order."""
+    types: tuple[tuple[str, type], ...] = ()
+    """(name, Python type of its value) of each placeholder, in order."""
 
     def line(self, args: Mapping[str, ArgValue]) -> str:
         """The English line of these arguments (the engine's log, the scenario files)."""
@@ -113,7 +114,17 @@ def make_template(key: str, scope: str, kind: str, english: str, zh: str, en: st
     """A row of a text table, its English line cut at its placeholders."""
     parts = cut(english)
     fields = tuple((name, t) for _, name, t in parts if name)
-    return Template(key, scope, kind, english, zh, en, parts, tuple(n for n, _ in fields), fields)
+    types = tuple((name, python_type(t)) for name, t in fields)
+    return Template(key, scope, kind, english, zh, en, parts, tuple(n for n, _ in fields), fields, types)
+
+
+def python_type(kind: str) -> type:
+    """The Python type of an argument of placeholder type ``kind``."""
+    if kind in INT_TYPES:
+        return int
+    if kind in INTS_TYPES or kind in STRS_TYPES:
+        return tuple
+    return str
 
 
 def placeholder_type(name: str) -> str:
@@ -136,21 +147,18 @@ def english_value(kind: str, value: ArgValue) -> str:
 
 def check_args(row: Template, args: Mapping[str, ArgValue]) -> None:
     """Raise ``TypeError`` unless ``args`` gives every placeholder of ``row`` a value of
-    its type (ints for seats, cards and counts, tuples for lists, str for ids and names)."""
-    for name, kind in row.fields:
-        if name not in args:
-            raise TypeError(f"event {row.key}: missing argument {name!r}")
-        v = args[name]
-        if kind in INT_TYPES:
-            ok = type(v) is int
-        elif kind in INTS_TYPES:
-            ok = type(v) is tuple and all(type(x) is int for x in v)
-        elif kind in STRS_TYPES:
-            ok = type(v) is tuple and all(type(x) is str for x in v)
-        else:
-            ok = type(v) is str
-        if not ok:
-            raise TypeError(f"event {row.key}: argument {name!r} is {v!r}, not a {kind} value")
+    its type: an int for a seat, a card or a count, a tuple for a list (of ints for seats
+    and cards, of str for ids), a str for an id or a name. Checked at every event (the
+    engine's hot path): the value's own type, not each item of a list."""
+    for name, want in row.types:
+        v = args.get(name, _MISSING)
+        if type(v) is not want:
+            if v is _MISSING:
+                raise TypeError(f"event {row.key}: missing argument {name!r}")
+            raise TypeError(f"event {row.key}: argument {name!r} is {v!r}, not a {want.__name__}")
+
+
+_MISSING: Any = object()  # no argument value is this very object
 
 
 def cut(english: str) -> tuple[tuple[str, str, str], ...]:

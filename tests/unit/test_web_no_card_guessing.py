@@ -39,7 +39,7 @@ def test_the_client_does_not_guess_cards_from_numbers(path: Path) -> None:
 def test_the_log_renders_events_from_their_typed_arguments() -> None:
     render = (JS / "render.js").read_text(encoding="utf-8")
     text = (JS / "text.js").read_text(encoding="utf-8")
-    assert "renderTemplate(event.template, eventArgs(event.args)" in render
+    assert "const args = eventArgs(event.args);" in render and "renderTemplate(event.template, args," in render
     assert re.search(r'for \(const f of \["seat", "card", "count", "id", "text"\]\)', text)
 
 

@@ -326,10 +326,12 @@ export function actionLabel(action, deck, hand = []) {
  * a card. No `data-card`: a log line is history, not a card on the table. */
 export function logLine(event, deck = null) {
   const priv = event.audience && event.audience.length > 0 && !event.audience.includes(-1);
-  const shaped = event.template ? renderTemplate(event.template, eventArgs(event.args), deck || {}, actionLabel) : null;
+  const args = eventArgs(event.args);
+  const shaped = event.template ? renderTemplate(event.template, args, deck || {}, actionLabel) : null;
+  const minor = event.kind === "action" && args.action === "pass"; // a pass: shown small
   return h(
     "li",
-    { class: `${priv ? "private" : ""}${/: pass$/.test(event.text) ? " minor" : ""}`, dataset: { kind: event.kind } },
+    { class: `${priv ? "private" : ""}${minor ? " minor" : ""}`, dataset: { kind: event.kind } },
     priv ? h("span", { class: "badge private" }, t("private")) : null,
     shaped || translateText(event.text),
   );
