@@ -41,6 +41,14 @@ sys.path.insert(0, str(ROOT))
 ECHO_METHOD = "/bench.Echo/Echo"
 
 
+def pace_off() -> dict[str, str]:
+    """The workers' environment for no answer pacing beyond the computation
+    (services/bot_timing.py ``PACE_OFF``); the caller's own settings win."""
+    from services.bot_timing import PACE_OFF
+
+    return dict(PACE_OFF)
+
+
 def progress(message: str) -> None:
     """A progress line on stderr (the JSON result goes to stdout)."""
     print(f"[service_load] {message}", file=sys.stderr, flush=True)
@@ -408,7 +416,8 @@ def main() -> int:
                         [sys.executable, "-m", "fengsheng.cli", "worker", "--engine", celery_addr,
                          "--concurrency", "8", "--loglevel", "WARNING"],
                         stdout=(logs / f"worker{i}.log").open("wb"), stderr=subprocess.STDOUT, cwd=ROOT,
-                        env={**os.environ, "PYTHONPATH": str(ROOT)},
+                        # throughput, not the bots' answer pacing (services/bot_timing.py)
+                        env={**pace_off(), **os.environ, "PYTHONPATH": str(ROOT)},
                     )  # fmt: skip
                     procs.append(w)
                 time.sleep(2.0)  # workers connect

@@ -22,6 +22,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("gateway", "gateway", "run the HTTP + WebSocket gateway"),
     ("play", "play", "play one seat against bots in the terminal, through the gateway"),
     ("arena", "arena", "ranked matches among bot policies, then the bot leaderboard"),
+    ("ladder", "ladder", "ranked ladder tools for operators: audit (collusion signals)"),
 )
 
 

@@ -37,6 +37,7 @@ from gateway.ratelimit import ClientAddress, CreationLimits
 from gateway.replay_steps import ReplaySteps, holds_seat, parse_view
 from gateway.rulesets import RulesetCatalog
 from gateway.schemas import (
+    GUEST_NAME_MAX,
     ActIn,
     CreateMatchIn,
     CreateMatchOut,
@@ -159,11 +160,13 @@ async def _migrate(store: MatchStore) -> None:
             log.warning("gateway key migration skipped", exc_info=True)
 
 
-def create_app(engine_address: str, secret: str, redis_url: str | None = None) -> FastAPI:
+def create_app(engine_address: str, secret: str, redis_url: str | None = None,
+               operator_token: str | None = None) -> FastAPI:  # fmt: skip
     """The gateway app for the engine service at ``engine_address`` (``host:port``).
 
     ``secret`` signs the tokens (every replica must share it); ``redis_url`` keeps the
-    seat table in Redis (else in memory, one process only).
+    seat table in Redis (else in memory, one process only); ``operator_token`` opens the
+    operator pages (``None``: ``FENGSHENG_OPERATOR_TOKEN``, services/config.py; ``""``: closed).
     """
     signer = TokenSigner(secret)
     metrics = Metrics()
@@ -266,8 +269,10 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
 
     @app.post("/api/guests", tags=["accounts"], response_model=GuestOut, status_code=201, responses=ERROR_RESPONSES)
     async def create_guest(body: GuestIn) -> GuestOut:
-        """Create a guest account; the token identifies it from now on."""
-        player, token = signer.new_player(body.name)
+        """Create a guest account; the token identifies it from now on. The name is kept
+        NFC with whitespace collapsed; bidi controls, zero-width and control characters and
+        stacked combining marks are refused (422, docs/security.md "Names and chat")."""
+        player, token = signer.new_player(errors.checked_name(body.name, GUEST_NAME_MAX))
         return GuestOut(player_id=player.pid, name=player.name, token=token)
 
     @app.post(
@@ -520,8 +525,11 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None) -
 
     from gateway.ranked_routes import install_ranked  # ranked queue, ladders, bot API (docs/bots.md)
 
-    install_chat(app)
-    install_ranked(app, engine_address, signer)
+    install_chat(app, install_ranked(app, engine_address, signer, client_address))
+    from gateway.operator_routes import install_operator  # the ranked audit (operators only)
+    from services.config import operator_token as configured_operator_token
+
+    install_operator(app, engine_address, configured_operator_token() if operator_token is None else operator_token)
     return app
 
 

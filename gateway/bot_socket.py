@@ -28,6 +28,7 @@ from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 from gateway import errors
 from gateway.convert import to_dict
+from services.client_address import CLIENT_ADDRESS_METADATA
 
 #: the WebSocket's wording of a missing or unknown bot token (the engine speaks of gRPC metadata)
 UNAUTHENTICATED = "missing or unknown bot token: send `Authorization: Bearer <token>` or `?token=<token>`"
@@ -62,8 +63,9 @@ def message_json(msg: bs.ServerMessage) -> dict[str, Any]:
     return to_dict(msg)
 
 
-async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.BotServiceStub]) -> None:
-    """Pump one bot's ``Connect`` stream to and from the (accepted) socket."""
+async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.BotServiceStub], address: str) -> None:
+    """Pump one bot's ``Connect`` stream to and from the (accepted) socket; ``address`` is the
+    socket's client address, passed on for the bot's tickets (the internal listener believes it)."""
     outgoing: asyncio.Queue[bs.BotMessage | None] = asyncio.Queue()
 
     async def requests() -> AsyncIterator[bs.BotMessage]:
@@ -73,7 +75,8 @@ async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.Bot
                 return
             yield msg
 
-    call = bots().Connect(requests(), metadata=(("authorization", f"Bearer {token}"),))
+    metadata = (("authorization", f"Bearer {token}"), (CLIENT_ADDRESS_METADATA, address))
+    call = bots().Connect(requests(), metadata=metadata)
 
     async def pump() -> None:
         async for msg in call:
@@ -81,7 +84,7 @@ async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.Bot
 
     async def receive() -> None:
         while True:
-            text = await websocket.receive_text()
+            text = await errors.receive_text(websocket)
             try:
                 outgoing.put_nowait(json_format.Parse(text, bs.BotMessage()))
             except json_format.ParseError as exc:
@@ -91,6 +94,9 @@ async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.Bot
     failure = await run_both(pump(), receive())
     outgoing.put_nowait(None)
     call.cancel()
+    if isinstance(failure, errors.BinaryFrame):
+        await errors.close_binary(websocket)
+        return
     if isinstance(failure, grpc.aio.AioRpcError):
         err = errors.from_grpc(failure)
         if failure.code() == grpc.StatusCode.UNAUTHENTICATED and "revoked" not in (failure.details() or ""):

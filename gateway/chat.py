@@ -3,8 +3,10 @@
 Chat is text anyone can write (a guest account costs nothing), so every message is checked
 here before it is kept (docs/web-client.md, *Chat*):
 
-- **length**: at most :attr:`ChatLimits.max_len` characters (default 200) after control
-  characters are removed and whitespace is collapsed to single spaces; empty is refused;
+- **length**: at most :attr:`ChatLimits.max_len` characters (default 200) after invisible
+  characters (controls, bidi controls, zero-width) are removed and whitespace is collapsed to
+  single spaces; empty is refused; more than four combining marks in a row are refused
+  (fengsheng/display_text.py, the one cleaner of names and chat);
 - **rate**: a token bucket per player and match (default one message every 2 s, bursts of 5);
 - **escaping**: the text is kept and sent as it was written (JSON strings); the web client
   puts it on the page with ``textContent`` only, never as HTML;
@@ -30,12 +32,11 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import time
-import unicodedata
 from dataclasses import asdict, dataclass
 from typing import Any, Literal, Protocol
 
+from fengsheng import display_text
 from fengsheng.ratelimit import Bucket, RedisTokenBucket, TokenBucket
 from fengsheng.retention import Retention
 from gateway.keys import chat_key, chat_seq_key
@@ -104,20 +105,16 @@ class ChatMessage:
         return asdict(self)
 
 
-_SPACES = re.compile(r"\s+")
-
-
 def clean_text(raw: str, max_len: int) -> str:
-    """The text as kept: control and format characters removed (no bidi overrides, no
-    zero-width tricks), runs of whitespace made one space, trimmed. Raises :class:`ChatError`
-    when nothing is left or it is longer than ``max_len``."""
-    kept = "".join(c for c in raw if c.isspace() or not unicodedata.category(c).startswith("C"))
-    text = _SPACES.sub(" ", kept).strip()
-    if not text:
-        raise ChatError(422, "empty_message", "the message is empty")
-    if len(text) > max_len:
-        raise ChatError(422, "message_too_long", f"a message holds at most {max_len} characters")
-    return text
+    """The text as kept (:func:`fengsheng.display_text.clean_text`, the one cleaner of names
+    and chat): invisible characters removed (no bidi overrides, no zero-width tricks), runs
+    of whitespace made one space, trimmed. Raises :class:`ChatError` (422) when nothing is
+    left, it is longer than ``max_len``, or more than
+    :data:`~fengsheng.display_text.MAX_MARKS` combining marks are stacked."""
+    try:
+        return display_text.clean_text(raw, kind="message", max_len=max_len)
+    except display_text.TextRefused as exc:
+        raise ChatError(422, exc.code, str(exc)) from exc
 
 
 class ChatStore(Protocol):

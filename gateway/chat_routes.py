@@ -17,6 +17,7 @@ from gateway.chat import Channel, ChatError
 
 if TYPE_CHECKING:
     from gateway.app import Services
+    from gateway.ranked_routes import SeatHolders
 
 
 class ChatIn(BaseModel):
@@ -34,9 +35,18 @@ def _bearer(request: Request, token: str | None) -> str:
     return token or ""
 
 
-def install_chat(app: FastAPI) -> None:
+def install_chat(app: FastAPI, ranked_seats: SeatHolders) -> None:
     """Add the chat routes to ``app`` (whose ``state.services`` has ``engine``, ``store``,
-    ``signer`` and ``chat``)."""
+    ``signer`` and ``chat``); ``ranked_seats`` names who sits at a ranked or casual match."""
+
+    async def seated(svc: Services, match_id: str, pid: str) -> bool:
+        """Whether ``pid`` holds a seat of ``match_id``: in the gateway's seat table (matches
+        made at ``POST /api/matches``) or in the ranked service's record (ranked and casual
+        matches, which never enter that table)."""
+        claims = await svc.store.claims(match_id)
+        if any(c.get("pid") == pid for c in claims.values()):
+            return True
+        return pid in await ranked_seats(match_id)
 
     async def over_of(svc: Services, match_id: str) -> bool:
         from gateway.app import _alive  # the one "is it still there" check (404 when gone)
@@ -62,8 +72,7 @@ def install_chat(app: FastAPI) -> None:
                 seat, pid, name = grant.seat, grant.pid, grant.name
             else:
                 player = svc.signer.player(raw)
-                claims = await svc.store.claims(match_id)
-                if not over and any(c.get("pid") == player.pid for c in claims.values()):
+                if not over and await seated(svc, match_id, player.pid):
                     raise errors.forbidden("you hold a seat of this match: talk at the table until it is over")
                 seat, pid, name = -1, player.pid, player.name
         except TokenError as exc:

@@ -48,8 +48,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ExceptionHandler
-from starlette.websockets import WebSocketState
+from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from fengsheng.display_text import TextRefused, clean_name
 from fengsheng.redis_errors import STORE_UNAVAILABLE
 
 log = logging.getLogger("fengsheng.gateway")
@@ -77,6 +78,30 @@ GRPC_TO_HTTP: dict[grpc.StatusCode, int] = {
 WS_UNAUTHORIZED = 4401
 WS_FORBIDDEN = 4403
 WS_NOT_FOUND = 4404
+#: a binary frame on a socket that speaks JSON text (RFC 6455 "unsupported data", docs/protocol.md)
+WS_UNSUPPORTED_DATA = 1003
+
+
+class BinaryFrame(Exception):
+    """A client sent a binary frame where every message is JSON text."""
+
+
+async def receive_text(websocket: WebSocket) -> str:
+    """The next text message of ``websocket``; :class:`BinaryFrame` for a binary one (Starlette's
+    ``receive_text`` fails with ``KeyError: 'text'`` there), ``WebSocketDisconnect`` once closed."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    if text is None:
+        raise BinaryFrame("binary frames are not accepted: send JSON text")
+    return str(text)
+
+
+async def close_binary(websocket: WebSocket) -> None:
+    """Close ``websocket`` after a binary frame: code 1003, a reason, nothing logged."""
+    with contextlib.suppress(Exception):
+        await websocket.close(code=WS_UNSUPPORTED_DATA, reason="binary frames are not accepted: send JSON text")
 
 
 class ApiError(Exception):
@@ -114,6 +139,16 @@ def unavailable(message: str, **extra: Any) -> ApiError:
 
 def unauthenticated(message: str) -> ApiError:
     return ApiError(401, "unauthenticated", message)
+
+
+def checked_name(raw: str, max_len: int) -> str:
+    """A guest's or bot's name as kept (:func:`fengsheng.display_text.clean_name`), or a 422
+    whose code says why (``invisible_character``, ``too_many_marks``, ``empty_name``,
+    ``name_too_long``)."""
+    try:
+        return clean_name(raw, max_len)
+    except TextRefused as exc:
+        raise ApiError(422, exc.code, str(exc)) from exc
 
 
 def forbidden(message: str) -> ApiError:

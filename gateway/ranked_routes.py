@@ -3,9 +3,11 @@ JSON over a WebSocket (docs/ranked.md, docs/bots.md).
 
 Thin routes over the engine server's ``RankedService`` and ``BotService`` (gRPC). People
 queue with their player token; bots with their API token (``Authorization: Bearer
-fsb_...``). A person's matched ticket comes with a *seat token* for the usual seat routes
-and ``/ws/matches/{id}``. Ranked matches are not put in the gateway's seat table, so no
-one can ``/join`` a ranked seat.
+fsb_...``); every bot is registered with a person's player token, its owner. Each queue
+request and bot stream carries the client's address (:class:`ClientAddress`). A person's
+matched ticket comes with a *seat token* for the usual seat routes and
+``/ws/matches/{id}``. Ranked matches are not put in the gateway's seat table, so no one can
+``/join`` a ranked seat.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Awaitable, Callable
 from enum import Enum
 from typing import Any, cast
 
@@ -30,6 +33,10 @@ from gateway.bot_socket import serve as serve_bot_socket
 from gateway.convert import to_dict
 from gateway.engine_client import parse_addresses
 from services.channels import engine_aio_channel
+from services.client_address import ClientAddress
+
+#: who sits at a match, by player id, as the ranked service records it (ranked and casual matches)
+SeatHolders = Callable[[str], Awaitable[set[str]]]
 
 #: the bot listener's address as bots should dial it (``GET /api/bots/connect-info``)
 BOT_ADDR_ENV = "FENGSHENG_BOT_ADDR"
@@ -52,9 +59,13 @@ def bot_address(engine_address: str) -> str:
 TAGS: list[str | Enum] = ["ranked"]  # the type FastAPI's tags= takes (list is invariant)
 
 
+#: longest bot name, in characters (services/ranked/service.py refuses longer ones too)
+BOT_NAME_MAX = 40
+
+
 class BotIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=40)
+    name: str = Field(min_length=1, max_length=2 * BOT_NAME_MAX)
 
 
 #: a ruleset id as a request may spell it (the engine service checks it against its registry)
@@ -135,9 +146,13 @@ def _bearer(headers: Any, query_token: str | None) -> str:
     return token
 
 
-def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> None:
+def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner, client_address: ClientAddress
+                   ) -> SeatHolders:  # fmt: skip
     """Add the ranked routes to ``app`` (the engine server at ``engine_address`` serves
-    ``RankedService`` and ``BotService``)."""
+    ``RankedService`` and ``BotService``); ``client_address`` finds who is asking (as the rate
+    limiter does), recorded with each queue request and bot stream (docs/ranked.md). Returns
+    who sits at a ranked or casual match (:data:`SeatHolders`), for the chat's spectators'
+    channel."""
     address = parse_addresses(engine_address)[0]
     bots_dial = bot_address(engine_address)
     stubs: dict[str, Any] = {}
@@ -164,15 +179,18 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
 
     @app.post("/api/bots", tags=TAGS, status_code=201)
     async def register_bot(body: BotIn, request: Request, token: str | None = Query(None)) -> dict[str, Any]:
-        """Register a bot account; the answer holds its API token (shown once). With a player
-        token, that player is recorded as the bot's owner; any other bearer is refused (401)."""
-        owner = ""
-        if "authorization" in request.headers or token:
+        """Register a bot account with your player token: you own it (a rated table never
+        seats it beside you or your other bots). The answer holds its API token (shown once).
+        No token, or a bearer that is no player token: 401."""
+        try:
             player, _ = who(_bearer(request.headers, token))
-            if player is None:  # a bearer that is no player token is an error, never ignored
-                raise errors.unauthenticated("the bearer is not a valid player token (to own the bot; or send none)")
-            owner = player.pid
-        account = await ranked().RegisterBot(bs.RegisterBotRequest(name=body.name, owner=owner))
+        except errors.ApiError:  # no token at all: the same answer, saying what it takes
+            player = None
+        if player is None:  # a bot token cannot own a bot: its owner is a person
+            raise errors.unauthenticated("registering a bot needs a player token (POST /api/guests makes one): "
+                                         "that player owns the bot")  # fmt: skip
+        name = errors.checked_name(body.name, BOT_NAME_MAX)  # the service checks it again (gRPC callers)
+        account = await ranked().RegisterBot(bs.RegisterBotRequest(name=name, owner=player.pid))
         return {"bot_id": account.bot_id, "name": account.name, "token": account.token,
                 "token_id": account.token_id, "bot": True}  # fmt: skip
 
@@ -232,7 +250,7 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
         body = body or QueueIn.model_validate({})
         player, bot_token = who(_bearer(request.headers, token))
         req = bs.JoinQueueRequest(min_players=body.min_players or 0, max_players=body.max_players or 0,
-                                  ruleset=body.ruleset)  # fmt: skip
+                                  ruleset=body.ruleset, client_address=client_address(request.scope))  # fmt: skip
         if player is not None:
             req.holder, req.name = f"h:{player.pid}", player.name
         else:
@@ -341,10 +359,13 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
 
         async def drain() -> None:
             while True:
-                await websocket.receive_text()
+                await errors.receive_text(websocket)
 
-        await run_both(pump(), drain())
+        failure = await run_both(pump(), drain())
         call.cancel()
+        if isinstance(failure, errors.BinaryFrame):
+            await errors.close_binary(websocket)
+            return
         with contextlib.suppress(Exception):
             await websocket.close()
 
@@ -361,4 +382,19 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner) -> No
             await websocket.close(code=errors.WS_UNAUTHORIZED)
             return
         ranked()
-        await serve_bot_socket(websocket, token, lambda: stubs["bots"])  # gateway/bot_socket.py
+        address = client_address(websocket.scope)  # the bot's, passed on for its tickets
+        await serve_bot_socket(websocket, token, lambda: stubs["bots"], address)  # gateway/bot_socket.py
+
+    async def seat_holders(match_id: str) -> set[str]:
+        """The ids of everyone seated at ``match_id`` when it is a ranked or casual match (the
+        ranked service's record of it, the one these matches have: they never enter the
+        gateway's seat table); empty for any other match."""
+        try:
+            record = await ranked().GetRankedMatch(bs.RankedMatchRequest(match_id=match_id))
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() == grpc.StatusCode.NOT_FOUND:
+                return set()
+            raise
+        return {s.player_id for s in record.seats}
+
+    return seat_holders

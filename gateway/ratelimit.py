@@ -27,12 +27,10 @@ are limited per *client address* (with or without a token) and by one global buc
 (:class:`CreationLimits`, environment ``FENGSHENG_CREATE_*``); 429 with ``Retry-After``
 (``code: rate_limited``, ``scope: address`` or ``global``).
 
-**Client address.** The peer address of the connection, unless that peer is a trusted proxy
-(``FENGSHENG_TRUSTED_PROXIES``: addresses or CIDRs, comma-separated; default none): then the
-forwarding header (``FENGSHENG_PROXY_HEADER``: ``x-forwarded-for``, the default, or
-``forwarded``, RFC 7239) is read from the right, skipping trusted hops, and the first
-untrusted hop is the client. A forwarding header from an untrusted peer is ignored (anyone
-can write one).
+**Client address.** :class:`services.client_address.ClientAddress`: the peer address of the
+connection, unless that peer is a trusted proxy (``FENGSHENG_TRUSTED_PROXIES``: addresses or
+CIDRs, comma-separated; default none): then the forwarding header (``FENGSHENG_PROXY_HEADER``)
+is read from the right, skipping trusted hops, and the first untrusted hop is the client.
 
 Rejections are counted in ``fengsheng_gateway_rate_limited_total{transport}``. The limiter
 is a plain ASGI wrapper (:class:`RateLimiter`), so it is installed around the app without
@@ -43,7 +41,6 @@ touching its routes; the ranked-play bot API can reuse :class:`TokenBucket` /
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import json
 import logging
 import math
@@ -68,6 +65,11 @@ DEFAULT_BURST = 200
 
 # The buckets live in fengsheng/ratelimit.py, shared with services/limits.py.
 from fengsheng.ratelimit import Bucket, RedisTokenBucket, TokenBucket  # noqa: E402
+from services.client_address import (  # noqa: E402  (one rule: the gateway's and the bot listener's)
+    ClientAddress,
+    proxy_header_from_env,
+    trusted_proxies_from_env,
+)
 
 __all__ = [
     "Bucket",
@@ -84,8 +86,6 @@ __all__ = [
 CREATION_ROUTES = frozenset(
     {("POST", "/api/guests"), ("POST", "/api/matches"), ("POST", "/api/bots"), ("POST", "/api/casual")}
 )
-
-IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 @dataclass(frozen=True)
@@ -109,66 +109,14 @@ class CreationLimits:
     @classmethod
     def from_env(cls) -> CreationLimits:
         env = os.environ.get
-        proxies = tuple(p.strip() for p in (env("FENGSHENG_TRUSTED_PROXIES") or "").split(",") if p.strip())
         return cls(
             rate=float(env("FENGSHENG_CREATE_RATE") or cls.rate),
             burst=int(env("FENGSHENG_CREATE_BURST") or cls.burst),
             global_rate=float(env("FENGSHENG_CREATE_GLOBAL_RATE") or cls.global_rate),
             global_burst=int(env("FENGSHENG_CREATE_GLOBAL_BURST") or cls.global_burst),
-            trusted_proxies=proxies,
-            proxy_header=(env("FENGSHENG_PROXY_HEADER") or cls.proxy_header).lower(),
+            trusted_proxies=trusted_proxies_from_env(),
+            proxy_header=proxy_header_from_env(),
         )
-
-
-def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """An address written as ``1.2.3.4``, ``1.2.3.4:80``, ``::1`` or ``[::1]:80``; None if it is none."""
-    text = text.strip().strip('"')
-    if text.startswith("["):
-        text = text[1:].split("]", 1)[0]
-    elif text.count(":") == 1:
-        text = text.split(":", 1)[0]
-    try:
-        return ipaddress.ip_address(text)
-    except ValueError:
-        return None
-
-
-class ClientAddress:
-    """Who is asking: the peer, or what a trusted proxy says the client was (see the module doc)."""
-
-    def __init__(self, trusted_proxies: tuple[str, ...] = (), header: str = "x-forwarded-for") -> None:
-        if header not in ("x-forwarded-for", "forwarded"):
-            raise ValueError(f"FENGSHENG_PROXY_HEADER must be x-forwarded-for or forwarded, not {header!r}")
-        try:
-            self.trusted: tuple[IPNetwork, ...] = tuple(ipaddress.ip_network(p, strict=False) for p in trusted_proxies)
-        except ValueError as exc:
-            raise ValueError(f"FENGSHENG_TRUSTED_PROXIES: {exc}") from exc
-        self.header = header.encode("latin-1")
-
-    def _is_trusted(self, ip: ipaddress.IPv4Address | ipaddress.IPv6Address | None) -> bool:
-        return ip is not None and any(ip in net for net in self.trusted)
-
-    def _hops(self, scope: Scope) -> list[str]:
-        """The forwarding header's addresses, the client's first, the nearest proxy's last."""
-        values = [v.decode("latin-1") for k, v in scope.get("headers") or () if k == self.header]
-        hops = [h.strip() for v in values for h in v.split(",") if h.strip()]
-        if self.header == b"forwarded":
-            found = []
-            for element in hops:
-                pairs = dict(p.strip().partition("=")[::2] for p in element.split(";"))
-                found.append({k.strip().lower(): v for k, v in pairs.items()}.get("for", ""))
-            hops = found
-        return hops
-
-    def __call__(self, scope: Scope) -> str:
-        peer = str((scope.get("client") or ("", 0))[0])
-        if not self.trusted or not self._is_trusted(_ip(peer)):
-            return peer
-        for hop in reversed(self._hops(scope)):
-            ip = _ip(hop)
-            if not self._is_trusted(ip):
-                return str(ip) if ip is not None else hop.strip()[:64]
-        return peer
 
 
 def token_key(token: str) -> str:

@@ -23,9 +23,18 @@ MAX_DECISION = 2**63 - 1
 MAX_SEATS = 32
 
 
+#: longest guest name, in characters (after cleaning: fengsheng/display_text.py)
+GUEST_NAME_MAX = 32
+
+
 class GuestIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=32, description="display name of the guest")
+    name: str = Field(
+        min_length=1,
+        max_length=2 * GUEST_NAME_MAX,
+        description=f"display name of the guest: at most {GUEST_NAME_MAX} characters once whitespace is collapsed; "
+        "bidi controls, zero-width and control characters are refused (422 invisible_character)",
+    )
 
 
 class GuestOut(BaseModel):

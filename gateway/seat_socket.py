@@ -140,7 +140,7 @@ async def stream(websocket: WebSocket, svc: Services, match_id: str, grant: Seat
 
         async def receive() -> None:
             while True:
-                text = await websocket.receive_text()
+                text = await errors.receive_text(websocket)
                 try:
                     message = json.loads(text)
                 except ValueError:
@@ -188,6 +188,9 @@ async def stream(websocket: WebSocket, svc: Services, match_id: str, grant: Seat
             if isinstance(failure, grpc.aio.AioRpcError):
                 engine_error = errors.from_grpc(failure)
                 await refuse(websocket, engine_error, 4000 + engine_error.status)
+                return
+            if isinstance(failure, errors.BinaryFrame):
+                await errors.close_binary(websocket)
                 return
             if failure is not None and not isinstance(failure, WebSocketDisconnect):
                 raise failure

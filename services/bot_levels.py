@@ -69,14 +69,15 @@ DEFAULT_SEARCH_BUDGET_MS = 200.0
 
 def search_budget_ms() -> float:
     """``FENGSHENG_SEARCH_BUDGET_MS``: the hard level's search time per decision in the bot
-    workers (10–5000 ms, default 200); the task holds its worker thread that long at most
-    (plus one playout), so other tasks are not starved."""
+    workers (1–5000 ms, default 200); the task holds its worker thread that long at most
+    (plus one playout), so other tasks are not starved. Every hard answer, searched or not,
+    is released no earlier than this budget plus a margin (services/bot_timing.py)."""
     raw = os.environ.get("FENGSHENG_SEARCH_BUDGET_MS")
     try:
         value = float(raw) if raw else DEFAULT_SEARCH_BUDGET_MS
     except ValueError:
         value = DEFAULT_SEARCH_BUDGET_MS
-    return min(5000.0, max(10.0, value))
+    return min(5000.0, max(1.0, value)) if value == value else DEFAULT_SEARCH_BUDGET_MS
 
 
 def bands_from_env() -> tuple[float, float]:

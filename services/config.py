@@ -16,6 +16,8 @@ variable                           meaning                                      
                                    (or ``FENGSHENG_REDIS_PASSWORD_FILE``)
 ``FENGSHENG_SECRET``               gateway: the secret signing the seat tokens   random per run
                                    (or ``FENGSHENG_SECRET_FILE``)
+``FENGSHENG_OPERATOR_TOKEN``       gateway: the operator pages' bearer token      none: the pages
+                                   (at least 32 characters; or ``..._FILE``)      answer 403
 ``FENGSHENG_ENGINE_ADDR``          engine gRPC address the workers call          ``127.0.0.1:50051``
 ``FENGSHENG_VISIBILITY_TIMEOUT``   seconds before an unacked task is redelivered ``120``
 ``FENGSHENG_RESTORE_INTERVAL``     seconds between sweeps for unacked tasks      ``10``
@@ -25,11 +27,15 @@ variable                           meaning                                      
 ``FENGSHENG_METRICS_HOST``         interface of the worker's ``/metrics``        ``127.0.0.1``
 ``FENGSHENG_GROUP_COMMIT_MS``      engine: longest wait to share an action write  ``0.5``
                                    with others (0 = off; services/engine/redis_pipe.py)
+``FENGSHENG_MM_ADDRESS_WINDOW_S``  engines, workers: accounts seen from one      ``86400``
+                                   client address within this many seconds never
+                                   share a rated table (0 = the address rule off;
+                                   docs/ranked.md, "What a rated table forbids")
 =================================  ============================================  ==========
 
-Secrets (the token secret, the Redis password, the service credential) come from the
-environment or from a file named by ``NAME_FILE`` that only its owner may read (0600), never
-from a command line: any local user reads another process's argv in ``/proc/PID/cmdline``.
+Secrets (the token secret, the Redis password, the service credential, the operator token)
+come from the environment or from a file named by ``NAME_FILE`` that only its owner may read
+(0600), never from a command line: any local user reads another process's argv in ``/proc/PID/cmdline``.
 """
 
 from __future__ import annotations
@@ -188,6 +194,24 @@ def token_secret() -> str:
     return secret("FENGSHENG_SECRET")
 
 
+#: the shortest operator token accepted (a guessable one would open the operators' pages)
+OPERATOR_TOKEN_MIN = 32
+
+
+def operator_token() -> str:
+    """The gateway operators' bearer token (the ranked audit page): ``FENGSHENG_OPERATOR_TOKEN``
+    or the 0600 file named by ``FENGSHENG_OPERATOR_TOKEN_FILE``; ``""`` when none is set (the
+    operator pages then answer 403 to everyone). A token shorter than
+    :data:`OPERATOR_TOKEN_MIN` is refused with :class:`SecretError`."""
+    token = secret("FENGSHENG_OPERATOR_TOKEN")
+    if token and len(token) < OPERATOR_TOKEN_MIN:
+        raise SecretError(
+            f"FENGSHENG_OPERATOR_TOKEN is {len(token)} characters; use at least {OPERATOR_TOKEN_MIN} "
+            "random ones (python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+        )
+    return token
+
+
 def command_line_redis_url(value: str) -> str:
     """A ``--redis-url`` from a command line, ready for use: refused if it carries a password
     (every local user reads ``/proc/PID/cmdline``), else given ``FENGSHENG_REDIS_PASSWORD``."""
@@ -198,6 +222,19 @@ def command_line_redis_url(value: str) -> str:
             "or the password alone in FENGSHENG_REDIS_PASSWORD"
         )
     return with_password(value, secret("FENGSHENG_REDIS_PASSWORD"))
+
+
+def positive_int(name: str, default: int, what: str = "a whole number") -> int:
+    """The whole number ``$NAME`` (``default`` when unset), at least 1; a ``ValueError``
+    naming the variable otherwise."""
+    raw = os.environ.get(name) or str(default)
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be {what}, not {raw!r}") from exc
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1")
+    return value
 
 
 def engine_addr() -> str:
@@ -227,3 +264,25 @@ def group_commit_ms() -> float:
 def task_routes() -> bool:
     """Route tasks to per-kind queues (``bots``, ``timers``, ``matchmaking``, ``ladder``)."""
     return (os.environ.get("FENGSHENG_TASK_ROUTES") or "").lower() in ("1", "true", "yes", "on")
+
+
+#: see :func:`address_window_s` (one day)
+DEFAULT_ADDRESS_WINDOW_S = 86400.0
+
+
+def address_window_s() -> float:
+    """How long (seconds) one client address ties accounts together for rated play: two
+    accounts seen from the same address (at queue time, or a bot's stream opening) within
+    this window, or queued from it now, never share a rated table; each account's addresses
+    are kept this long, no longer. ``0`` turns the address rule off (the owner rule stays).
+    ``FENGSHENG_MM_ADDRESS_WINDOW_S``; ``ValueError`` naming it for a bad value."""
+    raw = os.environ.get("FENGSHENG_MM_ADDRESS_WINDOW_S")
+    if raw is None or raw.strip() == "":
+        return DEFAULT_ADDRESS_WINDOW_S
+    try:
+        value = float(raw)
+    except ValueError as exc:
+        raise ValueError(f"FENGSHENG_MM_ADDRESS_WINDOW_S must be seconds (0 = off), not {raw!r}") from exc
+    if not value >= 0 or value == float("inf"):
+        raise ValueError(f"FENGSHENG_MM_ADDRESS_WINDOW_S must be a finite number of seconds >= 0, not {raw!r}")
+    return value

@@ -5,8 +5,9 @@
   on its stream (action, queue request) takes one unit. The bucket is the gateway's
   :class:`fengsheng.ratelimit.RedisTokenBucket` (one Lua script on the Redis clock), reused
   here under the key prefix ``lim:bot:``.
-- **Concurrent matches**: queued tickets plus unfinished ranked matches of one bot at most
-  ``FENGSHENG_BOT_MAX_MATCHES``; joining the queue past it is refused.
+- **Concurrent matches**: queued tickets plus unfinished ranked and casual matches plus
+  pending challenges it sent (services/ranked/casual.py) of one bot at most
+  ``FENGSHENG_BOT_MAX_MATCHES``; joining the queue or challenging past it is refused.
 - **Streams**: one live ``BotService.Connect`` stream per bot: a new one replaces the older
   (services/ranked/service.py, ``open_stream``); each Connect takes one unit of the rate.
 

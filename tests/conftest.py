@@ -26,11 +26,19 @@ from pathlib import Path
 
 import pytest
 
+from services.bot_timing import PACE_OFF
+
 #: The platform's service credential for this test session (services/credentials.py): a
 #: fresh one per session, in the environment, so engine servers, gateways and workers
 #: started by the tests inherit it and the tests' own channels (services/channels.py) send it.
 os.environ["FENGSHENG_SERVICE_TOKEN"] = secrets.token_urlsafe(32)
 os.environ.pop("FENGSHENG_SERVICE_TOKEN_FILE", None)
+#: House bots' answers in the processes the tests start (services/bot_timing.py): no
+#: release target or jitter beyond the computation (forced answers are still held as long as
+#: a recent computed one) and a 20 ms search budget, so bot matches play at test speed. The
+#: pacing itself is tested with its own settings (tests/integration/test_bot_timing.py).
+for _name, _value in {**PACE_OFF, "FENGSHENG_SEARCH_BUDGET_MS": "20"}.items():
+    os.environ.setdefault(_name, _value)
 
 
 def _docker_available() -> bool:

@@ -38,7 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     except SecretError as exc:
         parser.error(str(exc))
     if not token:
-        parser.error("no bot token: set FENGSHENG_BOT_TOKEN (or FENGSHENG_BOT_TOKEN_FILE); POST /api/bots makes one")
+        parser.error("no bot token: set FENGSHENG_BOT_TOKEN (or FENGSHENG_BOT_TOKEN_FILE); "
+                     "POST /api/bots with your player token makes one")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     try:
         summaries = run_bot(EXAMPLES[args.bot], token=token, url=args.url, address=args.address,

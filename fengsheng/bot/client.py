@@ -74,7 +74,7 @@ class BotClient:
 
     def __post_init__(self) -> None:
         if not self.token:
-            raise BotError("a bot needs its API token (POST /api/bots on the gateway)")
+            raise BotError("a bot needs its API token (POST /api/bots on the gateway, with its owner's player token)")
         if not self.address:
             self.address = os.environ.get("FENGSHENG_BOT_ADDR", "") or grpc_address(self.url or "http://127.0.0.1:8000")
 

@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         secret = config.token_secret()
+        operator_token = config.operator_token()  # the operator pages (ranked audit); "" closes them
         # its own FENGSHENG_GATEWAY_REDIS_URL, else --redis-url (fengsheng.cli added the password),
         # else FENGSHENG_REDIS_URL; none: one process's memory
         redis_url = config.configured_role_url("gateway") or args.redis_url or config.configured_redis_url()
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
             "(tokens die with this process)",
             file=sys.stderr,
         )
-    app = create_app(args.engine, secret, redis_url=redis_url)
+    app = create_app(args.engine, secret, redis_url=redis_url, operator_token=operator_token)
     from gateway import ratelimit
 
     served = ratelimit.install(app, rate=args.rate_limit, burst=args.rate_burst, redis_url=redis_url)

@@ -340,20 +340,22 @@ class RotateTokenRequest(_message.Message):
     def __init__(self, bot_id: _Optional[str] = ..., owner: _Optional[str] = ..., bot_token: _Optional[str] = ...) -> None: ...
 
 class JoinQueueRequest(_message.Message):
-    __slots__ = ("holder", "name", "bot_token", "min_players", "max_players", "ruleset")
+    __slots__ = ("holder", "name", "bot_token", "min_players", "max_players", "ruleset", "client_address")
     HOLDER_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     MAX_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
+    CLIENT_ADDRESS_FIELD_NUMBER: _ClassVar[int]
     holder: str
     name: str
     bot_token: str
     min_players: int
     max_players: int
     ruleset: str
-    def __init__(self, holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., ruleset: _Optional[str] = ...) -> None: ...
+    client_address: str
+    def __init__(self, holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., ruleset: _Optional[str] = ..., client_address: _Optional[str] = ...) -> None: ...
 
 class TicketRequest(_message.Message):
     __slots__ = ("ticket_id", "holder", "bot_token")
@@ -438,6 +440,26 @@ class HistoryResponse(_message.Message):
     ENTRIES_FIELD_NUMBER: _ClassVar[int]
     entries: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, entries: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class AuditRequest(_message.Message):
+    __slots__ = ("ruleset", "matches", "all", "limit", "z")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    ALL_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    Z_FIELD_NUMBER: _ClassVar[int]
+    ruleset: str
+    matches: int
+    all: bool
+    limit: int
+    z: float
+    def __init__(self, ruleset: _Optional[str] = ..., matches: _Optional[int] = ..., all: _Optional[bool] = ..., limit: _Optional[int] = ..., z: _Optional[float] = ...) -> None: ...
+
+class AuditReport(_message.Message):
+    __slots__ = ("json",)
+    JSON_FIELD_NUMBER: _ClassVar[int]
+    json: str
+    def __init__(self, json: _Optional[str] = ...) -> None: ...
 
 class RankedMatchRequest(_message.Message):
     __slots__ = ("match_id",)

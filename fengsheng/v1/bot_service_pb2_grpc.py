@@ -70,7 +70,10 @@ class BotServiceServicer:
         since its previous decision, legal actions, deadline) and takes its actions; the bot
         may also queue for ranked matches on it. Errors about one message (an illegal action,
         another bot's seat, too many requests) come back as BotError messages and leave the
-        stream open.
+        stream open. The stream's client address (recorded for the bot, and its tickets'): on the
+        bot listener the peer (or, from a peer in FENGSHENG_TRUSTED_PROXIES, the forwarding
+        metadata read as the gateway reads its header); on the internal listener the gateway's
+        word in the metadata `fengsheng-client-address` (its /ws/bots proxy).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -324,6 +327,11 @@ class RankedServiceStub:
                 request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.ChallengeAnswer.SerializeToString,
                 response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.Ticket.FromString,
                 _registered_method=True)
+        self.Audit = channel.unary_unary(
+                '/fengsheng.v1.RankedService/Audit',
+                request_serializer=fengsheng_dot_v1_dot_bot__service__pb2.AuditRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.AuditReport.FromString,
+                _registered_method=True)
 
 
 class RankedServiceServicer:
@@ -427,6 +435,15 @@ class RankedServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Audit(self, request, context):
+        """The collusion audit (docs/ranked.md, "The collusion audit"): pairs of accounts that sit,
+        queue or play together suspiciously, with the evidence. For operators only: the gateway
+        serves it behind the operator token (FENGSHENG_OPERATOR_TOKEN).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RankedServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -499,6 +516,11 @@ def add_RankedServiceServicer_to_server(servicer, server):
                     servicer.AnswerChallenge,
                     request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.ChallengeAnswer.FromString,
                     response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.Ticket.SerializeToString,
+            ),
+            'Audit': grpc.unary_unary_rpc_method_handler(
+                    servicer.Audit,
+                    request_deserializer=fengsheng_dot_v1_dot_bot__service__pb2.AuditRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_bot__service__pb2.AuditReport.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -880,6 +902,33 @@ class RankedService:
             '/fengsheng.v1.RankedService/AnswerChallenge',
             fengsheng_dot_v1_dot_bot__service__pb2.ChallengeAnswer.SerializeToString,
             fengsheng_dot_v1_dot_bot__service__pb2.Ticket.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Audit(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.RankedService/Audit',
+            fengsheng_dot_v1_dot_bot__service__pb2.AuditRequest.SerializeToString,
+            fengsheng_dot_v1_dot_bot__service__pb2.AuditReport.FromString,
             options,
             channel_credentials,
             insecure,

@@ -10,17 +10,26 @@ it is the caller and house bots: a bots-only table that fills at once).
 A table that challenges someone is a *challenge*: the caller's ticket is ``pending`` and
 each challenged bot or player is sent (published to its holder: a bot's live stream, a
 person's ``/ws/ranked``) a ticket in state ``invited``, naming the ``challenger`` and when
-the invitation ``expires_ms`` (``FENGSHENG_CHALLENGE_TIMEOUT_S``, default 30 s). Each
+the invitation ``expires_ms`` (``FENGSHENG_CHALLENGE_TIMEOUT_S``, default 30 s, at most
+:data:`MAX_CHALLENGE_TIMEOUT_S`). Each
 answers (:func:`answer`): ``accepted``; once all have, the match is created and every
 ticket becomes ``matched``. One decline ends it (every ticket ``declined``); so does the
 deadline (``expired``). An answer is one atomic Lua step, so two last acceptances never
 create the match twice. Ranked play is untouched: the queue, the ladder, a queued ranked
 ticket.
 
-What bounds it: a bot pays a request of its rate for a table and for an answer, and
-neither the caller nor a challenged bot may pass its concurrent-match limit; people open
-tables through the gateway, whose creation routes are rate limited per address. Tables,
-challenges and their tickets expire (:data:`services.ranked.store.CASUAL_TTL_MS`).
+What bounds it (docs/bots.md, "Limits of challenges"): a bot pays a request of its rate for
+a table and for an answer; a challenger's pending challenges count toward its concurrent-match
+limit (``FENGSHENG_BOT_MAX_MATCHES``, people too), and a challenged bot may not pass that limit
+either; a bot or player holds at most :func:`max_invitations` open invitations
+(``FENGSHENG_MAX_INVITATIONS``, default 5): a challenge past either limit is refused
+(``RESOURCE_EXHAUSTED``, kinds ``too_many_matches`` / ``too_many_invitations``). Both checks
+and the records they count are one Lua step, so a burst of challenges cannot slip past them.
+People open tables through the gateway, whose creation routes are rate limited per address.
+A challenge and its tickets are deleted :data:`CHALLENGE_KEEP_S` after its deadline (a match
+it made keeps its tickets, :data:`services.ranked.store.CASUAL_TTL_MS`); one task per process
+expires the open challenges at their deadlines (:class:`services.ranked.deadlines.Deadlines`),
+and a ticket read past its deadline is expired then (a restarted process lost its timers).
 """
 
 from __future__ import annotations
@@ -36,11 +45,13 @@ from typing import TYPE_CHECKING, Any
 
 from fengsheng.v1 import engine_service_pb2 as es
 from services.errors import BadRequest, MatchNotFound
+from services.ranked.deadlines import Deadlines
 from services.ranked.store import (
     CASUAL_TTL_MS,
     SeatPlan,
     bot_holder,
     bot_key,
+    challenges_key,
     human_holder,
     invitations_key,
     player_of,
@@ -56,11 +67,17 @@ HOUSE_KINDS = {"heuristic": es.BOT_HEURISTIC, "random": es.BOT_RANDOM}
 MAX_SEATS = 12
 #: how long a challenge waits for its answers (``FENGSHENG_CHALLENGE_TIMEOUT_S``)
 DEFAULT_CHALLENGE_TIMEOUT_S = 30.0
+#: the longest wait a challenge may be given: a larger setting is taken as this
+MAX_CHALLENGE_TIMEOUT_S = 600.0
+#: how long a challenge's records outlive its deadline (its tickets can still be read: declined, expired)
+CHALLENGE_KEEP_S = 300
+#: open invitations one bot or player may hold (``FENGSHENG_MAX_INVITATIONS``)
+DEFAULT_MAX_INVITATIONS = 5
 #: a player's id as a seat names it (guest accounts: ``g_`` and hex, gateway/auth.py)
 PLAYER_ID = re.compile(r"^g_[0-9a-f]{4,32}$")
 #: the states a challenge's tickets end in when it does not come about
 CLOSED = ("declined", "expired")
-#: the expiry timers of this process's open challenges (kept so none is collected early)
+#: the bots-only queue's fill timers of this process (kept so none is collected early)
 _timers: set[asyncio.Task[None]] = set()
 
 
@@ -70,7 +87,18 @@ def challenge_timeout_s() -> float:
         value = float(raw)
     except ValueError as exc:
         raise ValueError(f"FENGSHENG_CHALLENGE_TIMEOUT_S must be seconds, not {raw!r}") from exc
-    return max(0.5, value)
+    return min(max(0.5, value), MAX_CHALLENGE_TIMEOUT_S)
+
+
+def max_invitations() -> int:
+    """How many open invitations (``invited``, or ``accepted`` while others answer) one bot
+    or player may hold (``FENGSHENG_MAX_INVITATIONS``, default 5)."""
+    raw = os.environ.get("FENGSHENG_MAX_INVITATIONS", "") or str(DEFAULT_MAX_INVITATIONS)
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise ValueError(f"FENGSHENG_MAX_INVITATIONS must be a whole number, not {raw!r}") from exc
+    return max(1, value)
 
 
 def challenge_key(challenge_id: str) -> str:
@@ -110,6 +138,35 @@ local c = redis.call('HMGET', KEYS[1], 'state', 'expires')
 if c[1] ~= 'pending' or tonumber(ARGV[1]) < tonumber(c[2]) then return 0 end
 redis.call('HSET', KEYS[1], 'state', 'expired')
 return 1
+"""
+
+
+# KEYS: the challenger's pending challenges, then each challenged holder's open invitations.
+# ARGV: now ms, deadline ms, challenge id, the challenger's other load (matches, a queued
+# ticket), its limit, the invitations limit, how long the sets live (ms), then each challenged
+# holder's ticket id. Checks both limits and records the challenge in every set, or nothing:
+# {0, 0} done; {-1, soonest deadline} the challenger is full; {i, soonest} challenged holder i is.
+_RESERVE = """
+local now = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, now - 1)
+if tonumber(ARGV[4]) + redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[5]) then
+  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return {-1, tonumber(first[2] or now)}
+end
+for i = 2, #KEYS do
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, now - 1)
+  if redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[6]) then
+    local first = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')
+    return {i - 1, tonumber(first[2] or now)}
+  end
+end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
+for i = 2, #KEYS do
+  redis.call('ZADD', KEYS[i], ARGV[2], ARGV[6 + i])
+  redis.call('PEXPIRE', KEYS[i], ARGV[7])
+end
+return {0, 0}
 """
 
 
@@ -186,16 +243,46 @@ async def _create(svc: RankedService, match_id: str, plan: list[SeatPlan], timeo
 # ---- challenges ----------------------------------------------------------------------------
 
 
+def _reserve(svc: RankedService, match_id: str, holder: str, plan: list[SeatPlan], expires_ms: int) -> None:
+    """Count the challenge toward the challenger's limit and each challenged holder's open
+    invitations, atomically; :class:`~services.errors.Exhausted` (nothing recorded) when the
+    challenger is at its concurrent-match limit or a challenged holder holds
+    :func:`max_invitations` open invitations already."""
+    from services.errors import Exhausted
+
+    store = svc.store
+    now_ms = int(time.time() * 1000)
+    invited = [s for s in plan if s.holder and s.holder != holder]
+    caller = player_of(holder)
+    base = store.bot_load(caller, challenges=False) if holder.startswith("b:") else 0
+    limit, most = svc.limits.max_matches, max_invitations()
+    keep_ms = expires_ms - now_ms + CHALLENGE_KEEP_S * 1000
+    code, soonest = store.redis.eval(
+        _RESERVE, 1 + len(invited), challenges_key(holder), *(invitations_key(s.holder) for s in invited),
+        now_ms, expires_ms, match_id, base, limit, most, keep_ms, *(s.ticket_id for s in invited))  # fmt: skip
+    code, wait_s = int(code), max(0.5, (int(soonest) - now_ms) / 1000)
+    if code == -1:
+        who = f"bot {caller}" if holder.startswith("b:") else "you"
+        raise Exhausted(f"{who}: at most {limit} matches and pending challenges at once; wait for an answer",
+                        kind="too_many_matches", retry_after_s=wait_s)  # fmt: skip
+    if code > 0:
+        full = invited[code - 1].player_id
+        raise Exhausted(f"{'bot' if full.startswith('b_') else 'player'} {full} already holds {most} open "
+                        "invitations (FENGSHENG_MAX_INVITATIONS); try again once one is answered or expires",
+                        kind="too_many_invitations", retry_after_s=wait_s)  # fmt: skip
+
+
 def _store_challenge(redis: Any, match_id: str, holder: str, name: str, plan: list[SeatPlan], timeout: float,
                      ruleset: str, expires_ms: int) -> None:  # fmt: skip
     now_ms = int(time.time() * 1000)
+    keep_ms = expires_ms - now_ms + CHALLENGE_KEEP_S * 1000  # minutes, not the two days of a table
     kinds = json.dumps([s.kind for s in plan])
     pipe = redis.pipeline(transaction=True)
     invited = [s for s in plan if s.holder and s.holder != holder]
     pipe.hset(challenge_key(match_id), mapping={
         "plan": json.dumps([s.to_dict() for s in plan]), "timeout": timeout, "ruleset": ruleset,
         "state": "pending", "waiting": len(invited), "expires": expires_ms, "caller": holder})  # fmt: skip
-    pipe.pexpire(challenge_key(match_id), CASUAL_TTL_MS)
+    pipe.pexpire(challenge_key(match_id), keep_ms)
     for s in plan:
         if not s.holder:
             continue
@@ -205,11 +292,19 @@ def _store_challenge(redis: Any, match_id: str, holder: str, name: str, plan: li
             "min": len(plan), "max": len(plan), "enq": now_ms, "seat": s.seat, "seats": kinds,
             "timeout": timeout, "ruleset": ruleset, "expires": expires_ms, "ch": match_id,
             "challenger": "" if mine else name})  # fmt: skip
-        pipe.pexpire(ticket_key(s.ticket_id), CASUAL_TTL_MS)
-        if not mine:  # sent again to a stream of the holder's that connects before the deadline
-            pipe.zadd(invitations_key(s.holder), {s.ticket_id: expires_ms})
-            pipe.zremrangebyscore(invitations_key(s.holder), 0, now_ms - 1)
-            pipe.pexpire(invitations_key(s.holder), CASUAL_TTL_MS)
+        pipe.pexpire(ticket_key(s.ticket_id), keep_ms)
+    pipe.execute()  # the invitations were recorded by _reserve (a stream that connects before the deadline gets them)
+
+
+def _forget(redis: Any, match_id: str, caller: str, plan: list[SeatPlan]) -> None:
+    """The challenge is over (declined, expired, or its match made): it no longer counts
+    toward the challenger's limit nor among anyone's open invitations."""
+    pipe = redis.pipeline(transaction=False)
+    if caller:
+        pipe.zrem(challenges_key(caller), match_id)
+    for s in plan:
+        if s.holder and s.holder != caller:
+            pipe.zrem(invitations_key(s.holder), s.ticket_id)
     pipe.execute()
 
 
@@ -219,6 +314,7 @@ async def _challenge(svc: RankedService, match_id: str, holder: str, name: str, 
     the timer that expires it; the caller's ``pending`` ticket."""
     wait_s = challenge_timeout_s()
     expires_ms = int(time.time() * 1000 + wait_s * 1000)
+    await asyncio.to_thread(_reserve, svc, match_id, holder, plan, expires_ms)
     await asyncio.to_thread(_store_challenge, svc.store.redis, match_id, holder, name, plan, timeout, ruleset,
                             expires_ms)  # fmt: skip
     for s in plan:
@@ -226,17 +322,7 @@ async def _challenge(svc: RankedService, match_id: str, holder: str, name: str, 
             invitation = await asyncio.to_thread(svc.store.ticket, s.ticket_id)
             if invitation is not None:
                 await asyncio.to_thread(svc.store.publish, invitation)
-
-    async def expire_later() -> None:
-        await asyncio.sleep(wait_s + 0.05)
-        try:
-            await expire(svc, match_id)
-        except Exception:  # Redis away: the next answer or ticket read finds it expired
-            log.warning("challenge %s: expiry failed", match_id, exc_info=True)
-
-    task = asyncio.get_running_loop().create_task(expire_later())
-    _timers.add(task)
-    task.add_done_callback(_timers.discard)
+    DEADLINES.add(expires_ms / 1000 + 0.05, svc, match_id)
     mine = next(s for s in plan if s.holder == holder)
     ticket = await asyncio.to_thread(svc.store.ticket, mine.ticket_id)
     assert ticket is not None
@@ -251,7 +337,8 @@ def _tickets_of(redis: Any, match_id: str) -> tuple[list[SeatPlan], dict[str, An
 
 def _close(svc: RankedService, match_id: str, state: str) -> None:
     """Every open ticket of a challenge that will not come about: ``state`` (published)."""
-    plan, _ = _tickets_of(svc.store.redis, match_id)
+    plan, f = _tickets_of(svc.store.redis, match_id)
+    _forget(svc.store.redis, match_id, f.get("caller", ""), plan)
     for s in plan:
         if not s.holder:
             continue
@@ -272,6 +359,10 @@ async def expire(svc: RankedService, match_id: str) -> bool:
         return False
     await asyncio.to_thread(_close, svc, match_id, "expired")
     return True
+
+
+#: this process's challenge deadlines (:func:`expire` at each)
+DEADLINES = Deadlines(lambda svc, challenge_id: expire(svc, challenge_id))
 
 
 async def expire_due(svc: RankedService, ticket: dict[str, Any]) -> dict[str, Any]:
@@ -343,6 +434,7 @@ async def _come_about(svc: RankedService, match_id: str) -> None:
         await asyncio.to_thread(_close, svc, match_id, "expired")
         raise
     await asyncio.to_thread(svc.store.redis.hset, challenge_key(match_id), "state", "accepted")
+    await asyncio.to_thread(_forget, svc.store.redis, match_id, f.get("caller", ""), plan)
 
 
 # ---- the bots-only casual queue -------------------------------------------------------------

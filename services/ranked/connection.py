@@ -38,11 +38,13 @@ LIVE_CHECK_S = 1.0
 class BotConnection:
     """One bot's stream: :meth:`open` it, then iterate :meth:`run`."""
 
-    def __init__(self, service: RankedService, bot: BotIdentity, token: str, stream_id: str) -> None:
+    def __init__(self, service: RankedService, bot: BotIdentity, token: str, stream_id: str, address: str) -> None:
         self.service = service
         self.bot = bot
         self.token = token
         self.stream_id = stream_id
+        #: the stream's client address (services/ranked/grpc.py, stream_address): its tickets'
+        self.address = address
         #: what goes out, in order; None ends the stream
         self.out: asyncio.Queue[bs.ServerMessage | None] = asyncio.Queue()
         #: match id -> the task pushing that match's decisions
@@ -51,13 +53,15 @@ class BotConnection:
         self.pushed: dict[tuple[str, int, int], int] = {}
 
     @classmethod
-    async def open(cls, service: RankedService, token: str) -> BotConnection:
+    async def open(cls, service: RankedService, token: str, address: str) -> BotConnection:
         """Authenticate ``token``'s bot and make a new stream its live one (its older stream is
-        replaced: it notices and closes). Raises ``Unauthenticated`` or ``Exhausted``."""
+        replaced: it notices and closes); the bot was seen from client ``address``. Raises
+        ``Unauthenticated`` or ``Exhausted``."""
         bot = await service.authenticate(token)
         stream_id = secrets.token_hex(6)
         await service.open_stream(bot, stream_id)
-        return cls(service, bot, token, stream_id)
+        await service.seen(bot.holder, address)
+        return cls(service, bot, token, stream_id, address)
 
     async def run(self, requests: AsyncIterator[bs.BotMessage]) -> AsyncIterator[bs.ServerMessage]:
         """The stream's messages: the welcome, then whatever the helpers put out, until the
@@ -172,7 +176,8 @@ class BotConnection:
             elif kind == "join_queue":
                 q = msg.join_queue
                 ticket = await svc.join("", "", bot=bot, min_players=q.min_players,
-                                        max_players=q.max_players, ruleset=q.ruleset)  # fmt: skip
+                                        max_players=q.max_players, ruleset=q.ruleset,
+                                        address=self.address)  # fmt: skip
                 out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
             elif kind == "table":
                 t = msg.table

@@ -21,6 +21,7 @@ import grpc
 from engine.rulesets import RULESET_IDS
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
+from services.client_address import CLIENT_ADDRESS_METADATA, ClientAddress, grpc_scope
 from services.engine.matches import MatchService
 from services.ranked.connection import BotConnection
 from services.ranked.messages import ticket_pb, tokens_pb
@@ -38,6 +39,19 @@ def _token(context: grpc.aio.ServicerContext[Any, Any]) -> str:
             text = value.decode() if isinstance(value, bytes) else value
             return text[7:].strip() if text.lower().startswith("bearer ") else text.strip()
     return ""
+
+
+def stream_address(context: grpc.aio.ServicerContext[Any, Any], *, internal: bool, rule: ClientAddress) -> str:
+    """A bot stream's client address. ``internal`` (the internal listener: every caller holds
+    the service credential, i.e. is the gateway): the gateway's word in
+    :data:`CLIENT_ADDRESS_METADATA`, else the peer. The bot listener (anyone): ``rule`` over
+    the peer and the metadata, as the gateway reads a request (trusted proxies only)."""
+    metadata = list(context.invocation_metadata() or ())
+    if internal:
+        for key, value in metadata:
+            if key == CLIENT_ADDRESS_METADATA:
+                return (value.decode("latin-1") if isinstance(value, bytes) else value).strip()[:64]
+    return rule(grpc_scope(context.peer() or "", metadata))
 
 
 class RankedServicer(bs_grpc.RankedServiceServicer):
@@ -73,6 +87,10 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
             request.ticket_id, request.holder, request.name, request.accept, bot=bot)  # fmt: skip
         return ticket_pb(ticket)
 
+    async def Audit(self, request: bs.AuditRequest, context: Any) -> bs.AuditReport:
+        body = await self.service.audit(request.ruleset, request.matches, request.all, request.limit, request.z)
+        return bs.AuditReport(json=json.dumps(body))
+
     async def _bot(self, context: Any, token: str) -> BotIdentity | None:
         return await self.service.authenticate(token) if token else None
 
@@ -80,8 +98,8 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
         bot = await self._bot(context, request.bot_token)
         ticket = await self.service.join(
             request.holder, request.name, bot=bot, min_players=request.min_players, max_players=request.max_players,
-            ruleset=request.ruleset,
-        )
+            ruleset=request.ruleset, address=request.client_address,
+        )  # fmt: skip
         return ticket_pb(ticket)
 
     async def LeaveQueue(self, request: bs.TicketRequest, context: Any) -> bs.Ticket:
@@ -135,8 +153,13 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
 
 
 class BotServicer(bs_grpc.BotServiceServicer):
-    def __init__(self, service: RankedService) -> None:
+    """``BotService``; ``internal``: on the internal listener (the gateway's ``/ws/bots``
+    proxy names the bot's client address), else on the public bot listener."""
+
+    def __init__(self, service: RankedService, *, internal: bool) -> None:
         self.service = service
+        self.internal = internal
+        self.client_address = ClientAddress.from_env()
 
     async def _own(self, context: Any) -> tuple[BotIdentity, str]:
         """The calling bot (its token in the metadata, as for Connect) and that token; the
@@ -162,7 +185,8 @@ class BotServicer(bs_grpc.BotServiceServicer):
 
     async def Connect(self, request_iterator: AsyncIterator[bs.BotMessage], context: Any
                       ) -> AsyncIterator[bs.ServerMessage]:  # fmt: skip
-        connection = await BotConnection.open(self.service, _token(context))
+        address = stream_address(context, internal=self.internal, rule=self.client_address)
+        connection = await BotConnection.open(self.service, _token(context), address)
         async for message in connection.run(request_iterator):
             yield message
 
@@ -176,13 +200,13 @@ def add_ranked_services(server: grpc.aio.Server, matches: MatchService, redis_ur
     except Exception:  # Redis not up yet: the next start migrates; serving must not wait
         log.warning("ladder id migration skipped", exc_info=True)
     bs_grpc.add_RankedServiceServicer_to_server(RankedServicer(service), server)
-    add_bot_service(server, service)
+    bs_grpc.add_BotServiceServicer_to_server(BotServicer(service, internal=True), server)
     return service
 
 
 def add_bot_service(server: grpc.aio.Server, service: RankedService) -> None:
     """Serve ``BotService`` (only) on ``server``: the bot listener gets this and health."""
-    bs_grpc.add_BotServiceServicer_to_server(BotServicer(service), server)
+    bs_grpc.add_BotServiceServicer_to_server(BotServicer(service, internal=False), server)
 
 
 __all__ = ["SERVICE_NAMES", "BotServicer", "RankedServicer", "add_bot_service", "add_ranked_services"]

@@ -35,11 +35,14 @@ import time
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from openskill.models import PlackettLuce
 
 from engine.rulesets import RULESET_IDS
+
+if TYPE_CHECKING:
+    from services.ranked.audit import MatchFacts
 
 #: Ratings with a sigma above this are shown as provisional (a new player has 8.33;
 #: about 25 five-player matches bring it below).
@@ -415,8 +418,12 @@ class RedisLadder:
             correction = os.environ.get("FENGSHENG_LADDER_CORRECTION", "") not in ("", "0", "false")
         self.correction = correction
 
-    def record(self, result: MatchResult) -> bool:
+    def record(self, result: MatchResult, audit: MatchFacts | None = None) -> bool:
+        """Rate a finished match once (false: it was rated before); ``audit``: the match's
+        collusion-audit facts, stored in the same transaction (services/ranked/audit_store.py)."""
         import redis.exceptions
+
+        from services.ranked import audit_store
 
         keys = keys_of(result)
         for _attempt in range(50):
@@ -456,6 +463,8 @@ class RedisLadder:
                     for p in result.participants:
                         pipe.hset(NAMES_KEY, f"{p.ladder}:{p.player_id}", p.name)
                     pipe.sadd(seasons_key(result.ruleset), result.season)
+                    if audit is not None:
+                        audit_store.add(pipe, audit)
                     pipe.execute()
                     return True
                 except redis.exceptions.WatchError:

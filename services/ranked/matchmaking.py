@@ -20,6 +20,13 @@ The rating window: a ticket waiting ``w`` seconds accepts opponents whose mu is 
 ``window(w) = min(window_base + window_growth * w, window_max)`` of its own; two tickets
 pair when each accepts the other. After ``fill_after_s`` the oldest ticket's group is
 completed with house bots.
+
+One person, one seat (docs/ranked.md, "What a rated table forbids"): a group never holds two
+tickets that are :func:`kept_apart` — one owner (a person and their bots, two bots of one
+owner), or accounts seen from one client address within ``address_window_s``
+(``FENGSHENG_MM_ADDRESS_WINDOW_S``, services/config.py). Such tickets go to separate tables,
+or wait; house bots may fill either table. Casual tables (services/ranked/casual.py) are
+never rated and may seat them together.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.rulesets import get_ruleset
+from services import config
 from services.bot_levels import DEFAULT_BANDS, bands_from_env, level_for_rating
 from services.ranked.ladder import DEFAULT_RULESET, current_season, known_ruleset
 from services.ranked.player_ids import house_id
@@ -98,6 +106,9 @@ class Schedule:
     level_bands: tuple[float, float] = DEFAULT_BANDS
     #: turn timer of ranked matches: a missed deadline gets the default action [FENGSHENG_RANKED_TURN_TIMEOUT_S]
     turn_timeout_s: float = 30.0
+    #: accounts seen from one client address within this many seconds never share a table;
+    #: 0: the address rule off [FENGSHENG_MM_ADDRESS_WINDOW_S, services/config.py]
+    address_window_s: float = config.DEFAULT_ADDRESS_WINDOW_S
 
     @classmethod
     def from_env(cls) -> Schedule:
@@ -115,6 +126,7 @@ class Schedule:
             house_bot=env("FENGSHENG_MM_HOUSE_BOT") or cls.house_bot,
             level_bands=bands_from_env(),
             turn_timeout_s=num("FENGSHENG_RANKED_TURN_TIMEOUT_S", cls.turn_timeout_s),
+            address_window_s=config.address_window_s(),
         )
 
     def window(self, waited_s: float) -> float:
@@ -134,6 +146,30 @@ class Group:
         return self.players - len(self.tickets)
 
 
+def person_of(ticket: dict[str, Any]) -> str:
+    """The person behind a ticket: a bot's owner, a person themselves (their player id)."""
+    return str(ticket.get("owner") or player_of(ticket["holder"]))
+
+
+def kept_apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two tickets may never share a rated table: one holder, one person behind both
+    (:func:`person_of`), or one client address between them (``addresses``: the ticket's own
+    and its holder's others seen within the window, :func:`with_addresses`)."""
+    if a["holder"] == b["holder"] or person_of(a) == person_of(b):
+        return True
+    return not frozenset(a.get("addresses", ())).isdisjoint(b.get("addresses", ()))
+
+
+def with_addresses(tickets: list[dict[str, Any]], recent: dict[str, frozenset[str]], window_s: float
+                   ) -> list[dict[str, Any]]:  # fmt: skip
+    """The tickets, each with ``addresses``: the one it queued from and those its holder was
+    seen from within the window (``recent``); none when the window is 0 (the rule off)."""
+    if window_s <= 0:
+        return [{**t, "addresses": frozenset()} for t in tickets]
+    return [{**t, "addresses": recent.get(t["holder"], frozenset()) | ({t["address"]} if t.get("address") else set())}
+            for t in tickets]  # fmt: skip
+
+
 def form_groups(tickets: list[dict[str, Any]], now_ms: int, schedule: Schedule) -> list[Group]:
     """Each ruleset's tickets apart (:func:`form_ruleset_groups`): a match never mixes
     rulesets."""
@@ -146,9 +182,10 @@ def form_groups(tickets: list[dict[str, Any]], now_ms: int, schedule: Schedule) 
 def form_ruleset_groups(tickets: list[dict[str, Any]], now_ms: int, schedule: Schedule,
                         ruleset: str = DEFAULT_RULESET) -> list[Group]:  # fmt: skip
     """Greedy, oldest first, over one ruleset's tickets: each ticket gathers the compatible
-    tickets nearest its rating (both windows accept, player-count ranges intersect) up to the
-    largest count they all accept; a group forms once it reaches the smallest such count,
-    or, after ``fill_after_s``, with house bots in the empty seats."""
+    tickets nearest its rating (both windows accept, player-count ranges intersect, none
+    :func:`kept_apart` from another) up to the largest count they all accept; a group forms
+    once it reaches the smallest such count, or, after ``fill_after_s``, with house bots in
+    the empty seats."""
     waiting = sorted(tickets, key=lambda t: (t["enqueued_ms"], t["ticket_id"]))
     used: set[str] = set()
     groups: list[Group] = []
@@ -167,7 +204,7 @@ def form_ruleset_groups(tickets: list[dict[str, Any]], now_ms: int, schedule: Sc
             if len(group) >= hi:
                 break
             new_lo, new_hi = max(lo, t["min_players"]), min(hi, t["max_players"])
-            if new_lo > new_hi or len(group) + 1 > new_hi or t["holder"] in {g["holder"] for g in group}:
+            if new_lo > new_hi or len(group) + 1 > new_hi or any(kept_apart(t, g) for g in group):
                 continue
             if all(abs(t["rating"] - g["rating"]) <= min(win(t), win(g)) for g in group):
                 group.append(t)
@@ -233,7 +270,9 @@ def tick(
     formed: dict[str, list[str]] = {}
     lost = 0
     season = current_season(now_ms / 1000.0)
-    for group in form_groups(store.queued(), now_ms, schedule):
+    queued = store.queued()
+    recent = store.recent_addresses(sorted({t["holder"] for t in queued}), schedule.address_window_s, now_ms)
+    for group in form_groups(with_addresses(queued, recent, schedule.address_window_s), now_ms, schedule):
         seats = seat_plan(group, schedule, rng)
         tids = [s.ticket_id for s in seats if s.ticket_id]
         match_id = _create(store, create_match, schedule, season, group.ruleset, seats, tids)

@@ -12,7 +12,10 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from fengsheng.display_text import TextRefused, clean_name
 from fengsheng.v1 import game_pb2
+from services import config
+from services.client_address import address_key
 from services.engine.matches import ActResult, MatchService
 from services.errors import (
     BadRequest,
@@ -35,10 +38,12 @@ from services.ranked.ladder import (
     season_scope,
 )
 from services.ranked.matchmaking import queue_settings
-from services.ranked.store import RankedStore, bot_holder, bot_live_key, notify_channel
+from services.ranked.store import RankedStore, UnownedBot, bot_holder, bot_live_key, notify_channel, player_of
 
 #: what a bot past its concurrent-match limit is told to wait before queueing again
 MATCHES_RETRY_AFTER_S = 5.0
+#: longest bot name, in characters (after cleaning: fengsheng/display_text.py)
+BOT_NAME_MAX = 40
 #: answers to one pushed decision that never count against the request rate (the first, and
 #: retries after an illegal one); more count like any other request
 FREE_ANSWERS = 3
@@ -46,8 +51,11 @@ FREE_ANSWERS = 3
 
 @dataclass(frozen=True)
 class BotIdentity:
+    """A registered bot, as its token names it: its id, name and owner (a player id)."""
+
     bot_id: str
     name: str
+    owner: str
 
     @property
     def holder(self) -> str:
@@ -93,6 +101,8 @@ class RankedService:
     store: RankedStore
     redis_url: str
     limits: BotLimits = field(default_factory=BotLimits.from_env)
+    #: how long a client address ties accounts together (services/config.py)
+    address_window_s: float = field(default_factory=config.address_window_s)
     _limiter: RateLimiter | None = None
 
     def __post_init__(self) -> None:
@@ -121,10 +131,17 @@ class RankedService:
             await self._limiter.close()
 
     # ---- accounts -----------------------------------------------------------------------
-    async def register_bot(self, name: str, owner: str = "") -> tuple[str, str]:
-        name = name.strip()
-        if not 1 <= len(name) <= 40 or not name.isprintable():
-            raise BadRequest("a bot name has 1 to 40 printable characters")
+    async def register_bot(self, name: str, owner: str) -> tuple[str, str]:
+        """A new bot account owned by the player ``owner`` (a trusted caller's word: the
+        gateway's player token): ``(bot_id, token)``. No owner, no bot: a rated table never
+        seats a bot beside its owner or another bot of that owner (docs/ranked.md)."""
+        if not owner:
+            raise Unauthenticated("registering a bot needs a player token: that player owns the bot "
+                                  "(POST /api/guests makes one)")  # fmt: skip
+        try:  # the one cleaner of names and chat (docs/security.md, "Names and chat")
+            name = clean_name(name, BOT_NAME_MAX)
+        except TextRefused as exc:
+            raise BadRequest(f"{exc} ({exc.code})") from exc
         if name.casefold().startswith("house"):
             raise NameTaken(f"bot names starting with 'house' are reserved for the platform's house bots: {name!r}")
         account = await asyncio.to_thread(self.store.register_bot, name, owner)
@@ -205,7 +222,13 @@ class RankedService:
         return await asyncio.to_thread(self.store.token_live, token)
 
     async def authenticate(self, token: str) -> BotIdentity:
-        found = await asyncio.to_thread(self.store.bot_of_token, token)
+        try:
+            found = await asyncio.to_thread(self.store.bot_of_token, token)
+        except UnownedBot as exc:
+            raise Unauthenticated(
+                f"bot {exc.bot_id} has no owner and is retired: every bot has an owner now; register it again "
+                "with a player token (POST /api/bots, docs/bots.md)"
+            ) from exc
         if found is None:
             raise Unauthenticated("missing or unknown bot token (metadata `authorization: Bearer <token>`)")
         return BotIdentity(*found)
@@ -242,11 +265,18 @@ class RankedService:
     # ---- queue --------------------------------------------------------------------------
     async def join(
         self, holder: str, name: str, *, bot: BotIdentity | None, min_players: int, max_players: int,
-        ruleset: str = "",
+        ruleset: str = "", address: str,
     ) -> dict[str, Any]:
         """Queue ``holder`` for a ranked match of ``ruleset`` (default ``return``) with a
         player range that ruleset allows; the holder's queued ticket with other settings is
-        replaced. The ticket's rating is the holder's all-time mu on that ruleset's ladder."""
+        replaced. The ticket's rating is the holder's all-time mu on that ruleset's ladder.
+        ``address``: the client address the request came from (required: the gateway's
+        :class:`services.client_address.ClientAddress`, or a bot stream's); recorded for the
+        holder, and with the ticket's owner (a bot's owner, a person themselves) what keeps
+        accounts apart at a rated table (docs/ranked.md, "What a rated table forbids")."""
+        if not address:
+            raise BadRequest("a queue request needs the client's address (client_address)")
+        address = address_key(address)
         try:
             ruleset, lo, hi = queue_settings(ruleset, min_players, max_players)
         except ValueError as exc:
@@ -257,20 +287,28 @@ class RankedService:
             if load >= self.limits.max_matches:
                 raise Exhausted(
                     f"bot {bot.bot_id}: at most {self.limits.max_matches} concurrent ranked matches "
-                    f"(queued or playing: {load})",
+                    f"(queued, playing or pending challenges: {load})",
                     kind="too_many_matches",
                     retry_after_s=MATCHES_RETRY_AFTER_S,
                 )
             holder, name = bot.holder, bot.name
         if not holder:
             raise BadRequest("a ticket needs a holder")
+        owner = bot.owner if bot is not None else player_of(holder)
         ladder = BOT if bot is not None else HUMAN
         rating = await asyncio.to_thread(self.ladder.rating, ladder, holder.split(":", 1)[-1], ALL_TIME, ruleset)
+        await self.seen(holder, address)
         _, ticket = await asyncio.to_thread(
             self.store.join, holder, name, bot=bot is not None, rating=rating.mu, min_players=lo, max_players=hi,
-            ruleset=ruleset,
+            ruleset=ruleset, owner=owner, address=address,
         )
         return ticket
+
+    async def seen(self, holder: str, address: str) -> None:
+        """``holder`` (a person's ``h:`` or a bot's ``b:``) was seen from client ``address``
+        (as :func:`services.client_address.address_key` counts it: an IPv6 address by its
+        /64): kept for the address window (``FENGSHENG_MM_ADDRESS_WINDOW_S``)."""
+        await asyncio.to_thread(self.store.record_address, holder, address_key(address), self.address_window_s)
 
     async def leave(self, ticket_id: str, holder: str) -> dict[str, Any]:
         """Take the holder's ticket out of the queue (empty id: its current ticket); the
@@ -369,6 +407,25 @@ class RankedService:
         if not entries and not await asyncio.to_thread(self._known, ladder, player_id):
             raise MatchNotFound(f"no player {player_id[:60]!r} on the {ladder} ladder")
         return entries
+
+    async def audit(self, ruleset: str = "", matches: int = 0, everyone: bool = False, limit: int = 0,
+                    z: float = 0.0) -> dict[str, Any]:  # fmt: skip
+        """The collusion audit of the stored rated matches (services/ranked/audit.py) as plain
+        data: for operators only (the gateway checks the operator token)."""
+        from services.ranked import audit_store
+        from services.ranked.audit import Thresholds, report
+
+        try:
+            only = known_ruleset(ruleset) if ruleset else ""
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from exc
+        if matches < 0 or limit < 0 or z < 0:
+            raise BadRequest("matches, limit and z must be >= 0")
+        facts, skipped = await asyncio.to_thread(audit_store.load, self.store.redis, limit=matches, ruleset=only)
+        th = Thresholds(z=z) if z else Thresholds()
+        body = await asyncio.to_thread(report, facts, th, everyone=everyone, limit=min(limit or 100, 1000))
+        body["skipped_other_format"] = skipped
+        return body
 
     def _known(self, ladder: str, player_id: str) -> bool:
         """Whether ``player_id`` is on ``ladder`` (rated once, on any ruleset) or is a live

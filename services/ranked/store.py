@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import secrets
 import time
 from dataclasses import dataclass
 from typing import Any
 
+from services.config import positive_int
 from services.ranked.ladder import DEFAULT_RULESET
 
 QUEUE_KEY = "mm:{mm}:q"
@@ -42,12 +42,24 @@ def invitations_key(holder: str) -> str:
     return f"mm:{{mm}}:inv:{holder}"
 
 
+def challenges_key(holder: str) -> str:
+    """The holder's pending challenges as challenger (services/ranked/casual.py): challenge ids
+    scored by their deadline (ms); they count toward its concurrent-match limit."""
+    return f"mm:{{mm}}:chq:{holder}"
+
+
 def match_key(match_id: str) -> str:
     return f"mm:{{mm}}:m:{match_id}"
 
 
 def bot_matches_key(bot_id: str) -> str:
     return f"mm:{{mm}}:botm:{bot_id}"
+
+
+def seen_key(holder: str) -> str:
+    """The client addresses a ticket holder was seen from (zset: address -> last seen, ms),
+    kept for the address window only (docs/ranked.md, "What a rated table forbids")."""
+    return f"mm:{{mm}}:seen:{holder}"
 
 
 def notify_channel(holder: str) -> str:
@@ -126,8 +138,8 @@ def player_of(holder: str) -> str:
 #: a casual table's record and tickets expire after this long whatever happens (2 days)
 CASUAL_TTL_MS = 2 * 86400 * 1000
 
-# ARGV: ticket, holder, name, bot, rating, min, max, enqueue ms, ruleset. The holder's queued
-# ticket with the same settings is the answer; one with other settings is replaced.
+# ARGV: ticket, holder, name, bot, rating, min, max, enqueue ms, ruleset, owner, address. The
+# holder's queued ticket with the same settings is the answer; one with other settings is replaced.
 _JOIN = """
 local cur = redis.call('GET', KEYS[3])
 local replaced = ''
@@ -142,7 +154,8 @@ if cur then
   end
 end
 redis.call('HSET', KEYS[2], 'holder', ARGV[2], 'name', ARGV[3], 'bot', ARGV[4], 'rating', ARGV[5],
-           'min', ARGV[6], 'max', ARGV[7], 'enq', ARGV[8], 'state', 'queued', 'ruleset', ARGV[9])
+           'min', ARGV[6], 'max', ARGV[7], 'enq', ARGV[8], 'state', 'queued', 'ruleset', ARGV[9],
+           'owner', ARGV[10], 'addr', ARGV[11])
 redis.call('PEXPIRE', KEYS[2], 7 * 86400000)
 redis.call('ZADD', KEYS[1], ARGV[8], ARGV[1])
 redis.call('SET', KEYS[3], ARGV[1])
@@ -248,6 +261,10 @@ def ticket_dict(ticket_id: str, raw: dict[bytes, bytes]) -> dict[str, Any]:
         "ruleset": f.get("ruleset", DEFAULT_RULESET),  # tickets from before rulesets: return's
         "expires_ms": int(f.get("expires", 0)),  # a challenge's (services/ranked/casual.py)
         "challenger": f.get("challenger", ""),
+        # who stands behind the ticket (a person: themselves; a bot: its owner) and where it
+        # queued from: what keeps accounts apart at a rated table (matchmaking.kept_apart)
+        "owner": f.get("owner") or player_of(f.get("holder", "")),
+        "address": f.get("addr", ""),
     }
 
 
@@ -259,14 +276,15 @@ DEFAULT_BOT_IDLE_TTL_S = 30 * 24 * 3600
 
 def bot_idle_ttl_s() -> int:
     """The bot accounts' idle lifetime from the environment (seconds, at least 1)."""
-    raw = os.environ.get("FENGSHENG_BOT_IDLE_TTL_S") or str(DEFAULT_BOT_IDLE_TTL_S)
-    try:
-        value = int(raw)
-    except ValueError as exc:
-        raise ValueError(f"FENGSHENG_BOT_IDLE_TTL_S must be whole seconds, not {raw!r}") from exc
-    if value < 1:
-        raise ValueError("FENGSHENG_BOT_IDLE_TTL_S must be at least 1")
-    return value
+    return positive_int("FENGSHENG_BOT_IDLE_TTL_S", DEFAULT_BOT_IDLE_TTL_S, "whole seconds")
+
+
+class UnownedBot(Exception):
+    """A bot account with no owner: retired when its token was used (every bot has an owner)."""
+
+    def __init__(self, bot_id: str) -> None:
+        super().__init__(bot_id)
+        self.bot_id = bot_id
 
 
 class RankedStore:
@@ -289,9 +307,12 @@ class RankedStore:
         return cls(sync_client(url))
 
     # ---- bot accounts -----------------------------------------------------------------
-    def register_bot(self, name: str, owner: str = "") -> tuple[str, str] | None:
-        """A new bot account: ``(bot_id, token)``; None when another live account has that
-        name (case-insensitive). Only the token's SHA-256 is stored."""
+    def register_bot(self, name: str, owner: str) -> tuple[str, str] | None:
+        """A new bot account owned by the player ``owner`` (required: every bot has an owner,
+        whom a rated table never seats beside it): ``(bot_id, token)``; None when another live
+        account has that name (case-insensitive). Only the token's SHA-256 is stored."""
+        if not owner:
+            raise ValueError("a bot account needs an owner (the registering player's id)")
         bot_id = "b_" + secrets.token_hex(6)
         token = "fsb_" + secrets.token_urlsafe(32)
         if not self.redis.set(bot_name_key(name), bot_id, nx=True, ex=self.bot_ttl_s):
@@ -301,9 +322,8 @@ class RankedStore:
         pipe.expire(bot_key(bot_id), self.bot_ttl_s)
         pipe.set(token_hash_key(token), bot_id, ex=self.bot_ttl_s)
         self._add_token(pipe, bot_id, token)
-        if owner:
-            pipe.sadd(owned_key(owner), bot_id)
-            pipe.expire(owned_key(owner), self.bot_ttl_s)
+        pipe.sadd(owned_key(owner), bot_id)
+        pipe.expire(owned_key(owner), self.bot_ttl_s)
         pipe.execute()
         return bot_id, token
 
@@ -359,37 +379,89 @@ class RankedStore:
     def token_live(self, token: str) -> bool:
         return bool(token) and bool(self.redis.exists(token_hash_key(token)))
 
-    def bot_of_token(self, token: str) -> tuple[str, str] | None:
-        """``(bot_id, name)`` of an API token, or None (unknown, or expired unused). A use:
-        the account's idle lifetime starts again."""
+    def bot_of_token(self, token: str) -> tuple[str, str, str] | None:
+        """``(bot_id, name, owner)`` of an API token, or None (unknown, or expired unused). A
+        use: the account's idle lifetime starts again. An account with no owner (registered
+        before owners were required) is retired on sight, its token with it:
+        :class:`UnownedBot` (docs/ranked.md, "What a rated table forbids")."""
         if not token:
             return None
-        raw = self.redis.getex(token_hash_key(token), ex=self.bot_ttl_s)
+        raw = self.redis.get(token_hash_key(token))
         if raw is None:
             return None
         bot_id = raw.decode()
+        name, owner = self.redis.hmget(bot_key(bot_id), "name", "owner")
+        if not owner:
+            self.retire_bot(bot_id)
+            self.redis.delete(token_hash_key(token))  # a token of an account gone before: dead too
+            if name is not None:
+                raise UnownedBot(bot_id)
+            return None
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hget(bot_key(bot_id), "name")
+        pipe.expire(token_hash_key(token), self.bot_ttl_s)
         pipe.expire(bot_key(bot_id), self.bot_ttl_s)
+        pipe.expire(bot_name_key(name.decode()), self.bot_ttl_s)  # the name stays claimed while the account lives
         self._add_token(pipe, bot_id, token)  # accounts made before token lists: listed from now on
-        name, *_ = pipe.execute()
-        if name:  # the name stays claimed as long as the account lives
-            self.redis.expire(bot_name_key(name.decode()), self.bot_ttl_s)
-        return bot_id, (name or b"").decode()
+        pipe.execute()
+        return bot_id, name.decode(), owner.decode()
+
+    def retire_bot(self, bot_id: str) -> None:
+        """Delete a bot account: its record, tokens, name claim and live stream (its
+        ladder history stays)."""
+        name, owner = self.redis.hmget(bot_key(bot_id), "name", "owner")
+        digests = [json.loads(v)["h"] for v in self.redis.hvals(bot_tokens_key(bot_id))]
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.delete(bot_key(bot_id), bot_tokens_key(bot_id), bot_live_key(bot_id), *(TOKEN_PREFIX + h for h in digests))
+        if name is not None and self.redis.get(bot_name_key(name.decode())) == bot_id.encode():
+            pipe.delete(bot_name_key(name.decode()))
+        if owner:
+            pipe.srem(owned_key(owner.decode()), bot_id)
+        pipe.execute()
+
+    # ---- client addresses -------------------------------------------------------------
+    def record_address(self, holder: str, address: str, window_s: float, now_ms: int | None = None) -> None:
+        """``holder`` was seen from ``address`` now: kept ``window_s`` (nothing kept when the
+        window is 0, the address rule off, or the address unknown)."""
+        if window_s <= 0 or not holder or not address:
+            return
+        now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+        window_ms = max(int(window_s * 1000), 1)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.zadd(seen_key(holder), {address: now_ms})
+        pipe.zremrangebyscore(seen_key(holder), "-inf", f"({now_ms - window_ms}")
+        pipe.pexpire(seen_key(holder), window_ms)
+        pipe.execute()
+
+    def recent_addresses(self, holders: list[str], window_s: float, now_ms: int | None = None
+                         ) -> dict[str, frozenset[str]]:  # fmt: skip
+        """Each holder's client addresses seen within the last ``window_s`` (none when 0)."""
+        if window_s <= 0 or not holders:
+            return {h: frozenset() for h in holders}
+        now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+        since = now_ms - int(window_s * 1000)
+        pipe = self.redis.pipeline(transaction=False)
+        for holder in holders:
+            pipe.zrangebyscore(seen_key(holder), since, "+inf")
+        found = pipe.execute()
+        return {h: frozenset(a.decode() for a in addrs) for h, addrs in zip(holders, found, strict=True)}
 
     # ---- the queue --------------------------------------------------------------------
     def join(self, holder: str, name: str, *, bot: bool, rating: float, min_players: int, max_players: int,
-             ruleset: str = DEFAULT_RULESET, now_ms: int | None = None) -> tuple[bool, dict[str, Any]]:  # fmt: skip
+             ruleset: str = DEFAULT_RULESET, owner: str = "", address: str = "",
+             now_ms: int | None = None) -> tuple[bool, dict[str, Any]]:  # fmt: skip
         """Queue a ticket; ``(created, ticket)``. Not created: the holder's queued ticket has
         these settings (ruleset, player range) and is the answer. A queued ticket with
         other settings is replaced (state ``replaced``, out of the queue; both changes are
-        published to the holder) by the new one."""
+        published to the holder) by the new one. ``owner``: the person behind the ticket (a
+        bot's owner; default: the holder itself); ``address``: the client address it queued
+        from (matchmaking keeps both apart at a rated table)."""
         ticket_id = "t_" + secrets.token_hex(8)
         now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
         created, tid, replaced = self._join(
             keys=[QUEUE_KEY, ticket_key(ticket_id), holder_key(holder)],
-            args=[ticket_id, holder, name, int(bot), rating, min_players, max_players, now_ms, ruleset],
-        )
+            args=[ticket_id, holder, name, int(bot), rating, min_players, max_players, now_ms, ruleset, owner,
+                  address],
+        )  # fmt: skip
         tid = tid.decode() if isinstance(tid, bytes) else tid
         replaced = replaced.decode() if isinstance(replaced, bytes) else replaced
         ticket = self.ticket(tid)
@@ -495,10 +567,16 @@ class RankedStore:
     def bot_matches(self, bot_id: str) -> list[str]:
         return sorted(x.decode() for x in self.redis.smembers(bot_matches_key(bot_id)))
 
-    def bot_load(self, bot_id: str) -> int:
-        """Unfinished ranked matches plus a queued ticket: what the concurrency limit counts."""
+    def open_challenges(self, holder: str) -> int:
+        """The holder's challenges still waiting for their answers (deadline not passed)."""
+        return int(self.redis.zcount(challenges_key(holder), int(time.time() * 1000), "+inf"))
+
+    def bot_load(self, bot_id: str, *, challenges: bool = True) -> int:
+        """Unfinished ranked and casual matches plus a queued ticket plus (``challenges``)
+        pending challenges the bot sent: what the concurrency limit counts."""
         queued = self.holder_ticket(bot_holder(bot_id))
-        return len(self.bot_matches(bot_id)) + int(queued is not None and queued["state"] == "queued")
+        load = len(self.bot_matches(bot_id)) + int(queued is not None and queued["state"] == "queued")
+        return load + (self.open_challenges(bot_holder(bot_id)) if challenges else 0)
 
     def open_casual(self, match_id: str, seats: list[SeatPlan], turn_timeout_s: float, ruleset: str) -> None:
         """Record a casual table just created in the engine (``casual``: never rated) and

@@ -21,10 +21,13 @@ from typing import Any
 import grpc
 from celery import Task
 
+from engine.observation import IDENTITY
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
 from services import config
 from services.bot_levels import SEAT_KINDS
+from services.ranked.audit import MatchFacts
+from services.ranked.audit_store import match_facts
 from services.ranked.ladder import MatchResult, Participant, RedisLadder
 from services.ranked.matchmaking import MatchIdTaken, Schedule, tick
 from services.ranked.store import RankedStore
@@ -127,9 +130,39 @@ def rate_match(store: RankedStore, ladder: RedisLadder, match_id: str) -> str:
             for s in record["seats"]
         ),
     )
-    done = ladder.record(result)
+    # a second run (redelivery, the sweep) reads no replay: the done marker answers
+    done = not ladder.rated(match_id) and ladder.record(result, audit_facts(store, record, result, obs.outcome))
     store.finish(match_id, record["seats"])
     return "rated" if done else "already"
+
+
+_IDENTITY_ID: dict[int, str] = {int(number): name for name, number in IDENTITY.items()}
+
+
+def audit_facts(store: RankedStore, record: dict[str, Any], result: MatchResult, outcome: Any) -> MatchFacts:
+    """The collusion audit's facts of a finished ranked match (services/ranked/audit.py):
+    seats and accounts from the record, queue joins from the tickets, every intel deed from
+    the engine's own history (``GetReplay``, replayed here). A transient engine error is
+    raised (the task retries); a history that cannot be replayed is logged and leaves the
+    match without soft-play facts, never unrated."""
+    identities = [_IDENTITY_ID.get(int(i), "") for i in outcome.identities]
+    enq = {}
+    for s in record["seats"]:
+        ticket = store.ticket(s.ticket_id) if s.ticket_id else None
+        if ticket is not None:
+            enq[s.ticket_id] = ticket["enqueued_ms"]
+    replay = None
+    try:
+        replay = engine_stub().GetReplay(es.GetReplayRequest(match_id=result.match_id), timeout=RPC_TIMEOUT_S)
+        return match_facts(result.match_id, result.ruleset, result.finished_at, record["seats"], identities, enq,
+                           replay)  # fmt: skip
+    except grpc.RpcError as exc:
+        if exc.code() in TRANSIENT:
+            raise
+        log.warning("ladder.update %s: no replay for the audit (%s)", result.match_id, exc.code())
+    except (ValueError, KeyError, IndexError):  # IllegalAction is a ValueError
+        log.exception("ladder.update %s: the history did not replay; audited without soft play", result.match_id)
+    return match_facts(result.match_id, result.ruleset, result.finished_at, record["seats"], identities, enq, None)
 
 
 @app.task(name="ladder.update", bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)

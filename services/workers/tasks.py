@@ -7,7 +7,9 @@ numbers. Both take ids, re-read the match, and are idempotent by decision number
 for a decision that is no longer open is a no-op (FAILED_PRECONDITION from Act counts as
 done). Transient failures (engine unreachable, its Redis restarting or still loading its AOF,
 CAS contention: ``UNAVAILABLE``, ``DEADLINE_EXCEEDED``, ``ABORTED``) are retried with backoff.
-A bot's thinking time is the task's countdown, set when it is queued: no task sleeps.
+A bot's thinking time is the task's countdown, set when it is queued: no task sleeps in its
+thread. Each answer is then held until a release time that ignores what the seat holds
+(:mod:`services.bot_timing`): a hold on the chain loop, not in the task's thread.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services import config
 from services.bot_levels import search_budget_ms
+from services.bot_timing import COMPUTE_TIMES, ComputeTimes, Pace, hold_until, hold_until_blocking
 from services.channels import engine_channel
 from services.workers.celery_app import app
 from services.workers.chains import ENGINE_CHANNEL_OPTIONS, Cursor, StreamEnded, chain_loop
@@ -165,12 +168,67 @@ def decide(stub: Any, cur: Cursor, obs: Any) -> str:
     fn = POLICIES.get(cur.policy, POLICIES["random"])
     if needs_search(cur, obs):
         try:
-            return search_move(stub, fn, cur.match_id, cur.seat, cur.decision, rng) or fn(obs, actions, rng)
+            searched = search_move(stub, fn, cur.match_id, cur.seat, cur.decision, rng)
+            if searched in actions or searched is None:
+                return searched or fn(obs, actions, rng)
+            # legal only in the sampled world (a card it resampled): refused by the engine, it
+            # would cost a second Act, a delay only searched answers had; v2 answers instead
+            log.warning("bots.move search chose %r, not legal here match=%s decision=%s; playing v2",
+                        searched, cur.match_id, cur.decision)  # fmt: skip
         except grpc.RpcError:
             raise
         except Exception:  # a search bug must not stall the match: v2 answers instead
             log.exception("bots.move search failed match=%s decision=%s; playing v2", cur.match_id, cur.decision)
     return fn(obs, actions, rng)
+
+
+def _timed_decide(stub: Any, cur: Cursor, obs: Any) -> tuple[str, float]:
+    """:func:`decide`, and the ``time.monotonic()`` at which it returned (in the thread that
+    computed it: the wait for the loop to take the answer back is not compute time)."""
+    action = decide(stub, cur, obs)
+    return action, time.monotonic()
+
+
+def _release(cur: Cursor, obs: Any, taken_up: float, ready: float, release: float, times: ComputeTimes) -> float:
+    """The release time of an answer computed at ``ready``: with a choice, its compute time
+    is recorded; without one, it is held at least as long as a recent answer with a choice of
+    the same level and kind took to compute (services/bot_timing.py)."""
+    kind = obs.pending.kind
+    if len(obs.legal_actions) > 1:
+        times.record(cur.policy, kind, ready - taken_up)
+        late_ms = 1000 * (ready - release)
+        if late_ms > 1:
+            log.info("bots.move answer late by %.0f ms match=%s decision=%s policy=%s (raise "
+                     "FENGSHENG_BOT_SEARCH_MARGIN_MS / FENGSHENG_BOT_THINK_MS)", late_ms, cur.match_id,
+                     cur.decision, cur.policy)  # fmt: skip
+        return release
+    return max(release, taken_up + times.draw(cur.policy, kind))
+
+
+async def paced_move(cur: Cursor, obs: Any, taken_up: float, search_stub: Callable[[], Any], pace: Pace,
+                     times: ComputeTimes = COMPUTE_TIMES) -> str:
+    """The answer of the cursor's seat to its open decision, as the outside sees it: decided
+    from the seat's own observation (:func:`decide`; a search in a thread of its own, over
+    ``search_stub()``), then held on the loop until the release time drawn from ``pace``
+    when the decision was ``taken_up`` (``time.monotonic()``), before anything of the seat was
+    read, or, without a choice, until a recent compute time of its level and kind (``times``)
+    has passed (:mod:`services.bot_timing`: the time depends on the level, never on the hand)."""
+    release = pace.release_at(cur.policy, taken_up)
+    if needs_search(cur, obs):  # holds a thread for its budget: not this loop's
+        action, ready = await asyncio.to_thread(_timed_decide, search_stub(), cur, obs)
+    else:
+        action, ready = _timed_decide(None, cur, obs)
+    await hold_until(_release(cur, obs, taken_up, ready, release, times))
+    return action
+
+
+def paced_move_blocking(stub: Any, cur: Cursor, obs: Any, taken_up: float, pace: Pace,
+                        times: ComputeTimes = COMPUTE_TIMES) -> str:
+    """:func:`paced_move` on the blocking path: the hold is a sleep in the task's thread."""
+    release = pace.release_at(cur.policy, taken_up)
+    action, ready = _timed_decide(stub, cur, obs)
+    hold_until_blocking(_release(cur, obs, taken_up, ready, release, times))
+    return action
 
 
 def search_move(stub: es_grpc.EngineServiceStub, fn: Any, match_id: str, seat: int, decision: int,
@@ -236,16 +294,19 @@ def _stale(cur: Cursor, obs: Any) -> bool:
 def _chain_blocking(stub: Any, cur: Cursor) -> str:
     """The chain on blocking gRPC, one unary ``Act`` per move (workers given several engine
     addresses: :class:`services.balance.RoundRobinStub` fails over call by call)."""
-    started = time.monotonic()
+    started = taken_up = time.monotonic()
+    pace = Pace.from_env()
     obs = stub.GetObservation(es.GetObservationRequest(match_id=cur.match_id, seat=cur.seat), timeout=RPC_TIMEOUT_S)
     if _stale(cur, obs):
         return "stale"
     while obs is not None:
-        request = _request(cur, decide(stub, cur, obs), started)  # its own seat's view only
+        action = paced_move_blocking(stub, cur, obs, taken_up, pace)  # its own seat's view only
+        request = _request(cur, action, started)
         try:
             res = stub.Act(request, timeout=RPC_TIMEOUT_S)
         except grpc.RpcError as exc:
             res = stub.Act(_default_instead(request, exc), timeout=RPC_TIMEOUT_S)
+        taken_up = time.monotonic()
         obs = _next(cur, res)
     return "applied"
 
@@ -253,7 +314,8 @@ def _chain_blocking(stub: Any, cur: Cursor) -> str:
 async def _chain_async(stub: es_grpc.EngineServiceStub, cur: Cursor) -> str:
     """The chain on the process's chain loop (:mod:`services.workers.chains`): one
     ``ActStream`` for the whole chain, every move a write and a read on the loop."""
-    started = time.monotonic()
+    started = taken_up = time.monotonic()
+    pace = Pace.from_env()
     obs = await stub.GetObservation(es.GetObservationRequest(match_id=cur.match_id, seat=cur.seat),
                                     timeout=RPC_TIMEOUT_S)  # fmt: skip
     if _stale(cur, obs):
@@ -274,15 +336,13 @@ async def _chain_async(stub: es_grpc.EngineServiceStub, cur: Cursor) -> str:
 
     try:
         while obs is not None:
-            if needs_search(cur, obs):  # holds a thread for its budget: not this loop's
-                action = await asyncio.to_thread(decide, engine_stub(), cur, obs)
-            else:
-                action = decide(None, cur, obs)
+            action = await paced_move(cur, obs, taken_up, engine_stub, pace)
             request = _request(cur, action, started)
             try:
                 res = await act(request)
             except grpc.RpcError as exc:
                 res = await act(_default_instead(request, exc))
+            taken_up = time.monotonic()
             obs = _next(cur, res)
     finally:
         if call is not None:
@@ -314,8 +374,10 @@ def bot_move(
     Act, all on the process's chain loop (:mod:`services.workers.chains`). Each move is
     decided from its own seat's observation only.
 
-    The bot's thinking time is the task's countdown (services/engine/scheduler.py): the task runs
-    when it is due and never sleeps in its worker thread. ``delay_s`` is accepted for
+    The table's ``bot_delay_s`` is the task's countdown (services/engine/scheduler.py): the
+    task runs when it is due. Every answer is then held until its release time
+    (:func:`paced_move`, services/bot_timing.py), which depends on the level and not on the
+    seat's hand, on the chain loop, not in the worker thread. ``delay_s`` is accepted for
     messages queued by an older engine and ignored."""
     log.info("bots.move start match=%s seat=%s decision=%s", match_id, seat, decision)
     cur = Cursor(match_id, seat, decision, policy, origin)

@@ -1,6 +1,7 @@
 """Bot accounts as authors meet them (issue 17 §8): unique bot names (409 ``name_taken``,
 ``house...`` reserved), history of an unknown id is a 404 (a new bot's is an empty 200),
-canonical player ids without ``#`` (old ladder entries renamed at the engine's start).
+canonical player ids without ``#`` (old ladder entries renamed at the engine's start); every
+bot has an owner, the player whose token registered it (issue 26 §1).
 A real Redis, an engine server and the gateway."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 import redis
-from helpers.gateway_procs import start_gateway
+from helpers.gateway_procs import guest_bearer, register_bot, start_gateway
 from helpers.processes import start_engine_server
 
 from services.ranked.ladder import ALL_TIME, BOT, MatchResult, Participant, RedisLadder, current_season
@@ -46,6 +47,7 @@ def http(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[h
         with httpx.Client(base_url=gateway.extra["url"], timeout=20) as client:
             client.rdb = rdb  # type: ignore[attr-defined]
             client.rdb_bot_address = engine.extra["bot_address"]  # type: ignore[attr-defined]
+            client.engine_address = engine.address  # type: ignore[attr-defined]
             yield client
     finally:
         gateway.stop()
@@ -70,21 +72,74 @@ def test_old_house_ids_are_renamed_at_startup(http: httpx.Client) -> None:
 
 
 def test_bot_names_are_unique_and_house_names_reserved(http: httpx.Client) -> None:
-    first = http.post("/api/bots", json={"name": "Unique Author"})
+    me = guest_bearer(http, "author")
+    first = http.post("/api/bots", json={"name": "Unique Author"}, headers=me)
     assert first.status_code == 201, first.text
     for name in ("unique author", " UNIQUE AUTHOR ", "house", "House-heuristic-1", "housekeeper"):
-        taken = http.post("/api/bots", json={"name": name})
+        taken = http.post("/api/bots", json={"name": name}, headers=me)
         assert taken.status_code == 409, (name, taken.text)
         error = taken.json()["error"]
         assert error["status"] == 409 and error["kind"] == "name_taken" and error["message"], error
-    assert http.post("/api/bots", json={"name": "Unique Author 2"}).status_code == 201
+    assert http.post("/api/bots", json={"name": "Unique Author 2"}, headers=me).status_code == 201
+
+
+def test_registering_a_bot_needs_a_player_token_its_owner(http: httpx.Client) -> None:
+    """Issue 26 §1: every bot has an owner, whom a rated table never seats beside it. No
+    token, a bot's token or a forged one: 401 and no account; the internal ``RegisterBot``
+    without an owner: ``UNAUTHENTICATED``."""
+    import grpc
+
+    from fengsheng.v1 import bot_service_pb2 as bs
+    from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
+    from services.channels import engine_channel
+
+    rdb: redis.Redis = http.rdb  # type: ignore[attr-defined]
+    accounts = len(rdb.keys("bot:{bot}:b_*"))
+    bot = register_bot(http, "owned-one")
+    for headers in ({}, {"authorization": f"Bearer {bot['token']}"}, {"authorization": "Bearer junk"}):
+        refused = http.post("/api/bots", json={"name": "ownerless"}, headers=headers)
+        assert refused.status_code == 401, (headers, refused.text)
+        assert refused.json()["error"]["code"] == "unauthenticated" and "player token" in refused.json()["error"][
+            "message"]  # fmt: skip
+    assert http.post("/api/bots", json={"name": "ownerless"}, params={"token": bot["token"]}).status_code == 401
+    assert len(rdb.keys("bot:{bot}:b_*")) == accounts + 1  # only the owned one was made
+    with engine_channel(http.engine_address) as channel, pytest.raises(grpc.RpcError) as unowned:  # type: ignore[attr-defined]
+        bs_grpc.RankedServiceStub(channel).RegisterBot(bs.RegisterBotRequest(name="ownerless"), timeout=10)
+    assert unowned.value.code() == grpc.StatusCode.UNAUTHENTICATED and "player token" in (unowned.value.details() or "")
+    assert http.post("/api/bots", json={"name": "ownerless"}, headers=guest_bearer(http)).status_code == 201
+
+
+def test_a_bot_account_without_an_owner_is_retired_when_its_token_is_used(http: httpx.Client) -> None:
+    """The documented rule for accounts registered before owners were required
+    (docs/ranked.md, "What a rated table forbids"): the first use of the token is refused
+    (401, saying why), and the account is gone: its record, tokens and name."""
+    import hashlib
+
+    from fengsheng.bot import BotClient, BotError
+    from services.ranked.store import bot_key, bot_name_key, bot_tokens_key, token_hash_key
+
+    rdb: redis.Redis = http.rdb  # type: ignore[attr-defined]
+    token, bot_id = "fsb_" + "u" * 43, "b_0000000000aa"
+    digest = hashlib.sha256(token.encode()).hexdigest()
+    # the account as POST /api/bots wrote it without a player token, before owners were required
+    rdb.hset(bot_key(bot_id), mapping={"name": "Old Ownerless", "owner": "", "created": 1})
+    rdb.set(token_hash_key(token), bot_id)
+    rdb.set(bot_name_key("Old Ownerless"), bot_id)
+    rdb.hset(bot_tokens_key(bot_id), digest[:16], json.dumps({"h": digest, "created": 1}))
+    refused = http.get("/api/bots", headers={"authorization": f"Bearer {token}"})
+    assert refused.status_code == 401 and "no owner" in refused.json()["error"]["message"], refused.text
+    assert not rdb.exists(bot_key(bot_id), token_hash_key(token), bot_name_key("Old Ownerless"), bot_tokens_key(bot_id))
+    with pytest.raises(BotError, match="UNAUTHENTICATED"):  # its stream: refused too
+        BotClient(token=token, address=http.rdb_bot_address).list_tokens()  # type: ignore[attr-defined]
+    # the name is free again, for an owned bot
+    register_bot(http, "Old Ownerless")
 
 
 def test_history_of_an_unknown_id_is_404_and_of_a_new_bot_empty(http: httpx.Client) -> None:
     missing = http.get("/api/ranked/players/nobody-at-all/history", params={"ladder": "bot"})
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found", missing.text
     assert http.get("/api/ranked/players/nobody-at-all/history").status_code == 404
-    bot_id = http.post("/api/bots", json={"name": "fresh"}).json()["bot_id"]
+    bot_id = register_bot(http, "fresh")["bot_id"]
     fresh = http.get(f"/api/ranked/players/{bot_id}/history", params={"ladder": "bot"})
     assert fresh.status_code == 200 and fresh.json()["matches"] == []
     # a bad ruleset is still the request's own fault, before any lookup
@@ -97,13 +152,12 @@ def _guest(http: httpx.Client, name: str) -> dict[str, str]:
 
 
 def test_tokens_are_listed_revoked_and_rotated_by_the_owner_only(http: httpx.Client) -> None:
-    import queue
-    import threading
+    from helpers.bot_stream import pump_messages
 
     from fengsheng.bot import BotClient, BotError
 
     owner, stranger = _guest(http, "owner"), _guest(http, "stranger")
-    made = http.post("/api/bots", json={"name": "managed"}, headers=owner).json()
+    made = register_bot(http, "managed", owner)
     bot_id, token, first_id = made["bot_id"], made["token"], made["token_id"]
     assert first_id and first_id not in token
     mine = http.get("/api/bots", headers=owner).json()["bots"]
@@ -112,28 +166,19 @@ def test_tokens_are_listed_revoked_and_rotated_by_the_owner_only(http: httpx.Cli
     assert http.get("/api/bots", headers=stranger).json().get("bots", []) == []
     assert http.get("/api/bots").status_code == 401
     # someone else's player token or another bot's token: refused, nothing changes
-    anon = http.post("/api/bots", json={"name": "anonymous-author"}).json()
+    anon = register_bot(http, "another-author", stranger)
     for headers in (stranger, {"authorization": f"Bearer {anon['token']}"}):
         assert http.delete(f"/api/bots/{bot_id}/tokens/{first_id}", headers=headers).status_code == 403
         assert http.post(f"/api/bots/{bot_id}/tokens/rotate", headers=headers).status_code == 403
     junk = {"authorization": "Bearer junk"}
     assert http.delete(f"/api/bots/{bot_id}/tokens/{first_id}", headers=junk).status_code == 401
-    # an ownerless bot manages itself with its own token
+    # a bot manages itself with its own token
     own = http.get("/api/bots", headers={"authorization": f"Bearer {anon['token']}"}).json()["bots"]
     assert [b["bot_id"] for b in own] == [anon["bot_id"]]
 
     # a live stream on the old token ends, told why, when the owner rotates the token
     client = BotClient(token=token, address=http.rdb_bot_address)  # type: ignore[attr-defined]
-    got: queue.Queue[object] = queue.Queue()
-
-    def pump() -> None:
-        try:
-            for msg in client.messages():
-                got.put(msg)
-        except BotError as exc:
-            got.put(exc)
-
-    threading.Thread(target=pump, daemon=True).start()
+    got = pump_messages(client)
     assert got.get(timeout=20).WhichOneof("kind") == "welcome"  # type: ignore[attr-defined]
     rotated = http.post(f"/api/bots/{bot_id}/tokens/rotate", headers=owner)
     assert rotated.status_code == 200, rotated.text
@@ -160,7 +205,7 @@ def test_a_revoked_tokens_websocket_is_told_and_closed(http: httpx.Client) -> No
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
-    made = http.post("/api/bots", json={"name": "ws-revoked"}).json()
+    made = register_bot(http, "ws-revoked")
     me = {"authorization": f"Bearer {made['token']}"}
     ws_url = str(http.base_url).rstrip("/").replace("http", "ws", 1) + "/ws/bots"
     with connect(f"{ws_url}?token={made['token']}") as ws:
@@ -184,8 +229,8 @@ def test_a_bot_manages_its_own_tokens_over_the_bot_service(http: httpx.Client) -
     from fengsheng.v1 import bot_service_pb2 as bs
     from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 
-    made = http.post("/api/bots", json={"name": "grpc-tokens"}).json()
-    other = http.post("/api/bots", json={"name": "grpc-tokens-other"}).json()
+    made = register_bot(http, "grpc-tokens")
+    other = register_bot(http, "grpc-tokens-other")
     with grpc.insecure_channel(http.rdb_bot_address) as channel:  # type: ignore[attr-defined]
         stub = bs_grpc.BotServiceStub(channel)
 
@@ -221,7 +266,7 @@ def test_a_bot_manages_its_own_tokens_over_the_bot_service(http: httpx.Client) -
 def test_the_sdk_wraps_the_bot_services_token_calls(http: httpx.Client) -> None:
     from fengsheng.bot import BotClient, BotError
 
-    made = http.post("/api/bots", json={"name": "sdk-tokens"}).json()
+    made = register_bot(http, "sdk-tokens")
     client = BotClient(token=made["token"], address=http.rdb_bot_address)  # type: ignore[attr-defined]
     assert [t.token_id for t in client.list_tokens().tokens] == [made["token_id"]]
     account = client.rotate_token()

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import queue
-import re
 import threading
 import time
 from collections.abc import Iterator
@@ -28,8 +27,8 @@ from typing import Any
 import httpx
 import pytest
 import redis
-from helpers.gateway_procs import start_gateway
-from helpers.processes import ServiceProcess, start_engine_server, start_worker
+from helpers.gateway_procs import platform_on, register_bot
+from helpers.processes import ServiceProcess
 
 from fengsheng.bot import BotClient, BotError, run_bot
 from fengsheng.ratelimit import RedisTokenBucket
@@ -69,9 +68,8 @@ class Platform:
         self.http = httpx.Client(base_url=self.url, timeout=20)
 
     def bot(self, name: str) -> tuple[str, str]:
-        reply = self.http.post("/api/bots", json={"name": name})
-        assert reply.status_code == 201, reply.text
-        return reply.json()["bot_id"], reply.json()["token"]
+        made = register_bot(self.http, name)  # owned by a guest of its own
+        return made["bot_id"], made["token"]
 
     def drain(self, bot_id: str) -> None:
         """Empty the bot's request bucket (as a burst of its own requests would)."""
@@ -106,18 +104,9 @@ class Platform:
 
 @pytest.fixture(scope="module")
 def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
-    url = re.sub(r"/\d*$", "", redis_url) + "/8"  # a database of its own (queue, broker)
-    redis.Redis.from_url(url).flushdb()
     logs = tmp_path_factory.mktemp("bot-api-logs")
-    engine = start_engine_server(url, logs, env=ENV)
-    worker = start_worker(url, engine.address, logs, concurrency=4, env=ENV)
-    gateway = start_gateway(engine.address, logs, redis_url=url, bot_address=engine.extra["bot_address"])
-    try:
-        yield Platform(url, engine, gateway)
-    finally:
-        gateway.stop()
-        worker.stop()
-        engine.stop()
+    with platform_on(redis_url, 8, logs, ENV, concurrency=4) as procs:  # a database of its own (queue, broker)
+        yield Platform(procs.redis_url, procs.engine, procs.gateway)
 
 
 class Listener:
@@ -403,7 +392,7 @@ def test_a_bot_profile_and_a_garbage_bearer_on_registration(platform: Platform) 
     assert "owner" not in body and "token" not in json.dumps(body)
     missing = p.http.get("/api/bots/b_000000000000")
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
-    # a bearer on registration must be a player token (the owner): anything else is refused
+    # registration takes a player token (the owner): anything else is refused
     for bearer in ("garbage", token):
         refused = p.http.post("/api/bots", json={"name": "x"}, headers={"authorization": f"Bearer {bearer}"})
         assert refused.status_code == 401 and refused.json()["error"]["code"] == "unauthenticated", refused.text

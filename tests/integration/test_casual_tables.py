@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import queue
-import re
 import threading
 import time
 from collections.abc import Iterator
@@ -17,8 +16,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 import redis
-from helpers.gateway_procs import start_gateway
-from helpers.processes import ServiceProcess, start_engine_server, start_worker
+from helpers.gateway_procs import platform_on, register_bot
+from helpers.processes import ServiceProcess
 
 from fengsheng.bot import BotClient, BotError, run_bot
 from fengsheng.bot.examples import random_decide
@@ -43,25 +42,14 @@ class Platform:
         self.http = httpx.Client(base_url=gateway.extra["url"], timeout=20)
 
     def bot(self, name: str) -> tuple[str, str]:
-        reply = self.http.post("/api/bots", json={"name": name})
-        assert reply.status_code == 201, reply.text
-        return reply.json()["bot_id"], reply.json()["token"]
+        made = register_bot(self.http, name)  # owned by a guest of its own
+        return made["bot_id"], made["token"]
 
 
 @pytest.fixture(scope="module")
 def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
-    url = re.sub(r"/\d*$", "", redis_url) + "/14"  # a database of its own
-    redis.Redis.from_url(url).flushdb()
-    logs = tmp_path_factory.mktemp("casual-logs")
-    engine = start_engine_server(url, logs, env=ENV)
-    worker = start_worker(url, engine.address, logs, concurrency=2, env=ENV)
-    gateway = start_gateway(engine.address, logs, redis_url=url, bot_address=engine.extra["bot_address"])
-    try:
-        yield Platform(url, engine, gateway)
-    finally:
-        gateway.stop()
-        worker.stop()
-        engine.stop()
+    with platform_on(redis_url, 14, tmp_path_factory.mktemp("casual-logs"), ENV) as procs:  # a database of its own
+        yield Platform(procs.redis_url, procs.engine, procs.gateway)
 
 
 def test_a_bots_only_table_fills_at_once_and_is_never_rated(platform: Platform) -> None:

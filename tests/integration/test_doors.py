@@ -132,7 +132,8 @@ def platform(engine: ServiceProcess) -> Iterator[grpc.Channel]:
 
 @pytest.fixture(scope="module")
 def bot_token(platform: grpc.Channel) -> str:
-    account = bs_grpc.RankedServiceStub(platform).RegisterBot(bs.RegisterBotRequest(name="door-knocker"), timeout=20)
+    request = bs.RegisterBotRequest(name="door-knocker", owner="g_doors")  # every bot has an owner
+    account = bs_grpc.RankedServiceStub(platform).RegisterBot(request, timeout=20)
     assert account.token
     return str(account.token)
 

@@ -35,6 +35,7 @@ from gateway.app import create_app
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
 
+OPERATOR_TOKEN = "o" * 40
 ENV = {"FENGSHENG_MM_TICK_S": "0.3", "FENGSHENG_RANKED_TURN_TIMEOUT_S": "3", "FENGSHENG_CHALLENGE_TIMEOUT_S": "5"}
 
 
@@ -138,7 +139,8 @@ def walk(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[W
     logs = tmp_path_factory.mktemp("json-shape-logs")
     engine = start_engine_server(url, logs, env=ENV)
     worker = start_worker(url, engine.address, logs, concurrency=2, env=ENV)
-    gateway = start_gateway(engine.address, logs, redis_url=url, bot_address=engine.extra["bot_address"])
+    gateway = start_gateway(engine.address, logs, redis_url=url, bot_address=engine.extra["bot_address"],
+                            env={"FENGSHENG_OPERATOR_TOKEN": OPERATOR_TOKEN})  # fmt: skip
     try:
         yield Walk(gateway.extra["url"], url)
     finally:
@@ -227,9 +229,11 @@ def test_every_endpoint_speaks_one_json_shape(walk: Walk) -> None:
     c("GET", "/api/matches/{match_id}/replay/steps", f"/api/matches/{ended}/replay/steps", expect=200)
     c("GET", "/api/matches/{match_id}/replay/steps", "/api/matches/m-none/replay/steps", expect=404)
     # bots and their tokens
-    bot = c("POST", "/api/bots", "/api/bots", expect=201, json={"name": "shape-bot"})
-    rival = c("POST", "/api/bots", "/api/bots", expect=201, json={"name": "shape-rival"})
-    c("POST", "/api/bots", "/api/bots", expect=409, json={"name": "shape-bot"})
+    owner = bearer(w.http.post("/api/guests", json={"name": "shape-owner"}).json()["token"])
+    bot = c("POST", "/api/bots", "/api/bots", expect=201, json={"name": "shape-bot"}, headers=owner)
+    rival = c("POST", "/api/bots", "/api/bots", expect=201, json={"name": "shape-rival"}, headers=owner)
+    c("POST", "/api/bots", "/api/bots", expect=409, json={"name": "shape-bot"}, headers=owner)
+    c("POST", "/api/bots", "/api/bots", expect=401, json={"name": "shape-ownerless"})
     bh = bearer(bot["token"])
     c("GET", "/api/bots", "/api/bots", expect=200, headers=bh)
     c("GET", "/api/bots", "/api/bots", expect=401)
@@ -275,6 +279,9 @@ def test_every_endpoint_speaks_one_json_shape(walk: Walk) -> None:
     c("GET", "/api/ranked/players/{player_id}/history", f"/api/ranked/players/{bot['bot_id']}/history", expect=200,
       params={"ladder": "bot"})  # fmt: skip
     c("GET", "/api/ranked/players/{player_id}/history", "/api/ranked/players/nobody/history", expect=404)
+    # the operators' audit (docs/ranked.md, "The collusion audit")
+    c("GET", "/api/ops/audit", "/api/ops/audit", expect=200, headers=bearer(OPERATOR_TOKEN), params={"all": "true"})
+    c("GET", "/api/ops/audit", "/api/ops/audit", expect=401, headers=bearer(guest["token"]))
 
     assert w.typed > 40, f"only {w.typed} typed fields were checked"
     missing_ok = routes() - w.ok
@@ -288,7 +295,7 @@ def test_every_websocket_speaks_the_same_shapes(walk: Walk) -> None:
     ws = w.url.replace("http", "ws", 1)
     guest = w.http.post("/api/guests", json={"name": "socket"}).json()
     made = w.http.post("/api/matches", headers=bearer(guest["token"]), json={"players": 5, "humans": 1}).json()
-    bot = w.http.post("/api/bots", json={"name": "socket-bot"}).json()
+    bot = w.http.post("/api/bots", json={"name": "socket-bot"}, headers=bearer(guest["token"])).json()
     typed = 0
     # the seat's socket: its first messages (numbers, enums), then a refused action (the error object)
     with connect(f"{ws}/ws/matches/{made['match_id']}?token={made['seat_token']}") as sock:

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 import redis
-from helpers.gateway_procs import start_gateway
+from helpers.gateway_procs import guest_bearer, register_bot, start_gateway
 from helpers.processes import start_engine_server
 
 from gateway.keys import MIGRATED_KEY as GW_MIGRATED
@@ -84,7 +84,7 @@ def test_accounts_seats_and_chat_survive_the_upgrade(server: RedisServer, tmp_pa
             said = http.post(f"/api/matches/{match_id}/chat", json={"text": "before the upgrade"},
                              headers=bearer(ann_seat))  # fmt: skip
             assert said.status_code == 201, said.text
-            bots = [http.post("/api/bots", json={"name": f"upgraded {k}"}).json() for k in range(3)]
+            bots = [register_bot(http, f"upgraded {k}") for k in range(3)]
             assert all("token" in b for b in bots), bots
     finally:
         gateway.stop()
@@ -105,8 +105,9 @@ def test_accounts_seats_and_chat_survive_the_upgrade(server: RedisServer, tmp_pa
                 (account,) = listed.json()["bots"]
                 assert account["bot_id"] == bot["bot_id"] and len(account["tokens"]) == 1, account
             # names stay claimed
-            assert http.post("/api/bots", json={"name": "OLD TIMER"}).status_code == 409
-            assert http.post("/api/bots", json={"name": "upgraded 0"}).status_code == 409
+            me = guest_bearer(http)
+            assert http.post("/api/bots", json={"name": "OLD TIMER"}, headers=me).status_code == 409
+            assert http.post("/api/bots", json={"name": "upgraded 0"}, headers=me).status_code == 409
             # the seat table holds: ann and bo keep their seats, nobody else gets one
             info = http.get(f"/api/matches/{match_id}").json()
             assert [s["player"] for s in info["seats"]] == ["ann", "bo", None], info

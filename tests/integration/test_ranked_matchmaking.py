@@ -241,3 +241,59 @@ def test_each_ruleset_rates_apart_and_old_ratings_are_returns(store: RankedStore
     entries = [(f"m-{ruleset}", ruleset, 2.0), (f"m-{others[0]}", others[0], 3.0), ("m-old", "return", 1.0)]
     expected = [(m, r) for m, r, _ in sorted(entries, key=lambda e: -e[2]) if r in RULESET_IDS]
     assert [(e["match_id"], e["ruleset"]) for e in merged] == expected
+
+
+def test_ticks_keep_one_owners_and_one_addresss_tickets_at_separate_tables(store: RankedStore) -> None:
+    """Issue 26 §1 through the Redis queue and the tick: a guest and the two bots it owns
+    never share a table (the bots wait, then get house bots); two accounts seen from one
+    client address within the window are apart, outside it they may meet."""
+    schedule = Schedule(window_base=50, fill_after_s=30, address_window_s=60)
+    now = int(time.time() * 1000)
+    made: dict[str, list[str]] = {}
+
+    def create(match_id: str, kinds: list[str], timeout: float, ruleset: str) -> None:
+        made[match_id] = kinds
+
+    def queue(holder: str, owner: str, address: str) -> str:
+        """Queue a 3-player ticket (each a millisecond after the last: oldest first is this order)."""
+        _, ticket = store.join(holder, holder, bot=holder.startswith("b:"), rating=25, min_players=3, max_players=3,
+                               owner=owner, address=address, now_ms=now + len(store.queued()))  # fmt: skip
+        return str(ticket["ticket_id"])
+
+    def tables(formed: dict[str, list[str]]) -> list[set[str]]:
+        names = {}
+        for match_id in formed:
+            record = store.match(match_id)
+            assert record is not None
+            names[match_id] = {s.holder for s in record["seats"] if s.holder}
+        return sorted(names.values(), key=sorted)
+
+    queue("h:g_me", "g_me", "192.0.2.1")
+    queue("b:b_1", "g_me", "192.0.2.2")
+    queue("b:b_2", "g_me", "192.0.2.3")
+    queue("h:g_ann", "g_ann", "192.0.2.4")
+    queue("h:g_bob", "g_bob", "192.0.2.5")
+    first = tick(store, create, schedule, now_ms=now + 1000)["formed"]
+    assert tables(first) == [{"h:g_me", "h:g_ann", "h:g_bob"}]  # type: ignore[arg-type]
+    later = tick(store, create, schedule, now_ms=now + 31_000)["formed"]  # each bot alone, with house bots
+    assert tables(later) == [{"b:b_1"}, {"b:b_2"}]  # type: ignore[arg-type]
+    assert store.queued() == []
+
+    # c1 was seen from 198.51.100.7 ten seconds ago (within the 60 s window) and queues from
+    # elsewhere; c2 queues from 198.51.100.7 now: apart
+    store.record_address("h:c1", "198.51.100.7", 60, now_ms=now - 10_000)
+    for k, address in enumerate(("192.0.2.10", "198.51.100.7", "192.0.2.11", "192.0.2.12"), start=1):
+        queue(f"h:c{k}", f"c{k}", address)
+    within = tick(store, create, schedule, now_ms=now + 1000)["formed"]
+    assert tables(within) == [{"h:c1", "h:c3", "h:c4"}]  # type: ignore[arg-type]
+    assert [t["holder"] for t in store.queued()] == ["h:c2"]
+    store.leave(store.queued()[0]["ticket_id"], "h:c2")
+
+    # the same, seen 100 s ago: outside the window, so they may share a table
+    store.redis.delete("mm:{mm}:seen:h:d1")
+    store.record_address("h:d1", "198.51.100.8", 60, now_ms=now - 100_000)
+    assert store.recent_addresses(["h:d1"], 60, now_ms=now) == {"h:d1": frozenset()}
+    for k, address in enumerate(("192.0.2.20", "198.51.100.8", "192.0.2.21"), start=1):
+        queue(f"h:d{k}", f"d{k}", address)
+    outside = tick(store, create, schedule, now_ms=now + 1000)["formed"]
+    assert tables(outside) == [{"h:d1", "h:d2", "h:d3"}]  # type: ignore[arg-type]

@@ -32,7 +32,7 @@ import grpc
 import httpx
 import pytest
 import redis
-from helpers.gateway_procs import start_gateway, wait_until
+from helpers.gateway_procs import register_bot, start_gateway, wait_until
 from helpers.processes import ROOT, ServiceProcess, start_engine_server, start_worker, wait_for_log
 
 from fengsheng.bot import BotClient
@@ -54,6 +54,9 @@ SCHEDULE = {
     "FENGSHENG_MM_FILL_AFTER_S": "4",
     "FENGSHENG_RANKED_TURN_TIMEOUT_S": "3",
     "FENGSHENG_AWAY_AFTER": "1000",  # the idle bot's seat keeps its timer (away seats: test_bot_api.py)
+    # every client here is 127.0.0.1: the address rule off, the owner rule on (every bot its
+    # own guest's); the address rule's own tests: tests/integration/test_rated_tables.py
+    "FENGSHENG_MM_ADDRESS_WINDOW_S": "0",
 }
 LIMITS = {"FENGSHENG_BOT_RATE": "50", "FENGSHENG_BOT_BURST": "50", "FENGSHENG_BOT_MAX_MATCHES": "1",
           "FENGSHENG_BOT_MAX_STREAMS": "2"}  # fmt: skip
@@ -76,9 +79,8 @@ class Platform:
         return data["player_id"], data["token"]
 
     def bot(self, name: str) -> tuple[str, str]:
-        reply = self.http.post("/api/bots", json={"name": name})
-        assert reply.status_code == 201, reply.text
-        return reply.json()["bot_id"], reply.json()["token"]
+        made = register_bot(self.http, name)  # owned by a guest of its own
+        return made["bot_id"], made["token"]
 
     def set_mu(self, ladder: str, player_id: str, mu: float) -> None:
         self.rdb.hset(rating_key(RatingKey(ladder, ALL_TIME, player_id)), mapping={"mu": mu, "sigma": 8.0})
@@ -341,11 +343,11 @@ def test_bot_tokens_limits_and_deadlines(platform: Platform) -> None:
     reply = p.http.post("/api/ranked/queue", headers={"authorization": f"Bearer {token}"})
     assert reply.status_code == 429 and reply.json()["error"]["code"] == "resource_exhausted", reply.text
     with pytest.raises(grpc.RpcError) as err:
-        p.ranked.JoinQueue(bs.JoinQueueRequest(bot_token=token))
+        p.ranked.JoinQueue(bs.JoinQueueRequest(bot_token=token, client_address="198.51.100.1"))
     assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
     # a forged token
     with pytest.raises(grpc.RpcError) as err:
-        p.ranked.JoinQueue(bs.JoinQueueRequest(bot_token="fsb_forged"))
+        p.ranked.JoinQueue(bs.JoinQueueRequest(bot_token="fsb_forged", client_address="198.51.100.1"))
     assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
 
     # missed deadlines: the bot answers its first decision with an illegal action, then a
@@ -436,7 +438,7 @@ def test_the_shell_examples_of_the_bot_doc_run_as_written(platform: Platform, tm
              for ln in block.splitlines() if ln.strip()]  # fmt: skip
     lines = [ln for ln in lines if not ln.startswith(("fengsheng up", "fengsheng arena"))]
     assert any("python -m fengsheng.bot" in ln for ln in lines) and any("connect-info" in ln for ln in lines), lines
-    made = platform.http.post("/api/bots", json={"name": "doc-shell"}).json()
+    made = register_bot(platform.http, "doc-shell")
     script = tmp_path / "doc.sh"
     script.write_text("set -euo pipefail\n" + "\n".join(ln.replace("http://127.0.0.1:8000", platform.url)
                                                         for ln in lines) + "\n")  # fmt: skip

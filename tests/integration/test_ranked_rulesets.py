@@ -26,7 +26,8 @@ from helpers.gateway_procs import wait_until
 from helpers.processes import ServiceProcess, start_engine_server, start_worker
 
 from engine.bots import random_bot
-from engine.rulesets import RULESET_IDS
+from engine.observation import IDENTITY
+from engine.rulesets import RULESET_IDS, get_ruleset
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 from fengsheng.v1 import engine_service_pb2 as es
@@ -34,6 +35,8 @@ from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from fengsheng.v1 import game_pb2
 from services.bot_levels import level_for_rating
 from services.channels import engine_channel
+from services.ranked import audit_store
+from services.ranked.audit import team_of
 from services.ranked.ladder import ALL_TIME, BOT, HUMAN, RatingKey, correction_key, done_key, rating_key
 from services.ranked.matchmaking import player_counts
 from services.ranked.store import RankedStore, SeatPlan
@@ -123,8 +126,8 @@ def test_a_rulesets_queue_forms_its_matches_and_rates_on_its_own_ladder(services
     people = [f"{ruleset}-q-{k}" for k in range(2)]
     tickets = [
         s.ranked.JoinQueue(bs.JoinQueueRequest(holder=f"h:{pid}", name=pid, ruleset=ruleset, min_players=n,
-                                               max_players=n))
-        for pid in people
+                                               max_players=n, client_address=f"198.51.100.{k + 1}"))
+        for k, pid in enumerate(people)
     ]
     assert all(t.state == "queued" and t.ruleset == ruleset for t in tickets)
 
@@ -145,6 +148,17 @@ def test_a_rulesets_queue_forms_its_matches_and_rates_on_its_own_ladder(services
     play_seats(s, match_id, {t.seat for t in now}, random.Random(7))
     wait_until(lambda: bool(s.rdb.exists(done_key(match_id))), 60, "the ladder update")
     truth = own_identities(s, match_id, n)
+
+    # the collusion audit's facts, written with the ratings (docs/ranked.md, "The collusion audit")
+    (facts,) = [m for m in audit_store.load(s.rdb)[0] if m.match_id == match_id]
+    assert facts.ruleset == ruleset and [f.seat for f in facts.seats] == list(range(n))
+    names = {IDENTITY[i]: i for i in get_ruleset(ruleset).identities}
+    for seat, fact in zip(view.seats, facts.seats, strict=True):
+        assert fact.account == f"{'bot' if seat.bot else 'human'}:{seat.player_id}"
+        assert fact.house == seat.bot and fact.team == team_of(ruleset, names[truth[seat.seat]])
+    joined = {t.seat: t.enqueued_ms for t in now}
+    assert {f.seat: f.enq_ms for f in facts.seats if f.enq_ms} == joined and all(joined.values())
+    assert facts.intel is not None and all(0 <= d.user < n and 0 <= d.receiver < n for d in facts.intel)
 
     board = s.ranked.Leaderboard(bs.LeaderboardRequest(ladder=HUMAN, ruleset=ruleset, limit=500))
     assert board.ruleset == ruleset and list(board.rulesets) == list(RULESET_IDS)
@@ -167,7 +181,8 @@ def test_a_rulesets_queue_forms_its_matches_and_rates_on_its_own_ladder(services
 
     # queueing again: the ticket's rating is the player's mu on this ruleset's ladder
     again = s.ranked.JoinQueue(bs.JoinQueueRequest(holder=f"h:{people[0]}", name=people[0], ruleset=ruleset,
-                                                   min_players=n, max_players=n))  # fmt: skip
+                                                   min_players=n, max_players=n,
+                                                   client_address="198.51.100.1"))  # fmt: skip
     assert again.rating == pytest.approx(rows[people[0]].mu)
     s.ranked.LeaveQueue(bs.TicketRequest(ticket_id=again.ticket_id, holder=again.holder))
 

@@ -41,14 +41,14 @@ def test_bot_accounts_queue_and_ladder_on_the_cluster(cluster: RedisCluster) -> 
     made = [store.register_bot(f"cluster bot {k}", owner="owner-1") for k in range(6)]
     assert all(m is not None for m in made)
     bots = [m for m in made if m is not None]
-    assert store.register_bot("CLUSTER BOT 0") is None  # names stay unique (case-insensitive)
+    assert store.register_bot("CLUSTER BOT 0", "owner-2") is None  # names stay unique (case-insensitive)
     for bot_id, token in bots:
         account = store.bot_account(bot_id)
-        assert account is not None and store.bot_of_token(token) == (bot_id, account["name"])
+        assert account is not None and store.bot_of_token(token) == (bot_id, account["name"], "owner-1")
     assert store.owned_bots("owner-1") == sorted(b for b, _ in bots)
     bot_id, token = bots[0]
     new, new_id = store.rotate_token(bot_id)
-    assert store.bot_of_token(token) is None and store.bot_of_token(new) == (bot_id, "cluster bot 0")
+    assert store.bot_of_token(token) is None and store.bot_of_token(new) == (bot_id, "cluster bot 0", "owner-1")
     account = store.bot_account(bot_id)
     assert account is not None and [t["token_id"] for t in account["tokens"]] == [new_id]
     assert store.revoke_token(bot_id, new_id) and store.bot_of_token(new) is None
@@ -76,6 +76,10 @@ def test_bot_accounts_queue_and_ladder_on_the_cluster(cluster: RedisCluster) -> 
     assert winner.mu > loser.mu and winner.wins == 1
     store.finish("rk-cluster-1", seats)
     assert store.bot_matches(bots[1][0]) == []
+    # client addresses kept for the rated-table rule (a transaction on one key, reads across {mm})
+    holders = [bot_holder(b) for b, _ in bots[1:3]]
+    store.record_address(holders[0], "198.51.100.7", 60)
+    assert store.recent_addresses(holders, 60) == {holders[0]: frozenset({"198.51.100.7"}), holders[1]: frozenset()}
     store.redis.close()
 
 

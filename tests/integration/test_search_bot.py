@@ -1,7 +1,8 @@
 """The hard bot level end to end (issue 14 point 4): a match of search bots (``BOT_SEARCH``)
 plays to the end through the real service path — gRPC engine service, Celery worker, Redis —
 and the worker really searches (the engine service's ``Determinize``) within the budget it
-is given (``FENGSHENG_SEARCH_BUDGET_MS``)."""
+is given (``FENGSHENG_SEARCH_BUDGET_MS``), and, as the event ids show it to any client, a
+search seat is no quicker to answer when it had no choice (issue 26 point 2)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,15 @@ from pathlib import Path
 
 import grpc
 import pytest
+import redis
 from helpers.processes import ServiceProcess, start_worker
 from service_util import check_stream_and_history, replay_matches, wait_over
 
 from engine import Game
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
+from fengsheng.v1 import game_pb2
+from services.engine.store import events_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
 
@@ -35,13 +39,41 @@ def test_a_hard_bot_match_plays_to_the_end_with_search(
         obs = stub.GetObservation(es.GetObservationRequest(match_id=res.match_id, seat=-1))
         assert obs.outcome.over and obs.outcome.winners
         assert check_stream_and_history(rdb, res.match_id) > 20  # type: ignore[arg-type]
-        replay_matches(stub, res.match_id)
+        replay = replay_matches(stub, res.match_id)
+        times = visible_answer_times(rdb, res.match_id, replay, es.BOT_SEARCH)  # type: ignore[arg-type]
+        forced, chosen = times[False], times[True]
+        assert len(forced) > 20 and len(chosen) > 5, (len(forced), len(chosen))
+        # before: a forced pass was written ~2 ms after its decision opened; now it is held
+        # like a searched answer, at least the search budget
+        median = sorted(forced)[len(forced) // 2]
+        assert median >= BUDGET_MS, (median, sorted(forced)[:20], sorted(chosen)[:20])
         took = [float(ms) for ms in re.findall(r"bots\.move search match=\S+ decision=\d+ took (\d+) ms", worker.log())]
         assert took, worker.log()[-3000:]
         # the budget plus one playout; generous for a loaded machine
         assert sorted(took)[len(took) // 2] < BUDGET_MS + 400
     finally:
         worker.stop()
+
+
+def visible_answer_times(rdb: redis.Redis, match_id: str, replay: es.Replay, kind: int) -> dict[bool, list[int]]:
+    """How long each decision of a ``kind`` seat took to answer as any client sees it, in ms:
+    from the event id (server ms) of the write that opened it to that of the write that
+    answered it, by whether the seat had a choice (more than one legal action)."""
+    opened: dict[int, int] = {}
+    for eid, fields in rdb.xrange(events_key(match_id)):
+        if b"p" in fields:
+            number = game_pb2.Decision.FromString(fields[b"p"]).number
+            opened.setdefault(number, int(eid.split(b"-")[0]))
+    s = replay.settings
+    game = Game.new(ruleset=s.ruleset, players=s.players, seed=s.seed, tutorial=s.tutorial, characters=s.characters)
+    out: dict[bool, list[int]] = {True: [], False: []}
+    for a in replay.actions:
+        choice = len(game.legal_actions(a.seat)) > 1
+        game.apply(a.seat, a.action)
+        after = min((n for n in opened if n > a.decision), default=None)
+        if s.seats[a.seat] == kind and a.decision in opened and after is not None:
+            out[choice].append(opened[after] - opened[a.decision])
+    return out
 
 
 def test_determinize_gives_the_seat_its_own_view(engine: ServiceProcess, stub: es_grpc.EngineServiceStub) -> None:

@@ -47,3 +47,13 @@ def test_post_read_phrases_and_rate() -> None:
         assert await chat.read("other", "table") == []
 
     asyncio.run(run())
+
+
+def test_clean_text_refuses_stacked_combining_marks() -> None:
+    """Issue 26: 200 stacked combining marks passed the chat cleaner. At most four marks
+    follow one another (fengsheng/display_text.py, MAX_MARKS); words of real scripts pass."""
+    for zalgo in ("a" + "\u0301" * 199, "x" + "\u0300\u0301\u0302\u0303\u0304"):
+        with pytest.raises(ChatError) as stacked:
+            clean_text(zalgo, 200)
+        assert stacked.value.status == 422 and stacked.value.code == "too_many_marks"
+    assert clean_text("Tie\u0302\u0301ng Việt हिन्दी a\u0301\u0302", 200) == "Ti\u1ebfng Việt हिन्दी \u00e1\u0302"

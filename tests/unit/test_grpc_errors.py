@@ -118,7 +118,7 @@ async def serve(check: Callable[[grpc.aio.Channel, Raising], Coroutine[Any, Any,
     server = grpc.aio.server(interceptors=interceptors())
     es_grpc.add_EngineServiceServicer_to_server(EngineServicer(layer, replays=layer), server)  # type: ignore[arg-type]
     bs_grpc.add_RankedServiceServicer_to_server(RankedServicer(layer), server)  # type: ignore[arg-type]
-    bs_grpc.add_BotServiceServicer_to_server(BotServicer(layer), server)  # type: ignore[arg-type]
+    bs_grpc.add_BotServiceServicer_to_server(BotServicer(layer, internal=False), server)  # type: ignore[arg-type]
     health_pb2_grpc.add_HealthServicer_to_server(health.aio.HealthServicer(), server)
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()

@@ -114,3 +114,30 @@ def test_every_chain_kind_is_named(ruleset_id: str) -> None:
     known = {kind for kind, _ in own} | set(rules.cards.function) | set(rules.skills)
     kinds = {item.kind for game, seat in _decisions(ruleset_id, 30) for item in build_observation(game, seat).chain}
     assert kinds - known == set(), sorted(kinds - known)
+
+
+JS = Path(__file__).resolve().parents[2] / "gateway" / "static" / "js"
+#: a name a user chose, put into a string: `${m.name}`, `${seatInfo.player}`, `${x.challenger}`...
+NAME_IN_TEXT = re.compile(r"\$\{[^}]*\.(name|player|challenger|opponent)\}")
+
+
+@pytest.mark.parametrize("source", sorted(p.name for p in JS.glob("*.js") if p.name != "i18n.js"))
+def test_user_names_are_never_put_into_text(source: str) -> None:
+    """Issue 26: chat lines and seat labels printed names inside their text, so a name with a
+    bidi override reordered the rest of the line. A name is shown only through render.js
+    ``playerName`` (a ``<bdi>``); the one place a name may sit in a string is an attribute
+    read aloud (``aria-label``), never drawn. tests/e2e/test_web_names.py draws it."""
+    lines = (JS / source).read_text(encoding="utf-8").splitlines()
+    inline = [f"{source}:{n}: {line.strip()}" for n, line in enumerate(lines, 1)
+              if NAME_IN_TEXT.search(line) and '"aria-label"' not in line]  # fmt: skip
+    assert not inline, inline
+
+
+def test_seat_labels_and_chat_lines_isolate_names() -> None:
+    render = (JS / "render.js").read_text(encoding="utf-8")
+    seat_name = re.search(r"export function seatName\(.*?\n\}", render, re.S)
+    assert seat_name and "playerName(seatInfo.player)" in seat_name.group(0)
+    assert re.search(r'h\("bdi", \{', render)  # playerName makes a <bdi>
+    chat = (JS / "chat.js").read_text(encoding="utf-8")
+    line = re.search(r"function line\(m, mutedSet\) \{.*?\n  \}", chat, re.S)
+    assert line and line.group(0).count("playerName(m.name)") == 2

@@ -2,7 +2,7 @@
 // spectators' channel. Every message is put on the page as text (h() makes text nodes), never
 // as HTML. Muted players are kept in localStorage["fs.mute"] (player ids) and hidden here only.
 import { api, guest, savedGuest } from "./api.js";
-import { h, fill } from "./render.js";
+import { h, fill, playerName } from "./render.js";
 import { t } from "./i18n.js";
 
 export const PHRASES = ["hello", "gl", "gg", "nice", "thinking", "hurry", "sorry", "thanks", "wow"];
@@ -124,7 +124,8 @@ export function chatPanel({ matchId, seatToken = null, spectator = false, replay
   }
 
   function line(m, mutedSet) {
-    const who = m.seat >= 0 ? `${m.seat} · ${m.name}` : `${m.name} (${t("chat_spectator_name")})`;
+    // the writer's name in a <bdi> (render.js playerName): it cannot reorder the line
+    const who = m.seat >= 0 ? [`${m.seat} · `, playerName(m.name)] : [playerName(m.name), ` (${t("chat_spectator_name")})`];
     return h(
       "li",
       { class: `chat-line${m.phrase ? " phrase" : ""}`, dataset: { id: m.id, pid: m.pid, seat: m.seat } },

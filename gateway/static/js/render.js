@@ -67,14 +67,16 @@ export function faceDown(label = "?") {
   return h("span", { class: "card facedown" }, h("span", { class: "fname" }, label));
 }
 
+/** A seat as the table shows it: its number and who sits there (a player's name in a
+ * `<bdi>`, so a right-to-left name or a stray override cannot reorder the rest). */
 export function seatName(seatInfo, seat) {
   if (!seatInfo) return `${t("seat")} ${seat}`;
   const who = seatInfo.player
-    ? `${seatInfo.player}${seatInfo.bot ? ` (${t("bot")})` : ""}`
+    ? [playerName(seatInfo.player), seatInfo.bot ? ` (${t("bot")})` : ""]
     : seatInfo.kind === "human"
-      ? t("human")
-      : `${t("bot")}·${name(seatInfo.kind)}`;
-  return `${seat} · ${who}`;
+      ? [t("human")]
+      : [`${t("bot")}·${name(seatInfo.kind)}`];
+  return h("span", { class: "seat-label" }, `${seat} · `, ...who);
 }
 
 // identity colours: 军情 blue, 潜伏 red, 特工 (再临) and 打酱油 (classic) green

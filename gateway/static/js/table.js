@@ -514,7 +514,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
           "p",
           { class: "winners" },
           `${t("winners")}: `,
-          winners.length ? winners.map((w) => seatName(seats[w], w)).join(", ") : t("nobody"),
+          winners.length ? winners.flatMap((w, i) => (i ? [", ", seatName(seats[w], w)] : [seatName(seats[w], w)])) : t("nobody"),
         ),
         h("p", { class: "reason" }, `${t("reason")}: ${reasonText(out.reason)}`),
         h("h3", {}, t("identities_revealed")),
