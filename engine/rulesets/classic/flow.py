@@ -312,8 +312,8 @@ def die(g: Game, seat: int, killers: list[int], cause: str) -> None:
         mission.dying(g, seat)
     who = sorted(set(k for k in killers if k >= 0))
     st.kills.append(Kill(dead=seat, killers=who, cause=cause, true_intel=true_intel, identity=s.identity))
-    shown = s.identity or "its identity card was taken"
-    g.log("death.dies_id", seat, {"seat": seat, "id": shown}, seats=who)
+    key = "death.dies_id" if s.identity else "death.dies_identity_card_was_taken"
+    g.log(key, seat, {"seat": seat, "id": s.identity}, seats=who)
     _leave(g, seat)
 
 

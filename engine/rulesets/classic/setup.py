@@ -74,8 +74,8 @@ def h_characters(g: Game, fr: Frame) -> None:
     st = g.state
     for i, p in enumerate(st.seats):
         p.exposed = ROWS[p.character].kind != "P"
-        shown = p.character if p.exposed else "a face-down character"
-        g.log("character.places_id", i, {"seat": i, "id": shown})
+        key = "character.places_id" if p.exposed else "character.places_face_down_character"
+        g.log(key, i, {"seat": i, "id": p.character})
     marks.add(st, Placed())
     deal(st)
     for i, p in enumerate(st.seats):

@@ -81,8 +81,8 @@ def h_characters(g: Game, fr: Frame) -> None:
     st = g.state
     for i, p in enumerate(st.seats):
         p.exposed = not ROWS[p.character].hidden
-        shown = p.character if p.exposed else "a face-down character"
-        g.log("character.places_id", i, {"seat": i, "id": shown})
+        key = "character.places_id" if p.exposed else "character.places_face_down_character"
+        g.log(key, i, {"seat": i, "id": p.character})
     add(st, Placed())
     deal(st, fr.seat)
     for i, p in enumerate(st.seats):
