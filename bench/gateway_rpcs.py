@@ -193,13 +193,9 @@ def main() -> int:
             procs.append(gateway)
             out = asyncio.run(run(url, args.matches, args.players, args.client))
         finally:
-            for p in procs:
-                p.terminate()
-            for p in procs:
-                try:
-                    p.wait(10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+            from bench._children import stop_children
+
+            stop_children(procs)
     print(json.dumps(out, indent=2))
     return 0
 

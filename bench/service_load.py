@@ -301,12 +301,12 @@ async def bench_celery(address: str, redis_url: str, matches: int, seconds: floa
         t_end_ms = int(secs) * 1000 + int(micros) // 1000
         for mid in active:
             await rdb.delete(state_key(mid))
-    # actions and their spacing, from the stream: one "last" entry per write, up to the end
+    # actions and their spacing, from the stream: one entry per write, up to the end
     actions = 0
     gaps: list[float] = []
     for mid in ids:
         entries = await rdb.xrange(events_key(mid))
-        stamps = [int(eid.split(b"-")[0]) for eid, f in entries if f.get(b"l") == b"1"]
+        stamps = [int(eid.split(b"-")[0]) for eid, _ in entries]
         stamps = [t for t in stamps if t <= t_end_ms]
         writes = stamps[1:]  # the first write is the creation
         actions += len(writes)
@@ -365,8 +365,9 @@ def main() -> int:
 
     import tempfile
 
+    from bench._children import redis_for, stop_children
     from services.credentials import ensure_service_token
-    from services.redis_server import RedisServer, free_port
+    from services.redis_server import free_port
 
     ensure_service_token()  # the engines started here and this process's channels share it
     modes = set(args.modes.split(","))
@@ -376,11 +377,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="fengsheng-bench-") as tmp:
         logs = Path(tmp)
         try:
-            redis_url = args.redis_url
-            if not redis_url:
-                redis_server = RedisServer().start()
-                redis_url = redis_server.url
-            os.environ["FENGSHENG_REDIS_URL"] = redis_url  # children inherit it: a password stays off argv
+            redis_url, redis_server = redis_for(args.redis_url)
             echo_addr = None
             if "echo" in modes:
                 proc, echo_addr = spawn(
@@ -523,16 +520,7 @@ def main() -> int:
                 )
                 progress(f"half load: p99 {out['direct_half_load']['p99_ms']} ms")
         finally:
-            for p in procs:
-                if p.poll() is None:
-                    p.terminate()
-            for p in procs:
-                try:
-                    p.wait(10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-            if redis_server is not None:
-                redis_server.stop()
+            stop_children(procs, redis_server)
     main_mode = out.get("direct") or out.get("celery") or {}
     out["actions_per_s"] = main_mode.get("actions_per_s")
     out["p50_ms"] = main_mode.get("p50_ms")

@@ -318,7 +318,7 @@ def verify(match_url: str, broker_url: str, engine_address: str, stats: Stats) -
     from fengsheng.v1 import engine_service_pb2 as es
     from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
     from services.channels import engine_channel
-    from services.engine.store import HistoryEntry, events_key, history_key, outbox_key, state_key
+    from services.engine.store import HistoryEntry, decode_write, events_key, history_key, outbox_key, state_key
     from services.redis_client import sync_client
 
     rdb = sync_client(match_url)
@@ -344,11 +344,11 @@ def verify(match_url: str, broker_url: str, engine_address: str, stats: Stats) -
                     missing_here += 1
                     problems.append(f"{match_id}: acked decision {decision} {action!r} not in history")
             stream = rdb.xrange(events_key(match_id))
-            indices = [int(f[b"i"]) for _, f in stream if b"i" in f]
+            indices = [e.index for eid, f in stream for e in decode_write(eid.decode(), f).events]
             dup_events = len(indices) - len(set(indices))
             duplicated += dup_here + dup_events
             lost += missing_here
-            ids = [int(eid.split(b"-")[0]) for eid, f in stream if f.get(b"l") == b"1"]
+            ids = [int(eid.split(b"-")[0]) for eid, _ in stream]  # one entry per write
             gaps.extend(b - a for a, b in itertools.pairwise(ids))
             try:
                 replay = stub.GetReplay(es.GetReplayRequest(match_id=match_id), timeout=30)

@@ -6,10 +6,11 @@ The core (this package's modules) is ruleset-neutral; each ruleset is a package 
 ``engine/rulesets/`` (风声再临: ``return``) found through :func:`get_ruleset`.
 """
 
-from engine.errors import IllegalAction, SetupError
+from engine.action import Action
+from engine.errors import IllegalAction, NotationError, SetupError
 from engine.game import Event, Game, Outcome, Pending
 from engine.ruleset import Ruleset
 from engine.rulesets import RULESET_IDS, get_ruleset
 
-__all__ = ["RULESET_IDS", "Event", "Game", "IllegalAction", "Outcome", "Pending", "Ruleset", "SetupError",
-           "get_ruleset"]
+__all__ = ["RULESET_IDS", "Action", "Event", "Game", "IllegalAction", "NotationError", "Outcome", "Pending",
+           "Ruleset", "SetupError", "get_ruleset"]

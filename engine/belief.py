@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.determinize import IDENTITY_ID, IdentityPrior, private_identities
+from engine.errors import NotationError
+from engine.notation import parse
 from engine.ruleset import Ruleset
 from engine.rulesets import get_ruleset
 from fengsheng.v1 import game_pb2
@@ -134,16 +136,17 @@ class Belief:
                 m = _ACTION.match(e.text)
                 if not m:
                     continue
-                who, words = int(m.group(1)), m.group(2).split()
-                if not words:
+                who = int(m.group(1))
+                try:
+                    act = parse(m.group(2))
+                except NotationError:  # a redacted line (``play 试探 (face down) to 2``)
                     continue
-                if words[0] in ("accept", "decline"):
-                    out.append((who, f"{words[0]}:{self.colour(self._face_up) if self._face_up else 'hidden'}"))
-                elif words[0] == "play" and len(words) >= 2 and words[1].isdigit():
-                    card = int(words[1])
-                    fn = words[words.index("as") + 1] if "as" in words and words.index("as") + 1 < len(words) else (
-                        self._fn[card] if 0 < card < len(self._fn) else "?")
-                    targeted = "to" in words and words[words.index("to") + 1:words.index("to") + 2] != [str(who)]
+                if act.kind in ("accept", "decline"):
+                    out.append((who, f"{act.kind}:{self.colour(self._face_up) if self._face_up else 'hidden'}"))
+                elif act.kind == "play":
+                    card = act.card
+                    fn = act.alt or (self._fn[card] if 0 < card < len(self._fn) else "?")
+                    targeted = bool(act.to) and act.to != (who,)
                     out.append((who, f"play:{fn}" + (":to" if targeted else "")))
         return out
 

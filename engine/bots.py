@@ -2,27 +2,31 @@
 
 A policy is ``(observation, legal, rng) -> action``: ``observation`` is the
 ``fengsheng.v1.Observation`` of the bot's own seat (never anyone else's), ``legal`` the
-legal actions of that seat in notation (docs/notation.md), ``rng`` a seeded
+legal actions of that seat (:class:`engine.Action` values), ``rng`` a seeded
 :class:`random.Random` owned by the caller (the Celery task seeds it from the match id,
 seat and decision number, so a redelivered move is the same move). No I/O.
 
 >>> import random
 >>> from fengsheng.v1 import game_pb2
+>>> from engine.action import PASS, play
 >>> obs = game_pb2.Observation(viewer=0)
->>> random_bot(obs, ["pass", "play 3"], random.Random(1)) in ("pass", "play 3")
+>>> str(random_bot(obs, [PASS, play(3)], random.Random(1))) in ("pass", "play 3")
 True
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from engine.action import ACCEPT, DECLARE, DECLINE, PASS, Action
 from engine.ruleset import CardTable
 from engine.rulesets import get_ruleset
 from fengsheng.v1 import game_pb2
 
-Policy = Callable[[game_pb2.Observation, list[str], random.Random], str]
+Policy = Callable[[game_pb2.Observation, Sequence[Action], random.Random], Action]
+"""``(observation, legal actions, rng) -> one of them``. A caller holding text (a bot
+worker reading the wire's ``legal_actions``) reads it with :func:`engine.notation.parse`."""
 
 #: Card functions worth playing whenever legal in the play phase (no downside to the user).
 _MAIN_PLAYS = frozenset({"probe", "public_text", "danger", "lock", "reinforce", "classified"})
@@ -30,7 +34,7 @@ _MAIN_PLAYS = frozenset({"probe", "public_text", "danger", "lock", "reinforce", 
 _COUNTERS = frozenset({"see_through"})
 
 
-def random_bot(observation: game_pb2.Observation, legal: list[str], rng: random.Random) -> str:
+def random_bot(observation: game_pb2.Observation, legal: Sequence[Action], rng: random.Random) -> Action:
     """Any legal action, uniformly."""
     if not legal:
         raise ValueError("no legal action to choose from")
@@ -45,12 +49,11 @@ def _me(observation: game_pb2.Observation) -> game_pb2.SeatView | None:
     return None
 
 
-def _card_of(action: str) -> int:
-    """The card number after ``play``/``send``/``choose``, or 0."""
-    words = action.split()
-    if len(words) >= 2 and words[1].isdigit():
-        return int(words[1])
-    return 0
+def _card_of(action: Action) -> int:
+    """The card played or sent, or the one number a ``choose`` picks, or 0."""
+    if action.kind in ("play", "send"):
+        return action.card
+    return action.picks[0] if len(action.picks) == 1 else 0
 
 
 def _cards(observation: game_pb2.Observation) -> CardTable:
@@ -85,7 +88,7 @@ def _black_count(cards: CardTable, view: game_pb2.SeatView | None) -> int:
     return sum(1 for c in view.intel if _black(cards, c))
 
 
-def heuristic_bot(observation: game_pb2.Observation, legal: list[str], rng: random.Random) -> str:
+def heuristic_bot(observation: game_pb2.Observation, actions: Sequence[Action], rng: random.Random) -> Action:
     """A simple, cautious player that uses only its own observation:
 
     - intel that reached it: accept true intel of its own colour, decline black intel once
@@ -96,8 +99,9 @@ def heuristic_bot(observation: game_pb2.Observation, legal: list[str], rng: rand
     - play phase: play a harmless card now and then, then declare the send;
     - discards and other choices: drop black cards first, else pick at random.
     """
-    if not legal:
+    if not actions:
         raise ValueError("no legal action to choose from")
+    legal = list(actions)
     if len(legal) == 1:
         return legal[0]
     kind = observation.pending.kind
@@ -106,18 +110,18 @@ def heuristic_bot(observation: game_pb2.Observation, legal: list[str], rng: rand
     identity = me.identity if me is not None else game_pb2.IDENTITY_UNSPECIFIED
     blacks = _black_count(cards, me)
 
-    if kind in ("arrive", "receive") and {"accept", "decline"} <= set(legal):
+    if kind in ("arrive", "receive") and {ACCEPT, DECLINE} <= set(legal):
         card = observation.transit.card if observation.has_transit else 0
         if card and _wants(cards, identity, card):
-            return "accept"
+            return ACCEPT
         if card and _black(cards, card):
-            return "decline" if blacks >= 1 else rng.choice(["accept", "decline"])
+            return DECLINE if blacks >= 1 else rng.choice([ACCEPT, DECLINE])
         if blacks >= 2:
-            return "decline"
-        return rng.choice(["accept", "decline"])
+            return DECLINE
+        return rng.choice([ACCEPT, DECLINE])
 
     if kind == "send":
-        sends = [a for a in legal if a.startswith("send")]
+        sends = [a for a in legal if a.kind == "send"]
         black = [a for a in sends if _black(cards, _card_of(a))] if sends else []
         pool = black or [a for a in sends if not _wants(cards, identity, _card_of(a))] or sends
         return rng.choice(pool)
@@ -125,48 +129,48 @@ def heuristic_bot(observation: game_pb2.Observation, legal: list[str], rng: rand
     if kind == "priority" and observation.chain:
         # classic (digest §6.3): answer an item aimed at itself with 识破 when it can.
         if observation.chain[-1].target == observation.viewer and observation.chain[-1].user != observation.viewer:
-            counters = [a for a in legal if a.startswith("play") and _function(cards, _card_of(a)) == "see_through"]
+            counters = [a for a in legal if a.kind == "play" and _function(cards, _card_of(a)) == "see_through"]
             if counters:
                 return rng.choice(counters)
-        return "pass"
+        return PASS
 
     if kind == "priority":
         # An empty chain: use an own-turn card now and then (试探, 锁定 …), burn a fake in
         # front of itself, else pass.
-        plays = [a for a in legal if a.startswith("play")]
+        plays = [a for a in legal if a.kind == "play"]
         mine = [a for a in plays if _function(cards, _card_of(a)) == "burn"
-                and me is not None and any(f"on {c}" == a.split(maxsplit=2)[2] for c in me.intel)]
+                and me is not None and a.on in me.intel and not (a.to or a.code or a.alt)]
         if mine:
             return rng.choice(mine)
         if plays and rng.random() < 0.2:
             return rng.choice(plays)
-        return "pass"
+        return PASS
 
     if kind in ("respond", "returned"):
         chain = observation.chain
         if chain and chain[-1].target == observation.viewer:
-            counters = [a for a in legal if _function(cards, _card_of(a)) in _COUNTERS and a.startswith("play")]
+            counters = [a for a in legal if _function(cards, _card_of(a)) in _COUNTERS and a.kind == "play"]
             if counters:
                 return rng.choice(counters)
-        if "pass" in legal:
-            return "pass"
+        if PASS in legal:
+            return PASS
 
     if kind == "main":
-        plays = [a for a in legal if a.startswith("play") and _function(cards, _card_of(a)) in _MAIN_PLAYS]
+        plays = [a for a in legal if a.kind == "play" and _function(cards, _card_of(a)) in _MAIN_PLAYS]
         if plays and rng.random() < 0.3:
             return rng.choice(plays)
-        if "declare" in legal:
-            return "declare"
-        if "pass" in legal and rng.random() < 0.7:  # 谍战篇: `pass` ends the play phase
-            return "pass"
+        if DECLARE in legal:
+            return DECLARE
+        if PASS in legal and rng.random() < 0.7:  # 谍战篇: `pass` ends the play phase
+            return PASS
 
-    if kind == "handoff" and "pass" in legal:
+    if kind == "handoff" and PASS in legal:
         # 谍战篇 §6.3: a dead player gives its hand to a living player (any one, at random)
-        gifts = [a for a in legal if a != "pass" and len(a.split()[1].split(",")) == len(me.hand if me else [])]
-        return rng.choice(gifts) if gifts else "pass"
+        gifts = [a for a in legal if a != PASS and len(a.picks) == len(me.hand if me else [])]
+        return rng.choice(gifts) if gifts else PASS
 
     if kind in ("discard", "choose"):
-        chooses = [a for a in legal if a.startswith("choose")]
+        chooses = [a for a in legal if a.kind == "choose"]
         black = [a for a in chooses if _black(cards, _card_of(a))]
         if kind == "discard" and black:
             return rng.choice(black)

@@ -30,8 +30,10 @@ How it plays (rules digest §6, §7 of each edition):
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.action import ACCEPT, DECLARE, DECLINE, PASS, Action
 from engine.ruleset import CardTable
 from engine.rulesets import get_ruleset
 from fengsheng.v1 import game_pb2
@@ -142,18 +144,16 @@ def _sides(ruleset: str) -> tuple[dict[int, str], tuple[int, ...]]:
     return found
 
 
-def _card(action: str) -> int:
-    w = action.split()
-    return int(w[1]) if len(w) >= 2 and w[1].isdigit() else 0
+def _card(action: Action) -> int:
+    """The card played or sent, or the one number a ``choose`` picks; 0 if none."""
+    if action.kind in ("play", "send"):
+        return action.card
+    return action.picks[0] if len(action.picks) == 1 else 0
 
 
-def _target(action: str, word: str = "to") -> int:
-    w = action.split()
-    if word in w:
-        i = w.index(word) + 1
-        if i < len(w) and w[i].isdigit():
-            return int(w[i])
-    return -1
+def _target(action: Action) -> int:
+    """The one target seat, -1 if none (or several)."""
+    return action.to[0] if len(action.to) == 1 else -1
 
 
 def _fn(t: _Table, card: int) -> str:
@@ -214,13 +214,12 @@ def _route(t: _Table, start: int, step: int) -> list[int]:
     return out
 
 
-def _send_value(t: _Table, action: str, locked: set[int]) -> float:
-    w = action.split()
+def _send_value(t: _Table, action: Action, locked: set[int]) -> float:
     card = _card(action)
     if not card:
         return 0.0
-    mode = w[2] if len(w) > 2 else "secret"
-    route = [_target(action)] if mode == "direct" else _route(t, t.me, -1 if w[-1] == "left" else 1)
+    mode = action.mode or "secret"
+    route = [_target(action)] if mode == "direct" else _route(t, t.me, -1 if action.arrow == "left" else 1)
     face_up = mode == "text"
     reach, total = 1.0, 0.0
     for s in route:
@@ -240,15 +239,16 @@ def _hand_worth(t: _Table, card: int) -> float:
     return keep
 
 
-def _best(actions: list[str], score: dict[str, float], rng: random.Random) -> str:
+def _best(actions: list[Action], score: dict[Action, float], rng: random.Random) -> Action:
     top = max(score[a] for a in actions)
     return rng.choice([a for a in actions if score[a] >= top - 1e-9])
 
 
-def heuristic_v2_bot(observation: game_pb2.Observation, legal: list[str], rng: random.Random) -> str:
+def heuristic_v2_bot(observation: game_pb2.Observation, actions: Sequence[Action], rng: random.Random) -> Action:
     """heuristic v2 (module docstring): survives, sends for its side, interrupts with purpose."""
-    if not legal:
+    if not actions:
         raise ValueError("no legal action to choose from")
+    legal = list(actions)
     if len(legal) == 1:
         return legal[0]
     t = _table(observation)
@@ -256,62 +256,62 @@ def heuristic_v2_bot(observation: game_pb2.Observation, legal: list[str], rng: r
     locked = {v.seat for v in observation.seats if v.locked}
     if kind == "send":
         return _send(t, legal, locked, rng)
-    if kind in ("arrive", "receive") and ("accept" in legal or "decline" in legal):
+    if kind in ("arrive", "receive") and (ACCEPT in legal or DECLINE in legal):
         return _arrive(t, observation, legal, rng)
     if kind in ("main", "priority", "respond", "returned"):
         return _play(t, observation, legal, kind, rng)
     if kind == "discard":
-        chooses = [a for a in legal if a.startswith("choose")]
+        chooses = [a for a in legal if a.kind == "choose"]
         if chooses:
             return min(chooses, key=lambda a: (_hand_worth(t, _card(a)), rng.random()))
     if kind == "choose":
         return _choose(t, observation, legal, rng)
-    if kind in ("trigger", "turn_start") and "pass" in legal:
-        skills = [a for a in legal if a != "pass"]
-        return rng.choice(skills) if skills and rng.random() < 0.5 else "pass"
+    if kind in ("trigger", "turn_start") and PASS in legal:
+        skills = [a for a in legal if a != PASS]
+        return rng.choice(skills) if skills and rng.random() < 0.5 else PASS
     return rng.choice(legal)
 
 
-def _send(t: _Table, legal: list[str], locked: set[int], rng: random.Random) -> str:
-    sends = [a for a in legal if a.startswith("send")]
+def _send(t: _Table, legal: list[Action], locked: set[int], rng: random.Random) -> Action:
+    sends = [a for a in legal if a.kind == "send"]
     if not sends:
         return rng.choice(legal)
     score = {a: _send_value(t, a, locked) + rng.random() * 0.05 for a in sends}
     return max(sends, key=lambda a: score[a])
 
 
-def _arrive(t: _Table, obs: game_pb2.Observation, legal: list[str], rng: random.Random) -> str:
+def _arrive(t: _Table, obs: game_pb2.Observation, legal: list[Action], rng: random.Random) -> Action:
     tr = obs.transit
     card = tr.card if obs.has_transit else 0
     mine = t.blacks[t.me]
     # 转移: pass an intel that may kill it (or is black) to a likely enemy, who must take it
-    transfers = [a for a in legal if a.startswith("play") and _fn(t, _card(a)) == "transfer" and _target(a) >= 0]
-    if transfers and "decline" not in legal and (card == 0 or t.cards.is_black[card]) and mine >= 1:
+    transfers = [a for a in legal if a.kind == "play" and _fn(t, _card(a)) == "transfer" and _target(a) >= 0]
+    if transfers and DECLINE not in legal and (card == 0 or t.cards.is_black[card]) and mine >= 1:
         return min(transfers, key=lambda a: (t.side(_target(a)), -t.blacks[_target(a)], rng.random()))
     if card:
         good = _value_at(t, card, t.me) >= 0 and not t.cards.is_black[card]
         if t.cards.is_black[card] and transfers and mine >= 1:
             return min(transfers, key=lambda a: (t.side(_target(a)), -t.blacks[_target(a)], rng.random()))
-        if "accept" in legal and (good or "decline" not in legal):
-            return "accept"
-        return "decline" if "decline" in legal else rng.choice(legal)
-    if "decline" not in legal:
+        if ACCEPT in legal and (good or DECLINE not in legal):
+            return ACCEPT
+        return DECLINE if DECLINE in legal else rng.choice(legal)
+    if DECLINE not in legal:
         if transfers and mine >= 2:
             return min(transfers, key=lambda a: (t.side(_target(a)), rng.random()))
-        return "accept" if "accept" in legal else rng.choice(legal)
+        return ACCEPT if ACCEPT in legal else rng.choice(legal)
     sender = tr.sender if obs.has_transit else -1
     trust = t.side(sender) if sender >= 0 else t.ally_share
     if mine >= 2:
-        return "decline"
+        return DECLINE
     # a face-down intel: black about half the time, less from an ally, more from an enemy
     p_accept = (0.5, 0.15)[mine] * (0.4 + 1.2 * trust)
     if t.progress(t.me, t.identity) >= 2:
         p_accept += 0.15  # one more of its colour wins
-    return "accept" if rng.random() < p_accept else "decline"
+    return ACCEPT if rng.random() < p_accept else DECLINE
 
 
-def _play(t: _Table, obs: game_pb2.Observation, legal: list[str], kind: str, rng: random.Random) -> str:
-    plays = [a for a in legal if a.startswith("play")]
+def _play(t: _Table, obs: game_pb2.Observation, legal: list[Action], kind: str, rng: random.Random) -> Action:
+    plays = [a for a in legal if a.kind == "play"]
     me = t.me
     chain = obs.chain
     last = chain[-1] if chain else None
@@ -325,7 +325,7 @@ def _play(t: _Table, obs: game_pb2.Observation, legal: list[str], kind: str, rng
     if burns:
         own = {c for v in obs.seats if v.seat == me for c in v.intel}
         for a in burns:
-            on = _target(a, "on")
+            on = a.on or -1
             if on in own and t.blacks[me] >= 1:
                 return a
     # interrupts at a receive: take a known intel it wants, stop an enemy's winning one
@@ -344,10 +344,10 @@ def _play(t: _Table, obs: game_pb2.Observation, legal: list[str], kind: str, rng
                 if stop:
                     return rng.choice(stop)
     if kind in ("respond", "returned") or (kind == "priority" and chain):
-        return "pass" if "pass" in legal else rng.choice(legal)
+        return PASS if PASS in legal else rng.choice(legal)
     # the turn player's play phase (or an empty classic window)
     own_turn = obs.turn == me
-    useful: list[tuple[float, str]] = []
+    useful: list[tuple[float, Action]] = []
     for a in plays:
         fn = _fn(t, _card(a))
         target = _target(a)
@@ -364,19 +364,18 @@ def _play(t: _Table, obs: game_pb2.Observation, legal: list[str], kind: str, rng
     useful = [u for u in useful if u[0] > 0.3]
     if useful and rng.random() < 0.85:
         return max(useful, key=lambda u: (u[0], rng.random()))[1]
-    if "declare" in legal:
-        return "declare"
-    return "pass" if "pass" in legal else rng.choice(legal)
+    if DECLARE in legal:
+        return DECLARE
+    return PASS if PASS in legal else rng.choice(legal)
 
 
-def _choose(t: _Table, obs: game_pb2.Observation, legal: list[str], rng: random.Random) -> str:
-    chooses = [a for a in legal if a.startswith("choose")]
+def _choose(t: _Table, obs: game_pb2.Observation, legal: list[Action], rng: random.Random) -> Action:
+    chooses = [a for a in legal if a.kind == "choose"]
     if not chooses:
         return rng.choice(legal)
-    words = [a.split()[1] if len(a.split()) > 1 else "" for a in chooses]
     hand = set(obs.seats[t.me].hand) if 0 <= t.me < len(obs.seats) else set()
-    if all(w.isdigit() for w in words):
-        nums = [int(w) for w in words]
+    if all(len(a.picks) == 1 for a in chooses):
+        nums = [a.pick for a in chooses]
         if all(n in hand for n in nums):  # its own card to give up: the least worth
             return min(chooses, key=lambda a: (_hand_worth(t, _card(a)), rng.random()))
         if all(0 <= n < t.players for n in nums):

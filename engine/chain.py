@@ -47,6 +47,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol, TypeVar
 
+from engine.action import Action
 from engine.kinds import PromptKind
 from engine.state import Frame, Item, State
 
@@ -124,7 +125,7 @@ class Responses(Protocol[G_contra]):
     def prompt(self, g: G_contra, fr: Frame) -> str:
         """The text of the question."""
 
-    def use(self, g: G_contra, seat: int, action: str) -> Item:
+    def use(self, g: G_contra, seat: int, action: Action) -> Item:
         """The item of ``seat``'s answer, its card taken from where it was and its cost
         paid; the chain puts it on top."""
 
@@ -146,8 +147,8 @@ def poll_each_once(g: G, fr: Frame, rules: EachOnce[G]) -> bool:
     True once every seat asked has passed (``fr.stage`` is then 1: the chain resolves)."""
     st = g.state
     if fr.answer:
-        action, fr.answer = fr.answer, ""
-        if action in rules.passing:
+        action, fr.answer = fr.answer, None
+        if action.kind in rules.passing:
             fr.index += 1
         else:
             item = rules.use(g, fr.order[fr.index], action)
@@ -173,8 +174,8 @@ def pass_priority(g: G, fr: Frame, rules: Responses[G]) -> bool:
     succession (the chain, if any, resolves; with none the step ends)."""
     st = g.state
     if fr.answer:
-        action, fr.answer = fr.answer, ""
-        if action in rules.passing:
+        action, fr.answer = fr.answer, None
+        if action.kind in rules.passing:
             fr.index += 1
             fr.seat = g.next_living(fr.seat)
         else:

@@ -18,10 +18,10 @@ def choose_characters(g: Game, fr: Frame) -> bool:
     st = g.state
     if fr.answer:
         seat = st.seats[fr.order[fr.index]]
-        seat.character = fr.answer.split()[1]
+        seat.character = fr.answer.option
         st.character_pool.extend(c for c in seat.options if c != seat.character)
         seat.options = []
-        fr.answer = ""
+        fr.answer = None
         fr.index += 1
     if fr.index < len(fr.order):
         s = fr.order[fr.index]

@@ -34,10 +34,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.marks import placed as characters_placed
+from engine.notation import parse
 from engine.observation import IDENTITY, MODE
 from engine.state import Frame, Item, Kill, Mark, Prompt, State, Transit
 from fengsheng.v1 import game_pb2
@@ -371,6 +373,8 @@ def _copy(value: Any) -> Any:
         if not value or isinstance(value[0], int | str | bool | float):
             return list(value)
         return [_copy(v) for v in value]
+    if isinstance(value, Action):
+        return value  # immutable
     if is_dataclass(value) and not isinstance(value, type):
         cls = type(value)
         names = _FIELDS.get(cls)
@@ -404,17 +408,16 @@ def _real_cards(st: State, shape: Shape) -> list[int]:
     return out
 
 
-def _rename_words(text: str, sigma: Mapping[int, int], low: int) -> str:
-    if not sigma or not any(ch.isdigit() for ch in text):
-        return text
-    words = text.split(" ")
-    for n, w in enumerate(words):
-        if w.isdigit() and int(w) > low and int(w) in sigma:
-            words[n] = str(sigma[int(w)])
-        elif "," in w:
-            words[n] = ",".join(str(sigma[int(p)]) if p.isdigit() and int(p) > low and int(p) in sigma else p
-                                for p in w.split(","))
-    return " ".join(words)
+def _rename_action(a: Action | None, sigma: Mapping[int, int], low: int) -> Action | None:
+    """``a`` with every card it names renamed (numbers up to ``low`` in ``picks`` may be
+    seats, never renamed; ``to`` and ``lock`` are seats)."""
+    if a is None or not sigma:
+        return a
+
+    def r(c: int) -> int:
+        return sigma.get(c, c) if c > low else c
+
+    return replace(a, card=r(a.card), on=r(a.on), cards=tuple(map(r, a.cards)), picks=tuple(map(r, a.picks)))
 
 
 def _rename(st: State, sigma: Mapping[int, int]) -> None:
@@ -444,13 +447,14 @@ def _rename(st: State, sigma: Mapping[int, int]) -> None:
     for fr in st.stack:
         fr.card = sigma.get(fr.card, fr.card)
         m(fr.cards)
-        fr.answer = _rename_words(fr.answer, sigma, low)
+        fr.answer = _rename_action(fr.answer, sigma, low)
     mk: Mark
     for mk in st.marks:
         m(mk.cards)
     pr: Prompt | None = st.prompt
     if pr is not None:
-        pr.options = [_rename_words(o, sigma, 0 if pr.kind == "discard" else low) for o in pr.options]
+        keep = 0 if pr.kind == "discard" else low
+        pr.options = [str(_rename_action(parse(o), sigma, keep)) for o in pr.options]
 
 
 def _keep_hand_order(shape: Shape, real: list[int], sampled: list[int]) -> list[int]:
@@ -533,7 +537,7 @@ def determinize(g: Game, seat: int, rng: random.Random, *, prior: IdentityPrior 
         out = realize(g, shape, world, rng, events=mine)
         # The seat's own legal actions can depend on what it cannot see (城府 shields a
         # face-down 老鬼 from 试探): a world that lists other actions is rejected.
-        if not legal or out.legal_actions(seat) == legal:
+        if not legal or [str(a) for a in out.legal_actions(seat)] == legal:
             break
     assert out is not None
     return out

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.action import Action
+
 
 class IllegalAction(ValueError):
     """An action that is not legal at this decision. The state is unchanged.
@@ -10,12 +16,16 @@ class IllegalAction(ValueError):
     the seat is not the one to act or the game is over).
     """
 
-    def __init__(self, message: str, legal: list[str] | None = None) -> None:
-        self.legal: list[str] = list(legal or [])
+    def __init__(self, message: str, legal: Sequence[Action] | None = None) -> None:
+        self.legal: list[Action] = list(legal or [])
         if self.legal:
-            shown = ", ".join(self.legal[:40]) + (" …" if len(self.legal) > 40 else "")
+            shown = ", ".join(map(str, self.legal[:40])) + (" …" if len(self.legal) > 40 else "")
             message = f"{message}; legal: {shown}"
         super().__init__(message)
+
+
+class NotationError(ValueError):
+    """A line of text that is not an action in the notation of docs/notation.md."""
 
 
 class SetupError(ValueError):

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import rng
+from engine.action import Action
 from engine.determinize import determinize
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, NotationError
 from engine.kinds import PromptKind
-from engine.notation import normalize
+from engine.notation import CACHE as READ
+from engine.notation import parse
 from engine.observation import IDENTITY, LastPieces, PublicView, build_observation
 from engine.positions import zone_counts
 from engine.ruleset import Ruleset
@@ -159,7 +161,8 @@ class Game:
     takes one.
     """
 
-    __slots__ = ("_last_pieces", "_legal_cache", "_public_cache", "events", "history", "ruleset", "state")
+    __slots__ = ("_last_pieces", "_legal_cache", "_legal_text", "_public_cache", "events", "history", "ruleset",
+                 "state")
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -168,9 +171,10 @@ class Game:
         #: Every event since this object was created (restored games start empty;
         #: indices continue from the snapshot).
         self.events: list[Event] = []
-        #: The applied actions, ``(seat, action)`` in canonical notation.
-        self.history: list[tuple[int, str]] = []
-        self._legal_cache: tuple[int, int, list[str]] = (-1, -1, [])
+        #: The applied actions, ``(seat, action)``.
+        self.history: list[tuple[int, Action]] = []
+        self._legal_cache: tuple[int, int, list[Action]] = (-1, -1, [])
+        self._legal_text: tuple[int, int, tuple[str, ...]] = (-1, -1, ())
         self._public_cache: tuple[tuple[int, int, bool], PublicView] | None = None
         self._last_pieces = LastPieces(state.players)
 
@@ -260,12 +264,12 @@ class Game:
         """Dead seat -> seats credited with the kill (亲手杀死, rules digest §6.3)."""
         return {k.dead: tuple(k.killers) for k in self.state.kills}
 
-    def legal_actions(self, seat: int) -> list[str]:
-        """Every legal action of ``seat`` now, in canonical notation (empty when the seat
-        is not to act)."""
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every legal action of ``seat`` now (empty when the seat is not to act);
+        ``str(action)`` is its canonical notation."""
         return list(self._legal_now(seat))
 
-    def _legal_now(self, seat: int) -> list[str]:
+    def _legal_now(self, seat: int) -> list[Action]:
         """The cached list of :meth:`legal_actions` (not to be changed by the caller)."""
         p = self.state.prompt
         if p is None or p.seat != seat:
@@ -273,11 +277,25 @@ class Game:
         number, cached_seat, actions = self._legal_cache
         if number == p.number and cached_seat == seat:
             return actions
-        actions = self.ruleset.legal_for(self, p)
+        read = READ.get
+        actions = [a if a.__class__ is Action else (read(a) or parse(a))  # type: ignore[arg-type]
+                   for a in self.ruleset.legal_for(self, p)]
         self._legal_cache = (p.number, seat, actions)
         return actions
 
-    def default_action(self, seat: int) -> str:
+    def legal_texts(self, seat: int) -> tuple[str, ...]:
+        """The canonical text of each of :meth:`legal_actions` (cached per decision: the
+        observation's ``legal_actions``)."""
+        p = self.state.prompt
+        if p is None or p.seat != seat:
+            return ()
+        number, cached_seat, texts = self._legal_text
+        if number != p.number or cached_seat != seat:
+            texts = tuple([a.canonical for a in self._legal_now(seat)])
+            self._legal_text = (p.number, seat, texts)
+        return texts
+
+    def default_action(self, seat: int) -> Action:
         """The action taken for a seat whose time ran out (docs/protocol.md): ``pass``
         where legal, else ``decline``, else ``accept``, else ``declare``, else the first
         legal action (for ``send``: the first card as listed)."""
@@ -285,8 +303,9 @@ class Game:
         if not legal:
             raise IllegalAction(f"seat {seat} has no decision to take")
         for preferred in ("pass", "decline", "accept", "declare"):
-            if preferred in legal:
-                return preferred
+            for a in legal:
+                if a.kind == preferred:
+                    return a
         return legal[0]
 
     def observation(self, seat: int = -1, *, include_events: bool = False) -> game_pb2.Observation:
@@ -305,76 +324,86 @@ class Game:
         return [e for e in self.events if e.visible_to(seat)]
 
     # ------------------------------------------------------------------ acting
-    def apply(self, seat: int, action: str) -> None:
+    def apply(self, seat: int, action: Action | str) -> None:
         """Take ``action`` for ``seat``; raise :class:`IllegalAction` (state unchanged)
-        when it is not legal now."""
+        when it is not legal now. Text (scenario files, the CLI, services that receive
+        text) is read once here with :func:`engine.notation.parse`."""
         st = self.state
         p = st.prompt
         if p is None:
-            raise IllegalAction(f"the game is over; seat {seat} cannot {action!r}")
+            raise IllegalAction(f"the game is over; seat {seat} cannot {str(action)!r}")
         if seat != p.seat:
             raise IllegalAction(
                 f"seat {seat} is not to act: seat {p.seat} must decide ({p.kind}: {p.text})"
             )
         legal = self._legal_now(seat)
-        # Legal actions are canonical, so one of them needs no normalising (the hot path).
-        canon = action if action in legal else normalize(action, self.ruleset.code_aliases)
-        if canon not in legal:
-            expanded = self._expand(canon, legal)
-            if expanded is None:
-                raise IllegalAction(f"seat {seat} cannot {action.strip()!r} now ({p.kind})", list(legal))
-            for one in expanded:
-                self.apply(seat, one)
-            return
-        self.history.append((seat, canon))
-        hidden = self.ruleset.hidden_action(self, seat, canon)
+        if isinstance(action, str):
+            try:
+                act = parse(action, self.ruleset.code_aliases)
+            except NotationError as e:
+                raise IllegalAction(f"seat {seat} cannot {action.strip()!r} now ({p.kind}): {e}", list(legal)) from None
+        else:
+            act = action
+        for one in legal:  # identity first: the legal list's own values (and parse's cache) are shared
+            if one is act:
+                break
+        else:
+            if act in legal:
+                act = legal[legal.index(act)]
+            else:
+                expanded = self._expand(act, legal)
+                if expanded is None:
+                    raise IllegalAction(f"seat {seat} cannot {str(action).strip()!r} now ({p.kind})", list(legal))
+                for one in expanded:
+                    self.apply(seat, one)
+                return
+        self.history.append((seat, act))
+        canon = act.canonical
+        hidden = self.ruleset.hidden_action(self, seat, act)
         if hidden is None:
             self.log("action.action", seat, {"seat": seat, "action": canon})
         else:
             audience, public = hidden
             self.log("action.action", seat, {"seat": seat, "action": canon, "action2": public}, audience=audience,
                      public="action.hidden")
-        st.stack[-1].answer = canon
+        st.stack[-1].answer = act
         st.prompt = None
         self._run()
 
-    def _expand(self, canon: str, legal: list[str]) -> list[str] | None:
+    def _expand(self, act: Action, legal: list[Action]) -> list[Action] | None:
         """Accepted aliases: ``choose a b`` for several discards at once; ``send … right``
         for a card that can only go right; ``send N secret`` (no direction) for a
-        direction-any card, meaning right."""
-        words = canon.split()
-        if not words:
-            return None
+        direction-any card, meaning right; 秘密下达 naming the declarer as its target."""
         if self.ruleset.alias is not None:
-            aliased = self.ruleset.alias(self, canon, legal)
+            aliased = self.ruleset.alias(self, act, legal)
             if aliased is not None:
                 return aliased
-        if words[0] == "choose" and len(words) > 2 and self.state.prompt is not None:
+        kind = act.kind
+        if kind == "choose" and len(act.picks) > 1 and self.state.prompt is not None:
             if self.state.prompt.kind != "discard" or self.ruleset.hand_limit is None:
                 return None
-            picks = [f"choose {w}" for w in words[1:]]
             hand = list(self.state.seats[self.state.prompt.seat].hand)
             need = len(hand) - self.ruleset.hand_limit
-            if len(picks) > need:
+            if len(act.picks) > need:
                 return None
-            for w in words[1:]:
-                if not w.isdigit() or int(w) not in hand:
+            for card in act.picks:
+                if card not in hand:
                     return None
-                hand.remove(int(w))
-            return picks
-        if words[0] == "play" and "code" in words and "to" in words:
-            i = words.index("to")
-            if i + 1 < len(words) and words[i + 1] == str(self.state.turn):
-                shorter = normalize(" ".join(words[:i] + words[i + 2:]), self.ruleset.code_aliases)
-                if shorter in legal:
-                    return [shorter]
-        if words[0] == "send" and words[-1] == "right":
-            shorter = " ".join(words[:-1])
+                hand.remove(card)
+            return [Action("choose", picks=(card,)) for card in act.picks]
+        if kind == "play" and act.code and act.to == (self.state.turn,):
+            shorter = replace(act, to=())
             if shorter in legal:
                 return [shorter]
-        if words[0] == "send" and words[-1] in ("secret", "text") and f"{canon} right" in legal:
+        if kind == "send" and act.arrow == "right":
+            shorter = replace(act, arrow="")
+            if shorter in legal:
+                return [shorter]
+        if kind == "send" and act.mode in ("secret", "text") and not act.arrow:
             # A direction-any card sent without a direction goes right, like any other.
-            return [f"{canon} right"]
+            right = replace(act, arrow="right")
+            if right in legal:
+                return [right]
         return None
 
     # ------------------------------------------------------------------ internals

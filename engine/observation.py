@@ -36,7 +36,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 from google.protobuf.message import Message
 
+from engine.action import Action
 from engine.marks import placed as characters_placed
+from engine.notation import parse
 from engine.state import Item
 from engine.text import fill_prompt
 from engine.wire import delimited, key, packed
@@ -85,6 +87,7 @@ SEATS_KEY = key(game_pb2.Observation, "seats")
 DISCARD_KEY = key(game_pb2.Observation, "discard")
 FACE_DOWN_KEY = key(game_pb2.Observation, "discard_face_down")
 INTEL_KEY = key(game_pb2.SeatView, "intel")
+LEGAL_VALUE_KEY = key(game_pb2.Observation, "legal")
 HAND_KEY = key(game_pb2.SeatView, "hand")
 
 
@@ -182,14 +185,32 @@ def _number(number: int) -> game_pb2.Observation:
     return obs
 
 
-def _legal(actions: tuple[str, ...]) -> game_pb2.Observation:
-    return game_pb2.Observation(legal_actions=actions)
+def action_message(a: Action) -> game_pb2.Action:
+    """``a`` as a ``fengsheng.v1.Action``: its text and its typed fields."""
+    msg = game_pb2.Action(text=a.canonical, kind=a.kind, card=a.card, pile=a.pile, skill=a.skill, to=a.to, on=a.on,
+                          chain=a.chain, cards=a.cards, mode=a.mode, arrow=a.arrow, code=a.code, alt=a.alt,
+                          picks=a.picks, options=a.options, face=a.face)
+    if a.lock >= 0:
+        msg.lock = a.lock
+    return msg
+
+
+def _action_piece(text: str) -> bytes:
+    # ``text`` is the canonical form of a legal action: read from the notation's cache
+    return delimited(LEGAL_VALUE_KEY, action_message(parse(text)).SerializeToString())
+
+
+def _legal(actions: tuple[str, ...]) -> bytes:
+    """``legal_actions`` and ``legal`` (the same actions as values, each built once while
+    kept: :data:`ACTION`)."""
+    return game_pb2.Observation(legal_actions=actions).SerializeToString() + b"".join(
+        [ACTION[t,] for t in actions])
 
 
 HEAD, VIEWER, SEAT_CORE, OPTIONS = Pieces(_head), Pieces(_viewer), Pieces(_seat_core), Pieces(_options)
 SEAT = Pieces(_public_seat)
 TRANSIT, CHAIN_ITEM, PENDING = Pieces(_transit), Pieces(_chain_item), Pieces(_pending)
-NUMBER, LEGAL = Pieces(_number), Pieces(_legal)
+NUMBER, LEGAL, ACTION = Pieces(_number), Pieces(_legal), Pieces(_action_piece)
 
 
 @dataclass(slots=True)
@@ -264,7 +285,7 @@ def _seat_parts(g: Game, viewer: int, public: PublicView) -> list[bytes]:
     parts = [public.head, discard, *seats, transit, *chain, public.rest]
     prompt = st.prompt
     if prompt is not None and prompt.seat == viewer:
-        parts.append(LEGAL[tuple(g._legal_now(viewer)),])
+        parts.append(LEGAL[g.legal_texts(viewer),])
     return parts
 
 

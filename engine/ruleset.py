@@ -8,10 +8,11 @@ import it without importing :mod:`engine.game`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.state import Frame, Prompt, State
 
 if TYPE_CHECKING:
@@ -101,9 +102,10 @@ class Ruleset:
     """``(ruleset, players, seed, *, tutorial, characters, character_pool) -> State``: a deal."""
     position_state: Callable[[dict[str, Any]], State]
     """A scenario position (shared/spec/scenario-format.md) -> State; raises SetupError."""
-    legal_for: Callable[[Game, Prompt], list[str]]
-    """Every legal action for the open decision, in notation."""
-    hidden_action: Callable[[Game, int, str], tuple[tuple[int, ...], str] | None]
+    legal_for: Callable[[Game, Prompt], Sequence[Action | str]]
+    """Every legal action for the open decision (text is read through the notation's
+    cache)."""
+    hidden_action: Callable[[Game, int, Action], tuple[tuple[int, ...], str] | None]
     """For an action that shows a hidden card: (who sees it, what the others see)."""
     discarded: Callable[[Game, int, list[int]], None]
     """Called after a seat discards hand cards (弃牌): opens the ruleset's window for it."""
@@ -114,7 +116,7 @@ class Ruleset:
     """Hand cards discarded as a cost or by an effect (:meth:`Game.discard_from_hand`) and a
     leaving player's hand go to the discard pile face down: the observation and the events
     show their numbers only to the seat that discarded them (classic §12 D12)."""
-    alias: Callable[[Game, str, list[str]], list[str] | None] | None = None
+    alias: Callable[[Game, Action, list[Action]], list[Action] | None] | None = None
     """Accepted spellings of the ruleset that are not listed as legal: ``(game, canonical
     action, legal) -> the legal actions it stands for`` or None (classic: ``declare`` for
     ``pass`` in a play phase)."""

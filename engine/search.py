@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.action import PASS, Action
 from engine.belief import Belief
 from engine.bots_v2 import heuristic_v2_bot
 from engine.determinize import determinize
@@ -91,17 +92,18 @@ def _playout(g: Game, seat: int, depth: int, rng: random.Random) -> float:
         if p is None:
             break
         legal = g.legal_actions(p.seat)
+        action: Action
         if len(legal) == 1:
             action = legal[0]
-        elif p.kind in QUIET_KINDS and "pass" in legal:
-            action = "pass"  # v2 passes at ~99% of these (bench/bots.py play); no view to build
+        elif p.kind in QUIET_KINDS and PASS in legal:
+            action = PASS  # v2 passes at ~99% of these (bench/bots.py play); no view to build
         else:
             action = heuristic_v2_bot(g.observation(p.seat), legal, rng)
         g.apply(p.seat, action)
     return evaluate(g, seat)
 
 
-def _candidates(legal: list[str], first: str, limit: int, rng: random.Random) -> list[str]:
+def _candidates(legal: list[Action], first: Action, limit: int, rng: random.Random) -> list[Action]:
     rest = [a for a in legal if a != first]
     rng.shuffle(rest)
     return [first, *rest[:max(0, limit - 1)]]
@@ -109,7 +111,7 @@ def _candidates(legal: list[str], first: str, limit: int, rng: random.Random) ->
 
 def search(game: Game, seat: int, rng: random.Random, *, config: SearchConfig = SearchConfig(),
            belief: Belief | None = None, events: Sequence[Any] | None = None,
-           observation: game_pb2.Observation | None = None) -> tuple[str, dict[str, Any]]:
+           observation: game_pb2.Observation | None = None) -> tuple[Action, dict[str, Any]]:
     """The action for ``seat`` at ``game``'s open decision and the search's statistics.
 
     ``game`` is read only through :func:`~engine.determinize.determinize` for ``seat``; it
@@ -169,11 +171,11 @@ class SearchBot:
     def __init__(self, config: SearchConfig = SearchConfig()) -> None:
         self.config = config
 
-    def __call__(self, observation: game_pb2.Observation, legal: list[str], rng: random.Random) -> str:
+    def __call__(self, observation: game_pb2.Observation, legal: Sequence[Action], rng: random.Random) -> Action:
         return heuristic_v2_bot(observation, legal, rng)
 
     def decide(self, game: Game, seat: int, rng: random.Random, *, budget_ms: float | None = None,
-               events: Sequence[Any] | None = None, observation: game_pb2.Observation | None = None) -> str:
+               events: Sequence[Any] | None = None, observation: game_pb2.Observation | None = None) -> Action:
         """Search ``seat``'s open decision of ``game`` (see :func:`search`)."""
         config = self.config
         if budget_ms is not None:

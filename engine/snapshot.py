@@ -12,7 +12,9 @@ import dataclasses
 from typing import Any
 
 from engine import state as S
+from engine.action import Action
 from engine.marks import from_flags
+from engine.notation import parse
 from engine.rulesets import get_ruleset
 from fengsheng.v1 import game_pb2
 
@@ -61,6 +63,8 @@ def _fill(rec: game_pb2.Record, obj: Any) -> None:
                 field.int = value
         elif isinstance(value, str):
             field.str = value
+        elif isinstance(value, Action):
+            field.str = str(value)  # its canonical text (docs/notation.md)
         elif isinstance(value, list):
             if value and dataclasses.is_dataclass(value[0]):
                 records = field.records.values
@@ -106,6 +110,9 @@ def _from_record(rec: game_pb2.Record) -> Any:
             kwargs[field.name] = [_from_record(r) for r in field.records.values]
     if cls is S.State or cls is S.Kill:
         _upgrade(cls, kwargs)
+    if cls is S.Frame:
+        answer = kwargs.get("answer")
+        kwargs["answer"] = parse(answer) if answer else None
     return cls(**kwargs)
 
 

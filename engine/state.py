@@ -13,6 +13,8 @@ from collections.abc import Iterable, Iterator, MutableSequence
 from dataclasses import dataclass, field
 from typing import overload
 
+from engine.action import Action
+
 #: The old flag-string spelling (see :attr:`State.flags`) of the core's mark that the
 #: characters are placed (:class:`engine.marks.Placed`): from then on the face-up ones are
 #: public (observations show them).
@@ -111,8 +113,13 @@ class Frame:
     card: int = 0
     order: list[int] = field(default_factory=list)
     cards: list[int] = field(default_factory=list)
-    answer: str = ""
+    answer: Action | None = None
     text: str = ""
+
+    def given(self) -> Action:
+        """The answer just given (a handler reading it knows there is one)."""
+        assert self.answer is not None, f"{self.kind} frame has no answer"
+        return self.answer
 
 
 @dataclass(slots=True)

@@ -12,8 +12,10 @@ from typing import Any
 import yaml
 
 from engine import Game, IllegalAction, SetupError
+from engine.action import PASS
+from engine.errors import NotationError
 from engine.game import RULESETS, Event
-from engine.notation import normalize
+from engine.notation import parse
 
 SETUP_KEYS = {"name", "source", "ruleset", "seed", "seats", "pile", "discard", "removed", "relations",
               "pile_exhausted_once", "turn", "step", "steps", "expect", "tutorial", "notes", "description"}
@@ -123,7 +125,7 @@ def play_step(game: Game, step: str) -> str | None:
             raise ValueError(f"'*' steps are '*: pass' or '*: pass until S', got {action!r}")
         for _ in range(PASS_CAP):
             p = game.pending
-            if p is None or p.seat == until or "pass" not in game.legal_actions(p.seat):
+            if p is None or p.seat == until or PASS not in game.legal_actions(p.seat):
                 return None
             game.apply(p.seat, "pass")
         return f"more than {PASS_CAP} passes"
@@ -202,9 +204,13 @@ def check(game: Game, expect: dict[str, Any]) -> None:
                 raise BadScenario(f"legal_excludes: seat {seat_key} is not to act ({to_act}), so it checks nothing")
             legal = set(game.legal_actions(int(seat_key)))
             for action in actions:
-                if (normalize(str(action), game.ruleset.code_aliases) in legal) != should:
+                try:
+                    listed = parse(str(action), game.ruleset.code_aliases) in legal
+                except NotationError:
+                    listed = False
+                if listed != should:
                     verb = "not legal" if should else "legal"
-                    raise Mismatch(f"{key}: {action!r} is {verb} for seat {seat_key}; legal: {sorted(legal)}")
+                    raise Mismatch(f"{key}: {action!r} is {verb} for seat {seat_key}; legal: {sorted(map(str, legal))}")
     if "to_act" in expect:
         p = game.pending
         have_seat = p.seat if p else None

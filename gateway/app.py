@@ -461,6 +461,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None,
             seat_to_act=legal.seat_to_act,
             seat=grant.seat,
             actions=list(legal.actions),
+            legal=[to_dict(a) for a in legal.legal],
         )
 
     @app.post("/api/matches/{match_id}/act", tags=["seat"], responses=ERROR_RESPONSES)

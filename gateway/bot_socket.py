@@ -30,6 +30,9 @@ from gateway import errors
 from gateway.convert import to_dict
 from services.client_address import CLIENT_ADDRESS_METADATA
 
+#: errors that end a bot's stream, and the WebSocket close code each closes it with (4000 +
+#: the HTTP status of the gRPC status the stream then ends with: ABORTED 409, UNAUTHENTICATED 401)
+ENDING = {"replaced": (4409, "aborted"), "revoked": (4401, "unauthenticated")}
 #: the WebSocket's wording of a missing or unknown bot token (the engine speaks of gRPC metadata)
 UNAUTHENTICATED = "missing or unknown bot token: send `Authorization: Bearer <token>` or `?token=<token>`"
 
@@ -77,10 +80,14 @@ async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.Bot
 
     metadata = (("authorization", f"Bearer {token}"), (CLIENT_ADDRESS_METADATA, address))
     call = bots().Connect(requests(), metadata=metadata)
+    told: list[str] = []  # the kind of the error that ended the stream, once sent
 
     async def pump() -> None:
         async for msg in call:
             await websocket.send_json(message_json(msg))
+            if msg.WhichOneof("kind") == "error" and msg.error.kind in ENDING and not msg.error.match_id:
+                told.append(msg.error.kind)
+                return  # the stream ends here: close now, with no second error
 
     async def receive() -> None:
         while True:
@@ -96,6 +103,11 @@ async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.Bot
     call.cancel()
     if isinstance(failure, errors.BinaryFrame):
         await errors.close_binary(websocket)
+        return
+    if told:  # the stream said why it ends (replaced, revoked): close at once, with that one error
+        with contextlib.suppress(Exception):
+            code, reason = ENDING[told[0]]
+            await websocket.close(code=code, reason=reason)
         return
     if isinstance(failure, grpc.aio.AioRpcError):
         err = errors.from_grpc(failure)

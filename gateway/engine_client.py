@@ -245,6 +245,14 @@ class EngineClient:
         )
         return result
 
+    async def set_seat_options(self, match_id: str, seat: int, *, ask_every_decision: bool) -> pb.SeatOptions:
+        """Turn the seat's auto-pass off (``ask_every_decision``) or on (``SetSeatOptions``)."""
+        options = pb.SeatOptions(ask_every_decision=ask_every_decision)
+        result: pb.SeatOptions = await self._call(
+            "SetSeatOptions", pb.SeatOptionsRequest(match_id=match_id, seat=seat, options=options)
+        )
+        return result
+
     async def act(self, match_id: str, seat: int, decision: int, action: str) -> pb.ActResponse:
         """One action, over a long-lived ``ActStream`` to the next replica in turn. A stream
         that breaks (its replica went away) is dropped and the action goes out as a unary

@@ -92,6 +92,10 @@ class TableIn(BaseModel):
     seats: list[str] = Field(default_factory=list, max_length=12)
     queue: bool = Field(False, description="bots only, no seats: wait in the bots-only queue for other bots")
     fill_after_s: float = Field(0.0, ge=0, le=600, description="with queue: house bots fill the rest after this")
+    clock_ms: int = Field(0, ge=0, le=30000, description="per-decision clock: 1000, 5000 or 30000 (0: 1000 "
+                          "at a table of bots only, else 30000)")
+    bank_ms: int = Field(0, ge=0, le=300000, description="each seat's bank: extra time over the match past "
+                         "its clock (0 with clock_ms 0: the clock's default)")
 
 
 class AnswerIn(BaseModel):
@@ -232,10 +236,17 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner, clien
         return {"grpc": bots_dial, "websocket": "/ws/bots"}
 
     @app.get("/api/bots/{bot_id}", tags=TAGS)
-    async def bot_profile(bot_id: str, limit: int = Query(10, ge=1, le=50)) -> dict[str, Any]:
-        """A registered bot's public profile: name, ratings on the bot ladder (all time and
-        this season), how many ranked matches it has queued or unfinished, recent matches."""
-        reply = await ranked().GetBot(bs.BotProfileRequest(bot_id=bot_id, limit=limit))
+    async def bot_profile(
+        bot_id: str,
+        limit: int = Query(10, ge=1, le=50),
+        ruleset: str = Query("", max_length=32, pattern=r"^([a-z][a-z0-9_]*)?$"),
+    ) -> dict[str, Any]:
+        """A registered bot's public profile: name, ratings on the bot ladder of every ruleset
+        (`rulesets`), `all_time` and `season` those of `ruleset` (default: the ruleset it
+        played most), how many ranked matches it has queued or unfinished, recent matches (of
+        `ruleset` when named, else of every ruleset, each naming its own)."""
+        reply = await _settings_checked(ranked().GetBot(bs.BotProfileRequest(bot_id=bot_id, limit=limit,
+                                                                              ruleset=ruleset)))  # fmt: skip
         out = _dict(reply)
         out["recent"] = [_named(json.loads(e)) for e in reply.recent]
         out["bot"] = True
@@ -271,7 +282,8 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner, clien
         (follow it on ``/ws/ranked`` or ``GET /api/ranked/queue/{ticket_id}``)."""
         player, bot_token = who(_bearer(request.headers, token))
         req = bs.TableRequest(ruleset=body.ruleset, players=body.players or 0, seats=body.seats, queue=body.queue,
-                              fill_after_s=body.fill_after_s)  # fmt: skip
+                              fill_after_s=body.fill_after_s, clock_ms=body.clock_ms,
+                              bank_ms=body.bank_ms)  # fmt: skip
         if player is not None:
             req.holder, req.name = f"h:{player.pid}", player.name
         else:

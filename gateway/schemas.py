@@ -128,6 +128,8 @@ class LegalActionsOut(BaseModel):
     seat_to_act: int
     seat: int = Field(description="the token's seat")
     actions: list[str] = Field(description="empty unless the token's seat must act")
+    legal: list[dict[str, Any]] = Field(default_factory=list,
+                                        description="`actions` as values (fengsheng.v1.Action), in the same order")
 
 
 class ErrorBody(BaseModel):

@@ -98,6 +98,8 @@ async def stream(websocket: WebSocket, svc: Services, match_id: str, grant: Seat
                     "template": pending.template,
                     "args": dict(pending.args),
                     "legal_actions": list(view.legal_actions),
+                    # the same actions as values (docs/protocol.md "Actions as values")
+                    "legal": [to_dict(a) for a in view.legal],
                 }
             )
 
@@ -106,7 +108,7 @@ async def stream(websocket: WebSocket, svc: Services, match_id: str, grant: Seat
                 return
             legal = await svc.engine.legal_actions(match_id, seat)
             if legal.decision == pending.number and legal.seat_to_act == seat:
-                view = game_pb2.Observation(pending=pending, legal_actions=legal.actions)
+                view = game_pb2.Observation(pending=pending, legal_actions=legal.actions, legal=legal.legal)
                 await prompt(view)
 
         await prompt(observation)
@@ -149,6 +151,9 @@ async def stream(websocket: WebSocket, svc: Services, match_id: str, grant: Seat
                 if grant is None:
                     await send({"type": "error", **errors.forbidden("spectators cannot act").body()})
                     continue
+                if isinstance(message, dict) and message.get("type") == "options":
+                    await options(message)
+                    continue
                 if not isinstance(message, dict) or message.get("type", "act") != "act":
                     await send(
                         {
@@ -167,6 +172,23 @@ async def stream(websocket: WebSocket, svc: Services, match_id: str, grant: Seat
                     except ValueError as invalid:
                         malformed = errors.ApiError(422, "malformed_request", str(invalid).splitlines()[0])
                         await send({"type": "error", **malformed.body()})
+
+        async def options(message: dict[str, Any]) -> None:
+            """``{"type": "options", "auto_pass": bool}``: the seat's auto-pass on or off
+            (services/engine/answer_window.py); answered with the setting, then, if an open
+            pass-only decision of the seat now asks for an answer, with its prompt."""
+            assert grant is not None
+            auto = message.get("auto_pass")
+            if not isinstance(auto, bool):
+                bad = errors.ApiError(422, "malformed_request", "options: auto_pass must be true or false")
+                await send({"type": "error", **bad.body()})
+                return
+            try:
+                set_to = await svc.engine.set_seat_options(grant.match_id, grant.seat, ask_every_decision=not auto)
+                await send({"type": "options", "auto_pass": not set_to.ask_every_decision})
+                await prompt(await svc.engine.observation(grant.match_id, grant.seat))
+            except grpc.aio.AioRpcError as exc:
+                await send({"type": "error", **errors.from_grpc(exc).body()})
 
         acting = asyncio.Lock()  # held while an action read from the socket is being applied
         tasks = [asyncio.create_task(pump()), asyncio.create_task(receive())]

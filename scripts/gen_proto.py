@@ -1,7 +1,9 @@
-"""Regenerate the Python protobuf/gRPC modules under fengsheng/v1 from proto/.
+"""Regenerate the Python protobuf/gRPC modules ``fengsheng.v1`` from proto/, into both
+places that ship them: the platform (``fengsheng/v1``) and the standalone bot SDK
+(``sdk/python/src/fengsheng/v1``, docs/decisions.md "One generator, two copies").
 
 Run: ``python scripts/gen_proto.py`` (or ``python scripts/gen_proto.py --check`` to fail
-when the committed modules are stale).
+when either committed copy is stale or differs from the other).
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_DIR = ROOT / "proto"
-OUT_PKG = ROOT / "fengsheng" / "v1"
+#: every copy of the generated package: the platform's, the SDK's (byte for byte the same)
+OUT_PKGS = (ROOT / "fengsheng" / "v1", ROOT / "sdk" / "python" / "src" / "fengsheng" / "v1")
 
 
 def generate(out_root: Path) -> None:
@@ -40,27 +43,31 @@ def generate(out_root: Path) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--check", action="store_true", help="fail if fengsheng/v1 is stale")
+    parser.add_argument("--check", action="store_true", help="fail if a copy of fengsheng/v1 is stale")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         generate(out)
         gen = out / "fengsheng" / "v1"
+        names = sorted(p.name for p in gen.iterdir() if p.is_file())
         if args.check:
-            names = sorted(p.name for p in gen.iterdir() if p.is_file())
-            have = sorted(p.name for p in OUT_PKG.iterdir() if p.is_file() and p.suffix in {".py", ".pyi"})
-            stale = names != have or any(not filecmp.cmp(gen / n, OUT_PKG / n, shallow=False) for n in names)
+            stale = []
+            for pkg in OUT_PKGS:
+                have = sorted(p.name for p in pkg.iterdir() if p.is_file() and p.suffix in {".py", ".pyi"}) \
+                    if pkg.is_dir() else []  # fmt: skip
+                if names != have or any(not filecmp.cmp(gen / n, pkg / n, shallow=False) for n in names):
+                    stale.append(str(pkg.relative_to(ROOT)))
             if stale:
-                print("fengsheng/v1 is stale: run python scripts/gen_proto.py", file=sys.stderr)
+                print(f"{', '.join(stale)} stale: run python scripts/gen_proto.py", file=sys.stderr)
                 return 1
-            print("fengsheng/v1 is up to date")
+            print(f"{', '.join(str(p.relative_to(ROOT)) for p in OUT_PKGS)} up to date")
             return 0
-        if OUT_PKG.exists():
-            shutil.rmtree(OUT_PKG)
-        shutil.copytree(gen, OUT_PKG)
-        print(f"generated {len(list(OUT_PKG.iterdir()))} files in {OUT_PKG.relative_to(ROOT)}")
+        for pkg in OUT_PKGS:
+            if pkg.exists():
+                shutil.rmtree(pkg)
+            shutil.copytree(gen, pkg)
+            print(f"generated {len(names)} files in {pkg.relative_to(ROOT)}")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

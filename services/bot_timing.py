@@ -76,7 +76,7 @@ _SYSTEM_RANDOM = random.SystemRandom()
 PACE_OFF = {"FENGSHENG_BOT_THINK_MS": "0", "FENGSHENG_BOT_JITTER_MS": "0", "FENGSHENG_BOT_SEARCH_MARGIN_MS": "0"}
 
 
-def _ms(var: str, default: float) -> float:
+def ms_setting(var: str, default: float) -> float:
     """A millisecond setting from the environment, within 0..MAX_PACE_MS (the default for an
     unset or unreadable value)."""
     raw = os.environ.get(var)
@@ -103,10 +103,10 @@ class Pace:
         """The worker's policy: ``FENGSHENG_BOT_THINK_MS``, ``FENGSHENG_BOT_SEARCH_MARGIN_MS``,
         ``FENGSHENG_BOT_JITTER_MS`` and the search budget ``FENGSHENG_SEARCH_BUDGET_MS``."""
         return cls(
-            think_ms=_ms("FENGSHENG_BOT_THINK_MS", DEFAULT_THINK_MS),
+            think_ms=ms_setting("FENGSHENG_BOT_THINK_MS", DEFAULT_THINK_MS),
             search_budget_ms=search_budget_ms(),
-            search_margin_ms=_ms("FENGSHENG_BOT_SEARCH_MARGIN_MS", DEFAULT_SEARCH_MARGIN_MS),
-            jitter_ms=_ms("FENGSHENG_BOT_JITTER_MS", DEFAULT_JITTER_MS),
+            search_margin_ms=ms_setting("FENGSHENG_BOT_SEARCH_MARGIN_MS", DEFAULT_SEARCH_MARGIN_MS),
+            jitter_ms=ms_setting("FENGSHENG_BOT_JITTER_MS", DEFAULT_JITTER_MS),
         )
 
     def target_ms(self, policy: str) -> float:
@@ -181,4 +181,4 @@ def hold_until_blocking(release: float) -> None:
         time.sleep(wait)
 
 
-__all__ = ["COMPUTE_TIMES", "PACE_OFF", "ComputeTimes", "Pace", "hold_until", "hold_until_blocking"]
+__all__ = ["COMPUTE_TIMES", "PACE_OFF", "ComputeTimes", "Pace", "hold_until", "hold_until_blocking", "ms_setting"]

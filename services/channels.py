@@ -5,7 +5,7 @@ Every channel made here attaches the platform's service credential
 interceptor: the gateway (``gateway/engine_client.py``, ``gateway/ranked_routes.py``), the
 Celery workers (``services/workers/tasks.py``, ``services/balance.py``), the health probe, the
 benchmarks and the tests all come through here, so none of them can forget it. Bots never
-do: the bot SDK (``fengsheng/bot/client.py``) talks to the bot listener with its bot
+do: the bot SDK (``sdk/python/src/fengsheng_bot/client.py``) talks to the bot listener with its bot
 token only.
 
 >>> channel = engine_channel("127.0.0.1:50051")          # doctest: +SKIP

@@ -27,6 +27,15 @@ variable                           meaning                                      
 ``FENGSHENG_METRICS_HOST``         interface of the worker's ``/metrics``        ``127.0.0.1``
 ``FENGSHENG_GROUP_COMMIT_MS``      engine: longest wait to share an action write  ``0.5``
                                    with others (0 = off; services/engine/redis_pipe.py)
+``FENGSHENG_ANSWER_WINDOW_MS``     engines: the answer window of a person's       ``1000``
+                                   decision: no answer of the seat, nor its
+                                   auto-pass, is applied sooner (0–5000 ms),
+                                   plus a uniform jitter of up to
+                                   ``FENGSHENG_ANSWER_WINDOW_JITTER_MS``
+                                   (default 250; see
+                                   services/engine/answer_window.py)
+``FENGSHENG_AUTO_PASS``            engines: ``0`` = answer no person's pass-only  ``1``
+                                   decision (each seat can turn it off itself)
 ``FENGSHENG_MM_ADDRESS_WINDOW_S``  engines, workers: accounts seen from one      ``86400``
                                    client address within this many seconds never
                                    share a rated table (0 = the address rule off;

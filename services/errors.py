@@ -85,6 +85,13 @@ class NotOver(ServiceError):
     kind = "not_over"
 
 
+class UnsupportedFormat(ServiceError):
+    """Stored data of a format this build does not read (a match stored by an older build):
+    refused by its format number, never guessed at."""
+
+    kind = "unsupported_format"
+
+
 class Conflict(ServiceError):
     """Compare-and-set kept failing (heavy contention on one match); safe to retry."""
 

@@ -60,6 +60,7 @@ from services.errors import (
     ServiceError,
     StaleDecision,
     Unauthenticated,
+    UnsupportedFormat,
 )
 
 log = logging.getLogger(__name__)
@@ -74,6 +75,7 @@ STATUS_CODES: dict[type[ServiceError], grpc.StatusCode] = {
     StaleDecision: grpc.StatusCode.FAILED_PRECONDITION,
     OutOfTurn: grpc.StatusCode.FAILED_PRECONDITION,
     NotOver: grpc.StatusCode.FAILED_PRECONDITION,
+    UnsupportedFormat: grpc.StatusCode.FAILED_PRECONDITION,
     Conflict: grpc.StatusCode.ABORTED,
     Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
     Forbidden: grpc.StatusCode.PERMISSION_DENIED,

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from services.bot_timing import PACE_OFF
+from services.engine.answer_window import WINDOW_OFF
 
 #: The platform's service credential for this test session (services/credentials.py): a
 #: fresh one per session, in the environment, so engine servers, gateways and workers
@@ -37,7 +38,10 @@ os.environ.pop("FENGSHENG_SERVICE_TOKEN_FILE", None)
 #: release target or jitter beyond the computation (forced answers are still held as long as
 #: a recent computed one) and a 20 ms search budget, so bot matches play at test speed. The
 #: pacing itself is tested with its own settings (tests/integration/test_bot_timing.py).
-for _name, _value in {**PACE_OFF, "FENGSHENG_SEARCH_BUDGET_MS": "20"}.items():
+#: People's seats likewise (services/engine/answer_window.py): no answer window and no
+#: auto-pass, so the tests that play seats by hand answer every decision at once; the window
+#: and auto-pass are tested with their own settings (tests/integration/test_answer_window.py).
+for _name, _value in {**PACE_OFF, **WINDOW_OFF, "FENGSHENG_SEARCH_BUDGET_MS": "20"}.items():
     os.environ.setdefault(_name, _value)
 
 

@@ -11,8 +11,8 @@ import argparse
 import logging
 import os
 
-from fengsheng.bot import BotError, run_bot
 from fengsheng.bot.examples import EXAMPLES
+from fengsheng_bot import BotError, run_bot
 from services.config import SecretError, secret
 
 

@@ -12,7 +12,7 @@ or ``fengsheng arena --bot mymodule:decide --bots heuristic --matches 200``.
 Matches are played in this process on the engine directly (no server, no Redis). Your
 ``decide`` gets exactly what the SDK gives it online (docs/bots.md): the seat's own
 observation, whose ``events`` are every event the seat has seen so far (public events and
-the seat's private ones), built by the SDK's own code (:func:`fengsheng.bot.client.full_observation`
+the seat's private ones), built by the SDK's own code (:func:`fengsheng_bot.client.full_observation`
 from the observation of the decision and the events since the seat's previous decision,
 as a pushed decision carries them); ``None``, an exception or an illegal action costs that
 decision only (the default action is played, as online). Win rates are reported per
@@ -21,17 +21,20 @@ identity the bot was dealt, with 95% Wilson score intervals.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from engine import Game, IllegalAction
 from engine.bots import POLICIES
+from engine.notation import parse
 from engine.rulesets import RULESET_IDS, get_ruleset
-from fengsheng.bot.client import Decide, ask, full_observation
 from fengsheng.v1 import game_pb2
+from fengsheng_bot.client import Decide, ask, full_observation
 
 #: z of a two-sided 95% interval
 Z95 = 1.959963984540054
@@ -134,23 +137,87 @@ def load(spec: str) -> Decide:
 
 def _policy_decide(name: str, rng: random.Random) -> Callable[[game_pb2.Observation, list[str]], str]:
     policy = POLICIES[name]
-    return lambda observation, legal: policy(observation, legal, rng)
+    return lambda observation, legal: str(policy(observation, [parse(a) for a in legal], rng))
 
 
-def play_one(decide: Decide, opponents: Sequence[str], seat: int, players: int, seed: int, *,
-             ruleset: str = "return", report: ArenaReport | None = None) -> tuple[bool, int]:  # fmt: skip
-    """One match with ``decide`` at ``seat`` and ``opponents`` (policy names, chosen at
-    random) at the others; ``(won, identity)`` of the author's seat."""
+@dataclass
+class Turn:
+    """One decision of the author's seat in a local match, as a pushed decision carries it:
+    ``pushed`` is the seat's observation whose ``events`` are those since its previous
+    decision (or since the match started)."""
+
+    match_id: str
+    seat: int
+    number: int
+    pushed: game_pb2.Observation
+    legal: list[str]
+    default: str
+
+
+class AuthorSeat(Protocol):
+    """The author's bot at its seat of local matches: a ``decide`` function
+    (:class:`DecideSeat`) or a program speaking the bot protocol
+    (:class:`fengsheng.bot.command.CommandSeat`)."""
+
+    def start(self, match_id: str, seat: int, players: int, events: list[game_pb2.Event]) -> None:
+        """A match begins; ``events``: what the seat has seen so far."""
+
+    def turn(self, turn: Turn, apply: Callable[[str], None]) -> None:
+        """Answer ``turn``: call ``apply(action)`` (it raises :class:`IllegalAction`, the
+        match unchanged, for an illegal one) or return without an applied action, and the
+        default action is played for the seat."""
+
+    def end(self, match_id: str, seat: int, outcome: game_pb2.Outcome) -> None:
+        """The match is over."""
+
+
+class DecideSeat:
+    """A ``decide`` function at the seat: it gets exactly what the SDK gives it online."""
+
+    def __init__(self, decide: Decide) -> None:
+        self.decide = decide
+        self.seen: list[game_pb2.Event] = []
+
+    def start(self, match_id: str, seat: int, players: int, events: list[game_pb2.Event]) -> None:
+        self.seen = list(events)  # match_start: the events the seat has seen when the match starts
+
+    def turn(self, turn: Turn, apply: Callable[[str], None]) -> None:
+        action = ask(self.decide, full_observation(self.seen, turn.pushed), turn.legal,
+                     f"arena {turn.match_id} decision {turn.number}")  # fmt: skip
+        if action is not None:
+            with contextlib.suppress(IllegalAction):
+                apply(action)
+
+    def end(self, match_id: str, seat: int, outcome: game_pb2.Outcome) -> None:
+        self.seen = []
+
+
+def play_one(author: Decide | AuthorSeat, opponents: Sequence[str], seat: int, players: int, seed: int, *,
+             ruleset: str = "return", report: ArenaReport | None = None,
+             match_id: str = "") -> tuple[bool, int]:  # fmt: skip
+    """One match with the author's bot (a ``decide`` function or an :class:`AuthorSeat`) at
+    ``seat`` and ``opponents`` (policy names, chosen at random) at the others; ``(won,
+    identity)`` of the author's seat."""
+    player: AuthorSeat = DecideSeat(author) if callable(author) else author
+    match_id = match_id or f"arena-{seed}"
     game = Game.new(ruleset=ruleset, players=players, seed=seed)
     rng = random.Random(seed)
     others = {s: _policy_decide(rng.choice(list(opponents)), rng) for s in range(players) if s != seat}
-    # match_start: the events the seat has seen when the match starts (as online)
-    seen: list[game_pb2.Event] = [e.to_proto() for e in game.events_for(seat)]
+    player.start(match_id, seat, players, [e.to_proto() for e in game.events_for(seat)])
     cursor = len(game.events)
+    refused: list[str] = []  # the author's illegal answers to the current decision
+
+    def apply(action: str) -> None:
+        try:
+            game.apply(seat, action)
+        except IllegalAction:
+            refused.append(action)
+            raise
+
     while not game.is_over:
         p = game.pending
         assert p is not None
-        legal = game.legal_actions(p.seat)
+        legal = list(game.legal_texts(p.seat))
         if p.seat != seat:
             game.apply(p.seat, others[p.seat](game.observation(p.seat), legal))
             continue
@@ -158,27 +225,26 @@ def play_one(decide: Decide, opponents: Sequence[str], seat: int, players: int, 
         pushed = game.observation(seat)
         pushed.events.extend(e.to_proto() for e in game.events[cursor:] if e.visible_to(seat))
         cursor = len(game.events)
-        action = ask(decide, full_observation(seen, pushed), legal, f"arena seed {seed} decision {p.number}")
+        refused.clear()
+        player.turn(Turn(match_id, seat, p.number, pushed, list(legal), str(game.default_action(seat))), apply)
         if report is not None:
             report.decisions += 1
-        if action is not None:
-            try:
-                game.apply(seat, action)
-                continue
-            except IllegalAction:
-                if report is not None:
-                    report.illegal += 1
-        elif report is not None:
-            report.defaults += 1
-        game.apply(seat, game.default_action(seat))
+            report.illegal += bool(refused)
+        after = game.pending
+        if not game.is_over and after is not None and after.number == p.number:  # nothing applied: the default
+            if report is not None and not refused:
+                report.defaults += 1
+            game.apply(seat, game.default_action(seat))
     outcome = game.outcome
     assert outcome is not None
-    identity = list(outcome.to_proto().identities)[seat]
+    outcome_pb = outcome.to_proto()
+    player.end(match_id, seat, outcome_pb)
+    identity = list(outcome_pb.identities)[seat]
     return seat in outcome.winners, identity
 
 
 def play(
-    decide: Decide | str,
+    decide: Decide | AuthorSeat | str,
     *,
     opponents: Sequence[str] = ("heuristic",),
     matches: int = 100,
@@ -187,8 +253,8 @@ def play(
     seed: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> ArenaReport:
-    """Play ``matches`` matches of ``ruleset`` at ``players`` seats, ``decide`` (a function
-    or ``"module:function"``) at a random seat, built-in ``opponents`` (``random``,
+    """Play ``matches`` matches of ``ruleset`` at ``players`` seats, ``decide`` (a function,
+    ``"module:function"`` or an :class:`AuthorSeat`) at a random seat, built-in ``opponents`` (``random``,
     ``heuristic``) at the others; the report of win rates per identity."""
     if isinstance(decide, str):
         decide = load(decide)
@@ -207,7 +273,7 @@ def play(
     for i in range(matches):
         seat = rng.randrange(players)
         won, identity = play_one(decide, opponents, seat, players, rng.randrange(1, 2**62), ruleset=ruleset,
-                                 report=report)  # fmt: skip
+                                 report=report, match_id=f"arena-{i + 1}")  # fmt: skip
         name = game_pb2.Identity.Name(identity)
         for tally in (report.total, report.by_identity.setdefault(name, Tally())):
             tally.games += 1

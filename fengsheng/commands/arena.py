@@ -9,6 +9,11 @@ then the leaderboard.
 seat against the listed built-in bots, offline (:mod:`fengsheng.bot.arena`); prints its win
 rates per identity with 95% Wilson intervals. Nothing is rated.
 
+``fengsheng arena --bot-cmd "node mybot.js" [--move-timeout S] ...``: the same, with a bot
+program in any language that speaks the JSON messages of ``/ws/bots`` one per line over its
+stdin/stdout (:mod:`fengsheng.bot.command`); the command is split like a shell would
+(:func:`shlex.split`) but run without one, and the program gets no secrets.
+
 ``--redis-url`` records the matches in the platform's bot ladder as well as the throw-away
 in-memory one: the ranked store, whose URL is resolved as the services resolve it
 (services/config.py, ``role_url("ranked")``: ``FENGSHENG_RANKED_REDIS_URL`` if set, else this
@@ -30,6 +35,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="MODULE:FUNCTION",
         help="your own decide(observation, legal_actions) function, played against --bots (offline, unrated)",
+    )
+    parser.add_argument(
+        "--bot-cmd",
+        default=None,
+        metavar="COMMAND",
+        help='a bot program in any language speaking /ws/bots JSON, one message a line on stdin/stdout '
+        '(e.g. "node mybot.js"), played against --bots (offline, unrated)',
+    )
+    parser.add_argument(
+        "--move-timeout",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="--bot-cmd: seconds the program has per decision before the default action is played (default 5)",
     )
     parser.add_argument(
         "--bots",
@@ -66,22 +85,54 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_author(args: argparse.Namespace) -> int:
-    """``--bot``: the author's decide against built-in bots; win rates per identity."""
-    from fengsheng.bot.arena import play
+    """``--bot`` / ``--bot-cmd``: the author's bot against built-in bots; win rates per identity."""
+    import shlex
 
+    from fengsheng.bot.arena import AuthorSeat, play
+    from fengsheng.bot.command import BotProgramError, CommandSeat
+
+    if args.bot and args.bot_cmd:
+        print("fengsheng arena: give --bot or --bot-cmd, not both", file=sys.stderr)
+        return 2
     opponents = [b.strip() for b in args.bots.split(",") if b.strip()]
+    seat: str | AuthorSeat = args.bot
+    program: CommandSeat | None = None
+    done = [0]
+    tty = sys.stderr.isatty() and not args.json
+
+    def progress(n: int) -> None:  # a line that counts up on a terminal; nothing in logs or pipes
+        done[0] = n
+        if tty:
+            print(f"\rarena: {n}/{args.matches} matches", end="\n" if n == args.matches else "", file=sys.stderr)
+
     try:
-        report = play(args.bot, opponents=opponents, matches=args.matches, players=args.players,
-                      ruleset=args.ruleset, seed=args.seed)  # fmt: skip
+        if args.bot_cmd:
+            if args.move_timeout <= 0:
+                raise ValueError("--move-timeout must be above 0 seconds")
+            try:
+                argv = shlex.split(args.bot_cmd)
+            except ValueError as exc:
+                raise ValueError(f"--bot-cmd {args.bot_cmd!r}: {exc}") from None
+            seat = program = CommandSeat(argv, move_timeout_s=args.move_timeout)
+        report = play(seat, opponents=opponents, matches=args.matches, players=args.players,
+                      ruleset=args.ruleset, seed=args.seed,
+                      progress=progress)  # fmt: skip
     except (ValueError, ImportError) as exc:
         print(f"fengsheng arena: {exc}", file=sys.stderr)
         return 2
+    except BotProgramError as exc:
+        where = f"stopped in match {done[0] + 1} of {args.matches}: " if program is not None else ""
+        print(f"fengsheng arena: {where}{exc}", file=sys.stderr)
+        return 2
+    finally:
+        if program is not None:
+            program.close()
     print(json.dumps(report.to_dict(), indent=2) if args.json else report.table())
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.bot:
+    if args.bot or args.bot_cmd:
         return run_author(args)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn

@@ -38,7 +38,7 @@ class ChallengeAnswer(_message.Message):
     def __init__(self, ticket_id: _Optional[str] = ..., accept: _Optional[bool] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ...) -> None: ...
 
 class TableRequest(_message.Message):
-    __slots__ = ("ruleset", "players", "seats", "holder", "name", "bot_token", "queue", "fill_after_s")
+    __slots__ = ("ruleset", "players", "seats", "holder", "name", "bot_token", "queue", "fill_after_s", "clock_ms", "bank_ms")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -47,6 +47,8 @@ class TableRequest(_message.Message):
     BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     QUEUE_FIELD_NUMBER: _ClassVar[int]
     FILL_AFTER_S_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_MS_FIELD_NUMBER: _ClassVar[int]
+    BANK_MS_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     players: int
     seats: _containers.RepeatedScalarFieldContainer[str]
@@ -55,7 +57,9 @@ class TableRequest(_message.Message):
     bot_token: str
     queue: bool
     fill_after_s: float
-    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ..., queue: _Optional[bool] = ..., fill_after_s: _Optional[float] = ...) -> None: ...
+    clock_ms: int
+    bank_ms: int
+    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ..., queue: _Optional[bool] = ..., fill_after_s: _Optional[float] = ..., clock_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
 
 class EventsRequest(_message.Message):
     __slots__ = ("match_id", "seat")
@@ -90,7 +94,7 @@ class QueueRequest(_message.Message):
     def __init__(self, min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., ruleset: _Optional[str] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
-    __slots__ = ("welcome", "ticket", "match_start", "decision", "result", "error", "match_end", "defaulted", "history")
+    __slots__ = ("welcome", "ticket", "match_start", "decision", "result", "error", "match_end", "defaulted", "history", "server_ms")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     TICKET_FIELD_NUMBER: _ClassVar[int]
     MATCH_START_FIELD_NUMBER: _ClassVar[int]
@@ -100,6 +104,7 @@ class ServerMessage(_message.Message):
     MATCH_END_FIELD_NUMBER: _ClassVar[int]
     DEFAULTED_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
+    SERVER_MS_FIELD_NUMBER: _ClassVar[int]
     welcome: Welcome
     ticket: Ticket
     match_start: MatchStart
@@ -109,7 +114,8 @@ class ServerMessage(_message.Message):
     match_end: MatchEnd
     defaulted: Defaulted
     history: EventHistory
-    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., ticket: _Optional[_Union[Ticket, _Mapping]] = ..., match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., result: _Optional[_Union[ActionResult, _Mapping]] = ..., error: _Optional[_Union[BotError, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ..., defaulted: _Optional[_Union[Defaulted, _Mapping]] = ..., history: _Optional[_Union[EventHistory, _Mapping]] = ...) -> None: ...
+    server_ms: int
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., ticket: _Optional[_Union[Ticket, _Mapping]] = ..., match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., result: _Optional[_Union[ActionResult, _Mapping]] = ..., error: _Optional[_Union[BotError, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ..., defaulted: _Optional[_Union[Defaulted, _Mapping]] = ..., history: _Optional[_Union[EventHistory, _Mapping]] = ..., server_ms: _Optional[int] = ...) -> None: ...
 
 class Defaulted(_message.Message):
     __slots__ = ("match_id", "seat", "decision", "applied", "reason", "away")
@@ -190,21 +196,25 @@ class Ticket(_message.Message):
     def __init__(self, ticket_id: _Optional[str] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ..., state: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., rating: _Optional[float] = ..., enqueued_ms: _Optional[int] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., turn_timeout_s: _Optional[float] = ..., ruleset: _Optional[str] = ..., expires_ms: _Optional[int] = ..., challenger: _Optional[str] = ...) -> None: ...
 
 class MatchStart(_message.Message):
-    __slots__ = ("match_id", "seats", "players", "turn_timeout_s", "events")
+    __slots__ = ("match_id", "seats", "players", "turn_timeout_s", "events", "clock_ms", "bank_ms")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     TURN_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_MS_FIELD_NUMBER: _ClassVar[int]
+    BANK_MS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seats: _containers.RepeatedScalarFieldContainer[int]
     players: int
     turn_timeout_s: float
     events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
-    def __init__(self, match_id: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., players: _Optional[int] = ..., turn_timeout_s: _Optional[float] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ...) -> None: ...
+    clock_ms: int
+    bank_ms: int
+    def __init__(self, match_id: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., players: _Optional[int] = ..., turn_timeout_s: _Optional[float] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., clock_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "decision", "observation", "legal_actions", "default_action", "deadline_ms")
+    __slots__ = ("match_id", "seat", "decision", "observation", "legal_actions", "default_action", "deadline_ms", "bank_ms")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
@@ -212,6 +222,7 @@ class DecisionRequest(_message.Message):
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_ACTION_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    BANK_MS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     decision: int
@@ -219,7 +230,8 @@ class DecisionRequest(_message.Message):
     legal_actions: _containers.RepeatedScalarFieldContainer[str]
     default_action: str
     deadline_ms: int
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., observation: _Optional[_Union[_game_pb2.Observation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[str]] = ..., default_action: _Optional[str] = ..., deadline_ms: _Optional[int] = ...) -> None: ...
+    bank_ms: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., observation: _Optional[_Union[_game_pb2.Observation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[str]] = ..., default_action: _Optional[str] = ..., deadline_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
 
 class ActionResult(_message.Message):
     __slots__ = ("match_id", "seat", "decision", "applied")
@@ -500,12 +512,14 @@ class RankedMatch(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., season: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RankedSeat, _Mapping]]] = ..., created_ms: _Optional[int] = ..., turn_timeout_s: _Optional[float] = ..., rated: _Optional[bool] = ..., ruleset: _Optional[str] = ...) -> None: ...
 
 class BotProfileRequest(_message.Message):
-    __slots__ = ("bot_id", "limit")
+    __slots__ = ("bot_id", "limit", "ruleset")
     BOT_ID_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
     bot_id: str
     limit: int
-    def __init__(self, bot_id: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+    ruleset: str
+    def __init__(self, bot_id: _Optional[str] = ..., limit: _Optional[int] = ..., ruleset: _Optional[str] = ...) -> None: ...
 
 class RatingView(_message.Message):
     __slots__ = ("score", "mu", "sigma", "games", "wins", "provisional")
@@ -524,7 +538,7 @@ class RatingView(_message.Message):
     def __init__(self, score: _Optional[float] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., provisional: _Optional[bool] = ...) -> None: ...
 
 class BotProfile(_message.Message):
-    __slots__ = ("bot_id", "name", "created_ms", "all_time", "season", "season_name", "active_matches", "recent")
+    __slots__ = ("bot_id", "name", "created_ms", "all_time", "season", "season_name", "active_matches", "recent", "ruleset", "rulesets")
     BOT_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     CREATED_MS_FIELD_NUMBER: _ClassVar[int]
@@ -533,6 +547,8 @@ class BotProfile(_message.Message):
     SEASON_NAME_FIELD_NUMBER: _ClassVar[int]
     ACTIVE_MATCHES_FIELD_NUMBER: _ClassVar[int]
     RECENT_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    RULESETS_FIELD_NUMBER: _ClassVar[int]
     bot_id: str
     name: str
     created_ms: int
@@ -541,7 +557,19 @@ class BotProfile(_message.Message):
     season_name: str
     active_matches: int
     recent: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., created_ms: _Optional[int] = ..., all_time: _Optional[_Union[RatingView, _Mapping]] = ..., season: _Optional[_Union[RatingView, _Mapping]] = ..., season_name: _Optional[str] = ..., active_matches: _Optional[int] = ..., recent: _Optional[_Iterable[str]] = ...) -> None: ...
+    ruleset: str
+    rulesets: _containers.RepeatedCompositeFieldContainer[RulesetRatings]
+    def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., created_ms: _Optional[int] = ..., all_time: _Optional[_Union[RatingView, _Mapping]] = ..., season: _Optional[_Union[RatingView, _Mapping]] = ..., season_name: _Optional[str] = ..., active_matches: _Optional[int] = ..., recent: _Optional[_Iterable[str]] = ..., ruleset: _Optional[str] = ..., rulesets: _Optional[_Iterable[_Union[RulesetRatings, _Mapping]]] = ...) -> None: ...
+
+class RulesetRatings(_message.Message):
+    __slots__ = ("ruleset", "all_time", "season")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    ALL_TIME_FIELD_NUMBER: _ClassVar[int]
+    SEASON_FIELD_NUMBER: _ClassVar[int]
+    ruleset: str
+    all_time: RatingView
+    season: RatingView
+    def __init__(self, ruleset: _Optional[str] = ..., all_time: _Optional[_Union[RatingView, _Mapping]] = ..., season: _Optional[_Union[RatingView, _Mapping]] = ...) -> None: ...
 
 class OwnTokenRequest(_message.Message):
     __slots__ = ("token_id",)

@@ -26,7 +26,7 @@ BOT_V2: SeatKind
 BOT_SEARCH: SeatKind
 
 class MatchSettings(_message.Message):
-    __slots__ = ("ruleset", "players", "seed", "tutorial", "characters", "seats", "turn_timeout_s", "bot_delay_s")
+    __slots__ = ("ruleset", "players", "seed", "tutorial", "characters", "seats", "turn_timeout_s", "bot_delay_s", "time_bank_s")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
@@ -35,6 +35,7 @@ class MatchSettings(_message.Message):
     SEATS_FIELD_NUMBER: _ClassVar[int]
     TURN_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
     BOT_DELAY_S_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_S_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     players: int
     seed: int
@@ -43,7 +44,8 @@ class MatchSettings(_message.Message):
     seats: _containers.RepeatedScalarFieldContainer[SeatKind]
     turn_timeout_s: float
     bot_delay_s: float
-    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., tutorial: _Optional[bool] = ..., characters: _Optional[bool] = ..., seats: _Optional[_Iterable[_Union[SeatKind, str]]] = ..., turn_timeout_s: _Optional[float] = ..., bot_delay_s: _Optional[float] = ...) -> None: ...
+    time_bank_s: float
+    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., tutorial: _Optional[bool] = ..., characters: _Optional[bool] = ..., seats: _Optional[_Iterable[_Union[SeatKind, str]]] = ..., turn_timeout_s: _Optional[float] = ..., bot_delay_s: _Optional[float] = ..., time_bank_s: _Optional[float] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
     __slots__ = ("settings", "match_id")
@@ -80,16 +82,18 @@ class ListLegalActionsRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class LegalActions(_message.Message):
-    __slots__ = ("decision", "seat_to_act", "actions", "default_action")
+    __slots__ = ("decision", "seat_to_act", "actions", "default_action", "legal")
     DECISION_FIELD_NUMBER: _ClassVar[int]
     SEAT_TO_ACT_FIELD_NUMBER: _ClassVar[int]
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_ACTION_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
     decision: int
     seat_to_act: int
     actions: _containers.RepeatedScalarFieldContainer[str]
     default_action: str
-    def __init__(self, decision: _Optional[int] = ..., seat_to_act: _Optional[int] = ..., actions: _Optional[_Iterable[str]] = ..., default_action: _Optional[str] = ...) -> None: ...
+    legal: _containers.RepeatedCompositeFieldContainer[_game_pb2.Action]
+    def __init__(self, decision: _Optional[int] = ..., seat_to_act: _Optional[int] = ..., actions: _Optional[_Iterable[str]] = ..., default_action: _Optional[str] = ..., legal: _Optional[_Iterable[_Union[_game_pb2.Action, _Mapping]]] = ...) -> None: ...
 
 class ActRequest(_message.Message):
     __slots__ = ("match_id", "seat", "decision", "action", "origin", "use_default", "want_next_legal", "play_next_bot", "want_observation")
@@ -391,3 +395,19 @@ class DeterminizeResponse(_message.Message):
     snapshot: bytes
     decision: int
     def __init__(self, snapshot: _Optional[bytes] = ..., decision: _Optional[int] = ...) -> None: ...
+
+class SeatOptionsRequest(_message.Message):
+    __slots__ = ("match_id", "seat", "options")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    options: SeatOptions
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Union[SeatOptions, _Mapping]] = ...) -> None: ...
+
+class SeatOptions(_message.Message):
+    __slots__ = ("ask_every_decision",)
+    ASK_EVERY_DECISION_FIELD_NUMBER: _ClassVar[int]
+    ask_every_decision: bool
+    def __init__(self, ask_every_decision: _Optional[bool] = ...) -> None: ...

@@ -85,6 +85,11 @@ class EngineServiceStub:
                 request_serializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeRequest.SerializeToString,
                 response_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeResponse.FromString,
                 _registered_method=True)
+        self.SetSeatOptions = channel.unary_unary(
+                '/fengsheng.v1.EngineService/SetSeatOptions',
+                request_serializer=fengsheng_dot_v1_dot_engine__service__pb2.SeatOptionsRequest.SerializeToString,
+                response_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.SeatOptions.FromString,
+                _registered_method=True)
 
 
 class EngineServiceServicer:
@@ -172,6 +177,15 @@ class EngineServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SetSeatOptions(self, request, context):
+        """A seat's own table options (its player's, through the gateway's seat socket): whether
+        the engine answers the seat's pass-only decisions (auto-pass, on by default) or asks
+        every time (services/engine/answer_window.py).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_EngineServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -224,6 +238,11 @@ def add_EngineServiceServicer_to_server(servicer, server):
                     servicer.Determinize,
                     request_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeRequest.FromString,
                     response_serializer=fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeResponse.SerializeToString,
+            ),
+            'SetSeatOptions': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetSeatOptions,
+                    request_deserializer=fengsheng_dot_v1_dot_engine__service__pb2.SeatOptionsRequest.FromString,
+                    response_serializer=fengsheng_dot_v1_dot_engine__service__pb2.SeatOptions.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -496,6 +515,33 @@ class EngineService:
             '/fengsheng.v1.EngineService/Determinize',
             fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeRequest.SerializeToString,
             fengsheng_dot_v1_dot_engine__service__pb2.DeterminizeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetSeatOptions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fengsheng.v1.EngineService/SetSeatOptions',
+            fengsheng_dot_v1_dot_engine__service__pb2.SeatOptionsRequest.SerializeToString,
+            fengsheng_dot_v1_dot_engine__service__pb2.SeatOptions.FromString,
             options,
             channel_credentials,
             insecure,

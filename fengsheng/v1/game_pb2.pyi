@@ -283,6 +283,44 @@ class Outcome(_message.Message):
     identities: _containers.RepeatedScalarFieldContainer[Identity]
     def __init__(self, over: _Optional[bool] = ..., winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., killers: _Optional[_Mapping[int, IntList]] = ..., identities: _Optional[_Iterable[_Union[Identity, str]]] = ...) -> None: ...
 
+class Action(_message.Message):
+    __slots__ = ("text", "kind", "card", "pile", "skill", "to", "on", "chain", "cards", "mode", "arrow", "lock", "code", "alt", "picks", "options", "face")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    PILE_FIELD_NUMBER: _ClassVar[int]
+    SKILL_FIELD_NUMBER: _ClassVar[int]
+    TO_FIELD_NUMBER: _ClassVar[int]
+    ON_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    ARROW_FIELD_NUMBER: _ClassVar[int]
+    LOCK_FIELD_NUMBER: _ClassVar[int]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    ALT_FIELD_NUMBER: _ClassVar[int]
+    PICKS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    FACE_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    kind: str
+    card: int
+    pile: bool
+    skill: str
+    to: _containers.RepeatedScalarFieldContainer[int]
+    on: int
+    chain: int
+    cards: _containers.RepeatedScalarFieldContainer[int]
+    mode: str
+    arrow: str
+    lock: int
+    code: str
+    alt: str
+    picks: _containers.RepeatedScalarFieldContainer[int]
+    options: _containers.RepeatedScalarFieldContainer[str]
+    face: str
+    def __init__(self, text: _Optional[str] = ..., kind: _Optional[str] = ..., card: _Optional[int] = ..., pile: _Optional[bool] = ..., skill: _Optional[str] = ..., to: _Optional[_Iterable[int]] = ..., on: _Optional[int] = ..., chain: _Optional[int] = ..., cards: _Optional[_Iterable[int]] = ..., mode: _Optional[str] = ..., arrow: _Optional[str] = ..., lock: _Optional[int] = ..., code: _Optional[str] = ..., alt: _Optional[str] = ..., picks: _Optional[_Iterable[int]] = ..., options: _Optional[_Iterable[str]] = ..., face: _Optional[str] = ...) -> None: ...
+
 class IntList(_message.Message):
     __slots__ = ("values",)
     VALUES_FIELD_NUMBER: _ClassVar[int]
@@ -296,7 +334,7 @@ class StrList(_message.Message):
     def __init__(self, values: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Observation(_message.Message):
-    __slots__ = ("ruleset", "viewer", "players", "turn", "turn_number", "seats", "transit", "has_transit", "chain", "pending", "legal_actions", "pile_count", "discard", "removed_count", "outcome", "events", "pile_exhausted_once", "discard_face_down")
+    __slots__ = ("ruleset", "viewer", "players", "turn", "turn_number", "seats", "transit", "has_transit", "chain", "pending", "legal_actions", "pile_count", "discard", "removed_count", "outcome", "events", "pile_exhausted_once", "discard_face_down", "legal")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     VIEWER_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -315,6 +353,7 @@ class Observation(_message.Message):
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     PILE_EXHAUSTED_ONCE_FIELD_NUMBER: _ClassVar[int]
     DISCARD_FACE_DOWN_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     viewer: int
     players: int
@@ -333,7 +372,8 @@ class Observation(_message.Message):
     events: _containers.RepeatedCompositeFieldContainer[Event]
     pile_exhausted_once: bool
     discard_face_down: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, ruleset: _Optional[str] = ..., viewer: _Optional[int] = ..., players: _Optional[int] = ..., turn: _Optional[int] = ..., turn_number: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatView, _Mapping]]] = ..., transit: _Optional[_Union[Transit, _Mapping]] = ..., has_transit: _Optional[bool] = ..., chain: _Optional[_Iterable[_Union[ChainItem, _Mapping]]] = ..., pending: _Optional[_Union[Decision, _Mapping]] = ..., legal_actions: _Optional[_Iterable[str]] = ..., pile_count: _Optional[int] = ..., discard: _Optional[_Iterable[int]] = ..., removed_count: _Optional[int] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., pile_exhausted_once: _Optional[bool] = ..., discard_face_down: _Optional[_Iterable[int]] = ...) -> None: ...
+    legal: _containers.RepeatedCompositeFieldContainer[Action]
+    def __init__(self, ruleset: _Optional[str] = ..., viewer: _Optional[int] = ..., players: _Optional[int] = ..., turn: _Optional[int] = ..., turn_number: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatView, _Mapping]]] = ..., transit: _Optional[_Union[Transit, _Mapping]] = ..., has_transit: _Optional[bool] = ..., chain: _Optional[_Iterable[_Union[ChainItem, _Mapping]]] = ..., pending: _Optional[_Union[Decision, _Mapping]] = ..., legal_actions: _Optional[_Iterable[str]] = ..., pile_count: _Optional[int] = ..., discard: _Optional[_Iterable[int]] = ..., removed_count: _Optional[int] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., pile_exhausted_once: _Optional[bool] = ..., discard_face_down: _Optional[_Iterable[int]] = ..., legal: _Optional[_Iterable[_Union[Action, _Mapping]]] = ...) -> None: ...
 
 class Record(_message.Message):
     __slots__ = ("kind", "fields")

@@ -5,19 +5,28 @@ It keeps the same observable contract as the Lua scripts of :mod:`services.engin
 applies only at the expected version (else nothing is written and the stored version comes
 back), the history is append-only, a write ZADDs the new decision's outbox member (or, for a
 decision leased to its caller, its lease) and removes the lease of the decision it answered,
-and events are appended as stream entries with the same fields. It is not a Redis: no expiry,
+and each write appends one stream entry with the same fields. It is not a Redis: no expiry,
 no pub/sub (watchers poll), no away counts (``redis`` is None; timed matches need the real
 store). Everything here is what the integration tests check against a real Redis.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.engine.store import HistoryEntry, StoredEvent, StoredMatch, WriteResult
+from services.engine.store import (
+    HistoryEntry,
+    StoredEvent,
+    StoredMatch,
+    StoredWrite,
+    WriteResult,
+    decode_write,
+    write_fields,
+)
 
 
 @dataclass
@@ -46,22 +55,10 @@ class FakeMatchStore:
         self._ids = itertools.count(1)
 
     # ---------------------------------------------------------------- writes
-    def _add_events(
-        self, m: _Match, version: int, pending: bytes, outcome: bytes, events: Sequence[StoredEvent]
-    ) -> str:
-        def entry(fields: dict[bytes, bytes]) -> str:
-            eid = f"{next(self._ids)}-0"
-            m.events.append((eid, fields))
-            return eid
-
-        base = {b"v": str(version).encode(), b"p": pending}
-        tail = {b"l": b"1", **({b"o": outcome} if outcome else {})}
-        if not events:
-            return entry({**base, **tail})
-        eid = ""
-        for k, e in enumerate(events):
-            fields = {**base, b"i": str(e.index).encode(), b"a": ",".join(map(str, e.audience)).encode(), b"ev": e.data}
-            eid = entry({**fields, **(tail if k == len(events) - 1 else {})})
+    def _add_write(self, m: _Match, version: int, pending: bytes, outcome: bytes, events: Sequence[StoredEvent]) -> str:
+        """The write's one stream entry (the scripts' ``add_write``); its id."""
+        eid = f"{next(self._ids)}-0"
+        m.events.append((eid, write_fields(version, pending, outcome, events)))
         return eid
 
     async def create(
@@ -82,7 +79,7 @@ class FakeMatchStore:
         if match_id in self.matches:
             return WriteResult(ok=False, version=self.matches[match_id].version)
         m = self.matches[match_id] = _Match(1, snapshot, 0, settings, "")
-        eid = self._add_events(m, 1, pending, outcome, events)
+        eid = self._add_write(m, 1, pending, outcome, events)
         if outbox:
             self.outbox[outbox] = created_ms
         return WriteResult(ok=True, version=1, stream_id=eid)
@@ -120,7 +117,7 @@ class FakeMatchStore:
             m.last = entries[-1].encode()
         if snapshot:
             m.snapshot, m.snap_hist = snapshot, len(m.history)
-        eid = self._add_events(m, m.version, pending, outcome, events)
+        eid = self._add_write(m, m.version, pending, outcome, events)
         if outbox:
             if lease_until_ms:
                 self.leases[outbox] = lease_until_ms
@@ -165,16 +162,34 @@ class FakeMatchStore:
         items = m.history if m is not None else []
         return list(items if upto < 0 else items[:upto])
 
-    async def read_events(
-        self, match_id: str, *, after: str = "", count: int = 512
-    ) -> list[tuple[str, dict[bytes, bytes]]]:
+    async def read_writes(
+        self, match_id: str, *, after: str = "", count: int = 512, including: bool = False
+    ) -> list[StoredWrite]:
         m = self.matches.get(match_id)
         if m is None:
             return []
         key = _id_key(after) if after else (-1, -1)
-        return [(eid, dict(f)) for eid, f in m.events if _id_key(eid) > key][:count]
+        found = [(eid, f) for eid, f in m.events if _id_key(eid) > key or (including and _id_key(eid) == key)]
+        return [decode_write(eid, dict(f)) for eid, f in found[:count]]
+
+    def pubsub(self) -> _Silent:
+        """A subscription that never delivers: watchers here poll (``watch_poll_s``)."""
+        return _Silent()
 
     async def close(self) -> None:
+        return None
+
+
+class _Silent:
+    """The subscription of :meth:`FakeMatchStore.pubsub`: no notification ever arrives."""
+
+    async def psubscribe(self, *patterns: str) -> None:
+        return None
+
+    async def get_message(self, timeout: float = 0.0) -> None:
+        await asyncio.sleep(timeout)
+
+    async def aclose(self) -> None:
         return None
 
 

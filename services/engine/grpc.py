@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -44,6 +43,7 @@ from services.engine.replay import ReplayService
 from services.engine.rulesets import rulesets
 from services.engine.scheduler import Scheduler
 from services.engine.store import MatchStore
+from services.engine.stream_view import parse_cursor
 from services.errors import BadRequest, ServiceError
 from services.grpc_guard import CHECKS_UNDECODABLE, Timer, Undecodable, interceptors, refusal
 
@@ -54,9 +54,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SERVICE_NAME = "fengsheng.v1.EngineService"
-
-#: a Redis stream id (``MS`` or ``MS-SEQ``), as Watch's from_event_id
-_STREAM_ID = re.compile(r"\d{1,19}(-\d{1,19})?")
 
 
 def _engine_timer(method: str) -> Timer | None:
@@ -83,6 +80,13 @@ class EngineServicer(es_grpc.EngineServiceServicer):
         self, request: es.GetObservationRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> game_pb2.Observation:
         return await self.service.observation(request.match_id, request.seat, include_events=request.include_events)
+
+    async def SetSeatOptions(
+        self, request: es.SeatOptionsRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> es.SeatOptions:
+        ask = await self.service.set_seat_options(request.match_id, request.seat,
+                                                  ask=request.options.ask_every_decision)  # fmt: skip
+        return es.SeatOptions(ask_every_decision=ask)
 
     async def ListLegalActions(
         self, request: es.ListLegalActionsRequest, context: grpc.aio.ServicerContext[Any, Any]
@@ -155,8 +159,7 @@ class EngineServicer(es_grpc.EngineServiceServicer):
     async def Watch(
         self, request: es.WatchRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[es.WatchEvent]:
-        if request.from_event_id and not _STREAM_ID.fullmatch(request.from_event_id):
-            raise BadRequest(f"malformed from_event_id {request.from_event_id[:40]!r}")
+        parse_cursor(request.from_event_id)  # a malformed cursor: INVALID_ARGUMENT before any read
         try:
             async for item in self.service.watch(
                 request.match_id, request.seat, request.from_event_id, with_observation=request.with_observation

@@ -18,12 +18,13 @@ Act, in order (docs/protocol.md, "Errors"):
 A rejection decided on a cached game is first re-checked on a fresh load, so a replica
 with a stale cache never gives a wrong answer.
 
-Away seats (docs/bots.md, "Deadlines"): a seat whose turn timer ran out ``away_after``
-times in a row (``FENGSHENG_AWAY_AFTER``, default 3) is *away*: its next decisions are
-answered at once by the house policy (``bots.move`` with origin ``away``) instead of waiting
-for the timer, until the seat's player acts again (any action request for that seat, even a
-stale one, counts as being back). The count lives in Redis (:func:`away_key`), so every
-replica sees it; a match whose seats are all away plays to its end at bot speed.
+Time controls and away seats (docs/bots.md, "Time controls"; :mod:`services.engine.clock`):
+a timed decision's timer runs for the clock plus what is left of the seat's bank; a seat whose
+timer ran out ``away_after`` times in a row (``FENGSHENG_AWAY_AFTER``, default 3) is *away* for
+the rest of the match: its decisions are answered at once by the house policy (``bots.move``
+with origin ``away``) and its own actions are refused (kind ``away``). A late answer (a stale
+action) changes nothing; an answer in time clears the count. The counts live in Redis, so
+every replica sees them; a match whose seats are all away plays to its end at bot speed.
 """
 
 from __future__ import annotations
@@ -45,12 +46,15 @@ from typing import Any
 from engine import Game, IllegalAction
 from engine.determinize import determinize
 from engine.errors import SetupError
-from engine.game import EVENT_FORMAT
+from engine.game import Pending
+from engine.observation import action_message
 from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
 from services.bot_levels import policy_of_kind
-from services.engine import metrics, sweepers
+from services.engine import answer_window, metrics, sweepers
+from services.engine.answer_window import AnswerWindow
+from services.engine.clock import MAX_BANK_MS, SeatClock, SeatClocks, away_after_default
 from services.engine.notifier import Notifier
 from services.engine.rulesets import DEFAULT_RULESET, check_settings
 from services.engine.scheduler import NullScheduler, Scheduler, bot_countdown
@@ -61,6 +65,7 @@ from services.engine.store import (
     history_key,
     outbox_member,
 )
+from services.engine.stream_view import WatchItem, parse_cursor, seat_events, seat_items
 from services.errors import (
     BadRequest,
     Conflict,
@@ -79,20 +84,16 @@ MATCH_ID_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 MAX_ACTION_LEN = 200
 CAS_ATTEMPTS = 8
 #: origins of actions the platform takes for a seat (house bots, the turn timer, an away
-#: seat's stand-in): none of them means the seat's own player is there
-HOUSE_ORIGINS = frozenset({"bot", "timer", "away"})
+#: seat's stand-in, an auto-pass): none of them means the seat's own player is there
+HOUSE_ORIGINS = frozenset({"bot", "timer", "away", "auto"})
+#: seat kinds whose answers are held to the answer window (services/engine/answer_window.py):
+#: people's and outside bots' (the house bots keep their own pace, services/bot_timing.py)
+WINDOWED = frozenset({es.HUMAN, es.BOT_EXTERNAL})
+#: seat kinds whose pass-only decisions the engine answers (an outside bot is asked every
+#: decision, as the bot protocol says; its quick passes are held like anyone's)
+AUTO_PASSED = frozenset({es.HUMAN})
 #: the house policy that answers for an away seat
 AWAY_POLICY = "v2"
-
-
-def away_key(match_id: str) -> str:
-    """Hash: seat -> how many of its decisions in a row the turn timer answered."""
-    return f"fs:m:{{{match_id}}}:away"
-
-
-def away_after_default() -> int:
-    """``FENGSHENG_AWAY_AFTER``: consecutive timeouts that make a seat away (default 3)."""
-    return max(1, int(os.environ.get("FENGSHENG_AWAY_AFTER") or 3))
 
 
 @dataclass
@@ -125,16 +126,6 @@ class ActResult:
     observation: game_pb2.Observation | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class WatchItem:
-    event_id: str
-    event: game_pb2.Event | None
-    pending: game_pb2.Decision | None
-    outcome: game_pb2.Outcome | None
-    #: the watching seat's view after this write or a later one (``with_observation``)
-    observation: game_pb2.Observation | None = None
-
-
 def decision_proto(game: Game) -> game_pb2.Decision:
     p = game.pending
     if p is None:
@@ -160,6 +151,9 @@ class MatchService:
     task_lease_s: float = field(default_factory=lambda: float(os.environ.get("FENGSHENG_TASK_LEASE_S") or 30))
     #: consecutive turn timeouts after which a seat is away (see the module docstring)
     away_after: int = field(default_factory=away_after_default)
+    #: the answer window of people's seats and auto-pass (services/engine/answer_window.py)
+    window: AnswerWindow = field(default_factory=AnswerWindow.from_env)
+    _auto_tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _cache: OrderedDict[str, CachedMatch] = field(default_factory=OrderedDict)
     _locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
     _notifier: Notifier | None = None
@@ -230,6 +224,8 @@ class MatchService:
         # (a NaN fails both comparisons, an infinity the upper one)
         if not 0 <= s.turn_timeout_s <= MAX_TURN_TIMEOUT_S:
             raise BadRequest(f"turn_timeout_s must be 0..{MAX_TURN_TIMEOUT_S:g}")
+        if not 0 <= s.time_bank_s <= MAX_BANK_MS / 1000:
+            raise BadRequest(f"time_bank_s must be 0..{MAX_BANK_MS / 1000:g}")
         if not 0 <= s.bot_delay_s <= MAX_BOT_DELAY_S:
             raise BadRequest(f"bot_delay_s must be 0..{MAX_BOT_DELAY_S:g} seconds")
         match_id = match_id or secrets.token_hex(8)
@@ -274,16 +270,16 @@ class MatchService:
         m, _ = await self._get(match_id)
         self._check_seat(m, seat, spectator=True)
         obs: game_pb2.Observation = m.game.observation(seat)
+        if await self._auto_answered(m, seat):
+            obs.ClearField("legal_actions")
         if include_events:  # the cached game holds no event log: the stream does
             after = ""
             while True:
-                entries = await self.store.read_events(match_id, after=after, count=2048)
-                for eid, f in entries:
-                    after = eid
-                    item = _watch_item(eid, f, seat)
-                    if item is not None and item.event is not None:
-                        obs.events.append(item.event)
-                if len(entries) < 2048:
+                writes = await self.store.read_writes(match_id, after=after, count=2048)
+                for w in writes:
+                    after = w.stream_id
+                    obs.events.extend(seat_events(w, seat))
+                if len(writes) < 2048:
                     break
         return obs
 
@@ -301,7 +297,11 @@ class MatchService:
     async def legal_actions(self, match_id: str, seat: int) -> es.LegalActions:
         m, _ = await self._get(match_id)
         self._check_seat(m, seat, spectator=True)
-        return _legal(m.game, seat)
+        legal = _legal(m.game, seat)
+        if await self._auto_answered(m, seat):
+            legal.ClearField("actions")
+            legal.ClearField("default_action")
+        return legal
 
     async def replay(self, match_id: str) -> es.Replay:
         if not MATCH_ID_RE.match(match_id):
@@ -369,24 +369,32 @@ class MatchService:
         task for it but lease it to the caller and return its turn (:func:`bot_turn`)."""
         if use_default and action.strip():
             raise BadRequest("use_default with a non-empty action")
+        if origin not in HOUSE_ORIGINS:  # a person's answer: not before its window ends
+            await self._hold(match_id, seat, decision)
         lock = self._lock(match_id)
         async with lock:
             m, fresh = await self._get(match_id, check=False)
             m.lock = lock
-            if origin not in HOUSE_ORIGINS and self._timed(m):
-                await self.back(match_id, seat)  # its player is here: no longer away
+            own = origin not in HOUSE_ORIGINS and self._timed(m)
+            clock: SeatClock | None = None  # the seat's clock as its own player acts
+            if own:
+                self._check_seat(m, seat, spectator=False)
+                clock = await self.clocks.read(match_id, seat)
+                if clock.away and not m.game.is_over:
+                    raise StaleDecision(f"seat {seat} is away: the house policy plays it to the end of the match",
+                                        kind="away", decision=m.game.decision_number, seat_to_act=seat)  # fmt: skip
             for _attempt in range(CAS_ATTEMPTS):
                 game = m.game
                 try:
                     self._validate(m, seat, decision, action)
                     if use_default:
-                        action = game.default_action(seat)
+                        action = str(game.default_action(seat))
                     if not action.strip() or len(action) > MAX_ACTION_LEN or not action.isprintable():
                         raise BadRequest(
                             f"malformed action {action[:MAX_ACTION_LEN]!r}",
                             decision=decision,
                             seat_to_act=seat,
-                            legal=game.legal_actions(seat),
+                            legal=list(game.legal_texts(seat)),
                         )
                     n_hist, n_events = len(game.history), len(game.events)
                     try:
@@ -396,7 +404,7 @@ class MatchService:
                             str(exc),
                             decision=decision,
                             seat_to_act=seat,
-                            legal=exc.legal or game.legal_actions(seat),
+                            legal=[str(a) for a in exc.legal] or list(game.legal_texts(seat)),
                         ) from exc
                     except Exception:  # an engine bug: the game may be half-changed
                         self._cache.pop(match_id, None)
@@ -415,7 +423,11 @@ class MatchService:
                 # watcher telling the bot whether its seat is away reads the count after it)
                 timed_out = origin == "timer" and not game.is_over
                 if timed_out:
-                    await self._missed(match_id, seat, 1)
+                    bank_before = await self.clocks.defaulted(match_id, seat)
+                if clock is not None:  # answered in time (a late one was stale): the count restarts,
+                    # the bank pays any overrun, before anyone sees the write (the next deadline reads it)
+                    await self.clocks.answered(match_id, seat, decision, int(time.time() * 1000), m.settings, clock)
+                    clock = None
                 # The game object is now ahead of the stored version: persist or drop it.
                 chained = play_next_bot and origin == "bot" and self._chainable(game, m.settings)
                 lease_ms = int((time.time() + self.task_lease_s) * 1000) if chained else 0
@@ -425,11 +437,11 @@ class MatchService:
                 except BaseException:
                     self._cache.pop(match_id, None)
                     if timed_out:
-                        await self._missed(match_id, seat, -1)
+                        await self.clocks.undo_default(match_id, seat, bank_before)
                     raise
                 if res is None:  # CAS conflict: another replica moved on; reload, re-check
                     if timed_out:
-                        await self._missed(match_id, seat, -1)
+                        await self.clocks.undo_default(match_id, seat, bank_before)
                     metrics.CONFLICTS.inc()
                     m, fresh = await self._load(match_id), True
                     continue
@@ -443,7 +455,7 @@ class MatchService:
                     version=m.version,
                     pending=pending,
                     outcome=outcome.to_proto() if outcome else None,
-                    applied=[a for _, a in game.history[n_hist:]],
+                    applied=[str(a) for _, a in game.history[n_hist:]],
                     next_legal=_legal(game, game.pending.seat if game.pending else -1) if want_next_legal else None,
                     next_bot=bot_turn(game, m.settings) if chained else None,
                     observation=game.observation(seat) if want_observation else None,
@@ -464,7 +476,7 @@ class MatchService:
         decision now open (``pending``, built once: the caller answers with it too);
         ``lease_until_ms``: that decision is leased to the caller (``MatchStore.commit``)."""
         game = m.game
-        entries = [HistoryEntry(decision + i, s, origin, a) for i, (s, a) in enumerate(game.history[n_hist:])]
+        entries = [HistoryEntry(decision + i, s, origin, str(a)) for i, (s, a) in enumerate(game.history[n_hist:])]
         outcome = game.outcome
         now_ms = int(time.time() * 1000)
         since = m.since_snapshot + len(entries)
@@ -502,34 +514,35 @@ class MatchService:
         """Whether the match has turn timers (only then can a seat go away)."""
         return m.settings.turn_timeout_s > 0 and not isinstance(self.scheduler, NullScheduler)
 
-    async def _missed(self, match_id: str, seat: int, count: int) -> None:
-        """One more decision of ``seat`` answered by its turn timer (``count`` 1), or one
-        fewer (-1: that answer was not written after all)."""
-        key = away_key(match_id)
-        pipe = self.store.redis.pipeline(transaction=False)
-        pipe.hincrby(key, str(seat), count)
-        pipe.expire(key, 7 * 24 * 3600)
-        try:
-            misses = int((await pipe.execute())[0])
-        except STORE_UNAVAILABLE:  # the count restarts: the seat is away a little later
-            log.warning("could not count a missed decision of %s seat %s", match_id, seat, exc_info=True)
-            return
-        if count > 0 and misses == self.away_after:
-            log.info("match %s seat %s is away after %d missed decisions", match_id, seat, misses)
-
-    async def back(self, match_id: str, seat: int) -> None:
-        """``seat``'s player is here again: its decisions wait for it (and its timer) again."""
-        with contextlib.suppress(*STORE_UNAVAILABLE):
-            if await self.store.redis.hdel(away_key(match_id), str(seat)):
-                log.info("match %s seat %s is back", match_id, seat)
+    @property
+    def clocks(self) -> SeatClocks:
+        """The seat clocks and away counts (:mod:`services.engine.clock`)."""
+        return SeatClocks(self.store.redis, self.away_after)
 
     async def is_away(self, match_id: str, seat: int) -> bool:
-        """Whether ``seat`` is away (answered at once by the house policy)."""
-        misses = await self.store.redis.hget(away_key(match_id), str(seat))
-        return misses is not None and int(misses) >= self.away_after
+        """Whether ``seat`` is away (answered at once by the house policy to the match's end)."""
+        return await self.clocks.is_away(match_id, seat)
+
+    async def time_control(self, match_id: str) -> tuple[int, int]:
+        """The match's per-decision clock and each seat's starting bank, ms (0, 0: untimed)."""
+        m, _ = await self._get(match_id, check=False)
+        if not self._timed(m):
+            return 0, 0
+        return int(m.settings.turn_timeout_s * 1000), int(m.settings.time_bank_s * 1000)
+
+    async def deadline_ms(self, match_id: str, seat: int, opened_ms: int) -> tuple[int, int]:
+        """(the deadline of ``seat``'s decision opened at ``opened_ms``: its clock plus what is
+        left of its bank, 0 when untimed; that bank left, ms)."""
+        m, _ = await self._get(match_id, check=False)
+        if not self._timed(m):
+            return 0, 0
+        bank = await self.clocks.bank_ms(match_id, seat, m.settings)
+        return opened_ms + int(m.settings.turn_timeout_s * 1000) + bank, bank
 
     def _task_for(self, game: Game, settings: es.MatchSettings) -> str | None:
-        """``bot:POLICY``, ``timer`` or None: what the open decision needs."""
+        """``bot:POLICY``, ``auto`` (a person's pass-only decision, answered by the engine
+        service unless its player asks to be asked: :meth:`_schedule`), ``timer`` or None:
+        what the open decision needs."""
         p = game.pending
         if p is None or isinstance(self.scheduler, NullScheduler):
             return None
@@ -537,6 +550,9 @@ class MatchService:
         policy = policy_of_kind(kind)
         if policy is not None:
             return f"bot:{policy}"
+        person = self.window.auto_pass and self._person(settings, p.seat, kinds=AUTO_PASSED)
+        if person and AnswerWindow.pass_only(game.legal_actions(p.seat)):
+            return "auto"
         if settings.turn_timeout_s > 0:
             return "timer"
         return None
@@ -557,11 +573,23 @@ class MatchService:
         its outbox entry (``outbox``) if the write made one."""
         task = self._task_for(m.game, m.settings)
         p = m.game.pending
-        if task is None or p is None:
+        if p is None:
+            return
+        release = await self._open_window(m, p)
+        if task == "auto":
+            task = await self._auto_pass(m, p, release)
+            if task != "timer":  # auto: answered by this process at the window's end; None:
+                # asked, untimed (the lease's re-send reads the setting again)
+                await self._lease(m, p, outbox, max(0.0, release / 1000 - time.time()))
+                return
+        if task is None:
             return
         s = m.settings
-        if task == "timer" and await self._away(m.match_id, p.seat):
-            task = f"away:{AWAY_POLICY}"
+        countdown = s.turn_timeout_s
+        if task == "timer":
+            away, countdown = await self.clocks.opened(m.match_id, p.seat, p.number, int(time.time() * 1000), s)
+            if away:
+                task = f"away:{AWAY_POLICY}"
         try:
             if task.startswith("bot:"):
                 await self.scheduler.bot_move(m.match_id, p.seat, p.number, policy=task[4:], delay_s=s.bot_delay_s)
@@ -569,17 +597,21 @@ class MatchService:
                 await self.scheduler.bot_move(m.match_id, p.seat, p.number, policy=task[5:], delay_s=0.0,
                                               origin="away")  # fmt: skip
             else:
-                await self.scheduler.turn_timer(m.match_id, p.number, countdown_s=s.turn_timeout_s)
+                await self.scheduler.turn_timer(m.match_id, p.number, countdown_s=countdown)
         except Exception:
             # The action is stored; its outbox entry stays, and the sweeper re-sends it.
             log.warning("could not queue %s for %s@%s; the outbox sweeper will", task, m.match_id, p.number,
                         exc_info=True)  # fmt: skip
             return
-        countdown = s.turn_timeout_s
         if task.startswith("bot:"):
             countdown = bot_countdown(s.bot_delay_s)
         elif task.startswith("away:"):
             countdown = 0.0
+        await self._lease(m, p, outbox, countdown)
+
+    async def _lease(self, m: CachedMatch, p: Pending, outbox: bool, countdown: float) -> None:
+        """The open decision's task is sent (due in ``countdown`` seconds): clear its outbox
+        entry (``outbox``) and lease it, so the sweeper sends it again if it is lost."""
         lease_ms = int((time.time() + countdown + self.task_lease_s) * 1000)
         try:
             await self.store.task_sent(outbox_member(m.match_id, p.number), outbox=outbox, lease_until_ms=lease_ms)
@@ -587,13 +619,95 @@ class MatchService:
             # Redis went away after the write: the action is stored and its task sent; the
             # outbox entry stays and the sweeper sends the task once more (tasks are
             # idempotent), rather than failing an action that was applied.
-            log.warning("could not lease %s for %s@%s", task, m.match_id, p.number, exc_info=True)
+            log.warning("could not lease the task of %s@%s", m.match_id, p.number, exc_info=True)
 
-    async def _away(self, match_id: str, seat: int) -> bool:
+    # ------------------------------------------------------------------ answer window
+    def _person(self, settings: es.MatchSettings, seat: int, *, kinds: frozenset[int] = WINDOWED) -> bool:
+        """Whether ``seat`` is answered from outside the platform (seat kind ``HUMAN``, or
+        ``BOT_EXTERNAL`` unless ``kinds`` says otherwise) on a service that answers for seats
+        (not the ``NullScheduler`` of benchmarks, where clients act for every seat)."""
+        kind = settings.seats[seat] if 0 <= seat < len(settings.seats) else es.HUMAN
+        # (the in-memory store of unit tests has no Redis: no windows, like its away counts)
+        return kind in kinds and not isinstance(self.scheduler, NullScheduler) and self.store.redis is not None
+
+    async def _open_window(self, m: CachedMatch, p: Pending) -> int:
+        """Open the window of a person's decision (services/engine/answer_window.py): the
+        epoch ms at which it ends; 0 for any other seat."""
+        if not self._person(m.settings, p.seat):
+            return 0
+        if not self.window.holds:  # no window: nothing to record, the decision ends at once
+            return int(time.time() * 1000)
         try:
-            return await self.is_away(match_id, seat)
-        except STORE_UNAVAILABLE:  # the timer still ends the decision
+            return await self.window.open(self.store.redis, m.match_id, p.number)
+        except Exception:  # the action is already stored: never fail it here (a Redis fault,
+            # a slot on the move); answers are not held this once, an auto-pass still waits
+            log.warning("could not open the answer window of %s@%s", m.match_id, p.number, exc_info=True)
+            return int(time.time() * 1000 + self.window.draw_ms())
+
+    async def _hold(self, match_id: str, seat: int, decision: int) -> None:
+        """Hold a person's answer to ``decision`` until the decision's window ends."""
+        try:
+            m, _ = await self._get(match_id, check=False)
+        except ServiceError:
+            return  # act() refuses it with the same error
+        if self.window.holds and self._person(m.settings, seat):
+            with contextlib.suppress(*STORE_UNAVAILABLE):
+                await answer_window.hold(self.store.redis, match_id, decision)
+
+    async def _asks(self, match_id: str, seat: int) -> bool:
+        """Whether ``seat``'s player turned auto-pass off (when unsure: asked, nothing is
+        answered for a person unseen)."""
+        try:
+            return await answer_window.asks(self.store.redis, match_id, seat)
+        except STORE_UNAVAILABLE:
+            return True
+
+    async def _auto_answered(self, m: CachedMatch, seat: int) -> bool:
+        """Whether the open decision is ``seat``'s and the engine service answers it (a
+        person's pass-only decision, auto-pass on): its view then shows no legal actions."""
+        p = m.game.pending
+        if p is None or p.seat != seat or self._task_for(m.game, m.settings) != "auto":
             return False
+        return not await self._asks(m.match_id, seat)
+
+    async def _auto_pass(self, m: CachedMatch, p: Pending, release: int) -> str | None:
+        """Answer a person's pass-only decision with ``pass`` at the end of its window
+        (``release``, epoch ms) and return ``auto``; when its player asks to be asked, the
+        task the decision needs instead (``timer`` or None)."""
+        if await self._asks(m.match_id, p.seat):
+            return "timer" if m.settings.turn_timeout_s > 0 else None
+        delay = max(0.0, release / 1000 - time.time())
+        asyncio.get_running_loop().call_later(delay, self._spawn_auto, m.match_id, p.seat, p.number)
+        return "auto"
+
+    def _spawn_auto(self, match_id: str, seat: int, decision: int) -> None:
+        task = asyncio.get_running_loop().create_task(self._auto_act(match_id, seat, decision))
+        self._auto_tasks.add(task)
+        task.add_done_callback(self._auto_tasks.discard)
+
+    async def _auto_act(self, match_id: str, seat: int, decision: int) -> None:
+        """The auto-pass of ``decision`` (origin ``auto``), unless it was answered meanwhile
+        or its player turned auto-pass off."""
+        try:
+            if not await self._asks(match_id, seat):
+                await self.act(match_id, seat, decision, answer_window.PASS, origin="auto")
+        except (StaleDecision, OutOfTurn, MatchNotFound):
+            pass
+        except Exception:  # its lease runs out and the sweeper schedules it again
+            log.warning("auto-pass of %s@%s failed", match_id, decision, exc_info=True)
+
+    async def set_seat_options(self, match_id: str, seat: int, *, ask: bool) -> bool:
+        """``seat``'s player turns auto-pass off (``ask``: every decision is asked) or on; an
+        open pass-only decision of the seat is scheduled again under the new setting."""
+        m, _ = await self._get(match_id)
+        self._check_seat(m, seat, spectator=False)
+        await answer_window.set_asks(self.store.redis, match_id, seat, ask)
+        async with self._lock(match_id):
+            m, _ = await self._get(match_id)
+            p = m.game.pending
+            if p is not None and p.seat == seat and self._task_for(m.game, m.settings) == "auto":
+                await self._schedule(m)
+        return ask
 
     async def answer_of(self, match_id: str, decision: int) -> HistoryEntry | None:
         """The history entry that answered ``decision`` (who answered: its ``origin``), if any.
@@ -646,12 +760,13 @@ class MatchService:
     async def watch(
         self, match_id: str, seat: int, from_event_id: str = "", *, with_observation: bool = False
     ) -> AsyncIterator[WatchItem]:
-        """The events ``seat`` may see (spectators: public ones), from the stream entry
-        after ``from_event_id`` on, until the game is over. Entries the seat may not see
-        are skipped, except that the last entry of each write still yields the new
-        decision (with no event).
+        """The events ``seat`` may see (spectators: public ones), from the cursor
+        ``from_event_id`` on, until the game is over: per write, one item per event the
+        seat may see, or one item without an event (the new decision) when it may see
+        none; ids and cursors as in services/engine/stream_view.py, which carry nothing of
+        the events the seat does not see.
 
-        ``with_observation`` (push, not pull): the last entry of the newest write read so
+        ``with_observation`` (push, not pull): the last item of the newest write read so
         far also carries ``seat``'s observation of the stored state (its legal actions
         included when it must act), so the watcher needs no request per event. Older
         writes read in the same batch carry none (the newer view supersedes them)."""
@@ -659,22 +774,24 @@ class MatchService:
         self._check_seat(m, seat, spectator=True)
         if self._notifier is None:
             self._notifier = Notifier(self.store)
-        after = from_event_id
+        # a cursor inside a write (``MS-SEQ.K``): that write again, less the K items sent
+        after, skip = parse_cursor(from_event_id)
         with self._notifier.listen(match_id) as wake:
             while True:
                 wake.clear()
-                entries = await self.store.read_events(match_id, after=after)
-                newest = _newest_write(entries) if with_observation else -1
-                for k, (eid, f) in enumerate(entries):
-                    after = eid
-                    item = _watch_item(eid, f, seat)
-                    if item is not None and k == newest:
-                        item = await self._with_observation(match_id, seat, item)
-                    if item is not None:
+                writes = await self.store.read_writes(match_id, after=after, including=skip > 0)
+                for k, w in enumerate(writes):
+                    items = seat_items(w, seat)
+                    if skip and w.stream_id == after:
+                        items = items[skip:]
+                    skip, after = 0, w.stream_id
+                    for j, item in enumerate(items):
+                        if with_observation and k == len(writes) - 1 and j == len(items) - 1:
+                            item = await self._with_observation(match_id, seat, item)
                         yield item
-                    if b"o" in f:
+                    if w.outcome:
                         return
-                if not entries:
+                if not writes:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(wake.wait(), self.watch_poll_s)
                     if not wake.is_set() and await self.store.version(match_id) is None:
@@ -685,19 +802,14 @@ class MatchService:
         """``item`` with ``seat``'s observation of the stored state (the cache, checked
         against the stored version: one read)."""
         m, _ = await self._get(match_id)
-        return WatchItem(item.event_id, item.event, item.pending, item.outcome, m.game.observation(seat))
+        obs = m.game.observation(seat)
+        if await self._auto_answered(m, seat):
+            obs.ClearField("legal_actions")
+        return WatchItem(item.event_id, item.event, item.pending, item.outcome, obs)
 
     async def close(self) -> None:
         if self._notifier is not None:
             await self._notifier.close()
-
-
-def _newest_write(entries: list[tuple[str, dict[bytes, bytes]]]) -> int:
-    """The index of the last entry of the newest write in ``entries`` (-1: none)."""
-    for k in range(len(entries) - 1, -1, -1):
-        if entries[k][1].get(b"l") == b"1":
-            return k
-    return -1
 
 
 def _text(value: bytes | str) -> str:
@@ -744,32 +856,7 @@ def _legal(game: Game, seat: int) -> es.LegalActions:
     p = game.pending
     out = es.LegalActions(decision=game.decision_number, seat_to_act=p.seat if p else -1)
     if p is not None and seat == p.seat:
-        out.actions.extend(game.legal_actions(seat))
-        out.default_action = game.default_action(seat)
+        out.actions.extend(game.legal_texts(seat))
+        out.legal.extend(action_message(a) for a in game.legal_actions(seat))
+        out.default_action = str(game.default_action(seat))
     return out
-
-
-def seat_item(eid: str, f: dict[bytes, bytes], seat: int) -> WatchItem | None:
-    """One stream entry as ``seat`` sees it: its event only when the event's audience is
-    everyone or includes ``seat`` (never another seat's private event); None when there is
-    nothing for the seat in it."""
-    return _watch_item(eid, f, seat)
-
-
-def _watch_item(eid: str, f: dict[bytes, bytes], seat: int) -> WatchItem | None:
-    last = f.get(b"l") == b"1"
-    pending = game_pb2.Decision.FromString(f[b"p"]) if b"p" in f else None
-    outcome = game_pb2.Outcome.FromString(f[b"o"]) if b"o" in f else None
-    event = None
-    if b"ev" in f:
-        aud = f.get(b"a", b"")
-        audience = {int(x) for x in aud.split(b",")} if aud else set()
-        if not audience or seat in audience:
-            event = game_pb2.Event.FromString(f[b"ev"])
-            if event.format != EVENT_FORMAT:
-                raise ValueError(f"stored event {eid} has event format {event.format}, this engine reads "
-                                 f"{EVENT_FORMAT} (events as typed values): the match was written by an older "
-                                 "engine and cannot be read")
-    if event is None and not last:
-        return None
-    return WatchItem(eid, event, pending, outcome)

@@ -45,6 +45,7 @@ from prometheus_client import Counter
 
 from engine import Game
 from engine.game import Event
+from engine.notation import parse
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
 from services.engine.matches import MATCH_ID_RE
@@ -254,7 +255,7 @@ class ReplayService:
             h = entry.history[step - 1]
             shown = h.action
             if redact and step >= start and view != h.seat:
-                hidden = game.ruleset.hidden_action(game, h.seat, h.action)
+                hidden = game.ruleset.hidden_action(game, h.seat, parse(h.action, game.ruleset.code_aliases))
                 if hidden is not None and view not in hidden[0]:
                     shown = hidden[1]
             del game.events[:]

@@ -16,7 +16,7 @@ key                         type    holds
                                     -1 when over), ``over`` (0/1), ``last`` (the last history
                                     entry), ``created`` (ms since the epoch)
 ``fs:m:{ID}:h``             list    one entry per applied action: ``DECISION\\tSEAT\\tORIGIN\\tACTION``
-``fs:m:{ID}:e``             stream  one entry per engine event (see :data:`ACT_SCRIPT`)
+``fs:m:{ID}:e``             stream  one entry per write, holding its events (see :data:`_XADD_WRITE`)
 ``fs:m:{ID}:n``             pubsub  the new version, published after every write
 ==========================  ======  ==========================================================
 
@@ -39,6 +39,7 @@ import redis.asyncio as aioredis
 from fengsheng.retention import DEFAULT_FINISHED_TTL_S, Retention
 from services.engine.redis_cluster_pipe import ClusterPipelinedConnection
 from services.engine.redis_pipe import PipelinedConnection
+from services.errors import UnsupportedFormat
 from services.redis_client import async_client
 
 _PLAIN_KWARGS = ("password", "username", "ssl", "ssl_ca_certs", "ssl_cert_reqs", "socket_connect_timeout")
@@ -50,32 +51,33 @@ _PLAIN_KWARGS = ("password", "username", "ssl", "ssl_ca_certs", "ssl_cert_reqs",
 #: the same numbers).
 FINISHED_TTL_S = DEFAULT_FINISHED_TTL_S
 
-#: Stream entry fields written by the scripts:
-#: ``v`` version after the write; ``i`` engine event index; ``a`` audience (comma-separated
-#: seats, empty = public); ``ev`` ``Event`` bytes; ``p`` ``Decision`` bytes (the decision
-#: open after the write); ``l`` = ``1`` on the last entry of a write; ``o`` ``Outcome``
-#: bytes (last entry only, when the game is over). A write with no engine event still adds
-#: one entry (no ``i``/``a``/``ev``) so watchers learn the new decision.
-_XADD_EVENTS = """
-local function add_events(stream, v, pending, outcome, n, first)
-  local id = ''
-  if n == 0 then
-    local f = {'v', v, 'p', pending, 'l', '1'}
-    if outcome ~= '' then f[#f + 1] = 'o'; f[#f + 1] = outcome end
-    return redis.call('XADD', stream, '*', unpack(f))
-  end
+#: The format of the event stream's entries, written in each entry's ``f`` field; a reader
+#: refuses any other (:func:`decode_write`). 2: one entry per write (below); 1 (older builds,
+#: refused): one entry per engine event, whose ids' ``SEQ`` counted entries other seats
+#: could not see.
+STREAM_FORMAT = 2
+
+#: One stream entry per write (an action, or the match's creation), whatever its events'
+#: audiences, so the entry's id (``MS-SEQ``) is the same for every viewer and says nothing
+#: about what only other seats saw (docs/security.md, "Event ids"). Fields: ``f`` the
+#: format (:data:`STREAM_FORMAT`); ``v`` version after the write; ``p`` ``Decision`` bytes
+#: (the decision open after the write); ``o`` ``Outcome`` bytes (only when the game is
+#: over); ``n`` the number of engine events, then for each event ``K`` (0-based) ``iK`` its
+#: engine event index, ``aK`` its audience (comma-separated seats, empty = public) and
+#: ``eK`` its ``Event`` bytes. Readers filter the events per viewer (services/engine/matches.py).
+_XADD_WRITE = """
+local function add_write(stream, v, pending, outcome, n, first)
+  local f = {'f', 'STREAM_FORMAT', 'v', v, 'p', pending, 'n', n}
+  if outcome ~= '' then f[#f + 1] = 'o'; f[#f + 1] = outcome end
   for k = 0, n - 1 do
     local b = first + 3 * k
-    local f = {'v', v, 'i', ARGV[b], 'a', ARGV[b + 1], 'ev', ARGV[b + 2], 'p', pending}
-    if k == n - 1 then
-      f[#f + 1] = 'l'; f[#f + 1] = '1'
-      if outcome ~= '' then f[#f + 1] = 'o'; f[#f + 1] = outcome end
-    end
-    id = redis.call('XADD', stream, '*', unpack(f))
+    f[#f + 1] = 'i' .. k; f[#f + 1] = ARGV[b]
+    f[#f + 1] = 'a' .. k; f[#f + 1] = ARGV[b + 1]
+    f[#f + 1] = 'e' .. k; f[#f + 1] = ARGV[b + 2]
   end
-  return id
+  return redis.call('XADD', stream, '*', unpack(f))
 end
-"""
+""".replace("STREAM_FORMAT", str(STREAM_FORMAT))
 
 #: Apply one action. KEYS: state hash, history list, event stream, outbox (or the leases,
 #: for a decision its caller plays itself: :meth:`MatchStore.commit`), leases.
@@ -84,7 +86,7 @@ end
 #: needs no task), 9 outbox score (ms), 10 history entry count h (an action the engine
 #: expands, e.g. ``choose 3 7``, is several entries), then h entries, then the event count
 #: n, then n triples (index, audience, ``Event`` bytes).
-#: Returns ``{1, new_version, last_stream_id}`` on success, ``{0, current_version}`` when
+#: Returns ``{1, new_version, stream_id}`` (the write's one entry) on success, ``{0, current_version}`` when
 #: the version moved on (nothing written), ``{-1, 0}`` when the match does not exist.
 #: Every write sets the match's keys (state, history, events) to expire after the idle
 #: lifetime; the write that ends the game, after the finished one (``IDLE_TTL_S`` and
@@ -107,7 +109,7 @@ end
 #:   first action on; a match's first action during a migration may still meet
 #:   ``TRYAGAIN``, as may a match whose keys the migration has split between the nodes.
 ACT_SCRIPT = (
-    _XADD_EVENTS
+    _XADD_WRITE
     + """
 local cur = redis.call('HGET', KEYS[1], 'version')
 if not cur then return {-1, 0} end
@@ -124,7 +126,7 @@ redis.call('HSET', KEYS[1], 'version', v, 'decision', ARGV[3],
 local hl = 0
 for k = 1, h do hl = redis.call('RPUSH', KEYS[2], ARGV[10 + k]) end
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'snapshot', ARGV[2], 'snap_hist', hl) end
-local id = add_events(KEYS[3], v, ARGV[6], ARGV[7], tonumber(ARGV[11 + h]), 12 + h)
+local id = add_write(KEYS[3], v, ARGV[6], ARGV[7], tonumber(ARGV[11 + h]), 12 + h)
 if ARGV[8] ~= '' then redis.call('ZADD', KEYS[4], ARGV[9], ARGV[8]) end
 local ttl = IDLE_TTL_S
 if ARGV[5] == '1' then ttl = FINISHED_TTL_S end
@@ -137,16 +139,16 @@ return {1, v, id}
 #: Create a match. KEYS as above. ARGV: 1 snapshot, 2 settings, 3 decision, 4 seat,
 #: 5 over, 6 created (ms), 7 pending, 8 outcome or "", 9 outbox member or "", 10 outbox
 #: score, 11 event count n, then n triples.
-#: Returns ``{1, 1, last_stream_id}``, or ``{0, version}`` when the id is taken. The keys
+#: Returns ``{1, 1, stream_id}``, or ``{0, version}`` when the id is taken. The keys
 #: expire after the idle lifetime (the first action renews it).
 CREATE_SCRIPT = (
-    _XADD_EVENTS
+    _XADD_WRITE
     + """
 local cur = redis.call('HGET', KEYS[1], 'version')
 if cur then return {0, tonumber(cur)} end
 redis.call('HSET', KEYS[1], 'version', 1, 'snapshot', ARGV[1], 'snap_hist', 0, 'settings', ARGV[2],
            'decision', ARGV[3], 'seat', ARGV[4], 'over', ARGV[5], 'last', '', 'created', ARGV[6])
-local id = add_events(KEYS[3], 1, ARGV[7], ARGV[8], tonumber(ARGV[11]), 12)
+local id = add_write(KEYS[3], 1, ARGV[7], ARGV[8], tonumber(ARGV[11]), 12)
 if ARGV[9] ~= '' then redis.call('ZADD', KEYS[4], ARGV[10], ARGV[9]) end
 local ttl = IDLE_TTL_S
 if ARGV[5] == '1' then ttl = FINISHED_TTL_S end
@@ -293,6 +295,20 @@ class StoredEvent:
     index: int
     audience: tuple[int, ...]
     data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class StoredWrite:
+    """One write as stored in the event stream: its stream id (``MS-SEQ``, one per write, the
+    same for every viewer), the version after it, the decision open after it (``Decision``
+    bytes), the ``Outcome`` bytes once the game is over (else empty) and its engine events,
+    each with its audience, in order."""
+
+    stream_id: str
+    version: int
+    pending: bytes
+    outcome: bytes
+    events: tuple[StoredEvent, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -605,18 +621,57 @@ class MatchStore:
         raw = await self.redis.lrange(history_key(match_id), 0, upto - 1 if upto >= 0 else -1)
         return [HistoryEntry.decode(x) for x in raw]
 
-    async def read_events(
-        self, match_id: str, *, after: str = "", count: int = 512
-    ) -> list[tuple[str, dict[bytes, bytes]]]:
-        """Stream entries after the id ``after`` ("" = from the start), oldest first."""
-        start = f"({after}" if after else "-"
+    async def read_writes(
+        self, match_id: str, *, after: str = "", count: int = 512, including: bool = False
+    ) -> list[StoredWrite]:
+        """The writes stored after the stream id ``after`` ("" = from the start; ``including``:
+        from ``after`` itself on), oldest first. Raises
+        :class:`~services.errors.UnsupportedFormat` on an entry of another format."""
+        start = (after if including else f"({after}") if after else "-"
         # XRANGE answers a list of [id, fields] (the stubs' type is the one shared with XAUTOCLAIM,
         # where an entry's fields may be nil); our clients do not decode responses (bytes)
         entries = cast(
             "list[tuple[bytes | str, dict[bytes, bytes]]]",
             await self.redis.xrange(events_key(match_id), min=start, max="+", count=count),
         )
-        return [(_s(eid), dict(fields)) for eid, fields in entries]
+        return [decode_write(_s(eid), fields) for eid, fields in entries]
+
+
+def write_fields(version: int, pending: bytes, outcome: bytes, events: Sequence[StoredEvent]) -> dict[bytes, bytes]:
+    """The fields of a write's one stream entry, as the scripts' ``add_write`` builds them
+    (for the in-memory store of the unit tests, services/engine/fake_store.py)."""
+    f: dict[bytes, bytes] = {
+        b"f": str(STREAM_FORMAT).encode(),
+        b"v": str(version).encode(),
+        b"p": pending,
+        b"n": str(len(events)).encode(),
+    }
+    if outcome:
+        f[b"o"] = outcome
+    for k, e in enumerate(events):
+        f[b"i%d" % k] = str(e.index).encode()
+        f[b"a%d" % k] = ",".join(map(str, e.audience)).encode()
+        f[b"e%d" % k] = e.data
+    return f
+
+
+def decode_write(stream_id: str, fields: dict[bytes, bytes]) -> StoredWrite:
+    """One stream entry (see :data:`_XADD_WRITE`) as a :class:`StoredWrite`; an entry of any
+    other format is refused with :class:`~services.errors.UnsupportedFormat`."""
+    fmt = fields.get(b"f")
+    if fmt != str(STREAM_FORMAT).encode():
+        found = "1 (one entry per event)" if fmt is None else repr(_s(fmt))[:20]
+        raise UnsupportedFormat(
+            f"event stream entry {stream_id} is in format {found}; this engine reads format {STREAM_FORMAT} "
+            "(one entry per write) only: the match was stored by an older build and cannot be played or "
+            "watched (docs/protocol.md, Redis layout)"
+        )
+    events = []
+    for k in range(int(fields[b"n"])):
+        aud = fields[b"a%d" % k]
+        audience = tuple(int(x) for x in aud.split(b",")) if aud else ()
+        events.append(StoredEvent(int(fields[b"i%d" % k]), audience, fields[b"e%d" % k]))
+    return StoredWrite(stream_id, int(fields[b"v"]), fields[b"p"], fields.get(b"o", b""), tuple(events))
 
 
 def _s(value: bytes | str) -> str:

@@ -22,8 +22,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine import Game
+from engine import Action, Game
 from engine.bots_v2 import heuristic_v2_bot
+from engine.notation import parse
 from engine.rulesets import get_ruleset
 from fengsheng.v1 import game_pb2
 from services.ranked.audit import DeedRecorder, IntelDeed, MatchFacts, SeatFact, intel_score, team_of
@@ -69,6 +70,11 @@ def _target(action: str) -> int:
     return -1
 
 
+def _v2(obs: game_pb2.Observation, legal: list[str], rng: random.Random) -> str:
+    """Heuristic v2 on these legal actions' text forms (read once with the notation)."""
+    return str(heuristic_v2_bot(obs, [parse(a) for a in legal], rng))
+
+
 def colluding_decision(obs: game_pb2.Observation, partner: game_pb2.Observation, legal: list[str],
                        rng: random.Random) -> str:  # fmt: skip
     """Heuristic v2, except towards its partner (whose own observation ``partner`` it was
@@ -82,7 +88,7 @@ def colluding_decision(obs: game_pb2.Observation, partner: game_pb2.Observation,
     theirs = _IDENTITY.get(partner.seats[mate].identity, "")
     alive = [v.alive for v in obs.seats]
     if not alive[mate] or (mine == theirs and mine in rules.factions):
-        return heuristic_v2_bot(obs, legal, rng)
+        return _v2(obs, legal, rng)
     kind = obs.pending.kind
     if kind == "send":
         sends = [a for a in legal if a.startswith("send")]
@@ -92,7 +98,7 @@ def colluding_decision(obs: game_pb2.Observation, partner: game_pb2.Observation,
             direct = [a for a in kind_ones if "direct" in a]
             return rng.choice(direct or kind_ones)
         safe = [a for a in legal if a not in to_mate or not (_card(a) and cards.is_black[_card(a)])]
-        return heuristic_v2_bot(obs, safe or legal, rng)
+        return _v2(obs, safe or legal, rng)
     if kind in ("arrive", "receive") and partner.has_transit and partner.transit.sender == mate:
         card = partner.transit.card  # the sender saw its own face-down intel
         if card and cards.is_black[card] and "decline" in legal:
@@ -104,7 +110,7 @@ def colluding_decision(obs: game_pb2.Observation, partner: game_pb2.Observation,
         return a.startswith("play") and _target(a) == mate and bool(_card(a)) and cards.function[_card(a)] in _HOSTILE
 
     calm = [a for a in legal if not hostile(a)]
-    return heuristic_v2_bot(obs, calm or legal, rng)
+    return _v2(obs, calm or legal, rng)
 
 
 def play_table(
@@ -122,8 +128,9 @@ def play_table(
         assert p is not None
         legal = game.legal_actions(p.seat)
         obs = game.observation(p.seat)
+        action: Action | str
         if p.seat in partner_of and len(legal) > 1:
-            action = colluding_decision(obs, game.observation(partner_of[p.seat]), legal, rng)
+            action = colluding_decision(obs, game.observation(partner_of[p.seat]), list(game.legal_texts(p.seat)), rng)
         else:
             action = heuristic_v2_bot(obs, legal, rng)
         rec.before(game)

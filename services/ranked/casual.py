@@ -44,6 +44,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from fengsheng.v1 import engine_service_pb2 as es
+from services.engine.clock import TimeControl, time_control
 from services.errors import BadRequest, MatchNotFound
 from services.ranked.deadlines import Deadlines
 from services.ranked.store import (
@@ -180,11 +181,14 @@ def _seat_spec(seats: list[str], players: int) -> list[str]:
 
 
 async def open_table(svc: RankedService, holder: str, name: str, *, bot: BotIdentity | None, ruleset: str,
-                     players: int, seats: list[str]) -> dict[str, Any]:  # fmt: skip
+                     players: int, seats: list[str], clock_ms: int = 0, bank_ms: int = 0
+                     ) -> dict[str, Any]:  # fmt: skip
     """Open a casual table: the caller's ticket, ``matched`` (house bots only) or
-    ``pending`` (a challenge, until every challenged bot and player answers)."""
+    ``pending`` (a challenge, until every challenged bot and player answers). ``clock_ms``,
+    ``bank_ms``: its time control (:func:`services.engine.clock.time_control`; 0: the default
+    of a table of bots only, or of one with a person)."""
     from services.errors import Exhausted
-    from services.ranked.matchmaking import Schedule, queue_settings
+    from services.ranked.matchmaking import queue_settings
 
     if bot is not None:
         await svc.take(bot)
@@ -207,7 +211,6 @@ async def open_table(svc: RankedService, holder: str, name: str, *, bot: BotIden
             raise MatchNotFound(f"no bot {bot_id[:40]!r} (seats: me, heuristic, random, a bot id or a player id)")
         if await asyncio.to_thread(svc.store.bot_load, bot_id) >= limit:
             raise Exhausted(f"bot {bot_id} already plays {limit} matches", kind="too_many_matches", retry_after_s=5.0)
-    timeout = Schedule.from_env().turn_timeout_s
     plan: list[SeatPlan] = []
     for seat, who in enumerate(spec):
         tid = "t_" + secrets.token_hex(8)
@@ -221,23 +224,26 @@ async def open_table(svc: RankedService, holder: str, name: str, *, bot: BotIden
         else:
             raw = await asyncio.to_thread(svc.store.redis.hget, bot_key(who), "name")
             plan.append(SeatPlan(seat, "external", who, (raw or b"").decode(), True, bot_holder(who), tid))
+    clock = time_control(clock_ms, bank_ms, bots_only=all(s.kind != "human" for s in plan))
     match_id = "cs-" + secrets.token_hex(6)
     if challenged:
-        return await _challenge(svc, match_id, holder, name, plan, timeout, ruleset)
-    await _create(svc, match_id, plan, timeout, ruleset)
+        return await _challenge(svc, match_id, holder, name, plan, clock, ruleset)
+    await _create(svc, match_id, plan, clock, ruleset)
     mine = next(s for s in plan if s.holder == holder)
     ticket = await asyncio.to_thread(svc.store.ticket, mine.ticket_id)
     assert ticket is not None
     return ticket
 
 
-async def _create(svc: RankedService, match_id: str, plan: list[SeatPlan], timeout: float, ruleset: str) -> None:
-    """The table in the engine, its record, and every ticket ``matched`` (published)."""
+async def _create(svc: RankedService, match_id: str, plan: list[SeatPlan], clock: TimeControl, ruleset: str) -> None:
+    """The table in the engine (with its time control), its record, and every ticket
+    ``matched`` (published)."""
     kinds = [es.HUMAN if s.kind == "human" else es.BOT_EXTERNAL if s.kind == "external" else HOUSE_KINDS[s.kind]
              for s in plan]  # fmt: skip
-    settings = es.MatchSettings(ruleset=ruleset, players=len(plan), seats=kinds, turn_timeout_s=timeout)
+    settings = es.MatchSettings(ruleset=ruleset, players=len(plan), seats=kinds, turn_timeout_s=clock.clock_s,
+                                time_bank_s=clock.bank_s)  # fmt: skip
     await svc.matches.create_match(settings, match_id)  # a bad ruleset or count: BadRequest
-    await asyncio.to_thread(svc.store.open_casual, match_id, plan, timeout, ruleset)
+    await asyncio.to_thread(svc.store.open_casual, match_id, plan, clock.clock_s, ruleset)
 
 
 # ---- challenges ----------------------------------------------------------------------------
@@ -272,16 +278,18 @@ def _reserve(svc: RankedService, match_id: str, holder: str, plan: list[SeatPlan
                         kind="too_many_invitations", retry_after_s=wait_s)  # fmt: skip
 
 
-def _store_challenge(redis: Any, match_id: str, holder: str, name: str, plan: list[SeatPlan], timeout: float,
+def _store_challenge(redis: Any, match_id: str, holder: str, name: str, plan: list[SeatPlan], clock: TimeControl,
                      ruleset: str, expires_ms: int) -> None:  # fmt: skip
+    timeout = clock.clock_s
     now_ms = int(time.time() * 1000)
     keep_ms = expires_ms - now_ms + CHALLENGE_KEEP_S * 1000  # minutes, not the two days of a table
     kinds = json.dumps([s.kind for s in plan])
     pipe = redis.pipeline(transaction=True)
     invited = [s for s in plan if s.holder and s.holder != holder]
     pipe.hset(challenge_key(match_id), mapping={
-        "plan": json.dumps([s.to_dict() for s in plan]), "timeout": timeout, "ruleset": ruleset,
-        "state": "pending", "waiting": len(invited), "expires": expires_ms, "caller": holder})  # fmt: skip
+        "plan": json.dumps([s.to_dict() for s in plan]), "timeout": timeout, "bank": clock.bank_s,
+        "ruleset": ruleset, "state": "pending", "waiting": len(invited), "expires": expires_ms,
+        "caller": holder})  # fmt: skip
     pipe.pexpire(challenge_key(match_id), keep_ms)
     for s in plan:
         if not s.holder:
@@ -309,13 +317,13 @@ def _forget(redis: Any, match_id: str, caller: str, plan: list[SeatPlan]) -> Non
 
 
 async def _challenge(svc: RankedService, match_id: str, holder: str, name: str, plan: list[SeatPlan],
-                     timeout: float, ruleset: str) -> dict[str, Any]:  # fmt: skip
+                     clock: TimeControl, ruleset: str) -> dict[str, Any]:  # fmt: skip
     """Store the challenge, send each challenged bot and player its invitation, and start
     the timer that expires it; the caller's ``pending`` ticket."""
     wait_s = challenge_timeout_s()
     expires_ms = int(time.time() * 1000 + wait_s * 1000)
     await asyncio.to_thread(_reserve, svc, match_id, holder, plan, expires_ms)
-    await asyncio.to_thread(_store_challenge, svc.store.redis, match_id, holder, name, plan, timeout, ruleset,
+    await asyncio.to_thread(_store_challenge, svc.store.redis, match_id, holder, name, plan, clock, ruleset,
                             expires_ms)  # fmt: skip
     for s in plan:
         if s.holder and s.holder != holder:
@@ -427,7 +435,8 @@ async def _come_about(svc: RankedService, match_id: str) -> None:
                          s.ticket_id)  # fmt: skip
         seated.append(s)
     try:
-        await _create(svc, match_id, seated, float(f["timeout"]), f["ruleset"])
+        clock = TimeControl(int(float(f["timeout"]) * 1000), int(float(f.get("bank", 0)) * 1000))
+        await _create(svc, match_id, seated, clock, f["ruleset"])
     except Exception:
         log.warning("challenge %s: its match could not be created", match_id, exc_info=True)
         await asyncio.to_thread(svc.store.redis.hset, challenge_key(match_id), "state", "expired")
@@ -549,8 +558,6 @@ async def _take_table(svc: RankedService, queue: str, ticket_id: str, ruleset: s
     seats left): the table is created and every ticket ``matched`` (published)."""
     import random
 
-    from services.ranked.matchmaking import Schedule
-
     took = await asyncio.to_thread(svc.store.redis.eval, _TAKE, 1, queue, ticket_id, players, int(now))
     ids = [t.decode() if isinstance(t, bytes) else str(t) for t in took or []]
     if not ids:
@@ -567,7 +574,7 @@ async def _take_table(svc: RankedService, queue: str, ticket_id: str, ruleset: s
     plan.sort(key=lambda s: s.seat)
     match_id = "cs-" + secrets.token_hex(6)
     try:
-        await _create(svc, match_id, plan, Schedule.from_env().turn_timeout_s, ruleset)
+        await _create(svc, match_id, plan, time_control(0, 0, bots_only=True), ruleset)
     except Exception:  # the engine refused: the bots wait again (their tickets back in the queue)
         pipe = svc.store.redis.pipeline(transaction=True)
         for t in tickets:

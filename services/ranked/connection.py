@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -51,6 +52,11 @@ class BotConnection:
         self.watching: dict[str, asyncio.Task[None]] = {}
         #: decisions pushed on this stream -> answers left that do not count against the rate
         self.pushed: dict[tuple[str, int, int], int] = {}
+        #: set once the bot's ticket changes are heard: requests wait for it, so that a change
+        #: they cause (a table ``matched``) reaches the stream once, by :meth:`_follow`
+        self.following = asyncio.Event()
+        #: the stream is closing (replaced or revoked): say so once
+        self.closing = False
 
     @classmethod
     async def open(cls, service: RankedService, token: str, address: str) -> BotConnection:
@@ -68,7 +74,7 @@ class BotConnection:
         bot hangs up. Ends by raising ``Replaced`` or ``Revoked`` when that is why it ends."""
         svc, bot = self.service, self.bot
         active = await svc.active_matches(bot)
-        yield bs.ServerMessage(welcome=bs.Welcome(
+        yield bs.ServerMessage(server_ms=int(time.time() * 1000), welcome=bs.Welcome(
             bot_id=bot.bot_id, name=bot.name, max_concurrent_matches=svc.limits.max_matches,
             actions_per_s=svc.limits.rate, burst=svc.limits.burst, active_matches=active))  # fmt: skip
         loop = asyncio.get_running_loop()
@@ -86,6 +92,7 @@ class BotConnection:
                     msg.WhichOneof("kind") == "error" and msg.error.kind == Replaced.kind and not msg.error.match_id
                 )
                 revoked = msg.WhichOneof("kind") == "error" and msg.error.kind == Revoked.kind
+                msg.server_ms = int(time.time() * 1000)  # the bot's reference for deadline_ms
                 yield msg
         finally:
             tasks = [*helpers, *self.watching.values()]
@@ -115,13 +122,14 @@ class BotConnection:
                 if isinstance(item, Started):
                     out.put_nowait(bs.ServerMessage(match_start=bs.MatchStart(
                         match_id=match_id, seats=seats, players=players, turn_timeout_s=timeout_s,
-                        events=item.events)))  # fmt: skip
+                        events=item.events, clock_ms=item.clock_ms, bank_ms=item.bank_ms)))  # fmt: skip
                 elif isinstance(item, Decision):
                     pushed[(item.match_id, item.seat, item.number)] = FREE_ANSWERS
                     out.put_nowait(bs.ServerMessage(decision=bs.DecisionRequest(
                         match_id=item.match_id, seat=item.seat, decision=item.number,
                         observation=item.observation, legal_actions=item.legal,
-                        default_action=item.default_action, deadline_ms=item.deadline_ms)))  # fmt: skip
+                        default_action=item.default_action, deadline_ms=item.deadline_ms,
+                        bank_ms=item.bank_ms)))  # fmt: skip
                 elif isinstance(item, Defaulted):
                     pushed.pop((item.match_id, item.seat, item.number), None)
                     out.put_nowait(bs.ServerMessage(defaulted=bs.Defaulted(
@@ -137,7 +145,13 @@ class BotConnection:
 
     async def _follow(self) -> None:
         """The bot's tickets as they change; a matched one starts its match's watch."""
-        async for ticket in self.service.follow(self.bot.holder):
+        async for ticket in self.service.follow(self.bot.holder, subscribed=self.following, streams=True):
+            if "live" in ticket:  # a stream of this bot went live: if not this one, it is replaced
+                if ticket["live"] != self.stream_id:
+                    self._close(bot_error(Replaced("a newer stream of this bot took over (same token); "
+                                                   "this one is closed")))  # fmt: skip
+                    return
+                continue
             self.out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
             if ticket["state"] == "matched":
                 self._start(ticket["match_id"])
@@ -148,19 +162,27 @@ class BotConnection:
         while True:
             await asyncio.sleep(LIVE_CHECK_S)
             if not await svc.token_live(self.token):
-                self.out.put_nowait(bot_error(Revoked("this bot token was revoked; the stream is closed")))
-                self.out.put_nowait(None)
+                self._close(bot_error(Revoked("this bot token was revoked; the stream is closed")))
                 return
             if not await svc.is_live(self.bot, self.stream_id):
-                replaced = Replaced("a newer stream of this bot took over (same token); this one is closed")
-                self.out.put_nowait(bot_error(replaced))
-                self.out.put_nowait(None)
+                self._close(bot_error(Replaced("a newer stream of this bot took over (same token); "
+                                               "this one is closed")))  # fmt: skip
                 return
+
+    def _close(self, error: bs.ServerMessage) -> None:
+        """Send ``error`` (why the stream ends), then end it; once, whoever notices first."""
+        if not self.closing:
+            self.closing = True
+            self.out.put_nowait(error)
+            self.out.put_nowait(None)
 
     # ---- what comes in ------------------------------------------------------------------
     async def _receive(self, requests: AsyncIterator[bs.BotMessage]) -> None:
         try:
             async for msg in requests:
+                if not self.following.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.following.wait(), 10.0)
                 await self._handle(msg)
         except Exception:
             log.warning("bot %s: stream reader failed", self.bot.bot_id, exc_info=True)
@@ -183,10 +205,12 @@ class BotConnection:
                 t = msg.table
                 ticket = await svc.open_table("", "", bot=bot, ruleset=t.ruleset, players=t.players,
                                               seats=list(t.seats), queue=t.queue,
-                                              fill_after_s=t.fill_after_s)  # fmt: skip
-                out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
-                if ticket["state"] == "matched":  # a challenge's is "pending" until it comes about
+                                              fill_after_s=t.fill_after_s, clock_ms=t.clock_ms,
+                                              bank_ms=t.bank_ms)  # fmt: skip
+                if ticket["state"] == "matched":  # published: _follow() brings it, once
                     self._start(ticket["match_id"])
+                else:  # a challenge's "pending", the bots-only queue's "queued": not published
+                    out.put_nowait(bs.ServerMessage(ticket=ticket_pb(ticket)))
             elif kind == "answer":
                 a = msg.answer
                 ticket, published = await svc.answer_challenge(a.ticket_id, "", "", a.accept, bot=bot)

@@ -78,7 +78,8 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
         bot = await self._bot(context, request.bot_token)
         ticket = await self.service.open_table(
             request.holder, request.name, bot=bot, ruleset=request.ruleset, players=request.players,
-            seats=list(request.seats), queue=request.queue, fill_after_s=request.fill_after_s)  # fmt: skip
+            seats=list(request.seats), queue=request.queue, fill_after_s=request.fill_after_s,
+            clock_ms=request.clock_ms, bank_ms=request.bank_ms)  # fmt: skip
         return ticket_pb(ticket)
 
     async def AnswerChallenge(self, request: bs.ChallengeAnswer, context: Any) -> bs.Ticket:
@@ -130,7 +131,7 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
         return bs.HistoryResponse(entries=[json.dumps(e) for e in entries])
 
     async def GetBot(self, request: bs.BotProfileRequest, context: Any) -> bs.BotProfile:
-        p = await self.service.bot_profile(request.bot_id, request.limit)
+        p = await self.service.bot_profile(request.bot_id, request.limit, request.ruleset)
 
         def view(r: Any) -> bs.RatingView:
             return bs.RatingView(score=r.score, mu=r.mu, sigma=r.sigma, games=r.games, wins=r.wins,
@@ -139,7 +140,9 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
         return bs.BotProfile(
             bot_id=p["bot_id"], name=p["name"], created_ms=p["created_ms"], all_time=view(p["all_time"]),
             season=view(p["season"]), season_name=p["season_name"], active_matches=p["active_matches"],
-            recent=[json.dumps(e) for e in p["recent"]],
+            recent=[json.dumps(e) for e in p["recent"]], ruleset=p["ruleset"],
+            rulesets=[bs.RulesetRatings(ruleset=r["ruleset"], all_time=view(r["all_time"]), season=view(r["season"]))
+                      for r in p["rulesets"]],
         )  # fmt: skip
 
     async def GetRankedMatch(self, request: bs.RankedMatchRequest, context: Any) -> bs.RankedMatch:

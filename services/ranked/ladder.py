@@ -270,7 +270,7 @@ def plan_update(result: MatchResult, current: dict[RatingKey, Rating], correctio
     for p, k in zip(parts, keys, strict=True):  # keys: the all-time ones
         b, a = current.get(k, fresh), new[k]
         entry = {"match_id": result.match_id, "ruleset": result.ruleset, "season": result.season,
-                 "at": result.finished_at, "seat": p.seat,
+                 "at_ms": int(result.finished_at * 1000), "seat": p.seat,
                  "players": result.players, "identity": p.identity, "won": p.won, "bot": p.bot,
                  "before": b.score, "after": a.score, "mu": a.mu, "sigma": a.sigma}  # fmt: skip
         history.append((p.ladder, p.player_id, entry))
@@ -508,7 +508,7 @@ class RedisLadder:
                 entry.setdefault("ruleset", r)
                 entries.append(entry)
         if len(rulesets) > 1:
-            entries.sort(key=lambda e: -float(e.get("at", 0)))
+            entries.sort(key=lambda e: -int(e.get("at_ms", 0)))
         return entries[:limit]
 
     def seasons(self, ruleset: str = DEFAULT_RULESET) -> list[str]:

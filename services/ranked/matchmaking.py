@@ -106,6 +106,9 @@ class Schedule:
     level_bands: tuple[float, float] = DEFAULT_BANDS
     #: turn timer of ranked matches: a missed deadline gets the default action [FENGSHENG_RANKED_TURN_TIMEOUT_S]
     turn_timeout_s: float = 30.0
+    #: per-decision clock of ranked matches of bots only (docs/bots.md, "Time controls"; with the
+    #: bots' bank, services/engine/clock.py) [FENGSHENG_RANKED_BOT_TURN_TIMEOUT_S]
+    bot_turn_timeout_s: float = 1.0
     #: accounts seen from one client address within this many seconds never share a table;
     #: 0: the address rule off [FENGSHENG_MM_ADDRESS_WINDOW_S, services/config.py]
     address_window_s: float = config.DEFAULT_ADDRESS_WINDOW_S
@@ -126,8 +129,13 @@ class Schedule:
             house_bot=env("FENGSHENG_MM_HOUSE_BOT") or cls.house_bot,
             level_bands=bands_from_env(),
             turn_timeout_s=num("FENGSHENG_RANKED_TURN_TIMEOUT_S", cls.turn_timeout_s),
+            bot_turn_timeout_s=num("FENGSHENG_RANKED_BOT_TURN_TIMEOUT_S", cls.bot_turn_timeout_s),
             address_window_s=config.address_window_s(),
         )
+
+    def clock_s(self, seats: list[SeatPlan]) -> float:
+        """The turn timer of a match of ``seats``: the bot-speed clock when all are bots."""
+        return self.bot_turn_timeout_s if all(s.kind != "human" for s in seats) else self.turn_timeout_s
 
     def window(self, waited_s: float) -> float:
         return min(self.window_base + self.window_growth * max(waited_s, 0.0), self.window_max)
@@ -305,10 +313,10 @@ def _create(
     ``""`` when no match could be created (the tickets are back in the queue)."""
     for _attempt in range(CREATE_ATTEMPTS):
         match_id = new_match_id()
-        if not store.claim(match_id, season, seats, schedule.turn_timeout_s, ruleset):
+        if not store.claim(match_id, season, seats, schedule.clock_s(seats), ruleset):
             return None
         try:
-            create_match(match_id, [s.kind for s in seats], schedule.turn_timeout_s, ruleset)
+            create_match(match_id, [s.kind for s in seats], schedule.clock_s(seats), ruleset)
         except MatchIdTaken:
             log.warning("ranked match id %s already exists in the engine (not ours); trying another", match_id)
             store.release(match_id, tids)

@@ -72,7 +72,10 @@ class Decision:
     observation: game_pb2.Observation
     legal: list[str]
     default_action: str
+    #: the clock plus what is left of the seat's bank (0: untimed), by the server's clock
     deadline_ms: int
+    #: what is left of the seat's bank as the decision opens (ms)
+    bank_ms: int = 0
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,9 @@ class Started:
     """A bot's seat in a match, as it starts watching it: every event the seat has seen so far."""
 
     events: list[game_pb2.Event]
+    #: the match's time control: the per-decision clock (0: untimed) and each seat's bank, ms
+    clock_ms: int = 0
+    bank_ms: int = 0
 
 
 @dataclass(frozen=True)
@@ -199,17 +205,21 @@ class RankedService:
         return account["name"], token, token_id
 
     async def open_table(self, holder: str, name: str, *, bot: BotIdentity | None, ruleset: str, players: int,
-                         seats: list[str], queue: bool = False, fill_after_s: float = 0.0
-                         ) -> dict[str, Any]:  # fmt: skip
+                         seats: list[str], queue: bool = False, fill_after_s: float = 0.0,
+                         clock_ms: int = 0, bank_ms: int = 0) -> dict[str, Any]:  # fmt: skip
         """A casual (never rated) table: :func:`services.ranked.casual.open_table`; ``queue``: a bot
-        waits for other bots first, :func:`services.ranked.casual.join_bots_queue`."""
+        waits for other bots first, :func:`services.ranked.casual.join_bots_queue` (at the
+        bot-speed clock). ``clock_ms``, ``bank_ms``: the table's time control (0: the default)."""
         from services.ranked.casual import join_bots_queue, open_table
 
         if queue:
             if bot is None or seats:
                 raise BadRequest("the bots-only queue takes bots, with no seats named (players, ruleset)")
+            if clock_ms or bank_ms:
+                raise BadRequest("the bots-only queue plays at the bot-speed clock: no clock_ms or bank_ms")
             return await join_bots_queue(self, bot, ruleset=ruleset, players=players, fill_after_s=fill_after_s)
-        return await open_table(self, holder, name, bot=bot, ruleset=ruleset, players=players, seats=seats)
+        return await open_table(self, holder, name, bot=bot, ruleset=ruleset, players=players, seats=seats,
+                                clock_ms=clock_ms, bank_ms=bank_ms)
 
     async def answer_challenge(self, ticket_id: str, holder: str, name: str, accept: bool, *,
                                bot: BotIdentity | None) -> tuple[dict[str, Any], bool]:  # fmt: skip
@@ -242,15 +252,17 @@ class RankedService:
 
     async def open_stream(self, bot: BotIdentity, stream_id: str) -> None:
         """Make ``stream_id`` the bot's one live stream: its older stream, if any, is replaced
-        (it notices within :data:`services.ranked.connection.LIVE_CHECK_S`, is told and closes, and
+        (it is told at once, or at the latest within :data:`services.ranked.connection.LIVE_CHECK_S`, and closes;
         its actions are refused from now on). A Connect takes one unit of the request rate, so
         reconnecting in a loop is limited like any other request."""
         await self.take(bot)
         await self.go_live(bot, stream_id)
 
     async def go_live(self, bot: BotIdentity, stream_id: str) -> None:
-        """Make ``stream_id`` the bot's one live stream (older ones are replaced, and close)."""
+        """Make ``stream_id`` the bot's one live stream: older ones are replaced, told at once
+        (a ``{"live": stream_id}`` notice on the bot's channel) and close."""
         await asyncio.to_thread(self.store.redis.set, bot_live_key(bot.bot_id), stream_id, ex=7 * 24 * 3600)
+        await asyncio.to_thread(self.store.redis.publish, notify_channel(bot.holder), json.dumps({"live": stream_id}))
 
     async def is_live(self, bot: BotIdentity, stream_id: str) -> bool:
         live = await asyncio.to_thread(self.store.redis.get, bot_live_key(bot.bot_id))
@@ -342,9 +354,12 @@ class RankedService:
 
         return await expire_due(self, ticket)  # a challenge past its deadline: expired now
 
-    async def follow(self, holder: str) -> AsyncIterator[dict[str, Any]]:
+    async def follow(self, holder: str, *, subscribed: asyncio.Event | None = None, streams: bool = False
+                     ) -> AsyncIterator[dict[str, Any]]:  # fmt: skip
         """The holder's current ticket (if any) and its open challenge invitations, then
-        every change published for it."""
+        every change published for it. ``subscribed`` is set once changes are heard (a change
+        made after it is never missed); ``streams``: also the notices ``{"live": STREAM_ID}``
+        a bot's new stream publishes (:meth:`go_live`), else they are skipped."""
         import redis.asyncio as aredis
         import redis.exceptions as redis_errors
 
@@ -357,6 +372,8 @@ class RankedService:
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 try:
                     await pubsub.subscribe(notify_channel(holder))
+                    if subscribed is not None:
+                        subscribed.set()
                     current = await asyncio.to_thread(self.store.holder_ticket, holder)
                     if current is not None:
                         yield current
@@ -367,7 +384,9 @@ class RankedService:
                     while True:
                         msg = await pubsub.get_message(timeout=5.0)
                         if msg is not None:
-                            yield json.loads(msg["data"])
+                            data = json.loads(msg["data"])
+                            if streams or "live" not in data:
+                                yield data
                 except (ConnectionError, OSError, redis_errors.ConnectionError, redis_errors.TimeoutError):
                     await asyncio.sleep(0.5)
                 finally:
@@ -437,20 +456,35 @@ class RankedService:
             return True
         return ladder == BOT and bool(player_id) and bool(self.store.redis.exists(bot_key(player_id)))
 
-    async def bot_profile(self, bot_id: str, limit: int) -> dict[str, Any]:
-        """A registered bot's public profile (never its owner or token)."""
+    async def bot_profile(self, bot_id: str, limit: int, ruleset: str = "") -> dict[str, Any]:
+        """A registered bot's public profile (never its owner or token): its ratings on the bot
+        ladder of every ruleset (``rulesets``); ``all_time`` and ``season`` those of ``ruleset``
+        (``""``: the ruleset it played most, ``return`` when none), ``recent`` of that ruleset
+        when one is named, else of every ruleset, newest first."""
+        from engine.rulesets import RULESET_IDS
         from services.ranked.store import bot_key
 
+        try:
+            only = known_ruleset(ruleset) if ruleset else None
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from exc
         raw = await asyncio.to_thread(self.store.redis.hgetall, bot_key(bot_id)) if bot_id else {}
         if not raw:
             raise MatchNotFound(f"no bot {bot_id[:40]!r}")
         season = current_season()
-        all_time, this_season, recent, active = await asyncio.gather(
-            asyncio.to_thread(self.ladder.rating, BOT, bot_id),
-            asyncio.to_thread(self.ladder.rating, BOT, bot_id, season_scope(season)),
-            asyncio.to_thread(self.ladder.history, BOT, bot_id, min(max(limit or 10, 1), 50)),
+
+        def ratings(rs: str) -> dict[str, Any]:
+            return {"ruleset": rs, "all_time": self.ladder.rating(BOT, bot_id, ALL_TIME, rs),
+                    "season": self.ladder.rating(BOT, bot_id, season_scope(season), rs)}  # fmt: skip
+
+        every, recent, active = await asyncio.gather(
+            asyncio.gather(*(asyncio.to_thread(ratings, rs) for rs in RULESET_IDS)),
+            asyncio.to_thread(self.ladder.history, BOT, bot_id, min(max(limit or 10, 1), 50), only),
             asyncio.to_thread(self.store.bot_load, bot_id),
         )
+        chosen = only or max(every, key=lambda r: r["all_time"].games)["ruleset"]
+        mine = next(r for r in every if r["ruleset"] == chosen)
+        all_time, this_season = mine["all_time"], mine["season"]
         return {
             "bot_id": bot_id,
             "name": raw.get(b"name", b"").decode(),
@@ -460,6 +494,8 @@ class RankedService:
             "season_name": season,
             "active_matches": active,
             "recent": recent,
+            "ruleset": chosen,
+            "rulesets": list(every),
         }
 
     async def ranked_match(self, match_id: str) -> tuple[dict[str, Any], bool]:
@@ -506,22 +542,19 @@ class RankedService:
     async def _history(self, match_id: str, seat: int) -> tuple[list[game_pb2.Event], str, game_pb2.Decision | None]:
         """The events ``seat`` may see from the match's start, the last stream id read, and
         the decision open as of that entry."""
-        from services.engine.matches import seat_item
+        from services.engine.stream_view import seat_items
 
         events: list[game_pb2.Event] = []
         after, pending = "", None
         while True:
-            entries = await self.matches.store.read_events(match_id, after=after, count=2048)
-            for eid, fields in entries:
-                after = eid
-                item = seat_item(eid, fields, seat)
-                if item is None:
-                    continue
-                if item.event is not None:
-                    events.append(item.event)
-                if item.pending is not None:
+            writes = await self.matches.store.read_writes(match_id, after=after, count=2048)
+            for w in writes:
+                after = w.stream_id
+                for item in seat_items(w, seat):
+                    if item.event is not None:
+                        events.append(item.event)
                     pending = item.pending
-            if len(entries) < 2048:
+            if len(writes) < 2048:
                 return events, after, pending
 
     async def decisions(self, bot: BotIdentity, match_id: str, seat: int, timeout_s: float
@@ -531,7 +564,8 @@ class RankedService:
         previous one, a :class:`Defaulted` for each pushed decision the platform answered for
         it, then the outcome."""
         events, after, pending = await self._history(match_id, seat)
-        yield Started(events)
+        clock_ms, bank_ms = await self.matches.time_control(match_id)
+        yield Started(events, clock_ms, bank_ms)
         seen: list[game_pb2.Event] = []  # since the last decision pushed
         prompted: set[int] = set()
         open_number = -1  # the seat's decision open last (pushed or not): who answers it?
@@ -544,10 +578,10 @@ class RankedService:
             if legal.decision != p.number or not legal.actions:
                 return None  # answered meanwhile (by the timer, or an away seat's stand-in)
             prompted.add(p.number)
-            deadline = opened_ms + int(timeout_s * 1000) if timeout_s > 0 else 0
+            deadline, bank = await self.matches.deadline_ms(match_id, seat, opened_ms)
             obs.events.extend(seen)
             seen.clear()
-            return Decision(match_id, seat, p.number, obs, list(legal.actions), legal.default_action, deadline)
+            return Decision(match_id, seat, p.number, obs, list(legal.actions), legal.default_action, deadline, bank)
 
         async def answered(number: int) -> Defaulted | None:
             entry = await self.matches.answer_of(match_id, number)

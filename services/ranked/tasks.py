@@ -26,6 +26,7 @@ from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
 from services import config
 from services.bot_levels import SEAT_KINDS
+from services.engine.clock import BOT_BANK_MS, PEOPLE_BANK_MS
 from services.ranked.audit import MatchFacts
 from services.ranked.audit_store import match_facts
 from services.ranked.ladder import MatchResult, Participant, RedisLadder
@@ -54,8 +55,9 @@ def create_match(match_id: str, kinds: list[str], turn_timeout_s: float, ruleset
     """Create a ranked match of ``ruleset`` in the engine (seed 0: the engine deals from its
     CSPRNG; house-bot seats are played by the engine's policies for that ruleset). An id
     the engine already has is someone else's match: :class:`MatchIdTaken`, never "created"."""
+    bank_ms = BOT_BANK_MS if "human" not in kinds else PEOPLE_BANK_MS  # a match of bots only: the bots' bank
     settings = es.MatchSettings(ruleset=ruleset, players=len(kinds), seats=[SEAT_KINDS[k] for k in kinds],
-                                turn_timeout_s=turn_timeout_s)  # fmt: skip
+                                turn_timeout_s=turn_timeout_s, time_bank_s=bank_ms / 1000)  # fmt: skip
     try:
         engine_stub().CreateMatch(es.CreateMatchRequest(settings=settings, match_id=match_id), timeout=RPC_TIMEOUT_S)
     except grpc.RpcError as exc:

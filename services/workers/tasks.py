@@ -30,6 +30,7 @@ from celery.exceptions import MaxRetriesExceededError, Retry
 
 from engine import Game
 from engine.bots import POLICIES
+from engine.notation import parse
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services import config
@@ -163,14 +164,14 @@ def decide(stub: Any, cur: Cursor, obs: Any) -> str:
     """The move of the cursor's seat's bot for its decision, from that seat's own observation
     only (the search bot: from worlds sampled from that view, :func:`search_move`, over the
     blocking ``stub``)."""
-    actions = list(obs.legal_actions)
+    actions = [parse(a) for a in obs.legal_actions]  # the wire's text form, read once here
     rng = random.Random(f"{cur.match_id}:{cur.seat}:{cur.decision}")
     fn = POLICIES.get(cur.policy, POLICIES["random"])
     if needs_search(cur, obs):
         try:
             searched = search_move(stub, fn, cur.match_id, cur.seat, cur.decision, rng)
-            if searched in actions or searched is None:
-                return searched or fn(obs, actions, rng)
+            if searched is None or searched in obs.legal_actions:
+                return searched or str(fn(obs, actions, rng))
             # legal only in the sampled world (a card it resampled): refused by the engine, it
             # would cost a second Act, a delay only searched answers had; v2 answers instead
             log.warning("bots.move search chose %r, not legal here match=%s decision=%s; playing v2",
@@ -179,7 +180,7 @@ def decide(stub: Any, cur: Cursor, obs: Any) -> str:
             raise
         except Exception:  # a search bug must not stall the match: v2 answers instead
             log.exception("bots.move search failed match=%s decision=%s; playing v2", cur.match_id, cur.decision)
-    return fn(obs, actions, rng)
+    return str(fn(obs, actions, rng))
 
 
 def _timed_decide(stub: Any, cur: Cursor, obs: Any) -> tuple[str, float]:
@@ -245,7 +246,7 @@ def search_move(stub: es_grpc.EngineServiceStub, fn: Any, match_id: str, seat: i
         return None
     game = Game.restore(reply.snapshot)
     t0 = time.perf_counter()
-    action: str = fn.decide(game, seat, rng, budget_ms=search_budget_ms(), events=list(obs.events), observation=obs)
+    action = str(fn.decide(game, seat, rng, budget_ms=search_budget_ms(), events=list(obs.events), observation=obs))
     log.info("bots.move search match=%s decision=%s took %.0f ms", match_id, decision,
              1000 * (time.perf_counter() - t0))
     return action

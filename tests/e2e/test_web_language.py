@@ -131,7 +131,7 @@ def test_a_whole_match_in_one_language(context: Any, base_url: str, ruleset_id: 
         )
         read()  # the lobby
         start_table(page)
-        page.click("#autopass")
+        page.check("#autopass")  # on by default: kept on
         clicks += click_until_result(page, rng, deadline_s=240, before_click=before_click, what=ruleset_id)
         page.wait_for_selector("#result table.reveal")
         page.wait_for_timeout(300)

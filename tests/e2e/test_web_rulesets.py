@@ -70,7 +70,7 @@ def test_each_ruleset_from_the_lobby_to_the_replay(
     badge = page.locator("#ruleset-name")
     assert badge.get_attribute("data-ruleset") == ruleset_id and rules.zh in badge.inner_text()
     assert len(page.query_selector_all("#seats .seat")) == players
-    page.click("#autopass")
+    page.check("#autopass")  # on by default: kept on
 
     click_until_result(page, random.Random(ruleset_id), deadline_s=240, what=ruleset_id)
 

@@ -13,7 +13,7 @@ import redis
 from engine import Game
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
-from services.engine.store import events_key, history_key, state_key
+from services.engine.store import decode_write, events_key, history_key, state_key
 
 
 def wait_over(stub: es_grpc.EngineServiceStub, match_id: str, timeout: float = 60.0) -> es.LegalActions:
@@ -43,14 +43,15 @@ def wait_decision(rdb: redis.Redis, match_id: str, at_least: int, timeout: float
 
 
 def stored(rdb: redis.Redis, match_id: str) -> tuple[int, bytes, int, int]:
-    """(version, snapshot, history length, stream length) straight from Redis."""
+    """(version, snapshot, history length, stream length: one entry per write) straight from Redis."""
     version, snapshot = rdb.hmget(state_key(match_id), ["version", "snapshot"])
     return int(version), bytes(snapshot), rdb.llen(history_key(match_id)), rdb.xlen(events_key(match_id))
 
 
 def check_stream_and_history(rdb: redis.Redis, match_id: str) -> int:
     """Every engine event exactly once, in order; every decision answered exactly once."""
-    indices = [int(f[b"i"]) for _, f in rdb.xrange(events_key(match_id)) if b"i" in f]
+    writes = [decode_write(eid.decode(), f) for eid, f in rdb.xrange(events_key(match_id))]
+    indices = [e.index for w in writes for e in w.events]
     assert indices == list(range(len(indices))), "event stream has a gap or a duplicate"
     decisions = [int(x.split(b"\t", 1)[0]) for x in rdb.lrange(history_key(match_id), 0, -1)]
     first = decisions[0] if decisions else 1

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -34,7 +35,7 @@ from fengsheng.bot import BotClient, BotError, run_bot
 from fengsheng.ratelimit import RedisTokenBucket
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import game_pb2
-from services.engine.store import HistoryEntry, events_key, history_key
+from services.engine.store import HistoryEntry, decode_write, events_key, history_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
 
@@ -89,10 +90,8 @@ class Platform:
     def stored_events(self, match_id: str) -> list[tuple[tuple[int, ...], bytes]]:
         """Every event of the match as stored: (audience, Event bytes), in order."""
         out = []
-        for _, fields in self.rdb.xrange(events_key(match_id)):
-            if b"ev" in fields:
-                aud = fields.get(b"a", b"")
-                out.append((tuple(int(x) for x in aud.split(b",")) if aud else (), canonical(fields[b"ev"])))
+        for eid, fields in self.rdb.xrange(events_key(match_id)):
+            out += [(e.audience, canonical(e.data)) for e in decode_write(eid.decode(), fields).events]
         return out
 
     def visible(self, match_id: str, seat: int) -> list[bytes]:
@@ -180,6 +179,12 @@ def test_grpc_decisions_carry_the_seats_events_and_answers_are_never_rate_limite
     for data in pushed:
         assert not stored[data] or seat in stored[data], game_pb2.Event.FromString(data)
     assert not set(pushed) & set(private_to_others)
+
+    # no stream id or cursor reaches a bot (docs/security.md, "Event ids"): no message holds
+    # one, and a deadline is the opening write's millisecond plus the turn timer (public)
+    assert not any(re.search(rb"\d{10,}-\d+", m.SerializeToString()) for m in bot.all)
+    write_ms = {int(eid.split(b"-")[0]) for eid, _ in p.rdb.xrange(events_key(match_id))}
+    assert all(d.deadline_ms - int(start.turn_timeout_s * 1000) in write_ms for d in decisions)
 
     # the whole visible history, on request (as after a reconnect)
     bot.client.events(match_id, seat)

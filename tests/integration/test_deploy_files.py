@@ -283,6 +283,27 @@ def test_dockerfile_is_multistage_non_root_and_copies_real_files() -> None:
         assert f"!{source}" in ignore
 
 
+def test_dockerfile_base_is_a_build_argument_defaulting_to_the_official_python_image(compose: dict[str, Any]) -> None:
+    """Users build on python:3.11-slim; ./dev deploy-check on deploy/local-base.sh's Debian
+    base: the same Dockerfile, only BASE_IMAGE differs. No RUN heredoc: podman 4.3 (Debian 12)
+    cannot build one."""
+    instructions = _dockerfile()
+    args = [rest for k, rest in instructions if k == "ARG"]
+    assert "BASE_IMAGE=python:${PYTHON_VERSION}-slim" in args and "PYTHON_VERSION=3.11" in args
+    stages = [rest for k, rest in instructions if k == "FROM"]
+    assert stages and all(s.startswith("${BASE_IMAGE} AS ") for s in stages)
+    assert not any("<<" in rest for k, rest in instructions if k == "RUN")
+    assert compose["x-fengsheng"]["build"]["args"] == {"BASE_IMAGE": "${FENGSHENG_BASE_IMAGE:-python:3.11-slim}"}
+    script = (DEPLOY / "local-base.sh").read_text()
+    assert "localhost/fengsheng-base:bookworm" in script and "debootstrap --variant=minbase" in script
+    assert os.access(DEPLOY / "local-base.sh", os.X_OK)
+    assert subprocess.run(["bash", "-n", str(DEPLOY / "local-base.sh")]).returncode == 0
+    # the third-party images are variables too, defaulting to the official ones
+    services = compose["services"]
+    assert services["redis"]["image"] == "${FENGSHENG_REDIS_IMAGE:-redis:7-alpine}"
+    assert services["prometheus"]["image"].startswith("${FENGSHENG_PROMETHEUS_IMAGE:-prom/prometheus:v")
+
+
 def test_dockerfile_parses_with_the_official_parser() -> None:
     dockerfile = pytest.importorskip("dockerfile")
     commands = dockerfile.parse_file(str(DEPLOY / "Dockerfile"))
@@ -452,9 +473,15 @@ PUBLIC = {("gateway", 8000), ("engine-", 50052)}
 SECRET_VARS = ("FENGSHENG_SECRET", "FENGSHENG_SERVICE_TOKEN", "FENGSHENG_REDIS_PASSWORD", "FLOWER_BASIC_AUTH")
 
 
+def _defaults(text: str) -> str:
+    """``text`` with each ``${VAR:-default}`` replaced by its default (no deploy/.env)."""
+    return re.sub(r"\$\{[A-Z0-9_]+:-([^}]*)\}", r"\1", text)
+
+
 def _published(spec: str) -> tuple[str, int, int]:
-    """``[HOST_IP:]HOST_PORT:CONTAINER_PORT`` -> (host ip, host port, container port)."""
-    parts = str(spec).split(":")
+    """``[HOST_IP:]HOST_PORT:CONTAINER_PORT`` (``${VAR:-default}`` at their defaults) ->
+    (host ip, host port, container port)."""
+    parts = _defaults(str(spec)).split(":")
     ip = parts[0] if len(parts) == 3 else "0.0.0.0"
     return ip, int(parts[-2]), int(parts[-1].split("/")[0])
 
@@ -471,6 +498,11 @@ def test_compose_publishes_only_the_gateway_and_the_bot_listeners(compose: dict[
             public.add((name, port))
     assert public == {("gateway", 8000), ("engine-1", 50052), ("engine-2", 50052)}
     assert _published(compose["services"]["flower"]["ports"][0])[0] == "127.0.0.1"
+    assert _published(compose["services"]["prometheus"]["ports"][0])[0] == "127.0.0.1"
+    # deploy/.env may move the public ones (./dev deploy-check: 127.0.0.1, free ports), never the
+    # loopback-only ones off the loopback
+    for name in ("flower", "prometheus"):
+        assert all(str(p).startswith("127.0.0.1:") for p in compose["services"][name]["ports"]), name
 
 
 def _command_text(svc: dict[str, Any]) -> str:
@@ -507,11 +539,27 @@ def test_compose_secrets_come_from_the_environment_never_a_command_line(compose:
         assert "basic_auth" not in text and "requirepass" not in text.replace('requirepass \\"$$', ""), name
         for var in SECRET_VARS:  # a secret appears in a command only as a reference the shell expands
             assert text.count(var) == text.count(f"$${var}"), (name, var)
+    _podman_secrets_match_the_environment(compose)
     redis_env = services["redis"]["environment"]
     assert redis_env == {
         "FENGSHENG_REDIS_PASSWORD": "${FENGSHENG_REDIS_PASSWORD:?set FENGSHENG_REDIS_PASSWORD in deploy/.env}"
     }
     assert "REDISCLI_AUTH=" in " ".join(services["redis"]["healthcheck"]["test"])
+
+
+def _podman_secrets_match_the_environment(compose: dict[str, Any]) -> None:
+    """deploy/compose.podman.yml gives each service, as podman secrets of type env, exactly the
+    secret variables its docker-compose.yml environment has (podman-compose would otherwise
+    put their values on podman's command line)."""
+    override = yaml.safe_load((DEPLOY / "compose.podman.yml").read_text())
+    declared = override["secrets"]
+    assert all(v == {"external": True} for v in declared.values())
+    for name, svc in compose["services"].items():
+        want = {var for var in SECRET_VARS if var in svc.get("environment", {})}
+        got = override["services"].get(name, {}).get("secrets", [])
+        assert all(s["type"] == "env" and s["source"] in declared for s in got), name
+        assert {s["target"] for s in got} == want, name
+    assert set(override["services"]) <= set(compose["services"])
 
 
 def _redis_script_requires_auth(script: str, tmp_path: Path, conf_path: str) -> None:
@@ -554,8 +602,11 @@ def _redis_script_requires_auth(script: str, tmp_path: Path, conf_path: str) -> 
 
 
 def test_compose_redis_requires_its_password(compose: dict[str, Any], tmp_path: Path) -> None:
-    script = compose["services"]["redis"]["command"][0].replace("$$", "$")
-    assert script.rstrip().endswith("exec docker-entrypoint.sh redis-server /tmp/redis.conf")
+    redis = compose["services"]["redis"]
+    script = redis["command"][0].replace("$$", "$")
+    # as the image's redis user (uid 999 in the official image and in deploy/local/redis.Containerfile)
+    assert redis["user"] == "999" and "USER 999" in (DEPLOY / "local/redis.Containerfile").read_text()
+    assert script.rstrip().endswith("exec redis-server /tmp/redis.conf")
     _redis_script_requires_auth(script, tmp_path, "/tmp/redis.conf")
 
 
@@ -623,3 +674,36 @@ def test_manifests_keep_secrets_in_the_secret_and_internal_ports_internal(
             values |= set(expr["values"])
         assert any(wanted.items() <= lab.items() and (not values or lab["app.kubernetes.io/name"] in values)
                    for lab in labels), name  # fmt: skip
+
+
+def test_deploy_check_plays_the_base_manifests_as_podman_pods(built: dict[str, list[dict[str, Any]]]) -> None:
+    """deploy/check_k8s.py (``./dev deploy-check``) turns the rendered base into what podman
+    kube play runs: a Pod per replica, each Service a DNS alias of the pods it selects, $(VAR)
+    expanded, the probes run by the check, only the gateway published and on loopback only,
+    the Secret never in a played file."""
+    sys.path.insert(0, str(DEPLOY))
+    import check_k8s
+
+    docs = built["base"]
+    probes: dict[str, list[str]] = {}
+    played = check_k8s.pods(docs, 18000, probes)
+    names = [name for name, _, _ in played]
+    assert names[:3] == ["fengsheng-redis-0", "fengsheng-engine-0", "fengsheng-engine-1"] and len(names) == 10
+    config = next(d for d in docs if d["kind"] == "ConfigMap")["data"]
+    engine_host = config["FENGSHENG_ENGINE_ADDR"].removeprefix("dns:///").rsplit(":", 1)[0]
+    redis_host = config["FENGSHENG_REDIS_URL"].split("//")[1].split(":")[0]
+    aliases = {name: a for name, _, a in played}
+    assert engine_host in aliases["fengsheng-engine-0"] and engine_host in aliases["fengsheng-engine-1"]
+    assert redis_host in aliases["fengsheng-redis-0"] and "fengsheng-gateway" in aliases["fengsheng-gateway-0"]
+    for name, pod_docs, _ in played:
+        assert {d["kind"] for d in pod_docs} <= {"ConfigMap", "Pod", "PersistentVolumeClaim"}, name
+        pod = pod_docs[-1]
+        for c in pod["spec"]["containers"]:
+            assert not any(k.endswith("Probe") for k in c), name
+            assert "$(" not in " ".join(c.get("args", []) + c.get("command", [])), name
+            assert probes[f"{name}-{c['name']}"], name
+            for p in c["ports"]:
+                assert name == "fengsheng-gateway-0" and p == {**p, "hostIP": "127.0.0.1", "hostPort": 18000}
+    assert probes["fengsheng-engine-0-engine"][-2:] == ["grpc", "127.0.0.1:50051"]
+    redis_docs = dict((n, d) for n, d, _ in played)["fengsheng-redis-0"]
+    assert any(d["kind"] == "PersistentVolumeClaim" for d in redis_docs)

@@ -25,6 +25,7 @@ import pytest
 import redis
 from helpers.gateway_procs import wait_until
 from helpers.processes import ServiceProcess, redis_env, spawn, start_engine_server, wait_for_log
+from helpers.soak import soak_count
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_util import stored
@@ -40,7 +41,8 @@ _COMMON = {
     "database": None,
     "suppress_health_check": [HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 }
-settings.register_profile("ci", max_examples=250, derandomize=True, **_COMMON)
+#: ./dev test: 100 examples per property (soak tier, tests/helpers/soak.py); FENGSHENG_SOAK=full: 250
+settings.register_profile("ci", max_examples=soak_count(full=250, ci=100), derandomize=True, **_COMMON)
 settings.register_profile("bench", max_examples=int(os.environ.get("FENGSHENG_FUZZ_EXAMPLES") or 3000), **_COMMON)
 PROFILE = os.environ.get("FENGSHENG_FUZZ_PROFILE", "ci")
 SCALE = {"http": 3.0, "act": 1.0, "ws": 1.0, "ws_connect": 0.3}
@@ -237,6 +239,7 @@ def _check_reply(reply: httpx.Response, what: str) -> None:
         assert body["error"]["status"] == reply.status_code
 
 
+@pytest.mark.soak
 def test_http_fuzz_no_5xx_and_rejections_change_nothing(site: Site) -> None:
     @examples("http")
     @given(
@@ -274,6 +277,7 @@ def test_http_fuzz_no_5xx_and_rejections_change_nothing(site: Site) -> None:
     run()
 
 
+@pytest.mark.soak
 def test_act_fuzz_near_valid_actions(site: Site) -> None:
     """Acts that are almost right: the open decision +-1, legal actions mutated, other seats."""
 
@@ -321,6 +325,7 @@ ws_messages = st.one_of(
 )
 
 
+@pytest.mark.soak
 def test_websocket_message_fuzz(site: Site) -> None:
     """One seat socket; every message sent gets exactly one `result` or `error` answer."""
     ws_url = site.url.replace("http://", "ws://")
@@ -359,6 +364,7 @@ def test_websocket_message_fuzz(site: Site) -> None:
             ws.close()
 
 
+@pytest.mark.soak
 def test_websocket_connect_fuzz(site: Site) -> None:
     ws_url = site.url.replace("http://", "ws://")
 

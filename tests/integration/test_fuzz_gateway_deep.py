@@ -33,6 +33,7 @@ import redis
 from google.protobuf import json_format
 from helpers.gateway_procs import start_gateway, wait_until
 from helpers.processes import ServiceProcess, start_engine_server, start_worker
+from helpers.soak import soak_count
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -49,7 +50,8 @@ _COMMON: dict[str, Any] = {
     "database": None,
     "suppress_health_check": [HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 }
-settings.register_profile("ci", max_examples=250, derandomize=True, **_COMMON)
+#: ./dev test: 100 examples per property (soak tier, tests/helpers/soak.py); FENGSHENG_SOAK=full: 250
+settings.register_profile("ci", max_examples=soak_count(full=250, ci=100), derandomize=True, **_COMMON)
 settings.register_profile("bench", max_examples=int(os.environ.get("FENGSHENG_FUZZ_EXAMPLES") or 3000), **_COMMON)
 PROFILE = os.environ.get("FENGSHENG_FUZZ_PROFILE", "ci")
 SCALE = {"deep": 0.6, "burst": 0.2}
@@ -249,6 +251,7 @@ def fuzz_act(p: Platform, seat: int | str, decision: Any, action: Any, body_seat
         p.applied += 1
 
 
+@pytest.mark.soak
 def test_deep_act_fuzz_with_valid_tokens_and_leak_check(platform: Platform) -> None:
     p = platform
 

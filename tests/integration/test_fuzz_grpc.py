@@ -3,7 +3,8 @@ requests: no ``INTERNAL`` / ``UNKNOWN`` status ever, and no state change for any
 request (the stored version, snapshot, history and event stream are compared before and
 after each call).
 
-Profiles (``FENGSHENG_FUZZ_PROFILE``): ``ci`` (default: a few thousand cases, derandomized,
+Profiles (``FENGSHENG_FUZZ_PROFILE``): ``ci`` (default: derandomized, 100 examples per property
+(250 under ``FENGSHENG_SOAK=full``),
 well under a minute with the gateway fuzz) and ``bench`` (many more, random seeds: run by
 ``python bench/fuzz.py``).
 """
@@ -21,6 +22,7 @@ import grpc
 import pytest
 import redis
 from helpers.processes import ServiceProcess, start_engine_server
+from helpers.soak import soak_count
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_util import stored
@@ -40,7 +42,8 @@ _COMMON = {
     "database": None,
     "suppress_health_check": [HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 }
-settings.register_profile("ci", max_examples=250, derandomize=True, **_COMMON)
+#: ./dev test: 100 examples per property (soak tier, tests/helpers/soak.py); FENGSHENG_SOAK=full: 250
+settings.register_profile("ci", max_examples=soak_count(full=250, ci=100), derandomize=True, **_COMMON)
 settings.register_profile("bench", max_examples=int(os.environ.get("FENGSHENG_FUZZ_EXAMPLES") or 3000), **_COMMON)
 PROFILE = os.environ.get("FENGSHENG_FUZZ_PROFILE", "ci")
 #: cases per test, relative to the profile's max_examples
@@ -200,6 +203,7 @@ def _resolve(world: World, plan: dict[str, object]) -> tuple[str, es.ActRequest]
     )
 
 
+@pytest.mark.soak
 def test_act_fuzz_no_internal_and_rejections_change_nothing(world: World) -> None:
     @examples("act")
     @given(plan=act_plans)
@@ -215,6 +219,7 @@ def test_act_fuzz_no_internal_and_rejections_change_nothing(world: World) -> Non
     run()
 
 
+@pytest.mark.soak
 def test_reads_fuzz(world: World) -> None:
     @examples("reads")
     @given(
@@ -252,6 +257,7 @@ settings_strategy = st.builds(
 )
 
 
+@pytest.mark.soak
 def test_create_fuzz(world: World) -> None:
     @examples("create")
     @given(s=settings_strategy, match_id=st.one_of(st.just(""), texts, st.just("taken")))
@@ -273,6 +279,7 @@ def test_create_fuzz(world: World) -> None:
     run()
 
 
+@pytest.mark.soak
 def test_raw_bytes_fuzz(world: World) -> None:
     """Bytes that may not even parse as the request message."""
     methods = ["CreateMatch", "GetObservation", "ListLegalActions", "Act", "GetReplay"]
@@ -294,6 +301,7 @@ def test_raw_bytes_fuzz(world: World) -> None:
     run()
 
 
+@pytest.mark.soak
 def test_watch_fuzz(world: World) -> None:
     @examples("watch")
     @given(
@@ -326,6 +334,7 @@ def _mirror_of(rdb: redis.Redis, match_id: str, mirror: MatchMirror | None) -> M
     return mirror
 
 
+@pytest.mark.soak
 def test_served_views_hold_nothing_hidden(world: World) -> None:
     """A match with characters played through Act with random legal actions; after each,
     a random seat's and the spectator's GetObservation (with events) and the spectator's

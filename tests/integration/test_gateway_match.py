@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 import redis
+from helpers.event_ids import stored_write_ids, writes_of
 from helpers.gateway_procs import poll_json, start_gateway
 from helpers.processes import ServiceProcess
 from service_util import check_stream_and_history, stored
@@ -313,7 +314,7 @@ def test_a_duplicate_act_is_applied_once(http: httpx.Client, rdb: redis.Redis, s
 
 
 def test_a_human_seat_plays_through_rest_and_websocket(
-    http: httpx.Client, gateway: ServiceProcess, stub: es_grpc.EngineServiceStub
+    http: httpx.Client, gateway: ServiceProcess, stub: es_grpc.EngineServiceStub, rdb: redis.Redis
 ) -> None:
     token = guest(http, "cora")
     created = http.post(
@@ -338,6 +339,7 @@ def test_a_human_seat_plays_through_rest_and_websocket(
     ws_url = f"ws://{gateway.address}/ws/matches/{match_id}?token={seat_token}"
     prompts = results = templated = 0
     outcome: dict[str, Any] | None = None
+    ids: list[str] = []
     with connect(ws_url, open_timeout=10) as ws:
         hello = json.loads(ws.recv(timeout=10))
         assert hello == {"type": "hello", "match_id": match_id, "seat": seat}
@@ -362,6 +364,7 @@ def test_a_human_seat_plays_through_rest_and_websocket(
             elif message["type"] == "event":
                 audience = message["event"]["audience"]
                 assert not audience or seat in audience, message
+                ids.append(message["event_id"])
             elif message["type"] == "error":
                 # a prompt can go stale if a timer fired; nothing else may fail
                 assert message["error"]["status"] == 409, message
@@ -384,12 +387,16 @@ def test_a_human_seat_plays_through_rest_and_websocket(
     replay = replay_reproduces(http, stub, match_id)
     human_moves = [a for a in replay["actions"] if a["seat"] == seat]
     assert len(human_moves) == len(answered)
+    # the socket's ids: every stored write's, each numbered by the seat's own events only
+    # (docs/security.md, "Event ids")
+    assert writes_of(ids) == stored_write_ids(rdb, match_id)
 
 
-def test_a_spectator_sees_public_events_only(http: httpx.Client, gateway: ServiceProcess) -> None:
+def test_a_spectator_sees_public_events_only(http: httpx.Client, gateway: ServiceProcess, rdb: redis.Redis) -> None:
     created = http.post("/api/matches", json={"players": 4, "humans": 0, "bot": "random", "seed": 12}).json()
     match_id = created["match_id"]
     events = pushed = 0
+    ids: list[str] = []
     with connect(f"ws://{gateway.address}/ws/matches/{match_id}/spectate", open_timeout=10) as ws:
         assert json.loads(ws.recv(timeout=10))["seat"] == -1
         observation = json.loads(ws.recv(timeout=10))["observation"]
@@ -406,6 +413,8 @@ def test_a_spectator_sees_public_events_only(http: httpx.Client, gateway: Servic
                 assert message["observation"]["legal_actions"] == []
                 continue
             events += 1
+            ids.append(message["event_id"])
             audience = message["event"]["audience"]
             assert not audience or -1 in audience, message  # public, or explicitly shown to spectators
     assert events > 0 and pushed > 0
+    assert writes_of(ids) == stored_write_ids(rdb, match_id)  # nothing of the seats' own events

@@ -213,7 +213,7 @@ def test_each_ruleset_rates_apart_and_old_ratings_are_returns(store: RankedStore
     ladder = RedisLadder(store.redis, correction=False)
     # written before rulesets existed: a rating and a history entry without a ruleset
     store.redis.hset("rk:{rk}:r:human:all:old", mapping={"mu": 30.0, "sigma": 5.0, "games": 9, "wins": 6})
-    store.redis.lpush("rk:{rk}:h:human:old", json.dumps({"match_id": "m-old", "at": 1.0, "identity": 2}))
+    store.redis.lpush("rk:{rk}:h:human:old", json.dumps({"match_id": "m-old", "at_ms": 1000, "identity": 2}))
     assert rating_key(RatingKey(HUMAN, ALL_TIME, "old")) == "rk:{rk}:r:human:all:old"
     assert history_key(HUMAN, "old") == "rk:{rk}:h:human:old"
     assert (correction_key("return"), seasons_key("return")) == ("rk:{rk}:corr", "rk:{rk}:seasons")

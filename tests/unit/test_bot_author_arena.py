@@ -1,7 +1,7 @@
 """The local arena for bot authors (issue 17, "a local arena for your own bot"): an author's
 own ``decide`` against the built-in bots, offline on the engine, fed what the SDK feeds it
 online (the seat's observation whose events are every event the seat has seen so far,
-built by the SDK's own :func:`fengsheng.bot.client.full_observation`), with win rates per
+built by the SDK's own :func:`fengsheng_bot.client.full_observation`), with win rates per
 identity and 95% Wilson intervals, for every ruleset of the registry."""
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import pytest
 import fengsheng.bot.arena as arena
 from engine import Game
 from engine.rulesets import RULESET_IDS, get_ruleset
-from fengsheng.bot import client
 from fengsheng.bot.examples import heuristic_decide, random_decide
 from fengsheng.cli import main
 from fengsheng.v1 import game_pb2
+from fengsheng_bot import client
 
 
 def smallest(ruleset: str) -> int:
@@ -64,7 +64,7 @@ def test_decide_sees_its_seats_whole_event_history_as_online(ruleset: str, monke
         # exactly every event the seat may see so far: public ones and its own private ones
         assert list(observation.events) == list(game.observation(seat, include_events=True).events)
         assert all(not e.audience or seat in e.audience for e in observation.events)
-        assert legal == game.legal_actions(seat)
+        assert legal == list(game.legal_texts(seat))
         checked["decisions"] += 1
         checked["others"] += sum(1 for e in observation.events if e.seat != seat)
         return heuristic_decide(observation, legal)
@@ -138,7 +138,7 @@ def test_the_arena_commands_of_the_bot_doc_run_as_written(tmp_path: Path) -> Non
     import shlex
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "bots.md").read_text(encoding="utf-8")
-    lines = [ln.split("#", 1)[0].strip() for ln in doc.splitlines() if ln.startswith("fengsheng arena --bot")]
+    lines = [ln.split("#", 1)[0].strip() for ln in doc.splitlines() if ln.startswith("fengsheng arena --bot ")]
     assert len(lines) >= 2
     (tmp_path / "mybot.py").write_text("from fengsheng.bot.examples import heuristic_decide as decide\n")
     exe = Path(sys.executable).with_name("fengsheng")

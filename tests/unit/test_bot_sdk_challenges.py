@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fengsheng.bot.client import _handle, _Session
 from fengsheng.v1 import bot_service_pb2 as bs
+from fengsheng_bot.client import _handle, _Session
 
 
 class Recorder:

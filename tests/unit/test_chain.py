@@ -10,6 +10,7 @@ from typing import Final
 import pytest
 
 from engine import chain
+from engine.action import Action
 from engine.kinds import PromptKind
 from engine.state import Frame, Item, Prompt, Seat, State
 
@@ -51,9 +52,11 @@ class FakeGame:
             self.handlers[st.stack[-1].kind](self, st.stack[-1])
 
     def answer(self, action: str) -> None:
+        """``pass`` / ``declare``, or ``use NAME``: a use of the item NAME (a skill here)."""
         assert self.state.prompt is not None
         self.state.prompt = None
-        self.state.stack[-1].answer = action
+        word, _, name = action.partition(" ")
+        self.state.stack[-1].answer = Action("skill", skill=name) if word == "use" else Action(word)
         self.run()
 
     def asked_seat(self) -> int:
@@ -75,8 +78,8 @@ class Rules:
     def prompt(self, g: FakeGame, fr: Frame) -> str:
         return f"respond to {g.state.chain[-1].kind}" if g.state.chain else "use something"
 
-    def use(self, g: FakeGame, seat: int, action: str) -> Item:
-        return Item(action.split()[1], seat)
+    def use(self, g: FakeGame, seat: int, action: Action) -> Item:
+        return Item(action.skill, seat)
 
     def joined(self, g: FakeGame, item: Item) -> None:
         self.log.append(f"joined {item.kind}")

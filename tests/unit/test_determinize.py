@@ -2,7 +2,10 @@
 seat, the determinized game shows the seat exactly what the real one shows it, keeps every
 card in one zone, plays on to the end, resamples what the seat has not seen, and depends on
 nothing the seat has not seen (two real games the seat cannot tell apart give the same world
-under the same seed)."""
+under the same seed).
+
+The two largest runs are in the soak tier (tests/helpers/soak.py): ./dev test checks the first
+positions of the same seeded stream, bench/suite_soak.py all of them."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from helpers.soak import soak_count
 
 from engine import Game
 from engine.bots import POLICIES
@@ -44,13 +48,20 @@ def _hidden(g: Game, seat: int, *, ordered: bool = True) -> tuple[object, ...]:
             tuple(p.secret_task for p in st.seats), st.transit.card if st.transit else 0)
 
 
+#: positions per ruleset of test_observation_is_kept_for_every_seat
+KEPT_POSITIONS = soak_count(full=500, ci=100)
+#: positions per ruleset of test_a_face_down_intel_keeps_its_printed_mode
+FACE_DOWN_POSITIONS = soak_count(full=600, ci=150)
+
+
+@pytest.mark.soak
 @pytest.mark.parametrize("ruleset", RULESET_IDS)
 def test_observation_is_kept_for_every_seat(ruleset: str) -> None:
     checked = 0
     changed = 0
     seen = 0
     rng = random.Random(3)
-    for g in itertools.islice(positions(ruleset, 2000, seed=11), 500):
+    for g in itertools.islice(positions(ruleset, 2000, seed=11), KEPT_POSITIONS):
         seen += 1
         before = g.snapshot()
         for seat in range(g.players):
@@ -62,7 +73,7 @@ def test_observation_is_kept_for_every_seat(ruleset: str) -> None:
             changed += _hidden(d, seat) != _hidden(g, seat)
             checked += 1
         assert g.snapshot() == before  # the real game is untouched
-    assert seen == 500  # 1,000 positions over the two rulesets, every seat of each
+    assert seen == KEPT_POSITIONS  # the positions were all there, every seat of each
     assert changed > checked // 2  # the hidden part is really resampled
 
 
@@ -72,7 +83,7 @@ def test_determinized_games_play_to_the_end(ruleset: str) -> None:
     for g in positions(ruleset, 40, seed=23):
         seat = g.pending.seat if g.pending else 0
         d = g.determinize(seat, rng)
-        assert sorted(d.legal_actions(seat)) == sorted(g.legal_actions(seat))
+        assert sorted(map(str, d.legal_actions(seat))) == sorted(map(str, g.legal_actions(seat)))
         while (p := d.pending) is not None:
             d.apply(p.seat, rng.choice(d.legal_actions(p.seat)))
         assert d.is_over
@@ -174,6 +185,7 @@ def test_secret_tasks_are_resampled_with_the_identities() -> None:
     assert varied >= 0.8 * hidden, (varied, hidden)  # a copied task would never vary
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("ruleset", ["classic", "spy"])
 def test_a_face_down_intel_keeps_its_printed_mode(ruleset: str) -> None:
     """Classic and 谍战篇 print each card's transmission (密电/直达/文本, the arrows): a face-down
@@ -182,7 +194,7 @@ def test_a_face_down_intel_keeps_its_printed_mode(ruleset: str) -> None:
     modes = get_ruleset(ruleset).cards.mode
     rng = random.Random(19)
     cases = moved = 0
-    for g in itertools.islice(positions(ruleset, 1500, seed=71), 600):
+    for g in itertools.islice(positions(ruleset, 1500, seed=71), FACE_DOWN_POSITIONS):
         t = g.state.transit
         if t is None or t.face_up or modes[t.card] != t.mode:
             continue

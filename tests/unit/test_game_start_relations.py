@@ -17,7 +17,7 @@ def deal(seed: int) -> tuple[Game, dict[int, str]]:
     owners: dict[int, str] = {}
     while g.pending is not None and g.pending.kind == "character":
         seat = g.pending.seat
-        legal = g.legal_actions(seat)
+        legal = list(g.legal_texts(seat))
         pick = next((a for a in legal if any(c in a for c in NAMING)), legal[0])
         for c in NAMING:
             if c in pick:
@@ -35,7 +35,7 @@ def test_game_start_naming_is_forced_public_and_the_identity_look_private() -> N
         st = g.state
         while g.pending is not None and g.pending.kind in ("trigger", "respond"):
             seat = g.pending.seat
-            legal = g.legal_actions(seat)
+            legal = list(g.legal_texts(seat))
             if g.pending.kind == "trigger" and seat in owners:
                 skill = NAMING[owners[seat]]
                 assert legal == [f"skill {skill} to {s}" for s in range(3) if s != seat]

@@ -41,6 +41,7 @@ EXPECTED: dict[str, grpc.StatusCode] = {
     "StaleDecision": C.FAILED_PRECONDITION,
     "OutOfTurn": C.FAILED_PRECONDITION,
     "NotOver": C.FAILED_PRECONDITION,
+    "UnsupportedFormat": C.FAILED_PRECONDITION,
     "Conflict": C.ABORTED,
     "Unauthenticated": C.UNAUTHENTICATED,
     "Forbidden": C.PERMISSION_DENIED,

@@ -19,7 +19,7 @@ def deal_with_perfume(seed: int) -> tuple[Game, int]:
     owner = -1
     while g.pending is not None and g.pending.kind == "character":
         seat = g.pending.seat
-        legal = g.legal_actions(seat)
+        legal = list(g.legal_texts(seat))
         pick = next((a for a in legal if "zhi_ming_xiang_shui" in a), legal[0])
         if "zhi_ming_xiang_shui" in pick:
             owner = seat
@@ -42,7 +42,7 @@ def test_secret_character_drawn_at_game_start() -> None:
             assert g.pending.kind != "main", "致命香水 was not asked at game start"
             g.apply(g.pending.seat, g.legal_actions(g.pending.seat)[0])
         # forced: pass is not offered
-        assert g.legal_actions(owner) == ["skill jue_mi_ren_wu"]
+        assert list(map(str, g.legal_actions(owner))) == ["skill jue_mi_ren_wu"]
         g.apply(owner, "skill jue_mi_ren_wu")
         while g.pending is not None and g.pending.kind == "respond":
             g.apply(g.pending.seat, "pass")

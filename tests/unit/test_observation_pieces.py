@@ -10,7 +10,7 @@ import pytest
 
 from engine import Game
 from engine.marks import placed as characters_placed
-from engine.observation import IDENTITY, MODE
+from engine.observation import IDENTITY, MODE, action_message
 from engine.rulesets import RULESET_IDS
 from engine.text import fill_prompt
 from fengsheng.v1 import game_pb2
@@ -45,7 +45,8 @@ def reference(g: Game, viewer: int, *, include_events: bool = False) -> game_pb2
                     obs.discard[pos] = card
         prompt = st.prompt
         if prompt is not None and prompt.seat == viewer:
-            obs.legal_actions.extend(g.legal_actions(viewer))
+            obs.legal_actions.extend(g.legal_texts(viewer))
+            obs.legal.extend(action_message(a) for a in g.legal_actions(viewer))
     if include_events:
         obs.events.extend(e.to_proto() for e in g.events if e.visible_to(viewer))
     return obs

@@ -38,7 +38,7 @@ def test_an_old_snapshot_restores_and_continues_the_same(game: dict[str, object]
     actions = game["actions"]
     assert isinstance(actions, list) and actions
     for seat, action in actions:
-        assert action in restored.legal_actions(seat)
+        assert action in restored.legal_texts(seat)
         restored.apply(seat, action)
     then = Game.restore(base64.b64decode(str(game["after"])))
     # The game state continues exactly as it did then, all but the count of log lines: skill

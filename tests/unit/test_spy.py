@@ -58,4 +58,4 @@ def test_a_sent_intel_and_a_decrypt_are_seen_by_their_users_only() -> None:
     g.apply(1, "play 59")
     assert g.observation(1).transit.card == 1
     assert g.observation(2).transit.card == 0 and g.observation(-1).transit.card == 0
-    assert sorted(g.legal_actions(1)) == ["choose flip", "choose keep"]
+    assert sorted(map(str, g.legal_actions(1))) == ["choose flip", "choose keep"]

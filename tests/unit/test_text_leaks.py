@@ -246,7 +246,7 @@ def test_every_scenario_keeps_the_invariants_at_every_action() -> None:
                 checker(game, len(game.history))
                 continue
             until = int(action.split()[2]) if len(action.split()) == 3 else None
-            while (p := game.pending) is not None and p.seat != until and "pass" in game.legal_actions(p.seat):
+            while (p := game.pending) is not None and p.seat != until and "pass" in game.legal_texts(p.seat):
                 game.apply(p.seat, "pass")
                 checker(game, len(game.history))
         checked += 1

@@ -81,7 +81,7 @@ def _action_words(ruleset_id: str, games: int) -> set[str]:
     """Every word of every legal action met in ``games`` seeded random games with
     characters (each seat's actions at every decision), as the action buttons show them."""
     return {word for game, seat in _decisions(ruleset_id, games)
-            for action in game.legal_actions(seat) for word in action.split()}
+            for action in game.legal_texts(seat) for word in action.split()}
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)

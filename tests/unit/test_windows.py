@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from engine import windows
+from engine.action import PASS
 from engine.game import Game
 from engine.rulesets import RULESET_IDS, get_ruleset
 from engine.state import Frame, Seat
@@ -84,7 +85,7 @@ def _trigger_prompts(ruleset_id: str, games: int) -> list[tuple[int, int, list[i
             actions = game.legal_actions(pending.seat)
             if pending.kind == "trigger":
                 seen.append((seed, pending.seat, [fr.seat for fr in game.state.stack]))
-                action = "pass" if "pass" in actions else actions[0]
+                action = PASS if PASS in actions else actions[0]
             else:
                 action = rng.choice(actions)
             game.apply(pending.seat, action)

@@ -7,8 +7,10 @@ The package builds :data:`RULESET`, reached through :func:`engine.rulesets.get_r
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from engine.action import PASS, Action
 from engine.ruleset import CardTable, CharacterInfo, Ruleset
 
 from . import deck, marks, ruledata
@@ -26,20 +28,17 @@ def _discarded(g: Game, seat: int, cards: list[int]) -> None:
     """No classic rule reacts to a discard."""
 
 
-def _alias(g: Game, action: str, legal: list[str]) -> list[str] | None:
+def _alias(g: Game, action: Action, legal: list[Action]) -> list[Action] | None:
     """``declare`` from the turn player at an empty chain in a play phase means ``pass``;
     ``play N on #K`` names the card at chain position K (classic notation)."""
     st = g.state
-    if action == "declare" and "pass" in legal and st.timing in ("main1", "main2") and not st.chain:
-        return ["pass"]
-    words = action.split()
-    if len(words) >= 4 and words[0] == "play" and words[2] == "on" and words[3].startswith("#"):
+    if action.kind == "declare" and PASS in legal and st.timing in ("main1", "main2") and not st.chain:
+        return [PASS]
+    if action.kind == "play" and action.chain and action.chain <= len(st.chain):
         # ``on #K`` (a chain position) for a card the seat can see: the same as naming it.
-        pos = words[3][1:]
-        if pos.isdigit() and 1 <= int(pos) <= len(st.chain):
-            named = " ".join([*words[:3], str(st.chain[int(pos) - 1].card), *words[4:]])
-            if named in legal:
-                return [named]
+        named = replace(action, chain=0, on=st.chain[action.chain - 1].card)
+        if named in legal:
+            return [named]
     return None
 
 

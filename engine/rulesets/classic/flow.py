@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine import chain
+from engine.action import ACCEPT
 from engine.state import Frame, Item, Kill, Transit
 from engine.text import ArgValue
 
@@ -159,11 +160,11 @@ def h_send(g: Game, fr: Frame) -> None:
     if not fr.answer:
         g.ask(fr.seat, "send", "send one hand card as intel", send_actions(g, fr.seat))
         return
-    words = fr.answer.split()
+    send = fr.given()
     st.stack.pop()
-    card = int(words[1])
-    mode = words[2]
-    target = int(words[4]) if mode == "direct" else -1
+    card = send.card
+    mode = send.mode
+    target = send.target if mode == "direct" else -1
     st.seats[fr.seat].hand.remove(card)
     marks.add(st, marks.SENT)
     t = Transit(card=card, mode=mode, direction=0 if mode == "direct" else 1, sender=fr.seat, user=fr.seat,
@@ -245,8 +246,8 @@ def h_transit(g: Game, fr: Frame) -> None:
         g.ask(t.holder, "receive", "take the intel?", ["accept"] if forced else ["accept", "decline"])
     else:
         answer = fr.answer
-        fr.answer = ""
-        if answer == "accept":
+        fr.answer = None
+        if answer == ACCEPT:
             st.stack.pop()
             take_intel(g, t.holder, cause="send")
         else:

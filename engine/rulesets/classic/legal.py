@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from engine.action import Action
 from engine.errors import IllegalAction
 from engine.state import Frame, Item, Prompt
 
@@ -63,15 +64,6 @@ def send_actions(g: Game, seat: int) -> list[str]:
     return out
 
 
-def parse_opts(words: list[str]) -> dict[str, str]:
-    opts: dict[str, str] = {}
-    i = 0
-    while i + 1 < len(words):
-        opts[words[i]] = words[i + 1]
-        i += 2
-    return opts
-
-
 class Priority:
     """Classic's part in the priority loop (§6.3; :func:`engine.chain.pass_priority`): the
     holder is asked ``priority`` and answers ``pass`` (``declare`` at a play phase passes
@@ -83,22 +75,20 @@ class Priority:
     def prompt(self, g: Game, fr: Frame) -> str:
         return TIMING_TEXT[timing(fr.text)]
 
-    def use(self, g: Game, seat: int, action: str) -> Item:
+    def use(self, g: Game, seat: int, action: Action) -> Item:
         """The chain item of a legal priority action (§6.2 ①): the card leaves the hand, a
         skill is declared (a flip skill turns its character face up)."""
-        words = action.split()
-        if words[0] == "play":
-            card = int(words[1])
-            opts = parse_opts(words[2:])
-            function = opts.get("as", deck.FUNCTION[card])
-            item = FUNCTIONS[function].make_item(g, seat, card, opts)
-            if "as" in opts:
+        if action.kind == "play":
+            card = action.card
+            function = action.alt or deck.FUNCTION[card]
+            item = FUNCTIONS[function].make_item(g, seat, card, action)
+            if action.alt:
                 item.code = conversion_skill(g, seat, card, function)
                 g.log("skill.uses_id", seat, {"seat": seat, "id": item.code})
             g.state.seats[seat].hand.remove(card)
             return item
-        if words[0] == "skill":
-            return SKILLS[words[1]].declare(g, seat, parse_opts(words[2:]))
+        if action.kind == "skill":
+            return SKILLS[action.skill].declare(g, seat, action)
         raise IllegalAction(f"unknown priority action {action!r}")
 
     def joined(self, g: Game, item: Item) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action
+
 from . import deck
 from .characters import SKILLS
 from .characters.base import skill_privacy
@@ -15,25 +17,21 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
-def hidden_action(g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
+def hidden_action(g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
     st = g.state
-    words = action.split()
-    if not words:
-        return None
     prompt = st.prompt
     kind = prompt.kind if prompt is not None else ""
     if kind == "character":
         return (seat,), "chooses a character"
-    if words[0] == "send" and len(words) >= 3 and words[2] in ("secret", "direct"):
-        return (seat,), " ".join(["send", *words[2:]])
-    if words[0] == "play" and len(words) >= 2 and words[1].isdigit():
-        card = int(words[1])
-        opts = dict(zip(words[2::2], words[3::2], strict=False))
-        function = opts.get("as", deck.FUNCTION[card])
-        if function == "probe" and "to" in opts:
-            return (seat, int(opts["to"])), f"play probe to {opts['to']}"
-        if function == "see_through" and opts.get("on", "").isdigit():
-            on = int(opts["on"])
+    if action.kind == "send" and action.mode in ("secret", "direct"):
+        return (seat,), f"send {action.mode}" + (f" to {action.target}" if action.to else "")
+    if action.kind == "play":
+        card = action.card
+        function = action.alt or deck.FUNCTION[card]
+        if function == "probe" and action.to:
+            return (seat, action.target), f"play probe to {action.target}"
+        if function == "see_through" and action.on:
+            on = action.on
             for it in st.chain:
                 if it.card == on and it.kind == "probe":
                     return (seat, it.user, it.target), f"play {card} on the face-down probe"
@@ -50,5 +48,5 @@ def hidden_action(g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str
         # the discarded card goes face down (§12 D12): only the discarder knows it
         return (seat,), "chooses a card to discard"
     if st.characters:
-        return skill_privacy(g, seat, words)
+        return skill_privacy(g, seat, action)
     return None

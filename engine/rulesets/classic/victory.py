@@ -122,10 +122,10 @@ def show_mission(g: Game, seat: int, reason: str) -> None:
 def h_declare(g: Game, fr: Frame) -> None:
     """A declaration waiting for the declarer's choice of a co-winner (风度,
     ``skill ID to S``): the game ends with it (§6.6: nothing can be inserted)."""
-    words = fr.answer.split()
+    act = fr.given()
     g.state.stack.pop()
-    g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": words[1]})
-    declare(g, fr.seat, fr.text, chosen=int(words[3]))
+    g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": act.skill})
+    declare(g, fr.seat, fr.text, chosen=act.target)
 
 
 def finish(g: Game, winners: list[int], reason: str) -> None:

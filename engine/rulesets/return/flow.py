@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from engine.action import ACCEPT, DECLARE, DECLINE
 from engine.state import Frame, Item, Transit
 from engine.text import ArgValue
 
@@ -97,8 +98,8 @@ def h_turn_start(g: Game, fr: Frame) -> None:
     st = g.state
     s = fr.seat
     if fr.answer:
-        action, fr.answer = fr.answer, ""
-        if action == "pass":
+        action, fr.answer = fr.answer, None
+        if action.kind == "pass":
             st.stack.pop()
             return
         start_chain(g, use_skill(g, s, action), "turn_start")
@@ -116,8 +117,8 @@ def h_main(g: Game, fr: Frame) -> None:
         st.stack.pop()
         return
     if fr.answer:
-        action, fr.answer = fr.answer, ""
-        if action == "declare":
+        action, fr.answer = fr.answer, None
+        if action == DECLARE:
             st.stack.pop()
             g.push(Frame("send", seat=fr.seat))
             g.log("declare.declares_intel_send", fr.seat, {"seat": fr.seat})
@@ -152,19 +153,20 @@ def h_send(g: Game, fr: Frame) -> None:
             return
         g.ask(s, "send", "send an intel: card, mode and route")
         return
-    words = fr.answer.split()
-    fr.answer = ""
+    send = fr.answer
+    assert send is not None
+    fr.answer = None
     fr.stage = 1
-    if words[1] == "pile":
+    if send.pile:
         card = g.take_pile_top()
         g.log("pile_send.sends_pile_top", s, {"seat": s}, audience=(s,), cards=(card,),
               public="pile_send.sends_pile_top")
     else:
-        card = int(words[1])
+        card = send.card
         st.seats[s].hand.remove(card)
-    mode = words[2]
-    target = int(words[words.index("to") + 1]) if "to" in words else -1
-    direction = 0 if mode == "direct" else (-1 if words[-1] == "left" else 1)
+    mode = send.mode
+    target = send.target
+    direction = 0 if mode == "direct" else (-1 if send.arrow == "left" else 1)
     t = Transit(card=card, mode=mode, direction=direction, sender=s, user=s, holder=s, target=target,
                 face_up=mode == "text", known_by=[s])
     st.transit = t
@@ -201,8 +203,8 @@ def h_transit(g: Game, fr: Frame) -> None:
             pass_on(g, h)
         return
     if fr.answer:
-        action, fr.answer = fr.answer, ""
-        if action == "accept":
+        action, fr.answer = fr.answer, None
+        if action == ACCEPT:
             if h == t.sender and not t.sender_done:
                 t.sender_done = True
                 others = [(h + i) % st.players for i in range(1, st.players)]
@@ -213,7 +215,7 @@ def h_transit(g: Game, fr: Frame) -> None:
             # 情报接收时 as a trigger (以爱宣名: whoever chooses to receive carries out the
             # sender's declaration, even if the receipt later fails); before the poll.
             open_window(g, "receive_chosen", h, card=t.card)
-        elif action == "decline":
+        elif action == DECLINE:
             g.log("decline.declines_intel", h, {"seat": h})
             pass_on(g, h)
         else:
@@ -227,7 +229,7 @@ def h_transit(g: Game, fr: Frame) -> None:
             st.stack.extend(opened)
         return
     if h == t.sender and t.sender_done:
-        fr.answer = "accept"
+        fr.answer = ACCEPT
         return
     g.ask(h, "arrive", "the intel reached you: accept or decline")
 
@@ -240,10 +242,10 @@ def h_returned(g: Game, fr: Frame) -> None:
         st.stack.pop()
         return
     if fr.answer:
-        action, fr.answer = fr.answer, ""
+        action, fr.answer = fr.answer, None
         seat = fr.order[fr.index]
         fr.index += 1
-        if action != "pass":
+        if action.kind != "pass":
             start_chain(g, use_action(g, seat, action), "returned")
         return
     while fr.index < len(fr.order) and not st.seats[fr.order[fr.index]].alive:
@@ -259,8 +261,8 @@ def h_discard(g: Game, fr: Frame) -> None:
     st = g.state
     hand = st.seats[fr.seat].hand
     if fr.answer:
-        card = int(fr.answer.split()[1])
-        fr.answer = ""
+        card = fr.given().pick
+        fr.answer = None
         g.discard_from_hand(fr.seat, [card])
         return
     if len(hand) <= HAND_LIMIT:
@@ -303,8 +305,8 @@ def h_after(g: Game, fr: Frame) -> None:
                 return
     if fr.stage == 3:
         fr.stage = 4
-        card = int(fr.answer.split()[1])
-        fr.answer = ""
+        card = fr.given().pick
+        fr.answer = None
         g.discard_from_hand(fr.seat, [card])
         return
     if fr.stage == 4:

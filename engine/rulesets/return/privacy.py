@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action
+
 from . import deck
 
 if TYPE_CHECKING:
@@ -29,7 +31,7 @@ def card_is_public(g: Game, card: int) -> bool:
     return any(item.card == card and item.kind not in ("probe", "secret_order") for item in st.chain)
 
 
-def hidden_card_choice(g: Game, seat: int, picks: list[str]) -> tuple[int, ...] | None:
+def hidden_card_choice(g: Game, seat: int, picks: tuple[int, ...]) -> tuple[int, ...] | None:
     """A ``choose`` answer naming a card that lies hidden right now (in a hand, the pile,
     face down in transit, on the chain as a face-down card) is shown to the chooser and the
     card's holder only; what happens to the card next is logged on its own (a discard shows
@@ -37,10 +39,7 @@ def hidden_card_choice(g: Game, seat: int, picks: list[str]) -> tuple[int, ...] 
     st = g.state
     audience = {seat}
     hidden = False
-    for word in picks:
-        if not word.isdigit():
-            continue
-        card = int(word)
+    for card in picks:
         if card < 1 or card > deck.N_CARDS or card_is_public(g, card):
             continue
         hidden = True
@@ -52,60 +51,50 @@ def hidden_card_choice(g: Game, seat: int, picks: list[str]) -> tuple[int, ...] 
     return tuple(sorted(audience)) if hidden else None
 
 
-def hidden_action(g: Game, seat: int, canon: str) -> tuple[tuple[int, ...], str] | None:
+def hidden_action(g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
     """For an action that shows a hidden card: (who sees it, what the others see)."""
-    words = canon.split()
+    kind = action.kind
     prompt = g.state.prompt
     if prompt is not None and prompt.kind == "character":
         # Choices stay secret until all characters are placed at once (p.4 游戏准备 ③).
         return (seat,), "choose a character"
-    if words[0] == "choose" and prompt is not None and PRIVATE_PROMPTS and prompt.text.startswith(
+    if kind == "choose" and prompt is not None and PRIVATE_PROMPTS and prompt.text.startswith(
             tuple(PRIVATE_PROMPTS)):
         return (seat,), "choose ?"
-    if words[0] == "choose" and prompt is not None and prompt.kind in ("choose", "discard"):
-        hidden = hidden_card_choice(g, seat, words[1:])
+    if kind == "choose" and prompt is not None and prompt.kind in ("choose", "discard"):
+        hidden = hidden_card_choice(g, seat, action.picks)
         if hidden is not None:
             return hidden, "choose ?"
-    if words[0] == "play":
-        card = int(words[1])
+    if kind == "play":
+        card = action.card
         fn = deck.FUNCTION[card]
-        if fn in ("probe", "secret_order") and "as" not in words:  # ``as``: used face up as another function
+        if fn in ("probe", "secret_order") and not action.alt:  # ``as``: used face up as another function
             st = g.state
-            target = int(words[words.index("to") + 1]) if "to" in words else st.turn
+            target = action.target if action.to else st.turn
             audience = (seat,) if target == seat else (seat, target)
             return audience, f"play {deck.CARDS[card - 1].function_zh} (face down) to {target}"
         return None
-    if words[0] == "skill":
-        return hidden_skill_cards(g, seat, words)
-    if words[0] == "send" and words[1] != "pile":
-        card = int(words[1])
-        if words[2] != "text":  # the mode sent, not the card's (单枪匹马 sends any card face down)
-            return (seat,), " ".join(["send", "?", *words[2:]])
+    if kind == "skill":
+        return hidden_skill_cards(g, seat, action)
+    if kind == "send" and not action.pile:
+        if action.mode != "text":  # the mode sent, not the card's (单枪匹马 sends any card face down)
+            return (seat,), action.text(card=lambda _: "?")
         return None
     return None
 
 
-def hidden_skill_cards(g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+def hidden_skill_cards(g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
     """A skill naming hidden cards (``cards A,B`` / ``on F``) that stay hidden until the
     skill resolves (凋零's 2 hand cards, 暗杀's fake from the hand, 黄雀在后's hand card …):
     the user and the cards' holders see the line; everyone else sees ``?`` for those
     cards, as they would see nothing of them at the table until the effect shows them
     (a discard, a receipt). Seats (``to S``) and words (``choose X``) are never cards."""
     audience = {seat}
-    out: list[str] = []
-    hidden = False
-    for i, word in enumerate(words):
-        if i and words[i - 1] in ("cards", "on"):
-            shown: list[str] = []
-            for part in word.split(","):
-                card = int(part) if part.isdigit() else 0
-                if 1 <= card <= deck.N_CARDS and not card_is_public(g, card):
-                    hidden = True
-                    audience.update(j for j, p in enumerate(g.state.seats) if card in p.hand)
-                    shown.append("?")
-                else:
-                    shown.append(part)
-            out.append(",".join(shown))
-        else:
-            out.append(word)
-    return (tuple(sorted(audience)), " ".join(out)) if hidden else None
+    hidden: set[int] = set()
+    for card in (*action.cards, *((action.on,) if action.on else ())):
+        if 1 <= card <= deck.N_CARDS and not card_is_public(g, card):
+            hidden.add(card)
+            audience.update(j for j, p in enumerate(g.state.seats) if card in p.hand)
+    if not hidden:
+        return None
+    return tuple(sorted(audience)), action.text(card=lambda c: "?" if c in hidden else str(c))

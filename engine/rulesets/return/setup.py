@@ -161,12 +161,12 @@ def h_characters(g: Game, fr: Frame) -> None:
     skills trigger (p.4 游戏准备 ③)."""
     st = g.state
     if fr.answer:
-        words = fr.answer.split()
-        fr.answer = ""
+        choice = fr.answer
+        fr.answer = None
         seat = st.seats[fr.order[fr.index]]
-        seat.character = words[1]
-        seat.exposed = len(words) < 3 or words[2] == "exposed"
-        st.character_pool.extend(c for c in seat.options if c != words[1])
+        seat.character = choice.option
+        seat.exposed = choice.face != "hidden"
+        st.character_pool.extend(c for c in seat.options if c != choice.option)
         seat.options = []
         fr.index += 1
     if fr.index < len(fr.order):

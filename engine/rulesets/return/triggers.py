@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Final
 
 from engine import chain, windows
+from engine.action import Action
 from engine.state import Frame, Item
 
 from . import deck, marks
@@ -78,7 +79,7 @@ def open_window(
         return
     st.window += 1
     g.push(Frame("trigger", seat=subject, stage=st.window, index=0, card=card, order=asked,
-                 cards=list(cards), text=name, answer=""))
+                 cards=list(cards), text=name))
     if index >= 0:
         st.stack[-1].cards = [index, *st.stack[-1].cards]
 
@@ -115,9 +116,9 @@ def h_trigger(g: Game, fr: Frame) -> None:
         st.stack.pop()
         return
     if fr.answer:
-        action, fr.answer = fr.answer, ""
+        action, fr.answer = fr.answer, None
         seat = fr.order[fr.index]
-        if action == "pass":
+        if action.kind == "pass":
             fr.index += 1
             return
         item = make_skill_item(g, seat, action)
@@ -150,40 +151,32 @@ def run_skill_item(g: Game, item: Item) -> None:
         start_chain(g, item, "trigger")
 
 
-def make_skill_item(g: Game, seat: int, action: str) -> Item:
-    """Parse ``skill ID [to S…] [cards N,…] [on M] [choose X]`` into a chain item."""
-    words = action.split()
-    item = Item(words[1], seat)
-    i = 2
-    while i + 1 < len(words):
-        key, val = words[i], words[i + 1]
-        if key == "to":
-            seats = [int(x) for x in val.split(",")]
-            item.target = seats[0]
-            item.targets = seats[1:]
-        elif key == "cards":
-            item.cards = [int(x) for x in val.split(",")]
-        elif key == "on":
-            item.on = int(val)
-        elif key in ("code", "as", "choose"):
-            item.code = val
-        i += 2
+def make_skill_item(g: Game, seat: int, action: Action) -> Item:
+    """The chain item of ``skill ID [to S…] [cards N,…] [on M] [choose X]``."""
+    item = Item(action.skill, seat)
+    if action.to:
+        item.target = action.to[0]
+        item.targets = list(action.to[1:])
+    item.cards = list(action.cards)
+    item.on = action.on
+    if action.options:
+        item.code = ",".join(action.options)
     return item
 
 
 # ---------------------------------------------------------------------- the response chain
-def use_action(g: Game, seat: int, action: str) -> Item:
+def use_action(g: Game, seat: int, action: Action) -> Item:
     """The chain item of a ``play …`` or ``skill …`` action, its cost paid."""
     st = g.state
     if st.characters and seat == st.turn and not marks.has(st, marks.Acted(seat)):
         # The turn player's first card or skill use this turn (声东击西: "出牌前" only).
         marks.add(st, marks.Acted(seat))
-    if action.startswith("skill "):
+    if action.kind == "skill":
         return use_skill(g, seat, action)
     return use_card(g, seat, action)
 
 
-def use_skill(g: Game, seat: int, action: str) -> Item:
+def use_skill(g: Game, seat: int, action: Action) -> Item:
     item = make_skill_item(g, seat, action)
     mark_used(g, seat, item.kind)
     g.log("skill.uses_id", seat, {"seat": seat, "id": item.kind})
@@ -191,11 +184,10 @@ def use_skill(g: Game, seat: int, action: str) -> Item:
     return item
 
 
-def use_card(g: Game, seat: int, action: str) -> Item:
+def use_card(g: Game, seat: int, action: Action) -> Item:
     """Take the card of a ``play`` action out of the hand (or, for 就计, the intel area)
     and make its chain item."""
-    words = action.split()
-    card = int(words[1])
+    card = action.card
     st = g.state
     p = st.seats[seat]
     from_intel = card not in p.hand
@@ -204,21 +196,14 @@ def use_card(g: Game, seat: int, action: str) -> Item:
     else:
         p.hand.remove(card)
     item = Item(deck.FUNCTION[card], seat, card)
-    i = 2
-    while i < len(words):
-        key, val = words[i], words[i + 1]
-        if key == "to":
-            seats = [int(x) for x in val.split(",")]
-            item.target = seats[0]
-            item.targets = seats[1:]
-        elif key == "on":
-            item.on = int(val)
-        elif key == "code":
-            item.code = val
-        elif key == "as":
-            item.alt = val
-            item.kind = val
-        i += 2
+    if action.to:
+        item.target = action.to[0]
+        item.targets = list(action.to[1:])
+    item.on = action.on
+    item.code = action.code
+    if action.alt:
+        item.alt = action.alt
+        item.kind = action.alt
     effect_of(item.kind).on_use(g, item)  # type: ignore[attr-defined]
     if st.characters:
         note_card_skills(g, item, from_intel)
@@ -285,7 +270,7 @@ class ResponsePoll:
     def prompt(self, g: Game, fr: Frame) -> str:
         return f"respond to {describe(g.state.chain[-1])} or pass"
 
-    def use(self, g: Game, seat: int, action: str) -> Item:
+    def use(self, g: Game, seat: int, action: Action) -> Item:
         return use_action(g, seat, action)
 
     def joined(self, g: Game, item: Item) -> None:

@@ -9,8 +9,10 @@ The package builds :data:`RULESET`, reached through :func:`engine.rulesets.get_r
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from engine.action import Action
 from engine.ruleset import CardTable, CharacterInfo, Ruleset
 
 from . import deck, marks, ruledata
@@ -28,15 +30,13 @@ def _discarded(g: Game, seat: int, cards: list[int]) -> None:
     """No 谍战篇 base rule reacts to a discard."""
 
 
-def _alias(g: Game, action: str, legal: list[str]) -> list[str] | None:
+def _alias(g: Game, action: Action, legal: list[Action]) -> list[Action] | None:
     """``send N left`` / ``send N right`` naming the card's own arrow means ``send N``."""
-    words = action.split()
-    if len(words) >= 3 and words[0] == "send" and words[1].isdigit() and words[2] in ("left", "right"):
-        card = int(words[1])
-        if 1 <= card <= deck.N_CARDS and deck.DIRECTION[card] == words[2]:
-            shorter = " ".join(words[:2] + words[3:])
-            if shorter in legal:
-                return [shorter]
+    if (action.kind == "send" and action.arrow and not action.to and 1 <= action.card <= deck.N_CARDS
+            and deck.DIRECTION[action.card] == action.arrow):
+        shorter = replace(action, arrow="")
+        if shorter in legal:
+            return [shorter]
     return None
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose_option
 from engine.state import Frame
 
 from . import deck, ruledata, skills
@@ -19,10 +20,6 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 THREATEN_NAMES = ("clarify", "intercept", "swap", "mislead")
-
-
-def opts_of(words: list[str]) -> dict[str, str]:
-    return dict(zip(words[0::2], words[1::2], strict=False))
 
 
 def use_from_hand(g: Game, seat: int, card: int, function: str) -> None:
@@ -36,23 +33,21 @@ def use_from_hand(g: Game, seat: int, card: int, function: str) -> None:
     skills.note_card_use(g, seat, card, function)
 
 
-def apply_main(g: Game, seat: int, action: str) -> None:
+def apply_main(g: Game, seat: int, action: Action) -> None:
     """A play-phase action of the turn player (``play …`` or ``skill …``)."""
-    words = action.split()
-    if words[0] == "skill":
-        skills.use(g, seat, words[1], opts_of(words[2:]))
+    if action.kind == "skill":
+        skills.use(g, seat, action)
         return
-    card = int(words[1])
-    opts = opts_of(words[2:])
+    card = action.card
     function = deck.FUNCTION[card]
     settle(g)  # the node after the card (§5.3): below the card's triggers and frames
     use_from_hand(g, seat, card, function)
     if function == "clarify":
         g.log("play.uses_zh", seat, {"seat": seat, "zh": '澄清'}, cards=(card,))
     if function == "clarify":
-        clarify(g, seat, int(opts["on"]))
+        clarify(g, seat, action.on)
         return
-    target = int(opts["to"])
+    target = action.target
     run_targeted(g, seat, card, function, target)
 
 
@@ -158,7 +153,7 @@ def h_card(g: Game, fr: Frame) -> None:
     st = g.state
     if fr.text == "probe":
         if fr.answer:
-            g.discard_from_hand(fr.index, [int(fr.answer.split()[1])])
+            g.discard_from_hand(fr.index, [fr.given().pick])
             st.stack.pop()
             return
         g.ask(fr.index, "choose", "试探: choose a hand card to discard",
@@ -173,7 +168,7 @@ def h_card(g: Game, fr: Frame) -> None:
     if fr.text == "decrypt":
         t = st.transit
         if fr.answer:
-            if fr.answer == "choose flip" and t is not None:
+            if fr.answer == choose_option("flip") and t is not None:
                 t.face_up = True
                 g.log("flip_intel.turns_intel_card_face_up", fr.seat, {"seat": fr.seat, "card": t.card},
                       cards=(t.card,))
@@ -197,8 +192,8 @@ def threaten(g: Game, fr: Frame) -> None:
             fr.text = "threaten"
             fr.stage = 1
             fr.cards = []
-            fr.order = [THREATEN_NAMES.index(fr.answer.split()[1])]
-            fr.answer = ""
+            fr.order = [THREATEN_NAMES.index(fr.given().option)]
+            fr.answer = None
         else:
             g.ask(user, "choose", "威逼: name a card", [f"choose {n}" for n in THREATEN_NAMES])
             return
@@ -209,7 +204,7 @@ def threaten(g: Game, fr: Frame) -> None:
     hand = st.seats[target].hand
     matching = sorted(c for c in hand if deck.FUNCTION[c] == name)
     if fr.answer:
-        give(g, target, user, [int(fr.answer.split()[1])])
+        give(g, target, user, [fr.given().pick])
         st.stack.pop()
         return
     if matching:
@@ -235,11 +230,10 @@ def give(g: Game, giver: int, taker: int, given: list[int]) -> None:
 
 
 # ---------------------------------------------------------------------- transmission, contest
-def apply_arrive(g: Game, seat: int, action: str) -> None:
+def apply_arrive(g: Game, seat: int, action: Action) -> None:
     """破译 (§8): the user looks at the intel; black: may turn it face up and draw 1."""
     st = g.state
-    words = action.split()
-    card = int(words[1])
+    card = action.card
     use_from_hand(g, seat, card, "decrypt")
     t = st.transit
     assert t is not None
@@ -260,16 +254,14 @@ def mislead_targets(g: Game) -> list[int]:
     return sorted({g.next_living(t.holder, -1), g.next_living(t.holder, 1)} - {t.holder})
 
 
-def apply_contest(g: Game, seat: int, action: str) -> None:
+def apply_contest(g: Game, seat: int, action: Action) -> None:
     """A contest action (§4.4): 截获, 误导, 调包, or a contest skill."""
     st = g.state
-    words = action.split()
-    if words[0] == "skill":
-        skills.use(g, seat, words[1], opts_of(words[2:]))
+    if action.kind == "skill":
+        skills.use(g, seat, action)
         return
-    card = int(words[1])
-    opts = opts_of(words[2:])
-    function = opts.get("as", deck.FUNCTION[card])
+    card = action.card
+    function = action.alt or deck.FUNCTION[card]
     t = st.transit
     assert t is not None
     if function == "swap":
@@ -289,7 +281,7 @@ def apply_contest(g: Game, seat: int, action: str) -> None:
     if function == "intercept":
         move_pending(g, seat, seat, "截获")
     else:
-        move_pending(g, seat, int(opts["to"]), "误导")
+        move_pending(g, seat, action.target, "误导")
 
 
 def move_pending(g: Game, seat: int, to: int, what: str) -> None:
@@ -300,20 +292,17 @@ def move_pending(g: Game, seat: int, to: int, what: str) -> None:
 
 
 # ---------------------------------------------------------------------- rescue, hand-off
-def apply_rescue(g: Game, seat: int, dying: int, action: str) -> None:
+def apply_rescue(g: Game, seat: int, dying: int, action: Action) -> None:
     """澄清 on the dying player's black intel (§6.2), or a dying-time skill."""
-    words = action.split()
-    if words[0] == "skill":
-        skills.use(g, seat, words[1], opts_of(words[2:]))
+    if action.kind == "skill":
+        skills.use(g, seat, action)
         return
-    card = int(words[1])
+    card = action.card
     use_from_hand(g, seat, card, "clarify")
     g.log("play.uses_zh", seat, {"seat": seat, "zh": '澄清'}, cards=(card,))
-    clarify(g, seat, int(words[3]))
+    clarify(g, seat, action.on)
 
 
-def hand_off(g: Game, dead: int, action: str) -> None:
+def hand_off(g: Game, dead: int, action: Action) -> None:
     """``choose N[,M[,K]] to S`` (§6.3 step 3): give up to 3 hand cards to a living player."""
-    words = action.split()
-    given = [int(c) for c in words[1].split(",")]
-    give(g, dead, int(words[3]), given)
+    give(g, dead, action.target, list(action.picks))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import ACCEPT, DECLINE, PASS, Action
 from engine.marks import add, end_turn
 from engine.state import Frame, Kill, Transit
 
@@ -58,8 +59,8 @@ def h_turn(g: Game, fr: Frame) -> None:
             fr.stage = 4
             return
         if fr.answer:
-            action, fr.answer = fr.answer, ""
-            if action == "pass":
+            action, fr.answer = fr.answer, None
+            if action == PASS:
                 fr.stage = 2
                 return
             cards.apply_main(g, seat, action)
@@ -71,7 +72,7 @@ def h_turn(g: Game, fr: Frame) -> None:
             fr.stage = 4
             return
         if fr.answer:
-            action, fr.answer = fr.answer, ""
+            action, fr.answer = fr.answer, None
             fr.stage = 3
             start_send(g, seat, action)
             return
@@ -120,20 +121,15 @@ def lose(g: Game, seat: int) -> None:
         finish(g, won, "last player standing")
 
 
-def start_send(g: Game, seat: int, action: str) -> None:
+def start_send(g: Game, seat: int, action: Action) -> None:
     """``send N [left|right] [to S] [lock L]``: the intel leaves face down (§4.3)."""
     st = g.state
-    words = action.split()
-    card = int(words[1])
-    opts = dict(zip(words[2::2], words[3::2], strict=False))
-    direction = deck.DIRECTION[card]
-    if len(words) > 2 and words[2] in ("left", "right"):
-        direction = words[2]
-        opts = dict(zip(words[3::2], words[4::2], strict=False))
+    card = action.card
+    direction = action.arrow or deck.DIRECTION[card]
     target = -1
-    if "to" in opts:
+    if action.to:
         direction = "up"
-        target = int(opts["to"])
+        target = action.target
     st.seats[seat].hand.remove(card)
     step = deck.ARROWS[direction]
     holder = target if direction == "up" else g.next_living(seat, step)
@@ -141,9 +137,9 @@ def start_send(g: Game, seat: int, action: str) -> None:
                          target=target, known_by=[seat])
     g.log("send.sends_card_id", seat, {"seat": seat, "card": card, "id": direction}, audience=(seat,), cards=(card,),
           public="send.sends_intel_id")
-    if "lock" in opts:
-        st.locked = [int(opts["lock"])]
-        g.log("lock.locks_seat", seat, {"seat": seat, "seat2": int(opts["lock"])}, seats=(int(opts["lock"]),))
+    if action.lock >= 0:
+        st.locked = [action.lock]
+        g.log("lock.locks_seat", seat, {"seat": seat, "seat2": action.lock}, seats=(action.lock,))
     g.push(Frame("spy_travel"))
     skills.fire(g, "sent", seat)
 
@@ -156,14 +152,14 @@ def h_travel(g: Game, fr: Frame) -> None:
         st.stack.pop()
         return
     if fr.answer:
-        action, fr.answer = fr.answer, ""
-        if action == "accept":
+        action, fr.answer = fr.answer, None
+        if action == ACCEPT:
             g.log("accept.accepts_intel", t.holder, {"seat": t.holder}, seats=(t.holder,))
             st.stack.pop()
             g.push(Frame("spy_contest", stage=1))
             skills.fire(g, "accepted", t.holder)
             return
-        if action == "decline":
+        if action == DECLINE:
             g.log("decline.declines_intel", t.holder, {"seat": t.holder}, seats=(t.holder,))
             move_on(g)
             return
@@ -204,8 +200,8 @@ def h_contest(g: Game, fr: Frame) -> None:
         st.stack.pop()
         return
     if fr.answer:
-        action, fr.answer = fr.answer, ""
-        if action == "pass":
+        action, fr.answer = fr.answer, None
+        if action == PASS:
             fr.index += 1
             fr.seat = g.next_living(fr.seat)
         else:
@@ -295,8 +291,8 @@ def h_rescue(g: Game, fr: Frame) -> None:
     the same player is asked again while 3+ black remain (§11.12)."""
     st = g.state
     if fr.answer:
-        action, fr.answer = fr.answer, ""
-        if action == "pass":
+        action, fr.answer = fr.answer, None
+        if action == PASS:
             fr.index += 1
         else:
             cards.apply_rescue(g, fr.order[fr.index], fr.seat, action)
@@ -335,8 +331,8 @@ def h_death(g: Game, fr: Frame) -> None:
         return
     if fr.stage == 1:  # hand-off (§6.3 step 3), one dead player after another
         if fr.answer:
-            action, fr.answer = fr.answer, ""
-            if action != "pass":
+            action, fr.answer = fr.answer, None
+            if action != PASS:
                 cards.hand_off(g, fr.order[fr.index], action)
             fr.index += 1
         while fr.index < len(fr.order):

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action
+
 from . import deck
 from .skills import SKILLS
 
@@ -14,34 +16,30 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
-def hidden_action(g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
+def hidden_action(g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
     st = g.state
-    words = action.split()
     prompt = st.prompt
     kind = prompt.kind if prompt is not None else ""
     if kind == "character":
         return (seat,), "chooses a character"
-    if words[0] == "send":
-        rest = words[2:]
+    if action.kind == "send":
         shown = ["send"]
-        i = 0
-        while i < len(rest):
-            if rest[i] in ("to", "lock") and i + 1 < len(rest):
-                shown += [rest[i], "seat", rest[i + 1]]
-                i += 2
-            else:
-                shown.append(rest[i])
-                i += 1
+        if action.to:
+            shown += ["to", "seat", str(action.target)]
+        if action.arrow:
+            shown.append(action.arrow)
+        if action.lock >= 0:
+            shown += ["lock", "seat", str(action.lock)]
         return (seat,), " ".join(shown)
-    if words[0] == "play" and len(words) >= 2 and words[1].isdigit():
-        function = deck.FUNCTION[int(words[1])]
-        if function == "probe" and len(words) >= 4:
-            return (seat, int(words[3])), f"play probe to {words[3]}"
+    if action.kind == "play":
+        function = deck.FUNCTION[action.card]
+        if function == "probe" and action.to:
+            return (seat, action.target), f"play probe to {action.target}"
         if function == "swap" and kind == "contest":
             return (seat,), "play swap"
-    if kind == "handoff" and words[0] == "choose" and len(words) == 4:
-        n = len(words[1].split(","))
-        return (seat, int(words[3])), f"gives {n} cards to seat {words[3]}"
+    if kind == "handoff" and action.kind == "choose" and action.to:
+        n = len(action.picks)
+        return (seat, action.target), f"gives {n} cards to seat {action.target}"
     if kind == "choose" and st.stack and st.stack[-1].kind == "spy_card" and st.stack[-1].text == "threaten":
         fr = st.stack[-1]
         if seat == fr.index:

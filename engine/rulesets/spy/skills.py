@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine import windows
+from engine.action import PASS, Action
 from engine.marks import add, has, remove
+from engine.notation import parse
 from engine.state import Frame
 
 from .marks import Jailed, JiuJiTaken, Used
@@ -50,7 +52,7 @@ class Skill:
         """The notation of each legal use now (active skills)."""
         return [f"skill {self.id}"]
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         """Carry out a use (the cost is paid by :func:`use`)."""
 
     def step(self, g: Game, fr: Frame) -> None:
@@ -69,7 +71,7 @@ class Skill:
         nobody what the hand holds (as the classic ruleset does)."""
         return False
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
         """Carry out a trigger answer (``fr`` is the ``spy_trigger`` frame, popped)."""
 
 
@@ -122,16 +124,16 @@ def flip_up(g: Game, seat: int, sk: Skill) -> None:
     g.log("flip.turns_id_face_up", seat, {"seat": seat, "id": p.character}, seats=(seat,))
 
 
-def use(g: Game, seat: int, skill: str, opts: dict[str, str]) -> None:
+def use(g: Game, seat: int, action: Action) -> None:
     """An active skill: pay the cost (flip / once-per-phase mark), log, run it, then the node."""
-    sk = SKILLS[skill]
+    sk = SKILLS[action.skill]
     if sk.flip:
         flip_up(g, seat, sk)
     if sk.kind == "main" or sk.once:
         add(g.state, Used(seat, sk.id))
     g.log("skill.uses_id", seat, {"seat": seat, "id": sk.id})
     settle(g)
-    sk.use(g, seat, opts)
+    sk.use(g, seat, action)
 
 
 def h_skill_step(g: Game, fr: Frame) -> None:
@@ -176,16 +178,16 @@ def h_trigger(g: Game, fr: Frame) -> None:
     sid, event, _ = fr.text.split()
     if sid == MASK:
         if fr.answer:
-            fr.answer = ""
+            fr.answer = None
             st.stack.pop()
             return
         g.ask(fr.seat, "trigger", "a face-down character may react", ["pass"])
         return
     sk = SKILLS[sid]
     if fr.answer:
-        action, fr.answer = fr.answer, ""
+        action, fr.answer = fr.answer, None
         st.stack.pop()
-        if action != "pass":
+        if action != PASS:
             if sk.flip:
                 flip_up(g, fr.seat, sk)
             g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": sid})
@@ -200,7 +202,7 @@ def h_trigger(g: Game, fr: Frame) -> None:
         st.stack.pop()
         return
     if sk.forced:
-        fr.answer = offers[0]
+        fr.answer = parse(offers[0])  # the skill's own text (producers still write text)
         return
     # a flip skill's prompt names nothing: the character is still face down
     g.ask(fr.seat, "trigger", "a face-down character may react" if sk.flip else f"{sk.zh}: use it?",

@@ -204,6 +204,7 @@ const WORDS = {
   waiting: ["等待其他玩家…", "Waiting for other players…"], pile_count: ["牌堆", "Pile"],
   discard: ["弃牌堆", "Discard"], removed: ["移出", "Removed"], timer: ["倒计时", "Timer"],
   autopass: ["只能“过”时自动过", "Auto-pass when pass is my only option"],
+  auto_passing: ["只能“过”：自动过…", "Only pass is possible: passing for you…"],
   game_over: ["游戏结束", "Game over"], winners: ["胜者", "Winners"], reason: ["原因", "Reason"],
   nobody: ["无人", "nobody"], face_down_intel: ["背面", "face down"], sender: ["传出者", "sender"],
   holder: ["当前位置", "at"], target: ["目标", "target"], mode: ["方式", "mode"],

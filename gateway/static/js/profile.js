@@ -65,7 +65,7 @@ export async function mountProfile(root, { playerId = "", query = new URLSearchP
                 "li",
                 {},
                 h("code", {}, g.match_id),
-                ` ${t("seat")} ${g.seat} · ${dateText(g.at)} `,
+                ` ${t("seat")} ${g.seat} · ${dateText(g.at_ms)} `,
                 h("a", { href: `#/table/${g.match_id}`, class: "button small" }, t("seat")),
                 " ",
                 h("a", { href: `#/replay/${g.match_id}`, class: "button small" }, t("view_replay")),

@@ -75,7 +75,9 @@ export async function mountTable(root, { matchId, spectator = false }) {
     sending: false,
     error: "",
     connected: false,
-    autopass: localStorage.getItem("fs.autopass") === "1",
+    // on unless turned off: the engine answers this seat's pass-only decisions at the end of
+    // their answer window (docs/web-client.md, "Answer window and auto-pass")
+    autopass: localStorage.getItem("fs.autopass") !== "0",
     result: null, // revealed final view
   };
   const lastKeys = { hand: "", prompt: "" };
@@ -305,11 +307,16 @@ export async function mountTable(root, { matchId, spectator = false }) {
   const socket = new MatchSocket(path, {
     onMessage,
     onStatus: (up, final) => {
+      if (up && !state.connected) sendOptions(); // the engine keeps it per seat: say it on every (re)connect
       state.connected = up;
       el.status.textContent = up ? `● ${t("connected")}` : final ? `○ ${t("stream_ended")}` : `○ ${t("disconnected")}`;
       el.status.className = `conn ${up ? "up" : final ? "ended" : "down"}`;
     },
   });
+
+  function sendOptions() {
+    if (!spectator) socket.send({ type: "options", auto_pass: state.autopass });
+  }
 
   function appendLog(ev) {
     const priv = ev.audience && ev.audience.length > 0 && !ev.audience.includes(-1);
@@ -432,6 +439,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
         onchange: (e) => {
           state.autopass = e.target.checked;
           localStorage.setItem("fs.autopass", state.autopass ? "1" : "0");
+          sendOptions();
           if (state.autopass && p && p.legal_actions.length === 1 && p.legal_actions[0] === "pass") answer("pass", true);
         },
       }),
@@ -443,8 +451,11 @@ export async function mountTable(root, { matchId, spectator = false }) {
     }
     if (!p) {
       const who = obs.pending?.seat;
+      // your own decision with no legal actions shown: the engine passes for you at the end
+      // of its answer window (auto-pass)
+      const line = who === me ? t("auto_passing") : `${t("waiting")} (${t("seat")} ${who}: ${kindName(obs.pending?.kind || "")})`;
       fill(el.prompt, h("h3", {}, t("prompt")),
-        h("p", { class: "muted waiting" }, `${t("waiting")} (${t("seat")} ${who}: ${kindName(obs.pending?.kind || "")})`),
+        h("p", { class: "muted waiting" }, line),
         autopass,
         state.error ? h("p", { class: "error" }, state.error) : null,
       );

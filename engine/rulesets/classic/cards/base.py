@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -52,12 +53,10 @@ class CardFunction:
             return [f"play {card} to {s}{suffix}" for s in self.targets(g, seat)]
         return [f"play {card}{suffix}"]
 
-    def make_item(self, g: Game, seat: int, card: int, opts: dict[str, str]) -> Item:
+    def make_item(self, g: Game, seat: int, card: int, action: Action) -> Item:
         item = Item(kind=self.id, user=seat, card=card)
-        if "to" in opts:
-            item.target = int(opts["to"])
-        if "on" in opts:
-            item.on = int(opts["on"])
+        item.target = action.target
+        item.on = action.on
         return item
 
     def used(self, g: Game, item: Item) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Frame, Item
 
 from .. import deck
@@ -74,15 +75,11 @@ class SeeThrough(CardFunction):
             out.append(f"play {card} on {on}{suffix}")
         return out
 
-    def make_item(self, g: Game, seat: int, card: int, opts: dict[str, str]) -> Item:
-        opts = dict(opts)
-        on = opts.pop("on", "")
-        item = super().make_item(g, seat, card, opts)
-        if on.startswith("#"):
-            item.on = g.state.chain[int(on[1:]) - 1].card
-        elif on:
-            item.on = int(on)
-        else:
+    def make_item(self, g: Game, seat: int, card: int, action: Action) -> Item:
+        item = super().make_item(g, seat, card, action)
+        if action.chain:
+            item.on = g.state.chain[action.chain - 1].card
+        elif not action.on:
             item.on = waiting_cards(g)[-1].card
         return item
 

@@ -62,15 +62,15 @@ class Probe(CardFunction):
                 form = ruledata.PROBE[fr.card][1]
                 g.ask(fr.seat, "choose", "试探: which answer", [f"choose {form}", "choose none"])
                 return
-            action = fr.answer.split()[1]
+            form = fr.given().option
             st.stack.pop()
-            self.apply(g, fr.order[0], fr.seat, fr.card, "" if action == "none" else action)
+            self.apply(g, fr.order[0], fr.seat, fr.card, "" if form == "none" else form)
             return
         if not fr.answer:
             options = [f"choose {c}" for c in sorted(set(st.seats[fr.seat].hand))]
             g.ask(fr.seat, "choose", "试探: discard 1 hand card", options)
             return
-        card = int(fr.answer.split()[1])
+        card = fr.given().pick
         st.stack.pop()
         g.discard_from_hand(fr.seat, [card])
 

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from engine import windows
+from engine.action import Action
 from engine.state import Frame, Item
 
 from ..kinds import SkillKind, TriggerEvent
@@ -83,16 +84,14 @@ class Skill:
         """The ``skill ID …`` actions ``seat`` may take now when holding priority."""
         return []
 
-    def declare(self, g: Game, seat: int, opts: dict[str, str]) -> Item:
+    def declare(self, g: Game, seat: int, action: Action) -> Item:
         """The chain item for ``skill ID …`` (flip skills turn the character face up here)."""
         item = Item(kind="skill", user=seat, code=self.id)
-        if "to" in opts:
-            item.target = int(opts["to"].split(",")[0])
-            item.targets = [int(x) for x in opts["to"].split(",")]
-        if "cards" in opts:
-            item.cards = [int(x) for x in opts["cards"].split(",")]
-        if "on" in opts:
-            item.on = int(opts["on"])
+        if action.to:
+            item.target = action.to[0]
+            item.targets = list(action.to)
+        item.cards = list(action.cards)
+        item.on = action.on
         if self.kind == "flip":
             flip(g, seat, up=True)
         return item
@@ -151,14 +150,14 @@ class Skill:
     co_winner_choice: ClassVar[bool] = False
 
     # -- hidden information -------------------------------------------------------
-    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         """For an action of this skill (``skill ID …``, or the answer to a prompt of its
         ``skill_step`` frame) that names a card others may not see (a card given from hand,
         one put back on the pile): (the seats that see the action line, the line the others
         see). None: the line is public."""
         return None
 
-    def hidden_answer(self, g: Game, fr: Frame, action: str) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
         """Who may see ``action``, the answer to a decision on this skill's ``skill_step``
         frame ``fr``, and what everyone else sees instead (as ``privacy.hidden_action``);
         None: the answer is public (the default)."""
@@ -317,10 +316,11 @@ def fire(g: Game, event: TriggerEvent, seat: int, *, item: Item | None = None, c
     info = Frame(event, seat=seat, card=item.card if item is not None else 0, cards=list(cards or []),
                  order=list(order or []), text=text,
                  index=next((i for i, it in enumerate(st.chain) if it is item), -1))
+    # An item's event carries its function (or skill id) in ``text`` (no caller passes both).
     if item is not None and item.kind == "skill":
-        info.answer = item.code
+        info.text = item.code
     elif item is not None:
-        info.answer = item.kind
+        info.text = item.kind
         if item.target >= 0:
             info.order = [item.user, item.target]
         else:
@@ -345,14 +345,14 @@ def fire(g: Game, event: TriggerEvent, seat: int, *, item: Item | None = None, c
     windows.open_per_seat(g, st.turn, frames_of)
 
 
-def skill_privacy(g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
-    """The :meth:`Skill.hidden` answer for ``words``: a ``skill ID …`` action, or the answer
+def skill_privacy(g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+    """The :meth:`Skill.hidden` answer for ``action``: a ``skill ID …`` action, or the answer
     to a prompt opened by a skill's ``skill_step`` frame (``privacy.hidden_action``)."""
     st = g.state
-    if words[0] == "skill" and len(words) > 1 and words[1] in SKILLS:
-        return SKILLS[words[1]].hidden(g, seat, words)
+    if action.kind == "skill" and action.skill in SKILLS:
+        return SKILLS[action.skill].hidden(g, seat, action)
     if st.stack and st.stack[-1].kind == "skill_step" and st.stack[-1].text in SKILLS:
-        return SKILLS[st.stack[-1].text].hidden(g, seat, words)
+        return SKILLS[st.stack[-1].text].hidden(g, seat, action)
     return None
 
 

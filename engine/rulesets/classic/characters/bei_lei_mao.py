@@ -53,11 +53,11 @@ class TouTian(Skill):
                 return
             ask_trigger(g, fr, options, f"偷天: move a true intel of seat {fr.order[0]} into a hand?")
             return
-        words = fr.answer.split()
+        act = fr.given()
         st.stack.pop()
-        if words[0] == "pass":
+        if act.kind == "pass":
             return
-        to, card = int(words[3]), int(words[5])
+        to, card = act.target, act.on
         victim.intel.remove(card)
         st.seats[to].hand.append(card)
         g.log("move.intel_card_seat_goes_seat", fr.seat, {"card": card, "seat": fr.order[0], "seat2": to},

@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -30,7 +31,7 @@ def put_back(g: Game, fr: Frame, what: str) -> bool:
         g.ask(fr.seat, "choose", f"{what}: put one hand card on the pile top",
               [f"choose {c}" for c in sorted(set(me.hand))])
         return False
-    card = int(fr.answer.split()[1])
+    card = fr.given().pick
     st.stack.pop()
     me.hand.remove(card)
     st.pile.append(card)
@@ -39,9 +40,9 @@ def put_back(g: Game, fr: Frame, what: str) -> bool:
     return True
 
 
-def put_back_hidden(fr: Frame, action: str) -> tuple[tuple[int, ...], str] | None:
+def put_back_hidden(fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
     """A put-back ``choose N`` names a hand card: only its owner sees it."""
-    if action.startswith("choose"):
+    if action.kind == "choose":
         return (fr.seat,), "puts a hand card on the pile top"
     return None
 
@@ -68,7 +69,7 @@ class JingMing(Skill):
             g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
         put_back(g, fr, "精明")
 
-    def hidden_answer(self, g: Game, fr: Frame, action: str) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
         return put_back_hidden(fr, action)
 
 
@@ -93,8 +94,8 @@ class AiQing(Skill):
             return []
         return [f"skill {self.id} cards {a},{b}" for a, b in combinations(fake_intel_on_table(g), 2)]
 
-    def declare(self, g: Game, seat: int, opts: dict[str, str]) -> Item:
-        item = super().declare(g, seat, opts)
+    def declare(self, g: Game, seat: int, action: Action) -> Item:
+        item = super().declare(g, seat, action)
         s = g.state.seats[seat]
         marks.add(g.state, marks.once(self.id, seat))
         s.identity_revealed = True

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import PASS
 from engine.state import Frame
 
 from .. import deck
@@ -45,11 +46,11 @@ class XiaoLiCangDao(Skill):
             ask_trigger(g, fr, [f"skill {self.id} to {target} cards {c}" for c in blacks],
                         f"笑里藏刀: place a fake intel in front of seat {target}?")
             return
-        words = fr.answer.split()
+        act = fr.given()
         st.stack.pop()
-        if words[0] == "pass":
+        if act.kind == "pass":
             return
-        card = int(words[5])
+        card = act.cards[0]
         st.seats[fr.seat].hand.remove(card)
         g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
         g.place_intel(target, [card], [fr.seat], cause=self.id)
@@ -77,7 +78,7 @@ class YunChouWeiWo(Skill):
             ask_trigger(g, fr, [f"skill {self.id}"], "运筹帷幄: draw 1?")
             return
         st.stack.pop()
-        if fr.answer == "pass":
+        if fr.answer == PASS:
             return
         g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
         g.draw(fr.seat, 1)

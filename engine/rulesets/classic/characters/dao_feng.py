@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import PASS, Action
 from engine.state import Frame
 
 from .. import deck
@@ -47,18 +48,18 @@ class ShiXue(Skill):
         return None
 
     def step(self, g: Game, fr: Frame) -> None:
-        if fr.stage == 0 and fr.answer in ("", "pass"):
-            if fr.answer == "pass" or not g.state.seats[fr.seat].alive:
+        if fr.stage == 0 and fr.answer in (None, PASS):
+            if fr.answer == PASS or not g.state.seats[fr.seat].alive:
                 g.state.stack.pop()
                 return
             ask_trigger(g, fr, [f"skill {self.id}"], f"嗜血: seat {fr.order[0]} dies; draw 4, then give 1 card?")
             return
         if fr.stage == 0:
-            fr.answer = ""
+            fr.answer = None
         give_step(g, fr, self.id, draw=4, to_self=True, text="嗜血: give 1 hand card to any player")
 
-    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
-        return give_hidden(seat, words)
+    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+        return give_hidden(seat, action)
 
 
 SKILLS = (LiangJian, ShiXue)

@@ -66,11 +66,11 @@ class JiZhongJi(Skill):
             ask_trigger(g, fr, [f"skill {self.id} on {m}" for m in fakes],
                         f"计中计: burn a fake intel of seat {victim}?")
             return
-        words = fr.answer.split()
+        act = fr.given()
         st.stack.pop()
-        if words[0] == "pass":
+        if act.kind == "pass":
             return
-        card = int(words[3])
+        card = act.on
         st.seats[victim].intel.remove(card)
         g.discard_card(card)
         g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})

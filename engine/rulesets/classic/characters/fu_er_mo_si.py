@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Frame, Item
 
 from .. import deck
@@ -32,8 +33,8 @@ class JieLu(Skill):
             return []
         return [f"skill {self.id} cards {c}" for c in sorted(set(g.state.seats[seat].hand)) if deck.IS_BLACK[c]]
 
-    def declare(self, g: Game, seat: int, opts: dict[str, str]) -> Item:
-        item = super().declare(g, seat, opts)
+    def declare(self, g: Game, seat: int, action: Action) -> Item:
+        item = super().declare(g, seat, action)
         card = item.cards[0]
         g.state.seats[seat].hand.remove(card)
         item.held.append(card)
@@ -64,7 +65,7 @@ class ZhenXiang(Skill):
     kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
-        if (event == "used_on" and fr.answer == "probe" and seat not in fr.order
+        if (event == "used_on" and fr.text == "probe" and seat not in fr.order
                 and g.state.seats[seat].hand):
             return Frame("skill_step", seat=seat, text=self.id, card=fr.card)
         return None
@@ -79,19 +80,19 @@ class ZhenXiang(Skill):
             ask_trigger(g, fr, [f"skill {self.id} cards {c}" for c in sorted(set(me.hand))],
                         "真相: discard a hand card to look at the 试探?")
             return
-        words = fr.answer.split()
+        act = fr.given()
         st.stack.pop()
-        if words[0] == "pass":
+        if act.kind == "pass":
             return
         g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
-        g.discard_from_hand(fr.seat, [int(words[3])])
+        g.discard_from_hand(fr.seat, [act.cards[0]])
         g.log("look.looks_at_zh_card_zh", fr.seat, {"seat": fr.seat, "zh": '试探', "card": fr.card, "zh2": '真相'},
               audience=(fr.seat,), cards=(fr.card,), public="look.looks_at_zh_zh")
 
-    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         """The hand card paid lies face down in the discard pile (§12 D12): only its owner
         sees which card the action names."""
-        if words[0] == "skill" and "cards" in words:
+        if action.kind == "skill" and action.cards:
             return (seat,), f"skill {self.id} (a hand card discarded face down)"
         return None
 

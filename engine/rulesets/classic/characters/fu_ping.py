@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import PASS
 from engine.state import Frame, Item
 
 from ..kinds import SkillKind
@@ -64,7 +65,7 @@ class HouZhao(Skill):
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         answer = fr.answer
-        fr.answer = ""
+        fr.answer = None
         if fr.stage == 0:
             if not answer:
                 options = [f"skill {self.id} to {s}" for s in self._hands(g, fr.seat)]
@@ -73,17 +74,17 @@ class HouZhao(Skill):
                     return
                 ask_trigger(g, fr, options, "后着: look at a player's hand?")
                 return
-            if answer == "pass":
+            if answer == PASS:
                 st.stack.pop()
                 return
             fr.stage = 1
-            other = int(answer.split()[3])
+            other = answer.target
             fr.order = [other]
             hand = sorted(st.seats[other].hand)
             g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
             g.log("look.looks_at_seat_hand_cards", fr.seat, {"seat": fr.seat, "seat2": other, "cards": tuple(hand)},
                   audience=(fr.seat,), cards=hand, public="look.looks_at_seat_hand")
-            answer = ""
+            answer = None
         other = fr.order[0]
         if not answer:
             hand = sorted(set(st.seats[other].hand))
@@ -91,8 +92,7 @@ class HouZhao(Skill):
             g.ask(fr.seat, "choose", f"后着: place a card of seat {other}'s hand as intel",
                   [f"choose {c} to {s}" for c in hand for s in seats])
             return
-        words = answer.split()
-        card, to = int(words[1]), int(words[3])
+        card, to = answer.pick, answer.target
         st.stack.pop()
         st.seats[other].hand.remove(card)
         g.place_intel(to, [card], [fr.seat], cause=self.id)

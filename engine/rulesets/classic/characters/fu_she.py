@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Item
 
 from .. import marks
@@ -33,8 +34,8 @@ class ShengDongJiXi(Skill):
             return []
         return [f"skill {self.id} to {s}" for s in lure.targets(g, seat)]
 
-    def declare(self, g: Game, seat: int, opts: dict[str, str]) -> Item:
-        item = super().declare(g, seat, opts)
+    def declare(self, g: Game, seat: int, action: Action) -> Item:
+        item = super().declare(g, seat, action)
         flip(g, seat, up=False)
         return item
 

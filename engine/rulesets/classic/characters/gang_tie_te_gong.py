@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Item
 
 from .. import deck
@@ -34,9 +35,9 @@ class JingJue(Skill):
             return []
         return [f"skill {self.id}"] + [f"skill {self.id} on {it.card}" for it in waiting if visible_card(g, seat, it)]
 
-    def declare(self, g: Game, seat: int, opts: dict[str, str]) -> Item:
+    def declare(self, g: Game, seat: int, action: Action) -> Item:
         newest = waiting_cards(g)[-1].card
-        item = super().declare(g, seat, opts)
+        item = super().declare(g, seat, action)
         if not item.on:
             item.on = newest
         return item
@@ -47,11 +48,11 @@ class JingJue(Skill):
     def resolve(self, g: Game, item: Item) -> None:
         FUNCTIONS["see_through"].resolve(g, item)
 
-    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         """Naming a face-down 试探 shows its number to its user and target only."""
-        if "on" not in words:
+        if not action.on:
             return None
-        on = int(words[words.index("on") + 1])
+        on = action.on
         for it in g.state.chain:
             fn = FUNCTIONS.get(it.kind)
             if it.card == on and fn is not None and fn.face_down:

@@ -33,12 +33,12 @@ class TakeFromAnyone(Skill):
                 return
             ask_trigger(g, fr, options, f"{self.zh}: take a random hand card from a player?")
             return
-        words = fr.answer.split()
+        act = fr.given()
         st.stack.pop()
-        if words[0] == "pass":
+        if act.kind == "pass":
             return
         g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
-        take_random(g, fr.seat, int(words[3]), self.zh)
+        take_random(g, fr.seat, act.target, self.zh)
 
 
 class YinMou(TakeFromAnyone):

@@ -62,11 +62,11 @@ class XueRanMeiGui(Skill):
             most = "three" if fr.index == 3 else "one"
             g.ask(fr.seat, "choose", f"血染玫瑰: fake intel for seat {target} (at most {most})", ["pass", *options])
             return
-        words = fr.answer.split()
+        act = fr.given()
         st.stack.pop()
-        if words[0] == "pass":
+        if act.kind == "pass":
             return
-        cards = [int(c) for c in words[1].split(",")]
+        cards = list(act.picks)
         for c in cards:
             me.hand.remove(c)
         g.place_intel(target, cards, [fr.seat], cause=self.id)

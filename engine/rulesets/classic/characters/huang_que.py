@@ -87,12 +87,12 @@ class HuangQueZaiHou(Skill):
             options = [f"skill {self.id} to {s} cards {p}" for s in targets for p in picks]
             ask_trigger(g, fr, options, f"黄雀在后: seat {fr.order[0]} dies; reveal your identity and place fakes?")
             return
-        words = fr.answer.split()
+        act = fr.given()
         st.stack.pop()
-        if words[0] == "pass":
+        if act.kind == "pass":
             return
-        target = int(words[3])
-        cards = [int(c) for c in words[5].split(",")]
+        target = act.target
+        cards = list(act.cards)
         marks.add(st, marks.once(self.id, fr.seat))
         me.identity_revealed = True
         g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import PASS
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -33,7 +34,7 @@ class JiuJi(Skill):
         return None
 
     def flip_window(self, g: Game, event: str, fr: Frame) -> int:
-        return fr.seat if event == "used_on" and fr.answer in ("probe", "lock") else -1
+        return fr.seat if event == "used_on" and fr.text in ("probe", "lock") else -1
 
     def step(self, g: Game, fr: Frame) -> None:
         if not fr.answer:
@@ -43,7 +44,7 @@ class JiuJi(Skill):
             ask_trigger(g, fr, options, "a card is used on you: respond?")
             return
         g.state.stack.pop()
-        if fr.answer == "pass":
+        if fr.answer == PASS:
             return
         flip(g, fr.seat, up=True)
         g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
@@ -104,11 +105,11 @@ class YiZhi(Skill):
                 return
             ask_trigger(g, fr, options, "遗志: give your hand to a player?")
             return
-        words = fr.answer.split()
+        act = fr.given()
         st.stack.pop()
-        if words[0] == "pass":
+        if act.kind == "pass":
             return
-        target = int(words[3])
+        target = act.target
         hand = list(me.hand)
         me.hand.clear()
         given = len(hand)

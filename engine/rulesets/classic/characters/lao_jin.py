@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import PASS, Action
 from engine.state import Frame
 
 from .. import deck
@@ -38,7 +39,7 @@ class QiZuBaoShuai(Skill):
         st = g.state
         me = st.seats[fr.seat]
         answer = fr.answer
-        fr.answer = ""
+        fr.answer = None
         if fr.stage == 0:
             if not answer:
                 # The prompt is public: it must not name the face-down character's skill. Every
@@ -46,7 +47,7 @@ class QiZuBaoShuai(Skill):
                 options = [f"skill {self.id}"] if has_skill(g, fr.seat, self.id) else []
                 ask_trigger(g, fr, options, "your card is seen through: respond?")
                 return
-            if answer == "pass":
+            if answer == PASS:
                 st.stack.pop()
                 return
             fr.stage = 1
@@ -54,7 +55,7 @@ class QiZuBaoShuai(Skill):
             g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
             g.draw(fr.seat, 5)
         elif answer:
-            card = int(answer.split()[1])
+            card = answer.pick
             me.hand.remove(card)
             st.pile.append(card)
             g.log("pile_top.puts_card_on_pile_top_2", fr.seat, {"seat": fr.seat, "card": card}, audience=(fr.seat,),
@@ -67,8 +68,8 @@ class QiZuBaoShuai(Skill):
         g.ask(fr.seat, "choose", f"弃卒保帅: the {which} hand card to put on the pile top",
               [f"choose {c}" for c in sorted(set(me.hand))])
 
-    def hidden_answer(self, g: Game, fr: Frame, action: str) -> tuple[tuple[int, ...], str] | None:
-        if fr.stage == 1 and action.startswith("choose"):
+    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
+        if fr.stage == 1 and action.kind == "choose":
             return (fr.seat,), "puts a hand card on the pile top"
         return None
 
@@ -97,29 +98,28 @@ class FuDiChouXin(Skill):
         st = g.state
         me = st.seats[fr.seat]
         answer = fr.answer
-        fr.answer = ""
+        fr.answer = None
         if fr.stage == 0:
             if not answer:
                 blacks = sorted({c for c in me.hand if deck.IS_BLACK[c]})
                 ask_trigger(g, fr, [f"skill {self.id} cards {c}" for c in blacks],
                             "釜底抽薪: place a fake intel before yourself?")
                 return
-            if answer == "pass":
+            if answer == PASS:
                 st.stack.pop()
                 return
             fr.stage = 1
-            card = int(answer.split()[3])
+            card = answer.cards[0]
             me.hand.remove(card)
             g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
             g.place_intel(fr.seat, [card], [fr.seat], cause=self.id)
             flip(g, fr.seat, up=False)
             return
         if answer:
-            if answer == "pass":
+            if answer == PASS:
                 st.stack.pop()
                 return
-            words = answer.split()
-            card, to = int(words[1]), int(words[3])
+            card, to = answer.pick, answer.target
             me.hand.remove(card)
             fr.order.append(to)
             g.place_intel(to, [card], [fr.seat], cause=self.id)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Item
 
 from .. import deck
@@ -40,8 +41,8 @@ class HeMou(Skill):
         partners = [s for s in g.living() if s != seat and _face_up_latent(g, s)]
         return [f"skill {self.id} to {s} cards {c}" for s in partners for c in blacks]
 
-    def declare(self, g: Game, seat: int, opts: dict[str, str]) -> Item:
-        item = super().declare(g, seat, opts)
+    def declare(self, g: Game, seat: int, action: Action) -> Item:
+        item = super().declare(g, seat, action)
         item.card = item.cards[0]
         g.state.seats[seat].hand.remove(item.card)
         return item

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import PASS
 from engine.state import Frame
 
 from .. import deck, marks
@@ -34,7 +35,7 @@ class YingXiong(Skill):
             ask_trigger(g, fr, [f"skill {self.id}"], "英雄: draw 2?")
             return
         g.state.stack.pop()
-        if fr.answer != "pass":
+        if fr.answer != PASS:
             g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
             g.draw(fr.seat, 2)
 
@@ -67,7 +68,7 @@ class JiuMei(Skill):
             ask_trigger(g, fr, [f"skill {self.id}"], f"救美: seat {her} dies; reveal your identity and save her?")
             return
         st.stack.pop()
-        if fr.answer == "pass":
+        if fr.answer == PASS:
             return
         marks.add(st, marks.once(self.id, fr.seat))
         me.identity_revealed = True

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import PASS, Action
 from engine.state import Frame
 
 from ..kinds import SkillKind
@@ -35,7 +36,7 @@ class KaoWen(Skill):
     kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
-        if (event == "used_on" and fr.answer == "probe" and fr.order[:1] == [seat] and fr.seat >= 0
+        if (event == "used_on" and fr.text == "probe" and fr.order[:1] == [seat] and fr.seat >= 0
                 and g.state.seats[fr.seat].hand):
             return Frame("skill_step", seat=seat, text=self.id, order=[fr.seat])
         return None
@@ -50,7 +51,7 @@ class KaoWen(Skill):
             ask_trigger(g, fr, [f"skill {self.id} to {victim}"], f"拷问: take a random hand card of seat {victim}?")
             return
         st.stack.pop()
-        if fr.answer == "pass":
+        if fr.answer == PASS:
             return
         g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
         take_random(g, fr.seat, victim, "拷问")
@@ -88,21 +89,20 @@ class SouQu(Skill):
             ask_trigger(g, fr, [f"skill {self.id} cards {fr.card}", f"skill {self.id} to {fr.seat} cards {fr.card}"],
                         "搜取: take the card into your hand or as your intel?")
             return
-        words = fr.answer.split()
+        act = fr.given()
         st.stack.pop()
-        if words[0] == "pass" or fr.card not in dead.hand:
+        if act.kind == "pass" or fr.card not in dead.hand:
             return
         dead.hand.remove(fr.card)
-        if words[2] == "to":
+        if act.to:
             g.place_intel(fr.seat, [fr.card], [fr.seat], cause=self.id)
         else:
             st.seats[fr.seat].hand.append(fr.card)
             g.log("take.takes_card_into_hand_zh", fr.seat, {"seat": fr.seat, "card": fr.card, "zh": '搜取'},
                   audience=(fr.seat,), cards=(fr.card,), public="take.takes_that_card_into_hand")
 
-    def hidden_answer(self, g: Game, fr: Frame, action: str) -> tuple[tuple[int, ...], str] | None:
-        words = action.split()
-        if len(words) >= 3 and words[2] == "cards":
+    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
+        if action.kind == "skill" and action.cards and not action.to:
             return (fr.seat,), f"skill {self.id} (into the hand)"
         return None
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -34,7 +35,7 @@ class MinRui(Skill):
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         """Log a 锁定 used in another player's turn as a use of 敏锐 (simulate summary)."""
-        if event == "card_used" and fr.answer == "lock" and fr.order[:1] == [seat] and g.state.turn != seat:
+        if event == "card_used" and fr.text == "lock" and fr.order[:1] == [seat] and g.state.turn != seat:
             g.log("skill.uses_id", seat, {"seat": seat, "id": self.id})
         return None
 
@@ -49,15 +50,15 @@ class LianDong(Skill):
     kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
-        if event == "used_on" and fr.answer == "lock" and fr.order[:1] == [seat]:
+        if event == "used_on" and fr.text == "lock" and fr.order[:1] == [seat]:
             return Frame("skill_step", seat=seat, text=self.id)
         return None
 
     def step(self, g: Game, fr: Frame) -> None:
         give_step(g, fr, self.id, draw=2, to_self=False, text="联动: give 1 hand card to another player")
 
-    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
-        return give_hidden(seat, words)
+    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+        return give_hidden(seat, action)
 
 
 def give_step(g: Game, fr: Frame, skill: str, *, draw: int, to_self: bool, text: str) -> None:
@@ -76,9 +77,9 @@ def give_step(g: Game, fr: Frame, skill: str, *, draw: int, to_self: bool, text:
             return
         g.ask(fr.seat, "choose", text, [f"choose {c} to {s}" for c in sorted(set(me.hand)) for s in targets])
         return
-    words = fr.answer.split()
+    act = fr.given()
     st.stack.pop()
-    card, to = int(words[1]), int(words[3])
+    card, to = act.pick, act.target
     if to == fr.seat:
         g.log("give.keeps_cards_id", fr.seat, {"seat": fr.seat, "id": skill})
         return
@@ -88,10 +89,10 @@ def give_step(g: Game, fr: Frame, skill: str, *, draw: int, to_self: bool, text:
           cards=(card,), public="give.gives_hand_card_seat")
 
 
-def give_hidden(seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+def give_hidden(seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
     """``choose N to S``: the card given is seen by giver and receiver only."""
-    if words[0] == "choose" and len(words) == 4:
-        to = int(words[3])
+    if action.kind == "choose" and action.to:
+        to = action.target
         return ((seat,) if to == seat else (seat, to)), f"choose a hand card to {to}"
     return None
 

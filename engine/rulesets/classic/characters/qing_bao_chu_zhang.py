@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import PASS, Action
 from engine.state import Frame, Item
 
 from .. import deck
@@ -27,7 +28,7 @@ class GeQiangYouEr(Skill):
     kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
-        if event == "used_on" and fr.answer == "probe" and fr.order[:1] == [seat]:
+        if event == "used_on" and fr.text == "probe" and fr.order[:1] == [seat]:
             return Frame("skill_step", seat=seat, text=self.id)
         return None
 
@@ -39,8 +40,8 @@ class GeQiangYouEr(Skill):
                 ask_trigger(g, fr, [f"skill {self.id}"], "隔墙有耳: draw 2, then put 1 hand card on the pile top?")
                 return
             answer = fr.answer
-            fr.answer = ""
-            if answer == "pass":
+            fr.answer = None
+            if answer == PASS:
                 st.stack.pop()
                 return
             fr.stage = 1
@@ -53,15 +54,15 @@ class GeQiangYouEr(Skill):
             g.ask(fr.seat, "choose", "隔墙有耳: put 1 hand card on the pile top",
                   [f"choose {c}" for c in sorted(set(me.hand))])
             return
-        card = int(fr.answer.split()[1])
+        card = fr.given().pick
         st.stack.pop()
         me.hand.remove(card)
         st.pile.append(card)
         g.log("pile_top.puts_card_on_pile_top_2", fr.seat, {"seat": fr.seat, "card": card}, audience=(fr.seat,),
               cards=(card,), public="pile_top.puts_hand_card_on_pile_2")
 
-    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
-        if words[0] == "choose":
+    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+        if action.kind == "choose":
             return (seat,), "choose a hand card for the pile top"
         return None
 
@@ -85,8 +86,8 @@ class TouLongZhuanFeng(Skill):
             return []
         return [f"skill {self.id} cards {c}" for c in sorted(set(st.seats[seat].hand))]
 
-    def declare(self, g: Game, seat: int, opts: dict[str, str]) -> Item:
-        item = super().declare(g, seat, opts)
+    def declare(self, g: Game, seat: int, action: Action) -> Item:
+        item = super().declare(g, seat, action)
         g.discard_from_hand(seat, item.cards)
         return item
 
@@ -112,10 +113,10 @@ class TouLongZhuanFeng(Skill):
             t.known_by = []
             g.log("swap.face_down_intel_goes_on", item.user, {"zh": '偷龙转凤'})
 
-    def hidden(self, g: Game, seat: int, words: list[str]) -> tuple[tuple[int, ...], str] | None:
+    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         """The hand card paid lies face down in the discard pile (§12 D12): only its owner
         sees which card the action names."""
-        if words[0] == "skill" and "cards" in words:
+        if action.kind == "skill" and action.cards:
             return (seat,), f"skill {self.id} (a hand card discarded face down)"
         return None
 

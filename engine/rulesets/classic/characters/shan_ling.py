@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import PASS
 from engine.state import Frame, Item
 
 from ..kinds import SkillKind
@@ -33,11 +34,11 @@ class JuJi(Skill):
         target = st.seats[fr.order[0]]
         if fr.answer:
             answer = fr.answer
-            fr.answer = ""
-            if answer == "pass":
+            fr.answer = None
+            if answer == PASS:
                 st.stack.pop()
                 return
-            card = int(answer.split()[1])
+            card = answer.pick
             target.intel.remove(card)
             g.discard_card(card)
             g.log("burn.intel_card_burned_zh", fr.order[0], {"seat": fr.order[0], "card": card, "zh": '狙击'},

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Frame, Item
 
 from .. import flow, marks
@@ -61,8 +62,8 @@ class ShouMai(Skill):
         them = st.seats[target]
         if fr.stage == 0:
             if fr.answer:
-                fr.cards.append(int(fr.answer.split()[1]))
-                fr.answer = ""
+                fr.cards.append(fr.answer.pick)
+                fr.answer = None
             if len(fr.cards) < PRICE:
                 left = list(me.hand)
                 for c in fr.cards:
@@ -84,14 +85,14 @@ class ShouMai(Skill):
             g.ask(fr.seat, "choose", f"收买: take an intel of seat {target}",
                   [f"choose {m}" for m in sorted(set(them.intel))])
             return
-        card = int(fr.answer.split()[1])
+        card = fr.given().pick
         st.stack.pop()
         them.intel.remove(card)
         g.log("move.intel_card_goes_seat_zh", target, {"seat": target, "card": card, "seat2": fr.seat, "zh": '收买'},
               cards=(card,))
         g.place_intel(fr.seat, [card], [fr.seat], cause=self.id)
 
-    def hidden_answer(self, g: Game, fr: Frame, action: str) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
         if fr.stage == 0:
             return (fr.seat,), "chooses a card to give (收买)"
         return None

@@ -46,11 +46,11 @@ class YingXiongBenSe(Skill):
             # tell the table what the hand holds.
             ask_trigger(g, fr, options, "英雄本色: place a fake intel from your hand?")
             return
-        words = fr.answer.split()
+        act = fr.given()
         st.stack.pop()
-        if words[0] == "pass":
+        if act.kind == "pass":
             return
-        target, card = int(words[3]), int(words[5])
+        target, card = act.target, act.cards[0]
         me.hand.remove(card)
         g.place_intel(target, [card], [fr.seat], cause=self.id)
 

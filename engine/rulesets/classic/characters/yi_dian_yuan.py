@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import PASS
 from engine.state import Frame, Item
 
 from .. import deck
@@ -61,7 +62,7 @@ class DongXi(Skill):
             ask_trigger(g, fr, [f"skill {self.id}"], "洞悉: turn your character face down?")
             return
         g.state.stack.pop()
-        if fr.answer == "pass" or not g.state.seats[fr.seat].alive:
+        if fr.answer == PASS or not g.state.seats[fr.seat].alive:
             return
         g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
         flip(g, fr.seat, up=False)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Frame
 
 from ..kinds import SkillKind
@@ -26,7 +27,7 @@ class GongShouJianBei(Skill):
     kind: ClassVar[SkillKind] = "auto"
 
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
-        if event == "used_on" and fr.answer in ("lock", "lure_away") and fr.order[:1] == [seat]:
+        if event == "used_on" and fr.text in ("lock", "lure_away") and fr.order[:1] == [seat]:
             return Frame("skill_step", seat=seat, text=self.id)
         return None
 
@@ -40,7 +41,7 @@ class GongShouJianBei(Skill):
             g.draw(fr.seat, 2)
         put_back(g, fr, "攻守兼备")
 
-    def hidden_answer(self, g: Game, fr: Frame, action: str) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
         return put_back_hidden(fr, action)
 
 
@@ -74,9 +75,9 @@ class LinWeiShouMing(Skill):
             options = [f"skill {self.id} on {m}" for m in on_table] or [f"skill {self.id}"]
             ask_trigger(g, fr, options, f"临危受命: take seat {dying}'s identity card?")
             return
-        words = fr.answer.split()
+        act = fr.given()
         st.stack.pop()
-        if words[0] == "pass":
+        if act.kind == "pass":
             return
         me = st.seats[fr.seat]
         old, new = me.identity, st.seats[dying].identity
@@ -88,9 +89,9 @@ class LinWeiShouMing(Skill):
         st.seats[dying].identity = ""
         g.log("identity.identity_now_id_zh", fr.seat, {"seat": fr.seat, "id": new, "zh": '临危受命', "seat2": dying},
               audience=(fr.seat,), public="identity.takes_seat_identity_card_zh")
-        if len(words) < 4:
+        if not act.on:
             return
-        card = int(words[3])
+        card = act.on
         holder = next(i for i, s in enumerate(st.seats) if card in s.intel)
         top = g.take_pile_top()
         if not top:

@@ -51,11 +51,11 @@ class LianJi(Skill):
             ask_trigger(g, fr, [f"skill {self.id} to {victim} cards {c}" for c in blacks],
                         f"连击: place a fake intel from your hand in front of seat {victim}?")
             return
-        words = fr.answer.split()
+        act = fr.given()
         st.stack.pop()
-        if words[0] == "pass":
+        if act.kind == "pass":
             return
-        card = int(words[5])
+        card = act.cards[0]
         me.hand.remove(card)
         g.place_intel(victim, [card], [fr.seat], cause=self.id)
 

@@ -37,8 +37,8 @@ def ask_discard_of(g: Game, chooser: int, owner: int, text: str) -> None:
 
 
 def discard_answer(g: Game, fr: Frame, owner: int) -> None:
-    card = int(fr.answer.split()[1])
-    fr.answer = ""
+    card = fr.given().pick
+    fr.answer = None
     g.discard_from_hand(owner, [card])
 
 
@@ -68,7 +68,7 @@ def offer_take(g: Game, item: Item, tgt: Item) -> bool:
 def take_answer(g: Game, item: Item, tgt: Item, fr: Frame) -> None:
     """The answer to :func:`offer_take`: the card leaves the chain for the user's hand; the
     item it belonged to still resolves (except 公开文本, which needs its card)."""
-    take, fr.answer = fr.answer == "choose take", ""
+    take, fr.answer = fr.answer is not None and fr.answer.option == "take", None
     if not take or not tgt.card:
         return
     card = tgt.card
@@ -225,14 +225,13 @@ class Danger(CardFunction):
         note_ji_min(g, item)
 
     def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
+        return [f" to {s}" for s in self.targets(g, seat, ctx)]
+
+    def targets(self, g: Game, seat: int, ctx: Context) -> list[int]:
+        """The seats this card may be played on now (核燃机体 names two of them)."""
         if not own_turn_or(g, seat, ctx, "ji_min"):
             return []
-        st = g.state
-        out = []
-        for s, p in enumerate(st.seats):
-            if p.alive and (len(p.hand) > 1 if s == seat else p.hand):
-                out.append(f" to {s}")
-        return out
+        return [s for s, p in enumerate(g.state.seats) if p.alive and (len(p.hand) > 1 if s == seat else p.hand)]
 
     def retarget_candidates(self, g: Game, item: Item) -> list[int]:
         st = g.state
@@ -332,8 +331,8 @@ class SowDiscord(CardFunction):
             fr.stage = 3
             return not offer_take(g, item, tgt)
         if fr.stage == 1:
-            seat = int(fr.answer.split()[1])
-            fr.answer = ""
+            seat = fr.given().pick
+            fr.answer = None
             tgt.target = seat
             item.done = True
             g.log("retarget.changes_target_id_seat", item.user, {"seat": item.user, "id": tgt.kind, "seat2": seat},

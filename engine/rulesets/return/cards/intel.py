@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import choose_option
 from engine.state import Frame, Item
 
 from .. import deck
@@ -153,8 +154,8 @@ class Swap(CardFunction):
             t.direction = t.direction or 1
         else:
             assert t is not None
-            t.direction = -1 if fr.answer == "choose left" else 1
-            fr.answer = ""
+            t.direction = -1 if fr.answer == choose_option("left") else 1
+            fr.answer = None
         move_to(g, g.next_living(t.sender, t.direction))
         return True
 

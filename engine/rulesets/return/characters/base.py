@@ -228,9 +228,10 @@ def game_start_naming(g: Game, seat: int, ev: Frame) -> list[str] | None:
 
 def choose_answer(fr: Frame) -> str:
     """The word after ``choose`` in the answer just given, and clear it."""
-    word = fr.answer.split()[1]
-    fr.answer = ""
-    return word
+    answer = fr.answer
+    assert answer is not None and answer.kind == "choose"
+    fr.answer = None
+    return ",".join(map(str, answer.picks)) if answer.picks else ",".join(answer.options)
 
 
 def pick_or_done(fr: Frame) -> bool:

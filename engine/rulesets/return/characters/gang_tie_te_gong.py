@@ -9,6 +9,7 @@ from engine.state import Frame
 
 from .. import deck
 from ..cards import FUNCTIONS
+from ..cards.basic import Danger
 from ..characters.base import HandCardAsIntel, Mission, Skill
 from ..hooks import CARD_PLAY_PROVIDERS
 from ..rules import true_count
@@ -54,7 +55,9 @@ def two_target_danger(g: Game, seat: int, ctx: str) -> list[str]:
     for card in sorted(set(st.seats[seat].hand)):
         if deck.FUNCTION[card] != "danger" or card in st.fresh:
             continue
-        targets = [int(sfx.split()[1]) for sfx in FUNCTIONS["danger"].plays(g, seat, card, ctx)]
+        danger = FUNCTIONS["danger"]
+        assert isinstance(danger, Danger)
+        targets = danger.targets(g, seat, ctx)
         out.extend(f"play {card} to {a},{b}" for a, b in permutations(targets, 2))
     return out
 

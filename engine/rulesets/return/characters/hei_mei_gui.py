@@ -126,8 +126,9 @@ class DiaoLing(Skill):
         if not p.alive or fr.stage == 2:
             return True
         if fr.answer:
-            word = choose_answer(fr)
-            item.on, item.cards = (0, [int(x) for x in word.split(",")]) if "," in word else (int(word), [])
+            picks = fr.given().picks
+            fr.answer = None
+            item.on, item.cards = (0, list(picks)) if len(picks) > 1 else (picks[0], [])
         item.done = True
         if item.on and item.on in burnable_true(g, item.user):
             burn_intel(g, item.user, item.on)
@@ -140,7 +141,8 @@ class DiaoLing(Skill):
             # A response took the chosen card away: choose again among what can be done.
             item.on, item.cards = 0, []
             g.ask(item.user, "choose", "凋零: burn a true intel or discard 2 hand cards",
-                  [f"choose {w.split()[1]}" for w in left])
+                  [*(f"choose {c}" for c in burnable_true(g, item.user)),
+                   *(f"choose {a},{b}" for a, b in combinations(sorted(set(p.hand)), 2))])
             return False
         fr.stage = 2
         g.log("diao_ling.can_neither_burn_true_intel", item.user, {"seat": item.user, "n": 2})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action
 from engine.state import Frame
 
 from ..skills import SKILLS, Skill
@@ -22,7 +23,7 @@ class MiaoShou(Skill):
     kind = "contest"
     flip = True
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         st = g.state
         t = st.transit
         if t is None:
@@ -37,8 +38,8 @@ class MiaoShou(Skill):
         t = st.transit
         assert t is not None
         if fr.answer:
-            pick = int(fr.answer.split()[1])
-            fr.answer = ""
+            pick = fr.answer.pick
+            fr.answer = None
             if fr.stage == 0:
                 fr.index = pick
                 hand = sorted(st.seats[pick].hand)
@@ -67,7 +68,7 @@ class MiaoShou(Skill):
         else:
             g.ask(fr.seat, "choose", "妙手: in front of whom?", [f"choose {s}" for s in g.living()])
 
-    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         return None  # the taken card becomes the face-up pending intel
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import PASS, Action
 from engine.state import Frame
 
 from ..cards import give
@@ -27,7 +28,7 @@ class BoAi(Skill):
     zh = "博爱"
     kind = "main"
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         g.draw(seat, 1)
         g.push(Frame("spy_card", seat=seat, text=self.id))
 
@@ -35,10 +36,10 @@ class BoAi(Skill):
         st = g.state
         if fr.answer:
             st.stack.pop()
-            if fr.answer != "pass":
-                words = fr.answer.split()
-                target = int(words[3])
-                give(g, fr.seat, target, [int(words[1])])
+            if fr.answer != PASS:
+                act = fr.given()
+                target = act.target
+                give(g, fr.seat, target, [act.pick])
                 if female(g, target):
                     g.draw(fr.seat, 1)
             return
@@ -49,10 +50,9 @@ class BoAi(Skill):
             return
         g.ask(fr.seat, "choose", "博爱: give a hand card to another player, or pass", ["pass", *opts])
 
-    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
-        words = action.split()
-        if words[0] == "choose" and len(words) == 4:
-            return (seat, int(words[3])), f"gives a card to seat {words[3]}"
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+        if action.kind == "choose" and action.to:
+            return (seat, action.target), f"gives a card to seat {action.target}"
         return None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -29,9 +30,9 @@ class LianMin(Skill):
         return [f"skill {self.id} on {m}" for s in sorted(areas) for m in sorted(st.seats[s].intel)
                 if deck.IS_BLACK[m]]
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
         st = g.state
-        card = int(action.split()[-1])
+        card = action.on
         for p in st.seats:
             if card in p.intel:
                 p.intel.remove(card)
@@ -49,7 +50,7 @@ class FuHei(Skill):
     def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
         return [f"skill {self.id}"] if kw["sender"] == seat and deck.IS_BLACK[kw["card"]] else []
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
         g.draw(fr.seat, 1)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -33,9 +34,9 @@ class DuJi(Skill):
         have = [s for s in g.living() if s != seat and g.state.seats[s].hand]
         return [f"skill {self.id} to {a},{b}" for i, a in enumerate(have) for b in have[i + 1:]]
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         st = g.state
-        a, b = (int(x) for x in opts["to"].split(","))
+        a, b = action.to
         ha, hb = st.seats[a].hand, st.seats[b].hand
         from_b = hb[g.random_below(len(hb))]
         from_a = ha[g.random_below(len(ha))]
@@ -62,21 +63,21 @@ class DuJi(Skill):
                 g.ask(fr.seat, "choose", "毒计: take the black cards, or let their drawers place them",
                       ["choose take", *(f"choose {s}" for s in fr.order)])
                 return
-            pick = fr.answer.split()[1]
-            fr.answer = ""
-            if pick == "take":
+            pick = fr.answer
+            fr.answer = None
+            if pick.option == "take":
                 st.stack.pop()
                 g.log("take.takes_cards", fr.seat, {"seat": fr.seat, "cards": tuple(fr.cards)}, cards=tuple(fr.cards))
                 return
-            first = int(pick)
+            first = pick.pick
             if fr.order[0] != first:
                 fr.order.reverse()
                 fr.cards.reverse()
             fr.stage = 1
             fr.index = 0
         if fr.answer:
-            to = int(fr.answer.split()[1])
-            fr.answer = ""
+            to = fr.answer.pick
+            fr.answer = None
             st.seats[fr.seat].hand.remove(fr.cards[fr.index])
             place(g, to, fr.cards[fr.index])
             fr.index += 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -37,9 +38,8 @@ class ZhuanJiao(Skill):
                     out.append(f"skill {self.id} to {s} on {m}")
         return out
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
-        words = action.split()
-        to, m = int(words[3]), int(words[5])
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
+        to, m = action.target, action.on
         g.state.seats[fr.seat].intel.remove(m)
         place(g, to, m)
         g.draw(fr.seat, 2)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -25,7 +26,7 @@ class ZhiYin(Skill):
     def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
         return [f"skill {self.id}"] if kw["seat"] == seat and deck.IS_TRUE[kw["card"]] else []
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
         sender = fr.order[0]
         if sender == fr.seat:
             g.draw(fr.seat, 2)
@@ -46,8 +47,8 @@ class JingMeng(Skill):
             return []
         return [f"skill {self.id} to {s}" for s in g.living() if g.state.seats[s].hand]
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
-        target = int(action.split()[-1])
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
+        target = action.target
         hand = sorted(g.state.seats[target].hand)
         g.log("look.looks_at_seat_hand_cards", fr.seat, {"seat": fr.seat, "seat2": target, "cards": tuple(hand)},
               audience=(fr.seat,), cards=tuple(hand), public="look.looks_at_seat_hand_2")
@@ -57,7 +58,7 @@ class JingMeng(Skill):
         st = g.state
         if fr.answer:
             st.stack.pop()
-            g.discard_from_hand(fr.index, [int(fr.answer.split()[1])])
+            g.discard_from_hand(fr.index, [fr.given().pick])
             return
         hand = sorted(st.seats[fr.index].hand)
         if len(hand) <= 1:  # nothing to choose (docs/notation.md: forced answers are not asked)

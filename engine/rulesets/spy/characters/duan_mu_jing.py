@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action
+
 from ..skills import SKILLS, Skill
 
 if TYPE_CHECKING:
@@ -19,8 +21,8 @@ class XinSiChao(Skill):
     def actions(self, g: Game, seat: int) -> list[str]:
         return [f"skill {self.id} cards {c}" for c in sorted(g.state.seats[seat].hand)]
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
-        g.discard_from_hand(seat, [int(opts["cards"])])
+    def use(self, g: Game, seat: int, action: Action) -> None:
+        g.discard_from_hand(seat, [action.cards[0]])
         g.draw(seat, 2)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action
 from engine.state import Frame
 
 from ..cards import run_targeted
@@ -22,14 +23,14 @@ class GuiZha(Skill):
     def actions(self, g: Game, seat: int) -> list[str]:
         return [f"skill {self.id} to {s}" for s in g.living()]
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
-        g.push(Frame("spy_card", seat=seat, index=int(opts["to"]), text=self.id))
+    def use(self, g: Game, seat: int, action: Action) -> None:
+        g.push(Frame("spy_card", seat=seat, index=action.target, text=self.id))
 
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         if fr.answer:
             st.stack.pop()
-            run_targeted(g, fr.seat, 0, fr.answer.split()[1], fr.index)
+            run_targeted(g, fr.seat, 0, fr.given().option, fr.index)
             return
         options = ["choose bribe"] if fr.index == fr.seat else ["choose threaten", "choose bribe"]
         g.ask(fr.seat, "choose", "诡诈: as 威逼 or 利诱", options)

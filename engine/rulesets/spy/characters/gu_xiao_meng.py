@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action, choose_option
 from engine.state import Frame
 
 from ..cards import give
@@ -25,7 +26,7 @@ class JiZhi(Skill):
     also = ("rescue",)
     flip = True
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         g.draw(seat, 4)
 
 
@@ -39,7 +40,7 @@ class ChengZhi(Skill):
     def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
         return [f"skill {self.id}"] if kw["seat"] != seat and g.state.seats[seat].alive else []
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
         st = g.state
         dead = fr.index
         hand = list(st.seats[dead].hand)
@@ -58,7 +59,7 @@ class ChengZhi(Skill):
             g.ask(fr.seat, "choose", "承志: take that identity card as yours?", ["choose take", "choose keep"])
             return
         st.stack.pop()
-        if fr.answer == "choose take":
+        if fr.answer == choose_option("take"):
             me, dead = st.seats[fr.seat], st.seats[fr.index]
             me.identity, me.secret_task = dead.identity, dead.secret_task
             dead.identity, dead.secret_task = "", ""

@@ -7,6 +7,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.action import Action
+
 from .. import deck
 from ..cards import move_pending
 from ..skills import SKILLS, Skill
@@ -33,16 +35,16 @@ class JiSong(Skill):
                 for s in to]
         return out
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         st = g.state
-        if "cards" in opts:
-            g.discard_from_hand(seat, [int(c) for c in opts["cards"].split(",")])
+        if action.cards:
+            g.discard_from_hand(seat, list(action.cards))
         else:
-            m = int(opts["on"])
+            m = action.on
             st.seats[seat].intel.remove(m)
             g.discard_card(m)
             g.log("discard.discards_intel_card", seat, {"seat": seat, "card": m}, cards=(m,))
-        move_pending(g, seat, int(opts["to"]), "急送")
+        move_pending(g, seat, action.target, "急送")
 
 
 SKILLS[JiSong.id] = JiSong()

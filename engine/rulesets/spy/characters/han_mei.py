@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -22,15 +23,15 @@ class YiHuaJieMu(Skill):
     kind = "contest"
     flip = True
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         g.push(Frame("spy_card", seat=seat, text=self.id))
 
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         if fr.stage == 0:
             if fr.answer:
-                fr.card = int(fr.answer.split()[1])
-                fr.answer = ""
+                fr.card = fr.answer.pick
+                fr.answer = None
                 fr.stage = 1
             else:
                 intel = sorted(c for s in g.living() for c in st.seats[s].intel)
@@ -44,7 +45,7 @@ class YiHuaJieMu(Skill):
             g.ask(fr.seat, "choose", "移花接木: into whose intel area?",
                   [f"choose {s}" for s in g.living() if s != owner])
             return
-        to = int(fr.answer.split()[1])
+        to = fr.given().pick
         st.stack.pop()
         m = fr.card
         st.seats[owner].intel.remove(m)

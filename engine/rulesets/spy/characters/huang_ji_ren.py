@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.action import PASS, Action
 from engine.state import Frame
 
 from .. import deck
@@ -22,7 +23,7 @@ class DuiZhengXiaYao(Skill):
     kind = "contest"
     flip = True
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         g.draw(seat, 3)
         g.push(Frame("spy_card", seat=seat, text=self.id))
 
@@ -31,11 +32,11 @@ class DuiZhengXiaYao(Skill):
         intel = sorted(c for s in g.living() for c in st.seats[s].intel)
         if fr.stage == 0:
             if fr.answer:
-                action, fr.answer = fr.answer, ""
-                if action == "pass":
+                action, fr.answer = fr.answer, None
+                if action == PASS:
                     st.stack.pop()
                     return
-                shown = [int(c) for c in action.split()[1].split(",")]
+                shown = list(action.picks)
                 fr.cards = shown
                 fr.order = [deck.COLORS_ALL.index(c) for c in deck.colors(shown[0]) if c in deck.colors(shown[1])]
                 g.log("show.shows_cards", fr.seat, {"seat": fr.seat, "cards": tuple(shown[:2])}, cards=tuple(shown))
@@ -52,7 +53,7 @@ class DuiZhengXiaYao(Skill):
                 return
         colors = {deck.COLORS_ALL[i] for i in fr.order}
         if fr.answer:
-            m = int(fr.answer.split()[1])
+            m = fr.answer.pick
             st.stack.pop()
             for p in st.seats:
                 if m in p.intel:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -28,9 +29,9 @@ class JinShen(Skill):
             return []
         return [f"skill {self.id} cards {c}" for c in sorted(p.hand)]
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
         p = g.state.seats[fr.seat]
-        card = int(action.split()[-1])
+        card = action.cards[0]
         p.intel.remove(fr.card)
         p.hand.remove(card)
         p.hand.append(fr.card)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -25,7 +26,7 @@ class ShiSi(Skill):
     def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
         return [f"skill {self.id}"] if kw["seat"] == seat and deck.IS_BLACK[kw["card"]] else []
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
         g.draw(fr.seat, 2)
 
 
@@ -41,9 +42,9 @@ class RuGui(Skill):
             return []
         return [f"skill {self.id} on {m}" for m in sorted(st.seats[seat].intel)]
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
         st = g.state
-        card = int(action.split()[-1])
+        card = action.on
         st.seats[fr.seat].intel.remove(card)
         st.seats[st.turn].intel.append(card)
         g.log("place.card_moved_into_seat_intel", fr.seat, {"card": card, "seat": st.turn}, cards=(card,),

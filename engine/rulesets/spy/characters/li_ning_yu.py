@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.marks import add
 from engine.state import Frame
 
@@ -29,7 +30,7 @@ class JiuJi(Skill):
     def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
         return [f"skill {self.id}"] if kw["seat"] == seat else []
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
         g.draw(fr.seat, 2)
         add(g.state, JiuJiTaken(fr.seat))
 
@@ -47,9 +48,8 @@ class YiXin(Skill):
         return [f"skill {self.id} to {s} cards {c}" for s in g.living() if s != seat
                 for c in sorted(st.seats[seat].hand)]
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
-        words = action.split()
-        to, card = int(words[3]), int(words[5])
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
+        to, card = action.target, action.cards[0]
         g.state.seats[fr.seat].hand.remove(card)
         place(g, to, card)
 

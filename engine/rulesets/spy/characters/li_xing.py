@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -25,9 +26,9 @@ class SouJi(Skill):
     def actions(self, g: Game, seat: int) -> list[str]:
         return [f"skill {self.id} to {s}" for s in g.living() if s != seat]
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         st = g.state
-        target = int(opts["to"])
+        target = action.target
         hand = sorted(st.seats[target].hand)
         g.log("look.looks_at_seat_hand_cards", seat, {"seat": seat, "seat2": target, "cards": tuple(hand)},
               audience=(seat,), cards=tuple(hand), public="look.looks_at_seat_hand_2")
@@ -43,12 +44,12 @@ class SouJi(Skill):
         st = g.state
         t = st.transit
         if fr.answer:
-            words = fr.answer.split()
-            fr.answer = ""
-            if words[0] == "pass":
+            act = fr.answer
+            fr.answer = None
+            if act.kind == "pass":
                 st.stack.pop()
                 return
-            card = int(words[1])
+            card = act.pick
             st.seats[fr.seat].hand.append(card)
             g.log("take.takes_card_shows_it", fr.seat, {"seat": fr.seat, "card": card}, cards=(card,))
             if t is not None and t.card == card:
@@ -65,7 +66,7 @@ class SouJi(Skill):
             return
         g.ask(fr.seat, "choose", "搜缉: take a black card, or pass", ["pass", *(f"choose {c}" for c in cards)])
 
-    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         return None  # a taken card is shown (展示)
 
 

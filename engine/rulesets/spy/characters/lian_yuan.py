@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.action import PASS, Action
 from engine.state import Frame
 
 from .. import deck
@@ -21,17 +22,17 @@ class MiaoBiQiaoBian(Skill):
     kind = "contest"
     flip = True
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         g.push(Frame("spy_card", seat=seat, text=self.id))
 
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         if fr.answer:
-            action, fr.answer = fr.answer, ""
+            action, fr.answer = fr.answer, None
             st.stack.pop()
-            if action == "pass":
+            if action == PASS:
                 return
-            taken = [int(c) for c in action.split()[1].split(",")]
+            taken = list(action.picks)
             for m in taken:
                 for p in st.seats:
                     if m in p.intel:

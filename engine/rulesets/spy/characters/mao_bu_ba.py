@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -25,9 +26,9 @@ class QiHuoKeJu(Skill):
             return []
         return [f"skill {self.id} on {m}" for m in sorted(g.state.seats[seat].intel)]
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
         p = g.state.seats[fr.seat]
-        m = int(action.split()[-1])
+        m = action.on
         p.intel.remove(m)
         p.hand.append(m)
         g.log("take.takes_intel_cards_into_hand", fr.seat, {"seat": fr.seat, "cards": (m,)}, cards=(m,))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.action import PASS, Action
 from engine.state import Frame
 
 from .. import deck
@@ -25,9 +26,9 @@ class JiaoJi(Skill):
     def actions(self, g: Game, seat: int) -> list[str]:
         return [f"skill {self.id} to {s}" for s in g.living() if s != seat and g.state.seats[s].hand]
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         st = g.state
-        target = int(opts["to"])
+        target = action.target
         taken: list[int] = []
         for _ in range(min(2, len(st.seats[target].hand))):
             hand = st.seats[target].hand
@@ -43,8 +44,8 @@ class JiaoJi(Skill):
         st = g.state
         if fr.answer:
             st.stack.pop()
-            if fr.answer != "pass":
-                give(g, fr.seat, fr.index, [int(c) for c in fr.answer.split()[1].split(",")])
+            if fr.answer != PASS:
+                give(g, fr.seat, fr.index, list(fr.given().picks))
             return
         n = fr.order[0]
         low = max(0, n - deck.count(st.seats[fr.seat].intel, "black"))
@@ -57,9 +58,9 @@ class JiaoJi(Skill):
             return
         g.ask(fr.seat, "choose", f"交际: give seat {fr.index} hand cards back", options)
 
-    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
-        if action.startswith("choose"):
-            n = len(action.split()[1].split(","))
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+        if action.kind == "choose":
+            n = len(action.picks)
             return (seat, g.state.stack[-1].index), f"gives {n} cards back"
         return None
 

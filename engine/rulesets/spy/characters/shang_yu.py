@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import PASS, Action
 from engine.state import Frame
 
 from .. import deck
@@ -26,9 +27,9 @@ class JieDaoShaRen(Skill):
     def actions(self, g: Game, seat: int) -> list[str]:
         return [f"skill {self.id} to {s}" for s in g.living() if s != seat and g.state.seats[s].hand]
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         st = g.state
-        target = int(opts["to"])
+        target = action.target
         hand = st.seats[target].hand
         card = hand[g.random_below(len(hand))]
         hand.remove(card)
@@ -46,10 +47,10 @@ class JieDaoShaRen(Skill):
                   ["pass", *(f"choose {s}" for s in g.living())])
             return
         st.stack.pop()
-        if fr.answer == "pass":
+        if fr.answer == PASS:
             return
         st.seats[fr.seat].hand.remove(fr.card)
-        place(g, int(fr.answer.split()[1]), fr.card)
+        place(g, fr.given().pick, fr.card)
         st.seats[fr.seat].exposed = False
         g.log("flip_down.turns_character_face_down", fr.seat, {"seat": fr.seat}, seats=(fr.seat,))
 

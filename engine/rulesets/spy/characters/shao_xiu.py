@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -29,8 +30,8 @@ class MianLiCangZhen(Skill):
     def asked(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> bool:
         return kw["sender"] == seat and g.state.seats[kw["seat"]].alive and bool(g.state.seats[seat].hand)
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
-        card = int(action.split()[-1])
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
+        card = action.cards[0]
         g.state.seats[fr.seat].hand.remove(card)
         place(g, fr.index, card)
         g.draw(fr.seat, 1)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action
 from engine.state import Frame
 
 from ..cards import give
@@ -21,7 +22,7 @@ class JiBan(Skill):
     zh = "羁绊"
     kind = "main"
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         g.draw(seat, 2)
         g.push(Frame("spy_card", seat=seat, text=self.id))
 
@@ -29,15 +30,15 @@ class JiBan(Skill):
         st = g.state
         hand = sorted(st.seats[fr.seat].hand)
         if fr.answer:
-            words = fr.answer.split()
-            fr.answer = ""
-            if words[0] == "pass":
+            act = fr.answer
+            fr.answer = None
+            if act.kind == "pass":
                 st.stack.pop()
                 return
             if fr.stage == 0:
-                fr.index = int(words[3])
+                fr.index = act.target
                 fr.stage = 1
-            give(g, fr.seat, fr.index, [int(words[1])])
+            give(g, fr.seat, fr.index, [act.pick])
             hand = sorted(st.seats[fr.seat].hand)
         if fr.stage == 0:
             others = [s for s in g.living() if s != fr.seat]
@@ -53,11 +54,10 @@ class JiBan(Skill):
         g.ask(fr.seat, "choose", f"羁绊: give seat {fr.index} another card, or pass",
               ["pass", *(f"choose {c}" for c in hand)])
 
-    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
-        words = action.split()
-        if words[0] != "choose":
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+        if action.kind != "choose":
             return None
-        to = int(words[3]) if len(words) == 4 else g.state.stack[-1].index
+        to = action.target if action.to else g.state.stack[-1].index
         return (seat, to), f"gives a card to seat {to}"
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action, choose_option
 from engine.state import Frame
 
 from ..cards import place
@@ -34,8 +35,8 @@ class ZhaoBaiHe(Skill):
         # herself counts: she is a face-up female character once flipped
         return [f"skill {self.id} to {s}" for s in g.living() if s == seat or sex(g, s) == "F"]
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
-        g.push(Frame("spy_card", seat=seat, index=int(opts["to"]), text=self.id))
+    def use(self, g: Game, seat: int, action: Action) -> None:
+        g.push(Frame("spy_card", seat=seat, index=action.target, text=self.id))
 
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
@@ -45,7 +46,7 @@ class ZhaoBaiHe(Skill):
                   ["choose draw", *(["choose discard"] if hand else [])])
             return
         st.stack.pop()
-        if fr.answer == "choose draw":
+        if fr.answer == choose_option("draw"):
             g.draw(fr.index, 1)
             return
         g.discard_from_hand(fr.index, [hand[g.random_below(len(hand))]])
@@ -65,7 +66,7 @@ class MuQiangWei(Skill):
             return []
         return [f"skill {self.id}"]
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
         g.state.seats[fr.seat].exposed = False
         g.log("flip_down.turns_character_face_down", fr.seat, {"seat": fr.seat}, seats=(fr.seat,))
         g.push(Frame("spy_card", seat=fr.seat, text=self.id))
@@ -75,8 +76,8 @@ class MuQiangWei(Skill):
         me = st.seats[fr.seat]
         if fr.stage == 0:
             if fr.answer:
-                m = int(fr.answer.split()[1])
-                fr.answer = ""
+                m = fr.answer.pick
+                fr.answer = None
                 me.intel.remove(m)
                 me.hand.append(m)
                 g.log("take.takes_intel_cards_into_hand", fr.seat, {"seat": fr.seat, "cards": (m,)}, cards=(m,))
@@ -87,9 +88,9 @@ class MuQiangWei(Skill):
                 return
         males = [s for s in g.living() if sex(g, s) == "M"]
         if fr.answer:
-            words = fr.answer.split()
+            act = fr.answer
             st.stack.pop()
-            card, to = int(words[1]), int(words[3])
+            card, to = act.pick, act.target
             me.hand.remove(card)
             place(g, to, card)
             return

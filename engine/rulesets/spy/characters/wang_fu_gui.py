@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.marks import add, find
 from engine.state import Frame
 
@@ -33,14 +34,13 @@ class JiangHuLing(Skill):
         intel = st.seats[kw["seat"]].intel
         return [f"skill {self.id} on {m}" for m in sorted(intel) if colors & set(deck.colors(m))]
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
         st = g.state
-        words = action.split()
-        if words[2] == "choose":
-            add(st, Declared(fr.seat, words[3]))
-            g.log("declare.declares_id", fr.seat, {"seat": fr.seat, "id": words[3]})
+        if action.options:
+            add(st, Declared(fr.seat, action.option))
+            g.log("declare.declares_id", fr.seat, {"seat": fr.seat, "id": action.option})
             return
-        m = int(words[3])
+        m = action.on
         st.seats[fr.index].intel.remove(m)
         g.discard_card(m)
         g.log("discard.discards_intel_card", fr.seat, {"seat": fr.seat, "card": m}, cards=(m,))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -35,9 +36,8 @@ class YiYaHuanYa(Skill):
         return kw["seat"] == seat and deck.IS_BLACK[kw["card"]] and kw["sender"] >= 0 \
             and bool(g.state.seats[seat].hand)
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
-        words = action.split()
-        to, card = int(words[3]), int(words[5])
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
+        to, card = action.target, action.cards[0]
         g.state.seats[fr.seat].hand.remove(card)
         place(g, to, card)
         g.draw(fr.seat, 1)

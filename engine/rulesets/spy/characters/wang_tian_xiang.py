@@ -8,6 +8,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.action import PASS, Action
 from engine.marks import add
 from engine.state import Frame
 
@@ -27,8 +28,8 @@ class JinBi(Skill):
     def actions(self, g: Game, seat: int) -> list[str]:
         return [f"skill {self.id} to {s}" for s in g.living() if s != seat]
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
-        target = int(opts["to"])
+    def use(self, g: Game, seat: int, action: Action) -> None:
+        target = action.target
         if len(g.state.seats[target].hand) < 2:
             jail(g, target)
             return
@@ -38,17 +39,17 @@ class JinBi(Skill):
         st = g.state
         if fr.answer:
             st.stack.pop()
-            if fr.answer == "pass":
+            if fr.answer == PASS:
                 jail(g, fr.index)
             else:
-                give(g, fr.index, fr.seat, [int(c) for c in fr.answer.split()[1].split(",")])
+                give(g, fr.index, fr.seat, list(fr.given().picks))
             return
         hand = sorted(st.seats[fr.index].hand)
         g.ask(fr.index, "choose", f"禁闭: give seat {fr.seat} 2 hand cards, or pass",
               ["pass", *(f"choose {a},{b}" for a, b in combinations(hand, 2))])
 
-    def hidden_answer(self, g: Game, seat: int, action: str) -> tuple[tuple[int, ...], str] | None:
-        if action.startswith("choose"):
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+        if action.kind == "choose":
             return (seat, g.state.stack[-1].seat), "gives 2 cards"
         return None
 

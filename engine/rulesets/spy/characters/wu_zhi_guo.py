@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -24,7 +25,7 @@ class JianRen(Skill):
     def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
         return [f"skill {self.id}"] if kw["seat"] == seat and deck.IS_BLACK[kw["card"]] else []
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
         st = g.state
         top = g.take_pile_top()
         if not top:
@@ -39,7 +40,7 @@ class JianRen(Skill):
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         if fr.answer:
-            m = int(fr.answer.split()[1])
+            m = fr.answer.pick
             st.stack.pop()
             for p in st.seats:
                 if m in p.intel:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
@@ -23,19 +24,19 @@ class GuangFaBao(Skill):
     kind = "contest"
     flip = True
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         g.draw(seat, 3)
         g.push(Frame("spy_card", seat=seat, text=self.id))
 
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         if fr.answer:
-            words = fr.answer.split()
-            fr.answer = ""
-            if words[0] == "pass":
+            act = fr.answer
+            fr.answer = None
+            if act.kind == "pass":
                 st.stack.pop()
                 return
-            card, to = int(words[1]), int(words[3])
+            card, to = act.pick, act.target
             st.seats[fr.seat].hand.remove(card)
             place(g, to, card)
         options = [f"choose {c} to {s}" for c in sorted(st.seats[fr.seat].hand) for s in g.living()

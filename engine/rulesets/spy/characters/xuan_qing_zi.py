@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose_option
 from engine.state import Frame
 
 from ..skills import SKILLS, Skill
@@ -23,7 +24,7 @@ class JinKouYiKai(Skill):
     def actions(self, g: Game, seat: int) -> list[str]:
         return [f"skill {self.id}"] if g.state.turn == seat else []
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         top = g.take_pile_top()
         if not top:
             return
@@ -40,7 +41,7 @@ class JinKouYiKai(Skill):
             return
         st.stack.pop()
         t = st.transit
-        if fr.answer == "choose draw" or t is None:
+        if fr.answer == choose_option("draw") or t is None:
             g.draw(fr.seat, 1)
             return
         top = st.pile.pop()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.marks import add
 from engine.state import Frame
 
@@ -31,11 +32,10 @@ class QiangLing(Skill):
         return ([f"skill {self.id} choose {n}" for n in names]
                 + [f"skill {self.id} choose {a},{b}" for a, b in combinations(names, 2)])
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
-        names = tuple(action.split()[-1].split(","))
-        for name in names:
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
+        for name in action.options:
             add(g.state, Barred(name))
-        g.log("barred.bars_ids_this_turn", fr.seat, {"seat": fr.seat, "ids": names})
+        g.log("barred.bars_ids_this_turn", fr.seat, {"seat": fr.seat, "ids": tuple(action.options)})
 
 
 SKILLS[QiangLing.id] = QiangLing()

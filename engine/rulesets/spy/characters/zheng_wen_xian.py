@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.action import Action
 from engine.state import Frame
 
 from ..cards import move_pending
@@ -20,7 +21,7 @@ class TouTian(Skill):
     kind = "contest"
     flip = True
 
-    def use(self, g: Game, seat: int, opts: dict[str, str]) -> None:
+    def use(self, g: Game, seat: int, action: Action) -> None:
         move_pending(g, seat, seat, "偷天")
 
 
@@ -33,7 +34,7 @@ class HuanRi(Skill):
     def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
         return [f"skill {self.id}"] if kw["seat"] == seat and kw["function"] in ("swap", "decrypt") else []
 
-    def fire(self, g: Game, fr: Frame, action: str) -> None:
+    def fire(self, g: Game, fr: Frame, action: Action) -> None:
         g.state.seats[fr.seat].exposed = False
         g.log("flip_down.turns_character_face_down", fr.seat, {"seat": fr.seat}, seats=(fr.seat,))
 

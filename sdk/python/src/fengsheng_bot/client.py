@@ -96,7 +96,8 @@ class BotClient:
                                                            ruleset=ruleset)))  # fmt: skip
 
     def open_table(self, seats: list[str] | None = None, players: int = 0, ruleset: str = "", *,
-                   queue: bool = False, fill_after_s: float = 0.0) -> None:  # fmt: skip
+                   queue: bool = False, fill_after_s: float = 0.0, clock_ms: int = 0,
+                   bank_ms: int = 0) -> None:  # fmt: skip
         """Open a casual (never rated) table, outside the queue: ``seats`` in order, each
         ``"me"`` (once), ``"heuristic"``/``"random"`` (house bots) or a bot's or player's id
         (a challenge); none: this bot and ``players - 1`` house bots (0: 5 seats). Answered
@@ -106,9 +107,14 @@ class BotClient:
 
         ``queue=True`` (no ``seats``): wait in the bots-only queue of that ruleset and table
         size for other bots; after ``fill_after_s`` seconds (0: at once) house bots fill the
-        seats still free. The ``ticket`` is ``queued``, then ``matched``."""
+        seats still free. The ``ticket`` is ``queued``, then ``matched``.
+
+        ``clock_ms``, ``bank_ms``: the table's time control (docs/bots.md, "Time controls"): the
+        per-decision clock, 1000, 5000 or 30000 (0: 1000 at a table of bots only, else 30000),
+        and each seat's bank (0 with clock_ms 0: the clock's default)."""
         self.send(bs.BotMessage(table=bs.TableRequest(seats=seats or [], players=players, ruleset=ruleset,
-                                                      queue=queue, fill_after_s=fill_after_s)))  # fmt: skip
+                                                      queue=queue, fill_after_s=fill_after_s, clock_ms=clock_ms,
+                                                      bank_ms=bank_ms)))  # fmt: skip
 
     def answer_challenge(self, ticket_id: str, accept: bool = True) -> None:
         """Accept (or decline) a challenge: a ``ticket`` in state ``invited`` whose
@@ -369,7 +375,7 @@ def full_observation(seen: list[game_pb2.Event], pushed: game_pb2.Observation) -
     ``events`` are only those since the seat's previous decision) with ``events`` replaced
     by the seat's whole history. ``seen`` (the events the seat saw before) is extended with
     the new ones in place. The online client and the offline arena
-    (:mod:`fengsheng.bot.arena`) both build ``decide``'s input here."""
+    (:mod:`fengsheng.bot.arena`, in the platform) both build ``decide``'s input here."""
     seen.extend(pushed.events)  # the events since the previous decision
     observation = game_pb2.Observation()
     observation.CopyFrom(pushed)
@@ -434,9 +440,12 @@ def _error(e: bs.BotError, client: BotClient, state: _Session, join_later: Calla
         state.join_attempts += 1
 
 
-def decide_with(policy: Callable[..., str], seed: Any = None) -> Decide:
-    """Wrap an ``(observation, legal, rng)`` policy (``engine.bots``) as a ``decide``."""
+def decide_with(policy: Callable[..., Any], seed: Any = None) -> Decide:
+    """Wrap an ``(observation, legal, rng)`` policy (``engine.bots``: it takes and returns
+    :class:`engine.Action` values) as a ``decide``, which speaks the wire's text."""
     import random
 
+    from engine.notation import parse
+
     rng = random.Random(seed)
-    return lambda observation, legal_actions: policy(observation, legal_actions, rng)
+    return lambda observation, legal_actions: str(policy(observation, [parse(a) for a in legal_actions], rng))

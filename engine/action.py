@@ -1,0 +1,176 @@
+"""An action as a value: one answer to a decision (docs/notation.md), in the manner of
+python-chess's ``Move``.
+
+:class:`Action` is frozen and hashable. ``str(action)`` is its canonical text in the
+notation (scenario files, the CLI, logs, replays and the wire's text form use it);
+:func:`engine.notation.parse` is the one place that reads that text back. Everything inside
+the engine builds and reads the typed fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+#: Action kinds that carry no argument.
+BARE = frozenset({"pass", "declare", "accept", "decline"})
+#: Every action kind.
+KINDS = ("pass", "declare", "accept", "decline", "play", "send", "skill", "choose")
+#: Skills whose text names the cards (or the intel) before the target seat:
+#: ``skill ji_song cards N,M to S`` / ``skill ji_song on M to S`` (谍战篇 急送).
+TARGET_LAST = frozenset({"ji_song"})
+
+
+def _seats(seats: tuple[int, ...]) -> str:
+    return ",".join(map(str, seats))
+
+
+def _shown(card: int) -> str:
+    return str(card)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Action:
+    """One answer to a decision.
+
+    ``kind`` is one of :data:`KINDS`; the other fields are used as the kind needs:
+
+    - ``play``: ``card`` (the hand card used), ``to`` (target seats), ``on`` (a card it acts
+      on) or ``chain`` (识破 naming the chain item at position ``chain``, counted from 1),
+      ``code`` (秘密下达's code), ``alt`` (the function it is used as: 拷问, 应变 …).
+    - ``send``: ``card`` (0 with ``pile`` when the top pile card is sent), ``mode``
+      (``secret`` / ``direct`` / ``text``; empty in 谍战篇), ``to`` (直达 / ↑ target),
+      ``arrow`` (``left`` / ``right``), ``lock`` (the locked seat, -1: none).
+    - ``skill``: ``skill`` (the skill id), ``to``, ``cards``, ``on``, ``options`` (the
+      words after ``choose``: 强令's functions, 乔装's skill …).
+    - ``choose``: ``picks`` (numbers: cards or seats, as the prompt says) or ``options``
+      (words: ``left``, ``threaten``, a character id …), ``face`` (``exposed`` /
+      ``hidden`` for a character kept face up or down), ``to`` (a seat the picked cards go
+      to).
+    """
+
+    kind: str
+    card: int = 0
+    pile: bool = False
+    skill: str = ""
+    to: tuple[int, ...] = ()
+    on: int = 0
+    chain: int = 0
+    cards: tuple[int, ...] = ()
+    mode: str = ""
+    arrow: str = ""
+    lock: int = -1
+    code: str = ""
+    alt: str = ""
+    picks: tuple[int, ...] = ()
+    options: tuple[str, ...] = ()
+    face: str = ""
+    canonical: str = field(init=False, repr=False, default="")
+    """The canonical text, computed once: two actions are the same action exactly when
+    their canonical texts are equal, so equality and hashing use it (fast, and legal-list
+    membership is checked at every decision)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "canonical", self.text())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Action):
+            return self.canonical == other.canonical
+        if isinstance(other, str):
+            # Always a bug: the text form is ``str(action)``, a value is read with
+            # ``engine.notation.parse`` (and mypy's strict equality skips custom __eq__).
+            raise TypeError(f"comparing the action {self.canonical!r} with the text {other!r}")
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.canonical)
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def target(self) -> int:
+        """The first target seat, -1 when there is none."""
+        return self.to[0] if self.to else -1
+
+    @property
+    def pick(self) -> int:
+        """The first picked number of a ``choose`` (a card or a seat)."""
+        return self.picks[0]
+
+    @property
+    def option(self) -> str:
+        """The first option word of a ``choose`` or a skill's ``choose``, '' when none."""
+        return self.options[0] if self.options else ""
+
+    # ------------------------------------------------------------------ text
+    def __str__(self) -> str:
+        return self.canonical
+
+    def text(self, card: Callable[[int], str] = _shown) -> str:
+        """The canonical text; ``card`` writes each card number (the card sent or played,
+        ``cards``, ``on``): privacy passes one that writes ``?`` for a card others may not
+        see."""
+        k = self.kind
+        if k in BARE:
+            return k
+        if k == "play":
+            out = f"play {card(self.card)}"
+            if self.to:
+                out += f" to {_seats(self.to)}"
+            if self.chain:
+                out += f" on #{self.chain}"
+            elif self.on:
+                out += f" on {card(self.on)}"
+            if self.code:
+                out += f" code {self.code}"
+            if self.alt:
+                out += f" as {self.alt}"
+            return out
+        if k == "send":
+            out = "send pile" if self.pile else f"send {card(self.card)}"
+            if self.mode:
+                out += f" {self.mode}"
+            if self.to:
+                out += f" to {_seats(self.to)}"
+            if self.arrow:
+                out += f" {self.arrow}"
+            if self.lock >= 0:
+                out += f" lock {self.lock}"
+            return out
+        if k == "skill":
+            target = f" to {_seats(self.to)}" if self.to else ""
+            named = (f" cards {','.join(map(card, self.cards))}" if self.cards else "") + (
+                f" on {card(self.on)}" if self.on else "")
+            out = f"skill {self.skill}" + (named + target if self.skill in TARGET_LAST else target + named)
+            if self.options:
+                out += f" choose {','.join(self.options)}"
+            return out
+        if k == "choose":
+            out = f"choose {_seats(self.picks)}" if self.picks else f"choose {','.join(self.options)}"
+            if self.face:
+                out += f" {self.face}"
+            if self.to:
+                out += f" to {_seats(self.to)}"
+            return out
+        raise ValueError(f"unknown action kind {k!r}")
+
+
+PASS = Action("pass")
+DECLARE = Action("declare")
+ACCEPT = Action("accept")
+DECLINE = Action("decline")
+
+
+def play(card: int, to: int | tuple[int, ...] = (), *, on: int = 0, chain: int = 0, code: str = "",
+         alt: str = "") -> Action:
+    """``play card [to S] [on M | on #K] [code C] [as F]``."""
+    return Action("play", card=card, to=(to,) if isinstance(to, int) else to, on=on, chain=chain, code=code, alt=alt)
+
+
+def choose(*picks: int, to: int = -1) -> Action:
+    """``choose N[,M…] [to S]``: numbers picked (cards or seats)."""
+    return Action("choose", picks=picks, to=(to,) if to >= 0 else ())
+
+
+def choose_option(word: str) -> Action:
+    """``choose WORD``: an option word (``left``, ``threaten``, a character id …)."""
+    return Action("choose", options=(word,))
