@@ -71,3 +71,14 @@ def test_the_terminal_view_shows_an_event_from_its_template() -> None:
     # an unknown key: the engine's words, the cards named after them
     view = View(Console(), deck, 0, ["human"] * 3, {"id": "return"}, texts={}, lang="zh")
     assert view.event_line({**event, "template": "nope"}) == "seat 2's intel 12 is burned  [烧毁·红·直达#12]"
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_no_chinese_event_template_holds_an_english_word(ruleset_id: str) -> None:
+    """A Chinese line is the template's words and its arguments' names; the engine's own
+    English (a classic card voided or failing) is a template of its own, never a ``text``
+    argument. The one ``text`` argument left is 试探's words, which are Chinese."""
+    for key, row in event_templates(ruleset_id).items():
+        assert not re.search(r"[A-Za-z]", re.sub(r"\{\w+\}", "", row.zh)), (key, row.zh)
+        if "text" in row.names:
+            assert key == "probe.says_text", key

@@ -104,9 +104,10 @@ class Resolution:
         skill = SKILLS.get(item.code) if item.kind == "skill" else None
         fn = FUNCTIONS.get(item.kind)
         if item.negated or not (skill.valid(g, item) if skill is not None else fn is not None and fn.valid(g, item)):
-            what = "voided" if item.negated else "fails"
-            g.log("resolve.id_text", item.user,
-                  {"seat": item.user, "id": item.code if skill else item.kind, "text": what})
+            # 识破'd (voided) or its target gone (fails): two templates, so no English word
+            # travels as an argument into the Chinese log
+            g.log("resolve.id_voided" if item.negated else "resolve.id_fails", item.user,
+                  {"seat": item.user, "id": item.code if skill else item.kind})
             return False
         if fn is not None:
             fire(g, "used_on", item.target, item=item)
