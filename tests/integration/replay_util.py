@@ -8,6 +8,7 @@ from typing import Any
 
 from engine import Game
 from engine.bots import heuristic_bot
+from engine.notation import parse
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from gateway.convert import to_dict
@@ -25,7 +26,7 @@ def play(stub: es_grpc.EngineServiceStub, match_id: str, *, actions: int | None 
         if seat < 0:
             break
         obs = stub.GetObservation(es.GetObservationRequest(match_id=match_id, seat=seat), timeout=10)
-        action = heuristic_bot(obs, list(obs.legal_actions), rng)
+        action = str(heuristic_bot(obs, [parse(a) for a in obs.legal_actions], rng))
         stub.Act(es.ActRequest(match_id=match_id, seat=seat, decision=legal.decision, action=action), timeout=10)
         done += 1
     return done

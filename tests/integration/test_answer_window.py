@@ -92,11 +92,11 @@ def _ms(stream_id: bytes) -> int:
 
 
 def write_times(rdb: redis.Redis, match_id: str) -> dict[int, int]:
-    """Decision number -> server ms of the write that opened it (the last entry of each write
-    carries the decision it opened)."""
+    """Decision number -> server ms of the write that opened it (one stream entry per write,
+    carrying the decision it opened: services/engine/store.py, stream format 2)."""
     opened: dict[int, int] = {}
     for eid, fields in rdb.xrange(events_key(match_id)):
-        if fields.get(b"l") == b"1" and b"p" in fields:
+        if b"p" in fields:
             number = game_pb2.Decision.FromString(fields[b"p"]).number
             opened.setdefault(number, _ms(eid))
     return opened

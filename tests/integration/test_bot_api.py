@@ -181,10 +181,10 @@ def test_grpc_decisions_carry_the_seats_events_and_answers_are_never_rate_limite
     assert not set(pushed) & set(private_to_others)
 
     # no stream id or cursor reaches a bot (docs/security.md, "Event ids"): no message holds
-    # one, and a deadline is the opening write's millisecond plus the turn timer and what is
-    # left of the seat's bank (both the seat's own, sent with the decision)
+    # one, and a deadline is the opening write's millisecond plus the turn timer (public)
     assert not any(re.search(rb"\d{10,}-\d+", m.SerializeToString()) for m in bot.all)
     write_ms = {int(eid.split(b"-")[0]) for eid, _ in p.rdb.xrange(events_key(match_id))}
+    # (the timer runs for the clock plus what is left of the seat's bank: docs/bots.md, "Time controls")
     assert all(d.deadline_ms - int(start.turn_timeout_s * 1000) - d.bank_ms in write_ms for d in decisions)
 
     # the whole visible history, on request (as after a reconnect)

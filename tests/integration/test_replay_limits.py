@@ -24,6 +24,7 @@ from replay_util import create, play
 
 from engine import Game
 from engine.bots import heuristic_bot
+from engine.notation import parse
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from gateway.app import create_app
@@ -63,7 +64,8 @@ async def _finished_match(svc: MatchService, seed: int) -> tuple[str, int]:
     n = 0
     while pending.seat >= 0:
         obs = await svc.observation(match_id, pending.seat)
-        res = await svc.act(match_id, pending.seat, pending.number, heuristic_bot(obs, list(obs.legal_actions), rng))
+        action = heuristic_bot(obs, [parse(a) for a in obs.legal_actions], rng)
+        res = await svc.act(match_id, pending.seat, pending.number, str(action))
         pending = res.pending
         n += 1
     return match_id, n

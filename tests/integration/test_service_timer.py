@@ -41,7 +41,7 @@ def test_human_timeout_applies_default_and_match_goes_on(
     game = Game.new(players=5, seed=4242)
     for e in entries:
         if e.origin == "timer":
-            assert e.action == game.default_action(e.seat)
+            assert e.action == str(game.default_action(e.seat))
         game.apply(e.seat, e.action)
     wait_decision(rdb, res.match_id, timed[-1].decision + 1)
     check_stream_and_history(rdb, res.match_id)
