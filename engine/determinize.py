@@ -32,7 +32,6 @@ state, :attr:`Ruleset.face_down_kinds`, :attr:`Ruleset.identity_table`,
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
@@ -179,27 +178,34 @@ def unseen_cards(obs: game_pb2.Observation, count: int) -> list[int]:
     return [c for c in range(1, count + 1) if c not in seen]
 
 
-_SEAT_RE = re.compile(r"seat (\d+)")
+def _event_arg(e: Any, name: str) -> Any:
+    """One typed argument of an event: an engine :class:`~engine.game.Event` (``args``, a
+    dict) or a protobuf ``Event`` (``args``, a list of ``EventArg``); None when absent."""
+    args = e.args
+    if isinstance(args, dict):
+        return args.get(name)
+    for a in args:
+        if a.name == name:
+            which = a.WhichOneof("value")
+            return getattr(a, which) if which else None
+    return None
 
 
 def private_identities(events: Sequence[Any], seat: int,
                        identities: Sequence[str]) -> dict[int, str]:
     """Identities ``seat`` was shown in private events (an ``identity`` event addressed to
-    it naming another seat: 老枪, 福尔摩斯, 六姐 …): seat -> identity id, latest wins."""
+    it naming another seat: 老枪, 福尔摩斯, 六姐 …): seat -> identity id, latest wins. Read
+    from the events' typed arguments: the seat it names and its ``id``."""
     known: dict[int, str] = {}
     for e in events:
         if e.kind != "identity" or not e.audience or seat not in e.audience:
             continue
-        target = e.seats[0] if e.seats else -1
-        if target < 0:
-            m = _SEAT_RE.search(e.text)
-            target = int(m.group(1)) if m else -1
-        if target < 0 or target == seat:
+        target = e.seats[0] if e.seats else _event_arg(e, "seat")
+        if not isinstance(target, int) or target < 0 or target == seat:
             continue
-        words = re.findall(r"[a-z_]+", e.text)
-        named = [w for w in words if w in identities]
-        if named:
-            known[target] = named[-1]
+        named = _event_arg(e, "id")
+        if named in identities:
+            known[target] = named
     return known
 
 

@@ -29,7 +29,7 @@ from engine.ruleset import Ruleset
 from engine.rulesets import RULESET_IDS, get_ruleset
 from engine.snapshot import state_from_bytes, state_to_bytes
 from engine.state import Frame, Prompt, Seat, State
-from engine.text import fill as fill_text
+from engine.text import ArgValue, check_args, event_templates
 from fengsheng.v1 import game_pb2
 
 #: The ruleset ids a match may use (engine/rulesets/).
@@ -47,10 +47,21 @@ class Pending:
     prompt: str
 
 
+#: The format of an event value on the wire (proto Event.format): 2 = typed arguments.
+EVENT_FORMAT = 2
+
+
 @dataclass(slots=True)
 class Event:
-    """Something that happened. ``audience`` empty means public; otherwise only those
-    seats see it (a 试探 card, a looked-at hand, a 破译'd intel …).
+    """Something that happened, as a value: the ``key`` of its template in the ruleset's
+    text table (engine/text.py) and its typed ``args`` (seats, cards or a count, ids …).
+    ``audience`` empty means public; otherwise only those seats see it (a 试探 card, a
+    looked-at hand, a 破译'd intel …). A private event with a public variant is logged as
+    two values: the public one has its own key and only that template's arguments, so a
+    hidden card never reaches a seat outside the audience (another seat's draw: a count).
+
+    ``text`` is the English line rendered from (key, args): the log, the CLI, the scenario
+    files and the leak checks read it; nothing parses it back.
 
     Nothing changes an event once logged. The class is not ``frozen`` only for speed: a
     frozen dataclass sets each field through ``object.__setattr__`` and costs three times as
@@ -59,12 +70,21 @@ class Event:
     index: int
     kind: str
     seat: int
-    text: str
+    key: str
+    args: dict[str, ArgValue]
     audience: tuple[int, ...] = ()
     cards: tuple[int, ...] = ()
     seats: tuple[int, ...] = ()
     ruleset: str = ""
-    """The match's ruleset: its text table gives the line's template (engine/text.py)."""
+    """The match's ruleset: its text table holds the event's template (engine/text.py)."""
+    _text: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The English line of this event, rendered from its template and arguments."""
+        if self._text is None:
+            self._text = event_templates(self.ruleset)[self.key].line(self.args)
+        return self._text
 
     def visible_to(self, seat: int) -> bool:
         """Whether ``seat`` (-1: a spectator) may see this event."""
@@ -79,10 +99,37 @@ class Event:
             audience=self.audience,
             cards=self.cards,
             seats=self.seats,
+            template=self.key,
+            format=EVENT_FORMAT,
         )
-        if self.ruleset:
-            fill_text(self.ruleset, "event", self.kind, self.text, msg)
+        row = event_templates(self.ruleset).get(self.key) if self.ruleset else None
+        if row is not None:
+            for _, name, kind in row.parts:
+                if name:
+                    msg.args.append(arg_proto(name, kind, self.args[name]))
         return msg
+
+
+def arg_proto(name: str, kind: str, value: ArgValue) -> Any:
+    """One typed event argument as a protobuf EventArg (its field by the placeholder type)."""
+    arg = game_pb2.EventArg(name=name)
+    if kind == "seat":
+        arg.seat = int(value)  # type: ignore[arg-type]
+    elif kind == "card":
+        arg.card = int(value)  # type: ignore[arg-type]
+    elif kind == "n":
+        arg.count = int(value)  # type: ignore[arg-type]
+    elif kind == "seats":
+        arg.seats.values.extend(value)  # type: ignore[arg-type]
+    elif kind == "cards":
+        arg.cards.values.extend(value)  # type: ignore[arg-type]
+    elif kind == "ids":
+        arg.ids.values.extend(value)  # type: ignore[arg-type]
+    elif kind == "id":
+        arg.id = str(value)
+    else:
+        arg.text = str(value)
+    return arg
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,10 +361,11 @@ class Game:
         canon = act.canonical
         hidden = self.ruleset.hidden_action(self, seat, act)
         if hidden is None:
-            self.log("action", seat, f"{seat}: {canon}")
+            self.log("action.action", seat, {"seat": seat, "action": canon})
         else:
             audience, public = hidden
-            self.log("action", seat, f"{seat}: {canon}", audience=audience, public=f"{seat}: {public}")
+            self.log("action.action", seat, {"seat": seat, "action": canon, "action2": public}, audience=audience,
+                     public="action.hidden")
         st.stack[-1].answer = act
         st.prompt = None
         self._run()
@@ -380,25 +428,37 @@ class Game:
 
     def log(
         self,
-        kind: str,
+        key: str,
         seat: int,
-        text: str,
+        args: dict[str, ArgValue],
         *,
         audience: Iterable[int] = (),
         cards: Iterable[int] = (),
         seats: Iterable[int] = (),
         public: str | None = None,
     ) -> None:
-        """Record an event. With ``audience``, only those seats see ``text``; if
-        ``public`` is given too, everyone else (spectators included) sees that line."""
+        """Record an event: template ``key`` of the ruleset's text table with its typed
+        ``args`` (engine/text.py; a wrong or missing argument raises ``TypeError``). With
+        ``audience``, only those seats see it; if ``public`` (another template key) is given
+        too, everyone else (spectators included) sees that template filled from the same
+        ``args``: only its own placeholders, so what it does not name stays hidden."""
         st = self.state
+        table = event_templates(st.ruleset)
+        row = table[key]
+        check_args(row, args)
+        # the value keeps only its template's arguments (another template's, for the public
+        # variant, stay out of this one)
+        mine = args if len(args) == len(row.names) else {name: args[name] for name in row.names}
         aud = tuple(audience)
         index = st.event_count
-        self.events.append(Event(index, kind, seat, text, aud, tuple(cards), tuple(seats), st.ruleset))
+        self.events.append(Event(index, row.kind, seat, key, mine, aud, tuple(cards), tuple(seats), st.ruleset))
         if public is not None and aud:
+            prow = table[public]
+            check_args(prow, args)
+            theirs = {name: args[name] for name in prow.names}
             index += 1
             others = (-1, *(s for s in range(st.players) if s not in aud))
-            self.events.append(Event(index, kind, seat, public, others, (), (), st.ruleset))
+            self.events.append(Event(index, prow.kind, seat, public, theirs, others, (), (), st.ruleset))
         st.event_count = index + 1
 
     # zone helpers -------------------------------------------------------------
@@ -430,8 +490,8 @@ class Game:
             st.seats[seat].hand.extend(got)
             if st.chain:
                 st.fresh.extend(got)
-            self.log("draw", seat, f"{seat} draws {' '.join(map(str, got))}", audience=(seat,), cards=got,
-                     public=f"{seat} draws {len(got)}")
+            self.log("draw.draws_cards", seat, {"seat": seat, "cards": tuple(got), "n": len(got)}, audience=(seat,),
+                     cards=got, public="draw.draws_n")
         return got
 
     def take_pile_top(self) -> int:
@@ -457,7 +517,7 @@ class Game:
         st.discard_face_down_by = []
         st.rng = rng.shuffle(st.rng, cards)
         st.pile = cards
-        self.log("reshuffle", -1, f"the discard pile ({len(cards)}) is shuffled into a new pile")
+        self.log("reshuffle.discard_pile_n_shuffled_into", -1, {"n": len(cards)})
 
     def random_below(self, n: int) -> int:
         st = self.state
@@ -492,19 +552,18 @@ class Game:
         if self.ruleset.hand_discards_face_down:
             self.discard_face_down(seat, cards)
             n = len(cards)
-            self.log("discard", seat, f"seat {seat} discards {' '.join(map(str, cards))} face down",
-                     audience=(seat,), cards=cards,
-                     public=f"seat {seat} discards {'a card' if n == 1 else f'{n} cards'} face down")
+            self.log("discard.face_down", seat, {"seat": seat, "cards": tuple(cards), "n": n}, audience=(seat,),
+                     cards=cards, public="discard.face_down_one" if n == 1 else "discard.face_down_n")
         else:
             self.state.discard.extend(cards)
-            self.log("discard", seat, f"seat {seat} discards {' '.join(map(str, cards))}", cards=cards)
+            self.log("discard.discards_cards", seat, {"seat": seat, "cards": tuple(cards)}, cards=cards)
         self.ruleset.discarded(self, seat, cards)
 
     def place_intel(self, seat: int, cards: list[int], users: list[int], *, cause: str) -> None:
         """``seat`` receives ``cards`` successfully (成功接收), face up; then victory, deaths
         and receipt triggers run (an ``after`` frame). ``users`` are credited with kills."""
         self.state.seats[seat].intel.extend(cards)
-        self.log("received", seat, f"seat {seat} receives {' '.join(map(str, cards))}", cards=cards)
+        self.log("received.receives_cards", seat, {"seat": seat, "cards": tuple(cards)}, cards=cards)
         self.push(Frame("after", seat=seat, card=cards[0], order=list(users), text=cause, cards=list(cards)))
 
     def seat(self, i: int) -> Seat:

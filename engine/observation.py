@@ -40,7 +40,7 @@ from engine.action import Action
 from engine.marks import placed as characters_placed
 from engine.notation import parse
 from engine.state import Item
-from engine.text import fill as fill_text
+from engine.text import fill_prompt
 from engine.wire import delimited, key, packed
 from fengsheng.v1 import game_pb2
 
@@ -175,7 +175,7 @@ def _pending(ruleset: str, seat: int, kind: str, text: str) -> game_pb2.Observat
     if kind:
         pending.kind = kind
         pending.prompt = text
-        fill_text(ruleset, "prompt", kind, text, pending)
+        fill_prompt(ruleset, kind, text, pending)
     return obs
 
 

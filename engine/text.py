@@ -1,23 +1,34 @@
-"""Structured text: the template and arguments of an event or a prompt (issue 16 §1).
+"""Structured text: the templates that render events (and prompts) from typed values
+(issue 16 §1, issue 27).
 
-The engine writes every event and prompt as a line of English notation (``seat 3 uses
-ju_ji``). Each ruleset keeps a table of templates (``data/<id>-text.tsv`` in its package):
-one row per shape of line, with the English pattern the engine writes, its kind, and the
-Chinese and English templates the clients render. :func:`structure` finds the row a line
-matches and the arguments it carries, so a client never parses English: it renders the
-template of its player's language with the arguments (cards by name, seats by name).
+An event is a value: a template key and typed arguments (:class:`engine.game.Event`). Each
+ruleset keeps a table of templates (``data/<id>-text.tsv`` in its package), one row per
+shape of line: its key, kind, the English line of the engine's log (what the CLI, the
+scenario files and the leak checks read), and the Chinese and English templates the clients
+render. Rendering goes one way only, from (key, arguments) to text: nothing here, or in a
+client, recovers an event's arguments from its words.
 
-The arguments are pieces of the line itself, so a template shows nothing the line (already
-checked for leaks per viewer: fengsheng/text_leaks.py) does not. Adding a ruleset adds its
-table; tests/unit/test_text_templates.py fails on any line a ruleset emits without a row.
+Placeholders name their type by prefix (digits may follow: ``{seat2}``), and an argument's
+value has that type (:func:`check_args`):
 
-Placeholders name their type by prefix (digits may follow: ``{seat2}``): ``seat`` a seat
-number, ``card`` a card number (``?`` when face down), ``cards`` card numbers separated by
-spaces or commas, ``seats`` seat numbers so separated (``-``: none), ``n`` a count,
-``id`` an id (card function, character, skill, identity, mode, word), ``ids`` ids
-separated by commas, ``zh`` a printed
-Chinese name, ``text`` free text, ``action`` an action in notation (docs/notation.md),
-``reason`` a game-over reason (the clients translate it).
+========== ======================= ==============================================
+prefix     value                   English line
+========== ======================= ==============================================
+``seat``   a seat number (int)     ``3``
+``seats``  seat numbers (tuple)    ``0 3`` (none: empty)
+``card``   a card id (int; 0: face down)   ``17`` (face down: ``?``)
+``cards``  card ids (tuple)        ``17 40``
+``n``      a count (int)           ``2`` — another seat's draw carries only this
+``id``     an id (str)             card function, character, skill, identity, mode
+``ids``    ids (tuple of str)      ``a,b``
+``zh``     a printed Chinese name  as is
+``text``   free text               as is
+``action`` an action in notation   as is (docs/notation.md)
+``reason`` a game-over reason      as is (the clients translate it)
+========== ======================= ==============================================
+
+Prompts (``scope`` ``prompt``) are still written as lines and matched to their row by
+:func:`structure` (the decision half of issue 27 turns them into values too).
 """
 
 from __future__ import annotations
@@ -25,13 +36,18 @@ from __future__ import annotations
 import hashlib
 import importlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from engine.rulesets import PACKAGES
 
-#: Placeholder type -> the regular expression of its value in an engine line.
+#: The value of an event argument (its type is given by its placeholder's prefix).
+ArgValue = int | str | tuple[int, ...] | tuple[str, ...]
+
+#: Placeholder type -> the regular expression of its value in a prompt line.
 PATTERNS: dict[str, str] = {
     "seats": r"-?\d+(?:[ ,]-?\d+)*|-",
     "seat": r"-?\d+",
@@ -45,26 +61,70 @@ PATTERNS: dict[str, str] = {
     "action": r".+",
     "reason": r".+",
 }
+#: Placeholder types whose value is an int, a tuple of ints, a str, a tuple of str.
+INT_TYPES = frozenset({"seat", "card", "n"})
+INTS_TYPES = frozenset({"seats", "cards"})
+STRS_TYPES = frozenset({"ids"})
+#: Placeholder types written into the English line as ``str(value)``.
+PLAIN_TYPES = frozenset({"seat", "n", "id", "zh", "text", "action", "reason"})
 PLACEHOLDER = re.compile(r"\{([a-z]+)(\d*)\}")
 SCOPES = ("event", "prompt")
 
 
 @dataclass(frozen=True, slots=True)
 class Template:
-    """One row of a ruleset's text table: lines of ``kind`` shaped like ``match`` are
-    rendered as ``zh`` or ``en``."""
+    """One row of a ruleset's text table: events of ``kind`` with key ``key`` read
+    ``english`` in the engine's log and render as ``zh`` or ``en`` in the clients."""
 
     key: str
     scope: str
     kind: str
-    match: str
+    english: str
     zh: str
     en: str
-    regex: re.Pattern[str]
+    parts: tuple[tuple[str, str, str], ...]
+    """The English line cut at its placeholders: (literal before, name, type); the last
+    piece has no name."""
+    names: tuple[str, ...] = ()
+    """The placeholder names of the English line, in order."""
+    fields: tuple[tuple[str, str], ...] = ()
+    """(name, type) of each placeholder, in order."""
+    types: tuple[tuple[str, type], ...] = ()
+    """(name, Python type of its value) of each placeholder, in order."""
 
-    def placeholders(self) -> list[str]:
-        """The placeholder names of the English pattern, in order."""
-        return [a + b for a, b in PLACEHOLDER.findall(self.match)]
+    def line(self, args: Mapping[str, ArgValue]) -> str:
+        """The English line of these arguments (the engine's log, the scenario files)."""
+        if not self.fields:
+            return self.english
+        out: list[str] = []
+        for literal, name, kind in self.parts:
+            out.append(literal)
+            if name:
+                v = args[name]
+                out.append(str(v) if kind in PLAIN_TYPES else english_value(kind, v))
+        return "".join(out)
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        """The regular expression of a prompt line of this row."""
+        return compile_match(self.english)
+
+
+def make_template(key: str, scope: str, kind: str, english: str, zh: str, en: str) -> Template:
+    """A row of a text table, its English line cut at its placeholders."""
+    parts = cut(english)
+    fields = tuple((name, t) for _, name, t in parts if name)
+    types = tuple((name, python_type(t)) for name, t in fields)
+    return Template(key, scope, kind, english, zh, en, parts, tuple(n for n, _ in fields), fields, types)
+
+
+def python_type(kind: str) -> type:
+    """The Python type of an argument of placeholder type ``kind``."""
+    if kind in INT_TYPES:
+        return int
+    if kind in INTS_TYPES or kind in STRS_TYPES:
+        return tuple
+    return str
 
 
 def placeholder_type(name: str) -> str:
@@ -72,8 +132,51 @@ def placeholder_type(name: str) -> str:
     return name.rstrip("0123456789")
 
 
+def english_value(kind: str, value: ArgValue) -> str:
+    """One argument as the English line writes it."""
+    if kind == "card":
+        return "?" if value == 0 else str(value)
+    if kind in INTS_TYPES:
+        assert isinstance(value, tuple)
+        return " ".join("?" if v == 0 and kind == "cards" else str(v) for v in value)
+    if kind in STRS_TYPES:
+        assert isinstance(value, tuple)
+        return ",".join(map(str, value))
+    return str(value)
+
+
+def check_args(row: Template, args: Mapping[str, ArgValue]) -> None:
+    """Raise ``TypeError`` unless ``args`` gives every placeholder of ``row`` a value of
+    its type: an int for a seat, a card or a count, a tuple for a list (of ints for seats
+    and cards, of str for ids), a str for an id or a name. Checked at every event (the
+    engine's hot path): the value's own type, not each item of a list."""
+    for name, want in row.types:
+        v = args.get(name, _MISSING)
+        if type(v) is not want:
+            if v is _MISSING:
+                raise TypeError(f"event {row.key}: missing argument {name!r}")
+            raise TypeError(f"event {row.key}: argument {name!r} is {v!r}, not a {want.__name__}")
+
+
+_MISSING: Any = object()  # no argument value is this very object
+
+
+def cut(english: str) -> tuple[tuple[str, str, str], ...]:
+    """An English line cut at its placeholders (:attr:`Template.parts`)."""
+    parts: list[tuple[str, str, str]] = []
+    pos = 0
+    for m in PLACEHOLDER.finditer(english):
+        if m.group(1) not in PATTERNS:
+            raise ValueError(f"unknown placeholder type {m.group(0)!r} in {english!r}")
+        parts.append((english[pos : m.start()], m.group(1) + m.group(2), m.group(1)))
+        pos = m.end()
+    parts.append((english[pos:], "", ""))
+    return tuple(parts)
+
+
+@lru_cache(maxsize=1024)
 def compile_match(match: str) -> re.Pattern[str]:
-    """The regular expression of an English pattern: literal text, placeholders as groups."""
+    """The regular expression of a prompt line: literal text, placeholders as groups."""
     out: list[str] = []
     pos = 0
     for m in PLACEHOLDER.finditer(match):
@@ -92,57 +195,68 @@ def text_file(ruleset_id: str) -> Path:
 
 
 def template_key(scope: str, kind: str, match: str) -> str:
-    """A row's key: its kind and a digest of its pattern (stable while the pattern is)."""
+    """A digest key (kept for prompt rows written without one)."""
     digest = hashlib.sha1(f"{scope}\t{kind}\t{match}".encode()).hexdigest()[:8]
     return f"{kind}.{digest}"
 
 
 @cache
 def templates(ruleset_id: str) -> tuple[Template, ...]:
-    """Every row of a ruleset's text table, in file order (the first match wins).
+    """Every row of a ruleset's text table, in file order.
 
-    Columns, tab-separated: scope (``event``/``prompt``), kind, English pattern, Chinese
-    template, English template. ``#`` starts a comment line."""
+    Columns, tab-separated: scope (``event``/``prompt``), key, kind, English line, Chinese
+    template, English template. ``#`` starts a comment line. Keys are unique per table."""
     rows: list[Template] = []
     path = text_file(ruleset_id)
     if not path.exists():
         return ()
+    seen: set[str] = set()
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
         cells = line.split("\t")
-        if len(cells) != 5 or cells[0] not in SCOPES:
-            raise ValueError(f"{path.name}:{number}: want scope, kind, pattern, zh, en separated by tabs")
-        scope, kind, match, zh, en = cells
-        rows.append(Template(template_key(scope, kind, match), scope, kind, match, zh, en, compile_match(match)))
+        if len(cells) != 6 or cells[0] not in SCOPES:
+            raise ValueError(f"{path.name}:{number}: want scope, key, kind, English line, zh, en separated by tabs")
+        scope, key, kind, english, zh, en = cells
+        if key in seen:
+            raise ValueError(f"{path.name}:{number}: key {key!r} twice")
+        seen.add(key)
+        rows.append(make_template(key, scope, kind, english, zh, en))
     return tuple(rows)
 
 
 @cache
-def _by_kind(ruleset_id: str, scope: str) -> dict[str, tuple[Template, ...]]:
+def event_templates(ruleset_id: str) -> dict[str, Template]:
+    """The event rows of a ruleset's table by key."""
+    return {row.key: row for row in templates(ruleset_id) if row.scope == "event"}
+
+
+@cache
+def _prompts_by_kind(ruleset_id: str) -> dict[str, tuple[Template, ...]]:
     out: dict[str, list[Template]] = {}
     for row in templates(ruleset_id):
-        if row.scope == scope:
+        if row.scope == "prompt":
             out.setdefault(row.kind, []).append(row)
     return {kind: tuple(rows) for kind, rows in out.items()}
 
 
 @lru_cache(maxsize=65536)
-def structure(ruleset_id: str, scope: str, kind: str, text: str) -> tuple[Template, dict[str, str]] | None:
-    """The row a line of ``kind`` matches and its arguments, or ``None`` when no row does
-    (the clients then show the line as it is)."""
+def structure(ruleset_id: str, kind: str, text: str) -> tuple[Template, dict[str, str]] | None:
+    """The prompt row a prompt line of ``kind`` matches and its arguments, or ``None`` when
+    no row does (the clients then show the line as it is). Events never come here: they
+    are values from the start."""
     if ruleset_id not in PACKAGES:
         return None
-    for row in _by_kind(ruleset_id, scope).get(kind, ()):
+    for row in _prompts_by_kind(ruleset_id).get(kind, ()):
         m = row.regex.fullmatch(text)
         if m is not None:
             return row, {k: v for k, v in m.groupdict().items() if v is not None}
     return None
 
 
-def fill(ruleset_id: str, scope: str, kind: str, text: str, message: object) -> None:
-    """Set ``template`` and ``args`` of a protobuf Event or Decision from its line."""
-    found = structure(ruleset_id, scope, kind, text)
+def fill_prompt(ruleset_id: str, kind: str, text: str, message: object) -> None:
+    """Set ``template`` and ``args`` of a protobuf Decision from its prompt line."""
+    found = structure(ruleset_id, kind, text)
     if found is None:
         return
     row, args = found

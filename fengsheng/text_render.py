@@ -3,17 +3,18 @@
 English; the web client's counterpart is gateway/static/js/text.js.
 
 Arguments are typed by the prefix of their name: ``seat``/``seats`` are seats, ``card``/
-``cards`` card numbers (``?`` face down), ``id`` ids named by the caller, ``zh`` printed
+``cards`` card numbers (0 face down), ``id`` ids named by the caller, ``zh`` printed
 names, ``n`` counts, ``text`` shown as it is, ``reason`` a game-over reason
 (:func:`reason_text`), ``action`` in notation (what a player types, in every language) with
-its ``seat N`` named. A template only ever shows its arguments, which are pieces of the
-line the seat received.
+its ``seat N`` named. An event's arguments arrive typed (:func:`event_args`: a count is a
+count, never a card); a prompt's still as pieces of its line (strings).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from typing import Any
 
 PLACEHOLDER = re.compile(r"\{([a-z]+)(\d*)\}")
 
@@ -28,9 +29,34 @@ WORDS_ZH = {
 }  # fmt: skip
 
 
+def event_args(args: list[dict[str, Any]]) -> dict[str, Any]:
+    """The typed arguments of an event as the gateway's JSON carries them (proto
+    ``EventArg``: ``name`` and one of seat, seats, card, cards, count, id, ids, text), by
+    name: ints, lists of ints or of ids, and strings."""
+    out: dict[str, Any] = {}
+    for arg in args:
+        for field in ("seat", "card", "count", "id", "text"):
+            if field in arg:
+                out[arg["name"]] = arg[field]
+                break
+        else:
+            for field in ("seats", "cards", "ids"):
+                if field in arg:
+                    out[arg["name"]] = list(arg[field].get("values", []))
+                    break
+    return out
+
+
+def _items(value: Any) -> list[str]:
+    """A list argument's items: typed (a list) or a prompt line's piece (``1 2``, ``a,b``)."""
+    if isinstance(value, list | tuple):
+        return [str(v) for v in value]
+    return [v for v in re.split(r"[ ,]+", str(value)) if v and v != "-"]
+
+
 def render(
     template: str,
-    args: Mapping[str, str],
+    args: Mapping[str, Any],
     *,
     lang: str,
     card: Callable[[int], str],
@@ -44,21 +70,23 @@ def render(
             return seat(int(value))
         return f"座位{value}" if lang == "zh" else f"seat {value}"
 
-    def one(kind: str, value: str) -> str:
+    def one(kind: str, raw: Any) -> str:
+        value = str(raw)
         if kind == "seat":
             return seat_word(value)
         if kind == "seats":
-            if value in ("", "-"):
+            seats = _items(raw)
+            if not seats:
                 return "无人" if lang == "zh" else "nobody"
-            return ("、" if lang == "zh" else ", ").join(seat_word(v) for v in re.split(r"[ ,]+", value) if v)
+            return ("、" if lang == "zh" else ", ").join(seat_word(v) for v in seats)
         if kind == "card":
-            if not value.isdigit():
+            if not value.isdigit() or value == "0":
                 return "一张背面的牌" if lang == "zh" else "a face-down card"
             return card(int(value))
         if kind == "cards":
-            return " ".join(one("card", v) for v in re.split(r"[ ,]+", value) if v)
+            return " ".join(one("card", v) for v in _items(raw))
         if kind == "ids":
-            return ("、" if lang == "zh" else ", ").join(one("id", v) for v in value.split(",") if v)
+            return ("、" if lang == "zh" else ", ").join(one("id", v) for v in _items(raw))
         if kind == "id":
             named = name(value)
             if named != value:
@@ -71,7 +99,7 @@ def render(
             return re.sub(r"\bseat (-?\d+)", lambda m: seat_word(m.group(1)), value)
         return value
 
-    return PLACEHOLDER.sub(lambda m: one(m.group(1), str(args.get(m.group(1) + m.group(2), ""))), template)
+    return PLACEHOLDER.sub(lambda m: one(m.group(1), args.get(m.group(1) + m.group(2), "")), template)
 
 
 #: 谍战篇's 神秘人 cards (secret_task: shared/rules/spy-edition.md §7.2) by their printed names

@@ -302,7 +302,7 @@ class View:
         color = COLOR_ZH.get(info["color"], info["color"])
         return f"{info['function_zh']}·{color}·{MODE_ZH.get(info['transmission'], '')}#{number}"
 
-    def shaped(self, key: str, args: dict[str, str]) -> str | None:
+    def shaped(self, key: str, args: dict[str, Any]) -> str | None:
         """A template of the text table filled with its arguments (None: unknown key)."""
         from fengsheng.text_render import render
 
@@ -320,14 +320,16 @@ class View:
         carried = self.shaped(str(prompt.get("template", "")), dict(prompt.get("args", {})))
         if carried:
             return carried
-        found = structure(self.ruleset_id, "prompt", str(prompt.get("kind", "")), str(prompt.get("prompt", "")))
+        found = structure(self.ruleset_id, str(prompt.get("kind", "")), str(prompt.get("prompt", "")))
         shaped = self.shaped(found[0].key, found[1]) if found else None
         return shaped or " ".join(self.name(w) for w in str(prompt["prompt"]).split(" "))
 
     def event_line(self, event: dict[str, Any]) -> str:
-        """An event's log line from its template, else its words with cards named after it
-        and ids by their names."""
-        shaped = self.shaped(str(event.get("template", "")), dict(event.get("args", {})))
+        """An event's log line from its template and typed arguments, else its words with
+        cards named after it and ids by their names."""
+        from fengsheng.text_render import event_args
+
+        shaped = self.shaped(str(event.get("template", "")), event_args(list(event.get("args", []))))
         if shaped:
             return shaped
         text = " ".join(self.name(w) for w in str(event["text"]).split(" "))

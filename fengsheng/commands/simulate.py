@@ -94,8 +94,9 @@ def run(args: argparse.Namespace) -> int:
                         char_won[p.character] += 1
                 # Active uses and passive effects are both logged as "skill" events.
                 for event in result.game.events:
-                    if event.kind == "skill":
-                        skill_used[event.text.split()[-1]] += 1
+                    skill = event.args.get("id") if event.kind == "skill" else None
+                    if isinstance(skill, str):
+                        skill_used[skill] += 1
             progress.advance(task)
     elapsed = time.perf_counter() - start
     played = args.games - len(failures)

@@ -111,7 +111,8 @@ def ruleset_info(ruleset: Ruleset) -> es.RulesetInfo:
     )
     for row in templates(ruleset.id):
         info.texts.append(
-            es.TextTemplate(key=row.key, scope=row.scope, kind=row.kind, zh=row.zh, en=row.en, match=row.match)
+            es.TextTemplate(key=row.key, scope=row.scope, kind=row.kind, zh=row.zh, en=row.en,
+                            match=row.english if row.scope == "prompt" else "")
         )
     for (kind, ident), (zh, en) in function_and_skill_texts(ruleset.id).items():
         if kind == "rule":  # the rules page's paragraphs (victory …): scope "rule", kind the id

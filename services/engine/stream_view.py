@@ -22,9 +22,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.game import EVENT_FORMAT
 from fengsheng.v1 import game_pb2
 from services.engine.store import StoredWrite
-from services.errors import BadRequest
+from services.errors import BadRequest, UnsupportedFormat
 
 #: a cursor: a write's stream id (``MS`` or ``MS-SEQ``) and, inside a write, ``.K``
 CURSOR_RE = re.compile(r"(\d{1,19}(?:-\d{1,19})?)(?:\.([1-9]\d{0,5}))?")
@@ -69,8 +70,21 @@ def seat_items(write: StoredWrite, seat: int) -> list[WatchItem]:
 
 
 def seat_events(write: StoredWrite, seat: int) -> list[game_pb2.Event]:
-    """The events of ``write`` that ``seat`` may see, in order."""
-    return [game_pb2.Event.FromString(e.data) for e in write.events if visible(e.audience, seat)]
+    """The events of ``write`` that ``seat`` may see, in order. An event of another event
+    format (proto ``Event.format``; engine.game.EVENT_FORMAT: typed arguments) is refused with
+    :class:`~services.errors.UnsupportedFormat`, never rendered from guessed text."""
+    out = []
+    for e in write.events:
+        if visible(e.audience, seat):
+            event = game_pb2.Event.FromString(e.data)
+            if event.format != EVENT_FORMAT:
+                raise UnsupportedFormat(
+                    f"stored event {event.index} of write {write.stream_id} has event format {event.format}; "
+                    f"this engine reads event format {EVENT_FORMAT} (events as typed values): the match was "
+                    "written by an older engine and cannot be read"
+                )
+            out.append(event)
+    return out
 
 
 def parse_cursor(cursor: str) -> tuple[str, int]:

@@ -12,7 +12,7 @@ from engine import Game
 from engine.marks import placed as characters_placed
 from engine.observation import IDENTITY, MODE, action_message
 from engine.rulesets import RULESET_IDS
-from engine.text import fill as fill_text
+from engine.text import fill_prompt
 from fengsheng.v1 import game_pb2
 
 
@@ -97,7 +97,7 @@ def _public(g: Game) -> game_pb2.Observation:
         obs.pending.kind = prompt.kind
         obs.pending.number = prompt.number
         obs.pending.prompt = prompt.text
-        fill_text(st.ruleset, "prompt", prompt.kind, prompt.text, obs.pending)
+        fill_prompt(st.ruleset, prompt.kind, prompt.text, obs.pending)
     else:
         obs.pending.seat = -1
         obs.pending.number = st.decision

@@ -11,7 +11,9 @@ import random
 import pytest
 from helpers.event_ids import writes_of
 
+from engine.game import EVENT_FORMAT
 from fengsheng.v1 import engine_service_pb2 as es
+from fengsheng.v1 import game_pb2
 from services.engine.fake_store import FakeMatchStore
 from services.engine.matches import MatchService
 from services.engine.scheduler import RecordingScheduler
@@ -51,16 +53,20 @@ def test_every_viewer_gets_every_write_id_and_counts_only_its_own_items() -> Non
     asyncio.run(main())
 
 
+def _event(index: int, fmt: int = EVENT_FORMAT) -> bytes:
+    return game_pb2.Event(index=index, kind="draw", format=fmt).SerializeToString()
+
+
 def test_a_write_shows_the_same_id_to_a_viewer_who_sees_one_event_or_three() -> None:
     """Three events, two of them for seat 1 alone: seat 1 gets ``W.1``, ``W.2``, ``W``;
     seat 0 and the spectators ``W`` only, as if the write held one event."""
-    events = (StoredEvent(0, (), b""), StoredEvent(1, (1,), b""), StoredEvent(2, (1,), b""))
+    events = tuple(StoredEvent(i, aud, _event(i)) for i, aud in enumerate([(), (1,), (1,)]))
     write = StoredWrite("17-0", 3, b"", b"", events)
     assert decode_write("17-0", write_fields(3, b"", b"", events)) == write  # as stored, as read
     assert [i.event_id for i in seat_items(write, 1)] == ["17-0.1", "17-0.2", "17-0"]
     assert [i.event_id for i in seat_items(write, 0)] == ["17-0"]
     assert [i.event_id for i in seat_items(write, -1)] == ["17-0"]
-    private = StoredWrite("18-0", 4, b"", b"", (StoredEvent(3, (2,), b""),))
+    private = StoredWrite("18-0", 4, b"", b"", (StoredEvent(3, (2,), _event(3)),))
     assert [(i.event_id, i.event is None) for i in seat_items(private, 0)] == [("18-0", True)]
 
 
@@ -81,3 +87,14 @@ def test_an_entry_of_the_old_format_is_refused() -> None:
             [i async for i in svc.watch(match_id, 0)]
 
     asyncio.run(main())
+
+
+def test_an_event_of_another_event_format_is_refused() -> None:
+    """An event stored before events were typed values (format 1: text only) is refused by its
+    number to every viewer who would see it, never rendered from its text."""
+    private_old = StoredWrite("19-0", 5, b"", b"", (StoredEvent(0, (), _event(0)), StoredEvent(1, (2,), _event(1, 1))))
+    assert [i.event.index for i in seat_items(private_old, 0) if i.event is not None] == [0]  # not its audience
+    public_old = StoredWrite("20-0", 6, b"", b"", (StoredEvent(2, (), _event(2, 1)),))
+    for write, viewer in [(private_old, 2), (public_old, 0), (public_old, -1)]:
+        with pytest.raises(UnsupportedFormat, match="event format 1"):
+            seat_items(write, viewer)

@@ -96,10 +96,10 @@ def test_a_public_line_naming_a_hidden_identity_is_caught(monkeypatch: pytest.Mo
     """雇佣关系 looks at the employer's identity privately; a public line saying it leaks."""
     log = Game.log
 
-    def leaky_log(self: Game, kind: str, seat: int, text: str, **kw: Any) -> None:
-        if kind == "look_identity" and kw.get("public"):
-            kw["public"] = text
-        log(self, kind, seat, text, **kw)
+    def leaky_log(self: Game, key: str, seat: int, args: dict[str, Any], **kw: Any) -> None:
+        if key.startswith("look_identity.") and kw.get("public"):
+            kw["public"] = key  # the public variant filled with the private template's arguments
+        log(self, key, seat, args, **kw)
 
     monkeypatch.setattr(Game, "log", leaky_log)
     with pytest.raises(AssertionError, match=r"names the identity \w+ of seat \d, which it does not know"):
@@ -110,10 +110,10 @@ def test_a_public_line_naming_a_hidden_identity_is_caught(monkeypatch: pytest.Mo
 def test_a_public_line_naming_a_face_down_character_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     log = Game.log
 
-    def leaky_log(self: Game, kind: str, seat: int, text: str, **kw: Any) -> None:
-        if text.endswith("places a face-down character"):
-            text = f"seat {seat} places {self.state.seats[seat].character}"
-        log(self, kind, seat, text, **kw)
+    def leaky_log(self: Game, key: str, seat: int, args: dict[str, Any], **kw: Any) -> None:
+        if key == "character.places_face_down_character":
+            key = "character.places_id"  # the public line names the face-down character
+        log(self, key, seat, args, **kw)
 
     monkeypatch.setattr(Game, "log", leaky_log)
     with pytest.raises(AssertionError, match="the face-down character of seat"):
@@ -125,12 +125,12 @@ def test_a_public_draw_naming_the_cards_is_caught(monkeypatch: pytest.MonkeyPatc
     """Without characters too: the public line of a draw naming the drawn cards."""
     log = Game.log
 
-    def leaky_log(self: Game, kind: str, seat: int, text: str, **kw: Any) -> None:
-        if kind == "draw":
+    def leaky_log(self: Game, key: str, seat: int, args: dict[str, Any], **kw: Any) -> None:
+        if key == "draw.draws_cards":
             kw.pop("public", None)
             kw["audience"] = ()
             kw["cards"] = ()
-        log(self, kind, seat, text, **kw)
+        log(self, key, seat, args, **kw)
 
     monkeypatch.setattr(Game, "log", leaky_log)
     with pytest.raises(AssertionError, match=r"event \d+ \(draw\) '\d draws [\d ]+' shown to .* names card"):

@@ -12,10 +12,11 @@ import pytest
 from rich.console import Console
 
 from engine.rulesets import RULESET_IDS
-from engine.text import structure, templates
+from engine.text import event_templates, templates
 from fengsheng.commands.play import View
 from fengsheng.simulate import play_random
-from fengsheng.text_render import render
+from fengsheng.text_render import event_args, render
+from gateway.convert import to_dict
 from services.engine.rulesets import rulesets
 
 
@@ -38,16 +39,17 @@ def test_the_lines_of_a_game_render_in_both_languages(ruleset_id: str) -> None:
     game = play_random(2, 5, characters=True, ruleset=ruleset_id).game
     rendered = 0
     for event in game.events:
-        found = structure(ruleset_id, "event", event.kind, event.text)
-        assert found is not None, event.text
-        row, args = found
+        row = event_templates(ruleset_id)[event.key]
+        args = event_args(to_dict(event.to_proto())["args"])  # as the gateway's JSON carries them
+        assert set(args) == set(row.names)
         for lang in ("zh", "en"):
             line = render(getattr(row, lang), args, lang=lang, card=card, name=lambda i: i)
             assert "{" not in line, line
-            numbers = [n for n in args.get("cards", "").split() if n.isdigit()] + [args.get("card", "")]
-            for n in filter(str.isdigit, numbers):
-                assert f"#{n}" in line, (line, n)
-            if lang == "zh" and not {"action", "text", "reason"} & set(args):
+            numbers = [*args.get("cards", []), args.get("card", 0)]
+            for n in numbers:
+                if n:
+                    assert f"#{n}" in line, (line, n)
+            if lang == "zh" and not {"action", "action2", "text", "reason"} & set(args):
                 assert not re.search(r"\b(seat|draws|intel|card)\b", line), line
             rendered += 1
     assert rendered > 50
@@ -59,7 +61,7 @@ def test_the_terminal_view_shows_an_event_from_its_template() -> None:
     event = {
         "text": "seat 2's intel 12 is burned",
         "template": "burn.x",
-        "args": {"seat": "2", "card": "12"},
+        "args": [{"name": "seat", "seat": 2}, {"name": "card", "card": 12}],
         "cards": [12],
     }
     wanted = (("zh", "座位2的情报烧毁·红·直达#12被烧毁"), ("en", "seat 2 (random)'s intel 烧毁·红·直达#12 is burned"))
@@ -69,3 +71,14 @@ def test_the_terminal_view_shows_an_event_from_its_template() -> None:
     # an unknown key: the engine's words, the cards named after them
     view = View(Console(), deck, 0, ["human"] * 3, {"id": "return"}, texts={}, lang="zh")
     assert view.event_line({**event, "template": "nope"}) == "seat 2's intel 12 is burned  [烧毁·红·直达#12]"
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_no_chinese_event_template_holds_an_english_word(ruleset_id: str) -> None:
+    """A Chinese line is the template's words and its arguments' names; the engine's own
+    English (a classic card voided or failing) is a template of its own, never a ``text``
+    argument. The one ``text`` argument left is 试探's words, which are Chinese."""
+    for key, row in event_templates(ruleset_id).items():
+        assert not re.search(r"[A-Za-z]", re.sub(r"\{\w+\}", "", row.zh)), (key, row.zh)
+        if "text" in row.names:
+            assert key == "probe.says_text", key

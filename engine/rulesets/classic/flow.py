@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from engine import chain
 from engine.action import ACCEPT
 from engine.state import Frame, Item, Kill, Transit
+from engine.text import ArgValue
 
 from . import deck, marks, ruledata
 from .cards import FUNCTIONS
@@ -38,7 +39,7 @@ def h_turn(g: Game, fr: Frame) -> None:
         st.locked = []
         st.received = False
         st.transit = None
-        g.log("turn", me, f"turn {st.turn_number}: seat {me}")
+        g.log("turn.turn_n_seat", me, {"n": st.turn_number, "seat": me})
         fr.stage = 1
         g.push(Frame("window", seat=me, text="start"))
     elif fr.stage == 1:
@@ -53,14 +54,14 @@ def h_turn(g: Game, fr: Frame) -> None:
         if st.seats[me].hand:
             g.push(Frame("send", seat=me))
         else:
-            g.log("send", me, f"seat {me} has no card to send")
+            g.log("send.has_no_card_send", me, {"seat": me})
     elif fr.stage == 3:
         fr.stage = 4
         g.push(Frame("window", seat=me, text="main2"))
     else:
         st.stack.pop()
         if st.seats[me].alive and not marks.has(st, marks.SENT):
-            lose(g, me, "sent no intel this turn")
+            lose(g, me)
             if check_victory(g):
                 return
         nxt = g.next_living(me)
@@ -103,8 +104,10 @@ class Resolution:
         skill = SKILLS.get(item.code) if item.kind == "skill" else None
         fn = FUNCTIONS.get(item.kind)
         if item.negated or not (skill.valid(g, item) if skill is not None else fn is not None and fn.valid(g, item)):
-            what = "voided" if item.negated else "fails"
-            g.log("resolve", item.user, f"seat {item.user}'s {item.code if skill else item.kind} {what}")
+            # 识破'd (voided) or its target gone (fails): two templates, so no English word
+            # travels as an argument into the Chinese log
+            g.log("resolve.id_voided" if item.negated else "resolve.id_fails", item.user,
+                  {"seat": item.user, "id": item.code if skill else item.kind})
             return False
         if fn is not None:
             fire(g, "used_on", item.target, item=item)
@@ -168,12 +171,13 @@ def h_send(g: Game, fr: Frame) -> None:
     t = Transit(card=card, mode=mode, direction=0 if mode == "direct" else 1, sender=fr.seat, user=fr.seat,
                 holder=fr.seat, target=target, face_up=mode == "text", known_by=[fr.seat])
     st.transit = t
-    to = f" to {target}" if mode == "direct" else ""
+    key, public = ("send.sends_card_direct_seat", "send.sends_direct_seat") if mode == "direct" else (
+        "send.sends_card_id", "send.sends_id")
+    args: dict[str, ArgValue] = {"seat": fr.seat, "card": card, "id": mode, "seat2": target}
     if t.face_up:
-        g.log("send", fr.seat, f"seat {fr.seat} sends {card} {mode}{to}", cards=(card,))
+        g.log(key, fr.seat, args, cards=(card,))
     else:
-        g.log("send", fr.seat, f"seat {fr.seat} sends {card} {mode}{to}", audience=(fr.seat,), cards=(card,),
-              public=f"seat {fr.seat} sends {mode}{to}")
+        g.log(key, fr.seat, args, audience=(fr.seat,), cards=(card,), public=public)
     g.push(Frame("transit", seat=fr.seat))
 
 
@@ -223,12 +227,11 @@ def h_transit(g: Game, fr: Frame) -> None:
             st.transit = None
             st.received = True
             g.discard_card(t.card)
-            g.log("intel", t.sender, f"the intel {t.card} comes back to its dead sender and is discarded",
-                  cards=(t.card,))
+            g.log("intel.intel_card_comes_back_dead", t.sender, {"card": t.card}, cards=(t.card,))
             st.stack.pop()
             return
         t.holder = nxt
-        g.log("arrive", nxt, f"the intel arrives at seat {nxt}")
+        g.log("arrive.intel_arrives_at_seat", nxt, {"seat": nxt})
         fr.stage = 2
         g.push(Frame("window", seat=st.turn, text="arrive"))
     elif fr.stage == 2:
@@ -249,7 +252,7 @@ def h_transit(g: Game, fr: Frame) -> None:
             st.stack.pop()
             take_intel(g, t.holder, cause="send")
         else:
-            g.log("decline", t.holder, f"seat {t.holder} does not take the intel")
+            g.log("decline.does_not_take_intel", t.holder, {"seat": t.holder})
             fr.stage = 0
 
 
@@ -311,15 +314,17 @@ def die(g: Game, seat: int, killers: list[int], cause: str) -> None:
         mission.dying(g, seat)
     who = sorted(set(k for k in killers if k >= 0))
     st.kills.append(Kill(dead=seat, killers=who, cause=cause, true_intel=true_intel, identity=s.identity))
-    shown = s.identity or "its identity card was taken"
-    g.log("death", seat, f"seat {seat} dies ({shown})", seats=who)
+    key = "death.dies_id" if s.identity else "death.dies_identity_card_was_taken"
+    g.log(key, seat, {"seat": seat, "id": s.identity}, seats=who)
     _leave(g, seat)
 
 
-def lose(g: Game, seat: int, why: str) -> None:
-    """``seat`` loses (§7, D23): out of the game, not dead; no death-time skills."""
+def lose(g: Game, seat: int, six_intel: str = "") -> None:
+    """``seat`` loses (§7, D23): out of the game, not dead; no death-time skills. Why: it
+    sent no intel this turn, or (``six_intel``: the skill's printed name) six intel."""
     marks.add(g.state, marks.lost(seat))
-    g.log("lose", seat, f"seat {seat} loses the game: {why} ({g.state.seats[seat].identity})")
+    args: dict[str, ArgValue] = {"seat": seat, "id": g.state.seats[seat].identity, "zh": six_intel}
+    g.log("lose.loses_game_zh_six_intel" if six_intel else "lose.loses_game_sent_no_intel", seat, args)
     _leave(g, seat)
 
 

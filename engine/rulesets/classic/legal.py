@@ -84,7 +84,7 @@ class Priority:
             item = FUNCTIONS[function].make_item(g, seat, card, action)
             if action.alt:
                 item.code = conversion_skill(g, seat, card, function)
-                g.log("skill", seat, f"seat {seat} uses {item.code}")
+                g.log("skill.uses_id", seat, {"seat": seat, "id": item.code})
             g.state.seats[seat].hand.remove(card)
             return item
         if action.kind == "skill":
@@ -94,7 +94,7 @@ class Priority:
     def joined(self, g: Game, item: Item) -> None:
         """A card: its own note, then the "when a card is used" triggers; a skill: the log."""
         if item.kind == "skill":
-            g.log("skill", item.user, f"seat {item.user} uses {item.code}")
+            g.log("skill.uses_id", item.user, {"seat": item.user, "id": item.code})
             return
         FUNCTIONS[item.kind].used(g, item)
         fire(g, "card_used", item.user, item=item)

@@ -74,14 +74,14 @@ def h_characters(g: Game, fr: Frame) -> None:
     st = g.state
     for i, p in enumerate(st.seats):
         p.exposed = ROWS[p.character].kind != "P"
-        shown = p.character if p.exposed else "a face-down character"
-        g.log("character", i, f"seat {i} places {shown}")
+        key = "character.places_id" if p.exposed else "character.places_face_down_character"
+        g.log(key, i, {"seat": i, "id": p.character})
     marks.add(st, Placed())
     deal(st)
     for i, p in enumerate(st.seats):
-        g.log("identity", i, f"seat {i} is {p.identity}", audience=(i,))
-        g.log("deal", i, f"seat {i} gets {' '.join(map(str, p.hand))}", audience=(i,), cards=p.hand,
-              public=f"seat {i} gets {len(p.hand)} cards")
+        g.log("identity.id", i, {"seat": i, "id": p.identity}, audience=(i,))
+        g.log("deal.gets_cards", i, {"seat": i, "cards": tuple(p.hand), "n": len(p.hand)}, audience=(i,), cards=p.hand,
+              public="deal.gets_n_cards")
 
 
 def _cards(value: Any, where: str) -> list[int]:

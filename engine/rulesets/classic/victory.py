@@ -85,7 +85,7 @@ def declare(g: Game, seat: int, reason: str, chosen: int = -1) -> None:
             if verdict == "fail":
                 me.identity_revealed = True  # declaring reveals the identity (D29), even in vain
                 show_mission(g, seat, reason)
-                g.log("declare", seat, f"seat {seat} declares victory ({reason})")
+                g.log("declare.declares_victory_reason", seat, {"seat": seat, "reason": reason})
                 show_mission(g, i, "mission")
                 finish(g, [i], f"mission of {s.character}: the declaration of seat {seat} fails")
                 return
@@ -105,7 +105,7 @@ def declare(g: Game, seat: int, reason: str, chosen: int = -1) -> None:
         for w in joined:
             show_mission(g, w, "mission")
     show_mission(g, seat, reason)
-    g.log("declare", seat, f"seat {seat} declares victory ({reason})")
+    g.log("declare.declares_victory_reason", seat, {"seat": seat, "reason": reason})
     finish(g, winners, reason)
 
 
@@ -116,7 +116,7 @@ def show_mission(g: Game, seat: int, reason: str) -> None:
     s = g.state.seats[seat]
     if reason.startswith("mission") and s.character and not s.exposed:
         s.exposed = True
-        g.log("flip", seat, f"seat {seat} shows {s.character} for its mission")
+        g.log("flip.shows_id_for_mission", seat, {"seat": seat, "id": s.character})
 
 
 def h_declare(g: Game, fr: Frame) -> None:
@@ -124,7 +124,7 @@ def h_declare(g: Game, fr: Frame) -> None:
     ``skill ID to S``): the game ends with it (§6.6: nothing can be inserted)."""
     act = fr.given()
     g.state.stack.pop()
-    g.log("skill", fr.seat, f"seat {fr.seat} uses {act.skill}")
+    g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": act.skill})
     declare(g, fr.seat, fr.text, chosen=act.target)
 
 
@@ -136,5 +136,5 @@ def finish(g: Game, winners: list[int], reason: str) -> None:
     st.reason = reason
     for w in winners:
         st.seats[w].identity_revealed = True
-    who = " ".join(map(str, st.winners)) or "nobody"
-    g.log("game_over", -1, f"game over: {who} win ({reason})", seats=st.winners)
+    key = "game_over.game_over_seats_win_reason" if st.winners else "game_over.game_over_nobody_win_reason"
+    g.log(key, -1, {"seats": tuple(st.winners), "reason": reason}, seats=st.winners)

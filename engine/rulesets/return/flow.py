@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from engine.action import ACCEPT, DECLARE, DECLINE
 from engine.state import Frame, Item, Transit
+from engine.text import ArgValue
 
 from . import deck, marks, ruledata
 from .legal import skill_plays
@@ -45,7 +46,7 @@ def h_turn(g: Game, fr: Frame) -> None:
         st.send_code = ""
         st.send_code_user = -1
         marks.remove(st, marks.Used)
-        g.log("turn_start", s, f"turn {st.turn_number}: seat {s}")
+        g.log("turn_start.turn_n_seat", s, {"n": st.turn_number, "seat": s})
         fr.stage = 1
         if alive and st.characters:
             g.push(Frame("turn_start", seat=s))
@@ -68,7 +69,7 @@ def h_turn(g: Game, fr: Frame) -> None:
         if alive:
             open_window(g, "turn_end", s)
     else:
-        g.log("turn_end", s, f"seat {s} ends the turn")
+        g.log("turn_end.ends_turn", s, {"seat": s})
         st.stack.pop()
         st.transit = None
         marks.end_turn(st)
@@ -86,7 +87,7 @@ def extra_send(g: Game, seat: int) -> bool:
     st.transit = None
     st.send_code = ""
     st.send_code_user = -1
-    g.log("extra_send", seat, f"seat {seat} may send one more intel this turn")
+    g.log("extra_send.may_send_one_more_intel", seat, {"seat": seat})
     g.push(Frame("main", seat=seat))
     return True
 
@@ -120,7 +121,7 @@ def h_main(g: Game, fr: Frame) -> None:
         if action == DECLARE:
             st.stack.pop()
             g.push(Frame("send", seat=fr.seat))
-            g.log("declare", fr.seat, f"seat {fr.seat} declares the intel send")
+            g.log("declare.declares_intel_send", fr.seat, {"seat": fr.seat})
             start_chain(g, Item("declare", fr.seat), "declare")
         else:
             depth = len(st.stack)
@@ -147,7 +148,7 @@ def h_send(g: Game, fr: Frame) -> None:
         if not seat.hand and not st.pile:
             g.reshuffle()
         if not seat.hand and not st.pile:
-            g.log("no_intel", s, f"seat {s} has no card to send")
+            g.log("no_intel.has_no_card_send", s, {"seat": s})
             st.stack.pop()
             return
         g.ask(s, "send", "send an intel: card, mode and route")
@@ -158,8 +159,8 @@ def h_send(g: Game, fr: Frame) -> None:
     fr.stage = 1
     if send.pile:
         card = g.take_pile_top()
-        g.log("pile_send", s, f"seat {s} sends the pile top", audience=(s,), cards=(card,),
-              public=f"seat {s} sends the pile top")
+        g.log("pile_send.sends_pile_top", s, {"seat": s}, audience=(s,), cards=(card,),
+              public="pile_send.sends_pile_top")
     else:
         card = send.card
         st.seats[s].hand.remove(card)
@@ -171,10 +172,11 @@ def h_send(g: Game, fr: Frame) -> None:
     st.transit = t
     if st.characters:
         marks.add(st, marks.Sent(s, card))
-    route = f"to {target}" if mode == "direct" else ("left" if direction < 0 else "right")
-    shown = str(card) if t.face_up else "?"
-    g.log("send", s, f"seat {s} sends {card} {mode} {route}", audience=() if t.face_up else (s,),
-          cards=(card,), public=None if t.face_up else f"seat {s} sends {shown} {mode} {route}")
+    key, public = ("send.sends_card_direct_seat", "send.face_down_direct") if mode == "direct" else (
+        "send.sends_card_id_id", "send.face_down")
+    args: dict[str, ArgValue] = {"seat": s, "card": card, "seat2": target, "id": mode,
+                                 "id2": "left" if direction < 0 else "right"}
+    g.log(key, s, args, audience=() if t.face_up else (s,), cards=(card,), public=None if t.face_up else public)
     move_to(g, target if mode == "direct" else g.next_living(s, direction))
     g.push(Frame("transit", seat=s))
     open_window(g, "send", s, card=card)
@@ -193,8 +195,7 @@ def h_transit(g: Game, fr: Frame) -> None:
         # a dead sender cannot take it back, so it is discarded and nobody receives it
         # this turn; any other dead holder passes it on by its mode, as a decline.
         if h == t.sender:
-            g.log("intel_lost", h, f"the intel {t.card} comes back to its dead sender and is discarded",
-                  cards=(t.card,))
+            g.log("intel_lost.intel_card_comes_back_dead", h, {"card": t.card}, cards=(t.card,))
             g.discard_card(t.card)
             st.transit = None
             st.stack.pop()
@@ -209,13 +210,13 @@ def h_transit(g: Game, fr: Frame) -> None:
                 others = [(h + i) % st.players for i in range(1, st.players)]
                 g.push(Frame("returned", seat=h, order=others))
                 return
-            g.log("receive", h, f"seat {h} chooses to receive the intel")
+            g.log("receive.chooses_receive_intel", h, {"seat": h})
             start_chain(g, Item("receive", h, on=t.card), "receive")
             # 情报接收时 as a trigger (以爱宣名: whoever chooses to receive carries out the
             # sender's declaration, even if the receipt later fails); before the poll.
             open_window(g, "receive_chosen", h, card=t.card)
         elif action == DECLINE:
-            g.log("decline", h, f"seat {h} declines the intel")
+            g.log("decline.declines_intel", h, {"seat": h})
             pass_on(g, h)
         else:
             depth = len(st.stack)
@@ -294,7 +295,8 @@ def h_after(g: Game, fr: Frame) -> None:
         fr.stage = 4
         if deck.FUNCTION[fr.card] == "public_text" and seat.alive and fr.card in seat.intel:
             kind, n = identity_action(g, fr.card, seat.identity)
-            g.log("public_text", fr.seat, f"seat {fr.seat} carries out 公开文本: {kind} {n}")
+            key = "public_text.carries_out_zh_draw_n" if kind == "draw" else "public_text.carries_out_zh_discard_n"
+            g.log(key, fr.seat, {"seat": fr.seat, "zh": "公开文本", "n": n})
             if kind == "draw":
                 g.draw(fr.seat, n)
             elif seat.hand:

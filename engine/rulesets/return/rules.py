@@ -111,14 +111,14 @@ def declare_victory(g: Game, winners: list[int], reason: str) -> None:
     for w in winners:
         seats[w].identity_revealed = True
         reveal_secret_character(g, w)
-    g.log("victory", -1, f"game over: {' '.join(map(str, winners))} win ({reason})", seats=winners)
+    g.log("victory.game_over_seats_win_reason", -1, {"seats": tuple(winners), "reason": reason}, seats=winners)
 
 
 def reveal_secret_character(g: Game, seat: int) -> None:
     """致命香水's face-down 绝密任务 character is shown at her death or victory (p.12 ①)."""
     secret = g.state.seats[seat].secret_character
     if secret:
-        g.log("secret_character", seat, f"seat {seat}'s 绝密任务 character was {secret}")
+        g.log("secret_character.zh_character_was_id", seat, {"seat": seat, "zh": '绝密任务', "id": secret})
 
 
 def schedule_deaths(g: Game, killers: list[int], cause: str, *, announced: bool = False,
@@ -169,7 +169,7 @@ def die(g: Game, seat: int, killers: list[int], cause: str = "") -> None:
     p = st.seats[seat]
     hidden_identity = has_skill(g, seat, "cheng_fu")  # 城府: may keep the identity hidden
     if hidden_identity:
-        g.log("skill", seat, f"seat {seat} uses cheng_fu")
+        g.log("skill.uses_id", seat, {"seat": seat, "id": 'cheng_fu'})
     kill = Kill(seat, sorted(set(killers)), cause, true_count(p.intel), p.identity)
     p.alive = False
     if not hidden_identity:
@@ -178,8 +178,8 @@ def die(g: Game, seat: int, killers: list[int], cause: str = "") -> None:
         st.locked.remove(seat)
     st.kills.append(kill)
     reveal_secret_character(g, seat)
-    g.log("death", seat, f"seat {seat} dies" + ("" if hidden_identity else f" ({p.identity})")
-          + f"; killed by {' '.join(map(str, kill.killers)) or '-'}", seats=(seat, *kill.killers))
+    g.log("death.dies_killed_by_seats" if hidden_identity else "death.dies_id_killed_by_seats", seat,
+          {"seat": seat, "id": p.identity, "seats": tuple(kill.killers)}, seats=(seat, *kill.killers))
     intel = list(p.intel)
     p.intel.clear()
     st.discard.extend(intel)
@@ -189,7 +189,7 @@ def die(g: Game, seat: int, killers: list[int], cause: str = "") -> None:
     if hand or intel:
         # Hand and intel are discarded together (②): one 'discarded' window (线索 may take
         # any of them, p.15 线索 note "死亡弃牌").
-        g.log("discard", seat, f"seat {seat} discards {' '.join(map(str, hand + intel))}", cards=hand + intel)
+        g.log("discard.discards_cards", seat, {"seat": seat, "cards": tuple(hand + intel)}, cards=hand + intel)
         open_window(g, "discarded", seat, cards=hand + intel)
 
 

@@ -176,10 +176,10 @@ def h_characters(g: Game, fr: Frame) -> None:
     st.stack.pop()
     marks.add(st, Placed())
     for i, p in enumerate(st.seats):
-        shown = p.character if p.exposed else "a face-down character"
-        g.log("character", i, f"seat {i} places {shown}")
+        key = "character.places_id" if p.exposed else "character.places_face_down_character"
+        g.log(key, i, {"seat": i, "id": p.character})
         if not p.exposed:
-            g.log("character", i, f"seat {i}'s character is {p.character}", audience=(i,))
+            g.log("character.character_id", i, {"seat": i, "id": p.character}, audience=(i,))
     open_window(g, "game_start", fr.seat, order=list(fr.order))
 
 

@@ -16,7 +16,7 @@ def move_to(g: Game, holder: int, *, forced: bool = False) -> None:
     t.holder = holder
     t.forced = forced
     t.sender_done = False
-    g.log("arrive", holder, f"the intel reaches seat {holder}", seats=(holder,))
+    g.log("arrive.intel_reaches_seat", holder, {"seat": holder}, seats=(holder,))
 
 
 def pass_on(g: Game, from_seat: int) -> None:

@@ -125,7 +125,7 @@ def h_trigger(g: Game, fr: Frame) -> None:
         mark_used(g, seat, item.kind, fr.stage)
         depth = len(st.stack)
         SKILLS[item.kind].on_use(g, item)
-        g.log("skill", seat, f"seat {seat} uses {item.kind}")
+        g.log("skill.uses_id", seat, {"seat": seat, "id": item.kind})
         # Windows the cost opened (a discard's 线索) come first, as for a skill used at a
         # response point: keep them above the chain (or resolve frame) the use opens.
         opened = st.stack[depth:]
@@ -179,7 +179,7 @@ def use_action(g: Game, seat: int, action: Action) -> Item:
 def use_skill(g: Game, seat: int, action: Action) -> Item:
     item = make_skill_item(g, seat, action)
     mark_used(g, seat, item.kind)
-    g.log("skill", seat, f"seat {seat} uses {item.kind}")
+    g.log("skill.uses_id", seat, {"seat": seat, "id": item.kind})
     SKILLS[item.kind].on_use(g, item)
     return item
 
@@ -290,7 +290,7 @@ class Resolution:
         if not (item.negated or item.void):
             return True
         if fr.stage == 0 and item.card:
-            g.log("no_effect", item.user, f"{describe(item)} has no effect", cards=(item.card,))
+            g.log("no_effect.id_has_no_effect", item.user, {"seat": item.user, "id": item.kind}, cards=(item.card,))
         return False
 
     def effect(self, g: Game, item: Item, fr: Frame) -> bool:

@@ -43,7 +43,7 @@ def apply_main(g: Game, seat: int, action: Action) -> None:
     settle(g)  # the node after the card (§5.3): below the card's triggers and frames
     use_from_hand(g, seat, card, function)
     if function == "clarify":
-        g.log("play", seat, f"seat {seat} uses 澄清", cards=(card,))
+        g.log("play.uses_zh", seat, {"seat": seat, "zh": '澄清'}, cards=(card,))
     if function == "clarify":
         clarify(g, seat, action.on)
         return
@@ -54,10 +54,10 @@ def apply_main(g: Game, seat: int, action: Action) -> None:
 def run_targeted(g: Game, seat: int, card: int, function: str, target: int) -> None:
     """试探 平衡 威逼 利诱 on ``target`` (also 诡诈's card-less 威逼/利诱, ``card`` 0)."""
     if function == "probe":
-        g.log("probe", seat, f"seat {seat} probes seat {target} with {card}", audience=(seat, target),
-              cards=(card,), seats=(target,), public=f"seat {seat} probes seat {target}")
+        g.log("probe.probes_seat_with_card", seat, {"seat": seat, "seat2": target, "card": card},
+              audience=(seat, target), cards=(card,), seats=(target,), public="probe.probes_seat")
     else:
-        g.log("play", seat, f"seat {seat} uses {deck.FUNCTION_ZH[function]} on seat {target}",
+        g.log("play.uses_zh_on_seat", seat, {"seat": seat, "zh": deck.FUNCTION_ZH[function], "seat2": target},
               seats=(target,), cards=(card,) if card else ())
     # the effect waits for the target's "when you become the target" window (就计, §9)
     g.push(Frame("spy_card", seat=seat, index=target, card=card, text="resolve",
@@ -101,7 +101,7 @@ def probe(g: Game, seat: int, card: int, target: int) -> None:
     elif hand:
         g.discard_from_hand(target, [hand[0]])
     else:
-        g.log("probe_empty", target, f"seat {target} has no hand card to discard")
+        g.log("probe_empty.has_no_hand_card_discard", target, {"seat": target})
 
 
 def balance(g: Game, seat: int, target: int) -> None:
@@ -121,11 +121,11 @@ def bribe(g: Game, seat: int, target: int) -> None:
     top = g.take_pile_top()
     if not top:
         return
-    g.log("reveal", seat, f"seat {seat} reveals {top} from the pile", cards=(top,))
+    g.log("reveal.reveals_card_from_pile", seat, {"seat": seat, "card": top}, cards=(top,))
     intel = st.seats[target].intel
     if any(deck.count(intel, c) + 1 >= 3 for c in deck.colors(top)):
         st.seats[seat].hand.append(top)
-        g.log("take", seat, f"seat {seat} takes {top} into the hand", cards=(top,))
+        g.log("take.takes_card_into_hand", seat, {"seat": seat, "card": top}, cards=(top,))
     else:
         place(g, target, top)
 
@@ -133,7 +133,7 @@ def bribe(g: Game, seat: int, target: int) -> None:
 def place(g: Game, seat: int, card: int) -> None:
     """置入情报区: the card joins the intel area face up; not a receipt (§4.5)."""
     g.state.seats[seat].intel.append(card)
-    g.log("place", seat, f"{card} is placed into seat {seat}'s intel area", cards=(card,), seats=(seat,))
+    g.log("place.card_placed_into_seat_intel", seat, {"card": card, "seat": seat}, cards=(card,), seats=(seat,))
 
 
 def clarify(g: Game, seat: int, intel: int) -> None:
@@ -143,7 +143,8 @@ def clarify(g: Game, seat: int, intel: int) -> None:
         if intel in p.intel:
             p.intel.remove(intel)
             g.discard_card(intel)
-            g.log("clarify", seat, f"seat {seat} clarifies {intel} from seat {i}", cards=(intel,), seats=(i,))
+            g.log("clarify.clarifies_card_from_seat", seat, {"seat": seat, "card": intel, "seat2": i}, cards=(intel,),
+                  seats=(i,))
             return
 
 
@@ -169,7 +170,8 @@ def h_card(g: Game, fr: Frame) -> None:
         if fr.answer:
             if fr.answer == choose_option("flip") and t is not None:
                 t.face_up = True
-                g.log("flip_intel", fr.seat, f"seat {fr.seat} turns the intel {t.card} face up", cards=(t.card,))
+                g.log("flip_intel.turns_intel_card_face_up", fr.seat, {"seat": fr.seat, "card": t.card},
+                      cards=(t.card,))
                 g.draw(fr.seat, 1)
             st.stack.pop()
             return
@@ -210,8 +212,9 @@ def threaten(g: Game, fr: Frame) -> None:
               [f"choose {c}" for c in matching])
         return
     st.stack.pop()
-    g.log("show_hand", target, f"seat {target} shows the hand {' '.join(map(str, sorted(hand))) or '(none)'}",
-          audience=(user, target), cards=tuple(hand), public=f"seat {target} shows the hand to seat {user}")
+    g.log("show_hand.shows_hand_cards" if hand else "show_hand.shows_hand_none", target,
+          {"seat": target, "cards": tuple(sorted(hand)), "seat2": user}, audience=(user, target), cards=tuple(hand),
+          public="show_hand.shows_hand_seat")
 
 
 def give(g: Game, giver: int, taker: int, given: list[int]) -> None:
@@ -221,9 +224,9 @@ def give(g: Game, giver: int, taker: int, given: list[int]) -> None:
         st.seats[giver].hand.remove(c)
         st.seats[taker].hand.append(c)
     n = len(given)
-    g.log("give", giver, f"seat {giver} gives {' '.join(map(str, given))} to seat {taker}", audience=(giver, taker),
-          cards=tuple(given), seats=(taker,),
-          public=f"seat {giver} gives {'a card' if n == 1 else f'{n} cards'} to seat {taker}")
+    g.log("give.gives_cards_seat", giver, {"seat": giver, "cards": tuple(given), "seat2": taker, "n": n},
+          audience=(giver, taker), cards=tuple(given), seats=(taker,),
+          public="give.gives_card_seat" if n == 1 else "give.gives_n_cards_seat")
 
 
 # ---------------------------------------------------------------------- transmission, contest
@@ -234,12 +237,12 @@ def apply_arrive(g: Game, seat: int, action: Action) -> None:
     use_from_hand(g, seat, card, "decrypt")
     t = st.transit
     assert t is not None
-    g.log("play", seat, f"seat {seat} uses 破译", cards=(card,))
+    g.log("play.uses_zh", seat, {"seat": seat, "zh": '破译'}, cards=(card,))
     if not t.face_up:
         if seat not in t.known_by:
             t.known_by.append(seat)
-        g.log("decrypt", seat, f"seat {seat} looks at the intel: {t.card}", audience=(seat,), cards=(t.card,),
-              public=f"seat {seat} looks at the intel")
+        g.log("decrypt.looks_at_intel_card", seat, {"seat": seat, "card": t.card}, audience=(seat,), cards=(t.card,),
+              public="decrypt.looks_at_intel")
         g.push(Frame("spy_card", seat=seat, card=card, text="decrypt"))
 
 
@@ -268,13 +271,13 @@ def apply_contest(g: Game, seat: int, action: Action) -> None:
         t.card = card
         t.face_up = False
         t.known_by = [seat]
-        g.log("swap", seat, f"seat {seat} swaps in {card}", audience=(seat,), cards=(card,),
-              public=f"seat {seat} swaps in a face-down card")
-        g.log("swapped_out", seat, f"the old intel {old} is discarded", cards=(old,))
+        g.log("swap.swaps_in_card", seat, {"seat": seat, "card": card}, audience=(seat,), cards=(card,),
+              public="swap.swaps_in_face_down_card")
+        g.log("swapped_out.old_intel_card_discarded", seat, {"card": old}, cards=(old,))
         skills.note_card_use(g, seat, card, "swap")
         return
     use_from_hand(g, seat, card, function)
-    g.log("play", seat, f"seat {seat} uses {deck.FUNCTION_ZH[function]}", cards=(card,))
+    g.log("play.uses_zh", seat, {"seat": seat, "zh": deck.FUNCTION_ZH[function]}, cards=(card,))
     if function == "intercept":
         move_pending(g, seat, seat, "截获")
     else:
@@ -285,7 +288,7 @@ def move_pending(g: Game, seat: int, to: int, what: str) -> None:
     t = g.state.transit
     assert t is not None
     t.holder = to
-    g.log("contest", seat, f"seat {seat} uses {what}: the intel is now in front of seat {to}", seats=(to,))
+    g.log("contest.uses_zh_intel_now_in", seat, {"seat": seat, "zh": what, "seat2": to}, seats=(to,))
 
 
 # ---------------------------------------------------------------------- rescue, hand-off
@@ -296,7 +299,7 @@ def apply_rescue(g: Game, seat: int, dying: int, action: Action) -> None:
         return
     card = action.card
     use_from_hand(g, seat, card, "clarify")
-    g.log("play", seat, f"seat {seat} uses 澄清", cards=(card,))
+    g.log("play.uses_zh", seat, {"seat": seat, "zh": '澄清'}, cards=(card,))
     clarify(g, seat, action.on)
 
 

@@ -50,7 +50,7 @@ def h_turn(g: Game, fr: Frame) -> None:
         st.turn_number += 1
         st.locked = []
         st.received = False
-        g.log("turn", seat, f"turn {st.turn_number}: seat {seat}")
+        g.log("turn.turn_n_seat", seat, {"n": st.turn_number, "seat": seat})
         g.draw(seat, ruledata.TURN_DRAW)
         fr.stage = 1
         return
@@ -109,7 +109,7 @@ def lose(g: Game, seat: int) -> None:
     p = st.seats[seat]
     p.alive = False
     add(st, Lost(seat))
-    g.log("lose", seat, f"seat {seat} cannot send and is out of the game")
+    g.log("lose.cannot_send_out_game", seat, {"seat": seat})
     for c in p.intel:
         g.discard_card(c)
     p.intel = []
@@ -135,11 +135,11 @@ def start_send(g: Game, seat: int, action: Action) -> None:
     holder = target if direction == "up" else g.next_living(seat, step)
     st.transit = Transit(card=card, mode=direction, direction=step, sender=seat, user=seat, holder=holder,
                          target=target, known_by=[seat])
-    g.log("send", seat, f"seat {seat} sends {card} {direction}", audience=(seat,), cards=(card,),
-          public=f"seat {seat} sends an intel {direction}")
+    g.log("send.sends_card_id", seat, {"seat": seat, "card": card, "id": direction}, audience=(seat,), cards=(card,),
+          public="send.sends_intel_id")
     if action.lock >= 0:
         st.locked = [action.lock]
-        g.log("lock", seat, f"seat {seat} locks seat {action.lock}", seats=(action.lock,))
+        g.log("lock.locks_seat", seat, {"seat": seat, "seat2": action.lock}, seats=(action.lock,))
     g.push(Frame("spy_travel"))
     skills.fire(g, "sent", seat)
 
@@ -154,13 +154,13 @@ def h_travel(g: Game, fr: Frame) -> None:
     if fr.answer:
         action, fr.answer = fr.answer, None
         if action == ACCEPT:
-            g.log("accept", t.holder, f"seat {t.holder} accepts the intel", seats=(t.holder,))
+            g.log("accept.accepts_intel", t.holder, {"seat": t.holder}, seats=(t.holder,))
             st.stack.pop()
             g.push(Frame("spy_contest", stage=1))
             skills.fire(g, "accepted", t.holder)
             return
         if action == DECLINE:
-            g.log("decline", t.holder, f"seat {t.holder} declines the intel", seats=(t.holder,))
+            g.log("decline.declines_intel", t.holder, {"seat": t.holder}, seats=(t.holder,))
             move_on(g)
             return
         cards.apply_arrive(g, t.holder, action)
@@ -169,13 +169,13 @@ def h_travel(g: Game, fr: Frame) -> None:
     if not st.seats[h].alive:  # a dead player: it moves on; back at a dead sender: discarded
         if h == t.sender:
             g.discard_card(t.card)
-            g.log("intel_lost", -1, f"the intel {t.card} is discarded", cards=(t.card,))
+            g.log("intel_lost.intel_card_discarded", -1, {"card": t.card}, cards=(t.card,))
             st.transit = None
             st.stack.pop()
             return
         move_on(g)
         return
-    g.log("arrive", h, f"the intel is in front of seat {h}", seats=(h,))
+    g.log("arrive.intel_in_front_seat", h, {"seat": h}, seats=(h,))
     g.ask(h, "arrive", "accept or decline the intel")
 
 
@@ -234,11 +234,11 @@ def h_receive(g: Game, fr: Frame) -> None:
     r = t.holder
     if not st.seats[r].alive:
         g.discard_card(t.card)
-        g.log("intel_lost", -1, f"the intel {t.card} is discarded", cards=(t.card,))
+        g.log("intel_lost.intel_card_discarded", -1, {"card": t.card}, cards=(t.card,))
         return
     st.seats[r].intel.append(t.card)
     st.received = True
-    g.log("receive", r, f"seat {r} receives {t.card}", cards=(t.card,), seats=(r, t.sender))
+    g.log("receive.receives_cards", r, {"seat": r, "cards": (t.card,)}, cards=(t.card,), seats=(r, t.sender))
     settle(g)
     skills.fire(g, "received", r, card=t.card, sender=t.sender)
 
@@ -274,7 +274,7 @@ def h_dying(g: Game, fr: Frame) -> None:
         s = fr.order[fr.index]
         fr.index += 1
         if st.seats[s].alive and blacks(g, s) >= ruledata.DEATH_BLACKS:
-            g.log("dying", s, f"seat {s} is dying", seats=(s,))
+            g.log("dying.dying", s, {"seat": s}, seats=(s,))
             n = st.players
             asked = [(s + i) % n for i in range(n) if st.seats[(s + i) % n].alive]
             g.push(Frame("spy_rescue", seat=s, order=asked))
@@ -298,7 +298,7 @@ def h_rescue(g: Game, fr: Frame) -> None:
             cards.apply_rescue(g, fr.order[fr.index], fr.seat, action)
             return
     if blacks(g, fr.seat) < ruledata.DEATH_BLACKS:
-        g.log("rescued", fr.seat, f"seat {fr.seat} recovers", seats=(fr.seat,))
+        g.log("rescued.recovers", fr.seat, {"seat": fr.seat}, seats=(fr.seat,))
         st.stack.pop()
         return
     while fr.index < len(fr.order) and not st.seats[fr.order[fr.index]].alive:
@@ -321,7 +321,7 @@ def h_death(g: Game, fr: Frame) -> None:
             mark_died(g, d)
             true = sum(1 for c in st.seats[d].intel if deck.IS_TRUE[c])
             st.kills.append(Kill(dead=d, killers=[], cause="dying", true_intel=true, identity=st.seats[d].identity))
-            g.log("death", d, f"seat {d} dies", seats=(d,))
+            g.log("death.dies", d, {"seat": d}, seats=(d,))
         won = death_winners(g, fr.order)
         if won:
             finish(g, won, "a death")
@@ -347,7 +347,7 @@ def h_death(g: Game, fr: Frame) -> None:
         for c in p.hand + p.intel:
             g.discard_card(c)
         if p.hand or p.intel:
-            g.log("discard", d, f"seat {d} discards {' '.join(map(str, p.hand + p.intel))}",
+            g.log("discard.discards_cards", d, {"seat": d, "cards": tuple(p.hand + p.intel)},
                   cards=tuple(p.hand + p.intel))
         p.hand = []
         p.intel = []

@@ -81,13 +81,13 @@ def h_characters(g: Game, fr: Frame) -> None:
     st = g.state
     for i, p in enumerate(st.seats):
         p.exposed = not ROWS[p.character].hidden
-        shown = p.character if p.exposed else "a face-down character"
-        g.log("character", i, f"seat {i} places {shown}")
+        key = "character.places_id" if p.exposed else "character.places_face_down_character"
+        g.log(key, i, {"seat": i, "id": p.character})
     add(st, Placed())
     deal(st, fr.seat)
     for i, p in enumerate(st.seats):
-        g.log("deal", i, f"seat {i} gets {' '.join(map(str, p.hand))}", audience=(i,), cards=p.hand,
-              public=f"seat {i} gets {len(p.hand)} cards")
+        g.log("deal.gets_cards", i, {"seat": i, "cards": tuple(p.hand), "n": len(p.hand)}, audience=(i,), cards=p.hand,
+              public="deal.gets_n_cards")
 
 
 def _cards(value: Any, where: str) -> list[int]:

@@ -121,7 +121,7 @@ def active_actions(g: Game, seat: int, kind: str) -> list[str]:
 def flip_up(g: Game, seat: int, sk: Skill) -> None:
     p = g.state.seats[seat]
     p.exposed = True
-    g.log("flip", seat, f"seat {seat} turns {p.character} face up", seats=(seat,))
+    g.log("flip.turns_id_face_up", seat, {"seat": seat, "id": p.character}, seats=(seat,))
 
 
 def use(g: Game, seat: int, action: Action) -> None:
@@ -131,7 +131,7 @@ def use(g: Game, seat: int, action: Action) -> None:
         flip_up(g, seat, sk)
     if sk.kind == "main" or sk.once:
         add(g.state, Used(seat, sk.id))
-    g.log("skill", seat, f"seat {seat} uses {sk.id}")
+    g.log("skill.uses_id", seat, {"seat": seat, "id": sk.id})
     settle(g)
     sk.use(g, seat, action)
 
@@ -190,7 +190,7 @@ def h_trigger(g: Game, fr: Frame) -> None:
         if action != PASS:
             if sk.flip:
                 flip_up(g, fr.seat, sk)
-            g.log("skill", fr.seat, f"seat {fr.seat} uses {sid}")
+            g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": sid})
             sk.fire(g, fr, action)
         return
     p = st.seats[fr.seat]
@@ -232,13 +232,13 @@ def after_targeted(g: Game, target: int, card: int) -> None:
         if card in zone:
             zone.remove(card)
             st.seats[target].hand.append(card)
-            g.log("take", target, f"seat {target} takes {card} into the hand", cards=(card,))
+            g.log("take.takes_card_into_hand", target, {"seat": target, "card": card}, cards=(card,))
             return
 
 
 def no_effect(g: Game, user: int, target: int, function: str, card: int) -> bool:
     """Whether the card has no effect on ``target`` (城府: 试探 and 威逼)."""
     if function in ("probe", "threaten") and passive(g, target, "cheng_fu"):
-        g.log("no_effect", target, f"seat {target}'s cheng_fu: no effect", seats=(target,))
+        g.log("no_effect.id_no_effect", target, {"seat": target, "id": 'cheng_fu'}, seats=(target,))
         return True
     return False

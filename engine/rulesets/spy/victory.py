@@ -129,8 +129,8 @@ def finish(g: Game, winners: set[int], reason: str) -> None:
     st.winners = sorted(winners)  # §11.17: the outcome names every seat's identity
     st.reason = reason
     st.prompt = None
-    who = " ".join(map(str, st.winners)) or "nobody"
-    g.log("game_over", -1, f"game over: {who} win ({reason})", seats=st.winners)
+    key = "game_over.game_over_seats_win_reason" if st.winners else "game_over.game_over_nobody_win_reason"
+    g.log(key, -1, {"seats": tuple(st.winners), "reason": reason}, seats=st.winners)
 
 
 def mark_died(g: Game, seat: int) -> None:

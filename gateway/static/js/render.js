@@ -1,7 +1,7 @@
 // Pieces of the table drawn from an Observation (proto/fengsheng/v1/game.proto), shared by
 // the table, spectator and replay pages.
 import { actionWord, character, characterSkills, fn, identity, kind, missionText, name, skill, skillText, t, translateText } from "./i18n.js";
-import { cardTitle, renderTemplate, showInfo } from "./text.js";
+import { cardTitle, eventArgs, renderTemplate, showInfo } from "./text.js";
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -307,7 +307,7 @@ export function actionLabel(action, deck, hand = []) {
     const prev = words[i - 1];
     if (/^\d+$/.test(w) && ["play", "send", "on"].includes(prev) && deck[Number(w)]) {
       parts.push(`${fn(deck[Number(w)].function)}#${w}`);
-    } else if (/^\d+$/.test(w) && prev === "choose" && deck[Number(w)] && (Number(w) > 6 || hand.includes(Number(w)))) {
+    } else if (/^\d+$/.test(w) && prev === "choose" && deck[Number(w)] && hand.includes(Number(w))) {
       parts.push(`${fn(deck[Number(w)].function)}#${w}`);
     } else if (/^\d+$/.test(w) && prev === "to") {
       parts.push(`${t("seat")} ${w}`);
@@ -322,53 +322,20 @@ export function actionLabel(action, deck, hand = []) {
   return parts.join(" ");
 }
 
-// words after which a number in a log line is a seat, not a card
-const SEAT_WORDS = new Set(["seat", "seats", "to", "by", "from", "of", "player", "players"]);
-
-/** An event's log line. With the deck, the numbers of the cards the event lists
- * (`event.cards`) are shown by name and colour, never as bare numbers; the actor (the first
- * word) and numbers after seat words stay seats. No `data-card`: a log line is history,
- * not a card on the table. */
+/** An event's log line, rendered from its template and typed arguments (text.js): cards
+ * by name and colour where an argument is a card, a count where it is a count. An event
+ * without a known template shows its English line as it is: no number in it is taken for
+ * a card. No `data-card`: a log line is history, not a card on the table. */
 export function logLine(event, deck = null) {
   const priv = event.audience && event.audience.length > 0 && !event.audience.includes(-1);
-  const shaped = event.template ? renderTemplate(event.template, event.args, deck || {}, actionLabel) : null;
-  if (shaped) {
-    return h(
-      "li",
-      { class: `${priv ? "private" : ""}${/: pass$/.test(event.text) ? " minor" : ""}`, dataset: { kind: event.kind } },
-      priv ? h("span", { class: "badge private" }, t("private")) : null,
-      shaped,
-    );
-  }
-  const listed = new Set((event.cards || []).filter((n) => n > 0));
-  // an answer echoed in notation ("0: play 12 to 3", "0: send 61 secret left"): its card
-  const echoed = /^\d+: (?:play|send) (\d+)\b/.exec(String(event.text));
-  if (echoed) listed.add(Number(echoed[1]));
-  const parts = [];
-  if (deck && listed.size) {
-    const words = String(event.text).split(" ");
-    let plain = [];
-    words.forEach((word, i) => {
-      const n = /^\d+$/.test(word) ? Number(word) : 0;
-      const prev = (words[i - 1] || "").toLowerCase();
-      if (i > 0 && listed.has(n) && deck[n] && !SEAT_WORDS.has(prev)) {
-        parts.push(translateText(plain.join(" ") + " "));
-        plain = [];
-        const c = deck[n];
-        parts.push(h("span", { class: `cardname ${COLOR_CLASS[c.color] || ""}`, title: `${fn(c.function)} · ${name(c.color)} · ${name(c.transmission)}` }, `${fn(c.function)}#${n}`));
-      } else {
-        plain.push(word);
-      }
-    });
-    parts.push(translateText((parts.length ? " " : "") + plain.join(" ")));
-  } else {
-    parts.push(translateText(event.text));
-  }
+  const args = eventArgs(event.args);
+  const shaped = event.template ? renderTemplate(event.template, args, deck || {}, actionLabel) : null;
+  const minor = event.kind === "action" && args.action === "pass"; // a pass: shown small
   return h(
     "li",
-    { class: `${priv ? "private" : ""}${/: pass$/.test(event.text) ? " minor" : ""}`, dataset: { kind: event.kind } },
+    { class: `${priv ? "private" : ""}${minor ? " minor" : ""}`, dataset: { kind: event.kind } },
     priv ? h("span", { class: "badge private" }, t("private")) : null,
-    parts,
+    shaped || translateText(event.text),
   );
 }
 

@@ -462,6 +462,8 @@ export async function mountTable(root, { matchId, spectator = false }) {
       return;
     }
     const hand = obs.seats[me]?.hand || [];
+    // the cards this seat can see (hand, intel, discard pile): a `choose N` naming one is a card
+    const known = [...hand, ...obs.seats.flatMap((s) => s.intel || []), ...(obs.discard || [])];
     const selected = [...state.selected];
     const timeout = Number(state.info?.settings?.turn_timeout_s || 0);
     const buttons = p.legal_actions.map((a) => {
@@ -477,7 +479,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
           title: a,
           onclick: () => answer(a),
         },
-        h("span", { class: "label" }, actionLabel(a, deck, hand)),
+        h("span", { class: "label" }, actionLabel(a, deck, known)),
         h("code", {}, a),
       );
     });

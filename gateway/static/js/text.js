@@ -1,13 +1,11 @@
-// Structured text (issue 16 §1): events and prompts arrive with a `template` key and `args`
-// (engine/text.py); the ruleset's text table (GET /api/cards: `texts`) gives the Chinese and
-// English template of each key. Arguments are typed by their name's prefix: seat, seats,
-// card, cards, n, id, zh, text, action, reason. Cards are drawn by name, colour and mode
-// (never a bare number), seats as seats, ids and printed names in the reader's language.
-// A line without a known template falls back to the engine's words with ids named.
-//
-// The arguments are pieces of the line the viewer already receives, so a template never
-// shows more than the line (tests/unit/test_text_templates.py).
-
+// Structured text (issue 16 §1, issue 27): events arrive as values, a `template` key and
+// typed `args` (proto EventArg: {name, seat | seats | card | cards | count | id | ids | text});
+// the ruleset's text table (GET /api/cards: `texts`) gives the Chinese and English template
+// of each key. Cards are drawn by name, colour and mode (never a bare number), seats as
+// seats, counts as counts, ids and printed names in the reader's language. Nothing here
+// guesses a card from a number: a card is an argument typed as one (tests/unit/
+// test_web_no_card_guessing.py greps for the old guesses). Prompts still arrive as a line
+// with its template's string arguments (the decision half of issue 27).
 import { currentRulesetId, englishName, fn, getLang, name, reasonText, t, translateText } from "./i18n.js";
 
 const TEXTS = {}; // ruleset id -> template key -> {scope, kind, zh, en}
@@ -80,6 +78,17 @@ export function structureText(scope, kind, text) {
     if (m) return { key, args: Object.fromEntries(names.map((n, i) => [n, m[i + 1]])) };
   }
   return null;
+}
+
+/** An event's typed arguments (the EventArg list of the wire) by name: numbers, arrays of
+ * numbers or ids, strings. A `count` stays a count: it is never read as a card. */
+export function eventArgs(list) {
+  const out = {};
+  for (const a of list || []) {
+    for (const f of ["seat", "card", "count", "id", "text"]) if (f in a) out[a.name] = a[f];
+    for (const f of ["seats", "cards", "ids"]) if (f in a) out[a.name] = [...(a[f].values || [])];
+  }
+  return out;
 }
 
 /** A prompt ({kind, prompt}) rendered from its template; null when none is known. */
@@ -163,30 +172,37 @@ const englishOf = englishName;
 
 const seatWord = (v) => (getLang() === "zh" ? `${t("seat")}${v}` : `${t("seat").toLowerCase()} ${v}`);
 
-/** One argument as text or a node, by its type. */
+const items = (value) =>
+  Array.isArray(value) ? value.map(String) : String(value ?? "").split(/[ ,]+/).filter((x) => x && x !== "-");
+
+/** One argument as text or a node, by its type (typed event values, or a prompt line's
+ * string pieces). */
 function arg(type, value, deck, actionLabel) {
   const v = String(value ?? "");
   switch (type) {
     case "seat":
       return seatWord(v);
     case "seats": {
-      if (v === "-" || !v.trim()) return t("nobody");
-      return v.split(/[ ,]+/).map(seatWord).join(getLang() === "zh" ? "、" : ", ");
+      const seats = items(value);
+      if (!seats.length) return t("nobody");
+      return seats.map(seatWord).join(getLang() === "zh" ? "、" : ", ");
     }
     case "card":
       return cardName(v, deck);
     case "cards": {
       const out = [];
-      v.split(/[ ,]+/).filter(Boolean).forEach((n, i) => {
+      items(value).forEach((n, i) => {
         if (i) out.push(" ");
         out.push(cardName(n, deck));
       });
       return out;
     }
+    case "n":
+      return v;
     case "id":
       return name(v);
     case "ids":
-      return v.split(",").map(name).join(getLang() === "zh" ? "、" : ", ");
+      return items(value).map(name).join(getLang() === "zh" ? "、" : ", ");
     case "zh":
       return getLang() === "zh" ? v : englishOf(v);
     case "action":

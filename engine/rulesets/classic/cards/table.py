@@ -40,7 +40,7 @@ class Burn(CardFunction):
         who = holder_of_intel(g, item.on)
         g.state.seats[who].intel.remove(item.on)
         g.discard_card(item.on)
-        g.log("burn", who, f"seat {who}'s intel {item.on} is burned (烧毁)", cards=(item.on,))
+        g.log("burn.intel_card_burned_zh", who, {"seat": who, "card": item.on, "zh": '烧毁'}, cards=(item.on,))
 
 
 def visible_card(g: Game, seat: int, it: Item) -> bool:
@@ -90,8 +90,8 @@ class SeeThrough(CardFunction):
         for it in g.state.chain:
             if it.card == item.on:
                 it.negated = True
-                shown = "a face-down card" if visible_hidden(it) else f"card {it.card}"
-                g.log("see_through", item.user, f"{shown} is seen through (识破)")
+                key = "see_through.face_down_card" if visible_hidden(it) else "see_through.card_card_seen_through_zh"
+                g.log(key, item.user, {"card": it.card, "zh": "识破"})
                 fire(g, "seen_through", it.user, item=it)
 
 
@@ -118,7 +118,7 @@ class TrueOrFalse(CardFunction):
             if not c:
                 break
             item.held.append(c)
-        g.log("true_or_false", item.user, f"真伪莫辨: {len(item.held)} cards from the pile")
+        g.log("true_or_false.zh_n_cards_from_pile", item.user, {"zh": '真伪莫辨', "n": len(item.held)})
         g.push(Frame("card_step", seat=item.user, text=self.id, order=[item.user]))
 
     def step(self, g: Game, fr: Frame) -> None:

@@ -41,17 +41,17 @@ class Probe(CardFunction):
     def apply(self, g: Game, user: int, who: int, card: int, action: str) -> None:
         """Carry out the 试探 (``action``: ``discard``, ``draw`` or "" for the sentence)."""
         if action == "draw":
-            g.log("probe", who, f"seat {who} draws 2 (试探)")
+            g.log("probe.draws_n_zh", who, {"seat": who, "n": 2, "zh": '试探'})
             g.draw(who, 2)
         elif action == "discard":
             hand = g.state.seats[who].hand
             if not hand:
-                g.log("probe", who, f"seat {who} has no hand card to discard (试探)")
+                g.log("probe.has_no_hand_card_discard", who, {"seat": who, "zh": '试探'})
                 return
             g.push(Frame("card_step", seat=who, card=card, text=self.id, stage=1, order=[user]))
         else:
             words = "我是一个好人" if ruledata.PROBE[card][1] == "discard" else "其实我是卧底"
-            g.log("probe", who, f"seat {who} says: {words}")
+            g.log("probe.says_text", who, {"seat": who, "text": words})
 
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
@@ -95,7 +95,7 @@ class Lock(CardFunction):
     def resolve(self, g: Game, item: Item) -> None:
         if item.target not in g.state.locked:
             g.state.locked.append(item.target)
-        g.log("lock", item.target, f"seat {item.target} is locked (锁定)")
+        g.log("lock.locked_zh", item.target, {"seat": item.target, "zh": '锁定'})
 
 
 @register
@@ -116,4 +116,4 @@ class LureAway(CardFunction):
 
     def resolve(self, g: Game, item: Item) -> None:
         marks.add(g.state, marks.lured(item.target))
-        g.log("lure_away", item.target, f"seat {item.target} is lured away (调虎离山)")
+        g.log("lure_away.lured_away_zh", item.target, {"seat": item.target, "zh": '调虎离山'})

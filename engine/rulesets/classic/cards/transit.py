@@ -54,7 +54,7 @@ class SendBack(CardFunction):
         assert t is not None
         t.direction = -t.direction
         marks.add(g.state, marks.SEND_BACK)
-        g.log("send_back", item.user, f"seat {item.user} sends the intel back (退回)")
+        g.log("send_back.sends_intel_back_zh", item.user, {"seat": item.user, "zh": '退回'})
 
 
 @register
@@ -75,6 +75,6 @@ class Decrypt(CardFunction):
         assert t is not None
         if item.user not in t.known_by:
             t.known_by.append(item.user)
-        g.log("decrypt", item.user, f"seat {item.user} decrypts the intel: {t.card}", audience=(item.user,),
-              cards=(t.card,), public=f"seat {item.user} decrypts the intel")
+        g.log("decrypt.decrypts_intel_card", item.user, {"seat": item.user, "card": t.card}, audience=(item.user,),
+              cards=(t.card,), public="decrypt.decrypts_intel")
         fire(g, "decrypted", item.user, item=item)

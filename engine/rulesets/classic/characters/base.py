@@ -266,9 +266,9 @@ def flip(g: Game, seat: int, *, up: bool) -> None:
     s = g.state.seats[seat]
     s.exposed = up
     if up:
-        g.log("flip", seat, f"seat {seat} turns {s.character} face up")
+        g.log("flip.turns_id_face_up", seat, {"seat": seat, "id": s.character})
     else:
-        g.log("flip", seat, f"seat {seat} turns its character face down")
+        g.log("flip.turns_character_face_down", seat, {"seat": seat})
 
 
 def timing_override(g: Game, seat: int, function: str) -> bool | None:

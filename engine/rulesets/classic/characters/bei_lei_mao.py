@@ -60,8 +60,9 @@ class TouTian(Skill):
         to, card = act.target, act.on
         victim.intel.remove(card)
         st.seats[to].hand.append(card)
-        g.log("move", fr.seat, f"intel {card} of seat {fr.order[0]} goes to seat {to}'s hand", cards=(card,))
-        g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+        g.log("move.intel_card_seat_goes_seat", fr.seat, {"card": card, "seat": fr.order[0], "seat2": to},
+              cards=(card,))
+        g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
 
 
 class RedAndBlueInHand(Mission):

@@ -35,8 +35,8 @@ def put_back(g: Game, fr: Frame, what: str) -> bool:
     st.stack.pop()
     me.hand.remove(card)
     st.pile.append(card)
-    g.log("pile_top", fr.seat, f"seat {fr.seat} puts {card} on the pile top ({what})", audience=(fr.seat,),
-          cards=(card,), public=f"seat {fr.seat} puts a hand card on the pile top ({what})")
+    g.log("pile_top.puts_card_on_pile_top", fr.seat, {"seat": fr.seat, "card": card, "zh": what}, audience=(fr.seat,),
+          cards=(card,), public="pile_top.puts_hand_card_on_pile")
     return True
 
 
@@ -66,7 +66,7 @@ class JingMing(Skill):
     def step(self, g: Game, fr: Frame) -> None:
         if fr.stage == 0:
             fr.stage = 1
-            g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+            g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
         put_back(g, fr, "精明")
 
     def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
@@ -99,7 +99,7 @@ class AiQing(Skill):
         s = g.state.seats[seat]
         marks.add(g.state, marks.once(self.id, seat))
         s.identity_revealed = True
-        g.log("identity", seat, f"seat {seat} reveals its identity card: {s.identity} (爱情)")
+        g.log("identity.reveals_identity_card_id_zh", seat, {"seat": seat, "id": s.identity, "zh": '爱情'})
         return item
 
     def valid(self, g: Game, item: Item) -> bool:
@@ -112,7 +112,7 @@ class AiQing(Skill):
                 continue
             g.state.seats[who].intel.remove(card)
             g.discard_card(card)
-            g.log("burn", who, f"seat {who}'s intel {card} is burned (爱情)", cards=(card,))
+            g.log("burn.intel_card_burned_zh", who, {"seat": who, "card": card, "zh": '爱情'}, cards=(card,))
 
 
 class MaleDeclares(Mission):

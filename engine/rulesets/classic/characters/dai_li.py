@@ -52,7 +52,7 @@ class XiaoLiCangDao(Skill):
             return
         card = act.cards[0]
         st.seats[fr.seat].hand.remove(card)
-        g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+        g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
         g.place_intel(target, [card], [fr.seat], cause=self.id)
 
 
@@ -80,7 +80,7 @@ class YunChouWeiWo(Skill):
         st.stack.pop()
         if fr.answer == PASS:
             return
-        g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+        g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
         g.draw(fr.seat, 1)
 
 

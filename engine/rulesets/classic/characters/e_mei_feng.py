@@ -73,8 +73,8 @@ class JiZhongJi(Skill):
         card = act.on
         st.seats[victim].intel.remove(card)
         g.discard_card(card)
-        g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
-        g.log("burn", victim, f"seat {victim}'s intel {card} is burned (计中计)", cards=(card,))
+        g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
+        g.log("burn.intel_card_burned_zh", victim, {"seat": victim, "card": card, "zh": '计中计'}, cards=(card,))
 
 
 SKILLS = (JieShangJie, JiZhongJi)

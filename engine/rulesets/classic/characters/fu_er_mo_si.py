@@ -38,7 +38,7 @@ class JieLu(Skill):
         card = item.cards[0]
         g.state.seats[seat].hand.remove(card)
         item.held.append(card)
-        g.log("discard", seat, f"seat {seat} discards {card} (揭露)", cards=(card,))
+        g.log("discard.discards_card_zh", seat, {"seat": seat, "card": card, "zh": '揭露'}, cards=(card,))
         return item
 
     def valid(self, g: Game, item: Item) -> bool:
@@ -49,7 +49,7 @@ class JieLu(Skill):
         t = g.state.transit
         assert t is not None
         t.face_up = True
-        g.log("reveal", item.user, f"the intel in transit is turned face up: {t.card} (揭露)", cards=(t.card,))
+        g.log("reveal.intel_in_transit_turned_face", item.user, {"card": t.card, "zh": '揭露'}, cards=(t.card,))
         if deck.IS_BLACK[t.card]:
             g.draw(item.user, 2)
 
@@ -84,10 +84,10 @@ class ZhenXiang(Skill):
         st.stack.pop()
         if act.kind == "pass":
             return
-        g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+        g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
         g.discard_from_hand(fr.seat, [act.cards[0]])
-        g.log("look", fr.seat, f"seat {fr.seat} looks at the 试探: {fr.card} (真相)", audience=(fr.seat,),
-              cards=(fr.card,), public=f"seat {fr.seat} looks at the 试探 (真相)")
+        g.log("look.looks_at_zh_card_zh", fr.seat, {"seat": fr.seat, "zh": '试探', "card": fr.card, "zh2": '真相'},
+              audience=(fr.seat,), cards=(fr.card,), public="look.looks_at_zh_zh")
 
     def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         """The hand card paid lies face down in the discard pile (§12 D12): only its owner

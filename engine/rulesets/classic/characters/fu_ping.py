@@ -37,9 +37,9 @@ class XianJi(Skill):
         taken = [hand.pop(g.random_below(len(hand))) for _ in range(min(2, len(hand)))]
         st.seats[me].hand.extend(taken)
         if taken:
-            g.log("take", me, f"seat {me} takes {' '.join(map(str, taken))} from seat {other}",
-                  audience=(me, other), cards=taken,
-                  public=f"seat {me} takes {len(taken)} hand card(s) from seat {other}")
+            g.log("take.takes_cards_from_seat", me,
+                  {"seat": me, "cards": tuple(taken), "seat2": other, "n": len(taken)}, audience=(me, other),
+                  cards=taken, public="take.takes_n_hand_card_from")
         g.draw(other, 2)
 
 
@@ -81,9 +81,9 @@ class HouZhao(Skill):
             other = answer.target
             fr.order = [other]
             hand = sorted(st.seats[other].hand)
-            g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
-            g.log("look", fr.seat, f"seat {fr.seat} looks at seat {other}'s hand: {' '.join(map(str, hand))}",
-                  audience=(fr.seat,), cards=hand, public=f"seat {fr.seat} looks at seat {other}'s hand")
+            g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
+            g.log("look.looks_at_seat_hand_cards", fr.seat, {"seat": fr.seat, "seat2": other, "cards": tuple(hand)},
+                  audience=(fr.seat,), cards=hand, public="look.looks_at_seat_hand")
             answer = None
         other = fr.order[0]
         if not answer:

@@ -83,8 +83,8 @@ class YanHu(Skill):
     def resolve(self, g: Game, item: Item) -> None:
         st = g.state
         st.seats[item.target].intel.remove(item.on)
-        g.log("move", item.user, f"seat {item.user} takes seat {item.target}'s intel {item.on} (掩护)",
-              cards=(item.on,))
+        g.log("move.takes_seat_intel_card_zh", item.user,
+              {"seat": item.user, "seat2": item.target, "card": item.on, "zh": '掩护'}, cards=(item.on,))
         flip(g, item.user, up=False)
         g.place_intel(item.user, [item.on], [item.user], cause=self.id)
 

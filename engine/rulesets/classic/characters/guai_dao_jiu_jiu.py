@@ -37,7 +37,7 @@ class TakeFromAnyone(Skill):
         st.stack.pop()
         if act.kind == "pass":
             return
-        g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+        g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
         take_random(g, fr.seat, act.target, self.zh)
 
 

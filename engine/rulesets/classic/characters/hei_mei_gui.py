@@ -42,9 +42,9 @@ class XueRanMeiGui(Skill):
         if top:
             st.pile.append(top)
             colour = "black" if black else ("red" if deck.IS_RED[top] else "blue")
-            g.log("show", item.user, f"the pile top card is {top} ({colour})", cards=(top,))
+            g.log("show.pile_top_card_card_id", item.user, {"card": top, "id": colour}, cards=(top,))
         else:
-            g.log("show", item.user, "the pile is empty: no card to show")
+            g.log("show.pile_empty_no_card_show", item.user, {})
         limit = 3 if black else 1
         g.push(Frame("skill_step", seat=item.user, text=self.id, order=[item.target], index=limit))
 

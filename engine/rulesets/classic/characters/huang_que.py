@@ -39,7 +39,7 @@ class QianCangFuJi(Skill):
         st = g.state
         st.seats[item.target].intel.remove(item.on)
         st.pile.append(item.on)
-        g.log("pile_top", item.target, f"seat {item.target}'s intel {item.on} goes on the pile top (潜藏伏击)",
+        g.log("pile_top.intel_card_goes_on_pile", item.target, {"seat": item.target, "card": item.on, "zh": '潜藏伏击'},
               cards=(item.on,))
 
 
@@ -95,8 +95,8 @@ class HuangQueZaiHou(Skill):
         cards = list(act.cards)
         marks.add(st, marks.once(self.id, fr.seat))
         me.identity_revealed = True
-        g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
-        g.log("reveal", fr.seat, f"seat {fr.seat} reveals its identity: {me.identity}")
+        g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
+        g.log("reveal.reveals_identity_id", fr.seat, {"seat": fr.seat, "id": me.identity})
         for c in cards:
             me.hand.remove(c)
         g.place_intel(target, cards, [fr.seat], cause=self.id)

@@ -47,7 +47,7 @@ class JiuJi(Skill):
         if fr.answer == PASS:
             return
         flip(g, fr.seat, up=True)
-        g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+        g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
         g.draw(fr.seat, 2)
 
 
@@ -64,7 +64,7 @@ class ChengFu(Skill):
     def probe_choice(self, g: Game, seat: int, item: Item) -> bool:
         # Asked once, as the 试探 resolves on this seat: the use is public (which answer
         # is chosen is not, privacy.py).
-        g.log("skill", seat, f"seat {seat} uses {self.id}")
+        g.log("skill.uses_id", seat, {"seat": seat, "id": self.id})
         return True
 
 
@@ -116,8 +116,8 @@ class YiZhi(Skill):
         taken = [hand.pop(g.random_below(len(hand))) for _ in range(min(3, len(hand)))]
         for c in hand:
             g.discard_card(c)
-        g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
-        g.log("give", fr.seat, f"seat {fr.seat} gives its {given} hand card(s) to seat {target}")
+        g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
+        g.log("give.gives_n_hand_card_seat", fr.seat, {"seat": fr.seat, "n": given, "seat2": target})
         g.place_intel(target, taken, [fr.seat], cause=self.id)
 
 
@@ -132,8 +132,7 @@ class RedHandAtDeath(Mission):
             return
         if sum(1 for c in s.hand if deck.IS_RED[c]) >= 3:
             marks.add(st, marks.mission_done(seat))
-            g.log("reveal", seat, f"seat {seat} shows its hand: {' '.join(map(str, sorted(s.hand)))}",
-                  cards=tuple(s.hand))
+            g.log("reveal.shows_hand_cards", seat, {"seat": seat, "cards": tuple(sorted(s.hand))}, cards=tuple(s.hand))
 
     def met(self, g: Game, seat: int) -> bool:
         return marks.has(g.state, marks.mission_done(seat))

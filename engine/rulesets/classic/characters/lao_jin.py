@@ -52,14 +52,14 @@ class QiZuBaoShuai(Skill):
                 return
             fr.stage = 1
             flip(g, fr.seat, up=True)
-            g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+            g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
             g.draw(fr.seat, 5)
         elif answer:
             card = answer.pick
             me.hand.remove(card)
             st.pile.append(card)
-            g.log("pile_top", fr.seat, f"seat {fr.seat} puts {card} on the pile top", audience=(fr.seat,),
-                  cards=(card,), public=f"seat {fr.seat} puts a hand card on the pile top")
+            g.log("pile_top.puts_card_on_pile_top_2", fr.seat, {"seat": fr.seat, "card": card}, audience=(fr.seat,),
+                  cards=(card,), public="pile_top.puts_hand_card_on_pile_2")
             fr.index += 1
         if fr.index >= 2 or not me.hand:
             st.stack.pop()
@@ -111,7 +111,7 @@ class FuDiChouXin(Skill):
             fr.stage = 1
             card = answer.cards[0]
             me.hand.remove(card)
-            g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+            g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
             g.place_intel(fr.seat, [card], [fr.seat], cause=self.id)
             flip(g, fr.seat, up=False)
             return

@@ -57,9 +57,9 @@ class HeMou(Skill):
         item.card = 0
         flip(g, me, up=False)
         flip(g, other, up=False)
-        g.log("identity", me, f"seat {me} and seat {other} look at each other's identity card")
+        g.log("identity.look_at_each_other_identity", me, {"seat": me, "seat2": other})
         for viewer, seen in ((me, other), (other, me)):
-            g.log("identity", viewer, f"seat {seen} is {st.seats[seen].identity}", audience=(viewer,))
+            g.log("identity.id", viewer, {"seat": seen, "id": st.seats[seen].identity}, audience=(viewer,))
         g.place_intel(me, [card], [me], cause=self.id)
 
 

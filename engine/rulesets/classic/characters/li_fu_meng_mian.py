@@ -36,7 +36,7 @@ class YingXiong(Skill):
             return
         g.state.stack.pop()
         if fr.answer != PASS:
-            g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+            g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
             g.draw(fr.seat, 2)
 
 
@@ -72,14 +72,14 @@ class JiuMei(Skill):
             return
         marks.add(st, marks.once(self.id, fr.seat))
         me.identity_revealed = True
-        g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
-        g.log("reveal", fr.seat, f"seat {fr.seat} reveals its identity: {me.identity}")
+        g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
+        g.log("reveal.reveals_identity_id", fr.seat, {"seat": fr.seat, "id": me.identity})
         for who in dict.fromkeys((fr.seat, her)):
             s = st.seats[who]
             for c in [c for c in s.intel if deck.IS_BLACK[c]]:
                 s.intel.remove(c)
                 g.discard_card(c)
-                g.log("burn", who, f"seat {who}'s intel {c} is burned (救美)", cards=(c,))
+                g.log("burn.intel_card_burned_zh", who, {"seat": who, "card": c, "zh": '救美'}, cards=(c,))
         marks.add(st, marks.saved(her))
 
 

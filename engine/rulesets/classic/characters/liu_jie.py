@@ -22,8 +22,8 @@ def take_random(g: Game, taker: int, victim: int, what: str) -> None:
     hand = st.seats[victim].hand
     card = hand.pop(g.random_below(len(hand)))
     st.seats[taker].hand.append(card)
-    g.log("take", taker, f"seat {taker} takes {card} from seat {victim}'s hand ({what})", audience=(taker, victim),
-          cards=(card,), public=f"seat {taker} takes a random hand card from seat {victim} ({what})")
+    g.log("take.takes_card_from_seat_hand", taker, {"seat": taker, "card": card, "seat2": victim, "zh": what},
+          audience=(taker, victim), cards=(card,), public="take.takes_random_hand_card_from")
 
 
 class KaoWen(Skill):
@@ -53,7 +53,7 @@ class KaoWen(Skill):
         st.stack.pop()
         if fr.answer == PASS:
             return
-        g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+        g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
         take_random(g, fr.seat, victim, "拷问")
 
 
@@ -81,10 +81,10 @@ class SouQu(Skill):
                 return
             fr.stage = 1
             fr.card = dead.hand[g.random_below(len(dead.hand))]
-            g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
-            g.log("look", fr.seat, f"seat {fr.seat} looks at {fr.card} of seat {fr.order[0]}'s hand (搜取)",
-                  audience=(fr.seat,), cards=(fr.card,),
-                  public=f"seat {fr.seat} looks at a random hand card of seat {fr.order[0]} (搜取)")
+            g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
+            g.log("look.looks_at_card_seat_hand", fr.seat,
+                  {"seat": fr.seat, "card": fr.card, "seat2": fr.order[0], "zh": '搜取'}, audience=(fr.seat,),
+                  cards=(fr.card,), public="look.looks_at_random_hand_card")
         if not fr.answer:
             ask_trigger(g, fr, [f"skill {self.id} cards {fr.card}", f"skill {self.id} to {fr.seat} cards {fr.card}"],
                         "搜取: take the card into your hand or as your intel?")
@@ -98,8 +98,8 @@ class SouQu(Skill):
             g.place_intel(fr.seat, [fr.card], [fr.seat], cause=self.id)
         else:
             st.seats[fr.seat].hand.append(fr.card)
-            g.log("take", fr.seat, f"seat {fr.seat} takes {fr.card} into its hand (搜取)", audience=(fr.seat,),
-                  cards=(fr.card,), public=f"seat {fr.seat} takes that card into its hand (搜取)")
+            g.log("take.takes_card_into_hand_zh", fr.seat, {"seat": fr.seat, "card": fr.card, "zh": '搜取'},
+                  audience=(fr.seat,), cards=(fr.card,), public="take.takes_that_card_into_hand")
 
     def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
         if action.kind == "skill" and action.cards and not action.to:

@@ -36,7 +36,7 @@ class MinRui(Skill):
     def trigger(self, g: Game, seat: int, event: str, fr: Frame) -> Frame | None:
         """Log a 锁定 used in another player's turn as a use of 敏锐 (simulate summary)."""
         if event == "card_used" and fr.text == "lock" and fr.order[:1] == [seat] and g.state.turn != seat:
-            g.log("skill", seat, f"seat {seat} uses {self.id}")
+            g.log("skill.uses_id", seat, {"seat": seat, "id": self.id})
         return None
 
 
@@ -68,7 +68,7 @@ def give_step(g: Game, fr: Frame, skill: str, *, draw: int, to_self: bool, text:
     me = st.seats[fr.seat]
     if fr.stage == 0:
         fr.stage = 1
-        g.log("skill", fr.seat, f"seat {fr.seat} uses {skill}")
+        g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": skill})
         g.draw(fr.seat, draw)
     if not fr.answer:
         targets = [s for s in g.living() if to_self or s != fr.seat]
@@ -81,12 +81,12 @@ def give_step(g: Game, fr: Frame, skill: str, *, draw: int, to_self: bool, text:
     st.stack.pop()
     card, to = act.pick, act.target
     if to == fr.seat:
-        g.log("give", fr.seat, f"seat {fr.seat} keeps its cards ({skill})")
+        g.log("give.keeps_cards_id", fr.seat, {"seat": fr.seat, "id": skill})
         return
     me.hand.remove(card)
     st.seats[to].hand.append(card)
-    g.log("give", fr.seat, f"seat {fr.seat} gives {card} to seat {to}", audience=(fr.seat, to), cards=(card,),
-          public=f"seat {fr.seat} gives a hand card to seat {to}")
+    g.log("give.gives_cards_seat", fr.seat, {"seat": fr.seat, "cards": (card,), "seat2": to}, audience=(fr.seat, to),
+          cards=(card,), public="give.gives_hand_card_seat")
 
 
 def give_hidden(seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
@@ -111,7 +111,7 @@ class FengDu(Skill):
     def co_winners(self, g: Game, seat: int, winners: list[int]) -> list[int]:
         women = [s for s in g.living() if s != seat and "F" in sexes(g, s)]
         if len(women) == 1:  # no choice to make (several: the declare frame logs the use)
-            g.log("skill", seat, f"seat {seat} uses {self.id}")
+            g.log("skill.uses_id", seat, {"seat": seat, "id": self.id})
         return women
 
 

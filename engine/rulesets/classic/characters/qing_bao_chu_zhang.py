@@ -45,7 +45,7 @@ class GeQiangYouEr(Skill):
                 st.stack.pop()
                 return
             fr.stage = 1
-            g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+            g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
             g.draw(fr.seat, 2)
         if not fr.answer:
             if not me.hand:
@@ -58,8 +58,8 @@ class GeQiangYouEr(Skill):
         st.stack.pop()
         me.hand.remove(card)
         st.pile.append(card)
-        g.log("pile_top", fr.seat, f"seat {fr.seat} puts {card} on the pile top", audience=(fr.seat,), cards=(card,),
-              public=f"seat {fr.seat} puts a hand card on the pile top")
+        g.log("pile_top.puts_card_on_pile_top_2", fr.seat, {"seat": fr.seat, "card": card}, audience=(fr.seat,),
+              cards=(card,), public="pile_top.puts_hand_card_on_pile_2")
 
     def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         if action.kind == "choose":
@@ -101,18 +101,17 @@ class TouLongZhuanFeng(Skill):
         assert t is not None
         new = g.take_pile_top()
         if not new:
-            g.log("skill", item.user, "偷龙转凤: no card to swap with (pile and discard are empty)")
+            g.log("skill.zh_no_card_swap_with", item.user, {"zh": '偷龙转凤'})
             return
         old = t.card
         st.pile.append(old)
         t.card = new
         if t.face_up:
-            g.log("swap", item.user, f"the intel {old} goes on the pile top; {new} takes its place (偷龙转凤)",
+            g.log("swap.intel_card_goes_on_pile_2", item.user, {"card": old, "card2": new, "zh": '偷龙转凤'},
                   cards=(old, new))
         else:
             t.known_by = []
-            g.log("swap", item.user, "the face-down intel goes on the pile top; the pile top card takes its place "
-                  "face down (偷龙转凤)")
+            g.log("swap.face_down_intel_goes_on", item.user, {"zh": '偷龙转凤'})
 
     def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         """The hand card paid lies face down in the discard pile (§12 D12): only its owner

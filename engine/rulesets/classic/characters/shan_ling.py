@@ -41,7 +41,8 @@ class JuJi(Skill):
             card = answer.pick
             target.intel.remove(card)
             g.discard_card(card)
-            g.log("burn", fr.order[0], f"seat {fr.order[0]}'s intel {card} is burned (狙击)", cards=(card,))
+            g.log("burn.intel_card_burned_zh", fr.order[0], {"seat": fr.order[0], "card": card, "zh": '狙击'},
+                  cards=(card,))
             fr.index += 1
         if fr.index >= 3 or not target.alive or not target.intel:
             st.stack.pop()

@@ -74,9 +74,9 @@ class ShouMai(Skill):
             for c in fr.cards:
                 me.hand.remove(c)
             them.hand.extend(fr.cards)
-            g.log("give", fr.seat, f"seat {fr.seat} gives {' '.join(map(str, fr.cards))} to seat {target} (收买)",
-                  audience=(fr.seat, target), cards=fr.cards,
-                  public=f"seat {fr.seat} gives {PRICE} hand cards to seat {target} (收买)")
+            g.log("give.gives_cards_seat_zh", fr.seat,
+                  {"seat": fr.seat, "cards": tuple(fr.cards), "seat2": target, "zh": '收买', "n": PRICE},
+                  audience=(fr.seat, target), cards=fr.cards, public="give.gives_n_hand_cards_seat")
             fr.stage = 1
         if not fr.answer:
             if not them.alive or not them.intel:
@@ -88,7 +88,8 @@ class ShouMai(Skill):
         card = fr.given().pick
         st.stack.pop()
         them.intel.remove(card)
-        g.log("move", target, f"seat {target}'s intel {card} goes to seat {fr.seat} (收买)", cards=(card,))
+        g.log("move.intel_card_goes_seat_zh", target, {"seat": target, "card": card, "seat2": fr.seat, "zh": '收买'},
+              cards=(card,))
         g.place_intel(fr.seat, [card], [fr.seat], cause=self.id)
 
     def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
@@ -110,8 +111,8 @@ class BaiLu(Skill):
     def state_check(self, g: Game, seat: int) -> None:
         s = g.state.seats[seat]
         if s.alive and not marks.has(g.state, marks.lost(seat)) and len(s.intel) >= 6:
-            g.log("skill", seat, f"seat {seat} uses {self.id}")
-            flow.lose(g, seat, "败露: six intel")
+            g.log("skill.uses_id", seat, {"seat": seat, "id": self.id})
+            flow.lose(g, seat, "败露")
 
 
 class FirstToDieOrFactionGone(Mission):

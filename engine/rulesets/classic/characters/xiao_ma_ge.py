@@ -34,7 +34,7 @@ class YingXiongBenSe(Skill):
         me = st.seats[fr.seat]
         if fr.stage == 0:
             fr.stage = 1
-            g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+            g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
             g.draw(fr.seat, 1)
         if not fr.answer:
             blacks = sorted({c for c in me.hand if deck.IS_BLACK[c]})

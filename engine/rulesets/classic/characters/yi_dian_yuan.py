@@ -38,8 +38,8 @@ class SuYi(Skill):
         assert t is not None
         if item.user not in t.known_by:
             t.known_by.append(item.user)
-        g.log("look", item.user, f"seat {item.user} looks at the intel: {t.card}", audience=(item.user,),
-              cards=(t.card,), public=f"seat {item.user} looks at the intel in transit")
+        g.log("look.looks_at_intel_card", item.user, {"seat": item.user, "card": t.card}, audience=(item.user,),
+              cards=(t.card,), public="look.looks_at_intel_in_transit")
         g.draw(item.user, 1)
 
 
@@ -64,7 +64,7 @@ class DongXi(Skill):
         g.state.stack.pop()
         if fr.answer == PASS or not g.state.seats[fr.seat].alive:
             return
-        g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+        g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
         flip(g, fr.seat, up=False)
 
 

@@ -37,7 +37,7 @@ class GongShouJianBei(Skill):
             if not g.state.seats[fr.seat].alive:
                 g.state.stack.pop()
                 return
-            g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+            g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
             g.draw(fr.seat, 2)
         put_back(g, fr, "攻守兼备")
 
@@ -81,14 +81,14 @@ class LinWeiShouMing(Skill):
             return
         me = st.seats[fr.seat]
         old, new = me.identity, st.seats[dying].identity
-        g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
-        g.log("identity", fr.seat, f"seat {fr.seat} removes its identity card ({old}) from the game",
-              audience=(fr.seat,), public=f"seat {fr.seat} removes its identity card from the game face down")
+        g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
+        g.log("identity.removes_identity_card_id_from", fr.seat, {"seat": fr.seat, "id": old}, audience=(fr.seat,),
+              public="identity.removes_identity_card_from_game")
         me.identity = new
         me.identity_revealed = False  # the card she takes is face down, whatever her old one was
         st.seats[dying].identity = ""
-        g.log("identity", fr.seat, f"seat {fr.seat}'s identity is now {new} (临危受命)", audience=(fr.seat,),
-              public=f"seat {fr.seat} takes seat {dying}'s identity card (临危受命)")
+        g.log("identity.identity_now_id_zh", fr.seat, {"seat": fr.seat, "id": new, "zh": '临危受命', "seat2": dying},
+              audience=(fr.seat,), public="identity.takes_seat_identity_card_zh")
         if not act.on:
             return
         card = act.on
@@ -98,8 +98,7 @@ class LinWeiShouMing(Skill):
             return
         st.seats[holder].intel.remove(card)
         st.pile.append(card)
-        g.log("swap", holder, f"seat {holder}'s intel {card} goes on the pile top; the pile top {top} takes its place",
-              cards=(card, top))
+        g.log("swap.intel_card_goes_on_pile", holder, {"seat": holder, "card": card, "card2": top}, cards=(card, top))
         g.place_intel(holder, [top], [fr.seat], cause=self.id)
 
 

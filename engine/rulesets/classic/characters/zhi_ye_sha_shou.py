@@ -39,7 +39,7 @@ class LianJi(Skill):
         victim = fr.order[0]
         if fr.stage == 0:
             fr.stage = 1
-            g.log("skill", fr.seat, f"seat {fr.seat} uses {self.id}")
+            g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
             g.draw(fr.seat, 1)
         if not fr.answer:
             # Asked even with no fake in hand (only ``pass``): the prompt must not tell the

@@ -80,7 +80,7 @@ def own_turn_or(g: Game, seat: int, ctx: Context, skill_id: str) -> bool:
 
 def note_skill(g: Game, seat: int, skill_id: str) -> None:
     """Log that a passive skill took effect (counted like a use)."""
-    g.log("skill", seat, f"seat {seat} uses {skill_id}")
+    g.log("skill.uses_id", seat, {"seat": seat, "id": skill_id})
 
 
 def no_timing(ctx: Context) -> bool:

@@ -79,11 +79,12 @@ def take_answer(g: Game, item: Item, tgt: Item, fr: Frame) -> None:
     st.seats[item.user].hand.append(card)
     st.fresh.append(card)
     if tgt.kind == "probe" and not tgt.negated:
-        g.log("take", item.user, f"seat {item.user} takes {card} into hand (核燃机体)",
+        g.log("take.takes_card_into_hand_zh", item.user, {"seat": item.user, "card": card, "zh": "核燃机体"},
               audience=tuple(sorted({item.user, tgt.user, tgt.target} - {-1})), cards=(card,),
-              public=f"seat {item.user} takes the 试探 into hand (核燃机体)")
+              public="take.takes_probe_into_hand")
     else:
-        g.log("take", item.user, f"seat {item.user} takes {card} into hand (核燃机体)", cards=(card,))
+        g.log("take.takes_card_into_hand_zh", item.user, {"seat": item.user, "card": card, "zh": "核燃机体"},
+              cards=(card,))
 
 
 class Probe(CardFunction):
@@ -114,13 +115,13 @@ class Probe(CardFunction):
         item.done = True
         named = PROBE_IDENTITY[item.card or item.on]  # ``on``: taken by 核燃机体
         if target.identity == named:
-            g.log("probe_draw", item.target, f"seat {item.target} draws 1 (试探)")
+            g.log("probe_draw.draws_n_zh", item.target, {"seat": item.target, "n": 1, "zh": '试探'})
             g.draw(item.target, 1)
             return True
         if not target.hand:
-            g.log("probe_discard", item.target, f"seat {item.target} declares a discard but has no hand card")
+            g.log("probe_discard.declares_discard_but_has_no", item.target, {"seat": item.target})
             return True
-        g.log("probe_discard", item.target, f"seat {item.target} must discard 1 (试探)")
+        g.log("probe_discard.must_discard_n_zh", item.target, {"seat": item.target, "n": 1, "zh": '试探'})
         fr.stage = 1
         ask_discard_of(g, item.target, item.target, "试探: discard a hand card")
         return False
@@ -160,8 +161,8 @@ class SecretOrder(CardFunction):
         st.send_code_user = item.user
         if not any(code_matches(item.code, c) for c in target.hand):
             hand = sorted(target.hand)
-            g.log("show_hand", item.target, f"seat {item.target} shows its hand: {' '.join(map(str, hand))}",
-                  audience=(item.user, item.target), cards=hand, public=f"seat {item.target} shows its hand")
+            g.log("show_hand.shows_hand_cards", item.target, {"seat": item.target, "cards": tuple(hand)},
+                  audience=(item.user, item.target), cards=hand, public="show_hand.shows_hand")
         return True
 
     def dispose(self, g: Game, item: Item) -> None:
@@ -198,9 +199,8 @@ class PublicText(CardFunction):
         item.done = True
         taken = target.hand.pop(g.random_below(len(target.hand)))
         user.hand.append(taken)
-        g.log("take", item.user, f"seat {item.user} takes {taken} from seat {item.target}",
-              audience=(item.user, item.target), cards=(taken,),
-              public=f"seat {item.user} takes a random card from seat {item.target}")
+        g.log("take.takes_cards_from_seat", item.user, {"seat": item.user, "cards": (taken,), "seat2": item.target},
+              audience=(item.user, item.target), cards=(taken,), public="take.takes_random_card_from_seat")
         if deck.FUNCTION[taken] == "public_text":
             g.discard_from_hand(item.user, [taken])
         return True
@@ -208,7 +208,7 @@ class PublicText(CardFunction):
     def dispose(self, g: Game, item: Item) -> None:
         if item.done:
             g.state.seats[item.target].hand.append(item.card)
-            g.log("give", item.user, f"seat {item.target} gets {item.card}", cards=(item.card,))
+            g.log("give.gets_cards", item.user, {"seat": item.target, "cards": (item.card,)}, cards=(item.card,))
         else:
             g.discard_card(item.card)
 
@@ -261,9 +261,9 @@ class Danger(CardFunction):
                 continue
             item.done = True
             hand = sorted(target.hand)
-            g.log("look_hand", item.user, f"seat {item.user} looks at seat {seat}'s hand: "
-                  f"{' '.join(map(str, hand))}", audience=(item.user, seat), cards=hand,
-                  public=f"seat {item.user} looks at seat {seat}'s hand")
+            g.log("look_hand.looks_at_seat_hand_cards", item.user,
+                  {"seat": item.user, "seat2": seat, "cards": tuple(hand)}, audience=(item.user, seat), cards=hand,
+                  public="look_hand.looks_at_seat_hand")
             fr.stage += 1
             ask_discard_of(g, item.user, seat, f"危险情报: discard one of seat {seat}'s cards")
             return False
@@ -274,7 +274,7 @@ def burn_intel(g: Game, owner: int, card: int) -> None:
     window follows (搜取)."""
     g.state.seats[owner].intel.remove(card)
     g.discard_card(card)
-    g.log("burn", owner, f"seat {owner}'s intel {card} is burned", cards=(card,))
+    g.log("burn.intel_card_burned", owner, {"seat": owner, "card": card}, cards=(card,))
     open_window(g, "burned", owner, card=card)
 
 
@@ -335,7 +335,7 @@ class SowDiscord(CardFunction):
             fr.answer = None
             tgt.target = seat
             item.done = True
-            g.log("retarget", item.user, f"seat {item.user} changes the target of {tgt.kind} to seat {seat}",
+            g.log("retarget.changes_target_id_seat", item.user, {"seat": item.user, "id": tgt.kind, "seat2": seat},
                   seats=(seat,))
             # 杀意 (刀锋) reacts to becoming a target by 离间 (digest §11.17).
             fr.stage = 2
@@ -373,7 +373,8 @@ class SeeThrough(CardFunction):
             return True
         tgt.negated = True
         item.done = True
-        g.log("see_through", item.user, f"seat {item.user}'s 识破 voids seat {tgt.user}'s {tgt.kind}")
+        g.log("see_through.zh_voids_seat_id", item.user,
+              {"seat": item.user, "zh": '识破', "seat2": tgt.user, "id": tgt.kind})
         # 核燃机体: the 识破 user may take the voided card into hand (p.10 ②).
         fr.stage = 1
         return not offer_take(g, item, tgt)
@@ -410,7 +411,7 @@ class Classified(CardFunction):
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         n = true_on_table(g)
         if n <= 4 or not g.state.seats[item.user].alive:
-            g.log("fail", item.user, f"机密文件 fails: {n} true intel on the table")
+            g.log("fail.zh_fails_n_true_intel", item.user, {"zh": '机密文件', "n": n})
             return True
         item.done = True
         g.draw(item.user, 3 if n > 7 else 2)
@@ -444,8 +445,8 @@ class Decrypt(CardFunction):
         item.done = True
         if item.user not in t.known_by:
             t.known_by.append(item.user)
-        g.log("decrypt", item.user, f"seat {item.user} looks at the intel: {t.card}", audience=(item.user,),
-              cards=(t.card,), public=f"seat {item.user} looks at the intel")
+        g.log("decrypt.looks_at_intel_card", item.user, {"seat": item.user, "card": t.card}, audience=(item.user,),
+              cards=(t.card,), public="decrypt.looks_at_intel")
         return True
 
 
@@ -482,7 +483,7 @@ class Lock(CardFunction):
         item.done = True
         if item.target not in st.locked:
             st.locked.append(item.target)
-        g.log("lock", item.user, f"seat {item.target} is locked", seats=(item.target,))
+        g.log("lock.locked", item.user, {"seat": item.target}, seats=(item.target,))
         return True
 
 

@@ -45,7 +45,7 @@ class Intercept(CardFunction):
             return True
         root.void = True
         item.done = True
-        g.log("intercept", item.user, f"seat {item.user} intercepts the intel")
+        g.log("intercept.intercepts_intel", item.user, {"seat": item.user})
         move_to(g, item.user)
         return True
 
@@ -70,7 +70,7 @@ class LureAway(CardFunction):
             return True
         root.void = True
         item.done = True
-        g.log("lure_away", item.user, f"seat {item.user} cancels seat {root.user}'s receive")
+        g.log("lure_away.cancels_seat_receive", item.user, {"seat": item.user, "seat2": root.user})
         pass_on(g, root.user)
         return True
 
@@ -103,7 +103,7 @@ class Transfer(CardFunction):
             return True
         item.done = True
         t.user = item.user
-        g.log("transfer", item.user, f"seat {item.user} transfers the intel to seat {item.target}")
+        g.log("transfer.transfers_intel_seat", item.user, {"seat": item.user, "seat2": item.target})
         move_to(g, item.target, forced=True)
         return True
 
@@ -139,8 +139,8 @@ class Swap(CardFunction):
                 return True
             item.done = True
             g.discard_card(t.card)
-            g.log("swap", item.user, f"seat {item.user} swaps the intel {t.card} for {item.card} (文本)",
-                  cards=(t.card, item.card))
+            g.log("swap.swaps_intel_card_for_card", item.user,
+                  {"seat": item.user, "card": t.card, "card2": item.card, "zh": '文本'}, cards=(t.card, item.card))
             t.card = item.card
             item.card = 0  # the card is now the intel in transit, no longer on the chain
             t.mode = "text"

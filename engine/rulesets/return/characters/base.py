@@ -92,10 +92,10 @@ def switch_state(g: Game, seat: int, state: str) -> None:
     p = g.state.seats[seat]
     if state == "hide" and p.exposed:
         p.exposed = False
-        g.log("hide", seat, f"seat {seat} hides its character")
+        g.log("hide.hides_character", seat, {"seat": seat})
     elif state == "expose" and not p.exposed:
         p.exposed = True
-        g.log("expose", seat, f"seat {seat} exposes its character: {p.character}")
+        g.log("expose.exposes_character_id", seat, {"seat": seat, "id": p.character})
 
 
 @dataclass(frozen=True)
@@ -200,8 +200,8 @@ def take_random(g: Game, taker: int, owner: int, n: int = 1) -> list[int]:
         got.append(src.pop(g.random_below(len(src))))
     st.seats[taker].hand.extend(got)
     if got:
-        g.log("take", taker, f"seat {taker} takes {' '.join(map(str, got))} from seat {owner}",
-              audience=(taker, owner), cards=got, public=f"seat {taker} takes {len(got)} card(s) from seat {owner}")
+        g.log("take.takes_cards_from_seat", taker, {"seat": taker, "cards": tuple(got), "seat2": owner, "n": len(got)},
+              audience=(taker, owner), cards=got, public="take.takes_n_card_from_seat")
     return got
 
 
@@ -211,8 +211,8 @@ def give(g: Game, giver: int, receiver: int, cards: list[int]) -> None:
     for c in cards:
         st.seats[giver].hand.remove(c)
         st.seats[receiver].hand.append(c)
-    g.log("give", giver, f"seat {giver} gives {' '.join(map(str, cards))} to seat {receiver}",
-          audience=(giver, receiver), cards=cards, public=f"seat {giver} gives {len(cards)} card(s) to seat {receiver}")
+    g.log("give.gives_cards_seat", giver, {"seat": giver, "cards": tuple(cards), "seat2": receiver, "n": len(cards)},
+          audience=(giver, receiver), cards=cards, public="give.gives_n_card_seat")
 
 
 def game_start_naming(g: Game, seat: int, ev: Frame) -> list[str] | None:

@@ -50,14 +50,14 @@ class XianJingHuanSheng(Skill):
         super().on_use(g, item)
         p = g.state.seats[item.user]
         p.identity_revealed = True
-        g.log("reveal", item.user, f"seat {item.user} reveals its identity: {p.identity}")
+        g.log("reveal.reveals_identity_id", item.user, {"seat": item.user, "id": p.identity})
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
         if fr.stage == 0:
             fakes = own_fakes(g, item.user)
             if not st.seats[item.user].alive or not fakes:
-                g.log("fail", item.user, "险境还生 fails: no fake intel of your own to burn")
+                g.log("fail.zh_fails_no_fake_intel", item.user, {"zh": '险境还生'})
                 return True
             item.done = True
             fr.stage = 1
@@ -135,7 +135,7 @@ class DanQiangPiMa(Skill):
         marks.add(st, marks.SendExtra())
         if not marks.has(st, marks.SendAnyMode()):
             marks.add(st, marks.SendAnyMode())
-        g.log("dan_qiang_pi_ma", item.user, f"seat {item.user} may send one more intel this turn, in any mode")
+        g.log("dan_qiang_pi_ma.may_send_one_more_intel", item.user, {"seat": item.user})
         return True
 
 

@@ -46,11 +46,11 @@ class JingMing(Skill):
             card = int(choose_answer(fr))
             p.hand.remove(card)
             st.pile.append(card)
-            g.log("pile_top", item.user, f"seat {item.user} puts {card} on top of the pile", audience=(item.user,),
-                  cards=(card,), public=f"seat {item.user} puts a hand card on top of the pile")
+            g.log("pile_top.puts_card_on_top_pile", item.user, {"seat": item.user, "card": card}, audience=(item.user,),
+                  cards=(card,), public="pile_top.puts_hand_card_on_top")
             return True
         if not p.alive or not p.hand:
-            g.log("fail", item.user, "精明 fails: no hand card to put back")
+            g.log("fail.zh_fails_no_hand_card", item.user, {"zh": '精明'})
             return True
         item.done = True
         g.ask(item.user, "choose", "精明: put a hand card on top of the pile",
@@ -108,11 +108,12 @@ class SuanJi(Skill):
         colour = colour_of(item.on)
         if fr.stage == 0:
             if item.on not in st.seats[item.user].intel:
-                g.log("fail", item.user, "算计 fails: the named intel is gone")
+                g.log("fail.zh_fails_named_intel_gone", item.user, {"zh": '算计'})
                 return True
             item.done = True
             n = st.players
-            g.log("suan_ji", item.user, f"seat {item.user} names intel {item.on} ({colour})", cards=(item.on,))
+            g.log("suan_ji.names_intel_card_id", item.user, {"seat": item.user, "card": item.on, "id": colour},
+                  cards=(item.on,))
             fr.order = [(item.user + i) % n for i in range(1, n)]
             fr.stage = 1
         elif fr.answer:
@@ -133,7 +134,7 @@ class SuanJi(Skill):
             fr.cards = []
             fr.text = ""
             fr.stage += 1
-            g.log("show", seat, f"seat {seat} shows {' '.join(map(str, shown))}", cards=shown)
+            g.log("show.shows_cards", seat, {"seat": seat, "cards": tuple(shown)}, cards=shown)
         while fr.stage - 1 < len(fr.order):
             seat = fr.order[fr.stage - 1]
             p = st.seats[seat]

@@ -48,8 +48,9 @@ class YunChouWeiWo(Skill):
             taken.append(st.pile.pop())
         item.held = taken
         if taken:
-            g.log("look_pile", item.user, f"seat {item.user} looks at the pile top: {' '.join(map(str, taken))}",
-                  audience=(item.user,), cards=taken, public=f"seat {item.user} looks at {len(taken)} pile card(s)")
+            g.log("look_pile.looks_at_pile_top_cards", item.user,
+                  {"seat": item.user, "cards": tuple(taken), "n": len(taken)}, audience=(item.user,), cards=taken,
+                  public="look_pile.looks_at_n_pile_card")
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         if fr.answer:
@@ -59,7 +60,7 @@ class YunChouWeiWo(Skill):
         if len(item.held) == 1:
             self._place(g, item, fr, item.held[0])
         if not item.held:
-            g.log("arrange_pile", item.user, f"seat {item.user} puts the cards back")
+            g.log("arrange_pile.puts_cards_back", item.user, {"seat": item.user})
             return True
         where = "for the pile bottom" if fr.stage < 2 else "to put back on top (later ones go above it)"
         g.ask(item.user, "choose", f"运筹帷幄: a card {where}", [f"choose {c}" for c in sorted(item.held)])

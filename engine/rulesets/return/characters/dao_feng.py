@@ -78,8 +78,8 @@ class LiangJian(Skill):
         item.done = True
         t.face_up = True
         t.user = item.user
-        g.log("reveal_intel", item.user, f"seat {item.user} turns the intel face up: {t.card}", cards=(t.card,))
-        g.log("transfer", item.user, f"seat {item.user} passes the intel to seat {item.target} (亮剑)")
+        g.log("reveal_intel.turns_intel_face_up_card", item.user, {"seat": item.user, "card": t.card}, cards=(t.card,))
+        g.log("transfer.passes_intel_seat_zh", item.user, {"seat": item.user, "seat2": item.target, "zh": '亮剑'})
         move_to(g, item.target, forced=True)
         return True
 

@@ -80,7 +80,7 @@ class JiZhongJi(Skill):
             return True
         options = burnable_intel(g, item.target)
         if not options:
-            g.log("fail", item.user, f"计中计 fails: seat {item.target} has no intel to burn")
+            g.log("fail.zh_fails_seat_has_no", item.user, {"zh": '计中计', "seat": item.target})
             return True
         g.ask(item.user, "choose", f"计中计: burn one of seat {item.target}'s intel",
               [f"choose {c}" for c in sorted(set(options))])
@@ -108,14 +108,14 @@ class JieShangJie(Skill):
         root = receive_root(g)
         t = st.transit
         if root is None or t is None or not st.seats[item.user].alive:
-            g.log("fail", item.user, "截上截 fails: the receive is no longer pending")
+            g.log("fail.zh_fails_receive_no_longer", item.user, {"zh": '截上截'})
             return True
         item.done = True
         root.void = True
         st.transit = None
         st.received = True
         fr.stage = 1
-        g.log("jie_shang_jie", item.user, f"seat {item.user} takes the intel from seat {root.user}")
+        g.log("jie_shang_jie.takes_intel_from_seat", item.user, {"seat": item.user, "seat2": root.user})
         g.place_intel(item.user, [t.card], [t.user], cause="intel")
         return False
 

@@ -47,7 +47,7 @@ class XianSuo(Skill):
         st = g.state
         card = item.cards[0]
         if not st.seats[item.user].alive or card not in st.discard:
-            g.log("fail", item.user, "线索 fails: the card is no longer in the discard pile")
+            g.log("fail.zh_fails_card_no_longer", item.user, {"zh": '线索'})
             return True
         item.done = True
         # The newest copy: the card taken is the one just discarded.
@@ -55,7 +55,7 @@ class XianSuo(Skill):
         st.discard.remove(card)
         st.discard.reverse()
         st.seats[item.user].hand.append(card)
-        g.log("xian_suo", item.user, f"seat {item.user} takes {card} from the discard pile", cards=(card,))
+        g.log("xian_suo.takes_card_from_discard_pile", item.user, {"seat": item.user, "card": card}, cards=(card,))
         return True
 
 
@@ -99,15 +99,15 @@ class ZhenXiang(Skill):
         if not me.alive or not them.alive:
             return True
         item.done = True
-        g.log("look_identity", item.user, f"seat {item.user} names {item.code} and looks at seat {item.target}'s "
-              f"identity: {them.identity}", audience=(item.user, item.target), seats=(item.target,),
-              public=f"seat {item.user} names {item.code} and looks at seat {item.target}'s identity")
+        g.log("look_identity.names_id_looks_at_seat", item.user,
+              {"seat": item.user, "id": item.code, "seat2": item.target, "id2": them.identity},
+              audience=(item.user, item.target), seats=(item.target,), public="look_identity.names_id_looks_at_seat_2")
         if them.identity != item.code:
             me.identity_revealed = True
-            g.log("reveal", item.user, f"真相 was wrong: seat {item.user} reveals its identity: {me.identity}")
+            g.log("reveal.zh_was_wrong_seat_reveals", item.user, {"zh": '真相', "seat": item.user, "id": me.identity})
             return True
         them.identity_revealed = True
-        g.log("reveal", item.target, f"真相 was right: seat {item.target} is {them.identity}")
+        g.log("reveal.zh_was_right_seat_id", item.target, {"zh": '真相', "seat": item.target, "id": them.identity})
         options = sorted({c for c in them.intel if st.tutorial or not deck.ENCRYPTED[c]})
         if not options:
             return True

@@ -51,8 +51,7 @@ class XianJiHouZhi(Skill):
             # Turn start: the draw becomes 4 (read by flow.turn_draw_count).
             marks.add(st, marks.DrawSet(4))
             marks.add(st, marks.XianJiFour())
-            g.log("xian_ji_hou_zhi", item.user, f"seat {item.user} draws 4 this turn and discards the "
-                  "whole hand at the turn end")
+            g.log("xian_ji_hou_zhi.draws_n_this_turn_discards", item.user, {"seat": item.user, "n": 4})
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         p = g.state.seats[item.user]
@@ -106,8 +105,8 @@ class XiSheng(Skill):
             src.intel.remove(c)
             me.intel.append(c)
         after.seat = item.user
-        g.log("received", item.user, f"seat {item.user} receives {' '.join(map(str, cards))} in place of "
-              f"seat {item.target} (牺牲)", cards=cards)
+        g.log("received.receives_cards_in_place_seat", item.user,
+              {"seat": item.user, "cards": tuple(cards), "seat2": item.target, "zh": "牺牲"}, cards=cards)
         g.draw(item.user, 2)
         check_victory(g)
         return True

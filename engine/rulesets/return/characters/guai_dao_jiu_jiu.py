@@ -95,8 +95,7 @@ class MaoZiXiFa(Skill):
         st.rng = rng.shuffle(st.rng, pool)
         replace_intel(g, new, item.user, follow=True)
         st.pile[:0] = pool
-        g.log("hat_trick", item.user, f"seat {item.user} shuffles {len(pool)} hand card(s) with the intel: a random "
-              "one becomes the intel, the rest go face down to the pile bottom")
+        g.log("hat_trick.shuffles_n_hand_card_with", item.user, {"seat": item.user, "n": len(pool)})
         return True
 
 

@@ -50,8 +50,7 @@ class XueRan(Skill):
                 break
             shown.append(card)
         item.held = shown
-        g.log("show_pile", item.user, f"seat {item.user} shows the pile top: {' '.join(map(str, shown))}",
-              cards=shown)
+        g.log("show_pile.shows_pile_top_cards", item.user, {"seat": item.user, "cards": tuple(shown)}, cards=shown)
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
@@ -62,7 +61,7 @@ class XueRan(Skill):
             item.done = True
             if len(fakes) in (0, len(item.held)):
                 st.seats[item.user].hand.extend(item.held)
-                g.log("take", item.user, f"seat {item.user} takes the shown cards into hand", cards=item.held)
+                g.log("take.takes_shown_cards_into_hand", item.user, {"seat": item.user}, cards=item.held)
                 item.held = []
                 return True
             fr.stage = 1
@@ -146,7 +145,7 @@ class DiaoLing(Skill):
                    *(f"choose {a},{b}" for a, b in combinations(sorted(set(p.hand)), 2))])
             return False
         fr.stage = 2
-        g.log("diao_ling", item.user, f"seat {item.user} can neither burn a true intel nor discard 2: dies")
+        g.log("diao_ling.can_neither_burn_true_intel", item.user, {"seat": item.user, "n": 2})
         g.push(Frame("death", seat=item.user, index=1, order=[item.user], text=DIAO_LING))
         return False
 

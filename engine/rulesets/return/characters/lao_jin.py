@@ -147,8 +147,8 @@ class PoFuChenZhou(Skill):
         if not st.pile:
             st.pile_exhausted_once = True
         item.held = [card]
-        g.log("pile_bottom", item.user, f"seat {item.user} looks at the pile bottom: {card}",
-              audience=(item.user,), cards=(card,), public=f"seat {item.user} looks at the pile bottom")
+        g.log("pile_bottom.looks_at_pile_bottom_card", item.user, {"seat": item.user, "card": card},
+              audience=(item.user,), cards=(card,), public="pile_bottom.looks_at_pile_bottom")
         fr.stage = 1
         # The prompt is public (every seat and spectator reads ``pending.prompt``): it must
         # not name the card, which only 老金 has looked at (the event above tells him).

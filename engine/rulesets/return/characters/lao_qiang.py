@@ -116,13 +116,13 @@ class HeDie(Skill):
         mine, theirs = item.cards
         me, them = st.seats[item.user], st.seats[item.target]
         if not (me.alive and them.alive and mine in me.intel and theirs in them.intel):
-            g.log("fail", item.user, "合谍 fails: an intel is gone")
+            g.log("fail.zh_fails_intel_gone", item.user, {"zh": '合谍'})
             return True
         item.done = True
         me.intel[me.intel.index(mine)] = theirs
         them.intel[them.intel.index(theirs)] = mine
-        g.log("he_die", item.user, f"seat {item.user}'s intel {mine} and seat {item.target}'s intel {theirs} "
-              "change places", cards=(mine, theirs))
+        g.log("he_die.intel_card_seat_intel_card", item.user,
+              {"seat": item.user, "card": mine, "seat2": item.target, "card2": theirs}, cards=(mine, theirs))
         fr.stage = 1
         if check_victory(g):
             return True

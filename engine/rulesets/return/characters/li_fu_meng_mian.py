@@ -51,7 +51,7 @@ class WeiJiGuanXi(Skill):
         if item.target >= 0:
             item.done = True
             st.seats[item.user].relation = item.target
-            g.log("nemesis", item.user, f"seat {item.user} names seat {item.target} as nemesis",
+            g.log("nemesis.names_seat_as_nemesis", item.user, {"seat": item.user, "seat2": item.target},
                   seats=(item.target,))
             return True
         if st.seats[item.user].alive:
@@ -100,8 +100,9 @@ class YiAiXuanMing(Skill):
         if item.target < 0:
             item.done = True
             marks.add(st, marks.Declared(item.user, item.code))
-            what = "the receiver draws 2" if item.code == "draw" else "the receiver has a card taken by the sender"
-            g.log("yi_ai_xuan_ming", item.user, f"seat {item.user} declares: {what}")
+            key = "yi_ai_xuan_ming.declares_receiver_draws_n" if item.code == "draw" else (
+                "yi_ai_xuan_ming.declares_receiver_has_card_taken")
+            g.log(key, item.user, {"seat": item.user, "n": 2})
             return True
         target = st.seats[item.target]
         if not target.alive:

@@ -50,7 +50,7 @@ class SouQu(Skill):
             st.seats[item.user].hand.append(item.on)
             if st.chain:
                 st.fresh.append(item.on)
-            g.log("take", item.user, f"seat {item.user} takes the burned intel {item.on} into hand",
+            g.log("take.takes_burned_intel_card_into", item.user, {"seat": item.user, "card": item.on},
                   cards=(item.on,))
         return True
 
@@ -104,10 +104,11 @@ class KaoWenCard(CardFunction):
             return False
         if fr.stage == 1:
             word = choose_answer(fr)
-            g.log("kao_wen", seat, f"seat {seat} chooses {word} (拷问)")
+            g.log("kao_wen.chooses_id_zh", seat, {"seat": seat, "id": word, "zh": '拷问'})
             if word == "identity":
-                g.log("look_identity", item.user, f"seat {item.user} looks at seat {seat}'s identity: {p.identity}",
-                      audience=(item.user, seat), public=f"seat {item.user} looks at seat {seat}'s identity")
+                g.log("look_identity.looks_at_seat_identity_id", item.user,
+                      {"seat": item.user, "seat2": seat, "id": p.identity}, audience=(item.user, seat),
+                      public="look_identity.looks_at_seat_identity")
                 return True
             if word == "burn":
                 fr.stage = 6

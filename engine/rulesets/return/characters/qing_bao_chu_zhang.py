@@ -74,11 +74,11 @@ class TouLongZhuanFeng(Skill):
                 old = replace_intel(g, top, item.user, follow=False)
                 st.pile.append(old)
                 t.known_by = [item.user]
-                g.log("swap", item.user, f"seat {item.user} swaps the intel {old} with the pile top {top}",
-                      audience=(item.user,), cards=(top, old),
-                      public=f"seat {item.user} swaps the intel with the pile top (偷龙转凤)")
+                g.log("swap.swaps_intel_card_with_pile", item.user,
+                      {"seat": item.user, "card": old, "card2": top, "zh": '偷龙转凤'}, audience=(item.user,),
+                      cards=(top, old), public="swap.swaps_intel_with_pile_top")
             else:
-                g.log("no_swap", item.user, f"seat {item.user} leaves the intel in place")
+                g.log("no_swap.leaves_intel_in_place", item.user, {"seat": item.user})
             return True
         item.done = True
         if not st.pile:
@@ -87,9 +87,9 @@ class TouLongZhuanFeng(Skill):
         if item.user not in t.known_by:
             t.known_by.append(item.user)
         shown = (t.card, top) if top else (t.card,)
-        g.log("look", item.user, f"seat {item.user} looks at the intel {t.card} and the pile top {top or '-'}",
-              audience=(item.user,), cards=shown,
-              public=f"seat {item.user} looks at the intel and the pile top (偷龙转凤)")
+        g.log("look.looks_at_intel_card_pile", item.user,
+              {"seat": item.user, "card": t.card, "card2": top or '-', "zh": '偷龙转凤'}, audience=(item.user,),
+              cards=shown, public="look.looks_at_intel_pile_top")
         if not top:
             return True
         fr.stage = 1
@@ -134,14 +134,14 @@ class JinJiXiaDaCard(CardFunction):
             item.done = True
             st.send_code = f"card:{card}"
             st.send_code_user = item.user
-            g.log("choose_intel", item.user, f"seat {item.user} chooses {card} as seat {item.target}'s intel",
-                  audience=(item.user, item.target), cards=(card,),
-                  public=f"seat {item.user} chooses the card seat {item.target} must send")
+            g.log("choose_intel.chooses_card_as_seat_intel", item.user,
+                  {"seat": item.user, "card": card, "seat2": item.target}, audience=(item.user, item.target),
+                  cards=(card,), public="choose_intel.chooses_card_seat_must_send")
             return True
         hand = sorted(target.hand)
-        g.log("look_hand", item.user, f"seat {item.user} looks at seat {item.target}'s hand: "
-              f"{' '.join(map(str, hand))}", audience=(item.user, item.target), cards=hand,
-              public=f"seat {item.user} looks at seat {item.target}'s hand")
+        g.log("look_hand.looks_at_seat_hand_cards", item.user,
+              {"seat": item.user, "seat2": item.target, "cards": tuple(hand)}, audience=(item.user, item.target),
+              cards=hand, public="look_hand.looks_at_seat_hand")
         fr.stage = 1
         g.ask(item.user, "choose", f"紧急下达: the card seat {item.target} must send",
               [f"choose {c}" for c in sorted(set(hand))])

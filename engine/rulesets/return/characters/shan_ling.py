@@ -81,7 +81,7 @@ class JuJi(Skill):
             return True
         options = snipe_targets(g, item.user)
         if not options:
-            g.log("fail", item.user, "狙击 fails: no intel to burn")
+            g.log("fail.zh_fails_no_intel_burn", item.user, {"zh": '狙击'})
             return True
         g.ask(item.user, "choose", "狙击: burn one intel of another player", [f"choose {c}" for c in options])
         return False

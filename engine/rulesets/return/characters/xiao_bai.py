@@ -50,12 +50,12 @@ class QiaoZhuang(Skill):
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         if (item.target, item.code) not in takeable_skills(g, item.user):
-            g.log("fail", item.user, "乔装 fails: the skill is no longer there")
+            g.log("fail.zh_fails_skill_no_longer", item.user, {"zh": '乔装'})
             return True
         item.done = True
         marks.add(g.state, marks.QiaoZhuang(item.user, item.target, item.code))
-        g.log("qiao_zhuang", item.user, f"seat {item.user} takes {item.code} from seat {item.target} "
-              "until its turn ends", seats=(item.target,))
+        g.log("qiao_zhuang.takes_id_from_seat_until", item.user,
+              {"seat": item.user, "id": item.code, "seat2": item.target}, seats=(item.target,))
         return True
 
 
@@ -108,13 +108,13 @@ class ShouMai(Skill):
             card = int(choose_answer(fr))
             fr.stage = 2
             st.seats[item.target].intel.remove(card)
-            g.log("shou_mai", item.user, f"seat {item.user} takes intel {card} from seat {item.target}",
-                  cards=(card,))
+            g.log("shou_mai.takes_intel_card_from_seat", item.user,
+                  {"seat": item.user, "card": card, "seat2": item.target}, cards=(card,))
             g.place_intel(item.user, [card], [item.user], cause=SHOU_MAI)
             return False
         options = buyable(g, item.target)
         if not st.seats[item.user].alive or not st.seats[item.target].alive or not options:
-            g.log("fail", item.user, "收买 fails: no intel to take")
+            g.log("fail.zh_fails_no_intel_take", item.user, {"zh": '收买'})
             return True
         item.done = True
         fr.stage = 1

@@ -68,7 +68,7 @@ class ChengRenQuYi(Skill):
         super().on_use(g, item)
         p = g.state.seats[item.user]
         p.identity_revealed = True
-        g.log("reveal", item.user, f"seat {item.user} reveals its identity: {p.identity}")
+        g.log("reveal.reveals_identity_id", item.user, {"seat": item.user, "id": p.identity})
         g.discard_from_hand(item.user, list(item.cards))
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
@@ -89,12 +89,12 @@ class ChengRenQuYi(Skill):
             st.discard.remove(card)
             fr.stage = 3
             item.done = True
-            g.log("cheng_ren_qu_yi", item.user, f"seat {item.user} gives {card} from the discard pile to "
-                  f"seat {word} as intel", cards=(card,))
+            g.log("cheng_ren_qu_yi.gives_card_from_discard_pile", item.user,
+                  {"seat": item.user, "card": card, "seat2": int(word)}, cards=(card,))
             g.place_intel(int(word), [card], [item.user], cause=CHENG_REN_QU_YI)
             return False
         if not st.seats[item.user].alive or not st.discard:
-            g.log("fail", item.user, "成仁取义 fails: the discard pile is empty")
+            g.log("fail.zh_fails_discard_pile_empty", item.user, {"zh": '成仁取义'})
             return True
         fr.stage = 1
         g.ask(item.user, "choose", "成仁取义: pick a card from the discard pile",

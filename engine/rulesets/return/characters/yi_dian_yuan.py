@@ -91,14 +91,14 @@ class SuYi(Skill):
             word = choose_answer(fr)
             if word == "flip" and t is not None and not t.face_up:
                 t.face_up = True
-                g.log("flip", item.user, f"seat {item.user} turns the intel face up: {t.card}", cards=(t.card,))
+                g.log("flip.turns_intel_face_up_card", item.user, {"seat": item.user, "card": t.card}, cards=(t.card,))
                 g.draw(item.user, 1)
             return True
         if t is None or t.face_up or not st.seats[item.user].alive:
             return True
         if t.card != item.on:
             if not superseded(g, item.on, t.card):
-                g.log("fail", item.user, "速译 fails: the intel was replaced")
+                g.log("fail.zh_fails_intel_was_replaced", item.user, {"zh": '速译'})
                 return True
             look(g, item.user, t.card)
         item.done = True
@@ -113,8 +113,8 @@ def look(g: Game, seat: int, card: int) -> None:
     assert t is not None
     if seat not in t.known_by:
         t.known_by.append(seat)
-    g.log("decrypt", seat, f"seat {seat} looks at the intel: {card}", audience=(seat,), cards=(card,),
-          public=f"seat {seat} looks at the intel")
+    g.log("decrypt.looks_at_intel_card", seat, {"seat": seat, "card": card}, audience=(seat,), cards=(card,),
+          public="decrypt.looks_at_intel")
 
 
 

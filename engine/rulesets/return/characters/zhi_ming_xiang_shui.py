@@ -53,7 +53,7 @@ class ZhiMingYiJi(Skill):
         else:
             options = dangers_in_discard(g)
             if not options or not st.seats[item.target].alive or not st.seats[item.user].alive:
-                g.log("fail", item.user, "致命一击 fails")
+                g.log("fail.zh_fails", item.user, {"zh": '致命一击'})
                 return True
             if len(options) > 1:
                 fr.stage = 1
@@ -100,8 +100,8 @@ class JueMiRenWu(Skill):
         chosen = pool[g.random_below(len(pool))]
         st.character_pool.remove(chosen)
         p.secret_character = chosen
-        g.log("secret_character", item.user, f"seat {item.user}'s 绝密任务 character is {chosen}",
-              audience=(item.user,), public=f"seat {item.user} draws a 绝密任务 character face down")
+        g.log("secret_character.zh_character_id", item.user, {"seat": item.user, "zh": '绝密任务', "id": chosen},
+              audience=(item.user,), public="secret_character.draws_zh_character_face_down")
         return True
 
 

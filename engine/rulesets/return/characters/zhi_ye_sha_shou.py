@@ -64,12 +64,12 @@ class GuYongGuanXi(Skill):
         if item.code == "name":
             item.done = True
             me.relation = item.target
-            g.log("employer", item.user, f"seat {item.user} names seat {item.target} as employer",
+            g.log("employer.names_seat_as_employer", item.user, {"seat": item.user, "seat2": item.target},
                   seats=(item.target,))
             ident = st.seats[item.target].identity
-            g.log("look_identity", item.user, f"seat {item.user} looks at seat {item.target}'s identity: {ident}",
-                  audience=(item.user,), seats=(item.target,),
-                  public=f"seat {item.user} looks at seat {item.target}'s identity")
+            g.log("look_identity.looks_at_seat_identity_id", item.user,
+                  {"seat": item.user, "seat2": item.target, "id": ident}, audience=(item.user,), seats=(item.target,),
+                  public="look_identity.looks_at_seat_identity")
             return True
         if not me.alive:
             return True

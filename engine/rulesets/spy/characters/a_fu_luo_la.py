@@ -29,7 +29,7 @@ class MiaoShou(Skill):
         if t is None:
             return
         g.discard_card(t.card)
-        g.log("discard", seat, f"seat {seat} discards the pending intel {t.card}", cards=(t.card,))
+        g.log("discard.discards_pending_intel_card", seat, {"seat": seat, "card": t.card}, cards=(t.card,))
         t.card = 0
         g.push(Frame("spy_card", seat=seat, text=self.id))
 
@@ -43,19 +43,19 @@ class MiaoShou(Skill):
             if fr.stage == 0:
                 fr.index = pick
                 hand = sorted(st.seats[pick].hand)
-                g.log("look", fr.seat, f"seat {fr.seat} looks at seat {pick}'s hand: {' '.join(map(str, hand))}",
-                      audience=(fr.seat,), cards=tuple(hand), public=f"seat {fr.seat} looks at seat {pick}'s hand")
+                g.log("look.looks_at_seat_hand_cards", fr.seat, {"seat": fr.seat, "seat2": pick, "cards": tuple(hand)},
+                      audience=(fr.seat,), cards=tuple(hand), public="look.looks_at_seat_hand_2")
             elif fr.stage == 1:
                 fr.card = pick
                 p = st.seats[fr.index]
                 (p.hand if pick in p.hand else p.intel).remove(pick)
                 t.card = pick
                 t.face_up = True
-                g.log("take", fr.seat, f"seat {fr.seat} takes {pick} as the new pending intel", cards=(pick,))
+                g.log("take.takes_card_as_new_pending", fr.seat, {"seat": fr.seat, "card": pick}, cards=(pick,))
             else:
                 st.stack.pop()
                 t.holder = pick
-                g.log("contest", fr.seat, f"the intel is now in front of seat {pick}", seats=(pick,))
+                g.log("contest.intel_now_in_front_seat", fr.seat, {"seat": pick}, seats=(pick,))
                 return
             fr.stage += 1
         if fr.stage == 0:

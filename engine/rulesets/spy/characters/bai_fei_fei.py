@@ -37,7 +37,7 @@ class LianMin(Skill):
             if card in p.intel:
                 p.intel.remove(card)
         st.seats[fr.seat].hand.append(card)
-        g.log("take", fr.seat, f"seat {fr.seat} takes the intel {card} into the hand", cards=(card,))
+        g.log("take.takes_intel_cards_into_hand", fr.seat, {"seat": fr.seat, "cards": (card,)}, cards=(card,))
 
 
 class FuHei(Skill):

@@ -42,8 +42,9 @@ class DuJi(Skill):
         from_a = ha[g.random_below(len(ha))]
         hb.remove(from_b)
         ha.remove(from_a)
-        g.log("show", seat, f"seat {a} draws {from_b} from seat {b}; seat {b} draws {from_a} from seat {a}",
-              cards=(from_b, from_a), seats=(a, b))
+        g.log("show.draws_card_from_seat_seat", seat,
+              {"seat": a, "card": from_b, "seat2": b, "seat3": b, "card2": from_a, "seat4": a}, cards=(from_b, from_a),
+              seats=(a, b))
         drawn = {a: from_b, b: from_a}
         blacks = [s for s in (a, b) if deck.IS_BLACK[drawn[s]]]
         for s in (a, b):  # shown cards go to the user's hand; black ones may leave it again
@@ -53,7 +54,7 @@ class DuJi(Skill):
                          card=b if a in blacks else a, index=-1, text=self.id))
         for s in (a, b):
             if s not in blacks:
-                g.log("take", seat, f"seat {seat} takes {drawn[s]}", cards=(drawn[s],))
+                g.log("take.takes_cards", seat, {"seat": seat, "cards": (drawn[s],)}, cards=(drawn[s],))
 
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
@@ -66,7 +67,7 @@ class DuJi(Skill):
             fr.answer = None
             if pick.option == "take":
                 st.stack.pop()
-                g.log("take", fr.seat, f"seat {fr.seat} takes {' '.join(map(str, fr.cards))}", cards=tuple(fr.cards))
+                g.log("take.takes_cards", fr.seat, {"seat": fr.seat, "cards": tuple(fr.cards)}, cards=tuple(fr.cards))
                 return
             first = pick.pick
             if fr.order[0] != first:

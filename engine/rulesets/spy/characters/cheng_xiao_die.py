@@ -50,8 +50,8 @@ class JingMeng(Skill):
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         target = action.target
         hand = sorted(g.state.seats[target].hand)
-        g.log("look", fr.seat, f"seat {fr.seat} looks at seat {target}'s hand: {' '.join(map(str, hand))}",
-              audience=(fr.seat,), cards=tuple(hand), public=f"seat {fr.seat} looks at seat {target}'s hand")
+        g.log("look.looks_at_seat_hand_cards", fr.seat, {"seat": fr.seat, "seat2": target, "cards": tuple(hand)},
+              audience=(fr.seat,), cards=tuple(hand), public="look.looks_at_seat_hand_2")
         g.push(Frame("spy_card", seat=fr.seat, index=target, text=self.id))
 
     def step(self, g: Game, fr: Frame) -> None:

@@ -49,8 +49,8 @@ class ChengZhi(Skill):
         ident = st.seats[dead].identity
         if not ident:
             return
-        g.log("look_identity", fr.seat, f"seat {fr.seat} looks at seat {dead}'s identity card: {ident}",
-              audience=(fr.seat,), public=f"seat {fr.seat} looks at seat {dead}'s identity card")
+        g.log("look_identity.looks_at_seat_identity_card", fr.seat, {"seat": fr.seat, "seat2": dead, "id": ident},
+              audience=(fr.seat,), public="look_identity.looks_at_seat_identity_card_2")
         g.push(Frame("spy_card", seat=fr.seat, index=dead, text=self.id))
 
     def step(self, g: Game, fr: Frame) -> None:
@@ -63,7 +63,7 @@ class ChengZhi(Skill):
             me, dead = st.seats[fr.seat], st.seats[fr.index]
             me.identity, me.secret_task = dead.identity, dead.secret_task
             dead.identity, dead.secret_task = "", ""
-            g.log("cheng_zhi", fr.seat, f"seat {fr.seat} takes seat {fr.index}'s identity card")
+            g.log("cheng_zhi.takes_seat_identity_card", fr.seat, {"seat": fr.seat, "seat2": fr.index})
 
 
 class WeiSheng(Skill):

@@ -43,7 +43,7 @@ class JiSong(Skill):
             m = action.on
             st.seats[seat].intel.remove(m)
             g.discard_card(m)
-            g.log("discard", seat, f"seat {seat} discards the intel {m}", cards=(m,))
+            g.log("discard.discards_intel_card", seat, {"seat": seat, "card": m}, cards=(m,))
         move_pending(g, seat, action.target, "急送")
 
 

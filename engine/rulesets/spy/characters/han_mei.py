@@ -51,7 +51,7 @@ class YiHuaJieMu(Skill):
         st.seats[owner].intel.remove(m)
         if any(deck.count(st.seats[to].intel, c) + 1 >= 3 for c in deck.colors(m)):
             st.seats[fr.seat].hand.append(m)
-            g.log("take", fr.seat, f"seat {fr.seat} takes the intel {m} into the hand", cards=(m,))
+            g.log("take.takes_intel_cards_into_hand", fr.seat, {"seat": fr.seat, "cards": (m,)}, cards=(m,))
         else:
             place(g, to, m)
 

@@ -39,7 +39,7 @@ class DuiZhengXiaYao(Skill):
                 shown = list(action.picks)
                 fr.cards = shown
                 fr.order = [deck.COLORS_ALL.index(c) for c in deck.colors(shown[0]) if c in deck.colors(shown[1])]
-                g.log("show", fr.seat, f"seat {fr.seat} shows {shown[0]} {shown[1]}", cards=tuple(shown))
+                g.log("show.shows_cards", fr.seat, {"seat": fr.seat, "cards": tuple(shown[:2])}, cards=tuple(shown))
                 fr.stage = 1
             else:
                 hand = sorted(st.seats[fr.seat].hand)
@@ -59,7 +59,7 @@ class DuiZhengXiaYao(Skill):
                 if m in p.intel:
                     p.intel.remove(m)
             g.discard_card(m)
-            g.log("discard", fr.seat, f"seat {fr.seat} discards the intel {m}", cards=(m,))
+            g.log("discard.discards_intel_card", fr.seat, {"seat": fr.seat, "card": m}, cards=(m,))
             return
         options = [f"choose {m}" for m in intel if colors & set(deck.colors(m))]
         if not options:

@@ -35,7 +35,7 @@ class JinShen(Skill):
         p.intel.remove(fr.card)
         p.hand.remove(card)
         p.hand.append(fr.card)
-        g.log("take", fr.seat, f"seat {fr.seat} takes the intel {fr.card} into the hand", cards=(fr.card,))
+        g.log("take.takes_intel_cards_into_hand", fr.seat, {"seat": fr.seat, "cards": (fr.card,)}, cards=(fr.card,))
         place(g, fr.seat, card)
 
 

@@ -47,7 +47,8 @@ class RuGui(Skill):
         card = action.on
         st.seats[fr.seat].intel.remove(card)
         st.seats[st.turn].intel.append(card)
-        g.log("place", fr.seat, f"{card} is moved into seat {st.turn}'s intel area", cards=(card,), seats=(st.turn,))
+        g.log("place.card_moved_into_seat_intel", fr.seat, {"card": card, "seat": st.turn}, cards=(card,),
+              seats=(st.turn,))
 
 
 SKILLS[ShiSi.id] = ShiSi()

@@ -30,14 +30,14 @@ class SouJi(Skill):
         st = g.state
         target = action.target
         hand = sorted(st.seats[target].hand)
-        g.log("look", seat, f"seat {seat} looks at seat {target}'s hand: {' '.join(map(str, hand))}",
-              audience=(seat,), cards=tuple(hand), public=f"seat {seat} looks at seat {target}'s hand")
+        g.log("look.looks_at_seat_hand_cards", seat, {"seat": seat, "seat2": target, "cards": tuple(hand)},
+              audience=(seat,), cards=tuple(hand), public="look.looks_at_seat_hand_2")
         t = st.transit
         if t is not None and not t.face_up:
             if seat not in t.known_by:
                 t.known_by.append(seat)
-            g.log("look", seat, f"seat {seat} looks at the pending intel: {t.card}", audience=(seat,),
-                  cards=(t.card,), public=f"seat {seat} looks at the pending intel")
+            g.log("look.looks_at_pending_intel_card", seat, {"seat": seat, "card": t.card}, audience=(seat,),
+                  cards=(t.card,), public="look.looks_at_pending_intel")
         g.push(Frame("spy_card", seat=seat, index=target, text=self.id))
 
     def step(self, g: Game, fr: Frame) -> None:
@@ -51,10 +51,10 @@ class SouJi(Skill):
                 return
             card = act.pick
             st.seats[fr.seat].hand.append(card)
-            g.log("take", fr.seat, f"seat {fr.seat} takes {card} and shows it", cards=(card,))
+            g.log("take.takes_card_shows_it", fr.seat, {"seat": fr.seat, "card": card}, cards=(card,))
             if t is not None and t.card == card:
                 st.transit = None
-                g.log("intel_taken", fr.seat, "the pending intel is taken: nobody receives this turn")
+                g.log("intel_taken.pending_intel_taken_nobody_receives", fr.seat, {})
             else:
                 st.seats[fr.index].hand.remove(card)
         t = st.transit

@@ -38,7 +38,7 @@ class MiaoBiQiaoBian(Skill):
                     if m in p.intel:
                         p.intel.remove(m)
                 st.seats[fr.seat].hand.append(m)
-            g.log("take", fr.seat, f"seat {fr.seat} takes the intel {' '.join(map(str, taken))} into the hand",
+            g.log("take.takes_intel_cards_into_hand", fr.seat, {"seat": fr.seat, "cards": tuple(taken)},
                   cards=tuple(taken))
             return
         intel = sorted(c for s in g.living() for c in st.seats[s].intel)

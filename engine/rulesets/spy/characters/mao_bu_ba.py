@@ -31,7 +31,7 @@ class QiHuoKeJu(Skill):
         m = action.on
         p.intel.remove(m)
         p.hand.append(m)
-        g.log("take", fr.seat, f"seat {fr.seat} takes the intel {m} into the hand", cards=(m,))
+        g.log("take.takes_intel_cards_into_hand", fr.seat, {"seat": fr.seat, "cards": (m,)}, cards=(m,))
 
 
 SKILLS[QiHuoKeJu.id] = QiHuoKeJu()

@@ -35,9 +35,9 @@ class JiaoJi(Skill):
             taken.append(hand[g.random_below(len(hand))])
             hand.remove(taken[-1])
         st.seats[seat].hand.extend(taken)
-        g.log("take", seat, f"seat {seat} draws {' '.join(map(str, taken))} from seat {target}'s hand",
-              audience=(seat, target), cards=tuple(taken),
-              public=f"seat {seat} draws {len(taken)} cards from seat {target}'s hand")
+        g.log("take.draws_cards_from_seat_hand_2", seat,
+              {"seat": seat, "cards": tuple(taken), "seat2": target, "n": len(taken)}, audience=(seat, target),
+              cards=tuple(taken), public="take.draws_n_cards_from_seat")
         g.push(Frame("spy_card", seat=seat, index=target, order=[len(taken)], text=self.id))
 
     def step(self, g: Game, fr: Frame) -> None:

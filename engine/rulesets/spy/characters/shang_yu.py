@@ -34,7 +34,7 @@ class JieDaoShaRen(Skill):
         card = hand[g.random_below(len(hand))]
         hand.remove(card)
         st.seats[seat].hand.append(card)
-        g.log("take", seat, f"seat {seat} draws {card} from seat {target}'s hand and shows it", cards=(card,))
+        g.log("take.draws_cards_from_seat_hand", seat, {"seat": seat, "cards": (card,), "seat2": target}, cards=(card,))
         if not deck.IS_BLACK[card]:
             g.draw(seat, 1)
             return
@@ -52,7 +52,7 @@ class JieDaoShaRen(Skill):
         st.seats[fr.seat].hand.remove(fr.card)
         place(g, fr.given().pick, fr.card)
         st.seats[fr.seat].exposed = False
-        g.log("flip_down", fr.seat, f"seat {fr.seat} turns the character face down", seats=(fr.seat,))
+        g.log("flip_down.turns_character_face_down", fr.seat, {"seat": fr.seat}, seats=(fr.seat,))
 
 
 SKILLS[JieDaoShaRen.id] = JieDaoShaRen()

@@ -68,7 +68,7 @@ class MuQiangWei(Skill):
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         g.state.seats[fr.seat].exposed = False
-        g.log("flip_down", fr.seat, f"seat {fr.seat} turns the character face down", seats=(fr.seat,))
+        g.log("flip_down.turns_character_face_down", fr.seat, {"seat": fr.seat}, seats=(fr.seat,))
         g.push(Frame("spy_card", seat=fr.seat, text=self.id))
 
     def step(self, g: Game, fr: Frame) -> None:
@@ -80,7 +80,7 @@ class MuQiangWei(Skill):
                 fr.answer = None
                 me.intel.remove(m)
                 me.hand.append(m)
-                g.log("take", fr.seat, f"seat {fr.seat} takes the intel {m} into the hand", cards=(m,))
+                g.log("take.takes_intel_cards_into_hand", fr.seat, {"seat": fr.seat, "cards": (m,)}, cards=(m,))
                 fr.stage = 1
             else:
                 g.ask(fr.seat, "choose", "暮蔷薇: take an intel into your hand",

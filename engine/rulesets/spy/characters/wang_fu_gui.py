@@ -38,12 +38,12 @@ class JiangHuLing(Skill):
         st = g.state
         if action.options:
             add(st, Declared(fr.seat, action.option))
-            g.log("declare", fr.seat, f"seat {fr.seat} declares {action.option}")
+            g.log("declare.declares_id", fr.seat, {"seat": fr.seat, "id": action.option})
             return
         m = action.on
         st.seats[fr.index].intel.remove(m)
         g.discard_card(m)
-        g.log("discard", fr.seat, f"seat {fr.seat} discards the intel {m}", cards=(m,))
+        g.log("discard.discards_intel_card", fr.seat, {"seat": fr.seat, "card": m}, cards=(m,))
         if deck.IS_BLACK[m]:
             g.draw(fr.seat, 1)
 

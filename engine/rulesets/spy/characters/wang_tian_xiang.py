@@ -56,7 +56,7 @@ class JinBi(Skill):
 
 def jail(g: Game, seat: int) -> None:
     add(g.state, Jailed(seat))
-    g.log("jailed", seat, f"seat {seat} cannot use hand cards or skills this turn", seats=(seat,))
+    g.log("jailed.cannot_use_hand_cards_or", seat, {"seat": seat}, seats=(seat,))
 
 
 SKILLS[JinBi.id] = JinBi()

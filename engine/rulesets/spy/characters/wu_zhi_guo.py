@@ -30,7 +30,7 @@ class JianRen(Skill):
         top = g.take_pile_top()
         if not top:
             return
-        g.log("reveal", fr.seat, f"seat {fr.seat} shows the pile top {top}", cards=(top,))
+        g.log("reveal.shows_pile_top_card", fr.seat, {"seat": fr.seat, "card": top}, cards=(top,))
         if not deck.IS_BLACK[top]:
             st.pile.append(top)
             return
@@ -46,7 +46,7 @@ class JianRen(Skill):
                 if m in p.intel:
                     p.intel.remove(m)
             g.discard_card(m)
-            g.log("discard", fr.seat, f"seat {fr.seat} discards the intel {m}", cards=(m,))
+            g.log("discard.discards_intel_card", fr.seat, {"seat": fr.seat, "card": m}, cards=(m,))
             return
         options = [f"choose {m}" for s in g.living() for m in sorted(st.seats[s].intel) if deck.IS_BLACK[m]]
         if not options:

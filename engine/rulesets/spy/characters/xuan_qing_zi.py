@@ -29,8 +29,8 @@ class JinKouYiKai(Skill):
         if not top:
             return
         g.state.pile.append(top)
-        g.log("look", seat, f"seat {seat} looks at the pile top: {top}", audience=(seat,), cards=(top,),
-              public=f"seat {seat} looks at the pile top")
+        g.log("look.looks_at_pile_top_card", seat, {"seat": seat, "card": top}, audience=(seat,), cards=(top,),
+              public="look.looks_at_pile_top")
         g.push(Frame("spy_card", seat=seat, card=top, text=self.id))
 
     def step(self, g: Game, fr: Frame) -> None:
@@ -50,8 +50,8 @@ class JinKouYiKai(Skill):
         t.card = top
         t.face_up = False
         t.known_by = [fr.seat]
-        g.log("swap", fr.seat, f"seat {fr.seat} swaps {top} in for the pending intel", audience=(fr.seat,),
-              cards=(top,), public=f"seat {fr.seat} swaps the pile top in for the pending intel")
+        g.log("swap.swaps_card_in_for_pending", fr.seat, {"seat": fr.seat, "card": top}, audience=(fr.seat,),
+              cards=(top,), public="swap.swaps_pile_top_in_for")
 
 
 SKILLS[JinKouYiKai.id] = JinKouYiKai()

@@ -35,7 +35,7 @@ class QiangLing(Skill):
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         for name in action.options:
             add(g.state, Barred(name))
-        g.log("barred", fr.seat, f"seat {fr.seat} bars {','.join(action.options)} this turn")
+        g.log("barred.bars_ids_this_turn", fr.seat, {"seat": fr.seat, "ids": tuple(action.options)})
 
 
 SKILLS[QiangLing.id] = QiangLing()

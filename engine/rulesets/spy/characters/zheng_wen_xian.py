@@ -36,7 +36,7 @@ class HuanRi(Skill):
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         g.state.seats[fr.seat].exposed = False
-        g.log("flip_down", fr.seat, f"seat {fr.seat} turns the character face down", seats=(fr.seat,))
+        g.log("flip_down.turns_character_face_down", fr.seat, {"seat": fr.seat}, seats=(fr.seat,))
 
 
 SKILLS[TouTian.id] = TouTian()

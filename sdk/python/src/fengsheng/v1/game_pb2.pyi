@@ -217,14 +217,7 @@ class Decision(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[str] = ..., number: _Optional[int] = ..., prompt: _Optional[str] = ..., template: _Optional[str] = ..., args: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("index", "kind", "seat", "text", "audience", "cards", "seats", "template", "args")
-    class ArgsEntry(_message.Message):
-        __slots__ = ("key", "value")
-        KEY_FIELD_NUMBER: _ClassVar[int]
-        VALUE_FIELD_NUMBER: _ClassVar[int]
-        key: str
-        value: str
-        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    __slots__ = ("index", "kind", "seat", "text", "audience", "cards", "seats", "template", "args", "format")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -234,6 +227,7 @@ class Event(_message.Message):
     SEATS_FIELD_NUMBER: _ClassVar[int]
     TEMPLATE_FIELD_NUMBER: _ClassVar[int]
     ARGS_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
     index: int
     kind: str
     seat: int
@@ -242,8 +236,31 @@ class Event(_message.Message):
     cards: _containers.RepeatedScalarFieldContainer[int]
     seats: _containers.RepeatedScalarFieldContainer[int]
     template: str
-    args: _containers.ScalarMap[str, str]
-    def __init__(self, index: _Optional[int] = ..., kind: _Optional[str] = ..., seat: _Optional[int] = ..., text: _Optional[str] = ..., audience: _Optional[_Iterable[int]] = ..., cards: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[int]] = ..., template: _Optional[str] = ..., args: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    args: _containers.RepeatedCompositeFieldContainer[EventArg]
+    format: int
+    def __init__(self, index: _Optional[int] = ..., kind: _Optional[str] = ..., seat: _Optional[int] = ..., text: _Optional[str] = ..., audience: _Optional[_Iterable[int]] = ..., cards: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[int]] = ..., template: _Optional[str] = ..., args: _Optional[_Iterable[_Union[EventArg, _Mapping]]] = ..., format: _Optional[int] = ...) -> None: ...
+
+class EventArg(_message.Message):
+    __slots__ = ("name", "seat", "seats", "card", "cards", "count", "id", "ids", "text")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    IDS_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat: int
+    seats: IntList
+    card: int
+    cards: IntList
+    count: int
+    id: str
+    ids: StrList
+    text: str
+    def __init__(self, name: _Optional[str] = ..., seat: _Optional[int] = ..., seats: _Optional[_Union[IntList, _Mapping]] = ..., card: _Optional[int] = ..., cards: _Optional[_Union[IntList, _Mapping]] = ..., count: _Optional[int] = ..., id: _Optional[str] = ..., ids: _Optional[_Union[StrList, _Mapping]] = ..., text: _Optional[str] = ...) -> None: ...
 
 class Outcome(_message.Message):
     __slots__ = ("over", "winners", "reason", "killers", "identities")

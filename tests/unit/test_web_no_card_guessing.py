@@ -1,0 +1,55 @@
+"""The web client never guesses a card from a number (issue 27 §3, the draw bug).
+
+An event arrives typed (proto EventArg: a card argument is a card, a count is a count), so
+the browser has no reason to read a card out of a number: this greps the client's scripts
+(gateway/static/js) for the guesses it used to make and fails on any of them:
+- a number compared with a threshold to decide that it is a card (``Number(w) > 6``);
+- an event line matched back to a template (``structureText("event", …)``);
+- a card read out of an event's English words (``/^\\d+: (?:play|send) (\\d+)/`` on
+  ``event.text``, or its numbers checked against ``event.cards``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+JS = Path(__file__).resolve().parents[2] / "gateway" / "static" / "js"
+
+GUESSES = {
+    "a number compared with a threshold to decide it is a card": re.compile(r"Number\(\s*\w+\s*\)\s*[<>]=?\s*\d"),
+    "an event line matched back to a template": re.compile(r"structureText\(\s*[\"']event"),
+    "a card read out of an event's words": re.compile(r"\(\?:play\|send\) \(\\d\+\)"),
+    "numbers of an event's text looked up as cards": re.compile(r"event\.text\)?\.split\("),
+}
+
+
+def _guesses(code: str) -> list[str]:
+    return [why for why, pattern in GUESSES.items() if pattern.search(code)]
+
+
+@pytest.mark.parametrize("path", sorted(JS.glob("*.js")), ids=lambda p: p.name)
+def test_the_client_does_not_guess_cards_from_numbers(path: Path) -> None:
+    found = _guesses(path.read_text(encoding="utf-8"))
+    assert not found, f"{path.name}: {found}"
+
+
+def test_the_log_renders_events_from_their_typed_arguments() -> None:
+    render = (JS / "render.js").read_text(encoding="utf-8")
+    text = (JS / "text.js").read_text(encoding="utf-8")
+    assert "const args = eventArgs(event.args);" in render and "renderTemplate(event.template, args," in render
+    assert re.search(r'for \(const f of \["seat", "card", "count", "id", "text"\]\)', text)
+
+
+def test_the_grep_catches_yesterdays_client() -> None:
+    """The net can fail: the lines the client had before events were typed are caught."""
+    old = [
+        '(Number(w) > 6 || hand.includes(Number(w)))) {',
+        "const echoed = /^\\d+: (?:play|send) (\\d+)\\b/.exec(String(event.text));",
+        'const words = String(event.text).split(" ");',
+        'const found = structureText("event", event.kind, event.text);',
+    ]
+    for line in old:
+        assert _guesses(line), line
