@@ -9,15 +9,17 @@ model: ``P(what a seat did | its identity)`` for a few kinds of public act, each
 key (:func:`Belief.features`):
 
 - ``send:<colour>:<mode>[:self]``: the intel a seat sent, seen when someone receives it
-  (the sender knew the card);
+  (the sender knew the card); ``<mode>`` is ``secret`` / ``direct`` / ``text``, or in
+  谍战篇 the way it went, ``left`` / ``right`` / ``up``;
 - ``accept|decline:<colour>``: taking or refusing an intel, its colour when face up;
 - ``play:<function>[:to]``: a card used, and whether on another seat.
 
 The table (``engine/belief_model.json``) is counted from self-play of the heuristic v2 bot
 by ``bench/belief.py --fit`` on deals apart from the ones it reports on; a key the table
-lacks weighs nothing. The tracker reads events only (:class:`engine.game.Event` or
-``fengsheng.v1.Event``, the seat's own view) and the seat views of an observation, so the
-SDK's bots can use it (:mod:`fengsheng.bot.belief`); :meth:`Belief.prior` feeds
+lacks weighs nothing. The tracker reads events only (:class:`engine.game.Event`,
+``fengsheng.v1.Event`` or the SDK's typed event: the seat's own view), by their kind and
+typed arguments, never their text (:func:`typed`), and the seat views of an observation, so
+the SDK's bots can use it (:mod:`fengsheng.bot.belief`); :meth:`Belief.prior` feeds
 :func:`engine.determinize.determinize`. Ruleset-generic: identities and colours come from
 the ruleset.
 """
@@ -26,15 +28,12 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Iterable, Sequence
 from itertools import permutations
 from pathlib import Path
 from typing import Any
 
 from engine.determinize import IDENTITY_ID, IdentityPrior, private_identities
-from engine.errors import NotationError
-from engine.notation import parse
 from engine.ruleset import Ruleset
 from engine.rulesets import get_ruleset
 from fengsheng.v1 import game_pb2
@@ -54,7 +53,24 @@ def model(ruleset: str) -> dict[str, dict[str, float]]:
         found = _MODELS.setdefault(ruleset, {})
     return found
 
-_ACTION = re.compile(r"^(\d+): (.*)$")
+#: Event kinds of an intel received: ``received`` (风声再临, classic), ``receive`` (谍战篇 §4.4).
+RECEIVED = frozenset({"received", "receive"})
+
+
+def typed(e: Any) -> tuple[str, dict[str, Any], Any]:
+    """``(kind, args by name, the action as a value or None)`` of an event: the engine's
+    :class:`engine.game.Event`, a ``fengsheng.v1.Event`` (its ``EventArg`` list and
+    ``action``), or the SDK's typed event (:class:`fengsheng_bot.values.Event`). The action
+    is any value with ``kind``, ``card``, ``alt`` and ``to``."""
+    if isinstance(e, game_pb2.Event):
+        args: dict[str, Any] = {}
+        for a in e.args:
+            which = a.WhichOneof("value")
+            if which is not None:
+                value = getattr(a, which)
+                args[a.name] = tuple(value.values) if which in ("seats", "cards", "ids") else value
+        return e.kind, args, e.action if e.HasField("action") else None
+    return e.kind, e.args, e.action
 
 
 class Belief:
@@ -92,8 +108,10 @@ class Belief:
             if a[seat] != identity:
                 self.alive[k] = False
 
-    def observe(self, obs: game_pb2.Observation) -> None:
-        """Read the identities ``obs`` shows (the seat's own, revealed ones) and its events."""
+    def observe(self, obs: Any) -> None:
+        """Read the identities ``obs`` shows (the seat's own, revealed ones) and its events:
+        a ``fengsheng.v1.Observation``, or the SDK's view of one (its ``seats`` read through,
+        its ``events`` typed values: :func:`typed`)."""
         for sv in obs.seats:
             ident = IDENTITY_ID.get(sv.identity, "")
             shown = ident in self.rules.identities and (sv.seat == self.seat or sv.identity_revealed)
@@ -112,19 +130,27 @@ class Belief:
                        if on) or "-"
 
     def features(self, events: Iterable[Any]) -> list[tuple[int, str]]:
-        """The new public acts in ``events`` as ``(seat, key)`` (each event read once)."""
+        """The new public acts in ``events`` as ``(seat, key)`` (each event read once), read
+        from each event's kind and typed arguments (:func:`typed`), never from its text:
+
+        - a ``send`` event names the sender, and its mode: its ``id`` (密电 / 文本, or the
+          谍战篇 arrow ``left`` / ``right`` / ``up``), else ``direct`` when it names the
+          target seat (``seat2``); a face-up send (no audience) shows the card;
+        - the intel's colour is seen when someone receives it (``received``, or 谍战篇's
+          ``receive``): the sender knew the card, so that is the sender's act;
+        - an ``action`` event's action (as a value) gives accepts, declines and cards played."""
         out: list[tuple[int, str]] = []
         for e in events:
             if e.index <= self._seen:
                 continue
             self._seen = e.index
-            kind = e.kind
+            kind, args, act = typed(e)
             if kind == "send":
                 self._sender = e.seat
-                words = e.text.split()
-                self._mode = next((w for w in words if w in ("secret", "direct", "text")), "")
+                mode = args.get("id")
+                self._mode = mode if isinstance(mode, str) else ("direct" if "seat2" in args else "")
                 self._face_up = e.cards[0] if e.cards and not e.audience else 0  # a face-up send
-            elif kind == "received" and e.cards and self._sender >= 0:
+            elif kind in RECEIVED and e.cards and self._sender >= 0:
                 key = f"send:{self.colour(e.cards[0])}:{self._mode}" + (":self" if e.seat == self._sender else "")
                 out.append((self._sender, key))
                 self._sender = -1
@@ -132,21 +158,14 @@ class Belief:
             elif kind == "turn_end":
                 self._sender = -1
                 self._face_up = 0
-            elif kind == "action":
-                m = _ACTION.match(e.text)
-                if not m:
-                    continue
-                who = int(m.group(1))
-                try:
-                    act = parse(m.group(2))
-                except NotationError:  # a redacted line (``play 试探 (face down) to 2``)
-                    continue
+            elif act is not None:
+                who = e.seat
                 if act.kind in ("accept", "decline"):
                     out.append((who, f"{act.kind}:{self.colour(self._face_up) if self._face_up else 'hidden'}"))
                 elif act.kind == "play":
                     card = act.card
                     fn = act.alt or (self._fn[card] if 0 < card < len(self._fn) else "?")
-                    targeted = bool(act.to) and act.to != (who,)
+                    targeted = bool(act.to) and tuple(act.to) != (who,)
                     out.append((who, f"play:{fn}" + (":to" if targeted else "")))
         return out
 

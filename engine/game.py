@@ -23,7 +23,7 @@ from engine.errors import IllegalAction, NotationError
 from engine.kinds import PromptKind
 from engine.notation import CACHE as READ
 from engine.notation import parse
-from engine.observation import IDENTITY, LastPieces, PublicView, build_observation
+from engine.observation import IDENTITY, LastPieces, PublicView, action_message, build_observation
 from engine.positions import zone_counts
 from engine.ruleset import Ruleset
 from engine.rulesets import RULESET_IDS, get_ruleset
@@ -47,8 +47,9 @@ class Pending:
     prompt: str
 
 
-#: The format of an event value on the wire (proto Event.format): 2 = typed arguments.
-EVENT_FORMAT = 2
+#: The format of an event value on the wire (proto Event.format): 3 = typed arguments, and an
+#: ``action`` event's action as a value (``Event.action``); 2 lacked the latter.
+EVENT_FORMAT = 3
 
 
 @dataclass(slots=True)
@@ -107,7 +108,18 @@ class Event:
             for _, name, kind in row.parts:
                 if name:
                     msg.args.append(arg_proto(name, kind, self.args[name]))
+        act = self.action
+        if act is not None:
+            msg.action.CopyFrom(action_message(act))
         return msg
+
+    @property
+    def action(self) -> Action | None:
+        """The action an ``action`` event records, as a value (its ``action`` argument is the
+        canonical text of the action applied); None for every other event, and for the
+        public variant of a hidden action (whose ``action2`` is only words)."""
+        text = self.args.get("action") if self.kind == "action" else None
+        return parse(text) if isinstance(text, str) else None
 
 
 def arg_proto(name: str, kind: str, value: ArgValue) -> Any:

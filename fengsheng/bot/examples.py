@@ -1,26 +1,21 @@
 """Example bots for the SDK: the platform's own policies (``engine/bots.py``) as ``decide``
-functions. ``python -m fengsheng.bot --bot heuristic --token T --url URL`` runs one."""
+functions. ``python -m fengsheng.bot --bot heuristic --token T --url URL`` runs one.
+
+Each gets the SDK's typed values (:mod:`fengsheng_bot.values`) and answers with one of the
+legal :class:`~fengsheng_bot.values.Action` values it was given; the engine's policies get
+the same actions as the engine's values, built from their fields (no notation is read).
+"""
 
 from __future__ import annotations
 
-import random
-
 from engine.bots import heuristic_bot as _heuristic
 from engine.bots import random_bot as _random
-from engine.notation import parse
-from fengsheng.v1 import game_pb2
+from fengsheng_bot.client import Decide, decide_with
 
-_rng = random.Random()
+random_decide: Decide = decide_with(_random)
+"""Any legal action, uniformly."""
 
-
-def random_decide(observation: game_pb2.Observation, legal_actions: list[str]) -> str:
-    """Any legal action, uniformly."""
-    return str(_random(observation, [parse(a) for a in legal_actions], _rng))
-
-
-def heuristic_decide(observation: game_pb2.Observation, legal_actions: list[str]) -> str:
-    """The platform's cautious heuristic (accepts its colour, avoids a third black intel...)."""
-    return str(_heuristic(observation, [parse(a) for a in legal_actions], _rng))
-
+heuristic_decide: Decide = decide_with(_heuristic)
+"""The platform's cautious heuristic (accepts its colour, avoids a third black intel...)."""
 
 EXAMPLES = {"random": random_decide, "heuristic": heuristic_decide}

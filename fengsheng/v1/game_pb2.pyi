@@ -217,7 +217,7 @@ class Decision(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[str] = ..., number: _Optional[int] = ..., prompt: _Optional[str] = ..., template: _Optional[str] = ..., args: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("index", "kind", "seat", "text", "audience", "cards", "seats", "template", "args", "format")
+    __slots__ = ("index", "kind", "seat", "text", "audience", "cards", "seats", "template", "args", "format", "action")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -228,6 +228,7 @@ class Event(_message.Message):
     TEMPLATE_FIELD_NUMBER: _ClassVar[int]
     ARGS_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
     index: int
     kind: str
     seat: int
@@ -238,7 +239,8 @@ class Event(_message.Message):
     template: str
     args: _containers.RepeatedCompositeFieldContainer[EventArg]
     format: int
-    def __init__(self, index: _Optional[int] = ..., kind: _Optional[str] = ..., seat: _Optional[int] = ..., text: _Optional[str] = ..., audience: _Optional[_Iterable[int]] = ..., cards: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[int]] = ..., template: _Optional[str] = ..., args: _Optional[_Iterable[_Union[EventArg, _Mapping]]] = ..., format: _Optional[int] = ...) -> None: ...
+    action: Action
+    def __init__(self, index: _Optional[int] = ..., kind: _Optional[str] = ..., seat: _Optional[int] = ..., text: _Optional[str] = ..., audience: _Optional[_Iterable[int]] = ..., cards: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[int]] = ..., template: _Optional[str] = ..., args: _Optional[_Iterable[_Union[EventArg, _Mapping]]] = ..., format: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
 
 class EventArg(_message.Message):
     __slots__ = ("name", "seat", "seats", "card", "cards", "count", "id", "ids", "text")

@@ -39,12 +39,19 @@ from fengsheng_bot.client import BotClient, ask, full_observation
 from fengsheng.v1 import bot_service_pb2 as bs, game_pb2
 
 def decide(observation, legal_actions):
-    return legal_actions[-1] if observation.viewer == 2 else None
+    # typed values: the events' kinds and arguments, the legal actions' fields
+    sends = [e.args for e in observation.events if e.kind == "send"]
+    accept = [a for a in legal_actions if isinstance(a, fengsheng_bot.Action) and a.kind == "accept"]
+    return accept[0] if observation.viewer == 2 and sends == [{"seat": 1, "id": "left"}] else None
 
 client = BotClient(token="fsb_example", address="127.0.0.1:9")  # dials nothing until messages()
 seen = []
-pushed = game_pb2.Observation(ruleset="return", players=5, viewer=2)
-answer = ask(decide, full_observation(seen, pushed), ["pass", "receive"], "an install test")
+pushed = game_pb2.Observation(
+    ruleset="spy", players=5, viewer=2,
+    legal=[game_pb2.Action(text="pass", kind="pass"), game_pb2.Action(text="accept", kind="accept")],
+    events=[game_pb2.Event(index=0, kind="send", seat=1, template="send.sends_intel_id", format=3,
+                           args=[game_pb2.EventArg(name="seat", seat=1), game_pb2.EventArg(name="id", id="left")])])
+answer = ask(decide, full_observation(seen, pushed), ["pass", "accept"], "an install test")
 msg = bs.BotMessage(action=bs.BotAction(match_id="m", seat=2, decision=1, action=answer))
 print(json.dumps({
     "answer": answer,
@@ -82,4 +89,4 @@ def test_the_sdk_installs_alone_without_the_platform(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stderr
     got = json.loads(run.stdout)
-    assert got == {"answer": "receive", "kind": "action", "address": "127.0.0.1:9", "run_bot": True, "platform": []}
+    assert got == {"answer": "accept", "kind": "action", "address": "127.0.0.1:9", "run_bot": True, "platform": []}

@@ -20,7 +20,7 @@ from engine.rulesets import RULESET_IDS, get_ruleset
 from fengsheng.bot.examples import heuristic_decide, random_decide
 from fengsheng.cli import main
 from fengsheng.v1 import game_pb2
-from fengsheng_bot import client
+from fengsheng_bot import Action, Observation, client
 
 
 def smallest(ruleset: str) -> int:
@@ -58,13 +58,16 @@ def test_decide_sees_its_seats_whole_event_history_as_online(ruleset: str, monke
     monkeypatch.setattr(arena, "full_observation", counting_full)
     checked = {"decisions": 0, "others": 0}
 
-    def decide(observation: game_pb2.Observation, legal: list[str]) -> str:
+    def decide(observation: Observation, legal: list[Action]) -> Action:
         game = games[-1]
         seat = observation.viewer
-        # exactly every event the seat may see so far: public ones and its own private ones
-        assert list(observation.events) == list(game.observation(seat, include_events=True).events)
+        # exactly every event the seat may see so far: public ones and its own private ones,
+        # as the messages and as typed values
+        assert list(observation.proto.events) == list(game.observation(seat, include_events=True).events)
+        assert [(e.index, e.template, e.args) for e in observation.events] == [
+            (e.index, e.key, e.args) for e in game.events_for(seat)]
         assert all(not e.audience or seat in e.audience for e in observation.events)
-        assert legal == list(game.legal_texts(seat))
+        assert [a.text for a in legal] == list(game.legal_texts(seat))
         checked["decisions"] += 1
         checked["others"] += sum(1 for e in observation.events if e.seat != seat)
         return heuristic_decide(observation, legal)
@@ -81,7 +84,7 @@ def test_decide_sees_its_seats_whole_event_history_as_online(ruleset: str, monke
 def test_a_bad_answer_costs_only_that_decision() -> None:
     calls = {"n": 0}
 
-    def flaky(observation: game_pb2.Observation, legal: list[str]) -> str | None:
+    def flaky(observation: Observation, legal: list[Action]) -> str | None:
         calls["n"] += 1
         if calls["n"] % 3 == 0:
             raise RuntimeError("bug in the bot")

@@ -24,14 +24,17 @@ import grpc
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 from fengsheng.v1 import game_pb2
+from fengsheng_bot.values import Action, Observation, legal_values
 
 log = logging.getLogger("fengsheng.bot")
 
-#: ``decide(observation, legal_actions) -> action``: ``observation`` is the seat's
-#: ``fengsheng.v1.Observation`` (its own view only; its ``events`` are every event the seat
-#: has seen in the match), ``legal_actions`` the legal actions in notation
-#: (docs/notation.md); return one of them (``None``: the default action).
-Decide = Callable[[game_pb2.Observation, list[str]], "str | None"]
+#: ``decide(observation, legal_actions) -> action``: ``observation`` is the seat's view
+#: (:class:`~fengsheng_bot.values.Observation`: every field of ``fengsheng.v1.Observation``,
+#: its ``events`` every event the seat has seen in the match as typed
+#: :class:`~fengsheng_bot.values.Event` values), ``legal_actions`` the legal actions as
+#: :class:`~fengsheng_bot.values.Action` values; return one of them (or its ``text``;
+#: ``None``: the default action).
+Decide = Callable[[Observation, list[Action]], "Action | str | None"]
 
 
 class BotError(Exception):
@@ -385,13 +388,18 @@ def full_observation(seen: list[game_pb2.Event], pushed: game_pb2.Observation) -
 
 
 def ask(decide: Decide, observation: game_pb2.Observation, legal: list[str], where: str) -> str | None:
-    """``decide``'s answer, or None (answer with the default action) when it raised or
-    returned ``None``/something that is not an action. ``where`` names the decision in logs."""
+    """``decide``'s answer as the text to send, or None (answer with the default action)
+    when it raised or returned ``None``/something that is not an action. ``observation`` is
+    the decision's observation (whose ``legal`` are ``legal``'s values); ``decide`` gets it
+    and the legal actions as typed values. ``where`` names the decision in logs."""
     try:
-        action = decide(observation, list(legal))
+        view = Observation(observation)
+        action = decide(view, legal_values(observation, legal))
     except Exception:
         log.exception("decide failed at %s; sending the default action", where)
         return None
+    if isinstance(action, Action):
+        return action.text
     if not isinstance(action, str) or not action.strip():
         if action is not None and not isinstance(action, str):
             log.warning("decide returned %r (not an action) at %s; sending the default action",
@@ -441,11 +449,22 @@ def _error(e: bs.BotError, client: BotClient, state: _Session, join_later: Calla
 
 
 def decide_with(policy: Callable[..., Any], seed: Any = None) -> Decide:
-    """Wrap an ``(observation, legal, rng)`` policy (``engine.bots``: it takes and returns
-    :class:`engine.Action` values) as a ``decide``, which speaks the wire's text."""
+    """Wrap an ``(observation, legal, rng)`` policy of the platform (``engine.bots``: it
+    takes a ``fengsheng.v1.Observation`` and :class:`engine.Action` values) as a ``decide``
+    that answers with one of its legal :class:`Action` values; needs the platform's engine."""
     import random
 
-    from engine.notation import parse
+    from engine.action import Action as EngineAction
 
     rng = random.Random(seed)
-    return lambda observation, legal_actions: str(policy(observation, [parse(a) for a in legal_actions], rng))
+
+    def decide(observation: Observation, legal_actions: list[Action]) -> Action:
+        # the engine's value of each legal action, built from its typed fields
+        values = [EngineAction(a.kind, card=a.card, pile=a.pile, skill=a.skill, to=a.to, on=a.on, chain=a.chain,
+                               cards=a.cards, mode=a.mode, arrow=a.arrow, lock=-1 if a.lock is None else a.lock,
+                               code=a.code, alt=a.alt, picks=a.picks, options=a.options, face=a.face)
+                  for a in legal_actions]  # fmt: skip
+        chosen = policy(observation.proto, values, rng)
+        return legal_actions[values.index(chosen)]
+
+    return decide
