@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from engine import rng
@@ -108,9 +109,9 @@ class Event:
             for _, name, kind in row.parts:
                 if name:
                     msg.args.append(arg_proto(name, kind, self.args[name]))
-        act = self.action
-        if act is not None:
-            msg.action.CopyFrom(action_message(act))
+        text = self.args.get("action") if self.kind == "action" else None
+        if isinstance(text, str):
+            msg.action.MergeFromString(_action_bytes(text))
         return msg
 
     @property
@@ -120,6 +121,13 @@ class Event:
         public variant of a hidden action (whose ``action2`` is only words)."""
         text = self.args.get("action") if self.kind == "action" else None
         return parse(text) if isinstance(text, str) else None
+
+
+@lru_cache(maxsize=8192)
+def _action_bytes(text: str) -> bytes:
+    """The serialized ``fengsheng.v1.Action`` of the action whose canonical text is ``text``
+    (built once per distinct action: about one action event is logged per decision)."""
+    return bytes(action_message(parse(text)).SerializeToString())
 
 
 def arg_proto(name: str, kind: str, value: ArgValue) -> Any:

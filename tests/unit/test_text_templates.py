@@ -27,7 +27,7 @@ import pytest
 import yaml
 
 from engine import Game
-from engine.game import Event
+from engine.game import EVENT_FORMAT, Event
 from engine.rulesets import PACKAGES, RULESET_IDS, get_ruleset
 from engine.text import (
     PATTERNS,
@@ -210,7 +210,7 @@ def test_observations_carry_template_and_typed_arguments() -> None:
     obs = restored.observation(restored.state.prompt.seat if restored.state.prompt else 0)
     assert obs.pending.template.startswith("prompt.character."), obs.pending
     events = [e.to_proto() for e in game.events]
-    assert all(e.template and e.format == 2 for e in events)
+    assert all(e.template and e.format == EVENT_FORMAT == 3 for e in events)
     skill = next(e for e in events if e.kind == "skill")
     assert [(a.name, a.WhichOneof("value")) for a in skill.args] == [("seat", "seat"), ("id", "id")]
     assert skill.args[0].seat == skill.seat
