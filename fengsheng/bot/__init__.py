@@ -8,6 +8,6 @@ helper (:mod:`fengsheng.bot.belief`) and the local arenas (:mod:`fengsheng.bot.a
 :mod:`fengsheng.bot.command`).
 """
 
-from fengsheng_bot import BotClient, BotError, Decide, MatchSummary, run_bot
+from fengsheng_bot import Action, BotClient, BotError, Decide, Event, MatchSummary, Observation, run_bot
 
-__all__ = ["BotClient", "BotError", "Decide", "MatchSummary", "run_bot"]
+__all__ = ["Action", "BotClient", "BotError", "Decide", "Event", "MatchSummary", "Observation", "run_bot"]
