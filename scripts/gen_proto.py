@@ -1,9 +1,11 @@
-"""Regenerate the Python protobuf/gRPC modules ``fengsheng.v1`` from proto/, into both
-places that ship them: the platform (``fengsheng/v1``) and the standalone bot SDK
-(``sdk/python/src/fengsheng/v1``, docs/decisions.md "One generator, two copies").
+"""Regenerate the Python protobuf/gRPC modules ``fengsheng.v1`` from proto/, into the one
+place that ships them: the standalone bot SDK (``sdk/python/src/fengsheng/v1``), which the
+platform installs beside itself and imports them from (docs/decisions.md, "The bot SDK is
+its own distribution": ``fengsheng/__init__.py`` joins the SDK's ``fengsheng.v1`` portion).
 
 Run: ``python scripts/gen_proto.py`` (or ``python scripts/gen_proto.py --check`` to fail
-when either committed copy is stale or differs from the other).
+when the committed copy is stale, or when a second copy sits in the platform's
+``fengsheng/v1`` again).
 """
 
 from __future__ import annotations
@@ -17,8 +19,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_DIR = ROOT / "proto"
-#: every copy of the generated package: the platform's, the SDK's (byte for byte the same)
-OUT_PKGS = (ROOT / "fengsheng" / "v1", ROOT / "sdk" / "python" / "src" / "fengsheng" / "v1")
+#: the generated package: the SDK's (the platform imports it from there)
+OUT_PKGS = (ROOT / "sdk" / "python" / "src" / "fengsheng" / "v1",)
+#: where the platform kept a second copy once: it must not come back (it would shadow nothing,
+#: ``fengsheng/__init__.py`` extends the package path, but would go stale unseen)
+NO_COPY = ROOT / "fengsheng" / "v1"
 
 
 def generate(out_root: Path) -> None:
@@ -39,6 +44,8 @@ def generate(out_root: Path) -> None:
     if protoc.main(args) != 0:
         raise SystemExit("protoc failed")
     (out_root / "fengsheng" / "v1" / "__init__.py").write_text('"""Generated protobuf modules (do not edit)."""\n')
+    # PEP 561: the modules come with their .pyi stubs, so type checkers read them as typed
+    (out_root / "fengsheng" / "v1" / "py.typed").write_text("")
 
 
 def main() -> int:
@@ -51,9 +58,13 @@ def main() -> int:
         gen = out / "fengsheng" / "v1"
         names = sorted(p.name for p in gen.iterdir() if p.is_file())
         if args.check:
+            if any(NO_COPY.glob("*.py*")):  # a leftover __pycache__ alone imports nothing
+                print(f"{NO_COPY.relative_to(ROOT)} is a second copy of the generated modules: delete it (the "
+                      "platform imports the SDK's, sdk/python/src/fengsheng/v1)", file=sys.stderr)  # fmt: skip
+                return 1
             stale = []
             for pkg in OUT_PKGS:
-                have = sorted(p.name for p in pkg.iterdir() if p.is_file() and p.suffix in {".py", ".pyi"}) \
+                have = sorted(p.name for p in pkg.iterdir() if p.is_file() and p.suffix in {".py", ".pyi", ".typed"}) \
                     if pkg.is_dir() else []  # fmt: skip
                 if names != have or any(not filecmp.cmp(gen / n, pkg / n, shallow=False) for n in names):
                     stale.append(str(pkg.relative_to(ROOT)))
