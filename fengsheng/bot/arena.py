@@ -35,6 +35,7 @@ from engine.notation import parse
 from engine.rulesets import RULESET_IDS, get_ruleset
 from fengsheng.v1 import game_pb2
 from fengsheng_bot.client import Decide, ask, full_observation
+from fengsheng_bot.values import Event
 
 #: z of a two-sided 95% interval
 Z95 = 1.959963984540054
@@ -177,19 +178,22 @@ class DecideSeat:
     def __init__(self, decide: Decide) -> None:
         self.decide = decide
         self.seen: list[game_pb2.Event] = []
+        self.typed: list[Event] = []  # the first of ``seen`` as values, as the SDK keeps them
 
     def start(self, match_id: str, seat: int, players: int, events: list[game_pb2.Event]) -> None:
         self.seen = list(events)  # match_start: the events the seat has seen when the match starts
+        self.typed = []
 
     def turn(self, turn: Turn, apply: Callable[[str], None]) -> None:
         action = ask(self.decide, full_observation(self.seen, turn.pushed), turn.legal,
-                     f"arena {turn.match_id} decision {turn.number}")  # fmt: skip
+                     f"arena {turn.match_id} decision {turn.number}", self.typed)  # fmt: skip
         if action is not None:
             with contextlib.suppress(IllegalAction):
                 apply(action)
 
     def end(self, match_id: str, seat: int, outcome: game_pb2.Outcome) -> None:
         self.seen = []
+        self.typed = []
 
 
 def play_one(author: Decide | AuthorSeat, opponents: Sequence[str], seat: int, players: int, seed: int, *,

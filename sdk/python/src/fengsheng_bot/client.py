@@ -24,7 +24,7 @@ import grpc
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 from fengsheng.v1 import game_pb2
-from fengsheng_bot.values import Action, Observation, legal_values
+from fengsheng_bot.values import Action, Event, Observation, legal_values
 
 log = logging.getLogger("fengsheng.bot")
 
@@ -207,6 +207,8 @@ class _Session:
     playing: dict[str, MatchSummary] = field(default_factory=dict)
     #: (match, seat) -> every event the seat has seen (match_start, then each decision's new ones)
     history: dict[tuple[str, int], list[game_pb2.Event]] = field(default_factory=dict)
+    #: (match, seat) -> the first events of ``history`` as values (each converted once)
+    typed: dict[tuple[str, int], list[Event]] = field(default_factory=dict)
     pending: dict[tuple[str, int], int] = field(default_factory=dict)  # decision awaiting its result
     sent: dict[tuple[str, int], str] = field(default_factory=dict)  # the action sent for it
     join_attempts: int = 0
@@ -345,9 +347,11 @@ def _handle(
         playing.setdefault(m.match_id, MatchSummary(m.match_id, [], [])).seats = list(m.seats)
         for seat in m.seats:
             state.history[(m.match_id, seat)] = list(m.events)
+            state.typed.pop((m.match_id, seat), None)
     elif kind == "history":
         h = msg.history
         state.history[(h.match_id, h.seat)] = list(h.events)
+        state.typed.pop((h.match_id, h.seat), None)
     elif kind == "decision":
         _decision(msg.decision, decide, client, state)
     elif kind == "defaulted":
@@ -365,6 +369,7 @@ def _handle(
         summary.winners = list(end.outcome.winners)
         for key in [k for k in state.history if k[0] == end.match_id]:
             del state.history[key]
+            state.typed.pop(key, None)
         state.done.append(summary)
         state.queued = False
         log.info("match %s over: %s", end.match_id, "won" if summary.won else "lost")
@@ -387,13 +392,20 @@ def full_observation(seen: list[game_pb2.Event], pushed: game_pb2.Observation) -
     return observation
 
 
-def ask(decide: Decide, observation: game_pb2.Observation, legal: list[str], where: str) -> str | None:
+def ask(decide: Decide, observation: game_pb2.Observation, legal: list[str], where: str,
+        typed: list[Event] | None = None) -> str | None:  # fmt: skip
     """``decide``'s answer as the text to send, or None (answer with the default action)
     when it raised or returned ``None``/something that is not an action. ``observation`` is
     the decision's observation (whose ``legal`` are ``legal``'s values); ``decide`` gets it
-    and the legal actions as typed values. ``where`` names the decision in logs."""
+    and the legal actions as typed values. ``typed``: the seat's events of this match as
+    values so far (extended here with the new ones: each event is converted once), when the
+    caller keeps them. ``where`` names the decision in logs."""
     try:
-        view = Observation(observation)
+        if typed is None:
+            view = Observation(observation)
+        else:
+            typed.extend(Event.from_proto(e) for e in observation.events[len(typed):])
+            view = Observation(observation, list(typed))
         action = decide(view, legal_values(observation, legal))
     except Exception:
         log.exception("decide failed at %s; sending the default action", where)
@@ -412,7 +424,8 @@ def _decision(d: bs.DecisionRequest, decide: Decide, client: BotClient, state: _
     summary = state.playing.setdefault(d.match_id, MatchSummary(d.match_id, [d.seat], []))
     summary.decisions += 1
     observation = full_observation(state.history.setdefault((d.match_id, d.seat), []), d.observation)
-    action = ask(decide, observation, list(d.legal_actions), f"{d.match_id} decision {d.decision}")
+    action = ask(decide, observation, list(d.legal_actions), f"{d.match_id} decision {d.decision}",
+                 state.typed.setdefault((d.match_id, d.seat), []))  # fmt: skip
     if action is None:
         summary.defaults += 1
         state.pending[(d.match_id, d.seat)] = d.decision

@@ -154,9 +154,13 @@ class Observation:
 
     __slots__ = ("events", "legal", "proto")
 
-    def __init__(self, proto: game_pb2.Observation) -> None:
+    def __init__(self, proto: game_pb2.Observation, events: list[Event] | None = None) -> None:
+        """``events``: ``proto.events`` already as values, when the caller keeps them (the
+        SDK converts each event of a match once, not at every decision)."""
         self.proto = proto
-        self.events: list[Event] = [Event.from_proto(e) for e in proto.events]
+        if events is not None and len(events) != len(proto.events):
+            raise ValueError(f"{len(events)} typed events for an observation of {len(proto.events)}")
+        self.events: list[Event] = events if events is not None else [Event.from_proto(e) for e in proto.events]
         self.legal: list[Action] = [Action.from_proto(a) for a in proto.legal]
 
     def __getattr__(self, name: str) -> Any:
