@@ -1,10 +1,7 @@
 """The marks 风声再临's skills and rules leave on a turn (单枪匹马's extra send, 先机后置's
 choice, 乔装's borrowed skill …) as typed records over the core's ``State.marks``
-(:mod:`engine.marks`). They are cleared at the turn's end.
-
-Snapshots written before typed marks hold these as ``tag:field:field`` strings; the tags
-and field orders below are that packing, so the loader reads them back
-(:data:`KINDS`, ``Ruleset.mark_kinds``).
+(:mod:`engine.marks`). They are cleared at the turn's end (:data:`KINDS`,
+``Ruleset.mark_kinds``).
 """
 
 from __future__ import annotations
@@ -136,7 +133,7 @@ class Used(Mark):
     window: Number
 
 
-#: Every kind of mark of this ruleset (the snapshot loader reads old flag strings with them).
+#: Every kind of mark of this ruleset (``Ruleset.mark_kinds``).
 KINDS: tuple[type[Mark], ...] = (Acted, Sent, DrawSet, DrawExtra, SendExtra, SendExtraUsed, SendAnyMode,
                                  QiaoZhuang, Superseded, Declared, QiChe, XianSuoStep, XianJiFour, Used)
 
