@@ -220,10 +220,6 @@ class RedisStore:
             await self._redis.zrem(self.RECENT_KEY, *gone)
         return [MatchRecord.from_json(raw) for raw in raws if raw is not None]
 
-    async def migrate(self) -> int:
-        """Rename the old layout's per-match keys (gateway/keys.py; once per Redis)."""
-        return await keys.migrate(self._redis)
-
     async def ping(self) -> bool:
         try:
             return bool(await self._redis.ping())
