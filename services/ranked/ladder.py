@@ -349,16 +349,13 @@ class MemoryLadder:
 # Every ladder key carries the hash tag {rk}, so one transaction may touch many players'
 # ratings on Redis Cluster too (ladder writes are a few per finished match).
 #
-# A ruleset's keys carry its id after the family letter (``rk:{rk}:r:classic:human:all:p``,
-# ``rk:{rk}:classic:corr``);
-# ``return``'s carry none: they are the keys written before there were rulesets, read and
-# written as ``return``'s with no migration. (No clash: a ladder is ``human`` or ``bot``,
-# never a ruleset id.)
+# Every ruleset's keys carry its id after the family letter (``rk:{rk}:r:classic:human:all:p``,
+# ``rk:{rk}:return:corr``). (No clash: a ladder is ``human`` or ``bot``, never a ruleset id.)
 
 
 def _ruleset_part(ruleset: str) -> str:
-    """The ruleset's part of a key: none for ``return``, else ``classic:``."""
-    return "" if ruleset == DEFAULT_RULESET else f"{ruleset}:"
+    """The ruleset's part of a key: ``return:``, ``classic:`` …"""
+    return f"{ruleset}:"
 
 
 def rating_key(k: RatingKey) -> str:
@@ -495,18 +492,14 @@ class RedisLadder:
 
     def history(self, ladder: str, player_id: str, limit: int = 50, ruleset: str | None = None) -> list[dict[str, Any]]:
         """A player's rated matches, newest first: of one ruleset, or (``None``) of every
-        ruleset merged by time. Each entry names its ``ruleset`` (entries written before
-        rulesets existed are ``return``'s)."""
+        ruleset merged by time. Each entry names its ``ruleset``."""
         rulesets = RULESET_IDS if ruleset is None else (ruleset,)
         pipe = self.redis.pipeline(transaction=False)
         for r in rulesets:
             pipe.lrange(history_key(ladder, player_id, r), 0, limit - 1)
         entries: list[dict[str, Any]] = []
-        for r, raws in zip(rulesets, pipe.execute(), strict=True):
-            for raw in raws:
-                entry = json.loads(raw)
-                entry.setdefault("ruleset", r)
-                entries.append(entry)
+        for raws in pipe.execute():
+            entries.extend(json.loads(raw) for raw in raws)
         if len(rulesets) > 1:
             entries.sort(key=lambda e: -int(e.get("at_ms", 0)))
         return entries[:limit]
