@@ -44,9 +44,7 @@ class MatchRecord:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> MatchRecord:
-        data = json.loads(text)
-        data.get("settings", {}).pop("seed", None)  # records written before seeds were kept out
-        return cls(**data)
+        return cls(**json.loads(text))
 
 
 class MatchStore(Protocol):

@@ -17,8 +17,7 @@ The rule (docs/ranked.md):
   who wins with an identity that wins often gains less; one who wins with an underdog
   identity gains more.
 - Each ruleset (``engine.rulesets``) has ladders of its own: ratings, games, leaderboards,
-  histories and correction counts are kept per ruleset; ``return``'s Redis keys are the
-  ones written before rulesets existed, so that data stays ``return``'s.
+  histories and correction counts are kept per ruleset, each under keys naming it.
 - Each participant is rated on its own ladder, ``human`` or ``bot`` (bots never move the
   human ladder), in two scopes: the season and all time.
 - The shown score is ``mu - 3 sigma``; a rating is provisional while ``sigma`` is above
@@ -56,8 +55,7 @@ HUMAN = "human"
 BOT = "bot"
 LADDERS = (HUMAN, BOT)
 ALL_TIME = "all"
-#: The ruleset of a match, ticket or query that names none: 风声再临, the platform's first;
-#: every rating recorded before rulesets existed is its.
+#: The ruleset of a match, ticket or query that names none: 风声再临, the platform's first.
 DEFAULT_RULESET = "return"
 
 _MODEL = PlackettLuce()

@@ -129,7 +129,7 @@ if cur then
   local tk = 'mm:{mm}:t:' .. cur
   local t = redis.call('HMGET', tk, 'state', 'min', 'max', 'ruleset')
   if t[1] == 'queued' then
-    if t[2] == ARGV[6] and t[3] == ARGV[7] and (t[4] or 'return') == ARGV[9] then return {0, cur, ''} end
+    if t[2] == ARGV[6] and t[3] == ARGV[7] and t[4] == ARGV[9] then return {0, cur, ''} end
     redis.call('ZREM', KEYS[1], cur)
     redis.call('HSET', tk, 'state', 'replaced', 'left', ARGV[8], 'replaced_by', ARGV[1])
     replaced = cur
@@ -240,7 +240,7 @@ def ticket_dict(ticket_id: str, raw: dict[bytes, bytes]) -> dict[str, Any]:
         "seats": json.loads(f["seats"]) if f.get("seats") else [],
         "turn_timeout_s": float(f.get("timeout", 0)),
         "matched_ms": int(f.get("matched", 0)),
-        "ruleset": f.get("ruleset", DEFAULT_RULESET),  # tickets from before rulesets: return's
+        "ruleset": f.get("ruleset", ""),  # every ticket is written naming its ruleset
         "expires_ms": int(f.get("expires", 0)),  # a challenge's (services/ranked/casual.py)
         "challenger": f.get("challenger", ""),
         # who stands behind the ticket (a person: themselves; a bot: its owner) and where it
@@ -513,7 +513,7 @@ class RankedStore:
             "season": f.get("season", ""),
             "created_ms": int(f.get("created", 0)),
             "turn_timeout_s": float(f.get("timeout", 0)),
-            "ruleset": f.get("ruleset", DEFAULT_RULESET),
+            "ruleset": f["ruleset"],  # every match record names its ruleset
             "casual": f.get("casual") == "1",
         }
 

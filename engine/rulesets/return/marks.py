@@ -124,8 +124,7 @@ class XianJiFour(Mark):
 @dataclass(frozen=True, slots=True)
 class Used(Mark):
     """``seat`` used ``skill`` at the timing numbered ``window`` (``State.window``): a skill
-    is used at most once per timing (p.4 ②). Dropped when a turn starts. Snapshots
-    written before this mark kept it as a ``skill@seat@window`` string in ``State.used``."""
+    is used at most once per timing (p.4 ②). Dropped when a turn starts."""
 
     tag: ClassVar[str] = "used"
     skill: Word
