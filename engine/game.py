@@ -29,7 +29,7 @@ from engine.ruleset import Ruleset
 from engine.rulesets import RULESET_IDS, get_ruleset
 from engine.snapshot import state_from_bytes, state_to_bytes
 from engine.state import Frame, Prompt, Seat, State
-from engine.text import ArgValue, check_args, event_templates
+from engine.text import ArgValue, check_args, event_templates, prompt_templates
 from fengsheng.v1 import game_pb2
 
 #: The ruleset ids a match may use (engine/rulesets/).
@@ -417,11 +417,22 @@ class Game:
             frame = st.stack[-1]
             handlers[frame.kind](self, frame)
 
-    def ask(self, seat: int, kind: PromptKind, text: str, options: Iterable[str] = ()) -> None:
-        """Open a decision for ``seat``."""
+    def ask(self, seat: int, kind: PromptKind, prompt: str, options: Iterable[str] = (),
+            args: dict[str, ArgValue] | None = None) -> None:
+        """Open a decision for ``seat``. With ``args``, ``prompt`` is the key of a prompt row
+        of the ruleset's text table and ``args`` its typed arguments (checked as an event's
+        are); the English line is that row's. Without, ``prompt`` is a line the edges match
+        to a row (engine/text.py :func:`~engine.text.structure`; prompts not yet values)."""
         st = self.state
         st.decision += 1
-        st.prompt = Prompt(seat, kind, st.decision, text, list(options))
+        if args is None:
+            st.prompt = Prompt(seat, kind, st.decision, prompt, list(options))
+            return
+        row = prompt_templates(st.ruleset)[prompt]
+        check_args(row, args)
+        if len(args) != len(row.names):  # only the row's own arguments
+            args = {name: args[name] for name in row.names}
+        st.prompt = Prompt(seat, kind, st.decision, row.line(args), list(options), prompt, args)
 
     def push(self, frame: Frame) -> None:
         self.state.stack.append(frame)

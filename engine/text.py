@@ -232,6 +232,12 @@ def event_templates(ruleset_id: str) -> dict[str, Template]:
 
 
 @cache
+def prompt_templates(ruleset_id: str) -> dict[str, Template]:
+    """The prompt rows of a ruleset's table by key."""
+    return {row.key: row for row in templates(ruleset_id) if row.scope == "prompt"}
+
+
+@cache
 def _prompts_by_kind(ruleset_id: str) -> dict[str, tuple[Template, ...]]:
     out: dict[str, list[Template]] = {}
     for row in templates(ruleset_id):
@@ -254,8 +260,16 @@ def structure(ruleset_id: str, kind: str, text: str) -> tuple[Template, dict[str
     return None
 
 
-def fill_prompt(ruleset_id: str, kind: str, text: str, message: object) -> None:
-    """Set ``template`` and ``args`` of a protobuf Decision from its prompt line."""
+def fill_prompt(ruleset_id: str, kind: str, text: str, message: object, key: str = "",
+                args: tuple[tuple[str, ArgValue], ...] = ()) -> None:
+    """Set ``template`` and ``args`` of a protobuf Decision: from the prompt's value
+    (``key`` and its typed ``args``), else from its line."""
+    if key:
+        row = prompt_templates(ruleset_id)[key]
+        message.template = key  # type: ignore[attr-defined]
+        kinds = dict(row.fields)
+        message.args.update({name: english_value(kinds[name], v) for name, v in args})  # type: ignore[attr-defined]
+        return
     found = structure(ruleset_id, kind, text)
     if found is None:
         return

@@ -44,7 +44,13 @@ def test_an_old_snapshot_restores_and_continues_the_same(game: dict[str, object]
     # The game state continues exactly as it did then, all but the count of log lines: skill
     # lines that name hand cards still hidden now show them only to their user and holders
     # and "?" to the rest (docs/rule-decisions.md §17, docs/security/leaks.md), one line each.
-    assert dataclasses.replace(restored.state, event_count=0) == dataclasses.replace(then.state, event_count=0)
+    # The open prompt is a value today (its template key and typed arguments, issue 27); the
+    # engine of then wrote its line only, which is the same.
+    now = restored.state
+    if now.prompt is not None and then.state.prompt is not None:
+        assert now.prompt.text == then.state.prompt.text
+        now = dataclasses.replace(now, prompt=dataclasses.replace(now.prompt, key="", args={}))
+    assert dataclasses.replace(now, event_count=0) == dataclasses.replace(then.state, event_count=0)
     assert restored.state.event_count >= then.state.event_count
 
 
