@@ -49,8 +49,8 @@ from typing import Protocol, TypeVar
 
 from engine.action import Action
 from engine.kinds import PromptKind
-from engine.text import ArgValue
 from engine.state import Frame, Item, State
+from engine.text import ArgValue
 
 
 class ChainGame(Protocol):
@@ -60,7 +60,8 @@ class ChainGame(Protocol):
 
     def push(self, frame: Frame) -> None: ...
 
-    def ask(self, seat: int, kind: PromptKind, text: str, options: Iterable[str] = ...) -> None: ...
+    def ask(self, seat: int, kind: PromptKind, key: str, options: Iterable[str] = ..., *,
+            args: dict[str, ArgValue]) -> None: ...
 
     def next_living(self, seat: int, direction: int = ...) -> int: ...
 

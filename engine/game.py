@@ -417,22 +417,19 @@ class Game:
             frame = st.stack[-1]
             handlers[frame.kind](self, frame)
 
-    def ask(self, seat: int, kind: PromptKind, prompt: str, options: Iterable[str] = (),
-            args: dict[str, ArgValue] | None = None) -> None:
-        """Open a decision for ``seat``. With ``args``, ``prompt`` is the key of a prompt row
-        of the ruleset's text table and ``args`` its typed arguments (checked as an event's
-        are); the English line is that row's. Without, ``prompt`` is a line the edges match
-        to a row (engine/text.py :func:`~engine.text.structure`; prompts not yet values)."""
+    def ask(self, seat: int, kind: PromptKind, key: str, options: Iterable[str] = (), *,
+            args: dict[str, ArgValue]) -> None:
+        """Open a decision for ``seat``: what is asked is ``key``, a prompt row of the
+        ruleset's text table (engine/text.py), with its typed ``args`` (checked as an event's
+        are: a wrong or missing one raises ``TypeError``). The prompt's English line (the
+        log, the CLI, the scenario files) is that row's, rendered here once per decision."""
         st = self.state
         st.decision += 1
-        if args is None:
-            st.prompt = Prompt(seat, kind, st.decision, prompt, list(options))
-            return
-        row = prompt_templates(st.ruleset)[prompt]
+        row = prompt_templates(st.ruleset)[key]
         check_args(row, args)
         if len(args) != len(row.names):  # only the row's own arguments
             args = {name: args[name] for name in row.names}
-        st.prompt = Prompt(seat, kind, st.decision, row.line(args), list(options), prompt, args)
+        st.prompt = Prompt(seat, kind, st.decision, row.line(args), list(options), key, args)
 
     def push(self, frame: Frame) -> None:
         self.state.stack.append(frame)

@@ -27,8 +27,13 @@ prefix     value                   English line
 ``reason`` a game-over reason      as is (the clients translate it)
 ========== ======================= ==============================================
 
-Prompts (``scope`` ``prompt``) are still written as lines and matched to their row by
-:func:`structure` (the decision half of issue 27 turns them into values too).
+A prompt (``scope`` ``prompt``) is a value too (issue 27's decision half): ``Game.ask`` takes
+a prompt row's key and its typed arguments, the English line is rendered from them once,
+and the wire carries the key and the arguments (``Decision.template``, ``Decision.args``)
+for the clients to render. Every prompt row says what is asked and names the seats and
+cards involved; its Chinese template holds no English word, id or rule citation
+(tests/unit/test_prompt_templates.py). :func:`structure` remains only for a prompt restored
+from a snapshot written before prompts were values (its line, matched to its row).
 """
 
 from __future__ import annotations
@@ -262,8 +267,10 @@ def structure(ruleset_id: str, kind: str, text: str) -> tuple[Template, dict[str
 
 def fill_prompt(ruleset_id: str, kind: str, text: str, message: object, key: str = "",
                 args: tuple[tuple[str, ArgValue], ...] = ()) -> None:
-    """Set ``template`` and ``args`` of a protobuf Decision: from the prompt's value
-    (``key`` and its typed ``args``), else from its line."""
+    """Set ``template`` and ``args`` of a protobuf Decision from the prompt's value: its
+    ``key`` and typed ``args``, each written as the English line writes it (a seat or a
+    card as its number, a list space-separated). A prompt without a key (restored from a
+    snapshot an engine before prompt values wrote) is matched to its row by its line."""
     if key:
         row = prompt_templates(ruleset_id)[key]
         message.template = key  # type: ignore[attr-defined]
@@ -273,6 +280,6 @@ def fill_prompt(ruleset_id: str, kind: str, text: str, message: object, key: str
     found = structure(ruleset_id, kind, text)
     if found is None:
         return
-    row, args = found
+    row, words = found
     message.template = row.key  # type: ignore[attr-defined]
-    message.args.update(args)  # type: ignore[attr-defined]
+    message.args.update(words)  # type: ignore[attr-defined]

@@ -30,8 +30,8 @@ class FakeGame:
     def push(self, frame: Frame) -> None:
         self.state.stack.append(frame)
 
-    def ask(self, seat: int, kind: PromptKind, text: str, options: Iterable[str] = (),
-            args: dict[str, ArgValue] | None = None) -> None:
+    def ask(self, seat: int, kind: PromptKind, text: str, options: Iterable[str] = (), *,
+            args: dict[str, ArgValue]) -> None:
         """The fake's prompt keys are their own text (no text table)."""
         st = self.state
         st.decision += 1
