@@ -313,16 +313,12 @@ class View:
         return render(row[self.lang], args, lang=self.lang, card=self.card_name, name=self.name, seat=seat)
 
     def prompt_text(self, prompt: dict[str, Any]) -> str:
-        """A prompt from the template it carries, else one found from its words
-        (engine/text.py: an older gateway), else its words."""
-        from engine.text import structure
-
+        """A prompt from the template and arguments it carries (engine/text.py: every
+        prompt is a value), else its English words with ids named."""
         carried = self.shaped(str(prompt.get("template", "")), dict(prompt.get("args", {})))
         if carried:
             return carried
-        found = structure(self.ruleset_id, str(prompt.get("kind", "")), str(prompt.get("prompt", "")))
-        shaped = self.shaped(found[0].key, found[1]) if found else None
-        return shaped or " ".join(self.name(w) for w in str(prompt["prompt"]).split(" "))
+        return " ".join(self.name(w) for w in str(prompt["prompt"]).split(" "))
 
     def event_line(self, event: dict[str, Any]) -> str:
         """An event's log line from its template and typed arguments, else its words with

@@ -509,40 +509,10 @@ export function reasonText(reason) {
     .join(lang === "zh" ? "; " : "; ");
 }
 
-// the engine's prompts (engine/rulesets/*/flow.py, setup.py, triggers.py): the common ones by
-// pattern; a character's own prompt keeps the engine's words, its ids named
-const CHAIN_KIND = { declare: ["宣言传递情报", "declaration of the send"], receive: ["接收情报", "receiving the intel"] };
-const PROMPTS = [
-  [/^choose your character$/, () => "选择你的角色"],
-  [/^use cards, or declare the intel send$/, () => "出牌, 或宣言传递情报"],
-  [/^send an intel: card, mode and route$/, () => "传出情报: 选择牌、方式与路线"],
-  [/^send one hand card as intel$/, () => "将一张手牌作为情报传出"],
-  [/^the intel reached you: accept or decline$/, () => "情报到达你面前: 接收或不接收"],
-  [/^take the intel\?$/, () => "是否接收情报?"],
-  [/^the intel is back at its sender: use 调包 or pass$/, () => "情报退回传出者: 使用调包或过"],
-  [/^before your draw: use a skill or pass$/, () => "摸牌前: 发动技能或过"],
-  [/^discard down to (\d+) \((\d+) more\)$/, (m) => `弃牌至${m[1]}张(还需弃${m[2]}张)`],
-  [/^respond to seat (\d+)'s (\w+) or pass$/, (m) => `响应座位 ${m[1]} 的${CHAIN_KIND[m[2]]?.[0] || name(m[2])}, 或过`],
-  [/^turn start$/, () => "回合开始"],
-  [/^first play phase$/, () => "第一出牌阶段"],
-  [/^second play phase$/, () => "第二出牌阶段"],
-  [/^情报传递: the intel is about to move$/, () => "情报传递: 情报即将移动"],
-  [/^情报到达: the intel lies before a player$/, () => "情报到达: 情报停在一名玩家面前"],
-];
-
-/** A prompt in the current language (the engine writes English notation). */
+/** A prompt's English line, its ids named, for a prompt that came without its template
+ * (none does: every prompt is a value, rendered by text.js from its template and args). */
 export function promptText(text) {
-  const raw = String(text || "");
-  if (lang === "zh") {
-    for (const [re, make] of PROMPTS) {
-      const m = re.exec(raw);
-      if (m) return make(m);
-    }
-  } else {
-    const m = /^respond to seat (\d+)'s (\w+) or pass$/.exec(raw);
-    if (m) return `respond to seat ${m[1]}'s ${CHAIN_KIND[m[2]]?.[1] || name(m[2])} or pass`;
-  }
-  return translateText(raw);
+  return translateText(String(text || ""));
 }
 
 /** A date and time in the reader's locale: Chinese, or the browser's English locale. */
