@@ -64,6 +64,16 @@ const CHARACTERS = {
 };
 
 const SKILLS = {
+  // classic (engine/rulesets/classic/characters): the skills no other ruleset shares
+  yi_zhi: ["遗志", "Last Wish"], dong_xi: ["洞悉", "Insight"], he_mou: ["合谋", "Collusion"],
+  xue_ran_mei_gui: ["血染玫瑰", "Bloodied Rose"], qi_zu_bao_shuai: ["弃卒保帅", "Sacrifice the Pawn"],
+  fu_di_chou_xin: ["釜底抽薪", "Cut Off the Fuel"], xian_ji: ["先机", "First Move"], hou_zhao: ["后着", "Follow-up"],
+  jing_jue: ["警觉", "Vigilance"], yan_hu: ["掩护", "Cover"], ge_qiang_you_er: ["隔墙有耳", "Walls Have Ears"],
+  lian_ji: ["连击", "Combo"], yu_mou: ["预谋", "Premeditation"], ying_xiong: ["英雄", "Hero"],
+  jiu_mei: ["救美", "Rescue the Lady"], min_rui: ["敏锐", "Keen"], feng_du: ["风度", "Grace"],
+  shi_xue: ["嗜血", "Bloodlust"], ai_qing: ["爱情", "Love"], yin_mou: ["阴谋", "Plot"], yang_mou: ["阳谋", "Open Scheme"],
+  bai_lu: ["败露", "Exposed"], dan_yao_wu_xian: ["弹药无限", "Unlimited Ammo"], jie_lu: ["揭露", "Reveal"],
+  gong_shou_jian_bei: ["攻守兼备", "Attack and Defence"], lin_wei_shou_ming: ["临危受命", "Called in a Crisis"],
   // 谍战篇 (engine/rulesets/spy/data/spy-texts.tsv)
   qiang_ling: ["强令", "Command"],
   dui_zheng_xia_yao: ["对症下药", "Right Remedy"],
