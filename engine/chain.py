@@ -50,6 +50,7 @@ from typing import Protocol, TypeVar
 from engine.action import Action
 from engine.kinds import PromptKind
 from engine.state import Frame, Item, State
+from engine.text import ArgValue
 
 
 class ChainGame(Protocol):
@@ -59,7 +60,8 @@ class ChainGame(Protocol):
 
     def push(self, frame: Frame) -> None: ...
 
-    def ask(self, seat: int, kind: PromptKind, text: str, options: Iterable[str] = ...) -> None: ...
+    def ask(self, seat: int, kind: PromptKind, key: str, options: Iterable[str] = ..., *,
+            args: dict[str, ArgValue]) -> None: ...
 
     def next_living(self, seat: int, direction: int = ...) -> int: ...
 
@@ -122,8 +124,9 @@ class Responses(Protocol[G_contra]):
     def passing(self) -> frozenset[str]:
         """The answers that add nothing (``pass``; classic's ``declare`` at a play phase)."""
 
-    def prompt(self, g: G_contra, fr: Frame) -> str:
-        """The text of the question."""
+    def prompt(self, g: G_contra, fr: Frame) -> tuple[str, dict[str, ArgValue]]:
+        """What is asked: the key of a prompt row of the ruleset's text table and its
+        typed arguments (engine/text.py)."""
 
     def use(self, g: G_contra, seat: int, action: Action) -> Item:
         """The item of ``seat``'s answer, its card taken from where it was and its cost
@@ -161,7 +164,8 @@ def poll_each_once(g: G, fr: Frame, rules: EachOnce[G]) -> bool:
     while fr.index < len(fr.order) and not seats[fr.order[fr.index]].alive:
         fr.index += 1
     if fr.index < len(fr.order):
-        g.ask(fr.order[fr.index], rules.decision, rules.prompt(g, fr))
+        key, args = rules.prompt(g, fr)
+        g.ask(fr.order[fr.index], rules.decision, key, args=args)
         return False
     fr.stage = 1
     return True
@@ -189,7 +193,8 @@ def pass_priority(g: G, fr: Frame, rules: Responses[G]) -> bool:
         return True
     if not st.seats[fr.seat].alive:
         fr.seat = g.next_living(fr.seat)
-    g.ask(fr.seat, rules.decision, rules.prompt(g, fr))
+    key, args = rules.prompt(g, fr)
+    g.ask(fr.seat, rules.decision, key, args=args)
     return False
 
 

@@ -25,7 +25,8 @@ def choose_characters(g: Game, fr: Frame) -> bool:
         fr.index += 1
     if fr.index < len(fr.order):
         s = fr.order[fr.index]
-        g.ask(s, "character", "choose your character", [f"choose {c}" for c in st.seats[s].options])
+        g.ask(s, "character", "prompt.character.choose_your_character", [f"choose {c}" for c in st.seats[s].options],
+              args={})
         return False
     st.stack.pop()
     return True

@@ -455,6 +455,13 @@ def _rename(st: State, sigma: Mapping[int, int]) -> None:
     if pr is not None:
         keep = 0 if pr.kind == "discard" else low
         pr.options = [str(_rename_action(parse(o), sigma, keep)) for o in pr.options]
+        # the prompt's card arguments name the sampled cards too (its line stays as shown);
+        # a new dict: the copied state shares the real one's (clone_state copies no dict)
+        if any(name.startswith("card") for name in pr.args):
+            pr.args = {name: (sigma.get(v, v) if name.rstrip("0123456789") == "card" and isinstance(v, int)
+                              else tuple(sigma.get(c, c) for c in v if isinstance(c, int))
+                              if name.rstrip("0123456789") == "cards" and isinstance(v, tuple) else v)
+                       for name, v in pr.args.items()}
 
 
 def _keep_hand_order(shape: Shape, real: list[int], sampled: list[int]) -> list[int]:

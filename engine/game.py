@@ -30,7 +30,7 @@ from engine.ruleset import Ruleset
 from engine.rulesets import RULESET_IDS, get_ruleset
 from engine.snapshot import state_from_bytes, state_to_bytes
 from engine.state import Frame, Prompt, Seat, State
-from engine.text import ArgValue, check_args, event_templates
+from engine.text import ArgValue, check_args, event_templates, prompt_templates
 from fengsheng.v1 import game_pb2
 
 #: The ruleset ids a match may use (engine/rulesets/).
@@ -437,11 +437,19 @@ class Game:
             frame = st.stack[-1]
             handlers[frame.kind](self, frame)
 
-    def ask(self, seat: int, kind: PromptKind, text: str, options: Iterable[str] = ()) -> None:
-        """Open a decision for ``seat``."""
+    def ask(self, seat: int, kind: PromptKind, key: str, options: Iterable[str] = (), *,
+            args: dict[str, ArgValue]) -> None:
+        """Open a decision for ``seat``: what is asked is ``key``, a prompt row of the
+        ruleset's text table (engine/text.py), with its typed ``args`` (checked as an event's
+        are: a wrong or missing one raises ``TypeError``). The prompt's English line (the
+        log, the CLI, the scenario files) is that row's, rendered here once per decision."""
         st = self.state
         st.decision += 1
-        st.prompt = Prompt(seat, kind, st.decision, text, list(options))
+        row = prompt_templates(st.ruleset)[key]
+        check_args(row, args)
+        if len(args) != len(row.names):  # only the row's own arguments
+            args = {name: args[name] for name in row.names}
+        st.prompt = Prompt(seat, kind, st.decision, row.line(args), list(options), key, args)
 
     def push(self, frame: Frame) -> None:
         self.state.stack.append(frame)

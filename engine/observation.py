@@ -40,7 +40,7 @@ from engine.action import Action
 from engine.marks import placed as characters_placed
 from engine.notation import parse
 from engine.state import Item
-from engine.text import fill_prompt
+from engine.text import ArgValue, fill_prompt
 from engine.wire import delimited, key, packed
 from fengsheng.v1 import game_pb2
 
@@ -166,7 +166,8 @@ def _chain_item(user: int, kind: str, card: int, target: int, on: int, code: str
     return obs
 
 
-def _pending(ruleset: str, seat: int, kind: str, text: str) -> game_pb2.Observation:
+def _pending(ruleset: str, seat: int, kind: str, text: str, key: str = "",
+             args: tuple[tuple[str, ArgValue], ...] = ()) -> game_pb2.Observation:
     """The open decision without its number (a piece of its own: it changes every time);
     seat -1 and no kind once the game is over."""
     obs = game_pb2.Observation()
@@ -175,7 +176,7 @@ def _pending(ruleset: str, seat: int, kind: str, text: str) -> game_pb2.Observat
     if kind:
         pending.kind = kind
         pending.prompt = text
-        fill_prompt(ruleset, kind, text, pending)
+        fill_prompt(ruleset, kind, text, pending, key, args)
     return obs
 
 
@@ -413,7 +414,8 @@ def _rest(g: Game) -> bytes:
     st = g.state
     prompt = st.prompt
     if prompt is not None:
-        rest = PENDING[st.ruleset, prompt.seat, prompt.kind, prompt.text] + NUMBER[prompt.number,]
+        rest = PENDING[st.ruleset, prompt.seat, prompt.kind, prompt.text, prompt.key,
+                       tuple(prompt.args.items())] + NUMBER[prompt.number,]
     else:
         rest = PENDING[st.ruleset, -1, "", ""] + NUMBER[st.decision,]
     if st.over:

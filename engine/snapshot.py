@@ -40,6 +40,8 @@ def _field_names(cls: type[Any]) -> tuple[str, ...]:
 
 
 _FIELD_NAMES: dict[type[Any], tuple[str, ...]] = {}
+#: The record kind of a prompt's arguments (``Prompt.args``: name -> typed value).
+ARGS = "args"
 
 
 def _to_record(obj: Any) -> game_pb2.Record:
@@ -83,6 +85,22 @@ def _fill(rec: game_pb2.Record, obj: Any) -> None:
                 field.ints.values.extend(value)
         elif dataclasses.is_dataclass(value):
             _fill(field.record, value)
+        elif isinstance(value, dict):
+            # a prompt's typed arguments: a record of kind ``args``, one field per argument
+            args = field.record
+            args.kind = ARGS
+            for k, v in value.items():
+                af = args.fields.add()
+                af.name = k
+                if isinstance(v, int):
+                    af.int = v
+                elif isinstance(v, str):
+                    af.str = v
+                elif v and isinstance(v[0], str):
+                    af.strs.values.extend(v)
+                else:
+                    af.ints.SetInParent()
+                    af.ints.values.extend(v)
         else:
             raise TypeError(f"cannot snapshot {type(obj).__name__}.{name}: {type(value).__name__}")
 
@@ -93,6 +111,8 @@ def _refused(message: str, found: int) -> SnapshotFormatError:
 
 
 def _from_record(rec: game_pb2.Record) -> Any:
+    if rec.kind == ARGS:
+        return {f.name: _arg_value(f) for f in rec.fields}
     cls = RECORD_TYPES.get(rec.kind)
     if cls is None:
         raise _refused(f"snapshot holds a record of unknown kind {rec.kind!r}", FORMAT)
@@ -127,6 +147,18 @@ def _from_record(rec: game_pb2.Record) -> Any:
             pass
     unknown, missing = sorted(set(kwargs) - set(names)), sorted(set(names) - set(kwargs))
     raise _refused(f"snapshot record {rec.kind} is not today's: fields {unknown} unknown, {missing} missing", FORMAT)
+
+
+def _arg_value(f: game_pb2.Field) -> int | str | tuple[int, ...] | tuple[str, ...]:
+    """One typed argument of a prompt (a list comes back as a tuple)."""
+    which = f.WhichOneof("value")
+    if which == "int":
+        return int(f.int)
+    if which == "str":
+        return f.str
+    if which == "strs":
+        return tuple(f.strs.values)
+    return tuple(int(v) for v in f.ints.values)
 
 
 def state_to_bytes(st: S.State) -> bytes:

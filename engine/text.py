@@ -27,8 +27,13 @@ prefix     value                   English line
 ``reason`` a game-over reason      as is (the clients translate it)
 ========== ======================= ==============================================
 
-Prompts (``scope`` ``prompt``) are still written as lines and matched to their row by
-:func:`structure` (the decision half of issue 27 turns them into values too).
+A prompt (``scope`` ``prompt``) is a value too (issue 27's decision half): ``Game.ask`` takes
+a prompt row's key and its typed arguments, the English line is rendered from them once,
+and the wire carries the key and the arguments (``Decision.template``, ``Decision.args``)
+for the clients to render. Every prompt row says what is asked and names the seats and
+cards involved; its Chinese template holds no English word, id or rule citation
+(tests/unit/test_prompt_templates.py). :func:`structure` remains only for a prompt restored
+from a snapshot written before prompts were values (its line, matched to its row).
 """
 
 from __future__ import annotations
@@ -232,6 +237,12 @@ def event_templates(ruleset_id: str) -> dict[str, Template]:
 
 
 @cache
+def prompt_templates(ruleset_id: str) -> dict[str, Template]:
+    """The prompt rows of a ruleset's table by key."""
+    return {row.key: row for row in templates(ruleset_id) if row.scope == "prompt"}
+
+
+@cache
 def _prompts_by_kind(ruleset_id: str) -> dict[str, tuple[Template, ...]]:
     out: dict[str, list[Template]] = {}
     for row in templates(ruleset_id):
@@ -254,11 +265,21 @@ def structure(ruleset_id: str, kind: str, text: str) -> tuple[Template, dict[str
     return None
 
 
-def fill_prompt(ruleset_id: str, kind: str, text: str, message: object) -> None:
-    """Set ``template`` and ``args`` of a protobuf Decision from its prompt line."""
+def fill_prompt(ruleset_id: str, kind: str, text: str, message: object, key: str = "",
+                args: tuple[tuple[str, ArgValue], ...] = ()) -> None:
+    """Set ``template`` and ``args`` of a protobuf Decision from the prompt's value: its
+    ``key`` and typed ``args``, each written as the English line writes it (a seat or a
+    card as its number, a list space-separated). A prompt without a key (restored from a
+    snapshot an engine before prompt values wrote) is matched to its row by its line."""
+    if key:
+        row = prompt_templates(ruleset_id)[key]
+        message.template = key  # type: ignore[attr-defined]
+        kinds = dict(row.fields)
+        message.args.update({name: english_value(kinds[name], v) for name, v in args})  # type: ignore[attr-defined]
+        return
     found = structure(ruleset_id, kind, text)
     if found is None:
         return
-    row, args = found
+    row, words = found
     message.template = row.key  # type: ignore[attr-defined]
-    message.args.update(args)  # type: ignore[attr-defined]
+    message.args.update(words)  # type: ignore[attr-defined]

@@ -312,10 +312,12 @@ class View:
         return render(row[self.lang], args, lang=self.lang, card=self.card_name, name=self.name, seat=seat)
 
     def prompt_text(self, prompt: dict[str, Any]) -> str:
-        """A prompt from the template it carries (the engine sets one wherever its text
-        table has the line, engine/text.py), else its words."""
+        """A prompt from the template and arguments it carries (engine/text.py: every
+        prompt is a value), else its English words with ids named."""
         carried = self.shaped(str(prompt.get("template", "")), dict(prompt.get("args", {})))
-        return carried or " ".join(self.name(w) for w in str(prompt["prompt"]).split(" "))
+        if carried:
+            return carried
+        return " ".join(self.name(w) for w in str(prompt["prompt"]).split(" "))
 
     def event_line(self, event: dict[str, Any]) -> str:
         """An event's log line from its template and typed arguments, else its words with

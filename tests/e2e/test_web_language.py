@@ -6,7 +6,13 @@ text (and the hover titles of cards and characters) every few clicks and on the 
 screen: in Chinese no English word may show outside :data:`ALLOWED_EN`, in English no
 Chinese character outside :data:`ALLOWED_ZH`. Player names, the action notation shown in
 ``<code>`` next to each button (docs/notation.md, on purpose), the chat and the form fields
-are not the client's words and are not read.
+are not the client's words and are not read; the options of the page's selects (the
+leaderboard's ruleset, the bot level) are.
+
+Every prompt the human seat meets and the action buttons under it are read at every click
+(issue 28 §2: every prompt says what is asked, in the player's language): the test counts
+the untranslated words of the log, the prompts, the buttons and the card texts over whole
+matches of each ruleset and wants 0.
 """
 
 from __future__ import annotations
@@ -53,6 +59,25 @@ READ_TEXT = """(root) => {
   return out.join("\\n");
 }"""
 
+#: the prompt and the action buttons' labels (their notation in <code> aside)
+READ_PROMPT = """() => {
+  const out = [];
+  for (const sel of ["#prompt", "#actions"]) {
+    const root = document.querySelector(sel);
+    if (!root) continue;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const el = walker.currentNode.parentElement;
+      if (el && !el.closest("code, .seat-name, [translate=no]")) out.push(walker.currentNode.textContent);
+    }
+  }
+  return out.join("\\n");
+}"""
+
+#: the options of the page's selects (the leaderboard's ruleset, the bot level): not a
+#: user's input, the client's words
+READ_OPTIONS = "() => [...document.querySelectorAll('select option')].map(o => o.textContent).join('\\n')"
+
 
 @pytest.fixture()
 def context(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
@@ -94,11 +119,19 @@ def test_a_whole_match_in_one_language(context: Any, base_url: str, ruleset_id: 
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
     seen: dict[str, str] = {}
+    #: untranslated words counted over the matches (each reading of the page counts its own)
+    count = 0
+
+    def note(text: str) -> None:
+        nonlocal count
+        foreign = _foreign(text, lang, allowed_zh) | ({"§"} & set(text))  # no rule citation shown
+        count += len(foreign)
+        for word in foreign:
+            seen.setdefault(word, _context_of(text, word))
 
     def read() -> None:
-        text = page.evaluate(READ_TEXT, page.query_selector("#app") or page.query_selector("body"))
-        for word in _foreign(text, lang, allowed_zh):
-            seen.setdefault(word, _context_of(text, word))
+        note(page.evaluate(READ_TEXT, page.query_selector("#app") or page.query_selector("body")))
+        note(page.evaluate(READ_OPTIONS))
 
     rng = random.Random(f"{ruleset_id}-{lang}")
     clicks = 0
@@ -108,6 +141,7 @@ def test_a_whole_match_in_one_language(context: Any, base_url: str, ruleset_id: 
     def before_click(actions: list[str], in_match: int) -> bool:
         nonlocal opened
         done = clicks + in_match  # clicks: those of the matches before this one
+        note(page.evaluate(READ_PROMPT))  # every prompt met and its buttons
         if done % 4 == 0:
             read()
         if done >= MIN_CLICKS and not opened:  # the discard pile: card faces with their texts (§2)
@@ -116,8 +150,7 @@ def test_a_whole_match_in_one_language(context: Any, base_url: str, ruleset_id: 
             titles = page.eval_on_selector_all("#info-dialog .card[title]", "els => els.map(e => e.title)")
             if function_and_skill_texts(ruleset_id):  # face, then what the function does
                 assert all("\n" in t for t in titles), titles[:3]
-            dialog = page.evaluate(READ_TEXT, page.query_selector("#info-dialog"))
-            seen.update({w: _context_of(dialog, w) for w in _foreign(dialog, lang, allowed_zh)})
+            note(page.evaluate(READ_TEXT, page.query_selector("#info-dialog")))
             page.click("#info-dialog .close")
             opened = True
         return False
@@ -140,7 +173,7 @@ def test_a_whole_match_in_one_language(context: Any, base_url: str, ruleset_id: 
     # human seat: that is a failure, not bad luck
     assert clicks >= MIN_CLICKS, f"{clicks} clicks in {matches} matches"
     assert opened, "the discard pile was never opened"
-    assert not seen, f"{ruleset_id}, {lang}: words in another language:\n" + "\n".join(
+    assert count == 0 and not seen, f"{ruleset_id}, {lang}: {count} words in another language:\n" + "\n".join(
         f"{w!r}: …{c}…" for w, c in sorted(seen.items())
     )
     assert not errors, errors

@@ -13,6 +13,7 @@ from engine import chain
 from engine.action import Action
 from engine.kinds import PromptKind
 from engine.state import Frame, Item, Prompt, Seat, State
+from engine.text import ArgValue
 
 
 class FakeGame:
@@ -29,7 +30,9 @@ class FakeGame:
     def push(self, frame: Frame) -> None:
         self.state.stack.append(frame)
 
-    def ask(self, seat: int, kind: PromptKind, text: str, options: Iterable[str] = ()) -> None:
+    def ask(self, seat: int, kind: PromptKind, text: str, options: Iterable[str] = (), *,
+            args: dict[str, ArgValue]) -> None:
+        """The fake's prompt keys are their own text (no text table)."""
         st = self.state
         st.decision += 1
         st.prompt = Prompt(seat, kind, st.decision, text)
@@ -75,8 +78,8 @@ class Rules:
     def __init__(self, log: list[str]) -> None:
         self.log = log
 
-    def prompt(self, g: FakeGame, fr: Frame) -> str:
-        return f"respond to {g.state.chain[-1].kind}" if g.state.chain else "use something"
+    def prompt(self, g: FakeGame, fr: Frame) -> tuple[str, dict[str, ArgValue]]:
+        return (f"respond to {g.state.chain[-1].kind}" if g.state.chain else "use something"), {}
 
     def use(self, g: FakeGame, seat: int, action: Action) -> Item:
         return Item(action.skill, seat)

@@ -50,11 +50,11 @@ def _old_po_fu_prompt(monkeypatch: pytest.MonkeyPatch) -> None:
     """Put back the old prompt, which named the pile-bottom card only 老金 looked at."""
     ask = Game.ask
 
-    def leaky_ask(self: Game, seat: int, kind: str, text: str, options: Any = ()) -> None:
-        if text.startswith("破釜沉舟"):
+    def leaky_ask(self: Game, seat: int, kind: str, key: str, options: Any = (), *, args: Any) -> None:
+        if key == "prompt.choose.zh_who_receives_pile_bottom":
             card = next(e.cards[0] for e in reversed(self.events) if e.kind == "pile_bottom" and e.cards)
-            text = f"破釜沉舟: who receives {card}"
-        ask(self, seat, kind, text, options)
+            key, args = "prompt.choose.zh_who_receives_card", {**args, "card": card}
+        ask(self, seat, kind, key, options, args=args)
 
     monkeypatch.setattr(Game, "ask", leaky_ask)
 

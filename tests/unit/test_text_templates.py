@@ -8,8 +8,11 @@ Covered for every ruleset of the registry (engine/rulesets/__init__.py). Nets:
   prompt kind passed to ``ask`` has one;
 - the events of seeded random games (with and without characters) and of the scenarios
   (tests/scenarios/<id>/, which reach the rare skills) carry a known key and arguments of
-  their placeholders' types, and their line is the template rendered from them; prompts
-  (still lines: the decision half of issue 27) each match a prompt row.
+  their placeholders' types, and their line is the template rendered from them; so do their
+  prompts (values too: the decision half of issue 27), a prompt row's key with its typed
+  arguments;
+- statically, every prompt key the code asks with has a prompt row and every prompt row is
+  asked by some code (no dead row).
 
 Hidden information: the public variant of a private event carries only its own template's
 arguments, so what it does not name never reaches a seat outside the audience
@@ -32,9 +35,11 @@ from engine.rulesets import PACKAGES, RULESET_IDS, get_ruleset
 from engine.text import (
     PATTERNS,
     PLACEHOLDER,
+    ArgValue,
     check_args,
     event_templates,
     placeholder_type,
+    prompt_templates,
     structure,
     templates,
     text_file,
@@ -100,6 +105,20 @@ def test_every_key_the_code_logs_has_a_row(ruleset_id: str) -> None:
     # and no event row is dead: the table holds the templates the engine logs, nothing else
     unused = sorted(set(table) - literals)
     assert not unused, f"{ruleset_id}: rows no code logs in {text_file(ruleset_id).name}: {unused}"
+    # prompts: every key the code asks with (a literal, or a family built from a prefix such
+    # as 再临's prompt.trigger.window.<window>) has a row, and every row is asked
+    code = "\n".join(p.read_text(encoding="utf-8")
+                     for p in [*sources, ROOT / "engine" / "choosing.py"])
+    asked = set(_PROMPT_KEY.findall(code))
+    prefixes = set(_PROMPT_PREFIX.findall(code))
+    rows = prompt_templates(ruleset_id)
+    assert not sorted(asked - set(rows)), f"{ruleset_id}: prompt keys without a row: {sorted(asked - set(rows))}"
+    dead = sorted(k for k in rows if k not in asked and not any(k.startswith(p) for p in prefixes))
+    assert not dead, f"{ruleset_id}: prompt rows no code asks with: {dead}"
+
+
+_PROMPT_KEY = re.compile(r"\"(prompt\.[a-z_]+\.[a-z0-9_.]*[a-z0-9_])\"")
+_PROMPT_PREFIX = re.compile(r"f\"(prompt\.[a-z_.]+\.)\{")
 
 
 def _check_event(ruleset_id: str, event: Event, problems: set[str]) -> None:
@@ -118,20 +137,36 @@ def _check_event(ruleset_id: str, event: Event, problems: set[str]) -> None:
         problems.add(f"{event.key}: {event.text!r} is not its template rendered")
 
 
-def _check_prompt(ruleset_id: str, kind: str, text: str, problems: set[str]) -> None:
-    if structure(ruleset_id, kind, text) is None:
-        problems.add(f"prompt {kind}: {text}")
+Asked = tuple[str, str, str, dict[str, ArgValue]]
+"""A prompt as asked: its decision kind, English line, key and arguments."""
 
 
-def _random_games(ruleset_id: str, characters: bool) -> Iterator[tuple[Game, list[tuple[str, str]]]]:
+def _check_prompt(ruleset_id: str, asked: Asked, problems: set[str]) -> None:
+    """A prompt is a value: a prompt row's key of its decision kind, arguments of the row's
+    placeholders and types, and its line that row rendered from them."""
+    kind, text, key, args = asked
+    row = prompt_templates(ruleset_id).get(key)
+    if row is None or row.kind != kind:
+        problems.add(f"prompt {kind}: {text} ({key or 'no key'})")
+        return
+    try:
+        check_args(row, args)
+    except TypeError as exc:
+        problems.add(str(exc))
+        return
+    if set(args) != set(row.names) or text != row.line(args):
+        problems.add(f"{key}: {text!r} is not its template rendered from {args}")
+
+
+def _random_games(ruleset_id: str, characters: bool) -> Iterator[tuple[Game, list[Asked]]]:
     players = sorted(get_ruleset(ruleset_id).identity_table)
     for seed in range(GAMES):
-        prompts: list[tuple[str, str]] = []
+        prompts: list[Asked] = []
 
-        def record(game: Game, _decisions: int, prompts: list[tuple[str, str]] = prompts) -> None:
+        def record(game: Game, _decisions: int, prompts: list[Asked] = prompts) -> None:
             p = game.state.prompt
             if p is not None:
-                prompts.append((p.kind, p.text))
+                prompts.append((p.kind, p.text, p.key, p.args))
 
         result = play_random(seed, players[seed % len(players)], check=record, characters=characters,
                              ruleset=ruleset_id)
@@ -147,8 +182,8 @@ def test_random_games_log_only_typed_events_with_a_row(ruleset_id: str, characte
     for game, prompts in _random_games(ruleset_id, characters):
         for event in game.events:
             _check_event(ruleset_id, event, problems)
-        for kind, text in prompts:
-            _check_prompt(ruleset_id, kind, text, problems)
+        for asked in prompts:
+            _check_prompt(ruleset_id, asked, problems)
     assert not problems, f"{ruleset_id}:\n" + "\n".join(sorted(problems)[:40])
 
 
@@ -165,7 +200,7 @@ def _scenario_game(path: Path, problems: set[str]) -> Game | None:
             continue
         p = game.state.prompt
         if p is not None:
-            _check_prompt(game.state.ruleset, p.kind, p.text, problems)
+            _check_prompt(game.state.ruleset, (p.kind, p.text, p.key, p.args), problems)
         try:
             play_step(game, step)
         except Exception:  # a scenario step that expects an illegal action
@@ -189,7 +224,8 @@ def test_scenarios_log_only_typed_events_with_a_row(ruleset_id: str) -> None:
 
 def test_a_wrong_argument_is_refused() -> None:
     """The net can fail: an unknown key, a missing argument and a card given as text are
-    refused when the event is logged, and an unknown prompt line is reported."""
+    refused when the event is logged, and so are an unknown prompt key and a prompt argument
+    of the wrong type; a prompt without a key (a line) is reported."""
     game = Game.new(ruleset="return", players=5, seed=1)
     with pytest.raises(KeyError):
         game.log("skill.does_something_new", 3, {"seat": 3})
@@ -197,9 +233,15 @@ def test_a_wrong_argument_is_refused() -> None:
         game.log("skill.uses_id", 3, {"seat": 3})
     with pytest.raises(TypeError, match="cards"):
         game.log("draw.draws_cards", 3, {"seat": 3, "cards": "17 40"})
+    with pytest.raises(KeyError):
+        game.ask(3, "trigger", "prompt.trigger.something_new", args={})
+    with pytest.raises(TypeError, match="seat"):
+        game.ask(3, "trigger", "prompt.trigger.window.turn_end", args={"seat": "3"})
     problems: set[str] = set()
-    _check_prompt("return", "trigger", "seat 3 does something new", problems)
-    assert problems == {"prompt trigger: seat 3 does something new"}
+    _check_prompt("return", ("trigger", "seat 3 does something new", "", {}), problems)
+    assert problems == {"prompt trigger: seat 3 does something new (no key)"}
+    # an old snapshot's prompt (a line, no key) is still matched to its row at the edge
+    assert structure("return", "trigger", "seat 3's turn ends: use a skill or pass") is not None
 
 
 def test_observations_carry_template_and_typed_arguments() -> None:
@@ -209,6 +251,15 @@ def test_observations_carry_template_and_typed_arguments() -> None:
     restored = Game.new(ruleset="return", players=5, seed=3, characters=True)
     obs = restored.observation(restored.state.prompt.seat if restored.state.prompt else 0)
     assert obs.pending.template.startswith("prompt.character."), obs.pending
+    # a prompt naming a seat carries it as an argument, written as the line writes it
+    for _ in range(400):
+        p = game_p = restored.state.prompt
+        if p is None or "seat" in p.args:
+            break
+        restored.apply(p.seat, restored.legal_actions(p.seat)[0])
+    assert game_p is not None and "seat" in game_p.args, "no prompt named a seat"
+    pending = restored.observation(game_p.seat).pending
+    assert pending.template == game_p.key and pending.args["seat"] == str(game_p.args["seat"])
     events = [e.to_proto() for e in game.events]
     assert all(e.template and e.format == EVENT_FORMAT == 3 for e in events)
     skill = next(e for e in events if e.kind == "skill")

@@ -159,7 +159,7 @@ def h_send(g: Game, fr: Frame) -> None:
     """The send phase (§4.4, §5): the turn player sends one hand card as intel."""
     st = g.state
     if not fr.answer:
-        g.ask(fr.seat, "send", "send one hand card as intel", send_actions(g, fr.seat))
+        g.ask(fr.seat, "send", "prompt.send.send_one_hand_card_as", send_actions(g, fr.seat), args={})
         return
     send = fr.given()
     st.stack.pop()
@@ -244,7 +244,8 @@ def h_transit(g: Game, fr: Frame) -> None:
             return
         forced = t.holder in st.locked or t.holder == t.sender
         fr.stage = 3
-        g.ask(t.holder, "receive", "take the intel?", ["accept"] if forced else ["accept", "decline"])
+        g.ask(t.holder, "receive", "prompt.receive.take_intel", ["accept"] if forced else ["accept", "decline"],
+              args={})
     else:
         answer = fr.answer
         fr.answer = None

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Final
 from engine.action import Action
 from engine.errors import IllegalAction
 from engine.state import Frame, Item, Prompt
+from engine.text import ArgValue
 
 from . import deck
 from .cards import FUNCTIONS
@@ -19,9 +20,11 @@ from .kinds import Timing, timing
 if TYPE_CHECKING:
     from engine.game import Game
 
-#: The prompt text of each timing of the priority loop.
-TIMING_TEXT: dict[Timing, str] = {"start": "turn start", "main1": "first play phase", "main2": "second play phase",
-               "transmit": "情报传递: the intel is about to move", "arrive": "情报到达: the intel lies before a player"}
+#: The prompt row of each timing of the priority loop (data/classic-text.tsv): it names the
+#: seat whose turn it is.
+TIMING_PROMPT: dict[Timing, str] = {"start": "prompt.priority.turn_start", "main1": "prompt.priority.first_play_phase",
+                                    "main2": "prompt.priority.second_play_phase",
+                                    "transmit": "prompt.priority.transmit", "arrive": "prompt.priority.arrive"}
 
 
 def legal_for(g: Game, prompt: Prompt) -> list[str]:
@@ -72,8 +75,8 @@ class Priority:
     decision: Final = "priority"
     passing: Final = frozenset({"pass", "declare"})
 
-    def prompt(self, g: Game, fr: Frame) -> str:
-        return TIMING_TEXT[timing(fr.text)]
+    def prompt(self, g: Game, fr: Frame) -> tuple[str, dict[str, ArgValue]]:
+        return TIMING_PROMPT[timing(fr.text)], {"seat": g.state.turn}
 
     def use(self, g: Game, seat: int, action: Action) -> Item:
         """The chain item of a legal priority action (§6.2 ①): the card leaves the hand, a

@@ -96,8 +96,8 @@ def declare(g: Game, seat: int, reason: str, chosen: int = -1) -> None:
             if sk.co_winner_choice and len(extra) > 1:
                 if chosen not in extra:
                     g.push(Frame("declare", seat=seat, text=reason, order=extra))
-                    g.ask(seat, "trigger", f"{sk.zh}: choose who wins with you",
-                          [f"skill {sk.id} to {c}" for c in extra])
+                    g.ask(seat, "trigger", "prompt.trigger.zh_choose_who_wins_with",
+                          [f"skill {sk.id} to {c}" for c in extra], args={"zh": sk.zh})
                     return
                 extra = [chosen]
             winners += [w for w in extra if w not in winners]

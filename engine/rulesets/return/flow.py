@@ -105,7 +105,7 @@ def h_turn_start(g: Game, fr: Frame) -> None:
         start_chain(g, use_skill(g, s, action), "turn_start")
         return
     if skill_plays(g, s, "turn_start") or not st.seats[s].exposed:
-        g.ask(s, "turn_start", "before your draw: use a skill or pass")
+        g.ask(s, "turn_start", "prompt.turn_start.before_your_draw_use_skill", args={})
         return
     st.stack.pop()
 
@@ -133,7 +133,7 @@ def h_main(g: Game, fr: Frame) -> None:
             start_chain(g, item, "main")
             st.stack.extend(opened)
         return
-    g.ask(fr.seat, "main", "use cards, or declare the intel send")
+    g.ask(fr.seat, "main", "prompt.main.use_cards_or_declare_intel", args={})
 
 
 def h_send(g: Game, fr: Frame) -> None:
@@ -151,7 +151,7 @@ def h_send(g: Game, fr: Frame) -> None:
             g.log("no_intel.has_no_card_send", s, {"seat": s})
             st.stack.pop()
             return
-        g.ask(s, "send", "send an intel: card, mode and route")
+        g.ask(s, "send", "prompt.send.send_intel_card_mode_route", args={})
         return
     send = fr.answer
     assert send is not None
@@ -231,7 +231,7 @@ def h_transit(g: Game, fr: Frame) -> None:
     if h == t.sender and t.sender_done:
         fr.answer = ACCEPT
         return
-    g.ask(h, "arrive", "the intel reached you: accept or decline")
+    g.ask(h, "arrive", "prompt.arrive.intel_reached_you_accept_or", args={})
 
 
 def h_returned(g: Game, fr: Frame) -> None:
@@ -253,7 +253,7 @@ def h_returned(g: Game, fr: Frame) -> None:
     if fr.index >= len(fr.order):
         st.stack.pop()
         return
-    g.ask(fr.order[fr.index], "returned", "the intel is back at its sender: use 调包 or pass")
+    g.ask(fr.order[fr.index], "returned", "prompt.returned.intel_back_at_sender_use", args={"zh": "调包"})
 
 
 def h_discard(g: Game, fr: Frame) -> None:
@@ -268,7 +268,8 @@ def h_discard(g: Game, fr: Frame) -> None:
     if len(hand) <= HAND_LIMIT:
         st.stack.pop()
         return
-    g.ask(fr.seat, "discard", f"discard down to {HAND_LIMIT} ({len(hand) - HAND_LIMIT} more)")
+    g.ask(fr.seat, "discard", "prompt.discard.discard_down_n_n_more",
+          args={"n": HAND_LIMIT, "n2": len(hand) - HAND_LIMIT})
 
 
 def h_after(g: Game, fr: Frame) -> None:
@@ -301,7 +302,7 @@ def h_after(g: Game, fr: Frame) -> None:
                 g.draw(fr.seat, n)
             elif seat.hand:
                 fr.stage = 3
-                ask_card(g, fr.seat, seat.hand, "公开文本: discard a hand card")
+                ask_card(g, fr.seat, seat.hand, "prompt.choose.zh_discard_hand_card", args={"zh": "公开文本"})
                 return
     if fr.stage == 3:
         fr.stage = 4
@@ -341,8 +342,10 @@ def newly_dying(g: Game, fr: Frame) -> list[int]:
     return [fr.seat] if fr.seat in dying and fr.seat not in outer else []
 
 
-def ask_card(g: Game, seat: int, cards: list[int], text: str) -> None:
-    g.ask(seat, "choose", text, [f"choose {c}" for c in sorted(set(cards))])
+def ask_card(g: Game, seat: int, cards: list[int], key: str, args: dict[str, ArgValue]) -> None:
+    """``seat`` picks one of ``cards``; ``key`` and ``args``: what is asked (a prompt row
+    of data/return-text.tsv and its arguments)."""
+    g.ask(seat, "choose", key, [f"choose {c}" for c in sorted(set(cards))], args=args)
 
 
 HANDLERS: dict[str, Callable[[Game, Frame], None]] = {

@@ -171,7 +171,7 @@ def h_characters(g: Game, fr: Frame) -> None:
         fr.index += 1
     if fr.index < len(fr.order):
         s = fr.order[fr.index]
-        g.ask(s, "character", "choose your character", character_choices(st.seats[s].options))
+        g.ask(s, "character", "prompt.character.choose_your_character", character_choices(st.seats[s].options), args={})
         return
     st.stack.pop()
     marks.add(st, Placed())

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Final
 from engine import chain, windows
 from engine.action import Action
 from engine.state import Frame, Item
+from engine.text import ArgValue
 
 from . import deck, marks
 from .cards.base import FUNCTIONS, PSEUDO, Effect, note_skill
@@ -137,7 +138,7 @@ def h_trigger(g: Game, fr: Frame) -> None:
         seat = fr.order[fr.index]
         p = st.seats[seat]
         if p.alive and (trigger_options(g, seat, fr) or (fr.text in HIDDEN_WINDOWS and windows.face_down(p))):
-            g.ask(seat, "trigger", f"{fr.text}: use a skill or pass")
+            g.ask(seat, "trigger", f"prompt.trigger.window.{fr.text}", args={"seat": fr.seat})
             return
         fr.index += 1
     st.stack.pop()
@@ -267,8 +268,9 @@ class ResponsePoll:
     decision: Final = "respond"
     passing: Final = frozenset({"pass"})
 
-    def prompt(self, g: Game, fr: Frame) -> str:
-        return f"respond to {describe(g.state.chain[-1])} or pass"
+    def prompt(self, g: Game, fr: Frame) -> tuple[str, dict[str, ArgValue]]:
+        top = g.state.chain[-1]
+        return "prompt.respond.respond_seat_id_or_pass", {"seat": top.user, "id": top.kind}
 
     def use(self, g: Game, seat: int, action: Action) -> Item:
         return use_action(g, seat, action)

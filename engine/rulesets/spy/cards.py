@@ -43,7 +43,7 @@ def apply_main(g: Game, seat: int, action: Action) -> None:
     settle(g)  # the node after the card (§5.3): below the card's triggers and frames
     use_from_hand(g, seat, card, function)
     if function == "clarify":
-        g.log("play.uses_zh", seat, {"seat": seat, "zh": '澄清'}, cards=(card,))
+        g.log("play.uses_zh", seat, {"seat": seat, "zh": "澄清"}, cards=(card,))
     if function == "clarify":
         clarify(g, seat, action.on)
         return
@@ -156,8 +156,8 @@ def h_card(g: Game, fr: Frame) -> None:
             g.discard_from_hand(fr.index, [fr.given().pick])
             st.stack.pop()
             return
-        g.ask(fr.index, "choose", "试探: choose a hand card to discard",
-              [f"choose {c}" for c in sorted(st.seats[fr.index].hand)])
+        g.ask(fr.index, "choose", "prompt.choose.zh_choose_hand_card_discard",
+              [f"choose {c}" for c in sorted(st.seats[fr.index].hand)], args={"zh": "试探"})
         return
     if fr.text == "threaten":
         threaten(g, fr)
@@ -177,7 +177,7 @@ def h_card(g: Game, fr: Frame) -> None:
             return
         assert t is not None
         opts = (["choose flip"] if deck.IS_BLACK[t.card] else []) + ["choose keep"]
-        g.ask(fr.seat, "choose", "破译: turn the intel face up and draw 1, or keep it", opts)
+        g.ask(fr.seat, "choose", "prompt.choose.zh_turn_intel_face_up", opts, args={"zh": "破译", "n": 1})
         return
     skills.h_skill_step(g, fr)
 
@@ -195,7 +195,8 @@ def threaten(g: Game, fr: Frame) -> None:
             fr.order = [THREATEN_NAMES.index(fr.given().option)]
             fr.answer = None
         else:
-            g.ask(user, "choose", "威逼: name a card", [f"choose {n}" for n in THREATEN_NAMES])
+            g.ask(user, "choose", "prompt.choose.zh_name_card", [f"choose {n}" for n in THREATEN_NAMES],
+                  args={"zh": "威逼"})
             return
     name = THREATEN_NAMES[fr.order[0]]
     if not fr.answer and skills.no_effect(g, user, target, "threaten", fr.card):
@@ -208,8 +209,8 @@ def threaten(g: Game, fr: Frame) -> None:
         st.stack.pop()
         return
     if matching:
-        g.ask(target, "choose", f"威逼: give seat {user} one {deck.FUNCTION_ZH[name]}",
-              [f"choose {c}" for c in matching])
+        g.ask(target, "choose", "prompt.choose.zh_give_seat_one_zh",
+              [f"choose {c}" for c in matching], args={"zh": "威逼", "seat": user, "zh2": deck.FUNCTION_ZH[name]})
         return
     st.stack.pop()
     g.log("show_hand.shows_hand_cards" if hand else "show_hand.shows_hand_none", target,
@@ -237,7 +238,7 @@ def apply_arrive(g: Game, seat: int, action: Action) -> None:
     use_from_hand(g, seat, card, "decrypt")
     t = st.transit
     assert t is not None
-    g.log("play.uses_zh", seat, {"seat": seat, "zh": '破译'}, cards=(card,))
+    g.log("play.uses_zh", seat, {"seat": seat, "zh": "破译"}, cards=(card,))
     if not t.face_up:
         if seat not in t.known_by:
             t.known_by.append(seat)
@@ -299,7 +300,7 @@ def apply_rescue(g: Game, seat: int, dying: int, action: Action) -> None:
         return
     card = action.card
     use_from_hand(g, seat, card, "clarify")
-    g.log("play.uses_zh", seat, {"seat": seat, "zh": '澄清'}, cards=(card,))
+    g.log("play.uses_zh", seat, {"seat": seat, "zh": "澄清"}, cards=(card,))
     clarify(g, seat, action.on)
 
 

@@ -65,7 +65,7 @@ def h_turn(g: Game, fr: Frame) -> None:
                 return
             cards.apply_main(g, seat, action)
             return
-        g.ask(seat, "main", "play phase: use cards and skills, or pass to send")
+        g.ask(seat, "main", "prompt.main.play_phase_use_cards_skills", args={})
         return
     if fr.stage == 2:  # transmission (§4.3)
         if not st.seats[seat].alive:
@@ -80,7 +80,7 @@ def h_turn(g: Game, fr: Frame) -> None:
             lose(g, seat)
             fr.stage = 4
             return
-        g.ask(seat, "send", "send one hand card as intel")
+        g.ask(seat, "send", "prompt.send.send_one_hand_card_as", args={})
         return
     if fr.stage == 3:
         fr.stage = 4
@@ -176,7 +176,7 @@ def h_travel(g: Game, fr: Frame) -> None:
         move_on(g)
         return
     g.log("arrive.intel_in_front_seat", h, {"seat": h}, seats=(h,))
-    g.ask(h, "arrive", "accept or decline the intel")
+    g.ask(h, "arrive", "prompt.arrive.accept_or_decline_intel", args={})
 
 
 def move_on(g: Game) -> None:
@@ -219,7 +219,7 @@ def h_contest(g: Game, fr: Frame) -> None:
         return
     if not st.seats[fr.seat].alive:
         fr.seat = g.next_living(fr.seat)
-    g.ask(fr.seat, "contest", "contest phase: use a contest card or skill, or pass")
+    g.ask(fr.seat, "contest", "prompt.contest.contest_phase_use_contest_card", args={})
 
 
 def h_receive(g: Game, fr: Frame) -> None:
@@ -307,7 +307,7 @@ def h_rescue(g: Game, fr: Frame) -> None:
         st.stack.pop()
         st.stack[-1].cards.append(fr.seat)
         return
-    g.ask(fr.order[fr.index], "rescue", f"seat {fr.seat} is dying: use 澄清 on them, or pass")
+    g.ask(fr.order[fr.index], "rescue", "prompt.rescue.dying_use_zh_on_them", args={"seat": fr.seat, "zh": "澄清"})
 
 
 def h_death(g: Game, fr: Frame) -> None:
@@ -338,7 +338,7 @@ def h_death(g: Game, fr: Frame) -> None:
         while fr.index < len(fr.order):
             d = fr.order[fr.index]
             if st.seats[d].hand and g.living():
-                g.ask(d, "handoff", "you died: give up to 3 hand cards to a living player, or pass")
+                g.ask(d, "handoff", "prompt.handoff.you_died_give_up_n", args={"n": 3})
                 return
             fr.index += 1
         fr.stage = 2

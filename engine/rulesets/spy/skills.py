@@ -181,7 +181,7 @@ def h_trigger(g: Game, fr: Frame) -> None:
             fr.answer = None
             st.stack.pop()
             return
-        g.ask(fr.seat, "trigger", "a face-down character may react", ["pass"])
+        g.ask(fr.seat, "trigger", "prompt.trigger.face_down_character_may_react", ["pass"], args={})
         return
     sk = SKILLS[sid]
     if fr.answer:
@@ -205,8 +205,10 @@ def h_trigger(g: Game, fr: Frame) -> None:
         fr.answer = parse(offers[0])  # the skill's own text (producers still write text)
         return
     # a flip skill's prompt names nothing: the character is still face down
-    g.ask(fr.seat, "trigger", "a face-down character may react" if sk.flip else f"{sk.zh}: use it?",
-          ["pass", *offers])
+    if sk.flip:
+        g.ask(fr.seat, "trigger", "prompt.trigger.face_down_character_may_react", ["pass", *offers], args={})
+    else:
+        g.ask(fr.seat, "trigger", "prompt.trigger.zh_use_it", ["pass", *offers], args={"zh": sk.zh})
 
 
 def fire_before_death(g: Game, dead: list[int]) -> None:
@@ -239,6 +241,6 @@ def after_targeted(g: Game, target: int, card: int) -> None:
 def no_effect(g: Game, user: int, target: int, function: str, card: int) -> bool:
     """Whether the card has no effect on ``target`` (城府: 试探 and 威逼)."""
     if function in ("probe", "threaten") and passive(g, target, "cheng_fu"):
-        g.log("no_effect.id_no_effect", target, {"seat": target, "id": 'cheng_fu'}, seats=(target,))
+        g.log("no_effect.id_no_effect", target, {"seat": target, "id": "cheng_fu"}, seats=(target,))
         return True
     return False

@@ -64,6 +64,16 @@ const CHARACTERS = {
 };
 
 const SKILLS = {
+  // classic (engine/rulesets/classic/characters): the skills no other ruleset shares
+  yi_zhi: ["遗志", "Last Wish"], dong_xi: ["洞悉", "Insight"], he_mou: ["合谋", "Collusion"],
+  xue_ran_mei_gui: ["血染玫瑰", "Bloodied Rose"], qi_zu_bao_shuai: ["弃卒保帅", "Sacrifice the Pawn"],
+  fu_di_chou_xin: ["釜底抽薪", "Cut Off the Fuel"], xian_ji: ["先机", "First Move"], hou_zhao: ["后着", "Follow-up"],
+  jing_jue: ["警觉", "Vigilance"], yan_hu: ["掩护", "Cover"], ge_qiang_you_er: ["隔墙有耳", "Walls Have Ears"],
+  lian_ji: ["连击", "Combo"], yu_mou: ["预谋", "Premeditation"], ying_xiong: ["英雄", "Hero"],
+  jiu_mei: ["救美", "Rescue the Lady"], min_rui: ["敏锐", "Keen"], feng_du: ["风度", "Grace"],
+  shi_xue: ["嗜血", "Bloodlust"], ai_qing: ["爱情", "Love"], yin_mou: ["阴谋", "Plot"], yang_mou: ["阳谋", "Open Scheme"],
+  bai_lu: ["败露", "Exposed"], dan_yao_wu_xian: ["弹药无限", "Unlimited Ammo"], jie_lu: ["揭露", "Reveal"],
+  gong_shou_jian_bei: ["攻守兼备", "Attack and Defence"], lin_wei_shou_ming: ["临危受命", "Called in a Crisis"],
   // 谍战篇 (engine/rulesets/spy/data/spy-texts.tsv)
   qiang_ling: ["强令", "Command"],
   dui_zheng_xia_yao: ["对症下药", "Right Remedy"],
@@ -218,9 +228,9 @@ const WORDS = {
   watch: ["观战", "Watch"], view_replay: ["回放", "Replay"], your_name: ["昵称", "Your name"],
   step: ["步", "Step"], view_as: ["视角", "View as"], spectator: ["观众", "Spectator"],
   everything: ["全部公开", "Everything"], private: ["私密", "private"], heuristic: ["启发式", "heuristic"],
-  level_easy: ["简单（随机）", "easy (random)"], level_normal: ["普通（启发式 v2）", "normal (heuristic v2)"],
+  level_easy: ["简单（随机）", "easy (random)"], level_normal: ["普通（启发式第二版）", "normal (heuristic v2)"],
   level_hard: ["困难（搜索；未上线时同普通）", "hard (search; as normal until it lands)"],
-  easy: ["简单", "easy"], normal: ["普通", "normal"], hard: ["困难", "hard"], v2: ["启发式 v2", "heuristic v2"],
+  easy: ["简单", "easy"], normal: ["普通", "normal"], hard: ["困难", "hard"], v2: ["启发式第二版", "heuristic v2"],
   search: ["搜索", "search"],
   random: ["随机", "random"], human: ["玩家", "human"], external: ["外部机器人", "external bot"],
   turn_timer: ["回合计时(秒, 0=无)", "Turn timer (s, 0 = none)"], bot_delay: ["机器人延迟(秒)", "Bot delay (s)"],
@@ -509,40 +519,10 @@ export function reasonText(reason) {
     .join(lang === "zh" ? "; " : "; ");
 }
 
-// the engine's prompts (engine/rulesets/*/flow.py, setup.py, triggers.py): the common ones by
-// pattern; a character's own prompt keeps the engine's words, its ids named
-const CHAIN_KIND = { declare: ["宣言传递情报", "declaration of the send"], receive: ["接收情报", "receiving the intel"] };
-const PROMPTS = [
-  [/^choose your character$/, () => "选择你的角色"],
-  [/^use cards, or declare the intel send$/, () => "出牌, 或宣言传递情报"],
-  [/^send an intel: card, mode and route$/, () => "传出情报: 选择牌、方式与路线"],
-  [/^send one hand card as intel$/, () => "将一张手牌作为情报传出"],
-  [/^the intel reached you: accept or decline$/, () => "情报到达你面前: 接收或不接收"],
-  [/^take the intel\?$/, () => "是否接收情报?"],
-  [/^the intel is back at its sender: use 调包 or pass$/, () => "情报退回传出者: 使用调包或过"],
-  [/^before your draw: use a skill or pass$/, () => "摸牌前: 发动技能或过"],
-  [/^discard down to (\d+) \((\d+) more\)$/, (m) => `弃牌至${m[1]}张(还需弃${m[2]}张)`],
-  [/^respond to seat (\d+)'s (\w+) or pass$/, (m) => `响应座位 ${m[1]} 的${CHAIN_KIND[m[2]]?.[0] || name(m[2])}, 或过`],
-  [/^turn start$/, () => "回合开始"],
-  [/^first play phase$/, () => "第一出牌阶段"],
-  [/^second play phase$/, () => "第二出牌阶段"],
-  [/^情报传递: the intel is about to move$/, () => "情报传递: 情报即将移动"],
-  [/^情报到达: the intel lies before a player$/, () => "情报到达: 情报停在一名玩家面前"],
-];
-
-/** A prompt in the current language (the engine writes English notation). */
+/** A prompt's English line, its ids named, for a prompt that came without its template
+ * (none does: every prompt is a value, rendered by text.js from its template and args). */
 export function promptText(text) {
-  const raw = String(text || "");
-  if (lang === "zh") {
-    for (const [re, make] of PROMPTS) {
-      const m = re.exec(raw);
-      if (m) return make(m);
-    }
-  } else {
-    const m = /^respond to seat (\d+)'s (\w+) or pass$/.exec(raw);
-    if (m) return `respond to seat ${m[1]}'s ${CHAIN_KIND[m[2]]?.[1] || name(m[2])} or pass`;
-  }
-  return translateText(raw);
+  return translateText(String(text || ""));
 }
 
 /** A date and time in the reader's locale: Chinese, or the browser's English locale. */

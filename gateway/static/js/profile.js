@@ -1,22 +1,37 @@
 // A player's profile: rating on a ruleset's ranked ladder and ranked history (GET
 // /api/ranked/...), and, for this browser's own guest, the matches it played here. Also the
 // leaderboards panel of the lobby: each ruleset rates apart, so both views choose a ruleset.
-import { api, history, savedGuest } from "./api.js";
+import { api, history, rulesets, savedGuest } from "./api.js";
 import { challengeBox } from "./challenges.js";
-import { dateText, identity, t } from "./i18n.js";
+import { dateText, identity, rulesetName, t } from "./i18n.js";
 import { fill, h, playerName } from "./render.js";
 
 const DEFAULT_RULESET = "return";
 /** The rulesets with a ladder, as the last leaderboard answer listed them. */
 let knownRulesets = [DEFAULT_RULESET];
 
-/** A ruleset `<select>` (options: the rulesets the server rates); `onChange` after a change. */
+/** Ruleset id -> its entry of GET /api/rulesets (its printed name), once known. */
+const rulesetEntries = {};
+
+/** A ruleset's name in the reader's language (its id until the catalog is known). */
+const rulesetLabel = (id) => rulesetName(rulesetEntries[id]) || id;
+
+/** A ruleset `<select>` (options: the rulesets the server rates, by their names in the
+ * reader's language); `onChange` after a change. */
 function rulesetSelect(id, value, onChange) {
-  const select = h("select", { id }, h("option", { value, selected: true }, value));
+  const select = h("select", { id }, h("option", { value, selected: true }, rulesetLabel(value)));
+  let shown = [value];
   const update = (ids) => {
     const current = select.value;
-    fill(select, ids.map((r) => h("option", { value: r, selected: r === current }, r)));
+    shown = ids;
+    fill(select, ids.map((r) => h("option", { value: r, selected: r === current }, rulesetLabel(r))));
   };
+  rulesets()
+    .then((all) => {
+      for (const r of all.rulesets || []) rulesetEntries[r.id] = r;
+      update(shown);
+    })
+    .catch(() => {}); // the ids stay as labels
   update(knownRulesets.includes(value) ? knownRulesets : [...knownRulesets, value]);
   select.addEventListener("change", onChange);
   select.learn = (ids) => {

@@ -30,7 +30,7 @@ import {
   transitPanel,
 } from "./render.js";
 import { rulesLink } from "./rules.js";
-import { errorText, promptPieces, renderTemplate, showInfo } from "./text.js";
+import { errorText, renderTemplate, showInfo } from "./text.js";
 
 /** Every answer (clicked or automatic) leaves no earlier than this after its prompt arrived. */
 export const DEFAULT_HOLD_MS = 1000;
@@ -564,8 +564,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
   }
 
   /** The prompt from its template (text.js): the one the prompt message carries, else the
-   * observation's when its decision is this one, else found from the prompt's words in the
-   * ruleset's table. */
+   * observation's when its decision is this one (every prompt is a value: engine/text.py). */
   function translatePrompt(p) {
     if (p.template) {
       const carried = renderTemplate(p.template, p.args || {}, deck, actionLabel);
@@ -576,7 +575,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
       const shaped = renderTemplate(pending.template, pending.args, deck, actionLabel);
       if (shaped) return shaped;
     }
-    return promptPieces(p.kind, p.prompt, deck, actionLabel) || promptText(p.prompt);
+    return promptText(p.prompt);
   }
 
   // the seats and settings (names of the players, the turn timer), then the first view

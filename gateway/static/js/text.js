@@ -4,8 +4,10 @@
 // of each key. Cards are drawn by name, colour and mode (never a bare number), seats as
 // seats, counts as counts, ids and printed names in the reader's language. Nothing here
 // guesses a card from a number: a card is an argument typed as one (tests/unit/
-// test_web_no_card_guessing.py greps for the old guesses). Prompts still arrive as a line
-// with its template's string arguments (the decision half of issue 27).
+// test_web_no_card_guessing.py greps for the old guesses). Prompts are values too (the
+// decision half of issue 27): a prompt message and the observation's `pending` carry their
+// row's `template` key and its `args` (each as the English line writes it: a seat or a card
+// as its number), rendered here by renderTemplate; nothing matches a prompt's words.
 import { currentRulesetId, englishName, fn, getLang, name, reasonText, t, translateText } from "./i18n.js";
 
 const TEXTS = {}; // ruleset id -> template key -> {scope, kind, zh, en}
@@ -30,56 +32,6 @@ function row(key) {
   return null;
 }
 
-// placeholder type -> its regular expression (engine/text.py PATTERNS)
-const PATTERNS = {
-  seats: "-?\\d+(?:[ ,]-?\\d+)*|-",
-  seat: "-?\\d+",
-  cards: "(?:\\d+|\\?)(?:[ ,](?:\\d+|\\?))*",
-  card: "\\d+|\\?",
-  n: "\\d+",
-  ids: "[a-z][a-z_]*(?:,[a-z][a-z_]*)*",
-  id: "[a-z][a-z_]*",
-  zh: "[^\\x00-\\x7f]+",
-  text: "[\\s\\S]+",
-  action: "[\\s\\S]+",
-  reason: "[\\s\\S]+",
-};
-const COMPILED = {}; // "ruleset|scope|kind" -> [[key, RegExp, names]]
-
-function compiled(scope, kind) {
-  const ruleset = currentRulesetId();
-  const id = `${ruleset}|${scope}|${kind}`;
-  if (COMPILED[id]) return COMPILED[id];
-  const rows = [];
-  for (const [key, r] of Object.entries(TEXTS[ruleset] || {})) {
-    if (r.scope !== scope || r.kind !== kind || !r.match) continue;
-    const names = [];
-    let source = "";
-    let pos = 0;
-    for (const m of r.match.matchAll(/\{([a-z]+)(\d*)\}/g)) {
-      source += r.match.slice(pos, m.index).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      source += `(${PATTERNS[m[1]] || "[\\s\\S]+"})`;
-      names.push(m[1] + m[2]);
-      pos = m.index + m[0].length;
-    }
-    source += r.match.slice(pos).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    rows.push([key, new RegExp(`^(?:${source})$`), names]);
-  }
-  COMPILED[id] = rows;
-  return rows;
-}
-
-/** The template key and arguments of an engine line, found in the current ruleset's table
- * (for a line that came without them: a prompt message); null when no row matches. Rows are
- * tried in the table's order, as the engine does. */
-export function structureText(scope, kind, text) {
-  for (const [key, re, names] of compiled(scope, kind)) {
-    const m = re.exec(String(text));
-    if (m) return { key, args: Object.fromEntries(names.map((n, i) => [n, m[i + 1]])) };
-  }
-  return null;
-}
-
 /** An event's typed arguments (the EventArg list of the wire) by name: numbers, arrays of
  * numbers or ids, strings. A `count` stays a count: it is never read as a card. */
 export function eventArgs(list) {
@@ -89,12 +41,6 @@ export function eventArgs(list) {
     for (const f of ["seats", "cards", "ids"]) if (f in a) out[a.name] = [...(a[f].values || [])];
   }
   return out;
-}
-
-/** A prompt ({kind, prompt}) rendered from its template; null when none is known. */
-export function promptPieces(kind, text, deck, actionLabel) {
-  const found = structureText("prompt", kind, text);
-  return found ? renderTemplate(found.key, found.args, deck, actionLabel) : null;
 }
 
 // the public words of hidden actions (engine/rulesets/*/privacy.py) in both languages

@@ -41,12 +41,12 @@ class Probe(CardFunction):
     def apply(self, g: Game, user: int, who: int, card: int, action: str) -> None:
         """Carry out the 试探 (``action``: ``discard``, ``draw`` or "" for the sentence)."""
         if action == "draw":
-            g.log("probe.draws_n_zh", who, {"seat": who, "n": 2, "zh": '试探'})
+            g.log("probe.draws_n_zh", who, {"seat": who, "n": 2, "zh": "试探"})
             g.draw(who, 2)
         elif action == "discard":
             hand = g.state.seats[who].hand
             if not hand:
-                g.log("probe.has_no_hand_card_discard", who, {"seat": who, "zh": '试探'})
+                g.log("probe.has_no_hand_card_discard", who, {"seat": who, "zh": "试探"})
                 return
             g.push(Frame("card_step", seat=who, card=card, text=self.id, stage=1, order=[user]))
         else:
@@ -60,7 +60,8 @@ class Probe(CardFunction):
             # identity: the card's action (discard / draw) or only the sentence (none).
             if not fr.answer:
                 form = ruledata.PROBE[fr.card][1]
-                g.ask(fr.seat, "choose", "试探: which answer", [f"choose {form}", "choose none"])
+                g.ask(fr.seat, "choose", "prompt.choose.zh_which_answer", [f"choose {form}", "choose none"],
+                      args={"zh": "试探"})
                 return
             form = fr.given().option
             st.stack.pop()
@@ -68,7 +69,7 @@ class Probe(CardFunction):
             return
         if not fr.answer:
             options = [f"choose {c}" for c in sorted(set(st.seats[fr.seat].hand))]
-            g.ask(fr.seat, "choose", "试探: discard 1 hand card", options)
+            g.ask(fr.seat, "choose", "prompt.choose.zh_discard_n_hand_card", options, args={"zh": "试探", "n": 1})
             return
         card = fr.given().pick
         st.stack.pop()
@@ -95,7 +96,7 @@ class Lock(CardFunction):
     def resolve(self, g: Game, item: Item) -> None:
         if item.target not in g.state.locked:
             g.state.locked.append(item.target)
-        g.log("lock.locked_zh", item.target, {"seat": item.target, "zh": '锁定'})
+        g.log("lock.locked_zh", item.target, {"seat": item.target, "zh": "锁定"})
 
 
 @register
@@ -116,4 +117,4 @@ class LureAway(CardFunction):
 
     def resolve(self, g: Game, item: Item) -> None:
         marks.add(g.state, marks.lured(item.target))
-        g.log("lure_away.lured_away_zh", item.target, {"seat": item.target, "zh": '调虎离山'})
+        g.log("lure_away.lured_away_zh", item.target, {"seat": item.target, "zh": "调虎离山"})

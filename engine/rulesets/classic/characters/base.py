@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine import windows
 from engine.action import Action
 from engine.state import Frame, Item
+from engine.text import ArgValue
 
 from ..kinds import SkillKind, TriggerEvent
 
@@ -356,6 +357,7 @@ def skill_privacy(g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], 
     return None
 
 
-def ask_trigger(g: Game, fr: Frame, options: list[str], text: str) -> None:
-    """A "you may" of an automatic skill: ``pass`` or one of ``options``."""
-    g.ask(fr.seat, "trigger", text, ["pass", *options])
+def ask_trigger(g: Game, fr: Frame, options: list[str], key: str, args: dict[str, ArgValue]) -> None:
+    """A "you may" of an automatic skill: ``pass`` or one of ``options``; ``key`` and
+    ``args``: what is asked (a prompt row of data/classic-text.tsv and its arguments)."""
+    g.ask(fr.seat, "trigger", key, ["pass", *options], args=args)

@@ -51,7 +51,8 @@ class TouTian(Skill):
             if not options:
                 st.stack.pop()
                 return
-            ask_trigger(g, fr, options, f"偷天: move a true intel of seat {fr.order[0]} into a hand?")
+            ask_trigger(g, fr, options, "prompt.trigger.zh_move_true_intel_seat",
+                        args={"zh": "偷天", "seat": fr.order[0]})
             return
         act = fr.given()
         st.stack.pop()

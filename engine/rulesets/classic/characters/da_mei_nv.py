@@ -28,8 +28,8 @@ def put_back(g: Game, fr: Frame, what: str) -> bool:
         if not me.alive or not me.hand:
             st.stack.pop()
             return True
-        g.ask(fr.seat, "choose", f"{what}: put one hand card on the pile top",
-              [f"choose {c}" for c in sorted(set(me.hand))])
+        g.ask(fr.seat, "choose", "prompt.choose.zh_put_one_hand_card",
+              [f"choose {c}" for c in sorted(set(me.hand))], args={"zh": what})
         return False
     card = fr.given().pick
     st.stack.pop()
@@ -99,7 +99,7 @@ class AiQing(Skill):
         s = g.state.seats[seat]
         marks.add(g.state, marks.once(self.id, seat))
         s.identity_revealed = True
-        g.log("identity.reveals_identity_card_id_zh", seat, {"seat": seat, "id": s.identity, "zh": '爱情'})
+        g.log("identity.reveals_identity_card_id_zh", seat, {"seat": seat, "id": s.identity, "zh": "爱情"})
         return item
 
     def valid(self, g: Game, item: Item) -> bool:
@@ -112,7 +112,7 @@ class AiQing(Skill):
                 continue
             g.state.seats[who].intel.remove(card)
             g.discard_card(card)
-            g.log("burn.intel_card_burned_zh", who, {"seat": who, "card": card, "zh": '爱情'}, cards=(card,))
+            g.log("burn.intel_card_burned_zh", who, {"seat": who, "card": card, "zh": "爱情"}, cards=(card,))
 
 
 class MaleDeclares(Mission):

@@ -44,7 +44,7 @@ class XiaoLiCangDao(Skill):
             # Asked also without a fake in hand (then only ``pass``): being asked must not
             # tell the table what the hand holds.
             ask_trigger(g, fr, [f"skill {self.id} to {target} cards {c}" for c in blacks],
-                        f"笑里藏刀: place a fake intel in front of seat {target}?")
+                        "prompt.trigger.zh_place_fake_intel_in", args={"zh": "笑里藏刀", "seat": target})
             return
         act = fr.given()
         st.stack.pop()
@@ -75,7 +75,7 @@ class YunChouWeiWo(Skill):
             if not st.seats[fr.seat].alive:
                 st.stack.pop()
                 return
-            ask_trigger(g, fr, [f"skill {self.id}"], "运筹帷幄: draw 1?")
+            ask_trigger(g, fr, [f"skill {self.id}"], "prompt.trigger.zh_draw_n", args={"zh": "运筹帷幄", "n": 1})
             return
         st.stack.pop()
         if fr.answer == PASS:

@@ -52,11 +52,13 @@ class ShiXue(Skill):
             if fr.answer == PASS or not g.state.seats[fr.seat].alive:
                 g.state.stack.pop()
                 return
-            ask_trigger(g, fr, [f"skill {self.id}"], f"嗜血: seat {fr.order[0]} dies; draw 4, then give 1 card?")
+            ask_trigger(g, fr, [f"skill {self.id}"], "prompt.trigger.zh_seat_dies_draw_n",
+                        args={"zh": "嗜血", "seat": fr.order[0], "n": 4, "n2": 1})
             return
         if fr.stage == 0:
             fr.answer = None
-        give_step(g, fr, self.id, draw=4, to_self=True, text="嗜血: give 1 hand card to any player")
+        give_step(g, fr, self.id, draw=4, to_self=True, text="prompt.choose.zh_give_n_hand_card",
+                  args={"zh": "嗜血", "n": 1})
 
     def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         return give_hidden(seat, action)

@@ -64,7 +64,7 @@ class JiZhongJi(Skill):
                 st.stack.pop()
                 return
             ask_trigger(g, fr, [f"skill {self.id} on {m}" for m in fakes],
-                        f"计中计: burn a fake intel of seat {victim}?")
+                        "prompt.trigger.zh_burn_fake_intel_seat", args={"zh": "计中计", "seat": victim})
             return
         act = fr.given()
         st.stack.pop()

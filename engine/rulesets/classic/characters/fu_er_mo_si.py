@@ -78,7 +78,7 @@ class ZhenXiang(Skill):
                 st.stack.pop()
                 return
             ask_trigger(g, fr, [f"skill {self.id} cards {c}" for c in sorted(set(me.hand))],
-                        "真相: discard a hand card to look at the 试探?")
+                        "prompt.trigger.zh_discard_hand_card_look", args={"zh": "真相", "zh2": "试探"})
             return
         act = fr.given()
         st.stack.pop()

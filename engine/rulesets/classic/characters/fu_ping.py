@@ -72,7 +72,7 @@ class HouZhao(Skill):
                 if not options:
                     st.stack.pop()
                     return
-                ask_trigger(g, fr, options, "后着: look at a player's hand?")
+                ask_trigger(g, fr, options, "prompt.trigger.zh_look_at_player_hand", args={"zh": "后着"})
                 return
             if answer == PASS:
                 st.stack.pop()
@@ -89,8 +89,8 @@ class HouZhao(Skill):
         if not answer:
             hand = sorted(set(st.seats[other].hand))
             seats = [s for s in g.living() if s != fr.seat]
-            g.ask(fr.seat, "choose", f"后着: place a card of seat {other}'s hand as intel",
-                  [f"choose {c} to {s}" for c in hand for s in seats])
+            g.ask(fr.seat, "choose", "prompt.choose.zh_place_card_seat_hand",
+                  [f"choose {c} to {s}" for c in hand for s in seats], args={"zh": "后着", "seat": other})
             return
         card, to = answer.pick, answer.target
         st.stack.pop()

@@ -31,7 +31,7 @@ class TakeFromAnyone(Skill):
             if not options or not st.seats[fr.seat].alive:
                 st.stack.pop()
                 return
-            ask_trigger(g, fr, options, f"{self.zh}: take a random hand card from a player?")
+            ask_trigger(g, fr, options, "prompt.trigger.zh_take_random_hand_card_2", args={"zh": self.zh})
             return
         act = fr.given()
         st.stack.pop()

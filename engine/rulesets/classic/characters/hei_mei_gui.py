@@ -59,8 +59,8 @@ class XueRanMeiGui(Skill):
             if not options or not st.seats[target].alive:
                 st.stack.pop()
                 return
-            most = "three" if fr.index == 3 else "one"
-            g.ask(fr.seat, "choose", f"血染玫瑰: fake intel for seat {target} (at most {most})", ["pass", *options])
+            key = "prompt.choose.zh_fake_intel_for_seat_2" if fr.index == 3 else "prompt.choose.zh_fake_intel_for_seat"
+            g.ask(fr.seat, "choose", key, ["pass", *options], args={"zh": "血染玫瑰", "seat": target})
             return
         act = fr.given()
         st.stack.pop()

@@ -85,7 +85,8 @@ class HuangQueZaiHou(Skill):
                 st.stack.pop()
                 return
             options = [f"skill {self.id} to {s} cards {p}" for s in targets for p in picks]
-            ask_trigger(g, fr, options, f"黄雀在后: seat {fr.order[0]} dies; reveal your identity and place fakes?")
+            ask_trigger(g, fr, options, "prompt.trigger.zh_seat_dies_reveal_your_2",
+                        args={"zh": "黄雀在后", "seat": fr.order[0]})
             return
         act = fr.given()
         st.stack.pop()

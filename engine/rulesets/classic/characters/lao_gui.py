@@ -41,7 +41,7 @@ class JiuJi(Skill):
             # The prompt is public: it must not name the face-down character's skill. Every
             # face-down target is asked (base.fire); only 老鬼/老枪 may answer the skill.
             options = [f"skill {self.id}"] if has_skill(g, fr.seat, self.id) else []
-            ask_trigger(g, fr, options, "a card is used on you: respond?")
+            ask_trigger(g, fr, options, "prompt.trigger.card_used_on_you_respond", args={})
             return
         g.state.stack.pop()
         if fr.answer == PASS:
@@ -103,7 +103,7 @@ class YiZhi(Skill):
             if not me.hand or not options:
                 st.stack.pop()
                 return
-            ask_trigger(g, fr, options, "遗志: give your hand to a player?")
+            ask_trigger(g, fr, options, "prompt.trigger.zh_give_your_hand_player", args={"zh": "遗志"})
             return
         act = fr.given()
         st.stack.pop()

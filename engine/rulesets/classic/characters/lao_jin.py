@@ -45,7 +45,7 @@ class QiZuBaoShuai(Skill):
                 # The prompt is public: it must not name the face-down character's skill. Every
                 # face-down seat whose card is 识破'd is asked (base.fire); only 老金 may use it.
                 options = [f"skill {self.id}"] if has_skill(g, fr.seat, self.id) else []
-                ask_trigger(g, fr, options, "your card is seen through: respond?")
+                ask_trigger(g, fr, options, "prompt.trigger.your_card_seen_through_respond", args={})
                 return
             if answer == PASS:
                 st.stack.pop()
@@ -64,9 +64,8 @@ class QiZuBaoShuai(Skill):
         if fr.index >= 2 or not me.hand:
             st.stack.pop()
             return
-        which = "first (lower)" if fr.index == 0 else "second (top)"
-        g.ask(fr.seat, "choose", f"弃卒保帅: the {which} hand card to put on the pile top",
-              [f"choose {c}" for c in sorted(set(me.hand))])
+        key = "prompt.choose.zh_first_lower_hand_card" if fr.index == 0 else "prompt.choose.zh_second_top_hand_card"
+        g.ask(fr.seat, "choose", key, [f"choose {c}" for c in sorted(set(me.hand))], args={"zh": "弃卒保帅"})
 
     def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
         if fr.stage == 1 and action.kind == "choose":
@@ -103,7 +102,7 @@ class FuDiChouXin(Skill):
             if not answer:
                 blacks = sorted({c for c in me.hand if deck.IS_BLACK[c]})
                 ask_trigger(g, fr, [f"skill {self.id} cards {c}" for c in blacks],
-                            "釜底抽薪: place a fake intel before yourself?")
+                            "prompt.trigger.zh_place_fake_intel_before", args={"zh": "釜底抽薪"})
                 return
             if answer == PASS:
                 st.stack.pop()
@@ -128,8 +127,8 @@ class FuDiChouXin(Skill):
         if not me.alive or not me.hand or not seats:
             st.stack.pop()
             return
-        g.ask(fr.seat, "choose", "place a hand card as intel before a player?",
-              ["pass", *(f"choose {c} to {s}" for c in sorted(set(me.hand)) for s in seats)])
+        g.ask(fr.seat, "choose", "prompt.choose.place_hand_card_as_intel",
+              ["pass", *(f"choose {c} to {s}" for c in sorted(set(me.hand)) for s in seats)], args={})
 
 
 SKILLS = (QiZuBaoShuai, FuDiChouXin)

@@ -32,7 +32,7 @@ class YingXiong(Skill):
 
     def step(self, g: Game, fr: Frame) -> None:
         if not fr.answer:
-            ask_trigger(g, fr, [f"skill {self.id}"], "英雄: draw 2?")
+            ask_trigger(g, fr, [f"skill {self.id}"], "prompt.trigger.zh_draw_n", args={"zh": "英雄", "n": 2})
             return
         g.state.stack.pop()
         if fr.answer != PASS:
@@ -65,7 +65,8 @@ class JiuMei(Skill):
             if not me.alive or not st.seats[her].alive or me.identity_revealed:
                 st.stack.pop()
                 return
-            ask_trigger(g, fr, [f"skill {self.id}"], f"救美: seat {her} dies; reveal your identity and save her?")
+            ask_trigger(g, fr, [f"skill {self.id}"], "prompt.trigger.zh_seat_dies_reveal_your",
+                        args={"zh": "救美", "seat": her})
             return
         st.stack.pop()
         if fr.answer == PASS:

@@ -48,7 +48,8 @@ class KaoWen(Skill):
             if not st.seats[victim].hand or not st.seats[fr.seat].alive:
                 st.stack.pop()
                 return
-            ask_trigger(g, fr, [f"skill {self.id} to {victim}"], f"拷问: take a random hand card of seat {victim}?")
+            ask_trigger(g, fr, [f"skill {self.id} to {victim}"], "prompt.trigger.zh_take_random_hand_card",
+                        args={"zh": "拷问", "seat": victim})
             return
         st.stack.pop()
         if fr.answer == PASS:
@@ -87,7 +88,7 @@ class SouQu(Skill):
                   cards=(fr.card,), public="look.looks_at_random_hand_card")
         if not fr.answer:
             ask_trigger(g, fr, [f"skill {self.id} cards {fr.card}", f"skill {self.id} to {fr.seat} cards {fr.card}"],
-                        "搜取: take the card into your hand or as your intel?")
+                        "prompt.trigger.zh_take_card_into_your", args={"zh": "搜取"})
             return
         act = fr.given()
         st.stack.pop()

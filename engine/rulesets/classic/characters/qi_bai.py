@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.action import Action
 from engine.state import Frame
+from engine.text import ArgValue
 
 from .. import deck
 from ..kinds import SkillKind
@@ -55,13 +56,15 @@ class LianDong(Skill):
         return None
 
     def step(self, g: Game, fr: Frame) -> None:
-        give_step(g, fr, self.id, draw=2, to_self=False, text="联动: give 1 hand card to another player")
+        give_step(g, fr, self.id, draw=2, to_self=False, text="prompt.choose.zh_give_n_hand_card_2",
+                  args={"zh": "联动", "n": 1})
 
     def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         return give_hidden(seat, action)
 
 
-def give_step(g: Game, fr: Frame, skill: str, *, draw: int, to_self: bool, text: str) -> None:
+def give_step(g: Game, fr: Frame, skill: str, *, draw: int, to_self: bool, text: str,
+              args: dict[str, ArgValue]) -> None:
     """Draw ``draw`` cards (stage 0), then give 1 hand card to a living player
     (``choose N to S``; ``to_self``: the giver may name itself, keeping the card)."""
     st = g.state
@@ -75,7 +78,7 @@ def give_step(g: Game, fr: Frame, skill: str, *, draw: int, to_self: bool, text:
         if not me.alive or not me.hand or not targets:
             st.stack.pop()
             return
-        g.ask(fr.seat, "choose", text, [f"choose {c} to {s}" for c in sorted(set(me.hand)) for s in targets])
+        g.ask(fr.seat, "choose", text, [f"choose {c} to {s}" for c in sorted(set(me.hand)) for s in targets], args=args)
         return
     act = fr.given()
     st.stack.pop()

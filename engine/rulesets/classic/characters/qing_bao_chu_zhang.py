@@ -37,7 +37,8 @@ class GeQiangYouEr(Skill):
         me = st.seats[fr.seat]
         if fr.stage == 0:
             if not fr.answer:
-                ask_trigger(g, fr, [f"skill {self.id}"], "隔墙有耳: draw 2, then put 1 hand card on the pile top?")
+                ask_trigger(g, fr, [f"skill {self.id}"], "prompt.trigger.zh_draw_n_then_put",
+                            args={"zh": "隔墙有耳", "n": 2, "n2": 1})
                 return
             answer = fr.answer
             fr.answer = None
@@ -51,8 +52,8 @@ class GeQiangYouEr(Skill):
             if not me.hand:
                 st.stack.pop()
                 return
-            g.ask(fr.seat, "choose", "隔墙有耳: put 1 hand card on the pile top",
-                  [f"choose {c}" for c in sorted(set(me.hand))])
+            g.ask(fr.seat, "choose", "prompt.choose.zh_put_n_hand_card",
+                  [f"choose {c}" for c in sorted(set(me.hand))], args={"zh": "隔墙有耳", "n": 1})
             return
         card = fr.given().pick
         st.stack.pop()
@@ -101,17 +102,17 @@ class TouLongZhuanFeng(Skill):
         assert t is not None
         new = g.take_pile_top()
         if not new:
-            g.log("skill.zh_no_card_swap_with", item.user, {"zh": '偷龙转凤'})
+            g.log("skill.zh_no_card_swap_with", item.user, {"zh": "偷龙转凤"})
             return
         old = t.card
         st.pile.append(old)
         t.card = new
         if t.face_up:
-            g.log("swap.intel_card_goes_on_pile_2", item.user, {"card": old, "card2": new, "zh": '偷龙转凤'},
+            g.log("swap.intel_card_goes_on_pile_2", item.user, {"card": old, "card2": new, "zh": "偷龙转凤"},
                   cards=(old, new))
         else:
             t.known_by = []
-            g.log("swap.face_down_intel_goes_on", item.user, {"zh": '偷龙转凤'})
+            g.log("swap.face_down_intel_goes_on", item.user, {"zh": "偷龙转凤"})
 
     def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         """The hand card paid lies face down in the discard pile (§12 D12): only its owner

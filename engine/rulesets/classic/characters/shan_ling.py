@@ -41,14 +41,14 @@ class JuJi(Skill):
             card = answer.pick
             target.intel.remove(card)
             g.discard_card(card)
-            g.log("burn.intel_card_burned_zh", fr.order[0], {"seat": fr.order[0], "card": card, "zh": '狙击'},
+            g.log("burn.intel_card_burned_zh", fr.order[0], {"seat": fr.order[0], "card": card, "zh": "狙击"},
                   cards=(card,))
             fr.index += 1
         if fr.index >= 3 or not target.alive or not target.intel:
             st.stack.pop()
             return
         options = [f"choose {c}" for c in target.intel] + (["pass"] if fr.index else [])
-        g.ask(fr.seat, "choose", f"狙击: burn an intel of seat {fr.order[0]}", options)
+        g.ask(fr.seat, "choose", "prompt.choose.zh_burn_intel_seat", options, args={"zh": "狙击", "seat": fr.order[0]})
 
 
 class KillNoTrueIntel(Mission):

@@ -68,27 +68,28 @@ class ShouMai(Skill):
                 left = list(me.hand)
                 for c in fr.cards:
                     left.remove(c)
-                g.ask(fr.seat, "choose", f"收买: give a hand card to seat {target} ({len(fr.cards) + 1} of {PRICE})",
-                      [f"choose {c}" for c in sorted(set(left))])
+                g.ask(fr.seat, "choose", "prompt.choose.zh_give_hand_card_seat",
+                      [f"choose {c}" for c in sorted(set(left))],
+                      args={"zh": "收买", "seat": target, "n": len(fr.cards) + 1, "n2": PRICE})
                 return
             for c in fr.cards:
                 me.hand.remove(c)
             them.hand.extend(fr.cards)
             g.log("give.gives_cards_seat_zh", fr.seat,
-                  {"seat": fr.seat, "cards": tuple(fr.cards), "seat2": target, "zh": '收买', "n": PRICE},
+                  {"seat": fr.seat, "cards": tuple(fr.cards), "seat2": target, "zh": "收买", "n": PRICE},
                   audience=(fr.seat, target), cards=fr.cards, public="give.gives_n_hand_cards_seat")
             fr.stage = 1
         if not fr.answer:
             if not them.alive or not them.intel:
                 st.stack.pop()
                 return
-            g.ask(fr.seat, "choose", f"收买: take an intel of seat {target}",
-                  [f"choose {m}" for m in sorted(set(them.intel))])
+            g.ask(fr.seat, "choose", "prompt.choose.zh_take_intel_seat",
+                  [f"choose {m}" for m in sorted(set(them.intel))], args={"zh": "收买", "seat": target})
             return
         card = fr.given().pick
         st.stack.pop()
         them.intel.remove(card)
-        g.log("move.intel_card_goes_seat_zh", target, {"seat": target, "card": card, "seat2": fr.seat, "zh": '收买'},
+        g.log("move.intel_card_goes_seat_zh", target, {"seat": target, "card": card, "seat2": fr.seat, "zh": "收买"},
               cards=(card,))
         g.place_intel(fr.seat, [card], [fr.seat], cause=self.id)
 

@@ -44,7 +44,7 @@ class YingXiongBenSe(Skill):
                 return
             # Asked also without a fake in hand (then only ``pass``): being asked must not
             # tell the table what the hand holds.
-            ask_trigger(g, fr, options, "英雄本色: place a fake intel from your hand?")
+            ask_trigger(g, fr, options, "prompt.trigger.zh_place_fake_intel_from", args={"zh": "英雄本色"})
             return
         act = fr.given()
         st.stack.pop()

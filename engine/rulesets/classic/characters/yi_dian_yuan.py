@@ -59,7 +59,7 @@ class DongXi(Skill):
 
     def step(self, g: Game, fr: Frame) -> None:
         if not fr.answer:
-            ask_trigger(g, fr, [f"skill {self.id}"], "洞悉: turn your character face down?")
+            ask_trigger(g, fr, [f"skill {self.id}"], "prompt.trigger.zh_turn_your_character_face", args={"zh": "洞悉"})
             return
         g.state.stack.pop()
         if fr.answer == PASS or not g.state.seats[fr.seat].alive:

@@ -73,7 +73,8 @@ class LinWeiShouMing(Skill):
                 return
             on_table = sorted(m for i in g.living() if i != dying for m in st.seats[i].intel)
             options = [f"skill {self.id} on {m}" for m in on_table] or [f"skill {self.id}"]
-            ask_trigger(g, fr, options, f"临危受命: take seat {dying}'s identity card?")
+            ask_trigger(g, fr, options, "prompt.trigger.zh_take_seat_identity_card",
+                        args={"zh": "临危受命", "seat": dying})
             return
         act = fr.given()
         st.stack.pop()

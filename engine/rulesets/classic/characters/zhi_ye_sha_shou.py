@@ -49,7 +49,7 @@ class LianJi(Skill):
                 st.stack.pop()
                 return
             ask_trigger(g, fr, [f"skill {self.id} to {victim} cards {c}" for c in blacks],
-                        f"连击: place a fake intel from your hand in front of seat {victim}?")
+                        "prompt.trigger.zh_place_fake_intel_from_2", args={"zh": "连击", "seat": victim})
             return
         act = fr.given()
         st.stack.pop()

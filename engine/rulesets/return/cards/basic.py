@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.state import Frame, Item
+from engine.text import ArgValue
 
 from .. import deck, ruledata
 from ..cards.base import (
@@ -31,9 +32,11 @@ if TYPE_CHECKING:
 PROBE_IDENTITY = ruledata.PROBE_IDENTITY
 
 
-def ask_discard_of(g: Game, chooser: int, owner: int, text: str) -> None:
+def ask_discard_of(g: Game, chooser: int, owner: int, key: str, args: dict[str, ArgValue]) -> None:
+    """``chooser`` picks one of ``owner``'s hand cards; ``key`` and ``args``: what is asked
+    (a prompt row of data/return-text.tsv and its arguments)."""
     cards = sorted(set(g.state.seats[owner].hand))
-    g.ask(chooser, "choose", text, [f"choose {c}" for c in cards])
+    g.ask(chooser, "choose", key, [f"choose {c}" for c in cards], args=args)
 
 
 def discard_answer(g: Game, fr: Frame, owner: int) -> None:
@@ -60,8 +63,8 @@ def offer_take(g: Game, item: Item, tgt: Item) -> bool:
     if not has_skill(g, item.user, "he_ran_ji_ti"):
         return False
     note_skill(g, item.user, "he_ran_ji_ti")
-    g.ask(item.user, "choose", f"核燃机体: take the {tgt.kind} card into your hand?",
-          ["choose take", "choose leave"])
+    g.ask(item.user, "choose", "prompt.choose.zh_take_id_card_into",
+          ["choose take", "choose leave"], args={"zh": "核燃机体", "id": tgt.kind})
     return True
 
 
@@ -115,15 +118,15 @@ class Probe(CardFunction):
         item.done = True
         named = PROBE_IDENTITY[item.card or item.on]  # ``on``: taken by 核燃机体
         if target.identity == named:
-            g.log("probe_draw.draws_n_zh", item.target, {"seat": item.target, "n": 1, "zh": '试探'})
+            g.log("probe_draw.draws_n_zh", item.target, {"seat": item.target, "n": 1, "zh": "试探"})
             g.draw(item.target, 1)
             return True
         if not target.hand:
             g.log("probe_discard.declares_discard_but_has_no", item.target, {"seat": item.target})
             return True
-        g.log("probe_discard.must_discard_n_zh", item.target, {"seat": item.target, "n": 1, "zh": '试探'})
+        g.log("probe_discard.must_discard_n_zh", item.target, {"seat": item.target, "n": 1, "zh": "试探"})
         fr.stage = 1
-        ask_discard_of(g, item.target, item.target, "试探: discard a hand card")
+        ask_discard_of(g, item.target, item.target, "prompt.choose.zh_discard_hand_card", args={"zh": "试探"})
         return False
 
     def dispose(self, g: Game, item: Item) -> None:
@@ -265,7 +268,8 @@ class Danger(CardFunction):
                   {"seat": item.user, "seat2": seat, "cards": tuple(hand)}, audience=(item.user, seat), cards=hand,
                   public="look_hand.looks_at_seat_hand")
             fr.stage += 1
-            ask_discard_of(g, item.user, seat, f"危险情报: discard one of seat {seat}'s cards")
+            ask_discard_of(g, item.user, seat, "prompt.choose.zh_discard_one_seat_cards",
+                           args={"zh": "危险情报", "seat": seat})
             return False
 
 
@@ -345,7 +349,8 @@ class SowDiscord(CardFunction):
         if not candidates:
             return True
         fr.stage = 1
-        g.ask(item.user, "choose", f"离间: the new target of {tgt.kind}", [f"choose {s}" for s in candidates])
+        g.ask(item.user, "choose", "prompt.choose.zh_new_target_id", [f"choose {s}" for s in candidates],
+              args={"zh": "离间", "id": tgt.kind})
         return False
 
 
@@ -374,7 +379,7 @@ class SeeThrough(CardFunction):
         tgt.negated = True
         item.done = True
         g.log("see_through.zh_voids_seat_id", item.user,
-              {"seat": item.user, "zh": '识破', "seat2": tgt.user, "id": tgt.kind})
+              {"seat": item.user, "zh": "识破", "seat2": tgt.user, "id": tgt.kind})
         # 核燃机体: the 识破 user may take the voided card into hand (p.10 ②).
         fr.stage = 1
         return not offer_take(g, item, tgt)
@@ -411,7 +416,7 @@ class Classified(CardFunction):
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         n = true_on_table(g)
         if n <= 4 or not g.state.seats[item.user].alive:
-            g.log("fail.zh_fails_n_true_intel", item.user, {"zh": '机密文件', "n": n})
+            g.log("fail.zh_fails_n_true_intel", item.user, {"zh": "机密文件", "n": n})
             return True
         item.done = True
         g.draw(item.user, 3 if n > 7 else 2)

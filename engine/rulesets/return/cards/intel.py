@@ -140,7 +140,7 @@ class Swap(CardFunction):
             item.done = True
             g.discard_card(t.card)
             g.log("swap.swaps_intel_card_for_card", item.user,
-                  {"seat": item.user, "card": t.card, "card2": item.card, "zh": '文本'}, cards=(t.card, item.card))
+                  {"seat": item.user, "card": t.card, "card2": item.card, "zh": "文本"}, cards=(t.card, item.card))
             t.card = item.card
             item.card = 0  # the card is now the intel in transit, no longer on the chain
             t.mode = "text"
@@ -149,7 +149,8 @@ class Swap(CardFunction):
             t.target = -1
             if deck.DIRECTION_ANY[t.card] and not st.tutorial:
                 fr.stage = 1
-                g.ask(t.sender, "choose", "调包: send the new intel left or right", ["choose left", "choose right"])
+                g.ask(t.sender, "choose", "prompt.choose.zh_send_new_intel_left", ["choose left", "choose right"],
+                      args={"zh": "调包"})
                 return False
             t.direction = t.direction or 1
         else:

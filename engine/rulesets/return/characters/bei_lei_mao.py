@@ -57,11 +57,12 @@ class XianJingHuanSheng(Skill):
         if fr.stage == 0:
             fakes = own_fakes(g, item.user)
             if not st.seats[item.user].alive or not fakes:
-                g.log("fail.zh_fails_no_fake_intel", item.user, {"zh": '险境还生'})
+                g.log("fail.zh_fails_no_fake_intel", item.user, {"zh": "险境还生"})
                 return True
             item.done = True
             fr.stage = 1
-            g.ask(item.user, "choose", "险境还生: burn one of your fake intel", [f"choose {c}" for c in fakes])
+            g.ask(item.user, "choose", "prompt.choose.zh_burn_one_your_fake", [f"choose {c}" for c in fakes],
+                  args={"zh": "险境还生"})
             return False
         if fr.stage == 1:
             fr.stage = 2
@@ -72,8 +73,8 @@ class XianJingHuanSheng(Skill):
             if not options:
                 return True
             fr.stage = 3
-            g.ask(item.user, "choose", "险境还生: you may also burn one intel of another player",
-                  [*(f"choose {c}" for c in options), "choose none"])
+            g.ask(item.user, "choose", "prompt.choose.zh_you_may_also_burn",
+                  [*(f"choose {c}" for c in options), "choose none"], args={"zh": "险境还生"})
             return False
         if fr.stage == 3:
             fr.stage = 4
@@ -116,8 +117,8 @@ class DanQiangPiMa(Skill):
         done = pick_or_done(fr) if fr.answer else False
         left = sorted(set(g.state.seats[item.user].hand) - set(fr.cards))
         if not done and left:
-            g.ask(item.user, "choose", "单枪匹马: discard a hand card, or done",
-                  [*(f"choose {c}" for c in left), "choose done"])
+            g.ask(item.user, "choose", "prompt.choose.zh_discard_hand_card_or",
+                  [*(f"choose {c}" for c in left), "choose done"], args={"zh": "单枪匹马"})
             return False
         fr.stage = 1
         item.cards = list(fr.cards)

@@ -50,11 +50,11 @@ class JingMing(Skill):
                   cards=(card,), public="pile_top.puts_hand_card_on_top")
             return True
         if not p.alive or not p.hand:
-            g.log("fail.zh_fails_no_hand_card", item.user, {"zh": '精明'})
+            g.log("fail.zh_fails_no_hand_card", item.user, {"zh": "精明"})
             return True
         item.done = True
-        g.ask(item.user, "choose", "精明: put a hand card on top of the pile",
-              [f"choose {c}" for c in sorted(set(p.hand))])
+        g.ask(item.user, "choose", "prompt.choose.zh_put_hand_card_on",
+              [f"choose {c}" for c in sorted(set(p.hand))], args={"zh": "精明"})
         return False
 
 
@@ -108,7 +108,7 @@ class SuanJi(Skill):
         colour = colour_of(item.on)
         if fr.stage == 0:
             if item.on not in st.seats[item.user].intel:
-                g.log("fail.zh_fails_named_intel_gone", item.user, {"zh": '算计'})
+                g.log("fail.zh_fails_named_intel_gone", item.user, {"zh": "算计"})
                 return True
             item.done = True
             n = st.players
@@ -127,8 +127,9 @@ class SuanJi(Skill):
             if fr.text == "show" and colour == "dual" and colour_of(card) != "dual":
                 fr.text = "show2"
                 fr.cards = [card]
-                g.ask(seat, "choose", "算计: show a blue hand card too",
-                      [f"choose {c}" for c in sorted({c for c in st.seats[seat].hand if only("blue", c)})])
+                g.ask(seat, "choose", "prompt.choose.zh_show_id_hand_card",
+                      [f"choose {c}" for c in sorted({c for c in st.seats[seat].hand if only("blue", c)})],
+                      args={"zh": "算计", "id": "blue"})
                 return False
             shown = [*fr.cards, card]
             fr.cards = []
@@ -144,11 +145,12 @@ class SuanJi(Skill):
             options = first_show(colour, p.hand)
             if options:
                 fr.text = "show"
-                g.ask(seat, "choose", f"算计: show a {colour} hand card", [f"choose {c}" for c in options])
+                g.ask(seat, "choose", "prompt.choose.zh_show_id_hand_card_2", [f"choose {c}" for c in options],
+                      args={"zh": "算计", "id": colour})
             else:
                 fr.text = "discard"
-                g.ask(seat, "choose", "算计: you cannot show; discard a hand card",
-                      [f"choose {c}" for c in sorted(set(p.hand))])
+                g.ask(seat, "choose", "prompt.choose.zh_you_cannot_show_discard",
+                      [f"choose {c}" for c in sorted(set(p.hand))], args={"zh": "算计"})
             return False
         return True
 

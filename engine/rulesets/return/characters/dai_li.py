@@ -62,8 +62,8 @@ class YunChouWeiWo(Skill):
         if not item.held:
             g.log("arrange_pile.puts_cards_back", item.user, {"seat": item.user})
             return True
-        where = "for the pile bottom" if fr.stage < 2 else "to put back on top (later ones go above it)"
-        g.ask(item.user, "choose", f"运筹帷幄: a card {where}", [f"choose {c}" for c in sorted(item.held)])
+        key = "prompt.choose.zh_card_for_pile_bottom" if fr.stage < 2 else "prompt.choose.zh_card_put_back_on"
+        g.ask(item.user, "choose", key, [f"choose {c}" for c in sorted(item.held)], args={"zh": "运筹帷幄"})
         return False
 
     @staticmethod
@@ -110,8 +110,8 @@ class XiaoLiCangDao(Skill):
         fakes = sorted({c for c in st.discard if deck.IS_BLACK[c]})
         if not fakes or not st.seats[item.target].alive or not st.seats[item.user].alive:
             return True
-        g.ask(item.user, "choose", f"笑里藏刀: a fake intel from the discard pile for seat {item.target}",
-              [f"choose {c}" for c in fakes])
+        g.ask(item.user, "choose", "prompt.choose.zh_fake_intel_from_discard",
+              [f"choose {c}" for c in fakes], args={"zh": "笑里藏刀", "seat": item.target})
         return False
 
 

@@ -80,10 +80,10 @@ class JiZhongJi(Skill):
             return True
         options = burnable_intel(g, item.target)
         if not options:
-            g.log("fail.zh_fails_seat_has_no", item.user, {"zh": '计中计', "seat": item.target})
+            g.log("fail.zh_fails_seat_has_no", item.user, {"zh": "计中计", "seat": item.target})
             return True
-        g.ask(item.user, "choose", f"计中计: burn one of seat {item.target}'s intel",
-              [f"choose {c}" for c in sorted(set(options))])
+        g.ask(item.user, "choose", "prompt.choose.zh_burn_one_seat_intel",
+              [f"choose {c}" for c in sorted(set(options))], args={"zh": "计中计", "seat": item.target})
         return False
 
 
@@ -108,7 +108,7 @@ class JieShangJie(Skill):
         root = receive_root(g)
         t = st.transit
         if root is None or t is None or not st.seats[item.user].alive:
-            g.log("fail.zh_fails_receive_no_longer", item.user, {"zh": '截上截'})
+            g.log("fail.zh_fails_receive_no_longer", item.user, {"zh": "截上截"})
             return True
         item.done = True
         root.void = True

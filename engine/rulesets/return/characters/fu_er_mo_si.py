@@ -47,7 +47,7 @@ class XianSuo(Skill):
         st = g.state
         card = item.cards[0]
         if not st.seats[item.user].alive or card not in st.discard:
-            g.log("fail.zh_fails_card_no_longer", item.user, {"zh": '线索'})
+            g.log("fail.zh_fails_card_no_longer", item.user, {"zh": "线索"})
             return True
         item.done = True
         # The newest copy: the card taken is the one just discarded.
@@ -104,15 +104,16 @@ class ZhenXiang(Skill):
               audience=(item.user, item.target), seats=(item.target,), public="look_identity.names_id_looks_at_seat_2")
         if them.identity != item.code:
             me.identity_revealed = True
-            g.log("reveal.zh_was_wrong_seat_reveals", item.user, {"zh": '真相', "seat": item.user, "id": me.identity})
+            g.log("reveal.zh_was_wrong_seat_reveals", item.user, {"zh": "真相", "seat": item.user, "id": me.identity})
             return True
         them.identity_revealed = True
-        g.log("reveal.zh_was_right_seat_id", item.target, {"zh": '真相', "seat": item.target, "id": them.identity})
+        g.log("reveal.zh_was_right_seat_id", item.target, {"zh": "真相", "seat": item.target, "id": them.identity})
         options = sorted({c for c in them.intel if st.tutorial or not deck.ENCRYPTED[c]})
         if not options:
             return True
         fr.stage = 1
-        g.ask(item.user, "choose", f"真相: receive one of seat {item.target}'s intel", [f"choose {c}" for c in options])
+        g.ask(item.user, "choose", "prompt.choose.zh_receive_one_seat_intel", [f"choose {c}" for c in options],
+              args={"zh": "真相", "seat": item.target})
         return False
 
 

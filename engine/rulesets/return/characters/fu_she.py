@@ -65,9 +65,8 @@ class ZhanShuDaShi(Skill):
         holders = [s for s, p in enumerate(st.seats) if s != item.user and p.alive and p.hand]
         if not holders:
             return True
-        which = "first" if fr.stage == 0 else "second"
-        g.ask(item.user, "choose", f"战术大师: take the {which} card from a player",
-              [*(f"choose {s}" for s in holders), "choose none"])
+        key = "prompt.choose.zh_take_first_card_from" if fr.stage == 0 else "prompt.choose.zh_take_second_card_from"
+        g.ask(item.user, "choose", key, [*(f"choose {s}" for s in holders), "choose none"], args={"zh": "战术大师"})
         return False
 
 

@@ -84,7 +84,8 @@ class MaoZiXiFa(Skill):
             options = [f"choose {c}" for c in rest]
             if len(fr.cards) >= 2:
                 options.append("choose done")
-            g.ask(item.user, "choose", "帽子戏法: pick a hand card to shuffle with the intel (at least 2)", options)
+            g.ask(item.user, "choose", "prompt.choose.zh_pick_hand_card_shuffle", options,
+                  args={"zh": "帽子戏法", "n": 2})
             return False
         item.done = True
         for c in fr.cards:

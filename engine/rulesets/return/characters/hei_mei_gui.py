@@ -72,8 +72,8 @@ class XueRan(Skill):
         if fr.stage == 1 and len(fr.order) < len(fakes):
             card = fakes[len(fr.order)]
             takers = [s for s in g.living() if fr.order.count(s) < PER_PLAYER]
-            g.ask(item.user, "choose", f"血染: who receives {card}",
-                  [*(f"choose {s}" for s in takers), "choose none"])
+            g.ask(item.user, "choose", "prompt.choose.zh_who_receives_card",
+                  [*(f"choose {s}" for s in takers), "choose none"], args={"zh": "血染", "card": card})
             return False
         if fr.stage == 1:
             fr.stage = 2
@@ -140,9 +140,9 @@ class DiaoLing(Skill):
         if left:
             # A response took the chosen card away: choose again among what can be done.
             item.on, item.cards = 0, []
-            g.ask(item.user, "choose", "凋零: burn a true intel or discard 2 hand cards",
+            g.ask(item.user, "choose", "prompt.choose.zh_burn_true_intel_or",
                   [*(f"choose {c}" for c in burnable_true(g, item.user)),
-                   *(f"choose {a},{b}" for a, b in combinations(sorted(set(p.hand)), 2))])
+                   *(f"choose {a},{b}" for a, b in combinations(sorted(set(p.hand)), 2))], args={"zh": "凋零", "n": 2})
             return False
         fr.stage = 2
         g.log("diao_ling.can_neither_burn_true_intel", item.user, {"seat": item.user, "n": 2})

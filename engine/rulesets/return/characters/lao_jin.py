@@ -87,8 +87,8 @@ class QiCheBaoShuai(Skill):
         if not fr.answer:
             if not options:
                 return True
-            g.ask(item.user, "choose", "弃车保帅: a 密电 of another colour from the discard pile",
-                  [f"choose {c}" for c in options])
+            g.ask(item.user, "choose", "prompt.choose.zh_zh_another_colour_from",
+                  [f"choose {c}" for c in options], args={"zh": "弃车保帅", "zh2": '密电'})
             return False
         card = int(choose_answer(fr))
         if card not in st.discard:
@@ -152,8 +152,8 @@ class PoFuChenZhou(Skill):
         fr.stage = 1
         # The prompt is public (every seat and spectator reads ``pending.prompt``): it must
         # not name the card, which only 老金 has looked at (the event above tells him).
-        g.ask(item.user, "choose", "破釜沉舟: who receives the pile-bottom card you looked at",
-              [f"choose {s}" for s in others])
+        g.ask(item.user, "choose", "prompt.choose.zh_who_receives_pile_bottom",
+              [f"choose {s}" for s in others], args={"zh": "破釜沉舟"})
         return False
 
 

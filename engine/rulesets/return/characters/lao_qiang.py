@@ -71,8 +71,8 @@ class ShengDongJiXi(Skill):
             fr.order = fr.order[1:]
         if not fr.order or not hand:
             return True
-        g.ask(item.user, "choose", f"声东击西: give seat {fr.order[0]} a hand card",
-              [f"choose {c}" for c in sorted(set(hand))])
+        g.ask(item.user, "choose", "prompt.choose.zh_give_seat_hand_card",
+              [f"choose {c}" for c in sorted(set(hand))], args={"zh": "声东击西", "seat": fr.order[0]})
         return False
 
 
@@ -116,7 +116,7 @@ class HeDie(Skill):
         mine, theirs = item.cards
         me, them = st.seats[item.user], st.seats[item.target]
         if not (me.alive and them.alive and mine in me.intel and theirs in them.intel):
-            g.log("fail.zh_fails_intel_gone", item.user, {"zh": '合谍'})
+            g.log("fail.zh_fails_intel_gone", item.user, {"zh": "合谍"})
             return True
         item.done = True
         me.intel[me.intel.index(mine)] = theirs

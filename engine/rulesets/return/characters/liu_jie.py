@@ -99,12 +99,12 @@ class KaoWenCard(CardFunction):
         if fr.stage == 0:
             item.done = True
             fr.stage = 1
-            g.ask(seat, "choose", f"拷问 by seat {item.user}: discard 2 hand cards, burn a true intel, "
-                  "or have your identity looked at", kao_wen_options(g, seat))
+            g.ask(seat, "choose", "prompt.choose.zh_by_seat_discard_n", kao_wen_options(g, seat),
+                  args={"zh": "拷问", "seat": item.user, "n": 2})
             return False
         if fr.stage == 1:
             word = choose_answer(fr)
-            g.log("kao_wen.chooses_id_zh", seat, {"seat": seat, "id": word, "zh": '拷问'})
+            g.log("kao_wen.chooses_id_zh", seat, {"seat": seat, "id": word, "zh": "拷问"})
             if word == "identity":
                 g.log("look_identity.looks_at_seat_identity_id", item.user,
                       {"seat": item.user, "seat2": seat, "id": p.identity}, audience=(item.user, seat),
@@ -112,9 +112,9 @@ class KaoWenCard(CardFunction):
                 return True
             if word == "burn":
                 fr.stage = 6
-                g.ask(seat, "choose", "拷问: burn one of your true intel",
+                g.ask(seat, "choose", "prompt.choose.zh_burn_one_your_true",
                       [f"choose {c}" for c in sorted(set(p.intel))
-                       if deck.IS_TRUE[c] and (st.tutorial or not deck.ENCRYPTED[c])])
+                       if deck.IS_TRUE[c] and (st.tutorial or not deck.ENCRYPTED[c])], args={"zh": "拷问"})
                 return False
             fr.stage = 2
         if fr.stage in (2, 3):
@@ -125,7 +125,8 @@ class KaoWenCard(CardFunction):
                 return False
             if not p.hand:
                 return True
-            g.ask(seat, "choose", "拷问: discard a hand card", [f"choose {c}" for c in sorted(set(p.hand))])
+            g.ask(seat, "choose", "prompt.choose.zh_discard_hand_card", [f"choose {c}" for c in sorted(set(p.hand))],
+                  args={"zh": "拷问"})
             return False
         if fr.stage == 6:
             fr.stage = 9

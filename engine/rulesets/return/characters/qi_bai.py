@@ -47,8 +47,8 @@ class LianDong(Skill):
             if not hand or not st.seats[item.target].alive:
                 return True
             fr.stage = 1
-            g.ask(item.user, "choose", f"联动: give seat {item.target} a hand card",
-                  [f"choose {c}" for c in sorted(set(hand))])
+            g.ask(item.user, "choose", "prompt.choose.zh_give_seat_hand_card",
+                  [f"choose {c}" for c in sorted(set(hand))], args={"zh": "联动", "seat": item.target})
             return False
         give(g, item.user, item.target, [int(choose_answer(fr))])
         return True

@@ -75,7 +75,7 @@ class TouLongZhuanFeng(Skill):
                 st.pile.append(old)
                 t.known_by = [item.user]
                 g.log("swap.swaps_intel_card_with_pile", item.user,
-                      {"seat": item.user, "card": old, "card2": top, "zh": '偷龙转凤'}, audience=(item.user,),
+                      {"seat": item.user, "card": old, "card2": top, "zh": "偷龙转凤"}, audience=(item.user,),
                       cards=(top, old), public="swap.swaps_intel_with_pile_top")
             else:
                 g.log("no_swap.leaves_intel_in_place", item.user, {"seat": item.user})
@@ -88,12 +88,13 @@ class TouLongZhuanFeng(Skill):
             t.known_by.append(item.user)
         shown = (t.card, top) if top else (t.card,)
         g.log("look.looks_at_intel_card_pile", item.user,
-              {"seat": item.user, "card": t.card, "card2": top or '-', "zh": '偷龙转凤'}, audience=(item.user,),
+              {"seat": item.user, "card": t.card, "card2": top or '-', "zh": "偷龙转凤"}, audience=(item.user,),
               cards=shown, public="look.looks_at_intel_pile_top")
         if not top:
             return True
         fr.stage = 1
-        g.ask(item.user, "choose", "偷龙转凤: swap the intel with the pile top?", ["choose swap", "choose keep"])
+        g.ask(item.user, "choose", "prompt.choose.zh_swap_intel_with_pile", ["choose swap", "choose keep"],
+              args={"zh": "偷龙转凤"})
         return False
 
 
@@ -143,8 +144,8 @@ class JinJiXiaDaCard(CardFunction):
               {"seat": item.user, "seat2": item.target, "cards": tuple(hand)}, audience=(item.user, item.target),
               cards=hand, public="look_hand.looks_at_seat_hand")
         fr.stage = 1
-        g.ask(item.user, "choose", f"紧急下达: the card seat {item.target} must send",
-              [f"choose {c}" for c in sorted(set(hand))])
+        g.ask(item.user, "choose", "prompt.choose.zh_card_seat_must_send",
+              [f"choose {c}" for c in sorted(set(hand))], args={"zh": "紧急下达", "seat": item.target})
         return False
 
 

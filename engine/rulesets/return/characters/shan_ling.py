@@ -81,9 +81,10 @@ class JuJi(Skill):
             return True
         options = snipe_targets(g, item.user)
         if not options:
-            g.log("fail.zh_fails_no_intel_burn", item.user, {"zh": '狙击'})
+            g.log("fail.zh_fails_no_intel_burn", item.user, {"zh": "狙击"})
             return True
-        g.ask(item.user, "choose", "狙击: burn one intel of another player", [f"choose {c}" for c in options])
+        g.ask(item.user, "choose", "prompt.choose.zh_burn_one_intel_another", [f"choose {c}" for c in options],
+              args={"zh": "狙击"})
         return False
 
 

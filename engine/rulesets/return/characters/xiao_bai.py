@@ -50,7 +50,7 @@ class QiaoZhuang(Skill):
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         if (item.target, item.code) not in takeable_skills(g, item.user):
-            g.log("fail.zh_fails_skill_no_longer", item.user, {"zh": '乔装'})
+            g.log("fail.zh_fails_skill_no_longer", item.user, {"zh": "乔装"})
             return True
         item.done = True
         marks.add(g.state, marks.QiaoZhuang(item.user, item.target, item.code))
@@ -93,8 +93,9 @@ class ShouMai(Skill):
             fr.cards.append(int(choose_answer(fr)))
         left = sorted(set(g.state.seats[item.user].hand) - set(fr.cards))
         if len(fr.cards) < 4 and left:
-            g.ask(item.user, "choose", f"收买: pick a hand card to give seat {item.target} ({len(fr.cards) + 1} of 4)",
-                  [f"choose {c}" for c in left])
+            g.ask(item.user, "choose", "prompt.choose.zh_pick_hand_card_give",
+                  [f"choose {c}" for c in left],
+                  args={"zh": "收买", "seat": item.target, "n": len(fr.cards) + 1, "n2": 4})
             return False
         item.cards = list(fr.cards)
         give(g, item.user, item.target, item.cards)
@@ -114,12 +115,12 @@ class ShouMai(Skill):
             return False
         options = buyable(g, item.target)
         if not st.seats[item.user].alive or not st.seats[item.target].alive or not options:
-            g.log("fail.zh_fails_no_intel_take", item.user, {"zh": '收买'})
+            g.log("fail.zh_fails_no_intel_take", item.user, {"zh": "收买"})
             return True
         item.done = True
         fr.stage = 1
-        g.ask(item.user, "choose", f"收买: receive one of seat {item.target}'s intel",
-              [f"choose {c}" for c in options])
+        g.ask(item.user, "choose", "prompt.choose.zh_receive_one_seat_intel",
+              [f"choose {c}" for c in options], args={"zh": "收买", "seat": item.target})
         return False
 
 

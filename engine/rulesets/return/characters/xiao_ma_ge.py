@@ -82,8 +82,8 @@ class ChengRenQuYi(Skill):
                     return True
                 fr.cards = [int(word)]
                 fr.stage = 2
-                g.ask(item.user, "choose", f"成仁取义: who receives {word}",
-                      [f"choose {s}" for s in g.living()])
+                g.ask(item.user, "choose", "prompt.choose.zh_who_receives_card",
+                      [f"choose {s}" for s in g.living()], args={"zh": "成仁取义", "card": int(word)})
                 return False
             card = fr.cards[0]
             st.discard.remove(card)
@@ -94,11 +94,11 @@ class ChengRenQuYi(Skill):
             g.place_intel(int(word), [card], [item.user], cause=CHENG_REN_QU_YI)
             return False
         if not st.seats[item.user].alive or not st.discard:
-            g.log("fail.zh_fails_discard_pile_empty", item.user, {"zh": '成仁取义'})
+            g.log("fail.zh_fails_discard_pile_empty", item.user, {"zh": "成仁取义"})
             return True
         fr.stage = 1
-        g.ask(item.user, "choose", "成仁取义: pick a card from the discard pile",
-              [f"choose {c}" for c in sorted(set(st.discard))])
+        g.ask(item.user, "choose", "prompt.choose.zh_pick_card_from_discard",
+              [f"choose {c}" for c in sorted(set(st.discard))], args={"zh": "成仁取义"})
         return False
 
 

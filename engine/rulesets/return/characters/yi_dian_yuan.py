@@ -98,12 +98,12 @@ class SuYi(Skill):
             return True
         if t.card != item.on:
             if not superseded(g, item.on, t.card):
-                g.log("fail.zh_fails_intel_was_replaced", item.user, {"zh": '速译'})
+                g.log("fail.zh_fails_intel_was_replaced", item.user, {"zh": "速译"})
                 return True
             look(g, item.user, t.card)
         item.done = True
-        g.ask(item.user, "choose", "速译: turn the intel face up and draw 1, or leave it",
-              ["choose flip", "choose keep"])
+        g.ask(item.user, "choose", "prompt.choose.zh_turn_intel_face_up",
+              ["choose flip", "choose keep"], args={"zh": "速译", "n": 1})
         return False
 
 

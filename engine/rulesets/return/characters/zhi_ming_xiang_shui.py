@@ -53,12 +53,12 @@ class ZhiMingYiJi(Skill):
         else:
             options = dangers_in_discard(g)
             if not options or not st.seats[item.target].alive or not st.seats[item.user].alive:
-                g.log("fail.zh_fails", item.user, {"zh": '致命一击'})
+                g.log("fail.zh_fails", item.user, {"zh": "致命一击"})
                 return True
             if len(options) > 1:
                 fr.stage = 1
-                g.ask(item.user, "choose", f"致命一击: the 危险情报 seat {item.target} receives",
-                      [f"choose {c}" for c in options])
+                g.ask(item.user, "choose", "prompt.choose.zh_zh_seat_receives",
+                      [f"choose {c}" for c in options], args={"zh": "致命一击", "zh2": '危险情报', "seat": item.target})
                 return False
             card = options[0]
         if card not in st.discard:
@@ -100,7 +100,7 @@ class JueMiRenWu(Skill):
         chosen = pool[g.random_below(len(pool))]
         st.character_pool.remove(chosen)
         p.secret_character = chosen
-        g.log("secret_character.zh_character_id", item.user, {"seat": item.user, "zh": '绝密任务', "id": chosen},
+        g.log("secret_character.zh_character_id", item.user, {"seat": item.user, "zh": "绝密任务", "id": chosen},
               audience=(item.user,), public="secret_character.draws_zh_character_face_down")
         return True
 

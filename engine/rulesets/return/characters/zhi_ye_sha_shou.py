@@ -131,8 +131,8 @@ class AnSha(Skill):
         for c in fr.cards:
             hand.remove(c)
         if len(fr.cards) < 3 and hand:
-            g.ask(item.user, "choose", f"暗杀: pick a hand card to discard ({len(fr.cards) + 1} of 3)",
-                  [f"choose {c}" for c in sorted(set(hand))])
+            g.ask(item.user, "choose", "prompt.choose.zh_pick_hand_card_discard",
+                  [f"choose {c}" for c in sorted(set(hand))], args={"zh": "暗杀", "n": len(fr.cards) + 1, "n2": 3})
             return False
         item.cards = list(fr.cards)
         g.discard_from_hand(item.user, item.cards)

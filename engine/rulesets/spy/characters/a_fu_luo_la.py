@@ -59,14 +59,15 @@ class MiaoShou(Skill):
                 return
             fr.stage += 1
         if fr.stage == 0:
-            g.ask(fr.seat, "choose", "妙手: whose hand and intel area?",
-                  [f"choose {s}" for s in g.living() if st.seats[s].hand or st.seats[s].intel])
+            g.ask(fr.seat, "choose", "prompt.choose.zh_whose_hand_intel_area",
+                  [f"choose {s}" for s in g.living() if st.seats[s].hand or st.seats[s].intel], args={"zh": "妙手"})
         elif fr.stage == 1:
             p = st.seats[fr.index]
-            g.ask(fr.seat, "choose", "妙手: take one card as the new pending intel",
-                  [f"choose {c}" for c in sorted(p.hand + p.intel)])
+            g.ask(fr.seat, "choose", "prompt.choose.zh_take_one_card_as",
+                  [f"choose {c}" for c in sorted(p.hand + p.intel)], args={"zh": "妙手"})
         else:
-            g.ask(fr.seat, "choose", "妙手: in front of whom?", [f"choose {s}" for s in g.living()])
+            g.ask(fr.seat, "choose", "prompt.choose.zh_in_front_whom", [f"choose {s}" for s in g.living()],
+                  args={"zh": "妙手"})
 
     def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         return None  # the taken card becomes the face-up pending intel

@@ -48,7 +48,7 @@ class BoAi(Skill):
         if not opts:
             st.stack.pop()
             return
-        g.ask(fr.seat, "choose", "博爱: give a hand card to another player, or pass", ["pass", *opts])
+        g.ask(fr.seat, "choose", "prompt.choose.zh_give_hand_card_another", ["pass", *opts], args={"zh": "博爱"})
 
     def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         if action.kind == "choose" and action.to:

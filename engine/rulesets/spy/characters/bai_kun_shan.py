@@ -60,8 +60,8 @@ class DuJi(Skill):
         st = g.state
         if fr.stage == 0:
             if not fr.answer:
-                g.ask(fr.seat, "choose", "毒计: take the black cards, or let their drawers place them",
-                      ["choose take", *(f"choose {s}" for s in fr.order)])
+                g.ask(fr.seat, "choose", "prompt.choose.zh_take_black_cards_or",
+                      ["choose take", *(f"choose {s}" for s in fr.order)], args={"zh": "毒计"})
                 return
             pick = fr.answer
             fr.answer = None
@@ -88,7 +88,8 @@ class DuJi(Skill):
         pair = {drawer, fr.card if fr.card != drawer else fr.order[0]}
         if len(fr.order) == 2:
             pair = set(fr.order)
-        g.ask(drawer, "choose", "毒计: into whose intel area?", [f"choose {s}" for s in sorted(pair)])
+        g.ask(drawer, "choose", "prompt.choose.zh_into_whose_intel_area", [f"choose {s}" for s in sorted(pair)],
+              args={"zh": "毒计"})
 
 
 SKILLS[DuJi.id] = DuJi()

@@ -66,7 +66,8 @@ class JingMeng(Skill):
             if hand:
                 g.discard_from_hand(fr.index, hand)
             return
-        g.ask(fr.seat, "choose", "惊梦: discard one card of that hand", [f"choose {c}" for c in hand])
+        g.ask(fr.seat, "choose", "prompt.choose.zh_discard_one_card_that", [f"choose {c}" for c in hand],
+              args={"zh": "惊梦"})
 
 
 SKILLS[ZhiYin.id] = ZhiYin()

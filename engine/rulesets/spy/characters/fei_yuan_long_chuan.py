@@ -33,7 +33,8 @@ class GuiZha(Skill):
             run_targeted(g, fr.seat, 0, fr.given().option, fr.index)
             return
         options = ["choose bribe"] if fr.index == fr.seat else ["choose threaten", "choose bribe"]
-        g.ask(fr.seat, "choose", "诡诈: as 威逼 or 利诱", options)
+        g.ask(fr.seat, "choose", "prompt.choose.zh_as_zh_or_zh", options,
+              args={"zh": "诡诈", "zh2": '威逼', "zh3": '利诱'})
 
 
 SKILLS[GuiZha.id] = GuiZha()

@@ -38,12 +38,13 @@ class YiHuaJieMu(Skill):
                 if not intel:
                     st.stack.pop()
                     return
-                g.ask(fr.seat, "choose", "移花接木: choose an intel to move", [f"choose {m}" for m in intel])
+                g.ask(fr.seat, "choose", "prompt.choose.zh_choose_intel_move", [f"choose {m}" for m in intel],
+                      args={"zh": "移花接木"})
                 return
         owner = next(i for i, p in enumerate(st.seats) if fr.card in p.intel)
         if not fr.answer:
-            g.ask(fr.seat, "choose", "移花接木: into whose intel area?",
-                  [f"choose {s}" for s in g.living() if s != owner])
+            g.ask(fr.seat, "choose", "prompt.choose.zh_into_whose_intel_area",
+                  [f"choose {s}" for s in g.living() if s != owner], args={"zh": "移花接木"})
             return
         to = fr.given().pick
         st.stack.pop()

@@ -49,7 +49,8 @@ class DuiZhengXiaYao(Skill):
                 if not pairs:
                     st.stack.pop()
                     return
-                g.ask(fr.seat, "choose", "对症下药: show 2 hand cards sharing a colour, or pass", ["pass", *pairs])
+                g.ask(fr.seat, "choose", "prompt.choose.zh_show_n_hand_cards", ["pass", *pairs],
+                      args={"zh": "对症下药", "n": 2})
                 return
         colors = {deck.COLORS_ALL[i] for i in fr.order}
         if fr.answer:
@@ -65,7 +66,7 @@ class DuiZhengXiaYao(Skill):
         if not options:
             st.stack.pop()
             return
-        g.ask(fr.seat, "choose", "对症下药: discard an intel of that colour", options)
+        g.ask(fr.seat, "choose", "prompt.choose.zh_discard_intel_that_colour", options, args={"zh": "对症下药"})
 
 
 SKILLS[DuiZhengXiaYao.id] = DuiZhengXiaYao()

@@ -64,7 +64,8 @@ class SouJi(Skill):
         if not cards:
             st.stack.pop()
             return
-        g.ask(fr.seat, "choose", "搜缉: take a black card, or pass", ["pass", *(f"choose {c}" for c in cards)])
+        g.ask(fr.seat, "choose", "prompt.choose.zh_take_black_card_or", ["pass", *(f"choose {c}" for c in cards)],
+              args={"zh": "搜缉"})
 
     def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         return None  # a taken card is shown (展示)

@@ -48,7 +48,8 @@ class MiaoBiQiaoBian(Skill):
         options = [f"choose {m}" for m in intel]
         options += [f"choose {a},{b}" for a, b in combinations(intel, 2)
                     if not set(deck.colors(a)) & set(deck.colors(b))]
-        g.ask(fr.seat, "choose", "妙笔巧辩: take up to 2 intel sharing no colour", ["pass", *options])
+        g.ask(fr.seat, "choose", "prompt.choose.zh_take_up_n_intel", ["pass", *options],
+              args={"zh": "妙笔巧辩", "n": 2})
 
 
 SKILLS[MiaoBiQiaoBian.id] = MiaoBiQiaoBian()

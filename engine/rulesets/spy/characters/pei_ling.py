@@ -56,7 +56,8 @@ class JiaoJi(Skill):
         if not options:
             st.stack.pop()
             return
-        g.ask(fr.seat, "choose", f"交际: give seat {fr.index} hand cards back", options)
+        g.ask(fr.seat, "choose", "prompt.choose.zh_give_seat_hand_cards", options,
+              args={"zh": "交际", "seat": fr.index})
 
     def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         if action.kind == "choose":

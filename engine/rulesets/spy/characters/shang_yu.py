@@ -43,8 +43,8 @@ class JieDaoShaRen(Skill):
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         if not fr.answer:
-            g.ask(fr.seat, "choose", "借刀杀人: put the black card into an intel area, or pass",
-                  ["pass", *(f"choose {s}" for s in g.living())])
+            g.ask(fr.seat, "choose", "prompt.choose.zh_put_black_card_into",
+                  ["pass", *(f"choose {s}" for s in g.living())], args={"zh": "借刀杀人"})
             return
         st.stack.pop()
         if fr.answer == PASS:

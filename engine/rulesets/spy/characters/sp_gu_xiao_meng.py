@@ -45,14 +45,14 @@ class JiBan(Skill):
             if not hand or not others:
                 st.stack.pop()
                 return
-            g.ask(fr.seat, "choose", "羁绊: give at least 1 hand card to another player",
-                  [f"choose {c} to {s}" for c in hand for s in others])
+            g.ask(fr.seat, "choose", "prompt.choose.zh_give_at_least_n",
+                  [f"choose {c} to {s}" for c in hand for s in others], args={"zh": "羁绊", "n": 1})
             return
         if not hand or not st.seats[fr.index].alive:
             st.stack.pop()
             return
-        g.ask(fr.seat, "choose", f"羁绊: give seat {fr.index} another card, or pass",
-              ["pass", *(f"choose {c}" for c in hand)])
+        g.ask(fr.seat, "choose", "prompt.choose.zh_give_seat_another_card",
+              ["pass", *(f"choose {c}" for c in hand)], args={"zh": "羁绊", "seat": fr.index})
 
     def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         if action.kind != "choose":

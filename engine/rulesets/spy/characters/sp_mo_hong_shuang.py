@@ -42,8 +42,8 @@ class ZhaoBaiHe(Skill):
         st = g.state
         hand = st.seats[fr.index].hand
         if not fr.answer:
-            g.ask(fr.seat, "choose", "朝百合: they draw 1, or discard 1 at random",
-                  ["choose draw", *(["choose discard"] if hand else [])])
+            g.ask(fr.seat, "choose", "prompt.choose.zh_they_draw_n_or",
+                  ["choose draw", *(["choose discard"] if hand else [])], args={"zh": "朝百合", "n": 1, "n2": 1})
             return
         st.stack.pop()
         if fr.answer == choose_option("draw"):
@@ -83,8 +83,8 @@ class MuQiangWei(Skill):
                 g.log("take.takes_intel_cards_into_hand", fr.seat, {"seat": fr.seat, "cards": (m,)}, cards=(m,))
                 fr.stage = 1
             else:
-                g.ask(fr.seat, "choose", "暮蔷薇: take an intel into your hand",
-                      [f"choose {m}" for m in sorted(me.intel)])
+                g.ask(fr.seat, "choose", "prompt.choose.zh_take_intel_into_your",
+                      [f"choose {m}" for m in sorted(me.intel)], args={"zh": "暮蔷薇"})
                 return
         males = [s for s in g.living() if sex(g, s) == "M"]
         if fr.answer:
@@ -97,8 +97,8 @@ class MuQiangWei(Skill):
         if not males or not me.hand:
             st.stack.pop()
             return
-        g.ask(fr.seat, "choose", "暮蔷薇: put a hand card into a male character's intel area",
-              [f"choose {c} to {s}" for c in sorted(me.hand) for s in males])
+        g.ask(fr.seat, "choose", "prompt.choose.zh_put_hand_card_into_2",
+              [f"choose {c} to {s}" for c in sorted(me.hand) for s in males], args={"zh": "暮蔷薇"})
 
 
 SKILLS[ZhaoBaiHe.id] = ZhaoBaiHe()

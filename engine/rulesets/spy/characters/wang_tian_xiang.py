@@ -45,8 +45,9 @@ class JinBi(Skill):
                 give(g, fr.index, fr.seat, list(fr.given().picks))
             return
         hand = sorted(st.seats[fr.index].hand)
-        g.ask(fr.index, "choose", f"禁闭: give seat {fr.seat} 2 hand cards, or pass",
-              ["pass", *(f"choose {a},{b}" for a, b in combinations(hand, 2))])
+        g.ask(fr.index, "choose", "prompt.choose.zh_give_seat_n_hand",
+              ["pass", *(f"choose {a},{b}" for a, b in combinations(hand, 2))],
+              args={"zh": "禁闭", "seat": fr.seat, "n": 2})
 
     def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
         if action.kind == "choose":

@@ -52,7 +52,7 @@ class JianRen(Skill):
         if not options:
             st.stack.pop()
             return
-        g.ask(fr.seat, "choose", "坚韧: discard a black intel", options)
+        g.ask(fr.seat, "choose", "prompt.choose.zh_discard_black_intel", options, args={"zh": "坚韧"})
 
 
 SKILLS[JianRen.id] = JianRen()

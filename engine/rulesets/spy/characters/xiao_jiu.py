@@ -44,7 +44,7 @@ class GuangFaBao(Skill):
         if not options:
             st.stack.pop()
             return
-        g.ask(fr.seat, "choose", "广发报: put a hand card into an intel area, or pass", ["pass", *options])
+        g.ask(fr.seat, "choose", "prompt.choose.zh_put_hand_card_into", ["pass", *options], args={"zh": "广发报"})
 
 
 SKILLS[GuangFaBao.id] = GuangFaBao()

@@ -36,8 +36,8 @@ class JinKouYiKai(Skill):
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         if not fr.answer:
-            g.ask(fr.seat, "choose", "金口一开: draw it, or swap it with the pending intel",
-                  ["choose draw", "choose swap"])
+            g.ask(fr.seat, "choose", "prompt.choose.zh_draw_it_or_swap",
+                  ["choose draw", "choose swap"], args={"zh": "金口一开"})
             return
         st.stack.pop()
         t = st.transit
