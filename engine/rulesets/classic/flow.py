@@ -148,11 +148,25 @@ def h_resolve(g: Game, fr: Frame) -> None:
 
 
 def h_card_step(g: Game, fr: Frame) -> None:
+    """A card effect that asks decisions; victory is checked after each of its steps."""
     FUNCTIONS[fr.text].step(g, fr)
+    _check_after_step(g)
 
 
 def h_skill_step(g: Game, fr: Frame) -> None:
+    """A skill that asks decisions (triggered skills: 偷天, 阳谋, 后着 …); victory is checked
+    after each of its steps."""
     SKILLS[fr.text].step(g, fr)
+    _check_after_step(g)
+
+
+def _check_after_step(g: Game) -> None:
+    """A condition met by a card or skill step (a card taken into a hand by 偷天 or 阳谋,
+    intel moved …) is declared at once, not at the next draw or receipt: "当任意一位玩家达到
+    胜利條件就必须立刻宣告胜利，游戏立刻结束" (source 胜利 section; digest §8;
+    docs/rule-decisions.md classic 14)."""
+    if not g.state.over:
+        check_victory(g)
 
 
 def h_send(g: Game, fr: Frame) -> None:
@@ -281,10 +295,16 @@ def h_dying(g: Game, fr: Frame) -> None:
     """A death (§7): death-time skills first (before the reveal; one may save: event
     ``dying``); if not saved, the ``death`` event (the death stands, hand and identity still
     in place: 搜取, 临危受命); then the player puts hand and intel in the discard pile and
-    reveals character and identity."""
+    reveals character and identity.
+
+    The death takes its place in the order of deaths when it happens, before the skills it
+    triggers (source 死亡 section: "…他就会被杀害（死亡）然后按以下顺序进行"): ``fr.index``
+    keeps that place, so a player a death-time skill kills (后着) dies after this one
+    (docs/rule-decisions.md classic 30)."""
     st = g.state
     if fr.stage == 0:
         fr.stage = 1
+        fr.index = len(st.kills)
         fire(g, "dying", fr.seat, order=list(fr.order), text=fr.text)
         return
     if fr.stage == 1:
@@ -300,12 +320,14 @@ def h_dying(g: Game, fr: Frame) -> None:
     st.stack.pop()
     if not st.seats[fr.seat].alive:
         return
-    die(g, fr.seat, list(fr.order), fr.text)
+    die(g, fr.seat, list(fr.order), fr.text, place=fr.index)
     fire(g, "died", fr.seat, order=list(fr.order), text=fr.text)
     check_victory(g)
 
 
-def die(g: Game, seat: int, killers: list[int], cause: str) -> None:
+def die(g: Game, seat: int, killers: list[int], cause: str, place: int | None = None) -> None:
+    """``seat`` dies: its record goes into the order of deaths at ``place`` (where the
+    death began, :func:`h_dying`; default: last), then it leaves the game."""
     st = g.state
     s = st.seats[seat]
     true_intel = sum(1 for c in s.intel if deck.IS_TRUE[c])
@@ -313,7 +335,8 @@ def die(g: Game, seat: int, killers: list[int], cause: str) -> None:
     if mission is not None:
         mission.dying(g, seat)
     who = sorted(set(k for k in killers if k >= 0))
-    st.kills.append(Kill(dead=seat, killers=who, cause=cause, true_intel=true_intel, identity=s.identity))
+    kill = Kill(dead=seat, killers=who, cause=cause, true_intel=true_intel, identity=s.identity)
+    st.kills.insert(len(st.kills) if place is None else min(place, len(st.kills)), kill)
     key = "death.dies_id" if s.identity else "death.dies_identity_card_was_taken"
     g.log(key, seat, {"seat": seat, "id": s.identity}, seats=who)
     _leave(g, seat)
