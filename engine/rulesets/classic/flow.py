@@ -149,24 +149,31 @@ def h_resolve(g: Game, fr: Frame) -> None:
 
 def h_card_step(g: Game, fr: Frame) -> None:
     """A card effect that asks decisions; victory is checked after each of its steps."""
+    depth = len(g.state.stack) - 1
     FUNCTIONS[fr.text].step(g, fr)
-    _check_after_step(g)
+    _check_after_step(g, fr, depth)
 
 
 def h_skill_step(g: Game, fr: Frame) -> None:
     """A skill that asks decisions (triggered skills: 偷天, 阳谋, 后着 …); victory is checked
     after each of its steps."""
+    depth = len(g.state.stack) - 1
     SKILLS[fr.text].step(g, fr)
-    _check_after_step(g)
+    _check_after_step(g, fr, depth)
 
 
-def _check_after_step(g: Game) -> None:
+def _check_after_step(g: Game, fr: Frame, depth: int) -> None:
     """A condition met by a card or skill step (a card taken into a hand by 偷天 or 阳谋,
     intel moved …) is declared at once, not at the next draw or receipt: "当任意一位玩家达到
     胜利條件就必须立刻宣告胜利，游戏立刻结束" (source 胜利 section; digest §8;
-    docs/rule-decisions.md classic 14)."""
-    if not g.state.over:
-        check_victory(g)
+    docs/rule-decisions.md classic 14). A receipt or a death the step just started (an
+    ``after`` or ``dying`` frame it pushed; ``depth``: where the step's frame stood) checks
+    for itself, after settling the deaths it causes (classic 9: a third fake kills before
+    a third red is declared)."""
+    st = g.state
+    if st.over or any(f is not fr and f.kind in ("after", "dying") for f in st.stack[depth:]):
+        return
+    check_victory(g)
 
 
 def h_send(g: Game, fr: Frame) -> None:
