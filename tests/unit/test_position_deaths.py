@@ -11,16 +11,21 @@ import pytest
 
 from engine import Game, SetupError
 
+IDENTITIES = {
+    "classic": ["latent", "military", "bystander", "military"],
+    "return": ["latent", "military", "agent", "military"],
+    "spy": ["latent", "special_service", "latent", "special_service"],
+}
+
 
 def position(ruleset: str = "classic", **extra: Any) -> dict[str, Any]:
-    """Four seats, seats 1 and 3 dead (classic identities unless ``ruleset`` says 再临)."""
-    idents = ["latent", "military", "bystander", "military"] if ruleset != "return" else [
-        "latent", "military", "agent", "military"]
+    """Four seats of ``ruleset``, seats 1 and 3 dead."""
+    idents = IDENTITIES[ruleset]
     seats: list[dict[str, Any]] = [{"identity": i} for i in idents]
     seats[1]["alive"] = False
     seats[3]["alive"] = False
     seats[0]["hand"] = [12]
-    seats[2]["hand"] = [20] if ruleset != "return" else [5]
+    seats[2]["hand"] = [5]
     data: dict[str, Any] = {"ruleset": ruleset, "seats": seats, "turn": 0}
     data.update(extra)
     return data
@@ -30,17 +35,17 @@ def order(data: dict[str, Any]) -> list[int]:
     return [k.dead for k in Game.from_position(data).state.kills]
 
 
-@pytest.mark.parametrize("ruleset", ["classic", "return"])
+@pytest.mark.parametrize("ruleset", ["classic", "return", "spy"])
 def test_dead_seats_are_deaths_in_seat_order_by_default(ruleset: str) -> None:
     assert order(position(ruleset)) == [1, 3]
 
 
-@pytest.mark.parametrize("ruleset", ["classic", "return"])
+@pytest.mark.parametrize("ruleset", ["classic", "return", "spy"])
 def test_deaths_gives_the_order_and_the_credit(ruleset: str) -> None:
     g = Game.from_position(position(ruleset, deaths=[{"seat": 3, "killers": [0], "true_intel": 2}]))
     kills = g.state.kills
     assert [k.dead for k in kills] == [3, 1]
-    assert kills[0].killers == [0] and kills[0].true_intel == 2 and kills[0].identity == "military"
+    assert kills[0].killers == [0] and kills[0].true_intel == 2 and kills[0].identity == IDENTITIES[ruleset][3]
     assert kills[1].killers == [] and kills[1].true_intel == 0
 
 
