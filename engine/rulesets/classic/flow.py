@@ -304,14 +304,17 @@ def h_dying(g: Game, fr: Frame) -> None:
     in place: 搜取, 临危受命); then the player puts hand and intel in the discard pile and
     reveals character and identity.
 
-    The death takes its place in the order of deaths when it happens, before the skills it
-    triggers (source 死亡 section: "…他就会被杀害（死亡）然后按以下顺序进行"): ``fr.index``
-    keeps that place, so a player a death-time skill kills (后着) dies after this one
-    (docs/rule-decisions.md classic 30)."""
+    The death is recorded in the order of deaths when it happens, before the skills it
+    triggers (source 死亡 section: "…他就会被杀害（死亡）然后按以下顺序进行"): a record
+    goes into ``State.kills`` at once (``fr.index``: its place) and is completed at the
+    reveal, so a player a death-time skill kills (后着) dies after this one, and every
+    victory check in between sees this death (docs/rule-decisions.md classic 30). A save
+    (:func:`save`, 救美) takes the record out again."""
     st = g.state
     if fr.stage == 0:
         fr.stage = 1
         fr.index = len(st.kills)
+        st.kills.append(_record(g, fr.seat, list(fr.order), fr.text, revealed=False))
         fire(g, "dying", fr.seat, order=list(fr.order), text=fr.text)
         return
     if fr.stage == 1:
@@ -326,26 +329,57 @@ def h_dying(g: Game, fr: Frame) -> None:
         return
     st.stack.pop()
     if not st.seats[fr.seat].alive:
+        _unrecord(g, fr)
         return
     die(g, fr.seat, list(fr.order), fr.text, place=fr.index)
     fire(g, "died", fr.seat, order=list(fr.order), text=fr.text)
     check_victory(g)
 
 
+def _record(g: Game, seat: int, killers: list[int], cause: str, *, revealed: bool = True) -> Kill:
+    """The record of ``seat``'s death as things stand now (killers, true intel, identity).
+    Until the reveal (§7 ②, ``revealed`` false) the identity is not in it: missions that
+    count a faction's dead read it there (小白, 小马哥), and 临危受命 may still take it."""
+    s = g.state.seats[seat]
+    return Kill(dead=seat, killers=sorted(set(k for k in killers if k >= 0)), cause=cause,
+                true_intel=sum(1 for c in s.intel if deck.IS_TRUE[c]), identity=s.identity if revealed else "")
+
+
+def _unrecord(g: Game, fr: Frame) -> None:
+    """Take out the record a ``dying`` frame put in at its start (the death did not
+    happen: a save, or the seat already left)."""
+    kills = g.state.kills
+    if 0 <= fr.index < len(kills) and kills[fr.index].dead == fr.seat:
+        del kills[fr.index]
+
+
+def save(g: Game, seat: int) -> None:
+    """A death-time skill saves the dying ``seat`` (救美, §7 ①): it does not die, so its
+    death leaves the order of deaths at once (before any victory check)."""
+    st = g.state
+    marks.add(st, marks.saved(seat))
+    for fr in reversed(st.stack):
+        if fr.kind == "dying" and fr.seat == seat and fr.stage > 0:
+            _unrecord(g, fr)
+            fr.index = -1
+            return
+
+
 def die(g: Game, seat: int, killers: list[int], cause: str, place: int | None = None) -> None:
-    """``seat`` dies: its record goes into the order of deaths at ``place`` (where the
-    death began, :func:`h_dying`; default: last), then it leaves the game."""
+    """``seat`` dies: its record in the order of deaths is completed at ``place`` (put in
+    when the death began, :func:`h_dying`; none: appended), then it leaves the game."""
     st = g.state
     s = st.seats[seat]
-    true_intel = sum(1 for c in s.intel if deck.IS_TRUE[c])
     mission = MISSIONS.get(s.character) if s.character else None
     if mission is not None:
         mission.dying(g, seat)
-    who = sorted(set(k for k in killers if k >= 0))
-    kill = Kill(dead=seat, killers=who, cause=cause, true_intel=true_intel, identity=s.identity)
-    st.kills.insert(len(st.kills) if place is None else min(place, len(st.kills)), kill)
+    kill = _record(g, seat, killers, cause)
+    if place is not None and 0 <= place < len(st.kills) and st.kills[place].dead == seat:
+        st.kills[place] = kill
+    else:
+        st.kills.append(kill)
     key = "death.dies_id" if s.identity else "death.dies_identity_card_was_taken"
-    g.log(key, seat, {"seat": seat, "id": s.identity}, seats=who)
+    g.log(key, seat, {"seat": seat, "id": s.identity}, seats=kill.killers)
     _leave(g, seat)
 
 
