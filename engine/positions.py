@@ -8,11 +8,11 @@ Also the count of every card's zones, which the core checks for every ruleset
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from engine.errors import SetupError
-from engine.state import Seat, State
+from engine.state import Kill, Seat, State
 
 
 def card_list(value: Any, where: str, n_cards: int) -> list[int]:
@@ -77,3 +77,46 @@ def zone_counts(st: State) -> Counter[int]:
             counts[item.card] += 1
         counts.update(item.held)
     return counts
+
+
+def position_deaths(pos: dict[str, Any], seats: Sequence[Seat], lost: Collection[int] = ()) -> list[Kill]:
+    """The deaths before the position (``State.kills``, in the order they happened): every
+    seat written ``alive: false`` that did not lose (``lost``) died. ``deaths:`` lists them
+    first died first, each a seat number or ``{seat: S, killers: [..], true_intel: N,
+    cause: ID}`` (who is credited with the kill, the true intel the seat held, the card
+    function or skill that killed); dead seats it leaves out follow in seat order, credited
+    to nobody (docs/scenarios.md; docs/rule-decisions.md classic 31). Missions counting
+    deaths ("the second to die", "nobody died", "kill a player with no true intel") read
+    these records."""
+    raw = pos.get("deaths")
+    if raw is None:
+        raw = []
+    if not isinstance(raw, list):
+        raise SetupError(f"deaths: expected a list of seats (first died first), got {raw!r}")
+    dead = [i for i, s in enumerate(seats) if not s.alive and i not in lost]
+    kills: list[Kill] = []
+    for entry in raw:
+        spec: dict[str, Any] = entry if isinstance(entry, dict) else {"seat": entry}
+        unknown = sorted(str(k) for k in set(spec) - {"seat", "killers", "true_intel", "cause"})
+        if unknown:
+            raise SetupError(f"deaths: unknown keys {', '.join(unknown)} (known: cause, killers, seat, true_intel)")
+        seat = spec.get("seat")
+        if not _is_int(seat) or seat not in dead:
+            raise SetupError(f"deaths: {seat!r} is not a dead seat (alive: false, not lost); dead seats: {dead}")
+        if any(k.dead == seat for k in kills):
+            raise SetupError(f"deaths: seat {seat} is listed twice")
+        killers = spec.get("killers", [])
+        if not isinstance(killers, list) or not all(_is_int(k) and 0 <= k < len(seats) for k in killers):
+            raise SetupError(f"deaths: killers of seat {seat} must be a list of seats, got {killers!r}")
+        true_intel = spec.get("true_intel", 0)
+        if not _is_int(true_intel) or true_intel < 0:
+            raise SetupError(f"deaths: true_intel of seat {seat} must be a count, got {true_intel!r}")
+        kills.append(Kill(dead=seat, killers=sorted(set(killers)), cause=str(spec.get("cause", "")),
+                          true_intel=true_intel, identity=seats[seat].identity))
+    listed = {k.dead for k in kills}
+    kills += [Kill(dead=i, identity=seats[i].identity) for i in dead if i not in listed]
+    return kills
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

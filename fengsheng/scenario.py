@@ -18,7 +18,7 @@ from engine.game import RULESETS, Event
 from engine.notation import parse
 
 SETUP_KEYS = {"name", "source", "ruleset", "seed", "seats", "pile", "discard", "removed", "relations",
-              "pile_exhausted_once", "turn", "step", "steps", "expect", "tutorial", "notes", "description"}
+              "pile_exhausted_once", "turn", "step", "steps", "deaths", "expect", "tutorial", "notes", "description"}
 SEAT_EXPECT = {"hand_count", "hand", "intel", "alive", "exposed", "identity_revealed", "character", "intel_count",
                "hand_includes", "hand_within", "relation"}
 EXPECT_KEYS = {"seats", "pile_top", "discard_contains", "removed_contains", "legal_includes", "legal_excludes",

@@ -148,11 +148,32 @@ def h_resolve(g: Game, fr: Frame) -> None:
 
 
 def h_card_step(g: Game, fr: Frame) -> None:
+    """A card effect that asks decisions; victory is checked after each of its steps."""
+    depth = len(g.state.stack) - 1
     FUNCTIONS[fr.text].step(g, fr)
+    _check_after_step(g, fr, depth)
 
 
 def h_skill_step(g: Game, fr: Frame) -> None:
+    """A skill that asks decisions (triggered skills: 偷天, 阳谋, 后着 …); victory is checked
+    after each of its steps."""
+    depth = len(g.state.stack) - 1
     SKILLS[fr.text].step(g, fr)
+    _check_after_step(g, fr, depth)
+
+
+def _check_after_step(g: Game, fr: Frame, depth: int) -> None:
+    """A condition met by a card or skill step (a card taken into a hand by 偷天 or 阳谋,
+    intel moved …) is declared at once, not at the next draw or receipt: "当任意一位玩家达到
+    胜利條件就必须立刻宣告胜利，游戏立刻结束" (source 胜利 section; digest §8;
+    docs/rule-decisions.md classic 14). A receipt or a death the step just started (an
+    ``after`` or ``dying`` frame it pushed; ``depth``: where the step's frame stood) checks
+    for itself, after settling the deaths it causes (classic 9: a third fake kills before
+    a third red is declared)."""
+    st = g.state
+    if st.over or any(f is not fr and f.kind in ("after", "dying") for f in st.stack[depth:]):
+        return
+    check_victory(g)
 
 
 def h_send(g: Game, fr: Frame) -> None:
@@ -282,10 +303,19 @@ def h_dying(g: Game, fr: Frame) -> None:
     """A death (§7): death-time skills first (before the reveal; one may save: event
     ``dying``); if not saved, the ``death`` event (the death stands, hand and identity still
     in place: 搜取, 临危受命); then the player puts hand and intel in the discard pile and
-    reveals character and identity."""
+    reveals character and identity.
+
+    The death is recorded in the order of deaths when it happens, before the skills it
+    triggers (source 死亡 section: "…他就会被杀害（死亡）然后按以下顺序进行"): a record
+    goes into ``State.kills`` at once (``fr.index``: its place) and is completed at the
+    reveal, so a player a death-time skill kills (后着) dies after this one, and every
+    victory check in between sees this death (docs/rule-decisions.md classic 30). A save
+    (:func:`save`, 救美) takes the record out again."""
     st = g.state
     if fr.stage == 0:
         fr.stage = 1
+        fr.index = len(st.kills)
+        st.kills.append(_record(g, fr.seat, list(fr.order), fr.text, revealed=False))
         fire(g, "dying", fr.seat, order=list(fr.order), text=fr.text)
         return
     if fr.stage == 1:
@@ -300,23 +330,57 @@ def h_dying(g: Game, fr: Frame) -> None:
         return
     st.stack.pop()
     if not st.seats[fr.seat].alive:
+        _unrecord(g, fr)
         return
-    die(g, fr.seat, list(fr.order), fr.text)
+    die(g, fr.seat, list(fr.order), fr.text, place=fr.index)
     fire(g, "died", fr.seat, order=list(fr.order), text=fr.text)
     check_victory(g)
 
 
-def die(g: Game, seat: int, killers: list[int], cause: str) -> None:
+def _record(g: Game, seat: int, killers: list[int], cause: str, *, revealed: bool = True) -> Kill:
+    """The record of ``seat``'s death as things stand now (killers, true intel, identity).
+    Until the reveal (§7 ②, ``revealed`` false) the identity is not in it: missions that
+    count a faction's dead read it there (小白, 小马哥), and 临危受命 may still take it."""
+    s = g.state.seats[seat]
+    return Kill(dead=seat, killers=sorted(set(k for k in killers if k >= 0)), cause=cause,
+                true_intel=sum(1 for c in s.intel if deck.IS_TRUE[c]), identity=s.identity if revealed else "")
+
+
+def _unrecord(g: Game, fr: Frame) -> None:
+    """Take out the record a ``dying`` frame put in at its start (the death did not
+    happen: a save, or the seat already left)."""
+    kills = g.state.kills
+    if 0 <= fr.index < len(kills) and kills[fr.index].dead == fr.seat:
+        del kills[fr.index]
+
+
+def save(g: Game, seat: int) -> None:
+    """A death-time skill saves the dying ``seat`` (救美, §7 ①): it does not die, so its
+    death leaves the order of deaths at once (before any victory check)."""
+    st = g.state
+    marks.add(st, marks.saved(seat))
+    for fr in reversed(st.stack):
+        if fr.kind == "dying" and fr.seat == seat and fr.stage > 0:
+            _unrecord(g, fr)
+            fr.index = -1
+            return
+
+
+def die(g: Game, seat: int, killers: list[int], cause: str, place: int | None = None) -> None:
+    """``seat`` dies: its record in the order of deaths is completed at ``place`` (put in
+    when the death began, :func:`h_dying`; none: appended), then it leaves the game."""
     st = g.state
     s = st.seats[seat]
-    true_intel = sum(1 for c in s.intel if deck.IS_TRUE[c])
     mission = MISSIONS.get(s.character) if s.character else None
     if mission is not None:
         mission.dying(g, seat)
-    who = sorted(set(k for k in killers if k >= 0))
-    st.kills.append(Kill(dead=seat, killers=who, cause=cause, true_intel=true_intel, identity=s.identity))
+    kill = _record(g, seat, killers, cause)
+    if place is not None and 0 <= place < len(st.kills) and st.kills[place].dead == seat:
+        st.kills[place] = kill
+    else:
+        st.kills.append(kill)
     key = "death.dies_id" if s.identity else "death.dies_identity_card_was_taken"
-    g.log(key, seat, {"seat": seat, "id": s.identity}, seats=who)
+    g.log(key, seat, {"seat": seat, "id": s.identity}, seats=kill.killers)
     _leave(g, seat)
 
 

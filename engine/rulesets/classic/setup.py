@@ -11,7 +11,7 @@ from engine import rng
 from engine.choosing import choose_characters
 from engine.errors import SetupError
 from engine.marks import Placed
-from engine.positions import card_list, turn_and_step, zones
+from engine.positions import card_list, position_deaths, turn_and_step, zones
 from engine.state import Frame, Seat, State
 
 from . import deck, marks, ruledata
@@ -133,6 +133,7 @@ def position_state(pos: dict[str, Any]) -> State:
                pile_exhausted_once=bool(pos.get("pile_exhausted_once", False)))
     for i in lost:
         marks.add(st, marks.lost(i))
+    st.kills = position_deaths(pos, seats, lost)
     if st.characters:
         marks.add(st, Placed())
     if step == "start":

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from engine import rng
 from engine.errors import SetupError
 from engine.marks import Placed
-from engine.positions import card_list, turn_and_step, zones
+from engine.positions import card_list, position_deaths, turn_and_step, zones
 from engine.state import Frame, Seat, State
 
 from . import deck, marks, ruledata
@@ -121,6 +121,7 @@ def position_state(pos: dict[str, Any]) -> State:
     st = State(ruleset="return", players=n, seed=seed, tutorial=bool(pos.get("tutorial", False)),
                characters=False, rng=rng.seed_state(seed), seats=seats, pile=pile, discard=discard,
                removed=removed, turn=turn, pile_exhausted_once=bool(pos.get("pile_exhausted_once", False)))
+    st.kills = position_deaths(pos, seats)
     relations = pos.get("relations") or {}
     if not isinstance(relations, dict) or set(relations) - {"nemesis", "employer", "secret_character"}:
         raise SetupError("relations: only nemesis, employer and secret_character are known")

@@ -19,7 +19,7 @@ Skill kinds (``kind``):
   (``pass`` or ``skill ID …``). Events: ``received`` (a seat got intel: ``fr.seat`` the
   receiver, ``cards``, ``order`` = [sender or -1], ``text`` = cause), ``used_on`` (a card
   used successfully on a seat, after the chain settles, before its effect), ``dying``
-  (before the identity is revealed; set :func:`marks.saved` to save), ``death`` (the
+  (before the identity is revealed; call :func:`flow.save` to save), ``death`` (the
   death stands: hand and identity still in place), ``died``,
   ``decrypted``, ``seen_through``, ``card_used``, ``drawn`` (the turn's draw).
 - ``conversion``: ``converts(card)`` names the functions a hand card may be used as

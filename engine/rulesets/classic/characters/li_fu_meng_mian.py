@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.action import PASS
 from engine.state import Frame
 
-from .. import deck, marks
+from .. import deck, flow, marks
 from ..kinds import SkillKind
 from .base import Mission, Skill, ask_trigger, sexes
 
@@ -81,7 +81,7 @@ class JiuMei(Skill):
                 s.intel.remove(c)
                 g.discard_card(c)
                 g.log("burn.intel_card_burned_zh", who, {"seat": who, "card": c, "zh": '救美'}, cards=(c,))
-        marks.add(st, marks.saved(her))
+        flow.save(g, her)
 
 
 class FemaleDeclares(Mission):
