@@ -61,8 +61,8 @@ def error_body(err: bs.BotError) -> dict[str, Any]:
 def message_json(msg: bs.ServerMessage) -> dict[str, Any]:
     """One ``ServerMessage`` as the socket sends it."""
     kind = msg.WhichOneof("kind")
-    if kind == "error":
-        return error_body(msg.error)
+    if kind == "error":  # the gateway's one error shape, with the stream's clock beside it
+        return {**error_body(msg.error), "server_ms": msg.server_ms}
     return to_dict(msg)
 
 

@@ -47,6 +47,12 @@ class MatchSummary:
     winners: list[int]
     decisions: int = 0
     defaults: int = 0  # decisions answered with the default action (decide failed or was illegal)
+    #: every seat's identity at game end, by seat (``"LATENT"``, ``"MILITARY"`` …: proto Identity names)
+    identities: list[str] = field(default_factory=list)
+    #: why the game ended: a proto ``EndReason`` name (``"END_INTEL"``, ``"END_LAST_STANDING"`` …)
+    end_reason: str = ""
+    #: each seat's victory condition public at game end, by seat ("" for none: Outcome.tasks)
+    tasks: list[str] = field(default_factory=list)
 
     @property
     def won(self) -> bool:
@@ -360,6 +366,9 @@ def _handle(
         summary = playing.pop(end.match_id, MatchSummary(end.match_id, list(end.seats), []))
         summary.seats = list(end.seats) or summary.seats
         summary.winners = list(end.outcome.winners)
+        summary.identities = [game_pb2.Identity.Name(i) for i in end.outcome.identities]
+        summary.end_reason = game_pb2.EndReason.Name(end.outcome.end_reason)
+        summary.tasks = list(end.outcome.tasks)
         for key in [k for k in state.history if k[0] == end.match_id]:
             del state.history[key]
         state.done.append(summary)

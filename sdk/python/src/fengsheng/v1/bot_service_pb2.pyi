@@ -94,7 +94,7 @@ class QueueRequest(_message.Message):
     def __init__(self, min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., ruleset: _Optional[str] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
-    __slots__ = ("welcome", "ticket", "match_start", "decision", "result", "error", "match_end", "defaulted", "history", "server_ms")
+    __slots__ = ("welcome", "ticket", "match_start", "decision", "result", "error", "match_end", "defaulted", "history", "event", "server_ms")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     TICKET_FIELD_NUMBER: _ClassVar[int]
     MATCH_START_FIELD_NUMBER: _ClassVar[int]
@@ -104,6 +104,7 @@ class ServerMessage(_message.Message):
     MATCH_END_FIELD_NUMBER: _ClassVar[int]
     DEFAULTED_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
     SERVER_MS_FIELD_NUMBER: _ClassVar[int]
     welcome: Welcome
     ticket: Ticket
@@ -114,8 +115,9 @@ class ServerMessage(_message.Message):
     match_end: MatchEnd
     defaulted: Defaulted
     history: EventHistory
+    event: SeatEvent
     server_ms: int
-    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., ticket: _Optional[_Union[Ticket, _Mapping]] = ..., match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., result: _Optional[_Union[ActionResult, _Mapping]] = ..., error: _Optional[_Union[BotError, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ..., defaulted: _Optional[_Union[Defaulted, _Mapping]] = ..., history: _Optional[_Union[EventHistory, _Mapping]] = ..., server_ms: _Optional[int] = ...) -> None: ...
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., ticket: _Optional[_Union[Ticket, _Mapping]] = ..., match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., result: _Optional[_Union[ActionResult, _Mapping]] = ..., error: _Optional[_Union[BotError, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ..., defaulted: _Optional[_Union[Defaulted, _Mapping]] = ..., history: _Optional[_Union[EventHistory, _Mapping]] = ..., event: _Optional[_Union[SeatEvent, _Mapping]] = ..., server_ms: _Optional[int] = ...) -> None: ...
 
 class Defaulted(_message.Message):
     __slots__ = ("match_id", "seat", "decision", "applied", "reason", "away")
@@ -132,6 +134,16 @@ class Defaulted(_message.Message):
     reason: str
     away: bool
     def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., applied: _Optional[_Iterable[str]] = ..., reason: _Optional[str] = ..., away: _Optional[bool] = ...) -> None: ...
+
+class SeatEvent(_message.Message):
+    __slots__ = ("match_id", "seat", "event")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    event: _game_pb2.Event
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., event: _Optional[_Union[_game_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class EventHistory(_message.Message):
     __slots__ = ("match_id", "seat", "events")
@@ -266,14 +278,16 @@ class BotError(_message.Message):
     def __init__(self, code: _Optional[str] = ..., kind: _Optional[str] = ..., message: _Optional[str] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., legal_actions: _Optional[_Iterable[str]] = ..., retry_after_s: _Optional[float] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
-    __slots__ = ("match_id", "outcome", "seats")
+    __slots__ = ("match_id", "outcome", "seats", "events")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     outcome: _game_pb2.Outcome
     seats: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, match_id: _Optional[str] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ..., seats: _Optional[_Iterable[int]] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
+    def __init__(self, match_id: _Optional[str] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ..., seats: _Optional[_Iterable[int]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ...) -> None: ...
 
 class RegisterBotRequest(_message.Message):
     __slots__ = ("name", "owner")
