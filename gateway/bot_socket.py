@@ -10,7 +10,7 @@ One JSON shape for everything it sends (the same as the gateway's HTTP routes):
 - an error is ``{"error": {"status", "code", "kind", "message", ...}}`` exactly as an HTTP
   error body (gateway/errors.py): ``status`` the HTTP status, ``code`` its lower-case name,
   ``kind`` the finer reason; a refused action adds ``match_id``, ``seat``, ``decision`` and
-  ``legal_actions``; a rate limit adds ``retry_after_s``.
+  ``legal_actions``; a rate limit adds ``retry_after_ms``.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ def error_body(err: bs.BotError) -> dict[str, Any]:
         body.update(match_id=err.match_id, seat=err.seat, decision=err.decision)
     if err.legal_actions:
         body["legal_actions"] = list(err.legal_actions)
-    if err.retry_after_s > 0:
-        body["retry_after_s"] = round(err.retry_after_s, 3)
+    if err.retry_after_ms > 0:
+        body["retry_after_ms"] = err.retry_after_ms
     return {"error": body}
 
 

@@ -91,7 +91,8 @@ class TableIn(BaseModel):
     players: int | None = Field(None, ge=1, le=12, description="with no seats: you and house bots (default 5)")
     seats: list[str] = Field(default_factory=list, max_length=12)
     queue: bool = Field(False, description="bots only, no seats: wait in the bots-only queue for other bots")
-    fill_after_s: float = Field(0.0, ge=0, le=600, description="with queue: house bots fill the rest after this")
+    fill_after_ms: int = Field(0, ge=0, le=600000, description="with queue: house bots fill the rest after "
+                               "this many ms (0: at once)")
     clock_ms: int = Field(0, ge=0, le=30000, description="per-decision clock: 1000, 5000 or 30000 (0: 1000 "
                           "at a table of bots only, else 30000)")
     bank_ms: int = Field(0, ge=0, le=300000, description="each seat's bank: extra time over the match past "
@@ -282,7 +283,7 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner, clien
         (follow it on ``/ws/ranked`` or ``GET /api/ranked/queue/{ticket_id}``)."""
         player, bot_token = who(_bearer(request.headers, token))
         req = bs.TableRequest(ruleset=body.ruleset, players=body.players or 0, seats=body.seats, queue=body.queue,
-                              fill_after_s=body.fill_after_s, clock_ms=body.clock_ms,
+                              fill_after_ms=body.fill_after_ms, clock_ms=body.clock_ms,
                               bank_ms=body.bank_ms)  # fmt: skip
         if player is not None:
             req.holder, req.name = f"h:{player.pid}", player.name

@@ -133,7 +133,7 @@ class BotConnection:
                         match_id=item.match_id, seat=item.seat, event=item.event)))  # fmt: skip
                 elif isinstance(item, Started):
                     out.put_nowait(bs.ServerMessage(match_start=bs.MatchStart(
-                        match_id=match_id, seats=seats, players=players, turn_timeout_s=timeout_s,
+                        match_id=match_id, seats=seats, players=players,
                         events=item.events, clock_ms=item.clock_ms, bank_ms=item.bank_ms)))  # fmt: skip
                 elif isinstance(item, Decision):
                     pushed[(item.match_id, item.seat, item.number)] = FREE_ANSWERS
@@ -217,7 +217,7 @@ class BotConnection:
                 t = msg.table
                 ticket = await svc.open_table("", "", bot=bot, ruleset=t.ruleset, players=t.players,
                                               seats=list(t.seats), queue=t.queue,
-                                              fill_after_s=t.fill_after_s, clock_ms=t.clock_ms,
+                                              fill_after_s=t.fill_after_ms / 1000, clock_ms=t.clock_ms,
                                               bank_ms=t.bank_ms)  # fmt: skip
                 if ticket["state"] == "matched":  # published: _follow() brings it, once
                     self._start(ticket["match_id"])

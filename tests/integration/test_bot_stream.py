@@ -100,8 +100,10 @@ def check(platform: Platform, p: Played) -> None:
     got = p.start + p.live
     # every event the seat may see, once, in order: the public ones included
     assert [e.SerializeToString() for e in got] == [e.SerializeToString() for e in mine]
-    public = [e for e in stored if not e.audience]
-    assert len(public) > 0 and {e.index for e in public} <= {e.index for e in got}
+    # public: everyone's, and the public versions of hidden events (-1 in the audience)
+    public = [e for e in stored if not e.audience or -1 in e.audience]
+    assert len(public) > 0
+    assert {e.index for e in public if not e.audience or p.seat in e.audience} <= {e.index for e in got}
     # never another seat's private event; another seat's draw shows no card to it
     hidden = {e.data for e in stored if e.audience and p.seat not in e.audience}
     assert not hidden & {e.SerializeToString() for e in got}
@@ -118,7 +120,7 @@ def check(platform: Platform, p: Played) -> None:
     if p.seat in p.end.outcome.killers:
         deaths = [e for e in got if e.kind == "death" and e.seat == p.seat]
         assert len(deaths) == 1, [e.text for e in got if e.kind == "death"]
-        after = {e.index for e in public if e.index > deaths[0].index}
+        after = {e.index for e in public if e.index > deaths[0].index and (not e.audience or p.seat in e.audience)}
         assert after and after <= {e.index for e in p.live}
         assert after <= {e.index for e in p.end.events} | {e.index for _, es in p.decisions for e in es}
     o = p.end.outcome
