@@ -27,7 +27,7 @@ from google.protobuf import json_format
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 from gateway import errors
-from gateway.convert import to_dict
+from gateway.convert import now_ms, to_dict
 from services.client_address import CLIENT_ADDRESS_METADATA
 
 #: errors that end a bot's stream, and the WebSocket close code each closes it with (4000 +
@@ -96,7 +96,7 @@ async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.Bot
                 outgoing.put_nowait(json_format.Parse(text, bs.BotMessage()))
             except json_format.ParseError as exc:
                 err = errors.ApiError(422, "malformed_request", str(exc).splitlines()[0])
-                await websocket.send_json(err.body())
+                await websocket.send_json({**err.body(), "server_ms": now_ms()})
 
     failure = await run_both(pump(), receive())
     outgoing.put_nowait(None)
@@ -114,7 +114,7 @@ async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.Bot
         if failure.code() == grpc.StatusCode.UNAUTHENTICATED and "revoked" not in (failure.details() or ""):
             err.message = UNAUTHENTICATED  # a revoked token's stream keeps its own reason
         with contextlib.suppress(Exception):
-            await websocket.send_json(err.body())
+            await websocket.send_json({**err.body(), "server_ms": now_ms()})
             await websocket.close(code=4000 + err.status, reason=err.code)
         return
     with contextlib.suppress(Exception):

@@ -8,6 +8,7 @@ to fill gaps), spells enums by name and keeps the proto field names.
 from __future__ import annotations
 
 import base64
+import time
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from google.protobuf.descriptor import FieldDescriptor
@@ -88,3 +89,8 @@ def settings_dict(settings: Message) -> dict[str, Any]:
         if seconds in shown:
             shown[ms] = round(float(shown.pop(seconds)) * 1000)
     return shown
+
+
+def now_ms() -> int:
+    """The gateway's clock (Unix ms): ``server_ms`` in every message of its WebSockets."""
+    return int(time.time() * 1000)

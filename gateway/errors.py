@@ -40,6 +40,7 @@ import contextlib
 import json
 import logging
 import math
+import time
 from typing import Any, cast
 
 import grpc
@@ -221,7 +222,7 @@ async def close_socket(websocket: WebSocket, err: ApiError, close_code: int | No
     with contextlib.suppress(Exception):
         if websocket.client_state == WebSocketState.CONNECTING:
             await websocket.accept()
-        await websocket.send_json({"type": "error", **err.body()})
+        await websocket.send_json({"type": "error", **err.body(), "server_ms": int(time.time() * 1000)})
         await websocket.close(code=code, reason=err.code)
 
 

@@ -30,7 +30,7 @@ from gateway import errors
 from gateway.auth import Player, TokenError, TokenSigner
 from gateway.bot_socket import run_both
 from gateway.bot_socket import serve as serve_bot_socket
-from gateway.convert import to_dict
+from gateway.convert import now_ms, to_dict
 from gateway.engine_client import parse_addresses
 from services.channels import engine_aio_channel
 from services.client_address import ClientAddress
@@ -361,14 +361,16 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner, clien
         try:
             player = signer.player(_bearer(websocket.headers, websocket.query_params.get("token")))
         except (TokenError, errors.ApiError) as exc:
-            await websocket.send_json({"type": "error", **errors.unauthenticated(str(exc)).body()})
+            await websocket.send_json({"type": "error", **errors.unauthenticated(str(exc)).body(),
+                                       "server_ms": now_ms()})  # fmt: skip
             await websocket.close(code=errors.WS_UNAUTHORIZED)
             return
         call = ranked().Follow(bs.FollowRequest(holder=f"h:{player.pid}"))
 
         async def pump() -> None:
             async for ticket in call:
-                await websocket.send_json({"type": "ticket", "ticket": with_seat(ticket, player)})
+                message = {"type": "ticket", "ticket": with_seat(ticket, player), "server_ms": now_ms()}
+                await websocket.send_json(message)
 
         async def drain() -> None:
             while True:
@@ -391,7 +393,7 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner, clien
         try:
             token = _bearer(websocket.headers, websocket.query_params.get("token"))
         except errors.ApiError as exc:
-            await websocket.send_json(exc.body())
+            await websocket.send_json({**exc.body(), "server_ms": now_ms()})
             await websocket.close(code=errors.WS_UNAUTHORIZED)
             return
         ranked()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
 from typing import TYPE_CHECKING, Any
 
 import grpc
@@ -17,7 +16,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from fengsheng.v1 import game_pb2
 from gateway import errors
 from gateway.auth import SeatGrant
-from gateway.convert import to_dict
+from gateway.convert import now_ms, to_dict
 from gateway.schemas import ActIn
 
 if TYPE_CHECKING:
@@ -50,14 +49,9 @@ async def act(
     return to_dict(result)
 
 
-def server_ms() -> int:
-    """The gateway's clock (Unix ms), sent in every message of a match socket."""
-    return int(time.time() * 1000)
-
-
 async def refuse(websocket: WebSocket, err: errors.ApiError, close_code: int) -> None:
     with contextlib.suppress(Exception):
-        await websocket.send_json({"type": "error", **err.body(), "server_ms": server_ms()})
+        await websocket.send_json({"type": "error", **err.body(), "server_ms": now_ms()})
         await websocket.close(code=close_code, reason=err.code)
 
 
@@ -68,7 +62,7 @@ async def stream(websocket: WebSocket, svc: Services, match_id: str, grant: Seat
 
     async def send(message: dict[str, Any]) -> None:
         async with send_lock:
-            await websocket.send_json({**message, "server_ms": server_ms()})
+            await websocket.send_json({**message, "server_ms": now_ms()})
 
     svc.metrics.websockets.labels(kind=kind).inc()
     try:

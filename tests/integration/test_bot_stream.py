@@ -185,6 +185,9 @@ def test_websocket_a_dead_seat_keeps_receiving_every_event_and_the_full_outcome(
             msg = json_format.ParseDict(raw, bs.ServerMessage())
             kind = msg.WhichOneof("kind")
             if kind == "welcome":
+                ws.send(json.dumps({"nonsense": {}}))  # the gateway's own error carries server_ms too
+                refused = json.loads(ws.recv(timeout=10))
+                assert refused["error"]["status"] == 422 and refused["server_ms"] > 0, refused
                 ws.send(table)
             elif kind == "match_start":
                 p.match_id, p.seat = msg.match_start.match_id, msg.match_start.seats[0]
