@@ -204,7 +204,7 @@ def main() -> int:
                     if setup == "five_bots":
                         bots = [Bot(register(f"{setup}-{k}-{i}"), bot_address, seed=i) for i in range(5)]
                         for b in bots:
-                            b.client.open_table(players=5, ruleset=args.ruleset, queue=True, fill_after_s=60)
+                            b.client.open_table(players=5, ruleset=args.ruleset, queue=True, fill_after_ms=60_000)
                     else:
                         bots = [Bot(register(f"{setup}-{k}"), bot_address, dead=setup == "dead_bot", seed=k)]
                         bots[0].client.open_table(["me", *HOUSE], ruleset=args.ruleset)

@@ -157,7 +157,7 @@ class Stats:
 class Pace:
     """How fast the seats answer: the script's seat (a person) thinks ``think`` s on average
     (0.5–1.5×) before each answer; bots wait ``bot_delay`` s before each move (the match's
-    ``bot_delay_s``). Zero: at once."""
+    ``bot_delay_ms``). Zero: at once."""
 
     think: float = 0.0
     bot_delay: float = 0.0
@@ -177,7 +177,8 @@ async def play_match(
                 seats = ["external"] + [rng.choice(BOT_KINDS) for _ in range(4)]
                 # no seed: a match with an external seat is dealt by the server (a chosen deal is
                 # for practice only, gateway/schemas.py CreateMatchIn.seed)
-                created = await http.post("/api/matches", json={"seats": seats, "bot_delay_s": pace.bot_delay})
+                body = {"seats": seats, "bot_delay_ms": round(pace.bot_delay * 1000)}
+                created = await http.post("/api/matches", json=body)
                 created.raise_for_status()
                 match_id = created.json()["match_id"]
                 joined = await http.post(

@@ -192,7 +192,8 @@ def create_match(http: httpx.Client, ruleset: str, players: int, deadline: float
         # 429 (rate limit) and 503 (the store is not reachable yet: the engine's first Redis
         # connections right after start-up) both say when to try again, as a client would
         if reply.status_code in (429, 503) and time.monotonic() < deadline:
-            time.sleep(float(reply.headers.get("Retry-After") or reply.json()["error"].get("retry_after_s", 1)))
+            wait_ms = reply.json()["error"].get("retry_after_ms", 1000)
+            time.sleep(float(reply.headers.get("Retry-After") or wait_ms / 1000))
             continue
         raise CheckFailed(f"POST /api/matches ({ruleset}): {reply.status_code} {reply.text[:500]}")
 

@@ -24,7 +24,7 @@ from engine.errors import IllegalAction, NotationError
 from engine.kinds import PromptKind
 from engine.notation import CACHE as READ
 from engine.notation import parse
-from engine.observation import IDENTITY, LastPieces, PublicView, action_message, build_observation
+from engine.observation import END_REASON, IDENTITY, LastPieces, PublicView, action_message, build_observation, public_tasks
 from engine.positions import zone_counts
 from engine.ruleset import Ruleset
 from engine.rulesets import RULESET_IDS, get_ruleset
@@ -163,9 +163,15 @@ class Outcome:
     killers: dict[int, tuple[int, ...]] = field(default_factory=dict)
     identities: tuple[str, ...] = ()
     """Identity id of each seat, by seat (``military``, ``latent`` …)."""
+    end: str = ""
+    """Why it ended, as a value (State.end: intel, mission, last_standing, nobody_left)."""
+    tasks: tuple[str, ...] = ()
+    """Each seat's victory condition public at game end, by seat (engine.observation.public_tasks)."""
 
     def to_proto(self) -> Any:
-        msg = game_pb2.Outcome(over=self.over, winners=self.winners, reason=self.reason)
+        msg = game_pb2.Outcome(over=self.over, winners=self.winners, reason=self.reason,
+                               end_reason=END_REASON.get(self.end, game_pb2.END_OTHER) if self.over else None,
+                               tasks=self.tasks)
         msg.identities.extend(IDENTITY.get(i, game_pb2.IDENTITY_UNSPECIFIED) for i in self.identities)
         for dead, who in self.killers.items():
             msg.killers[dead].values.extend(who)
@@ -278,7 +284,8 @@ class Game:
         st = self.state
         if not st.over:
             return None
-        return Outcome(True, tuple(st.winners), st.reason, self.killers(), tuple(p.identity for p in st.seats))
+        return Outcome(True, tuple(st.winners), st.reason, self.killers(), tuple(p.identity for p in st.seats),
+                       st.end, tuple(public_tasks(st)))
 
     def killers(self) -> dict[int, tuple[int, ...]]:
         """Dead seat -> seats credited with the kill (亲手杀死, rules digest §6.3)."""

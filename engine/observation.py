@@ -39,7 +39,7 @@ from google.protobuf.message import Message
 from engine.action import Action
 from engine.marks import placed as characters_placed
 from engine.notation import parse
-from engine.state import Item
+from engine.state import Item, State
 from engine.text import ArgValue, fill_prompt
 from engine.wire import delimited, key, packed
 from fengsheng.v1 import game_pb2
@@ -395,6 +395,24 @@ def _chain_piece(item: Item, shown: bool) -> bytes:
                       item.on if item.kind == "burn" else 0, item.code if shown else "", item.negated]
 
 
+#: State.end -> the proto's EndReason (a finished game whose ruleset names no end: END_OTHER)
+END_REASON: dict[str, game_pb2.EndReason] = {
+    "intel": game_pb2.END_INTEL,
+    "mission": game_pb2.END_MISSION,
+    "last_standing": game_pb2.END_LAST_STANDING,
+    "nobody_left": game_pb2.END_NOBODY_LEFT,
+    "other": game_pb2.END_OTHER,
+}
+
+
+def public_tasks(st: State) -> list[str]:
+    """Each seat's own victory condition that is public at game end, by seat ("" for none):
+    a 谍战篇 神秘人 task card (public at game end), 致命香水's 绝密任务 character once she
+    died or won (p.12 ①); the same the seat views show then."""
+    return [p.secret_task or (p.secret_character if not p.alive or i in st.winners else "")
+            for i, p in enumerate(st.seats)]
+
+
 def _public(g: Game) -> PublicView:
     """The spectator's view: public information only (shared by every seat's view; its seats
     are built when first needed, :func:`_public_seats`)."""
@@ -423,6 +441,8 @@ def _rest(g: Game) -> bytes:
         obs.outcome.over = True
         obs.outcome.winners.extend(st.winners)
         obs.outcome.reason = st.reason
+        obs.outcome.end_reason = END_REASON.get(st.end, game_pb2.END_OTHER)
+        obs.outcome.tasks.extend(public_tasks(st))
         for k in st.kills:
             obs.outcome.killers[k.dead].values.extend(k.killers)
         # all identities are public at game end (docs/rule-decisions.md): the outcome names

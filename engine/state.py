@@ -196,6 +196,9 @@ class State:
     over: bool = False
     winners: list[int] = field(default_factory=list)
     reason: str = ""
+    end: str = ""
+    """Why the game ended, as a value (engine.game.END_REASONS: intel, mission, last_standing,
+    nobody_left, other; proto ``EndReason``); ``""`` while it is not over."""
     kills: list[Kill] = field(default_factory=list)
     window: int = 0
     """Serial number of timings (chains, trigger windows): a skill cannot be used twice at

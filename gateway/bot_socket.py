@@ -10,7 +10,7 @@ One JSON shape for everything it sends (the same as the gateway's HTTP routes):
 - an error is ``{"error": {"status", "code", "kind", "message", ...}}`` exactly as an HTTP
   error body (gateway/errors.py): ``status`` the HTTP status, ``code`` its lower-case name,
   ``kind`` the finer reason; a refused action adds ``match_id``, ``seat``, ``decision`` and
-  ``legal_actions``; a rate limit adds ``retry_after_s``.
+  ``legal_actions``; a rate limit adds ``retry_after_ms``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from google.protobuf import json_format
 from fengsheng.v1 import bot_service_pb2 as bs
 from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 from gateway import errors
-from gateway.convert import to_dict
+from gateway.convert import now_ms, to_dict
 from services.client_address import CLIENT_ADDRESS_METADATA
 
 #: errors that end a bot's stream, and the WebSocket close code each closes it with (4000 +
@@ -53,16 +53,16 @@ def error_body(err: bs.BotError) -> dict[str, Any]:
         body.update(match_id=err.match_id, seat=err.seat, decision=err.decision)
     if err.legal_actions:
         body["legal_actions"] = list(err.legal_actions)
-    if err.retry_after_s > 0:
-        body["retry_after_s"] = round(err.retry_after_s, 3)
+    if err.retry_after_ms > 0:
+        body["retry_after_ms"] = err.retry_after_ms
     return {"error": body}
 
 
 def message_json(msg: bs.ServerMessage) -> dict[str, Any]:
     """One ``ServerMessage`` as the socket sends it."""
     kind = msg.WhichOneof("kind")
-    if kind == "error":
-        return error_body(msg.error)
+    if kind == "error":  # the gateway's one error shape, with the stream's clock beside it
+        return {**error_body(msg.error), "server_ms": msg.server_ms}
     return to_dict(msg)
 
 
@@ -96,7 +96,7 @@ async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.Bot
                 outgoing.put_nowait(json_format.Parse(text, bs.BotMessage()))
             except json_format.ParseError as exc:
                 err = errors.ApiError(422, "malformed_request", str(exc).splitlines()[0])
-                await websocket.send_json(err.body())
+                await websocket.send_json({**err.body(), "server_ms": now_ms()})
 
     failure = await run_both(pump(), receive())
     outgoing.put_nowait(None)
@@ -114,7 +114,7 @@ async def serve(websocket: WebSocket, token: str, bots: Callable[[], bs_grpc.Bot
         if failure.code() == grpc.StatusCode.UNAUTHENTICATED and "revoked" not in (failure.details() or ""):
             err.message = UNAUTHENTICATED  # a revoked token's stream keeps its own reason
         with contextlib.suppress(Exception):
-            await websocket.send_json(err.body())
+            await websocket.send_json({**err.body(), "server_ms": now_ms()})
             await websocket.close(code=4000 + err.status, reason=err.code)
         return
     with contextlib.suppress(Exception):

@@ -98,8 +98,8 @@ class ChatMessage:
     text: str
     #: a quick phrase id ("" for free text)
     phrase: str
-    #: seconds since the epoch
-    at: float
+    #: when it was kept (Unix ms)
+    at_ms: int
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -245,7 +245,7 @@ class ChatService:
             wait = await self.bucket.take(f"{match_id}:{pid}")
             if wait > 0:
                 raise ChatError(429, "rate_limited", "too many messages; wait a moment", retry_after_s=wait)
-        at = round(time.time(), 3)
+        at_ms = int(time.time() * 1000)
         body: dict[str, Any] = {
             "channel": channel,
             "seat": seat,
@@ -253,10 +253,11 @@ class ChatService:
             "name": name[:40],
             "text": text,
             "phrase": phrase,
-            "at": at,
+            "at_ms": at_ms,
         }
         n = await self.store.append(match_id, channel, body, self.retention.ttl(over=over))
-        return ChatMessage(id=n, channel=channel, seat=seat, pid=pid, name=name[:40], text=text, phrase=phrase, at=at)
+        return ChatMessage(id=n, channel=channel, seat=seat, pid=pid, name=name[:40], text=text, phrase=phrase,
+                           at_ms=at_ms)  # fmt: skip
 
     async def read(self, match_id: str, channel: Channel, after: int = 0) -> list[dict[str, Any]]:
         return await self.store.read(match_id, channel, after)

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from gateway import errors
 from gateway.auth import TokenError
 from gateway.chat import Channel, ChatError
+from gateway.ratelimit import retry_ms
 
 if TYPE_CHECKING:
     from gateway.app import Services
@@ -83,7 +84,7 @@ def install_chat(app: FastAPI, ranked_seats: SeatHolders) -> None:
             )
         except ChatError as exc:
             if exc.status == 429:
-                raise errors.ApiError(429, exc.code, str(exc), retry_after_s=round(exc.retry_after_s, 3)) from exc
+                raise errors.ApiError(429, exc.code, str(exc), retry_after_ms=retry_ms(exc.retry_after_s)) from exc
             raise errors.ApiError(exc.status, exc.code, str(exc)) from exc
         return message.to_dict()
 

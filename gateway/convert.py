@@ -8,6 +8,7 @@ to fill gaps), spells enums by name and keeps the proto field names.
 from __future__ import annotations
 
 import base64
+import time
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from google.protobuf.descriptor import FieldDescriptor
@@ -73,3 +74,23 @@ def to_dict(message: Message) -> dict[str, Any]:
                 continue
             out[field.name] = _scalar(field, value)
     return out
+
+
+#: the engine's MatchSettings durations (seconds, internal) and their JSON names (ms)
+SETTINGS_MS = {"turn_timeout_s": "turn_timeout_ms", "bot_delay_s": "bot_delay_ms", "time_bank_s": "time_bank_ms"}
+
+
+def settings_dict(settings: Message) -> dict[str, Any]:
+    """A match's ``MatchSettings`` as JSON: like :func:`to_dict`, with every duration in
+    integer milliseconds (``turn_timeout_ms``, ``bot_delay_ms``, ``time_bank_ms``): one time
+    unit in everything the gateway sends (docs/protocol.md)."""
+    shown = to_dict(settings)
+    for seconds, ms in SETTINGS_MS.items():
+        if seconds in shown:
+            shown[ms] = round(float(shown.pop(seconds)) * 1000)
+    return shown
+
+
+def now_ms() -> int:
+    """The gateway's clock (Unix ms): ``server_ms`` in every message of its WebSockets."""
+    return int(time.time() * 1000)

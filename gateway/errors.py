@@ -22,9 +22,9 @@ Every error body has the same shape, over HTTP and on every WebSocket (docs/bots
 | the gateway's Redis down, restarting or loading | 503 | ``unavailable`` |
 | any other gRPC failure | 502 | the gRPC code, lower case |
 
-A 429 carries ``Retry-After`` (whole seconds, at least 1) and the exact ``retry_after_s`` in
+A 429 carries ``Retry-After`` (whole seconds, at least 1) and the exact ``retry_after_ms`` in
 the body (the bot API's rate or match limit: how long until the same request can succeed).
-A 503 carries ``Retry-After`` (seconds) and ``retry_after_s`` in the body: the engine or
+A 503 carries ``Retry-After`` (seconds) and ``retry_after_ms`` in the body: the engine or
 Redis is restarting, the request did nothing (or, for an action, may have been applied:
 resending it is safe and answers ``duplicate``). On a WebSocket the same body is sent as an
 ``error`` message and the socket is closed with ``4000 + status`` (``4503``).
@@ -40,6 +40,7 @@ import contextlib
 import json
 import logging
 import math
+import time
 from typing import Any, cast
 
 import grpc
@@ -124,17 +125,17 @@ class ApiError(Exception):
 
     def headers(self) -> dict[str, str] | None:
         """The response headers: those given, and ``Retry-After`` for a retryable error
-        (``retry_after_s``: a 429 or 503) unless given; none when there are none."""
+        (``retry_after_ms``: a 429 or 503) unless given; none when there are none."""
         out = dict(self._headers or {})
-        retry = self.extra.get("retry_after_s")
+        retry = self.extra.get("retry_after_ms")
         if retry is not None and "Retry-After" not in out:
-            out["Retry-After"] = str(max(1, math.ceil(float(retry))))
+            out["Retry-After"] = str(max(1, math.ceil(int(retry) / 1000)))
         return out or None
 
 
 def unavailable(message: str, **extra: Any) -> ApiError:
     """503: the engine or Redis is down, restarting or loading; retry after ``RETRY_AFTER_S``."""
-    return ApiError(503, "unavailable", message, retry_after_s=RETRY_AFTER_S, **extra)
+    return ApiError(503, "unavailable", message, retry_after_ms=RETRY_AFTER_S * 1000, **extra)
 
 
 def unauthenticated(message: str) -> ApiError:
@@ -168,7 +169,7 @@ def engine_error_fields(exc: grpc.aio.AioRpcError) -> dict[str, Any]:
 
     ``fs-error`` -> ``kind``, ``fs-decision`` -> ``decision``, ``fs-seat-to-act`` ->
     ``seat_to_act``, ``fs-legal`` (JSON list) -> ``legal_actions``, ``fs-retry-after-ms`` ->
-    ``retry_after_s``.
+    ``retry_after_ms``.
     """
     fields: dict[str, Any] = {}
     try:
@@ -185,7 +186,7 @@ def engine_error_fields(exc: grpc.aio.AioRpcError) -> dict[str, Any]:
             elif key == "fs-seat-to-act":
                 fields["seat_to_act"] = int(text)
             elif key == "fs-retry-after-ms":
-                fields["retry_after_s"] = max(0.001, int(text) / 1000)
+                fields["retry_after_ms"] = max(1, int(text))
             elif key == "fs-legal":
                 legal = json.loads(text)
                 if isinstance(legal, list):
@@ -201,7 +202,7 @@ def from_grpc(exc: grpc.aio.AioRpcError, **extra: Any) -> ApiError:
     status = GRPC_TO_HTTP.get(code, 502)
     name = code.name.lower() if code is not None else "unknown"
     if status == 503:
-        extra = {"retry_after_s": RETRY_AFTER_S, **extra}
+        extra = {"retry_after_ms": RETRY_AFTER_S * 1000, **extra}
     message = exc.details() or name
     if code in _OPAQUE:
         # the engine's own failure: its text (an exception's message, which may quote the game
@@ -221,7 +222,7 @@ async def close_socket(websocket: WebSocket, err: ApiError, close_code: int | No
     with contextlib.suppress(Exception):
         if websocket.client_state == WebSocketState.CONNECTING:
             await websocket.accept()
-        await websocket.send_json({"type": "error", **err.body()})
+        await websocket.send_json({"type": "error", **err.body(), "server_ms": int(time.time() * 1000)})
         await websocket.close(code=code, reason=err.code)
 
 

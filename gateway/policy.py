@@ -9,7 +9,7 @@ from typing import Any
 
 from fengsheng.v1 import engine_service_pb2 as pb
 from gateway import errors
-from gateway.convert import to_dict
+from gateway.convert import settings_dict
 
 #: seat kinds a guest may claim: people, and bots run by anyone outside the platform
 JOINABLE = frozenset({"human", "external"})
@@ -37,6 +37,6 @@ def check_seed(seed: int, kinds: list[str], *, creator_seated: bool) -> None:
 def public_settings(settings: pb.MatchSettings) -> dict[str, Any]:
     """A match's settings as anyone may read them: without the seed (it deals every hidden
     card; only a finished match's replay shows it)."""
-    shown = to_dict(settings)
+    shown = settings_dict(settings)
     shown.pop("seed", None)
     return shown

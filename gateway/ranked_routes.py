@@ -30,7 +30,7 @@ from gateway import errors
 from gateway.auth import Player, TokenError, TokenSigner
 from gateway.bot_socket import run_both
 from gateway.bot_socket import serve as serve_bot_socket
-from gateway.convert import to_dict
+from gateway.convert import now_ms, to_dict
 from gateway.engine_client import parse_addresses
 from services.channels import engine_aio_channel
 from services.client_address import ClientAddress
@@ -91,7 +91,8 @@ class TableIn(BaseModel):
     players: int | None = Field(None, ge=1, le=12, description="with no seats: you and house bots (default 5)")
     seats: list[str] = Field(default_factory=list, max_length=12)
     queue: bool = Field(False, description="bots only, no seats: wait in the bots-only queue for other bots")
-    fill_after_s: float = Field(0.0, ge=0, le=600, description="with queue: house bots fill the rest after this")
+    fill_after_ms: int = Field(0, ge=0, le=600000, description="with queue: house bots fill the rest after "
+                               "this many ms (0: at once)")
     clock_ms: int = Field(0, ge=0, le=30000, description="per-decision clock: 1000, 5000 or 30000 (0: 1000 "
                           "at a table of bots only, else 30000)")
     bank_ms: int = Field(0, ge=0, le=300000, description="each seat's bank: extra time over the match past "
@@ -282,7 +283,7 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner, clien
         (follow it on ``/ws/ranked`` or ``GET /api/ranked/queue/{ticket_id}``)."""
         player, bot_token = who(_bearer(request.headers, token))
         req = bs.TableRequest(ruleset=body.ruleset, players=body.players or 0, seats=body.seats, queue=body.queue,
-                              fill_after_s=body.fill_after_s, clock_ms=body.clock_ms,
+                              fill_after_ms=body.fill_after_ms, clock_ms=body.clock_ms,
                               bank_ms=body.bank_ms)  # fmt: skip
         if player is not None:
             req.holder, req.name = f"h:{player.pid}", player.name
@@ -360,14 +361,16 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner, clien
         try:
             player = signer.player(_bearer(websocket.headers, websocket.query_params.get("token")))
         except (TokenError, errors.ApiError) as exc:
-            await websocket.send_json({"type": "error", **errors.unauthenticated(str(exc)).body()})
+            await websocket.send_json({"type": "error", **errors.unauthenticated(str(exc)).body(),
+                                       "server_ms": now_ms()})  # fmt: skip
             await websocket.close(code=errors.WS_UNAUTHORIZED)
             return
         call = ranked().Follow(bs.FollowRequest(holder=f"h:{player.pid}"))
 
         async def pump() -> None:
             async for ticket in call:
-                await websocket.send_json({"type": "ticket", "ticket": with_seat(ticket, player)})
+                message = {"type": "ticket", "ticket": with_seat(ticket, player), "server_ms": now_ms()}
+                await websocket.send_json(message)
 
         async def drain() -> None:
             while True:
@@ -390,7 +393,7 @@ def install_ranked(app: FastAPI, engine_address: str, signer: TokenSigner, clien
         try:
             token = _bearer(websocket.headers, websocket.query_params.get("token"))
         except errors.ApiError as exc:
-            await websocket.send_json(exc.body())
+            await websocket.send_json({**exc.body(), "server_ms": now_ms()})
             await websocket.close(code=errors.WS_UNAUTHORIZED)
             return
         ranked()

@@ -4,7 +4,7 @@ Every request that carries a token (``Authorization: Bearer T`` or ``?token=T``,
 seat token alike, valid or not) draws one unit from the bucket of ``sha256(T)``; every
 WebSocket message a client sends draws one from the bucket of the token it connected with.
 A bucket holds at most ``burst`` units and refills at ``rate`` units per second. An empty
-bucket answers HTTP 429 ``{"error": {"status": 429, "code": "rate_limited", "retry_after_s": S}}``
+bucket answers HTTP 429 ``{"error": {"status": 429, "code": "rate_limited", "retry_after_ms": MS}}``
 with a ``Retry-After`` header; on a WebSocket, the message is dropped (never reaches the
 engine) and the client gets ``{"type": "error", "error": {... 429 ...}}`` instead.
 Requests without a token (guest creation, spectating, health, metrics) are limited per
@@ -138,6 +138,11 @@ def _token_of(scope: Scope) -> str:
     return ""
 
 
+def retry_ms(wait_s: float) -> int:
+    """A wait in seconds as the ``retry_after_ms`` clients are told: rounded up, at least 1."""
+    return max(1, math.ceil(wait_s * 1000))
+
+
 def limited_body(wait_s: float, message: str = "too many requests for this token; retry later",
                  **extra: Any) -> dict[str, Any]:  # fmt: skip
     return {
@@ -146,7 +151,7 @@ def limited_body(wait_s: float, message: str = "too many requests for this token
             "code": "rate_limited",
             "kind": "rate_limited",
             "message": message,
-            "retry_after_s": round(wait_s, 3),
+            "retry_after_ms": retry_ms(wait_s),
             **extra,
         }
     }

@@ -28,7 +28,7 @@ from fengsheng.ratelimit import Bucket, RedisTokenBucket, TokenBucket
 from fengsheng.v1 import engine_service_pb2 as pb
 from gateway import errors
 from gateway.auth import TokenError, TokenSigner
-from gateway.convert import to_dict
+from gateway.convert import settings_dict, to_dict
 from gateway.engine_client import EngineClient
 from gateway.ratelimit import limited_body
 
@@ -119,7 +119,7 @@ class ReplaySteps:
                 429,
                 "rate_limited",
                 message,
-                retry_after_s=limited_body(wait)["error"]["retry_after_s"],
+                retry_after_ms=limited_body(wait)["error"]["retry_after_ms"],
                 headers={"Retry-After": str(max(1, math.ceil(wait)))},
             )
 
@@ -162,7 +162,7 @@ def to_page(reply: pb.ReplaySteps) -> dict[str, Any]:
         "match_id": reply.match_id,
         "ruleset": reply.settings.ruleset,
         "players": reply.players,
-        "settings": to_dict(reply.settings),
+        "settings": settings_dict(reply.settings),
         "outcome": to_dict(reply.outcome),
         "over": over,
         "view": "all" if reply.view == VIEW_ALL else str(reply.view),

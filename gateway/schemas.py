@@ -76,8 +76,10 @@ class CreateMatchIn(BaseModel):
     )
     characters: bool = Field(False, description="deal characters (if the ruleset has them, else 422)")
     tutorial: bool = False
-    turn_timeout_s: float = Field(0.0, ge=0, le=MAX_TURN_TIMEOUT_S, description="human decision timer; 0 = none")
-    bot_delay_s: float = Field(0.0, ge=0, le=MAX_BOT_DELAY_S, description="pause before each bot move (at most 5 s)")
+    turn_timeout_ms: int = Field(0, ge=0, le=int(MAX_TURN_TIMEOUT_S * 1000),
+                                 description="human decision timer, ms; 0 = none")
+    bot_delay_ms: int = Field(0, ge=0, le=int(MAX_BOT_DELAY_S * 1000),
+                              description="pause before each bot move, ms (at most 5000)")
 
 
 class SeatInfo(BaseModel):

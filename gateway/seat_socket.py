@@ -16,7 +16,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from fengsheng.v1 import game_pb2
 from gateway import errors
 from gateway.auth import SeatGrant
-from gateway.convert import to_dict
+from gateway.convert import now_ms, to_dict
 from gateway.schemas import ActIn
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ async def act(
 
 async def refuse(websocket: WebSocket, err: errors.ApiError, close_code: int) -> None:
     with contextlib.suppress(Exception):
-        await websocket.send_json({"type": "error", **err.body()})
+        await websocket.send_json({"type": "error", **err.body(), "server_ms": now_ms()})
         await websocket.close(code=close_code, reason=err.code)
 
 
@@ -62,7 +62,7 @@ async def stream(websocket: WebSocket, svc: Services, match_id: str, grant: Seat
 
     async def send(message: dict[str, Any]) -> None:
         async with send_lock:
-            await websocket.send_json(message)
+            await websocket.send_json({**message, "server_ms": now_ms()})
 
     svc.metrics.websockets.labels(kind=kind).inc()
     try:

@@ -168,8 +168,8 @@ class AuthorSeat(Protocol):
         match unchanged, for an illegal one) or return without an applied action, and the
         default action is played for the seat."""
 
-    def end(self, match_id: str, seat: int, outcome: game_pb2.Outcome) -> None:
-        """The match is over."""
+    def end(self, match_id: str, seat: int, outcome: game_pb2.Outcome, events: Sequence[game_pb2.Event] = ()) -> None:
+        """The match is over; ``events``: the trailing events the seat saw since its last decision."""
 
 
 class DecideSeat:
@@ -191,7 +191,7 @@ class DecideSeat:
             with contextlib.suppress(IllegalAction):
                 apply(action)
 
-    def end(self, match_id: str, seat: int, outcome: game_pb2.Outcome) -> None:
+    def end(self, match_id: str, seat: int, outcome: game_pb2.Outcome, events: Sequence[game_pb2.Event] = ()) -> None:
         self.seen = []
         self.typed = []
 
@@ -242,7 +242,7 @@ def play_one(author: Decide | AuthorSeat, opponents: Sequence[str], seat: int, p
     outcome = game.outcome
     assert outcome is not None
     outcome_pb = outcome.to_proto()
-    player.end(match_id, seat, outcome_pb)
+    player.end(match_id, seat, outcome_pb, [e.to_proto() for e in game.events[cursor:] if e.visible_to(seat)])
     identity = list(outcome_pb.identities)[seat]
     return seat in outcome.winners, identity
 

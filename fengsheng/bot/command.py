@@ -139,11 +139,12 @@ class CommandSeat:
     def start(self, match_id: str, seat: int, players: int, events: list[game_pb2.Event]) -> None:
         self.seen = list(events)
         self.send(bs.ServerMessage(match_start=bs.MatchStart(match_id=match_id, seats=[seat], players=players,
-                                                             turn_timeout_s=self.move_timeout_s,
+                                                             clock_ms=round(self.move_timeout_s * 1000),
                                                              events=events)))  # fmt: skip
 
     def turn(self, turn: Turn, apply: Callable[[str], None]) -> None:
         self.seen.extend(turn.pushed.events)
+        self._events(turn.match_id, turn.seat, turn.pushed.events)  # as they happened: before the decision
         deadline_ms = int(time.time() * 1000 + self.move_timeout_s * 1000)
         deadline = time.monotonic() + self.move_timeout_s
         self.send(bs.ServerMessage(decision=bs.DecisionRequest(
@@ -181,6 +182,13 @@ class CommandSeat:
             raise BotProgramError(f"the bot program answered none of its last {self.late} decisions within "
                                   f"{self.move_timeout_s:g} s (--move-timeout)")  # fmt: skip
 
-    def end(self, match_id: str, seat: int, outcome: game_pb2.Outcome) -> None:
+    def end(self, match_id: str, seat: int, outcome: game_pb2.Outcome, events: Sequence[game_pb2.Event] = ()) -> None:
         self.seen = []
-        self.send(bs.ServerMessage(match_end=bs.MatchEnd(match_id=match_id, outcome=outcome, seats=[seat])))
+        self._events(match_id, seat, events)
+        self.send(bs.ServerMessage(match_end=bs.MatchEnd(match_id=match_id, outcome=outcome, seats=[seat],
+                                                         events=events)))  # fmt: skip
+
+    def _events(self, match_id: str, seat: int, events: Sequence[game_pb2.Event]) -> None:
+        """The seat's events, one ``event`` message each, as online (docs/bots.md, "The event stream")."""
+        for event in events:
+            self.send(bs.ServerMessage(event=bs.SeatEvent(match_id=match_id, seat=seat, event=event)))

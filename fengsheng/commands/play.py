@@ -523,8 +523,8 @@ def run(args: argparse.Namespace) -> int:
                     "humans": 1,
                     "bot": args.bot,
                     "seed": args.seed,
-                    "turn_timeout_s": args.turn_timeout,
-                    "bot_delay_s": args.bot_delay,
+                    "turn_timeout_ms": round(args.turn_timeout * 1000),
+                    "bot_delay_ms": round(args.bot_delay * 1000),
                     # on by default as on the web, where the ruleset has characters at all
                     "characters": bool(args.characters and rulesets.get(args.ruleset, {}).get("characters", True)),
                 },

@@ -28,7 +28,16 @@ from typing import Any
 from fengsheng.v1 import bot_service_pb2 as bs
 from services.errors import Replaced, Revoked, ServiceError
 from services.ranked.messages import bot_error, ticket_pb
-from services.ranked.service import FREE_ANSWERS, BotIdentity, Decision, Defaulted, RankedService, Started
+from services.ranked.service import (
+    FREE_ANSWERS,
+    BotIdentity,
+    Decision,
+    Defaulted,
+    Ended,
+    RankedService,
+    Seen,
+    Started,
+)
 
 log = logging.getLogger(__name__)
 
@@ -119,9 +128,12 @@ class BotConnection:
             return
         try:
             async for item in svc.decisions(bot, match_id, seats[0], timeout_s):
-                if isinstance(item, Started):
+                if isinstance(item, Seen):
+                    out.put_nowait(bs.ServerMessage(event=bs.SeatEvent(
+                        match_id=item.match_id, seat=item.seat, event=item.event)))  # fmt: skip
+                elif isinstance(item, Started):
                     out.put_nowait(bs.ServerMessage(match_start=bs.MatchStart(
-                        match_id=match_id, seats=seats, players=players, turn_timeout_s=timeout_s,
+                        match_id=match_id, seats=seats, players=players,
                         events=item.events, clock_ms=item.clock_ms, bank_ms=item.bank_ms)))  # fmt: skip
                 elif isinstance(item, Decision):
                     pushed[(item.match_id, item.seat, item.number)] = FREE_ANSWERS
@@ -135,9 +147,9 @@ class BotConnection:
                     out.put_nowait(bs.ServerMessage(defaulted=bs.Defaulted(
                         match_id=item.match_id, seat=item.seat, decision=item.number, applied=item.applied,
                         reason=item.reason, away=item.away)))  # fmt: skip
-                else:
+                elif isinstance(item, Ended):
                     out.put_nowait(bs.ServerMessage(match_end=bs.MatchEnd(
-                        match_id=match_id, outcome=item, seats=seats)))  # fmt: skip
+                        match_id=match_id, outcome=item.outcome, seats=seats, events=item.events)))  # fmt: skip
                     for key in [k for k in pushed if k[0] == match_id]:
                         del pushed[key]
         except ServiceError as exc:
@@ -205,7 +217,7 @@ class BotConnection:
                 t = msg.table
                 ticket = await svc.open_table("", "", bot=bot, ruleset=t.ruleset, players=t.players,
                                               seats=list(t.seats), queue=t.queue,
-                                              fill_after_s=t.fill_after_s, clock_ms=t.clock_ms,
+                                              fill_after_s=t.fill_after_ms / 1000, clock_ms=t.clock_ms,
                                               bank_ms=t.bank_ms)  # fmt: skip
                 if ticket["state"] == "matched":  # published: _follow() brings it, once
                     self._start(ticket["match_id"])

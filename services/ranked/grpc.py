@@ -78,7 +78,7 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
         bot = await self._bot(context, request.bot_token)
         ticket = await self.service.open_table(
             request.holder, request.name, bot=bot, ruleset=request.ruleset, players=request.players,
-            seats=list(request.seats), queue=request.queue, fill_after_s=request.fill_after_s,
+            seats=list(request.seats), queue=request.queue, fill_after_s=request.fill_after_ms / 1000,
             clock_ms=request.clock_ms, bank_ms=request.bank_ms)  # fmt: skip
         return ticket_pb(ticket)
 
@@ -149,7 +149,7 @@ class RankedServicer(bs_grpc.RankedServiceServicer):
         record, rated = await self.service.ranked_match(request.match_id)
         return bs.RankedMatch(
             match_id=request.match_id, season=record["season"], created_ms=record["created_ms"],
-            turn_timeout_s=record["turn_timeout_s"], rated=rated, ruleset=record["ruleset"],
+            turn_timeout_ms=round(record["turn_timeout_s"] * 1000), rated=rated, ruleset=record["ruleset"],
             seats=[bs.RankedSeat(seat=s.seat, kind=s.kind, player_id=s.player_id, name=s.name, bot=s.bot)
                    for s in record["seats"]],
         )  # fmt: skip

@@ -4,6 +4,7 @@ and a bot's connection (:mod:`services.ranked.connection`) send."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from fengsheng.v1 import bot_service_pb2 as bs
@@ -16,7 +17,8 @@ def ticket_pb(t: dict[str, Any]) -> bs.Ticket:
         ticket_id=t["ticket_id"], holder=t["holder"], name=t["name"], bot=t["bot"], state=t["state"],
         min_players=t["min_players"], max_players=t["max_players"], rating=t["rating"],
         enqueued_ms=t["enqueued_ms"], match_id=t["match_id"], seat=t["seat"], seats=t["seats"],
-        turn_timeout_s=t["turn_timeout_s"], ruleset=t.get("ruleset", ""), expires_ms=t.get("expires_ms", 0),
+        turn_timeout_ms=round(t["turn_timeout_s"] * 1000), ruleset=t.get("ruleset", ""),
+        expires_ms=t.get("expires_ms", 0),
         challenger=t.get("challenger", ""),
     )  # fmt: skip
 
@@ -33,4 +35,11 @@ def bot_error(exc: ServiceError, **where: Any) -> bs.ServerMessage:
     is the one :data:`services.grpc_guard.STATUS_CODES` gives a call that fails with ``exc``."""
     return bs.ServerMessage(error=bs.BotError(code=status_of(exc).name, kind=exc.kind, message=exc.message,
                                               legal_actions=exc.legal or [],
-                                              retry_after_s=getattr(exc, "retry_after_s", 0.0), **where))  # fmt: skip
+                                              retry_after_ms=retry_after_ms(exc), **where))  # fmt: skip
+
+
+def retry_after_ms(exc: ServiceError) -> int:
+    """How long (ms) to wait before the refused request can succeed: 0 when it says nothing,
+    else at least 1 (a wait in seconds is rounded up, never down to "at once")."""
+    retry = float(getattr(exc, "retry_after_s", 0.0))
+    return max(1, math.ceil(retry * 1000)) if retry > 0 else 0

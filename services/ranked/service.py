@@ -101,6 +101,25 @@ class Defaulted:
     away: bool
 
 
+@dataclass(frozen=True)
+class Seen:
+    """One event the bot's seat may see, as it happens (between decisions, after the seat is
+    out too): pushed on its stream as ``SeatEvent``."""
+
+    match_id: str
+    seat: int
+    event: game_pb2.Event
+
+
+@dataclass(frozen=True)
+class Ended:
+    """The match is over: its outcome and the events the seat saw since its previous decision
+    (the trailing events, the game-over event last)."""
+
+    outcome: game_pb2.Outcome
+    events: list[game_pb2.Event]
+
+
 @dataclass
 class RankedService:
     matches: MatchService
@@ -540,11 +559,13 @@ class RankedService:
                 return events, after, pending
 
     async def decisions(self, bot: BotIdentity, match_id: str, seat: int, timeout_s: float
-                        ) -> AsyncIterator[Started | Decision | Defaulted | game_pb2.Outcome]:  # fmt: skip
+                        ) -> AsyncIterator[Started | Seen | Decision | Defaulted | Ended]:  # fmt: skip
         """What ``seat``'s bot is told: :class:`Started` (the seat's events so far), each
-        decision of the seat as it opens (once) with the events the seat saw since its
-        previous one, a :class:`Defaulted` for each pushed decision the platform answered for
-        it, then the outcome."""
+        event the seat may see as it happens (:class:`Seen`, filtered for the seat by
+        services/engine/stream_view.py: never another seat's private event), each decision of
+        the seat as it opens (once) with the events the seat saw since its previous one, a
+        :class:`Defaulted` for each pushed decision the platform answered for it, then
+        :class:`Ended` (the outcome and the events since the seat's previous decision)."""
         events, after, pending = await self._history(match_id, seat)
         clock_ms, bank_ms = await self.matches.time_control(match_id)
         yield Started(events, clock_ms, bank_ms)
@@ -581,6 +602,7 @@ class RankedService:
         async for item in self.matches.watch(match_id, seat, after):
             if item.event is not None:
                 seen.append(item.event)
+                yield Seen(match_id, seat, item.event)
             p = item.pending
             over = item.outcome is not None and item.outcome.over
             if open_number >= 0 and (over or (p is not None and p.number > open_number)):
@@ -590,7 +612,7 @@ class RankedService:
                     yield notice
             if over:
                 assert item.outcome is not None
-                yield item.outcome
+                yield Ended(item.outcome, list(seen))
                 return
             if p is None or p.seat != seat or p.number in prompted:
                 continue

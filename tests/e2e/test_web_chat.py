@@ -155,7 +155,7 @@ def test_chat_at_the_table_and_among_spectators(browser_context: Any, base_url: 
 def test_the_replay_shows_the_chat(browser_context: Any, base_url: str, screenshots: Path) -> None:
     with httpx.Client(base_url=base_url, timeout=10) as http:
         token = http.post("/api/guests", json={"name": "rail"}).json()["token"]
-        made = http.post("/api/matches", json={"players": 3, "humans": 0, "bot": "random", "bot_delay_s": 0.05})
+        made = http.post("/api/matches", json={"players": 3, "humans": 0, "bot": "random", "bot_delay_ms": 50})
         assert made.status_code == 201, made.text
         match_id = made.json()["match_id"]
         said = http.post(

@@ -210,7 +210,7 @@ def test_spectator_sees_no_hidden_card(
 ) -> None:
     created = httpx.post(
         f"{base_url}/api/matches",
-        json={"players": 5, "humans": 0, "bot": "heuristic", "characters": True, "bot_delay_s": 0.05},
+        json={"players": 5, "humans": 0, "bot": "heuristic", "characters": True, "bot_delay_ms": 50},
         timeout=10,
     ).json()
     match_id = created["match_id"]

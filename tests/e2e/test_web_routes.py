@@ -63,7 +63,7 @@ def test_match_list_and_replay_steps(base_url: str) -> None:
     with httpx.Client(base_url=base_url, timeout=60) as http:
         created = http.post(
             "/api/matches",
-            json={"players": 4, "humans": 0, "bot": "heuristic", "characters": True, "bot_delay_s": 0.02},
+            json={"players": 4, "humans": 0, "bot": "heuristic", "characters": True, "bot_delay_ms": 20},
         ).json()
         match_id = created["match_id"]
         listed = http.get("/api/matches", params={"live": "true"}).json()["matches"]

@@ -225,6 +225,7 @@ def play_seat(gateway: ServiceProcess, url: str, *, auto_pass: bool, seed: int) 
             ws.send(json.dumps({"type": "options", "auto_pass": auto_pass}))
             while time.monotonic() < deadline:
                 message = json.loads(ws.recv(timeout=60))
+                assert message.pop("server_ms") > 0  # every message: the gateway's clock
                 if message["type"] == "options":
                     options = message
                 elif message["type"] == "prompt":

@@ -117,7 +117,7 @@ def test_a_stream_that_opens_a_table_gets_the_queued_ticket_once_too(platform: P
         for msg in client.messages():
             kind = msg.WhichOneof("kind")
             if kind == "welcome":
-                client.open_table(players=5, queue=True, fill_after_s=600)
+                client.open_table(players=5, queue=True, fill_after_ms=600_000)
             elif kind == "ticket":
                 states.append(msg.ticket.state)
                 if msg.ticket.state == "left":

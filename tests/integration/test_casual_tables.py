@@ -264,23 +264,23 @@ def test_a_declined_or_unanswered_challenge_never_starts(platform: Platform) -> 
 
 def test_the_bots_only_queue_seats_waiting_bots_together_and_fills_when_asked(platform: Platform) -> None:
     """Bots wait in the bots-only casual queue for each other; a bot that asks for it
-    (``fill_after_s=0``) is seated at once with those waiting and house bots in the rest."""
+    (``fill_after_ms=0``) is seated at once with those waiting and house bots in the rest."""
     p = platform
     a_id, a_token = p.bot("queue-a")
     b_id, b_token = p.bot("queue-b")
     played: dict[str, list[object]] = {}
 
-    def play(name: str, token: str, wait: float) -> None:
+    def play(name: str, token: str, wait: int) -> None:
         played[name] = list(run_bot(random_decide, token=token, address=p.bot_address, matches=1, casual=True,
-                                    min_players=3, fill_after_s=wait))  # fmt: skip
+                                    min_players=3, fill_after_ms=wait))  # fmt: skip
 
-    first = threading.Thread(target=play, args=("a", a_token, 120.0), daemon=True)
+    first = threading.Thread(target=play, args=("a", a_token, 120_000), daemon=True)
     first.start()
     deadline = time.monotonic() + 20
     while not p.rdb.zcard("mm:{mm}:bq:return:3"):  # a waits (for up to two minutes)
         assert time.monotonic() < deadline, "bot a never queued"
         time.sleep(0.1)
-    play("b", b_token, 0.0)  # b asks for a table now: a, b and one house bot
+    play("b", b_token, 0)  # b asks for a table now: a, b and one house bot
     first.join(timeout=120)
     (a_game,), (b_game,) = played["a"], played["b"]
     assert a_game.match_id == b_game.match_id and a_game.match_id.startswith("cs-")  # type: ignore[attr-defined]
@@ -304,7 +304,7 @@ def test_a_lone_bot_in_the_bots_only_queue_is_filled_after_its_wait(platform: Pl
     threading.Thread(target=pump, daemon=True).start()
     assert got.get(timeout=20)[1].WhichOneof("kind") == "welcome"
     asked = time.monotonic()
-    client.open_table(players=4, queue=True, fill_after_s=2.0)
+    client.open_table(players=4, queue=True, fill_after_ms=2000)
     states: list[tuple[float, str]] = []
     while not states or states[-1][1] != "matched":
         at, msg = got.get(timeout=30)
@@ -322,7 +322,7 @@ def test_a_lone_bot_in_the_bots_only_queue_is_filled_after_its_wait(platform: Pl
     client.close()
     # over HTTP: queued, and out of the queue again on request
     me = {"authorization": f"Bearer {token}"}
-    waiting = p.http.post("/api/casual", json={"players": 3, "queue": True, "fill_after_s": 600}, headers=me)
+    waiting = p.http.post("/api/casual", json={"players": 3, "queue": True, "fill_after_ms": 600_000}, headers=me)
     assert waiting.status_code == 201 and waiting.json()["state"] == "queued", waiting.text
     gone = p.http.delete(f"/api/ranked/queue/{waiting.json()['ticket_id']}", headers=me)
     assert gone.status_code == 200 and gone.json()["state"] == "left", gone.text

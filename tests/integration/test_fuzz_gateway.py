@@ -93,7 +93,7 @@ def auth(token: str) -> dict[str, str]:
 def human_match(http: httpx.Client, players: int) -> tuple[str, dict[int, str]]:
     creator = http.post("/api/guests", json={"name": "c"}).json()["token"]
     created = http.post(
-        "/api/matches", json={"players": players, "humans": players, "turn_timeout_s": 0}, headers=auth(creator)
+        "/api/matches", json={"players": players, "humans": players, "turn_timeout_ms": 0}, headers=auth(creator)
     ).json()
     tokens = {created["seat"]: created["seat_token"]}
     for i in range(1, players):
@@ -166,8 +166,8 @@ bodies = st.one_of(
             "bot": st.sampled_from(["random", "heuristic", "human", "x"]),
             "seats": st.lists(st.sampled_from(["human", "random", "external", "bogus"]), max_size=9),
             "seed": st.integers(-(2**64), 2**64),
-            "turn_timeout_s": st.floats(),
-            "bot_delay_s": st.floats(),
+            "turn_timeout_ms": st.floats(),
+            "bot_delay_ms": st.floats(),
             "match_id": st.text(max_size=70),
             "name": st.text(max_size=40),
             "ruleset": st.text(max_size=10),

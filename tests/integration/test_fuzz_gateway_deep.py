@@ -93,7 +93,7 @@ class Platform:
         creator = self.http.post("/api/guests", json={"name": "deep"}).json()["token"]
         created = self.http.post(
             "/api/matches",
-            json={"seats": SEATS, "characters": True, "turn_timeout_s": 0, "bot_delay_s": 0},
+            json={"seats": SEATS, "characters": True, "turn_timeout_ms": 0, "bot_delay_ms": 0},
             headers=auth(creator),
         ).json()
         self.match_id = created["match_id"]

@@ -67,7 +67,7 @@ def limited(reply: httpx.Response, scope: str) -> None:
     error = reply.json()["error"]
     assert error["code"] == "rate_limited" and error["scope"] == scope, error
     retry_after = int(reply.headers["retry-after"])
-    assert retry_after >= 1 and retry_after == max(1, math.ceil(error["retry_after_s"])), (retry_after, error)
+    assert retry_after >= 1 and retry_after == max(1, math.ceil(error["retry_after_ms"] / 1000)), (retry_after, error)
 
 
 CREATIONS: list[tuple[str, dict[str, Any]]] = [

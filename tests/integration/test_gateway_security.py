@@ -235,16 +235,17 @@ def test_oversized_numbers_and_names_are_4xx(gw: TestClient) -> None:
 
 def test_bot_delay_is_capped_at_the_api_and_in_the_service(gw: TestClient, stub: es_grpc.EngineServiceStub) -> None:
     body = {"players": 3, "humans": 0, "bot": "random"}
-    reply = gw.post("/api/matches", json={**body, "bot_delay_s": 30})
-    assert reply.status_code == 422 and any(d["loc"][-1] == "bot_delay_s" for d in error_of(reply)["details"])
-    assert gw.post("/api/matches", json={**body, "bot_delay_s": 5.01}).status_code == 422
+    reply = gw.post("/api/matches", json={**body, "bot_delay_ms": 30000})
+    assert reply.status_code == 422 and any(d["loc"][-1] == "bot_delay_ms" for d in error_of(reply)["details"])
+    assert gw.post("/api/matches", json={**body, "bot_delay_ms": 5010}).status_code == 422
     with pytest.raises(grpc.RpcError) as refused:
         stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(players=3, bot_delay_s=30)))
     assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "bot_delay_s" in str(refused.value.details())
     with pytest.raises(grpc.RpcError) as nan:
         stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(players=3, bot_delay_s=float("nan"))))
     assert nan.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    reply = gw.post("/api/matches", json={"players": 3, "humans": 1, "bot_delay_s": 5}, headers=bearer(guest(gw, "a")))
+    body = {"players": 3, "humans": 1, "bot_delay_ms": 5000}
+    reply = gw.post("/api/matches", json=body, headers=bearer(guest(gw, "a")))
     assert reply.status_code == 201, reply.text
 
 

@@ -65,12 +65,12 @@ def test_every_service_serves_metrics_that_move(redis_url: str, tmp_path: Path) 
         wait_until(lambda: httpx.get(urls["worker"], timeout=2).status_code == 200, 20, "worker metrics")
         before = {name: scrape(u) for name, u in urls.items()}
         with httpx.Client(base_url=gateway.extra["url"], timeout=10) as http:
-            bots = http.post("/api/matches", json={"players": 5, "humans": 0, "bot": "random", "bot_delay_s": 0})
+            bots = http.post("/api/matches", json={"players": 5, "humans": 0, "bot": "random", "bot_delay_ms": 0})
             assert bots.status_code == 201, bots.text
             token = http.post("/api/guests", json={"name": "ada"}).json()["token"]
             mine = http.post(
                 "/api/matches",
-                json={"players": 5, "humans": 1, "bot": "random", "turn_timeout_s": 0, "bot_delay_s": 0},
+                json={"players": 5, "humans": 1, "bot": "random", "turn_timeout_ms": 0, "bot_delay_ms": 0},
                 headers={"Authorization": f"Bearer {token}"},
             ).json()
             seat_token = mine["seat_token"]

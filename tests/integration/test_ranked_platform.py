@@ -378,7 +378,8 @@ def test_bot_tokens_limits_and_deadlines(platform: Platform) -> None:
     wait_message(thief_got, "welcome")
     thief.act(match_id, seat, first.decision + 1, "pass")
     assert wait_message(thief_got, "error", kind="forbidden").error.code == "PERMISSION_DENIED"
-    unranked = p.http.post("/api/matches", json={"players": 3, "humans": 0, "bot": "random", "bot_delay_s": 5}).json()
+    body = {"players": 3, "humans": 0, "bot": "random", "bot_delay_ms": 5000}
+    unranked = p.http.post("/api/matches", json=body).json()
     thief.act(unranked["match_id"], 0, 1, "pass")
     assert wait_message(thief_got, "error", kind="forbidden").error.code == "PERMISSION_DENIED"
 

@@ -127,7 +127,7 @@ def test_a_guest_and_its_own_bots_in_one_rated_queue_get_separate_tables(platfor
             assert len(ids) == 3 and sum(i.startswith("house-") for i in ids) == 2, ids
 
     # a casual table (the bots-only queue) may seat them together, and is never rated
-    first = p.http.post("/api/casual", json={"queue": True, "players": 3, "fill_after_s": 60},
+    first = p.http.post("/api/casual", json={"queue": True, "players": 3, "fill_after_ms": 60_000},
                         headers=bearer(bots[0]["token"]))  # fmt: skip
     assert first.status_code == 201 and first.json()["state"] == "queued", first.text
     second = p.http.post("/api/casual", json={"queue": True, "players": 3}, headers=bearer(bots[1]["token"]))

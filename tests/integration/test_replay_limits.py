@@ -134,7 +134,7 @@ def test_rate_limit_trips_with_retry_after(limited: TestClient, stub: es_grpc.En
     wait = int(refused.headers["Retry-After"])
     assert 1 <= wait <= 2
     body = refused.json()["error"]
-    assert body["code"] == "rate_limited" and 0 < body["retry_after_s"] <= 2
+    assert body["code"] == "rate_limited" and 0 < body["retry_after_ms"] <= 2000
     # a page of another match, another view: the same client's bucket
     assert limited.get("/api/matches/nosuch/replay/steps", params={"view": "all"}).status_code == 429
     time.sleep(wait + 0.2)

@@ -62,7 +62,7 @@ def _seat_tokens(http: httpx.Client, players: int) -> tuple[str, dict[int, str]]
     creator = http.post("/api/guests", json={"name": "p0"}).json()["token"]
     created = http.post(
         "/api/matches",
-        json={"players": players, "humans": players, "turn_timeout_s": 0},
+        json={"players": players, "humans": players, "turn_timeout_ms": 0},
         headers={"Authorization": f"Bearer {creator}"},
     )
     assert created.status_code == 201, created.text

@@ -58,7 +58,7 @@ def test_up_with_two_engine_replicas(tmp_path: Path) -> None:
             assert http.get("/api/bots/connect-info").json()["grpc"] == bots
             assert bots not in engines
             created = http.post(
-                "/api/matches", json={"players": 5, "humans": 0, "bot": "random", "bot_delay_s": 0}
+                "/api/matches", json={"players": 5, "humans": 0, "bot": "random", "bot_delay_ms": 0}
             ).json()
             match_id = created["match_id"]
             deadline = time.monotonic() + 90

@@ -56,7 +56,7 @@ def test_each_killed_child_is_restarted_and_the_bot_match_finishes(tmp_path: Pat
         with httpx.Client(base_url=up.url, timeout=10) as http:
             for victim in VICTIMS:
                 created = http.post(
-                    "/api/matches", json={"players": 5, "humans": 0, "bot": "random", "bot_delay_s": 0.05}
+                    "/api/matches", json={"players": 5, "humans": 0, "bot": "random", "bot_delay_ms": 50}
                 )
                 assert created.status_code == 201, created.text
                 match_id = created.json()["match_id"]

@@ -74,8 +74,8 @@ def test_every_json_example_is_what_the_platform_speaks(info: str, body: str) ->
         error = example["error"]
         assert set(example) == {"error"} and {"status", "code", "kind", "message"} <= set(error)
         assert GRPC_TO_HTTP[grpc.StatusCode[error["code"].upper()]] == error["status"]
-        if "retry_after_s" in error:
-            assert isinstance(error["retry_after_s"], float) and error["retry_after_s"] > 0
+        if "retry_after_ms" in error:
+            assert isinstance(error["retry_after_ms"], int) and error["retry_after_ms"] > 0
     else:
         assert info.split()[1:] == ["GET", "/api/cards?ruleset=return"], info
         cards = deck(example["ruleset"])

@@ -4,6 +4,7 @@ rate bucket, ids and the kept window of the in-memory store."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -31,6 +32,9 @@ def test_post_read_phrases_and_rate() -> None:
     async def run() -> None:
         said = await chat.post("m", "table", seat=1, pid="p", name="ann", text="hi", over=False)
         assert (said.id, said.seat, said.text, said.phrase) == (1, 1, "hi", "")
+        # times are Unix ms integers, as everywhere in the JSON (issue 29 §6)
+        assert isinstance(said.at_ms, int) and abs(said.at_ms - time.time() * 1000) < 60_000
+        assert "at" not in said.to_dict()
         gg = await chat.post("m", "spectators", seat=-1, pid="q", name="bo", phrase="gg", over=False)
         assert gg.id == 2  # one counter per match, both channels
         with pytest.raises(ChatError) as bad:

@@ -10,7 +10,7 @@ import pytest
 
 from engine import Game
 from engine.marks import placed as characters_placed
-from engine.observation import IDENTITY, MODE, action_message
+from engine.observation import END_REASON, IDENTITY, MODE, action_message, public_tasks
 from engine.rulesets import RULESET_IDS
 from engine.text import fill_prompt
 from fengsheng.v1 import game_pb2
@@ -108,6 +108,8 @@ def _public(g: Game) -> game_pb2.Observation:
         for k in st.kills:
             obs.outcome.killers[k.dead].values.extend(k.killers)
         obs.outcome.identities.extend(IDENTITY.get(p.identity, game_pb2.IDENTITY_UNSPECIFIED) for p in st.seats)
+        obs.outcome.end_reason = END_REASON.get(st.end, game_pb2.END_OTHER)
+        obs.outcome.tasks.extend(public_tasks(st))
     return obs
 
 

@@ -60,7 +60,8 @@ def check_victory(g: Game) -> bool:
             return True
     alive = g.living()
     if len(alive) <= 1:
-        finish(g, alive, "the last player alive" if alive else "nobody is left")
+        finish(g, alive, "the last player alive" if alive else "nobody is left",
+               "last_standing" if alive else "nobody_left")
         return True
     return False
 
@@ -87,7 +88,7 @@ def declare(g: Game, seat: int, reason: str, chosen: int = -1) -> None:
                 show_mission(g, seat, reason)
                 g.log("declare.declares_victory_reason", seat, {"seat": seat, "reason": reason})
                 show_mission(g, i, "mission")
-                finish(g, [i], f"mission of {s.character}: the declaration of seat {seat} fails")
+                finish(g, [i], f"mission of {s.character}: the declaration of seat {seat} fails", "mission")
                 return
             if verdict == "join":
                 joined.append(i)
@@ -106,7 +107,8 @@ def declare(g: Game, seat: int, reason: str, chosen: int = -1) -> None:
             show_mission(g, w, "mission")
     show_mission(g, seat, reason)
     g.log("declare.declares_victory_reason", seat, {"seat": seat, "reason": reason})
-    finish(g, winners, reason)
+    # a declaration names a faction's intel or a mission (check_victory's two reasons)
+    finish(g, winners, reason, "mission" if reason.startswith("mission") else "intel")
 
 
 def show_mission(g: Game, seat: int, reason: str) -> None:
@@ -128,8 +130,10 @@ def h_declare(g: Game, fr: Frame) -> None:
     declare(g, fr.seat, fr.text, chosen=act.target)
 
 
-def finish(g: Game, winners: list[int], reason: str) -> None:
+def finish(g: Game, winners: list[int], reason: str, end: str) -> None:
+    """End the game: ``winners`` win; ``reason`` in words, ``end`` as a value (State.end)."""
     st = g.state
+    st.end = end
     st.over = True
     st.prompt = None
     st.winners = sorted(winners)

@@ -55,15 +55,18 @@ def mission_done(g: Game, seat: int, *, when: str = "") -> bool:
     return any(m.when == when and m.done(g, seat) for m in checks)
 
 
-def victory(g: Game) -> tuple[list[int], str] | None:
+def victory(g: Game) -> tuple[list[int], str, str] | None:
     """Who wins now, if anyone: agents with 6 true intel or a completed mission (their
     win makes the factions' fail), a faction whose member holds 3 of its colour (all its
-    members win, dead ones too), or the last player alive (p.5; digest §7)."""
+    members win, dead ones too), or the last player alive (p.5; digest §7). Answers the
+    winners, the reason in words and as a value (State.end)."""
     seats = g.state.seats
     agents = [i for i, p in enumerate(seats) if p.alive and p.identity == "agent"
               and (true_count(p.intel) >= AGENT_TRUE_WIN or mission_done(g, i))]
     if agents:
-        return agents, "agent completes a victory condition"
+        # an agent's win: 6 true intel (its identity's condition) or its mission (p.2 特工)
+        intel = all(true_count(seats[i].intel) >= AGENT_TRUE_WIN for i in agents)
+        return agents, "agent completes a victory condition", "intel" if intel else "mission"
     winners: list[int] = []
     reasons: list[str] = []
     for faction, counter, colour in (("military", blue_count, "blue"), ("latent", red_count, "red")):
@@ -74,10 +77,11 @@ def victory(g: Game) -> tuple[list[int], str] | None:
     extra = [i for i, p in enumerate(seats) if p.alive and p.identity != "agent" and p.secret_character
              and mission_done(g, i)]
     if winners or extra:
-        return sorted(set(winners) | set(extra)), "; ".join(reasons) or "secret mission completed"
+        return (sorted(set(winners) | set(extra)), "; ".join(reasons) or "secret mission completed",
+                "intel" if reasons else "mission")
     living = [i for i, p in enumerate(seats) if p.alive]
     if len(living) == 1:
-        return living, "last player alive"
+        return living, "last player alive", "last_standing"
     return None
 
 
@@ -89,7 +93,7 @@ def check_victory(g: Game) -> bool:
     return g.state.over
 
 
-def declare_victory(g: Game, winners: list[int], reason: str) -> None:
+def declare_victory(g: Game, winners: list[int], reason: str, end: str) -> None:
     """宣胜: the game ends at once; declarers reveal their identity (p.5 ①③). Agents whose
     mission is met "when another player declares victory" win too, and an agent's win
     makes the non-agents' fail (p.2 特工)."""
@@ -103,10 +107,11 @@ def declare_victory(g: Game, winners: list[int], reason: str) -> None:
         else:
             # Only a non-agent 致命香水 (绝密任务) joins: her win voids nobody's (p.12 ②).
             winners = sorted(set(winners) | set(joining))
-        reason = "agent mission on another's declaration"
+        reason, end = "agent mission on another's declaration", "mission"
     st.over = True
     st.winners = winners
     st.reason = reason
+    st.end = end
     st.prompt = None
     for w in winners:
         seats[w].identity_revealed = True
@@ -157,7 +162,7 @@ def h_death(g: Game, fr: Frame) -> None:
         if check_victory(g):
             return
         if mission_done(g, fr.seat, when="death"):
-            declare_victory(g, [fr.seat], "secret mission completed at death")
+            declare_victory(g, [fr.seat], "secret mission completed at death", "mission")
             return
         die(g, fr.seat, fr.order, fr.text)
 

@@ -91,13 +91,13 @@ def h_turn(g: Game, fr: Frame) -> None:
         st.transit = None
     won = turn_end_winners(g)
     if won:
-        finish(g, won, "jiao_ju_zhe at the turn end")
+        finish(g, won, "jiao_ju_zhe at the turn end", "mission")
         return
     end_turn(st)
     st.locked = []
     st.stack.pop()
     if not g.living():
-        finish(g, set(), "nobody is left")
+        finish(g, set(), "nobody is left", "nobody_left")
         return
     g.push(Frame("spy_turn", seat=g.next_living(seat)))
 
@@ -118,7 +118,7 @@ def lose(g: Game, seat: int) -> None:
     p.hand = []
     won = last_standing(g)
     if won is not None:
-        finish(g, won, "last player standing")
+        finish(g, won, "last player standing", "last_standing")
 
 
 def start_send(g: Game, seat: int, action: Action) -> None:
@@ -257,7 +257,7 @@ def h_settle(g: Game, fr: Frame) -> None:
         return  # postponed to the node after the dying and death resolution (§5.3)
     won = collection_winners(g)
     if won:
-        finish(g, won, "intel collected")
+        finish(g, won, "intel collected", "intel")
         return
     t = st.turn
     order = [(t + i) % st.players for i in range(st.players)]
@@ -324,7 +324,7 @@ def h_death(g: Game, fr: Frame) -> None:
             g.log("death.dies", d, {"seat": d}, seats=(d,))
         won = death_winners(g, fr.order)
         if won:
-            finish(g, won, "a death")
+            finish(g, won, "a death", "mission")
             return
         fr.stage = 1
         skills.fire_before_death(g, fr.order)
@@ -356,11 +356,11 @@ def h_death(g: Game, fr: Frame) -> None:
     # their death resolution: a dying 诱变者 may still win (§6.3, §7.2, FAQ 2.0 诱变者)
     won = collection_winners(g, tuple(fr.order))
     if won:
-        finish(g, won, "intel collected")
+        finish(g, won, "intel collected", "intel")
         return
     standing = last_standing(g)
     if standing is not None:
-        finish(g, standing, "last player standing")
+        finish(g, standing, "last player standing", "last_standing")
         return
     settle(g)
 

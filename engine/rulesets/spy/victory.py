@@ -119,9 +119,11 @@ def last_standing(g: Game) -> set[int] | None:
     return usurp(g, winners)
 
 
-def finish(g: Game, winners: set[int], reason: str) -> None:
-    """End the game: the winners declare (§7.3); every identity is shown in the outcome."""
+def finish(g: Game, winners: set[int], reason: str, end: str) -> None:
+    """End the game: the winners declare (§7.3); every identity is shown in the outcome.
+    ``end``: why, as a value (State.end)."""
     st = g.state
+    st.end = end
     winners = co_winners(g, winners)
     st.over = True
     for w in winners:  # §7.3: the winners reveal their identity cards to declare

@@ -101,8 +101,8 @@ export function chatPanel({ matchId, seatToken = null, spectator = false, replay
       redraw();
       return true;
     } catch (err) {
-      const wait = err.body?.error?.retry_after_s;
-      status.textContent = `${err.message}${wait ? ` (${Math.ceil(wait)}s)` : ""}`;
+      const wait = err.body?.error?.retry_after_ms;
+      status.textContent = `${err.message}${wait ? ` (${Math.ceil(wait / 1000)}s)` : ""}`;
       return false;
     }
   }

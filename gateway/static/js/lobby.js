@@ -91,8 +91,8 @@ export async function mountLobby(root) {
         humans,
         bot: botIn.value,
         characters: charsIn.checked,
-        turn_timeout_s: Number(timerIn.value) || 0,
-        bot_delay_s: Number(delayIn.value) || 0,
+        turn_timeout_ms: Math.round((Number(timerIn.value) || 0) * 1000),
+        bot_delay_ms: Math.round((Number(delayIn.value) || 0) * 1000),
       };
       const created = await api("/api/matches", { method: "POST", body, token: g?.token });
       if (humans) {

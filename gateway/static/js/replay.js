@@ -158,7 +158,7 @@ async function allSteps(matchId, view) {
       page = await api(`/api/matches/${matchId}/replay/steps?view=${encodeURIComponent(view)}&from=${from}`, { token });
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 429) throw err;
-      await sleep(1000 * Math.max(1, err.body?.error?.retry_after_s || 1));
+      await sleep(Math.max(1000, err.body?.error?.retry_after_ms || 1000));
       continue;
     }
     if (data === null) data = page;

@@ -222,7 +222,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
     state.prompt = { ...msg, arrived: performance.now() };
     state.sending = false;
     state.error = "";
-    const timeout = Number(state.info?.settings?.turn_timeout_s || 0);
+    const timeout = Number(state.info?.settings?.turn_timeout_ms || 0) / 1000;
     if (timeout > 0) tick = setInterval(renderTimer, 250);
     if (state.autopass && msg.legal_actions.length === 1 && msg.legal_actions[0] === "pass") {
       // Answer only now that the decision is ours, after the same hold as any answer.
@@ -328,7 +328,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
 
   function renderTimer() {
     const box = el.prompt.querySelector(".timer");
-    const timeout = Number(state.info?.settings?.turn_timeout_s || 0);
+    const timeout = Number(state.info?.settings?.turn_timeout_ms || 0) / 1000;
     if (!box || !state.prompt || timeout <= 0) return;
     const left = Math.max(0, timeout - (performance.now() - state.prompt.arrived) / 1000);
     box.textContent = `${t("timer")} ${left.toFixed(0)}s`;
@@ -379,7 +379,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
       const promptKey = JSON.stringify([
         p?.decision, p?.legal_actions, state.sending, state.error, state.autopass, [...state.selected],
         obs.outcome.over, p ? null : [obs.pending?.seat, obs.pending?.kind], getLangKey(),
-        state.info?.settings?.turn_timeout_s,
+        state.info?.settings?.turn_timeout_ms,
       ]);
       if (promptKey !== lastKeys.prompt) {
         lastKeys.prompt = promptKey;
@@ -465,7 +465,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
     // the cards this seat can see (hand, intel, discard pile): a `choose N` naming one is a card
     const known = [...hand, ...obs.seats.flatMap((s) => s.intel || []), ...(obs.discard || [])];
     const selected = [...state.selected];
-    const timeout = Number(state.info?.settings?.turn_timeout_s || 0);
+    const timeout = Number(state.info?.settings?.turn_timeout_ms || 0) / 1000;
     const buttons = p.legal_actions.map((a) => {
       const used = cardsOfAction(a);
       const hit = selected.length > 0 && selected.every((n) => used.includes(n));
@@ -625,7 +625,7 @@ export async function rankedSeats(info, matchId) {
   try {
     const ranked = await api(`/api/ranked/matches/${matchId}`);
     info.seats = (ranked.seats || []).map((s) => ({ seat: s.seat, kind: s.kind, player: s.name, bot: s.bot }));
-    info.settings = { ...(info.settings || {}), turn_timeout_s: ranked.turn_timeout_s || 0, ranked: true };
+    info.settings = { ...(info.settings || {}), turn_timeout_ms: ranked.turn_timeout_ms || 0, ranked: true };
   } catch {
     /* not a ranked match either: seats stay numbered */
   }

@@ -50,6 +50,12 @@ class MatchSummary:
     winners: list[int]
     decisions: int = 0
     defaults: int = 0  # decisions answered with the default action (decide failed or was illegal)
+    #: every seat's identity at game end, by seat (``"LATENT"``, ``"MILITARY"`` …: proto Identity names)
+    identities: list[str] = field(default_factory=list)
+    #: why the game ended: a proto ``EndReason`` name (``"END_INTEL"``, ``"END_LAST_STANDING"`` …)
+    end_reason: str = ""
+    #: each seat's victory condition public at game end, by seat ("" for none: Outcome.tasks)
+    tasks: list[str] = field(default_factory=list)
 
     @property
     def won(self) -> bool:
@@ -99,7 +105,7 @@ class BotClient:
                                                            ruleset=ruleset)))  # fmt: skip
 
     def open_table(self, seats: list[str] | None = None, players: int = 0, ruleset: str = "", *,
-                   queue: bool = False, fill_after_s: float = 0.0, clock_ms: int = 0,
+                   queue: bool = False, fill_after_ms: int = 0, clock_ms: int = 0,
                    bank_ms: int = 0) -> None:  # fmt: skip
         """Open a casual (never rated) table, outside the queue: ``seats`` in order, each
         ``"me"`` (once), ``"heuristic"``/``"random"`` (house bots) or a bot's or player's id
@@ -109,14 +115,14 @@ class BotClient:
         ``expired``); the match is played like a ranked one.
 
         ``queue=True`` (no ``seats``): wait in the bots-only queue of that ruleset and table
-        size for other bots; after ``fill_after_s`` seconds (0: at once) house bots fill the
+        size for other bots; after ``fill_after_ms`` ms (0: at once) house bots fill the
         seats still free. The ``ticket`` is ``queued``, then ``matched``.
 
         ``clock_ms``, ``bank_ms``: the table's time control (docs/bots.md, "Time controls"): the
         per-decision clock, 1000, 5000 or 30000 (0: 1000 at a table of bots only, else 30000),
         and each seat's bank (0 with clock_ms 0: the clock's default)."""
         self.send(bs.BotMessage(table=bs.TableRequest(seats=seats or [], players=players, ruleset=ruleset,
-                                                      queue=queue, fill_after_s=fill_after_s, clock_ms=clock_ms,
+                                                      queue=queue, fill_after_ms=fill_after_ms, clock_ms=clock_ms,
                                                       bank_ms=bank_ms)))  # fmt: skip
 
     def answer_challenge(self, ticket_id: str, accept: bool = True) -> None:
@@ -193,7 +199,7 @@ MAX_RECONNECTS = 8
 
 def backoff_s(attempt: int, floor: float = 0.0) -> float:
     """Capped exponential backoff with jitter for the ``attempt``-th retry (0-based), at
-    least ``floor`` (the platform's ``retry_after_s``)."""
+    least ``floor`` (the platform's ``retry_after_ms``, in seconds)."""
     import random
 
     return max(floor, min(30.0, 0.5 * 2**attempt) * (0.5 + random.random() / 2))
@@ -229,7 +235,7 @@ def run_bot(
     casual: bool = False,
     seats: list[str] | None = None,
     accept: Callable[[bs.Ticket], bool] | None = None,
-    fill_after_s: float | None = None,
+    fill_after_ms: int | None = None,
 ) -> list[MatchSummary]:
     """Queue for ``matches`` ranked matches of ``ruleset`` (empty: ``return``) one after
     another and play them with ``decide``; returns a summary of each.
@@ -250,9 +256,9 @@ def run_bot(
     that challenges others waits for their answers, and one declined or expired is opened
     again after a growing wait.
 
-    ``casual=True, fill_after_s=S``: each table comes from the bots-only queue instead: other
-    bots waiting for the same ruleset and table size sit with this one, and after ``S``
-    seconds (0: at once) house bots fill the seats still free.
+    ``casual=True, fill_after_ms=MS``: each table comes from the bots-only queue instead: other
+    bots waiting for the same ruleset and table size sit with this one, and after ``MS``
+    milliseconds (0: at once) house bots fill the seats still free.
 
     Challenges to this bot (a ``ticket`` in state ``invited``) are answered with
     ``accept(ticket)`` (default: accept every one); an accepted challenge's match is played
@@ -264,8 +270,8 @@ def run_bot(
         if state.queued or state.playing or len(state.done) >= matches:
             return
         state.queued = True
-        if casual and fill_after_s is not None:
-            client_box[-1].open_table(None, min_players, ruleset, queue=True, fill_after_s=fill_after_s)
+        if casual and fill_after_ms is not None:
+            client_box[-1].open_table(None, min_players, ruleset, queue=True, fill_after_ms=fill_after_ms)
         elif casual:
             client_box[-1].open_table(seats, 0 if seats else min_players, ruleset)
         else:
@@ -367,6 +373,9 @@ def _handle(
         summary = playing.pop(end.match_id, MatchSummary(end.match_id, list(end.seats), []))
         summary.seats = list(end.seats) or summary.seats
         summary.winners = list(end.outcome.winners)
+        summary.identities = [game_pb2.Identity.Name(i) for i in end.outcome.identities]
+        summary.end_reason = game_pb2.EndReason.Name(end.outcome.end_reason)
+        summary.tasks = list(end.outcome.tasks)
         for key in [k for k in state.history if k[0] == end.match_id]:
             del state.history[key]
             state.typed.pop(key, None)
@@ -442,7 +451,7 @@ def _error(e: bs.BotError, client: BotClient, state: _Session, join_later: Calla
     key = (e.match_id, e.seat)
     if e.match_id and state.pending.get(key) == e.decision:
         if e.code == "RESOURCE_EXHAUSTED":
-            time.sleep(min(max(e.retry_after_s, 0.05), 1.0))  # try again shortly, before the deadline
+            time.sleep(min(max(e.retry_after_ms / 1000, 0.05), 1.0))  # try again shortly, before the deadline
             client.act(e.match_id, e.seat, e.decision, state.sent.get(key, ""), use_default=not state.sent.get(key))
         elif e.kind == "illegal" and state.sent.get(key):
             state.sent[key] = ""
@@ -457,7 +466,7 @@ def _error(e: bs.BotError, client: BotClient, state: _Session, join_later: Calla
     elif not e.match_id and e.kind in RETRY_JOIN_KINDS and not state.playing:
         # a refused queue request: ask again after the wait the platform names, with backoff
         state.queued = False
-        join_later(backoff_s(state.join_attempts, e.retry_after_s))
+        join_later(backoff_s(state.join_attempts, e.retry_after_ms / 1000))
         state.join_attempts += 1
 
 

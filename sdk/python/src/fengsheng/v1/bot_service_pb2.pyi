@@ -38,7 +38,7 @@ class ChallengeAnswer(_message.Message):
     def __init__(self, ticket_id: _Optional[str] = ..., accept: _Optional[bool] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ...) -> None: ...
 
 class TableRequest(_message.Message):
-    __slots__ = ("ruleset", "players", "seats", "holder", "name", "bot_token", "queue", "fill_after_s", "clock_ms", "bank_ms")
+    __slots__ = ("ruleset", "players", "seats", "holder", "name", "bot_token", "queue", "fill_after_ms", "clock_ms", "bank_ms")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -46,7 +46,7 @@ class TableRequest(_message.Message):
     NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     QUEUE_FIELD_NUMBER: _ClassVar[int]
-    FILL_AFTER_S_FIELD_NUMBER: _ClassVar[int]
+    FILL_AFTER_MS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_MS_FIELD_NUMBER: _ClassVar[int]
     BANK_MS_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
@@ -56,10 +56,10 @@ class TableRequest(_message.Message):
     name: str
     bot_token: str
     queue: bool
-    fill_after_s: float
+    fill_after_ms: int
     clock_ms: int
     bank_ms: int
-    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ..., queue: _Optional[bool] = ..., fill_after_s: _Optional[float] = ..., clock_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
+    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot_token: _Optional[str] = ..., queue: _Optional[bool] = ..., fill_after_ms: _Optional[int] = ..., clock_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
 
 class EventsRequest(_message.Message):
     __slots__ = ("match_id", "seat")
@@ -94,7 +94,7 @@ class QueueRequest(_message.Message):
     def __init__(self, min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., ruleset: _Optional[str] = ...) -> None: ...
 
 class ServerMessage(_message.Message):
-    __slots__ = ("welcome", "ticket", "match_start", "decision", "result", "error", "match_end", "defaulted", "history", "server_ms")
+    __slots__ = ("welcome", "ticket", "match_start", "decision", "result", "error", "match_end", "defaulted", "history", "event", "server_ms")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     TICKET_FIELD_NUMBER: _ClassVar[int]
     MATCH_START_FIELD_NUMBER: _ClassVar[int]
@@ -104,6 +104,7 @@ class ServerMessage(_message.Message):
     MATCH_END_FIELD_NUMBER: _ClassVar[int]
     DEFAULTED_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
     SERVER_MS_FIELD_NUMBER: _ClassVar[int]
     welcome: Welcome
     ticket: Ticket
@@ -114,8 +115,9 @@ class ServerMessage(_message.Message):
     match_end: MatchEnd
     defaulted: Defaulted
     history: EventHistory
+    event: SeatEvent
     server_ms: int
-    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., ticket: _Optional[_Union[Ticket, _Mapping]] = ..., match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., result: _Optional[_Union[ActionResult, _Mapping]] = ..., error: _Optional[_Union[BotError, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ..., defaulted: _Optional[_Union[Defaulted, _Mapping]] = ..., history: _Optional[_Union[EventHistory, _Mapping]] = ..., server_ms: _Optional[int] = ...) -> None: ...
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., ticket: _Optional[_Union[Ticket, _Mapping]] = ..., match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., result: _Optional[_Union[ActionResult, _Mapping]] = ..., error: _Optional[_Union[BotError, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ..., defaulted: _Optional[_Union[Defaulted, _Mapping]] = ..., history: _Optional[_Union[EventHistory, _Mapping]] = ..., event: _Optional[_Union[SeatEvent, _Mapping]] = ..., server_ms: _Optional[int] = ...) -> None: ...
 
 class Defaulted(_message.Message):
     __slots__ = ("match_id", "seat", "decision", "applied", "reason", "away")
@@ -132,6 +134,16 @@ class Defaulted(_message.Message):
     reason: str
     away: bool
     def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., applied: _Optional[_Iterable[str]] = ..., reason: _Optional[str] = ..., away: _Optional[bool] = ...) -> None: ...
+
+class SeatEvent(_message.Message):
+    __slots__ = ("match_id", "seat", "event")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    event: _game_pb2.Event
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., event: _Optional[_Union[_game_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class EventHistory(_message.Message):
     __slots__ = ("match_id", "seat", "events")
@@ -160,7 +172,7 @@ class Welcome(_message.Message):
     def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., max_concurrent_matches: _Optional[int] = ..., actions_per_s: _Optional[float] = ..., burst: _Optional[int] = ..., active_matches: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Ticket(_message.Message):
-    __slots__ = ("ticket_id", "holder", "name", "bot", "state", "min_players", "max_players", "rating", "enqueued_ms", "match_id", "seat", "seats", "turn_timeout_s", "ruleset", "expires_ms", "challenger")
+    __slots__ = ("ticket_id", "holder", "name", "bot", "state", "min_players", "max_players", "rating", "enqueued_ms", "match_id", "seat", "seats", "turn_timeout_ms", "ruleset", "expires_ms", "challenger")
     TICKET_ID_FIELD_NUMBER: _ClassVar[int]
     HOLDER_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -173,7 +185,7 @@ class Ticket(_message.Message):
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
-    TURN_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
+    TURN_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
     EXPIRES_MS_FIELD_NUMBER: _ClassVar[int]
     CHALLENGER_FIELD_NUMBER: _ClassVar[int]
@@ -189,29 +201,27 @@ class Ticket(_message.Message):
     match_id: str
     seat: int
     seats: _containers.RepeatedScalarFieldContainer[str]
-    turn_timeout_s: float
+    turn_timeout_ms: int
     ruleset: str
     expires_ms: int
     challenger: str
-    def __init__(self, ticket_id: _Optional[str] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ..., state: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., rating: _Optional[float] = ..., enqueued_ms: _Optional[int] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., turn_timeout_s: _Optional[float] = ..., ruleset: _Optional[str] = ..., expires_ms: _Optional[int] = ..., challenger: _Optional[str] = ...) -> None: ...
+    def __init__(self, ticket_id: _Optional[str] = ..., holder: _Optional[str] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ..., state: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., rating: _Optional[float] = ..., enqueued_ms: _Optional[int] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., turn_timeout_ms: _Optional[int] = ..., ruleset: _Optional[str] = ..., expires_ms: _Optional[int] = ..., challenger: _Optional[str] = ...) -> None: ...
 
 class MatchStart(_message.Message):
-    __slots__ = ("match_id", "seats", "players", "turn_timeout_s", "events", "clock_ms", "bank_ms")
+    __slots__ = ("match_id", "seats", "players", "events", "clock_ms", "bank_ms")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
-    TURN_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_MS_FIELD_NUMBER: _ClassVar[int]
     BANK_MS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seats: _containers.RepeatedScalarFieldContainer[int]
     players: int
-    turn_timeout_s: float
     events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
     clock_ms: int
     bank_ms: int
-    def __init__(self, match_id: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., players: _Optional[int] = ..., turn_timeout_s: _Optional[float] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., clock_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
+    def __init__(self, match_id: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., players: _Optional[int] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., clock_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
     __slots__ = ("match_id", "seat", "decision", "observation", "legal_actions", "default_action", "deadline_ms", "bank_ms")
@@ -246,7 +256,7 @@ class ActionResult(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., applied: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class BotError(_message.Message):
-    __slots__ = ("code", "kind", "message", "match_id", "seat", "decision", "legal_actions", "retry_after_s")
+    __slots__ = ("code", "kind", "message", "match_id", "seat", "decision", "legal_actions", "retry_after_ms")
     CODE_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
@@ -254,7 +264,7 @@ class BotError(_message.Message):
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
-    RETRY_AFTER_S_FIELD_NUMBER: _ClassVar[int]
+    RETRY_AFTER_MS_FIELD_NUMBER: _ClassVar[int]
     code: str
     kind: str
     message: str
@@ -262,18 +272,20 @@ class BotError(_message.Message):
     seat: int
     decision: int
     legal_actions: _containers.RepeatedScalarFieldContainer[str]
-    retry_after_s: float
-    def __init__(self, code: _Optional[str] = ..., kind: _Optional[str] = ..., message: _Optional[str] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., legal_actions: _Optional[_Iterable[str]] = ..., retry_after_s: _Optional[float] = ...) -> None: ...
+    retry_after_ms: int
+    def __init__(self, code: _Optional[str] = ..., kind: _Optional[str] = ..., message: _Optional[str] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., decision: _Optional[int] = ..., legal_actions: _Optional[_Iterable[str]] = ..., retry_after_ms: _Optional[int] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
-    __slots__ = ("match_id", "outcome", "seats")
+    __slots__ = ("match_id", "outcome", "seats", "events")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     outcome: _game_pb2.Outcome
     seats: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, match_id: _Optional[str] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ..., seats: _Optional[_Iterable[int]] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
+    def __init__(self, match_id: _Optional[str] = ..., outcome: _Optional[_Union[_game_pb2.Outcome, _Mapping]] = ..., seats: _Optional[_Iterable[int]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ...) -> None: ...
 
 class RegisterBotRequest(_message.Message):
     __slots__ = ("name", "owner")
@@ -494,22 +506,22 @@ class RankedSeat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[str] = ..., player_id: _Optional[str] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ...) -> None: ...
 
 class RankedMatch(_message.Message):
-    __slots__ = ("match_id", "season", "seats", "created_ms", "turn_timeout_s", "rated", "ruleset")
+    __slots__ = ("match_id", "season", "seats", "created_ms", "rated", "ruleset", "turn_timeout_ms")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEASON_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     CREATED_MS_FIELD_NUMBER: _ClassVar[int]
-    TURN_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
     RATED_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
+    TURN_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     season: str
     seats: _containers.RepeatedCompositeFieldContainer[RankedSeat]
     created_ms: int
-    turn_timeout_s: float
     rated: bool
     ruleset: str
-    def __init__(self, match_id: _Optional[str] = ..., season: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RankedSeat, _Mapping]]] = ..., created_ms: _Optional[int] = ..., turn_timeout_s: _Optional[float] = ..., rated: _Optional[bool] = ..., ruleset: _Optional[str] = ...) -> None: ...
+    turn_timeout_ms: int
+    def __init__(self, match_id: _Optional[str] = ..., season: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RankedSeat, _Mapping]]] = ..., created_ms: _Optional[int] = ..., rated: _Optional[bool] = ..., ruleset: _Optional[str] = ..., turn_timeout_ms: _Optional[int] = ...) -> None: ...
 
 class BotProfileRequest(_message.Message):
     __slots__ = ("bot_id", "limit", "ruleset")

@@ -66,8 +66,10 @@ class BotServiceServicer:
     def Connect(self, request_iterator, context):
         """One live stream per bot: a new Connect with the same token replaces the bot's older
         stream, which is sent a BotError (kind "replaced") and closed with ABORTED. The server
-        pushes every decision of the bot's seats (observation with the events the seat saw
-        since its previous decision, legal actions, deadline) and takes its actions; the bot
+        pushes every event the bot's seat may see as it happens (SeatEvent, after the seat is
+        out too), every decision of its seats (observation with the events the seat saw since
+        its previous decision, legal actions, deadline) and the match's end (MatchEnd: the
+        trailing events, the outcome with every identity and its end reason), and takes its actions; the bot
         may also queue for ranked matches on it. Errors about one message (an illegal action,
         another bot's seat, too many requests) come back as BotError messages and leave the
         stream open. The stream's client address (recorded for the bot, and its tickets'): on the

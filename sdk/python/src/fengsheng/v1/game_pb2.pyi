@@ -61,6 +61,15 @@ class Transmission(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ARROW_LEFT: _ClassVar[Transmission]
     ARROW_RIGHT: _ClassVar[Transmission]
     ARROW_UP: _ClassVar[Transmission]
+
+class EndReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    END_REASON_UNSPECIFIED: _ClassVar[EndReason]
+    END_INTEL: _ClassVar[EndReason]
+    END_MISSION: _ClassVar[EndReason]
+    END_LAST_STANDING: _ClassVar[EndReason]
+    END_NOBODY_LEFT: _ClassVar[EndReason]
+    END_OTHER: _ClassVar[EndReason]
 IDENTITY_UNSPECIFIED: Identity
 MILITARY: Identity
 LATENT: Identity
@@ -104,6 +113,12 @@ ANY: Transmission
 ARROW_LEFT: Transmission
 ARROW_RIGHT: Transmission
 ARROW_UP: Transmission
+END_REASON_UNSPECIFIED: EndReason
+END_INTEL: EndReason
+END_MISSION: EndReason
+END_LAST_STANDING: EndReason
+END_NOBODY_LEFT: EndReason
+END_OTHER: EndReason
 
 class Card(_message.Message):
     __slots__ = ("number", "function", "color", "transmission", "direction_any", "encrypted", "lock_icon")
@@ -265,7 +280,7 @@ class EventArg(_message.Message):
     def __init__(self, name: _Optional[str] = ..., seat: _Optional[int] = ..., seats: _Optional[_Union[IntList, _Mapping]] = ..., card: _Optional[int] = ..., cards: _Optional[_Union[IntList, _Mapping]] = ..., count: _Optional[int] = ..., id: _Optional[str] = ..., ids: _Optional[_Union[StrList, _Mapping]] = ..., text: _Optional[str] = ...) -> None: ...
 
 class Outcome(_message.Message):
-    __slots__ = ("over", "winners", "reason", "killers", "identities")
+    __slots__ = ("over", "winners", "reason", "killers", "identities", "end_reason", "tasks")
     class KillersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -278,12 +293,16 @@ class Outcome(_message.Message):
     REASON_FIELD_NUMBER: _ClassVar[int]
     KILLERS_FIELD_NUMBER: _ClassVar[int]
     IDENTITIES_FIELD_NUMBER: _ClassVar[int]
+    END_REASON_FIELD_NUMBER: _ClassVar[int]
+    TASKS_FIELD_NUMBER: _ClassVar[int]
     over: bool
     winners: _containers.RepeatedScalarFieldContainer[int]
     reason: str
     killers: _containers.MessageMap[int, IntList]
     identities: _containers.RepeatedScalarFieldContainer[Identity]
-    def __init__(self, over: _Optional[bool] = ..., winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., killers: _Optional[_Mapping[int, IntList]] = ..., identities: _Optional[_Iterable[_Union[Identity, str]]] = ...) -> None: ...
+    end_reason: EndReason
+    tasks: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, over: _Optional[bool] = ..., winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., killers: _Optional[_Mapping[int, IntList]] = ..., identities: _Optional[_Iterable[_Union[Identity, str]]] = ..., end_reason: _Optional[_Union[EndReason, str]] = ..., tasks: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Action(_message.Message):
     __slots__ = ("text", "kind", "card", "pile", "skill", "to", "on", "chain", "cards", "mode", "arrow", "lock", "code", "alt", "picks", "options", "face")
