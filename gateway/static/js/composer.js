@@ -5,7 +5,7 @@
 // default: `fs.show_notation`).
 
 import { canAdd, nextStep, setFor, SLOTS, slotValue } from "./compose.js";
-import { actionWord, character, fn, getLang, skill } from "./i18n.js";
+import { actionWord, character, fn, getLang, name, skill, t } from "./i18n.js";
 import { h, playerName } from "./render.js";
 import { cardTitle } from "./text.js";
 
@@ -78,7 +78,8 @@ function elementLabel(element, ctx) {
   const n = Number(v);
   const seat = (s) => {
     const info = ctx.seats?.[s];
-    const who = info?.player ? playerName(info.player) : null;
+    // the player's name, else the bot's kind (as the seat panels say it)
+    const who = info?.player ? playerName(info.player) : info?.kind && info.kind !== "human" ? `${t("bot")}·${name(info.kind)}` : null;
     return h("span", { class: "seat-label" }, `${word("seat")} ${s}`, who ? " · " : "", who || "");
   };
   switch (fam) {
