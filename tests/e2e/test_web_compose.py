@@ -75,6 +75,36 @@ def _check_buttons(page: Any, legal: list[str], seen: list[str]) -> None:
                 assert action not in text, f"a button shows {action!r}: {text!r}"
 
 
+#: the first step's card choices with more than one legal use, and the hand's cards
+CARD_CHOICES = """() => ({
+  choices: [...document.querySelectorAll('#prompt button.action[data-step=head]:not([disabled])')]
+    .filter(b => /^(play|send):/.test(b.dataset.key) && JSON.parse(b.dataset.reach).length > 1)
+    .map(b => Number(b.dataset.key.split(':')[1])),
+  hand: [...document.querySelectorAll('#hand button.card[data-card]')].map(b => Number(b.dataset.card)),
+  back: Boolean(document.querySelector('#compose-back')),
+})"""
+
+
+def _tap_a_hand_card(page: Any) -> bool:
+    """Tap a hand card whose button has several legal uses: its steps open (the crumbs name
+    it, *Back* shows); tap it again: the first step is back. True when done and checked."""
+    found = page.evaluate(CARD_CHOICES)
+    cards = [n for n in found["choices"] if n in found["hand"]]
+    if not cards or found["back"]:
+        return False
+    card = cards[0]
+    try:
+        page.click(f'#hand button.card[data-card="{card}"]', timeout=1000)
+        page.wait_for_selector("#compose-back", timeout=1000)
+        crumbs = page.inner_text("#compose-crumbs")
+        page.click(f'#hand button.card[data-card="{card}"]', timeout=1000)
+        page.wait_for_selector("#compose-back", state="detached", timeout=1000)
+    except Exception:  # the prompt moved on under the taps
+        return False
+    assert f"#{card}" in crumbs, crumbs
+    return True
+
+
 def _spy_choice(actions: list[str], rng: random.Random) -> str:
     """In 谍战篇: the send with the most to choose (a target and a lock) when there is one,
     so the tap count is measured on the longest sends; else a random action."""
@@ -107,6 +137,7 @@ def test_answers_are_composed_by_tapping_and_never_show_notation(
     answers = 0
     backs = 0
     toggled_notation = False
+    hand_tapped = False
     seen: list[str] = []
     shots: set[str] = set()
     deadline = time.monotonic() + 300
@@ -134,6 +165,10 @@ def test_answers_are_composed_by_tapping_and_never_show_notation(
             assert page.query_selector("#prompt code") is None
             toggled_notation = True
             continue
+        if not hand_tapped:
+            hand_tapped = _tap_a_hand_card(page)
+            if hand_tapped:
+                continue
         action = _spy_choice(actions, rng) if ruleset_id == "spy" else rng.choice(actions)
         reaches = step_reach(page)
         through = next((r for r in reaches if action in r), [])
@@ -181,6 +216,7 @@ def test_answers_are_composed_by_tapping_and_never_show_notation(
     assert toggled_notation
     assert multi_steps > 0, "no answer took more than one tap: nothing was composed"
     assert backs > 0, "back was never tried"
+    assert hand_tapped, "no hand card was tapped into its steps"
     if ruleset_id == "spy":
         # acceptance (a): a 谍战篇 send takes at most 3 taps on a phone
         assert send_taps, "the human never sent an intel"

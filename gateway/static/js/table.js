@@ -14,7 +14,7 @@ import {
   t,
   useRuleset,
 } from "./i18n.js";
-import { cardsUsed } from "./compose.js";
+import { cardsUsed, choiceOfCard, nextStep } from "./compose.js";
 import { composerPanel, notationToggle, showNotation } from "./composer.js";
 import {
   actionLabel,
@@ -423,14 +423,35 @@ export async function mountTable(root, { matchId, spectator = false }) {
         cardTile(n, deck, {
           selected: state.selected.has(n),
           onclick: () => {
-            if (state.selected.has(n)) state.selected.delete(n);
-            else state.selected.add(n);
+            if (state.selected.has(n)) {
+              state.selected.delete(n);
+              if (cardChosen(n)) state.comp = { path: [], picked: [] }; // out of its steps
+            } else {
+              state.selected.add(n);
+              chooseCard(n);
+            }
             render();
           },
         }),
       ),
     );
     if (!hand.length) el.hand.append(h("span", { class: "muted" }, "—"));
+  }
+
+  /** Whether the answer being composed starts with hand card `n`. */
+  const cardChosen = (n) => [`play:${n}`, `send:${n}`].includes(state.comp.path[0]?.key);
+
+  /** A tap on hand card `n` while the first step (or another card's steps) is shown opens
+   * that card's steps, as its button would; a card with one legal use is only highlighted
+   * (its button answers). */
+  function chooseCard(n) {
+    const p = state.prompt;
+    if (!p || state.sending || !p.legal?.length) return;
+    const first = state.comp.path[0]?.key || "";
+    if (state.comp.path.length && !/^(play|send):/.test(first)) return;
+    const choice = choiceOfCard(nextStep(p.legal, []), n);
+    if (!choice || choice.reach.length < 2) return;
+    state.comp = { path: [{ slot: "head", key: choice.key, elements: choice.elements, named: "head" }], picked: [] };
   }
 
   function renderPrompt(obs) {
