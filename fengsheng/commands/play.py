@@ -45,8 +45,6 @@ COLOR_ZH = {
 #: send modes, and 谍战篇's printed arrows
 MODE_ZH = {"secret": "密电", "direct": "直达", "text": "文本", "any": "任意", "left": "←", "right": "→", "up": "↑"}
 #: the proto's Identity names (one vocabulary for every ruleset: game.proto)
-#: words of the notation followed by a card number (docs/notation.md)
-CARD_BEFORE = (["play"], ["send"], ["on"], ["choose"])
 IDENTITY_ZH = {
     "MILITARY": "军情",
     "LATENT": "潜伏",
@@ -461,31 +459,12 @@ class View:
                 self.console.print("".join(parts))
         self.console.print(self.t("pile", pile=obs["pile_count"], discard=len(obs["discard"])))
 
-    def annotate(self, action: str) -> str:
-        """The action in notation, with the cards, characters and skills it names by name."""
-        words = action.split()
-        notes: list[str] = []
-        card_list = False  # inside "cards N N N"
-        for i, word in enumerate(words):
-            if word in self.names:
-                notes.append(self.names[word])
-            elif word.isdigit() and int(word) in self.cards and (card_list or words[i - 1 : i] in CARD_BEFORE):
-                notes.append(self.card_name(int(word)))
-            card_list = word == "cards" or (card_list and word.isdigit())
-        return f"{action}   [{', '.join(notes)}]" if notes else action
-
     def menu(self, prompt: dict[str, Any]) -> None:
+        """The decision's heading: its number, kind and prompt (the composer asks next)."""
         text = self.prompt_text(prompt)
         self.console.print(
             f"[bold]{self.t('decision', n=prompt['decision'], kind=self.kind(prompt['kind']))}[/bold] {text}"
         )
-        if not prompt.get("legal"):  # a gateway without action values: the texts, numbered
-            for i, action in enumerate(prompt["legal_actions"], start=1):
-                self.console.print(f"  {i:>3}. {self.annotate(action)}", markup=False, highlight=False)
-            self.ask(prompt)
-
-    def ask(self, prompt: dict[str, Any]) -> None:
-        self.console.print(self.t("choose", n=len(prompt["legal_actions"])), markup=False, highlight=False)
 
     def composer(self) -> Any:
         from fengsheng.commands.play_compose import Composer
@@ -503,36 +482,11 @@ class View:
 
     def only(self, prompt: dict[str, Any]) -> str:
         """The one possible answer of ``prompt``, named."""
-        if prompt.get("legal"):
-            return str(self.composer().summary(prompt["legal"][0], *self.seen()))
-        return self.annotate(prompt["legal_actions"][0])
+        return str(self.composer().summary(prompt["legal"][0], *self.seen()))
 
     def choose(self, prompt: dict[str, Any]) -> str | None:
-        """Read choices until one names an action (None: quit)."""
-        if prompt.get("legal"):
-            return self.composer().compose(prompt, *self.seen())  # type: ignore[no-any-return]
-        action = _read_choice(prompt)
-        while action == "":
-            self.console.print(self.t("no_choice"), markup=False)
-            self.ask(prompt)
-            action = _read_choice(prompt)
-        return action
-
-
-def _read_choice(prompt: dict[str, Any]) -> str | None:
-    """A line from stdin as an action: a menu number, an action in notation; None to quit."""
-    line = sys.stdin.readline()
-    if not line:
-        return None
-    text = line.strip()
-    if text.lower() in ("q", "quit", "exit"):
-        return None
-    if text.isdigit():
-        index = int(text) - 1
-        if 0 <= index < len(prompt["legal_actions"]):
-            return str(prompt["legal_actions"][index])
-        return ""
-    return text
+        """Compose an answer from the prompt's action values (None: quit)."""
+        return self.composer().compose(prompt, *self.seen())  # type: ignore[no-any-return]
 
 
 def run(args: argparse.Namespace) -> int:
