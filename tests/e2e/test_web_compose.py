@@ -191,6 +191,9 @@ def test_answers_are_composed_by_tapping_and_never_show_notation(
                 assert again == first, "back did not return to the first step"
                 backs += 1
             continue
+        if "multi" not in shots and page.query_selector("#compose-multi"):
+            page.screenshot(path=str(screenshots / f"compose-{ruleset_id}-multi.png"))
+            shots.add("multi")
         try:
             taps = compose(page, action)
         except AssertionError:
