@@ -224,3 +224,78 @@ def test_answers_are_composed_by_tapping_and_never_show_notation(
         # acceptance (a): a 谍战篇 send takes at most 3 taps on a phone
         assert send_taps, "the human never sent an intel"
         assert max(send_taps) <= 3, send_taps
+
+
+#: the real composer (gateway/static/js/composer.js) drawn into a bare #prompt with a
+#: hand-over of cards to a seat (谍战篇 §6.3: up to 3 cards to one living seat) and pass;
+#: every answer sent goes to window.sent
+MULTI_PAGE = """async (legal) => {
+  const { composerPanel } = await import("/static/js/composer.js");
+  const deck = {
+    3: { function: "probe", color: "black", transmission: "right" },
+    5: { function: "intercept", color: "red", transmission: "left" },
+    7: { function: "lure_away", color: "blue", transmission: "right" },
+  };
+  const comp = { path: [], picked: [] };
+  window.sent = [];
+  document.body.replaceChildren();
+  const box = document.createElement("div");
+  box.id = "prompt";
+  document.body.append(box);
+  const draw = () => {
+    const ctx = { legal, deck, known: [3, 5, 7], selected: [], used: () => [], players: 4, seats: [], disabled: false };
+    const p = composerPanel(ctx, comp, (text) => window.sent.push(text), draw);
+    const actions = document.createElement("div");
+    actions.id = "actions";
+    actions.append(...p.buttons);
+    box.replaceChildren(...p.crumbs, actions, ...(p.multi ? [p.multi] : []), ...p.nav);
+  };
+  draw();
+}"""
+
+
+def _value(text: str, kind: str, **fields: Any) -> dict[str, Any]:
+    return {"text": text, "kind": kind, "card": 0, "pile": False, "skill": "", "to": [], "on": 0, "chain": 0,
+            "cards": [], "mode": "", "arrow": "", "code": "", "alt": "", "picks": [], "options": [], "face": "",
+            **fields}
+
+
+@pytest.mark.parametrize("lang", ["en"])
+def test_a_multi_card_choice_is_toggles_and_a_confirm(
+    context: Any, base_url: str, screenshots: Path, lang: str
+) -> None:
+    """The composer's multi-select in the browser, on a synthetic prompt (a set of several
+    cards is rare in random matches): toggles offered only while a legal set holds them,
+    the confirm only on a legal set, then the seats open for it, back, and 4 taps in all."""
+    legal = [
+        _value("pass", "pass"),
+        _value("choose 3,5 to 1", "choose", picks=[3, 5], to=[1]),
+        _value("choose 3,7 to 1", "choose", picks=[3, 7], to=[1]),
+        _value("choose 3,5 to 2", "choose", picks=[3, 5], to=[2]),
+        _value("choose 3 to 1", "choose", picks=[3], to=[1]),
+    ]
+    page = context.new_page()
+    page.goto(f"{base_url}/#/lobby")
+    page.wait_for_selector("#play-now")
+    page.evaluate(MULTI_PAGE, legal)
+    toggles = "#compose-multi button.toggle"
+    labels = page.eval_on_selector_all(toggles, "els => els.map(e => e.innerText)")
+    assert labels == ["☐ Probe#3", "☐ Intercept#5", "☐ Lure Away#7"], labels
+    assert page.is_disabled("#compose-confirm")
+    page.click(f"{toggles} >> nth=1")  # 5: 7 can no longer join it (no legal set holds both)
+    assert page.is_disabled(f"{toggles} >> nth=2") and page.is_disabled("#compose-confirm")
+    page.click(f"{toggles} >> nth=0")  # 3 and 5: a legal set
+    assert page.is_enabled("#compose-confirm")
+    assert "(2)" in page.inner_text("#compose-confirm")
+    page.screenshot(path=str(screenshots / "compose-multi.png"))
+    page.click("#compose-confirm")
+    # the set is chosen; two seats stay open for it
+    assert page.eval_on_selector_all("#actions button.action", "els => els.map(e => e.innerText)") == [
+        "Seat 1", "Seat 2"]
+    assert page.evaluate("window.sent") == []
+    page.click("#compose-back")  # back: the multi-select again, nothing picked
+    assert page.is_disabled("#compose-confirm")
+    taps = compose(page, "choose 3,5 to 2")
+    assert taps == 4 and page.evaluate("window.sent") == ["choose 3,5 to 2"]
+    texts = page.evaluate(BUTTON_TEXTS)
+    assert texts and not [t for t in texts if NOTATION.search(t)], texts
