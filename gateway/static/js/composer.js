@@ -20,6 +20,8 @@ const WORDS = {
   show_notation: ["显示记法(调试)", "Show the notation (debug)"],
   picked: ["已选", "Picked"],
   pick_cards: ["选择牌 (可多选), 然后确定", "Pick the cards, then confirm"],
+  pick_seats: ["选择座位 (可多选), 然后确定", "Pick the seats, then confirm"],
+  pick_options: ["选择选项 (可多选), 然后确定", "Pick the options, then confirm"],
   slot_head: ["选择", "Choose"],
   slot_alt: ["当作", "Use it as"],
   slot_mode: ["传递方式", "How to send it"],
@@ -233,12 +235,20 @@ export function composerPanel(ctx, comp, answer, redraw) {
       },
     }, h("span", { class: "label" }, `${word("confirm")} (${picked.length})`), set ? code(set.reach) : null);
     multi = h("div", { class: "multi", id: "compose-multi" },
-      h("p", { class: "muted" }, word("pick_cards")),
+      h("p", { class: "muted" }, word(pickWord(m.elements[0]))),
       h("div", { class: "toggles" }, ...toggles),
       confirm,
     );
   }
   return { buttons, nav, crumbs, multi, title: word(`slot_${named}`) };
+}
+
+/** The multi-select's line, by what its elements are (a number picked: cards when this seat
+ * can see them, as the toggles' names say). */
+function pickWord(element) {
+  if (element.startsWith("seat:")) return "pick_seats";
+  if (element.startsWith("option:")) return "pick_options";
+  return "pick_cards";
 }
 
 function actionButton(cls, label, reach, ctx, code, reachData, onclick) {
