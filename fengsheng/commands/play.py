@@ -3,9 +3,12 @@
 It creates a guest and a match of ``--ruleset`` (``--bots`` bots + you) over REST, then follows your seat's
 WebSocket: every event is printed as it happens; when a decision is yours it shows the
 table (every seat's intel, characters and hand size, your hand and identity, the intel in
-transit, the response chain) and the legal actions as a numbered menu. Answer with a
-number, or type an action in notation (docs/notation.md); ``q`` quits. Choices are read
-line by line from standard input, so a script or a test can drive it through a pipe.
+transit, the response chain) and composes your answer step by step from the structured
+legal actions (play_compose.py): a numbered menu of the cards (or skills, or pass …), then
+of the targets, modes, locks … that stay legal with what you chose; ``b`` goes back, ``c``
+starts again, ``q`` quits; a typed action in notation (docs/notation.md) is sent as it is.
+The notation is never shown unless ``--show-notation``. Choices are read line by line from
+standard input, so a script or a test can drive it through a pipe.
 
 As on the web: characters are dealt unless ``--no-characters`` (or the ruleset has none); a
 decision with one possible answer (a forced pass) is answered by itself and said in one line,
@@ -42,8 +45,6 @@ COLOR_ZH = {
 #: send modes, and 谍战篇's printed arrows
 MODE_ZH = {"secret": "密电", "direct": "直达", "text": "文本", "any": "任意", "left": "←", "right": "→", "up": "↑"}
 #: the proto's Identity names (one vocabulary for every ruleset: game.proto)
-#: words of the notation followed by a card number (docs/notation.md)
-CARD_BEFORE = (["play"], ["send"], ["on"], ["choose"])
 IDENTITY_ZH = {
     "MILITARY": "军情",
     "LATENT": "潜伏",
@@ -166,6 +167,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("en", "zh"),
         help="language of the table, menus, log lines and prompts (default en)",
     )
+    parser.add_argument(
+        "--show-notation",
+        action="store_true",
+        help="show each menu line's action in notation (debugging; default: names only)",
+    )
     parser.add_argument("--match", default="", help="join this existing match instead of creating one")
     parser.add_argument("--width", type=int, default=0, help="output width (default: the terminal's, else 120)")
 
@@ -267,6 +273,9 @@ class View:
                     self.names[skill["id"]] = skill["zh"]
         #: what the table showed last (it is drawn again only when this changes)
         self.shown = ""
+        #: the last observation read (the cards this seat can see name a picked number)
+        self.obs: dict[str, Any] = {}
+        self.show_notation = False
 
     def t(self, key: str, **args: object) -> str:
         """One of the client's own lines (:data:`WORDS`) in the chosen language."""
@@ -374,6 +383,7 @@ class View:
         """The table, unless it looks exactly as when it was last drawn (a compact redraw)."""
         import json
 
+        self.obs = obs
         visible = {k: obs.get(k) for k in ("seats", "transit", "has_transit", "chain", "turn", "turn_number")}
         key = json.dumps(visible, sort_keys=True, default=str)
         if key != self.shown:
@@ -444,55 +454,34 @@ class View:
                 self.console.print("".join(parts))
         self.console.print(self.t("pile", pile=obs["pile_count"], discard=len(obs["discard"])))
 
-    def annotate(self, action: str) -> str:
-        """The action in notation, with the cards, characters and skills it names by name."""
-        words = action.split()
-        notes: list[str] = []
-        card_list = False  # inside "cards N N N"
-        for i, word in enumerate(words):
-            if word in self.names:
-                notes.append(self.names[word])
-            elif word.isdigit() and int(word) in self.cards and (card_list or words[i - 1 : i] in CARD_BEFORE):
-                notes.append(self.card_name(int(word)))
-            card_list = word == "cards" or (card_list and word.isdigit())
-        return f"{action}   [{', '.join(notes)}]" if notes else action
-
     def menu(self, prompt: dict[str, Any]) -> None:
+        """The decision's heading: its number, kind and prompt (the composer asks next)."""
         text = self.prompt_text(prompt)
         self.console.print(
             f"[bold]{self.t('decision', n=prompt['decision'], kind=self.kind(prompt['kind']))}[/bold] {text}"
         )
-        for i, action in enumerate(prompt["legal_actions"], start=1):
-            self.console.print(f"  {i:>3}. {self.annotate(action)}", markup=False, highlight=False)
-        self.ask(prompt)
 
-    def ask(self, prompt: dict[str, Any]) -> None:
-        self.console.print(self.t("choose", n=len(prompt["legal_actions"])), markup=False, highlight=False)
+    def composer(self) -> Any:
+        from fengsheng.commands.play_compose import Composer
+
+        return Composer(self, sys.stdin.readline, show_notation=self.show_notation)
+
+    def seen(self) -> tuple[int, set[int]]:
+        """The player count and the card numbers this seat can see (hand, intel, discard)."""
+        obs = self.obs
+        known: set[int] = set(obs.get("discard", []))
+        for s in obs.get("seats", []):
+            known.update(s.get("hand", []))
+            known.update(s.get("intel", []))
+        return int(obs.get("players", len(self.kinds))), known
+
+    def only(self, prompt: dict[str, Any]) -> str:
+        """The one possible answer of ``prompt``, named."""
+        return str(self.composer().summary(prompt["legal"][0], *self.seen()))
 
     def choose(self, prompt: dict[str, Any]) -> str | None:
-        """Read choices until one names an action (None: quit)."""
-        action = _read_choice(prompt)
-        while action == "":
-            self.console.print(self.t("no_choice"), markup=False)
-            self.ask(prompt)
-            action = _read_choice(prompt)
-        return action
-
-
-def _read_choice(prompt: dict[str, Any]) -> str | None:
-    """A line from stdin as an action: a menu number, an action in notation; None to quit."""
-    line = sys.stdin.readline()
-    if not line:
-        return None
-    text = line.strip()
-    if text.lower() in ("q", "quit", "exit"):
-        return None
-    if text.isdigit():
-        index = int(text) - 1
-        if 0 <= index < len(prompt["legal_actions"]):
-            return str(prompt["legal_actions"][index])
-        return ""
-    return text
+        """Compose an answer from the prompt's action values (None: quit)."""
+        return self.composer().compose(prompt, *self.seen())  # type: ignore[no-any-return]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -542,6 +531,8 @@ def run(args: argparse.Namespace) -> int:
     obs = client.observation(match_id)
     deck = client.cards(obs["ruleset"])
     view = View(console, deck, seat, kinds, rulesets.get(obs["ruleset"]), texts=client.texts, lang=args.lang)
+    view.show_notation = bool(args.show_notation)
+    view.obs = obs
     console.print(
         view.t("match", match=match_id, ruleset=obs["ruleset"], seat=seat, players=obs["players"]), markup=False
     )
@@ -590,7 +581,7 @@ def _follow(console: Any, client: Client, view: View, match_id: str, seat: int, 
                 open_prompt = message
                 legal = message["legal_actions"]
                 if len(legal) == 1 and not ask_forced:
-                    only = view.annotate(legal[0])
+                    only = view.only(message)
                     console.print(view.t("only", n=message["decision"], action=only), markup=False)
                     ws.send(json.dumps({"decision": message["decision"], "action": legal[0]}))
                     continue

@@ -84,8 +84,9 @@ RANKED_ENV = {
 @pytest.fixture(scope="session")
 def e2e_redis_url(redis_url: str) -> str:
     """A database of its own: the ranked queue and the Celery broker are not shared with
-    the integration tests' processes."""
-    url = re.sub(r"/\d*$", "", redis_url) + "/6"
+    the integration tests' processes. ``FENGSHENG_E2E_REDIS_DB`` (default 6) picks another,
+    so that two sessions on one Redis do not flush each other's matches."""
+    url = re.sub(r"/\d*$", "", redis_url) + f"/{int(os.environ.get('FENGSHENG_E2E_REDIS_DB', '6'))}"
     redis.Redis.from_url(url).flushdb()
     return url
 

@@ -4,8 +4,8 @@ For every ruleset of the registry and both languages, play the human seat of a w
 against bots (characters dealt when the ruleset has them) by clicking, reading the table's
 text (and the hover titles of cards and characters) every few clicks and on the result
 screen: in Chinese no English word may show outside :data:`ALLOWED_EN`, in English no
-Chinese character outside :data:`ALLOWED_ZH`. Player names, the action notation shown in
-``<code>`` next to each button (docs/notation.md, on purpose), the chat and the form fields
+Chinese character outside :data:`ALLOWED_ZH`. Player names, the action notation (shown in
+``<code>`` only with the composer's debug toggle, off here), the chat and the form fields
 are not the client's words and are not read; the options of the page's selects (the
 leaderboard's ruleset, the bot level) are.
 

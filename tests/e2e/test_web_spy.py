@@ -20,6 +20,7 @@ Screenshots (desktop, 1280×800) go to test-output/screenshots/spy-<lang>-*.png.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections.abc import Iterator
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.web_lobby import fill_play_form, start_table
+from helpers.web_lobby import compose, fill_play_form, legal_now, start_table
 
 from engine.rulesets import get_ruleset
 
@@ -127,16 +128,18 @@ def test_a_spy_match_shows_arrows_locks_and_its_phases(
             if "lock" not in shot:
                 page.screenshot(path=str(screenshots / f"spy-{lang}-lock.png"))
                 shot.add("lock")
-        actions = page.eval_on_selector_all(
-            "#actions button.action:not([disabled])", "els => els.map(e => e.dataset.action)"
-        )
+        actions = legal_now(page)  # the legal actions open in the composer (never shown)
         if not actions:
             page.wait_for_timeout(30)
             continue
         action = _choose(actions, rng)
         try:
-            page.locator(f'#actions button.action[data-action="{action}"]').click(timeout=2000)
+            compose(page, action)
         except Exception:  # the prompt moved on while we were choosing: choose again
+            cancel = page.query_selector("#compose-cancel, #compose-back")
+            if cancel is not None:
+                with contextlib.suppress(Exception):
+                    cancel.click(timeout=500)
             continue
         clicks += 1
         lock_sends += action.startswith("send ") and " lock " in action

@@ -28,6 +28,9 @@ from engine.rulesets import RULESET_IDS, get_ruleset
 
 pytestmark = pytest.mark.integration
 
+#: raw notation (docs/notation.md): a verb with its number or id, or its clauses
+NOTATION = re.compile(r"\b(send|play|choose) (\d+|pile)\b|\bskill [a-z]+_[a-z_]+|\b(to|lock) \d+\b|\bon #?\d+\b")
+
 
 @pytest.fixture(scope="module")
 def gateway(
@@ -113,6 +116,10 @@ def test_play_one_seat_against_bots_through_a_pipe(gateway: ServiceProcess, rule
     # default where the ruleset has them; cards named in the log
     assert "the only answer)" in text
     assert not re.search(r"choose 1-1,", text)
+    # issue 27 §4: answers are composed from named choices; the notation is never shown
+    lines = re.findall(r"^ +\d+\. (.*)$", text, re.M) + re.findall(r"\(decision \d+: (.*), the only answer\)", text)
+    shown = [line for line in lines if NOTATION.search(line)]
+    assert lines and not shown, shown[:5]
     has_characters = httpx.get(f"{gateway.extra['url']}/api/rulesets").json()
     if next(r for r in has_characters["rulesets"] if r["id"] == ruleset_id)["characters"]:
         assert re.search(r"your decision \d+ \(character\)", text), text[:3000]

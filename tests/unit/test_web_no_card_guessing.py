@@ -23,7 +23,13 @@ GUESSES = {
     "an event line matched back to a template": re.compile(r"structureText\(\s*[\"']event"),
     "a card read out of an event's words": re.compile(r"\(\?:play\|send\) \(\\d\+\)"),
     "numbers of an event's text looked up as cards": re.compile(r"event\.text\)?\.split\("),
+    # issue 27 §4: the decision panel composes from the action values, never from notation
+    "legal actions listed by their notation": re.compile(r"legal_actions\.map\("),
+    "an action's cards read out of its notation": re.compile(r"cardsOfAction"),
 }
+
+#: the composer (compose.js asks, composer.js draws): it reads typed fields only
+COMPOSER = ("compose.js", "composer.js")
 
 
 def _guesses(code: str) -> list[str]:
@@ -50,6 +56,24 @@ def test_the_grep_catches_yesterdays_client() -> None:
         "const echoed = /^\\d+: (?:play|send) (\\d+)\\b/.exec(String(event.text));",
         'const words = String(event.text).split(" ");',
         'const found = structureText("event", event.kind, event.text);',
+        "const buttons = p.legal_actions.map((a) => {",
+        "const used = cardsOfAction(a);",
     ]
     for line in old:
         assert _guesses(line), line
+
+
+@pytest.mark.parametrize("name", COMPOSER)
+def test_the_composer_reads_no_notation(name: str) -> None:
+    """compose.js / composer.js split no string (an action's text is only sent, or shown
+    with the debug toggle) and use no notation reader (render.js ``actionLabel``)."""
+    code = (JS / name).read_text(encoding="utf-8")
+    assert ".split(" not in code and "actionLabel" not in code and "legal_actions" not in code
+    if name == "composer.js":
+        assert "answer(reach[0].text)" in code, "the composer sends the chosen value's text"
+
+
+def test_the_table_draws_the_decision_with_the_composer() -> None:
+    table = (JS / "table.js").read_text(encoding="utf-8")
+    assert "composerPanel(" in table and "legal: obs.legal" in table
+    assert not re.search(r"actionLabel\(a\b|title: a\b|h\(\"code\", \{\}, a\)", table)

@@ -282,22 +282,6 @@ function chainKind(kind) {
   return s !== kind ? s : kind;
 }
 
-/** Card numbers an action uses (for highlighting when hand cards are selected). */
-export function cardsOfAction(action) {
-  const words = action.split(/\s+/);
-  const out = [];
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i];
-    const prev = words[i - 1];
-    if (/^\d+$/.test(w) && ["play", "send", "on", "choose"].includes(prev)) out.push(Number(w));
-    if (/^\d+$/.test(w) && prev === "choose") {
-      for (let j = i + 1; j < words.length && /^\d+$/.test(words[j]); j++) out.push(Number(words[j]));
-    }
-    if (prev === "cards") out.push(...w.split(",").filter((x) => /^\d+$/.test(x)).map(Number));
-  }
-  return out;
-}
-
 /** A readable label for an action in notation, in the current language. */
 export function actionLabel(action, deck, hand = []) {
   const words = action.split(/\s+/);

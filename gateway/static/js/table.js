@@ -14,9 +14,10 @@ import {
   t,
   useRuleset,
 } from "./i18n.js";
+import { cardsUsed, choiceOfCard, nextStep } from "./compose.js";
+import { composerPanel, notationToggle, showNotation } from "./composer.js";
 import {
   actionLabel,
-  cardsOfAction,
   cardTile,
   chainPanel,
   characterCard,
@@ -70,7 +71,9 @@ export async function mountTable(root, { matchId, spectator = false }) {
     obs: null,
     events: [],
     seen: new Set(),
-    prompt: null, // {decision, kind, prompt, legal_actions, arrived}
+    prompt: null, // {decision, kind, prompt, legal_actions, legal, arrived}
+    // the answer being composed (compose.js): the choices made so far, the multi-select's picks
+    comp: { path: [], picked: [] },
     selected: new Set(),
     sending: false,
     error: "",
@@ -212,7 +215,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
     // that is over, ends it
     if (state.prompt && (Number(state.prompt.decision) < stepOf(obs) || obs.outcome?.over)) clearPrompt();
     if (!state.prompt && p.seat === me && obs.legal_actions?.length && !obs.outcome.over) {
-      setPrompt({ decision: p.number, kind: p.kind, prompt: p.prompt, legal_actions: obs.legal_actions });
+      setPrompt({ decision: p.number, kind: p.kind, prompt: p.prompt, legal_actions: obs.legal_actions, legal: obs.legal });
     }
   }
 
@@ -220,6 +223,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
     if (state.prompt && state.prompt.decision === msg.decision) return;
     clearPrompt();
     state.prompt = { ...msg, arrived: performance.now() };
+    state.comp = { path: [], picked: [] };
     state.sending = false;
     state.error = "";
     const timeout = Number(state.info?.settings?.turn_timeout_ms || 0) / 1000;
@@ -258,6 +262,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
 
   function onError(body) {
     state.sending = false;
+    state.comp = { path: [], picked: [] }; // compose again from the start
     // shown in the reader's language by its code (gateway/errors.py); the message is English
     state.error = errorText(body?.error?.code || body?.code, body?.error?.message || body?.message || "error");
     render();
@@ -378,6 +383,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
       const p = state.prompt;
       const promptKey = JSON.stringify([
         p?.decision, p?.legal_actions, state.sending, state.error, state.autopass, [...state.selected],
+        state.comp.path.map((c) => c.key), state.comp.picked, showNotation(),
         obs.outcome.over, p ? null : [obs.pending?.seat, obs.pending?.kind], getLangKey(),
         state.info?.settings?.turn_timeout_ms,
       ]);
@@ -417,14 +423,35 @@ export async function mountTable(root, { matchId, spectator = false }) {
         cardTile(n, deck, {
           selected: state.selected.has(n),
           onclick: () => {
-            if (state.selected.has(n)) state.selected.delete(n);
-            else state.selected.add(n);
+            if (state.selected.has(n)) {
+              state.selected.delete(n);
+              if (cardChosen(n)) state.comp = { path: [], picked: [] }; // out of its steps
+            } else {
+              state.selected.add(n);
+              chooseCard(n);
+            }
             render();
           },
         }),
       ),
     );
     if (!hand.length) el.hand.append(h("span", { class: "muted" }, "—"));
+  }
+
+  /** Whether the answer being composed starts with hand card `n`. */
+  const cardChosen = (n) => [`play:${n}`, `send:${n}`].includes(state.comp.path[0]?.key);
+
+  /** A tap on hand card `n` while the first step (or another card's steps) is shown opens
+   * that card's steps, as its button would; a card with one legal use is only highlighted
+   * (its button answers). */
+  function chooseCard(n) {
+    const p = state.prompt;
+    if (!p || state.sending || !p.legal?.length) return;
+    const first = state.comp.path[0]?.key || "";
+    if (state.comp.path.length && !/^(play|send):/.test(first)) return;
+    const choice = choiceOfCard(nextStep(p.legal, []), n);
+    if (!choice || choice.reach.length < 2) return;
+    state.comp = { path: [{ slot: "head", key: choice.key, elements: choice.elements, named: "head" }], picked: [] };
   }
 
   function renderPrompt(obs) {
@@ -466,25 +493,20 @@ export async function mountTable(root, { matchId, spectator = false }) {
     const known = [...hand, ...obs.seats.flatMap((s) => s.intel || []), ...(obs.discard || [])];
     const selected = [...state.selected];
     const timeout = Number(state.info?.settings?.turn_timeout_ms || 0) / 1000;
-    const buttons = p.legal_actions.map((a) => {
-      const used = cardsOfAction(a);
-      const hit = selected.length > 0 && selected.every((n) => used.includes(n));
-      return h(
-        "button",
-        {
-          type: "button",
-          class: `action${hit ? " hit" : ""}${a === "pass" ? " pass" : ""}`,
-          dataset: { action: a },
-          disabled: state.sending,
-          title: a,
-          onclick: () => answer(a),
-        },
-        h("span", { class: "label" }, actionLabel(a, deck, known)),
-        h("code", {}, a),
-      );
-    });
-    // actions using the selected cards first
-    buttons.sort((x, y) => Number(y.classList.contains("hit")) - Number(x.classList.contains("hit")));
+    // the action values, in the order of the texts (docs/protocol.md "Actions as values")
+    const legal = p.legal?.length ? p.legal : [];
+    const redraw = () => render();
+    const panel = composerPanel(
+      {
+        legal, deck, known, selected, used: cardsUsed,
+        players: obs.players ?? obs.seats.length,
+        seats: state.info?.seats || [],
+        disabled: state.sending,
+      },
+      state.comp,
+      (action) => answer(action),
+      redraw,
+    );
     fill(el.prompt, h(
         "h3",
         {},
@@ -493,9 +515,16 @@ export async function mountTable(root, { matchId, spectator = false }) {
       ),
       h("p", { class: "prompt-text" }, translatePrompt(p)),
       state.sending ? h("p", { class: "muted" }, state.auto ? `${t("autopass")}…` : "…") : null,
-      h("div", { class: "actions", id: "actions" }, buttons),
+      panel.crumbs.length
+        ? h("p", { class: "crumbs", id: "compose-crumbs" }, ...panel.crumbs.flatMap((c, i) => (i ? [" › ", c] : [c])), " ›")
+        : null,
+      h("p", { class: "step-title muted", id: "compose-step" }, panel.title),
+      h("div", { class: "actions", id: "actions" }, panel.buttons),
+      panel.multi,
+      panel.nav.length ? h("div", { class: "compose-nav" }, ...panel.nav) : null,
       selected.length ? null : h("p", { class: "hint muted" }, t("selected_hint")),
       autopass,
+      notationToggle(redraw),
       state.error ? h("p", { class: "error" }, state.error) : null,
     );
     renderTimer();
