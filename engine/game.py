@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from itertools import repeat
+from operator import is_
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -344,10 +346,9 @@ class Game:
                 raise IllegalAction(f"seat {seat} cannot {action.strip()!r} now ({p.kind}): {e}", list(legal)) from None
         else:
             act = action
-        for one in legal:  # identity first: the legal list's own values (and parse's cache) are shared
-            if one is act:
-                break
-        else:
+        # identity first, in C: the legal list's own values (and parse's cache) are shared;
+        # ``act in legal`` would call Action.__eq__ for every entry before a match
+        if not any(map(is_, legal, repeat(act))):
             if act in legal:
                 act = legal[legal.index(act)]
             else:
