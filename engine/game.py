@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from itertools import repeat
 from operator import is_
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import rng
