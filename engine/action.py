@@ -74,6 +74,8 @@ class Action:
         object.__setattr__(self, "canonical", self.text())
 
     def __eq__(self, other: object) -> bool:
+        if self is other:  # legal actions are shared values (engine.action.play …)
+            return True
         if isinstance(other, Action):
             return self.canonical == other.canonical
         if isinstance(other, str):

@@ -50,7 +50,9 @@ def priority_actions(g: Game, seat: int) -> list[Action | str]:
         for kind in ("flip", "active"):
             for sk in skills_of(g, seat, kind):
                 out += sk.actions(g, seat)
-    return list(dict.fromkeys(out))
+    # Only conversions and skills can list an action twice (each card's own actions are
+    # distinct); hashing every value of a plain hand would cost more than listing it.
+    return list(dict.fromkeys(out)) if convs or st.characters else out
 
 
 def send_actions(g: Game, seat: int) -> list[str]:
