@@ -7,10 +7,10 @@ The core (this package's modules) is ruleset-neutral; each ruleset is a package 
 """
 
 from engine.action import Action
-from engine.errors import IllegalAction, NotationError, SetupError
+from engine.errors import IllegalAction, NotationError, SetupError, SnapshotFormatError
 from engine.game import Event, Game, Outcome, Pending
 from engine.ruleset import Ruleset
 from engine.rulesets import RULESET_IDS, get_ruleset
 
 __all__ = ["RULESET_IDS", "Action", "Event", "Game", "IllegalAction", "NotationError", "Outcome", "Pending",
-           "Ruleset", "SetupError", "get_ruleset"]
+           "Ruleset", "SetupError", "SnapshotFormatError", "get_ruleset"]

@@ -30,3 +30,18 @@ class NotationError(ValueError):
 
 class SetupError(ValueError):
     """A set-up (player count, scenario position) that breaks the rules or an invariant."""
+
+
+class SnapshotFormatError(ValueError):
+    """Snapshot bytes this engine does not read: another format number (written by an
+    older or newer engine), or records whose fields are not today's. Refused, never
+    guessed at: nothing is released, so a stored match of another format is not upgraded.
+
+    ``found`` is the snapshot's format number (0 when the bytes are not a snapshot at
+    all); ``expected`` the one this engine reads (:data:`engine.snapshot.FORMAT`).
+    """
+
+    def __init__(self, message: str, *, found: int, expected: int) -> None:
+        super().__init__(message)
+        self.found = found
+        self.expected = expected

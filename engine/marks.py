@@ -16,21 +16,18 @@ with a ``tag`` and fields typed :data:`SeatNo`, :data:`CardNo`, :data:`Number` o
 and reads and writes them with :func:`add`, :func:`has`, :func:`count`, :func:`find` and
 :func:`remove`. Marks are cleared when the turn ends unless their kind sets ``lasting``.
 
-Snapshots written before the typed marks kept them in ``State.flags`` as
-``tag:field:field`` strings (``game:`` first for lasting ones); :meth:`TypedMark.decode`
-reads that packing, and the snapshot loader uses it with the kinds a ruleset lists in
-``Ruleset.mark_kinds`` (:func:`from_flags`).
+A ruleset lists its kinds in ``Ruleset.mark_kinds``; tags are unique across a ruleset and
+the core (:data:`CORE_KINDS`), since :func:`find` tells kinds apart by tag alone.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Annotated, ClassVar, TypeVar
 
-from engine.state import Mark, State, mark_from_flag
+from engine.state import Mark, State
 
 #: A field holding a seat number (record list ``seats``).
 SeatNo = Annotated[int, "seats"]
@@ -42,8 +39,6 @@ Number = Annotated[int, "numbers"]
 Word = Annotated[str, "words"]
 
 _SLOTS = ("seats", "cards", "numbers", "words")
-#: The prefix the old flag strings gave marks that last the game.
-LEGACY_LASTING = "game:"
 
 M = TypeVar("M", bound="TypedMark")
 
@@ -72,33 +67,6 @@ class TypedMark:
             raise ValueError(f"mark {rec.tag!r} does not have the fields of {cls.__name__}: {rec}")
         return cls(*[getattr(rec, slot)[i] for _, slot, i in layout])
 
-    def encode(self) -> str:
-        """The old flag-string packing of this mark (snapshots before typed marks)."""
-        head = (LEGACY_LASTING if self.lasting else "") + self.tag
-        names = _layout(type(self))
-        if not names:
-            return head
-        return ":".join([head, *(str(getattr(self, name)) for name, _, _ in names)])
-
-    @classmethod
-    def decode(cls: type[M], text: str) -> M | None:
-        """The mark an old flag string holds if it is one of this kind, else None."""
-        head = (LEGACY_LASTING if cls.lasting else "") + cls.tag
-        if not text.startswith(head):
-            return None
-        names = _layout(cls)
-        if not names:
-            return cls() if text == head else None
-        if text[len(head):len(head) + 1] != ":":
-            return None
-        parts = text[len(head) + 1:].split(":")
-        if len(parts) != len(names):
-            return None
-        try:
-            return cls(*(p if slot == "words" else int(p) for (_, slot, _), p in zip(names, parts, strict=True)))
-        except ValueError:
-            return None
-
 
 @dataclass(frozen=True, slots=True)
 class Placed(TypedMark):
@@ -110,7 +78,7 @@ class Placed(TypedMark):
     lasting: ClassVar[bool] = True
 
 
-#: The marks the core itself defines (the snapshot loader knows them for every ruleset).
+#: The marks the core itself defines (every ruleset may make them).
 CORE_KINDS: tuple[type[TypedMark], ...] = (Placed,)
 
 _LAYOUTS: dict[type[TypedMark], tuple[tuple[str, str, int], ...]] = {}
@@ -179,20 +147,3 @@ def placed(st: State) -> bool:
 def end_turn(st: State) -> None:
     """The turn ends: only the marks that last the game stay."""
     st.marks[:] = [m for m in st.marks if m.lasting]
-
-
-def from_flags(flags: Iterable[str], kinds: Iterable[type[TypedMark]]) -> list[Mark]:
-    """Old ``State.flags`` strings as mark records: each one a kind of ``kinds`` (or of the
-    core's) reads becomes that typed mark; any other string is kept as written
-    (:func:`engine.state.mark_from_flag`)."""
-    known = (*CORE_KINDS, *kinds)
-    out: list[Mark] = []
-    for text in flags:
-        for kind in known:
-            mark = kind.decode(text)
-            if mark is not None:
-                out.append(mark.record())
-                break
-        else:
-            out.append(mark_from_flag(text))
-    return out

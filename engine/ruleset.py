@@ -110,8 +110,8 @@ class Ruleset:
     discarded: Callable[[Game, int, list[int]], None]
     """Called after a seat discards hand cards (弃牌): opens the ruleset's window for it."""
     mark_kinds: tuple[type[TypedMark], ...] = ()
-    """The ruleset's kinds of mark (:mod:`engine.marks`): a snapshot written before typed
-    marks has them as flag strings, which the loader reads back with these."""
+    """The ruleset's kinds of mark (:mod:`engine.marks`); their tags are unique with the
+    core's (tests/unit/test_marks.py), as :func:`engine.marks.find` tells kinds by tag."""
     hand_discards_face_down: bool = False
     """Hand cards discarded as a cost or by an effect (:meth:`Game.discard_from_hand`) and a
     leaving player's hand go to the discard pile face down: the observation and the events

@@ -4,6 +4,11 @@ The state is a tree of slotted dataclasses whose fields are ints, strs, bools, l
 those, nested records or None (:mod:`engine.state`). It is written field by field, in
 declaration order, as generic ``Record`` messages, so serialisation is deterministic and a
 new state field needs no snapshot code.
+
+Every snapshot carries its :data:`FORMAT`; this engine reads its own format only and
+refuses any other with :class:`engine.errors.SnapshotFormatError` (so does a record whose
+fields are not today's). Changing a record's fields changes the format: bump
+:data:`FORMAT` (tests/unit/test_snapshot_format.py pins each format's field layout).
 """
 
 from __future__ import annotations
@@ -13,16 +18,15 @@ from typing import Any
 
 from engine import state as S
 from engine.action import Action
-from engine.marks import from_flags
+from engine.errors import SnapshotFormatError
 from engine.notation import parse
-from engine.rulesets import get_ruleset
 from fengsheng.v1 import game_pb2
 
-#: The format this engine writes. 2: marks are ``Mark`` records (``State.marks``) and a
-#: ``Kill`` has no ``non_agent``; 1 (read too, see :func:`_upgrade`): marks were
-#: ``State.flags`` strings. An engine that knows only 1 refuses a 2 by its number.
-FORMAT = 2
-READABLE = (1, 2)
+#: The one format this engine writes and reads. 3: marks are typed ``Mark`` records with
+#: their values in ``seats``/``cards``/``numbers``/``words`` (never packed into the tag),
+#: no ``State.used``, no ``Kill.non_agent``. 1 (``State.flags`` strings) and 2 (marks whose
+#: tag could still pack values) are refused, as is any later one.
+FORMAT = 3
 RECORD_TYPES: dict[str, type[Any]] = {
     cls.__name__: cls for cls in (S.Seat, S.Transit, S.Item, S.Frame, S.Prompt, S.Kill, S.Mark, S.State)
 }
@@ -83,10 +87,15 @@ def _fill(rec: game_pb2.Record, obj: Any) -> None:
             raise TypeError(f"cannot snapshot {type(obj).__name__}.{name}: {type(value).__name__}")
 
 
+def _refused(message: str, found: int) -> SnapshotFormatError:
+    return SnapshotFormatError(f"{message}; this engine reads snapshot format {FORMAT} only", found=found,
+                               expected=FORMAT)
+
+
 def _from_record(rec: game_pb2.Record) -> Any:
     cls = RECORD_TYPES.get(rec.kind)
     if cls is None:
-        raise ValueError(f"unknown record kind {rec.kind!r}")
+        raise _refused(f"snapshot holds a record of unknown kind {rec.kind!r}", FORMAT)
     kwargs: dict[str, Any] = {}
     for field in rec.fields:
         which = field.WhichOneof("value")
@@ -108,49 +117,16 @@ def _from_record(rec: game_pb2.Record) -> Any:
             kwargs[field.name] = _from_record(field.record)
         elif which == "records":
             kwargs[field.name] = [_from_record(r) for r in field.records.values]
-    if cls is S.State or cls is S.Kill:
-        _upgrade(cls, kwargs)
-    if cls is S.Frame:
-        answer = kwargs.get("answer")
-        kwargs["answer"] = parse(answer) if answer else None
-    return cls(**kwargs)
-
-
-def _upgrade(cls: type[Any], kwargs: dict[str, Any]) -> None:
-    """Fields of snapshots written by an older engine, read into today's records:
-
-    - ``State.flags`` (marks packed as ``tag:value:value`` strings) becomes
-      ``State.marks``, each string read by the core's and the ruleset's typed mark kinds
-      (:func:`engine.marks.from_flags`);
-    - a ``Mark`` record with no values whose tag still packs them (``lost:3``: written by
-      a ruleset that used the ``State.flags`` view, as classic did before its typed marks)
-      is read the same way, so it becomes the typed mark today's ruleset makes;
-    - ``State.used`` (再临's ``skill@seat@window`` strings) becomes its ``Used`` marks;
-    - ``Kill.non_agent`` is dropped: a ruleset derives what it needs from
-      ``Kill.identity`` (再临's "non-agent" is ``identity != "agent"``), which is the
-      dead seat's identity where a snapshot lacks it.
-    """
-    if cls is S.Kill:
-        kwargs.pop("non_agent", None)
-        return
-    if "flags" in kwargs:
-        flags = kwargs.pop("flags") or []
-        kwargs["marks"] = from_flags(flags, get_ruleset(str(kwargs["ruleset"])).mark_kinds)
-    elif any(not (m.seats or m.cards or m.numbers or m.words) for m in kwargs.get("marks") or []):
-        kinds = get_ruleset(str(kwargs["ruleset"])).mark_kinds
-        kwargs["marks"] = [m if m.seats or m.cards or m.numbers or m.words else from_flags([S.flag_of(m)], kinds)[0]
-                           for m in kwargs["marks"]]
-    if "used" in kwargs:
-        # 再临's ``skill@seat@window`` strings: now its ``Used`` marks (same tag, fields).
-        used = kwargs.pop("used") or []
-        if used:
-            kinds = get_ruleset(str(kwargs["ruleset"])).mark_kinds
-            texts = [":".join(["used", *key.split("@")]) for key in used]
-            kwargs["marks"] = [*(kwargs.get("marks") or []), *from_flags(texts, kinds)]
-    seats = kwargs.get("seats") or []
-    for kill in kwargs.get("kills") or []:
-        if not kill.identity and 0 <= kill.dead < len(seats):
-            kill.identity = seats[kill.dead].identity
+    if cls is S.Frame and kwargs.get("answer"):
+        kwargs["answer"] = parse(kwargs["answer"])
+    names = _field_names(cls)
+    if len(kwargs) == len(names):
+        try:
+            return cls(**kwargs)
+        except TypeError:  # a field name today's record does not have
+            pass
+    unknown, missing = sorted(set(kwargs) - set(names)), sorted(set(names) - set(kwargs))
+    raise _refused(f"snapshot record {rec.kind} is not today's: fields {unknown} unknown, {missing} missing", FORMAT)
 
 
 def state_to_bytes(st: S.State) -> bytes:
@@ -167,11 +143,17 @@ def state_to_bytes(st: S.State) -> bytes:
 
 
 def state_from_bytes(data: bytes) -> S.State:
+    """The state a snapshot holds; :class:`SnapshotFormatError` for bytes that are not a
+    snapshot of :data:`FORMAT` (an older or newer engine wrote them)."""
     snap = game_pb2.Snapshot()
-    snap.ParseFromString(data)
-    if snap.format not in READABLE:
-        raise ValueError(f"snapshot format {snap.format} is not supported (expected one of {READABLE})")
+    try:
+        snap.ParseFromString(data)
+    except Exception as exc:  # protobuf's DecodeError: not a snapshot at all
+        raise _refused(f"bytes of length {len(data)} are not a snapshot ({exc})", 0) from exc
+    if snap.format != FORMAT:
+        who = "an older" if snap.format < FORMAT else "a newer"
+        raise _refused(f"snapshot format {snap.format} was written by {who} engine", snap.format)
     st = _from_record(snap.state)
     if not isinstance(st, S.State):
-        raise ValueError("snapshot does not hold a match state")
+        raise _refused(f"snapshot holds a {snap.state.kind or 'empty'} record, not a match state", snap.format)
     return st

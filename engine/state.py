@@ -9,18 +9,9 @@ the response chain. Every card is in exactly one of them at every decision.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, MutableSequence
 from dataclasses import dataclass, field
-from typing import overload
 
 from engine.action import Action
-
-#: The old flag-string spelling (see :attr:`State.flags`) of the core's mark that the
-#: characters are placed (:class:`engine.marks.Placed`): from then on the face-up ones are
-#: public (observations show them).
-PLACED = "game:placed"
-#: The prefix of an old flag string for a mark that lasts the game.
-LASTING_PREFIX = "game:"
 
 
 @dataclass(slots=True)
@@ -222,87 +213,3 @@ class State:
     a cost or by an effect): only the seat that discarded each one knows it."""
     discard_face_down_by: list[int] = field(default_factory=list)
     """The seat that discarded each card of :attr:`discard_face_down` (same order)."""
-
-    @property
-    def flags(self) -> MutableSequence[str]:
-        """The marks as the old ``tag:value:value`` strings (``game:`` first for lasting
-        ones), live: appending, removing or assigning strings changes :attr:`marks`. A
-        compatibility path for code written before typed marks; new code uses
-        :mod:`engine.marks`."""
-        return FlagView(self.marks)
-
-    @flags.setter
-    def flags(self, texts: Iterable[str]) -> None:
-        self.marks[:] = [mark_from_flag(t) for t in texts]
-
-
-def flag_of(mark: Mark) -> str:
-    """A mark as an old flag string: ``game:`` if it lasts, the tag, then its values."""
-    values = [*mark.seats, *mark.cards, *mark.numbers, *mark.words]
-    head = (LASTING_PREFIX if mark.lasting else "") + mark.tag
-    return ":".join([head, *map(str, values)]) if values else head
-
-
-def mark_from_flag(text: str) -> Mark:
-    """An old flag string as a mark: lasting if it starts ``game:``, the rest kept whole as
-    the tag (so :func:`flag_of` gives the same string back). Typed marks are read from
-    their strings by :func:`engine.marks.from_flags`."""
-    if text.startswith(LASTING_PREFIX):
-        return Mark(text[len(LASTING_PREFIX):], lasting=True)
-    return Mark(text)
-
-
-class FlagView(MutableSequence[str]):
-    """:attr:`State.flags`: a live view of the marks as flag strings."""
-
-    __slots__ = ("_marks",)
-
-    def __init__(self, marks: list[Mark]) -> None:
-        self._marks = marks
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> MutableSequence[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | MutableSequence[str]:
-        if isinstance(index, slice):
-            return [flag_of(m) for m in self._marks[index]]
-        return flag_of(self._marks[index])
-
-    @overload
-    def __setitem__(self, index: int, value: str) -> None: ...
-
-    @overload
-    def __setitem__(self, index: slice, value: Iterable[str]) -> None: ...
-
-    def __setitem__(self, index: int | slice, value: str | Iterable[str]) -> None:
-        if isinstance(index, slice):
-            if isinstance(value, str):
-                raise TypeError("assign a list of flag strings to a slice")
-            self._marks[index] = [mark_from_flag(t) for t in value]
-        elif isinstance(value, str):
-            self._marks[index] = mark_from_flag(value)
-        else:
-            raise TypeError("a flag is a string")
-
-    def __delitem__(self, index: int | slice) -> None:
-        del self._marks[index]
-
-    def __len__(self) -> int:
-        return len(self._marks)
-
-    def __iter__(self) -> Iterator[str]:
-        return (flag_of(m) for m in self._marks)
-
-    def insert(self, index: int, value: str) -> None:
-        self._marks.insert(index, mark_from_flag(value))
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, FlagView):
-            return self._marks == other._marks
-        return isinstance(other, list) and list(self) == other
-
-    def __repr__(self) -> str:
-        return repr(list(self))

@@ -53,7 +53,7 @@ from gateway.schemas import (
 from gateway.seat_socket import act as act_for_seat
 from gateway.seat_socket import refuse as refuse_socket
 from gateway.seat_socket import stream as stream_match
-from gateway.store import MatchRecord, MatchStore, RedisStore, open_store
+from gateway.store import MatchRecord, MatchStore, open_store
 
 SEAT_KINDS: dict[str, pb.SeatKind] = {
     "human": pb.HUMAN,
@@ -150,16 +150,6 @@ PlayerDep = Annotated[Player, Depends(_player_of)]
 OptionalPlayer = Annotated[Player | None, Depends(_optional_player)]
 
 
-async def _migrate(store: MatchStore) -> None:
-    """Rename the seat tables and chats of the old key layout (gateway/keys.py), once per
-    Redis; a Redis not up yet is migrated at a later start (serving must not wait)."""
-    if isinstance(store, RedisStore):
-        try:
-            await store.migrate()
-        except Exception:
-            log.warning("gateway key migration skipped", exc_info=True)
-
-
 def create_app(engine_address: str, secret: str, redis_url: str | None = None,
                operator_token: str | None = None) -> FastAPI:  # fmt: skip
     """The gateway app for the engine service at ``engine_address`` (``host:port``).
@@ -178,7 +168,6 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None,
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = EngineClient(engine_address, metrics)
         store = open_store(redis_url)
-        await _migrate(store)
         replays = ReplaySteps.from_env(engine, redis_url)
         chat = ChatService.open(redis_url)
         app.state.services = Services(

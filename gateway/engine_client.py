@@ -108,8 +108,6 @@ class _ActStreams:
         self.stub = stub
         self.size = size
         self.idle: list[Any] = []
-        #: the replica answered UNIMPLEMENTED (an engine older than ActStream): unary only
-        self.unsupported = False
 
     async def act(self, request: pb.ActRequest) -> pb.ActResponse:
         """The response to ``request``; raises ``AioRpcError`` for a refusal (as ``Act``
@@ -261,9 +259,6 @@ class EngineClient:
         request = pb.ActRequest(match_id=match_id, seat=seat, decision=decision, action=action, origin="human")
         index = self._order()[0]
         streams = self._act_streams[index]
-        if streams.unsupported:
-            result: pb.ActResponse = await self._call("Act", request)
-            return result
         start = time.perf_counter()
         code = "OK"
         self._metrics.engine_replica_calls.labels(replica=self.addresses[index]).inc()
@@ -271,16 +266,14 @@ class EngineClient:
             return await streams.act(request)
         except grpc.aio.AioRpcError as exc:
             code = exc.code().name if exc.code() is not None else "UNKNOWN"
-            if exc.code() == grpc.StatusCode.UNIMPLEMENTED:
-                streams.unsupported = True
-            elif not _broken(exc):
+            if not _broken(exc):
                 raise  # a refusal: the answer
         finally:
             # (as method "Act", the same series whichever way the action went)
             self._metrics.engine_calls.labels(method="Act", code=code).inc()
             self._metrics.engine_seconds.labels(method="Act").observe(time.perf_counter() - start)
         self._metrics.engine_failovers.labels(method="Act").inc()
-        result = await self._call("Act", request)
+        result: pb.ActResponse = await self._call("Act", request)
         return result
 
     async def replay(self, match_id: str) -> pb.Replay:
@@ -387,7 +380,7 @@ def _broken(exc: grpc.aio.AioRpcError) -> bool:
         return kinds[0] == "store_unavailable"
     if exc.code() == grpc.StatusCode.INTERNAL and exc.details() == CORE_INTERNAL:
         # gRPC's own word for a write that raced the call's end (the replica ended the
-        # stream: UNIMPLEMENTED from an older engine, or it is stopping); the status the
+        # stream: it is stopping); the status the
         # replica sent is lost, and the engine never words its own failures so
         return True
     return exc.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED)

@@ -44,9 +44,7 @@ class MatchRecord:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> MatchRecord:
-        data = json.loads(text)
-        data.get("settings", {}).pop("seed", None)  # records written before seeds were kept out
-        return cls(**data)
+        return cls(**json.loads(text))
 
 
 class MatchStore(Protocol):
@@ -219,10 +217,6 @@ class RedisStore:
         if gone:  # expired records: drop them from the index too
             await self._redis.zrem(self.RECENT_KEY, *gone)
         return [MatchRecord.from_json(raw) for raw in raws if raw is not None]
-
-    async def migrate(self) -> int:
-        """Rename the old layout's per-match keys (gateway/keys.py; once per Redis)."""
-        return await keys.migrate(self._redis)
 
     async def ping(self) -> bool:
         try:

@@ -255,7 +255,6 @@ class View:
         #: the ruleset's text table and the language its templates are shown in
         self.texts = texts or {}
         self.lang = lang
-        self.ruleset_id = str((ruleset or {}).get("id", ""))
         self.cards = cards
         self.seat = seat
         self.kinds = kinds
@@ -313,16 +312,10 @@ class View:
         return render(row[self.lang], args, lang=self.lang, card=self.card_name, name=self.name, seat=seat)
 
     def prompt_text(self, prompt: dict[str, Any]) -> str:
-        """A prompt from the template it carries, else one found from its words
-        (engine/text.py: an older gateway), else its words."""
-        from engine.text import structure
-
+        """A prompt from the template it carries (the engine sets one wherever its text
+        table has the line, engine/text.py), else its words."""
         carried = self.shaped(str(prompt.get("template", "")), dict(prompt.get("args", {})))
-        if carried:
-            return carried
-        found = structure(self.ruleset_id, str(prompt.get("kind", "")), str(prompt.get("prompt", "")))
-        shaped = self.shaped(found[0].key, found[1]) if found else None
-        return shaped or " ".join(self.name(w) for w in str(prompt["prompt"]).split(" "))
+        return carried or " ".join(self.name(w) for w in str(prompt["prompt"]).split(" "))
 
     def event_line(self, event: dict[str, Any]) -> str:
         """An event's log line from its template and typed arguments, else its words with

@@ -45,7 +45,7 @@ from typing import Any
 
 from engine import Game, IllegalAction
 from engine.determinize import determinize
-from engine.errors import SetupError
+from engine.errors import SetupError, SnapshotFormatError
 from engine.game import Pending
 from engine.observation import action_message
 from fengsheng.redis_errors import STORE_UNAVAILABLE
@@ -75,6 +75,7 @@ from services.errors import (
     OutOfTurn,
     ServiceError,
     StaleDecision,
+    UnsupportedFormat,
 )
 from services.limits import MAX_BOT_DELAY_S, MAX_TURN_TIMEOUT_S
 
@@ -178,7 +179,7 @@ class MatchService:
             self._cache.pop(match_id, None)
             raise MatchNotFound(f"no match {match_id!r}")
         settings = es.MatchSettings.FromString(stored.settings)
-        game = _rebuild(stored.snapshot, stored.tail)
+        game = _rebuild(match_id, stored.snapshot, stored.tail)
         m = CachedMatch(match_id, stored.version, game, settings, stored.last, len(stored.tail))
         self._remember(m)
         metrics.CACHE.labels("load").inc()
@@ -309,7 +310,7 @@ class MatchService:
         stored = await self.store.load(match_id)
         if stored is None:
             raise MatchNotFound(f"no match {match_id!r}")
-        game = _rebuild(stored.snapshot, stored.tail)
+        game = _rebuild(match_id, stored.snapshot, stored.tail)
         # the history is append-only: its first N entries are exactly those in this state
         history = await self.store.history(match_id, upto=stored.snap_hist + len(stored.tail))
         out = es.Replay(
@@ -816,9 +817,18 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def _rebuild(snapshot: bytes, tail: list[HistoryEntry]) -> Game:
+def restore_stored(match_id: str, snapshot: bytes) -> Game:
+    """The match a stored snapshot holds; a snapshot of another format (stored by an older
+    or newer engine) is :class:`UnsupportedFormat`, refused by its number, never upgraded."""
+    try:
+        return Game.restore(snapshot)
+    except SnapshotFormatError as exc:
+        raise UnsupportedFormat(f"match {match_id!r} cannot be played or watched: engine {exc}") from exc
+
+
+def _rebuild(match_id: str, snapshot: bytes, tail: list[HistoryEntry]) -> Game:
     """The checkpoint with the history after it re-applied (events already stored)."""
-    game = Game.restore(snapshot)
+    game = restore_stored(match_id, snapshot)
     for h in tail:
         game.apply(h.seat, h.action)
     del game.events[:]

@@ -48,7 +48,7 @@ from engine.game import Event
 from engine.notation import parse
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
-from services.engine.matches import MATCH_ID_RE
+from services.engine.matches import MATCH_ID_RE, restore_stored
 from services.engine.store import HistoryEntry, MatchStore
 from services.errors import BadRequest, MatchNotFound, NotOver
 
@@ -220,7 +220,7 @@ class ReplayService:
         history = await self.store.history(match_id, upto=n)
         if len(history) != n:  # expired between the two reads
             raise MatchNotFound(f"no match {match_id!r}")
-        current = Game.restore(stored.snapshot)
+        current = restore_stored(match_id, stored.snapshot)
         for h in stored.tail:
             self._apply(current, h)
         del current.events[:]

@@ -62,7 +62,7 @@ class RecordingScheduler:
 
 def bot_countdown(delay_s: float) -> float:
     """The countdown of a bot's move: its match's ``bot_delay_s``, within 0..MAX_BOT_DELAY_S
-    (a match stored before the cap, or written by hand, cannot hold a task longer)."""
+    (a stored value written by hand cannot hold a task longer)."""
     if not math.isfinite(delay_s) or delay_s <= 0:
         return 0.0
     return min(delay_s, MAX_BOT_DELAY_S)

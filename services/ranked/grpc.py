@@ -198,10 +198,6 @@ def add_ranked_services(server: grpc.aio.Server, matches: MatchService, redis_ur
     """Serve ``BotService`` and ``RankedService`` on ``server`` (the internal listener, where
     the gateway's ``/ws/bots`` proxies bots); close the returned service when the server stops."""
     service = RankedService(matches, RankedStore.from_url(redis_url), redis_url)
-    try:
-        service.migrate()  # at startup: old '#' ladder ids get their canonical ids
-    except Exception:  # Redis not up yet: the next start migrates; serving must not wait
-        log.warning("ladder id migration skipped", exc_info=True)
     bs_grpc.add_RankedServiceServicer_to_server(RankedServicer(service), server)
     bs_grpc.add_BotServiceServicer_to_server(BotServicer(service, internal=True), server)
     return service

@@ -17,8 +17,7 @@ The rule (docs/ranked.md):
   who wins with an identity that wins often gains less; one who wins with an underdog
   identity gains more.
 - Each ruleset (``engine.rulesets``) has ladders of its own: ratings, games, leaderboards,
-  histories and correction counts are kept per ruleset; ``return``'s Redis keys are the
-  ones written before rulesets existed, so that data stays ``return``'s.
+  histories and correction counts are kept per ruleset, each under keys naming it.
 - Each participant is rated on its own ladder, ``human`` or ``bot`` (bots never move the
   human ladder), in two scopes: the season and all time.
 - The shown score is ``mu - 3 sigma``; a rating is provisional while ``sigma`` is above
@@ -56,8 +55,7 @@ HUMAN = "human"
 BOT = "bot"
 LADDERS = (HUMAN, BOT)
 ALL_TIME = "all"
-#: The ruleset of a match, ticket or query that names none: 风声再临, the platform's first;
-#: every rating recorded before rulesets existed is its.
+#: The ruleset of a match, ticket or query that names none: 风声再临, the platform's first.
 DEFAULT_RULESET = "return"
 
 _MODEL = PlackettLuce()
@@ -349,16 +347,13 @@ class MemoryLadder:
 # Every ladder key carries the hash tag {rk}, so one transaction may touch many players'
 # ratings on Redis Cluster too (ladder writes are a few per finished match).
 #
-# A ruleset's keys carry its id after the family letter (``rk:{rk}:r:classic:human:all:p``,
-# ``rk:{rk}:classic:corr``);
-# ``return``'s carry none: they are the keys written before there were rulesets, read and
-# written as ``return``'s with no migration. (No clash: a ladder is ``human`` or ``bot``,
-# never a ruleset id.)
+# Every ruleset's keys carry its id after the family letter (``rk:{rk}:r:classic:human:all:p``,
+# ``rk:{rk}:return:corr``). (No clash: a ladder is ``human`` or ``bot``, never a ruleset id.)
 
 
 def _ruleset_part(ruleset: str) -> str:
-    """The ruleset's part of a key: none for ``return``, else ``classic:``."""
-    return "" if ruleset == DEFAULT_RULESET else f"{ruleset}:"
+    """The ruleset's part of a key: ``return:``, ``classic:`` …"""
+    return f"{ruleset}:"
 
 
 def rating_key(k: RatingKey) -> str:
@@ -495,18 +490,14 @@ class RedisLadder:
 
     def history(self, ladder: str, player_id: str, limit: int = 50, ruleset: str | None = None) -> list[dict[str, Any]]:
         """A player's rated matches, newest first: of one ruleset, or (``None``) of every
-        ruleset merged by time. Each entry names its ``ruleset`` (entries written before
-        rulesets existed are ``return``'s)."""
+        ruleset merged by time. Each entry names its ``ruleset``."""
         rulesets = RULESET_IDS if ruleset is None else (ruleset,)
         pipe = self.redis.pipeline(transaction=False)
         for r in rulesets:
             pipe.lrange(history_key(ladder, player_id, r), 0, limit - 1)
         entries: list[dict[str, Any]] = []
-        for r, raws in zip(rulesets, pipe.execute(), strict=True):
-            for raw in raws:
-                entry = json.loads(raw)
-                entry.setdefault("ruleset", r)
-                entries.append(entry)
+        for raws in pipe.execute():
+            entries.extend(json.loads(raw) for raw in raws)
         if len(rulesets) > 1:
             entries.sort(key=lambda e: -int(e.get("at_ms", 0)))
         return entries[:limit]

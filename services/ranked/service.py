@@ -38,7 +38,7 @@ from services.ranked.ladder import (
     season_scope,
 )
 from services.ranked.matchmaking import queue_settings
-from services.ranked.store import RankedStore, UnownedBot, bot_holder, bot_live_key, notify_channel, player_of
+from services.ranked.store import RankedStore, bot_holder, bot_live_key, notify_channel, player_of
 
 #: what a bot past its concurrent-match limit is told to wait before queueing again
 MATCHES_RETRY_AFTER_S = 5.0
@@ -113,18 +113,6 @@ class RankedService:
 
     def __post_init__(self) -> None:
         self.ladder = RedisLadder(self.store.redis)
-
-    def migrate(self) -> None:
-        """Startup work on the stored data: bot-account keys move under the tag ``{bot}``
-        (:func:`services.ranked.store.migrate_bot_keys`), ladder ids and ranked match records'
-        seat ids with ``#`` become canonical ids (:mod:`services.ranked.player_ids`); once per
-        Redis each, then a no-op."""
-        from services.ranked.player_ids import migrate_ladder_ids, migrate_match_ids
-        from services.ranked.store import migrate_bot_keys
-
-        migrate_bot_keys(self.store.redis)  # first: accounts and tokens under {bot}
-        migrate_ladder_ids(self.store.redis)
-        migrate_match_ids(self.store.redis)
 
     @property
     def limiter(self) -> RateLimiter:
@@ -232,13 +220,7 @@ class RankedService:
         return await asyncio.to_thread(self.store.token_live, token)
 
     async def authenticate(self, token: str) -> BotIdentity:
-        try:
-            found = await asyncio.to_thread(self.store.bot_of_token, token)
-        except UnownedBot as exc:
-            raise Unauthenticated(
-                f"bot {exc.bot_id} has no owner and is retired: every bot has an owner now; register it again "
-                "with a player token (POST /api/bots, docs/bots.md)"
-            ) from exc
+        found = await asyncio.to_thread(self.store.bot_of_token, token)
         if found is None:
             raise Unauthenticated("missing or unknown bot token (metadata `authorization: Bearer <token>`)")
         return BotIdentity(*found)

@@ -8,8 +8,7 @@ them all ``matched`` in the same atomic step (docs/ranked.md, "Redis layout").
 
 Keys share the hash tag ``{mm}`` (one slot on Redis Cluster, so the scripts may touch any
 ticket); bot accounts live under ``bot:{bot}:`` (one slot too: an account's record, token,
-name claim, token list and owner's list are written in one ``MULTI``). Accounts were under
-``bot:`` without a tag before: :func:`migrate_bot_keys` renames them once (docs/ranked.md).
+name claim, token list and owner's list are written in one ``MULTI``).
 """
 
 from __future__ import annotations
@@ -70,8 +69,6 @@ def notify_channel(holder: str) -> str:
 BOT_PREFIX = "bot:{bot}:"
 #: a token's key is this and its SHA-256 (hex)
 TOKEN_PREFIX = BOT_PREFIX + "tok:"
-#: set once the untagged ``bot:…`` keys were renamed (:func:`migrate_bot_keys`)
-BOT_KEYS_MIGRATED_KEY = BOT_PREFIX + "migrated:keys-v1"
 
 
 def bot_key(bot_id: str) -> str:
@@ -108,21 +105,6 @@ def bot_live_key(bot_id: str) -> str:
     return f"{BOT_PREFIX}live:{bot_id}"
 
 
-def _tagged_bot_key(old: str) -> str | None:
-    """``bot:REST`` (the untagged layout) -> ``bot:{bot}:REST``; None for a tagged key."""
-    return None if old.startswith(BOT_PREFIX) else BOT_PREFIX + old[len("bot:") :]
-
-
-def migrate_bot_keys(redis: Any) -> int:
-    """Rename every bot-account key of the untagged layout (``bot:ID``, ``bot:tok:HASH``,
-    ``bot:name:HASH``, ``bot:toks:ID``, ``bot:owned:OWNER``, ``bot:live:ID``) to its
-    ``bot:{bot}:`` name, value and lifetime kept; once per Redis, on one node
-    (services/key_migration.py). How many keys were renamed."""
-    from services.key_migration import migrate
-
-    return migrate(redis, BOT_KEYS_MIGRATED_KEY, [("bot:*", _tagged_bot_key)], what="bot accounts")
-
-
 def bot_holder(bot_id: str) -> str:
     return f"b:{bot_id}"
 
@@ -147,7 +129,7 @@ if cur then
   local tk = 'mm:{mm}:t:' .. cur
   local t = redis.call('HMGET', tk, 'state', 'min', 'max', 'ruleset')
   if t[1] == 'queued' then
-    if t[2] == ARGV[6] and t[3] == ARGV[7] and (t[4] or 'return') == ARGV[9] then return {0, cur, ''} end
+    if t[2] == ARGV[6] and t[3] == ARGV[7] and t[4] == ARGV[9] then return {0, cur, ''} end
     redis.call('ZREM', KEYS[1], cur)
     redis.call('HSET', tk, 'state', 'replaced', 'left', ARGV[8], 'replaced_by', ARGV[1])
     replaced = cur
@@ -258,7 +240,7 @@ def ticket_dict(ticket_id: str, raw: dict[bytes, bytes]) -> dict[str, Any]:
         "seats": json.loads(f["seats"]) if f.get("seats") else [],
         "turn_timeout_s": float(f.get("timeout", 0)),
         "matched_ms": int(f.get("matched", 0)),
-        "ruleset": f.get("ruleset", DEFAULT_RULESET),  # tickets from before rulesets: return's
+        "ruleset": f.get("ruleset", ""),  # every ticket is written naming its ruleset
         "expires_ms": int(f.get("expires", 0)),  # a challenge's (services/ranked/casual.py)
         "challenger": f.get("challenger", ""),
         # who stands behind the ticket (a person: themselves; a bot: its owner) and where it
@@ -277,14 +259,6 @@ DEFAULT_BOT_IDLE_TTL_S = 30 * 24 * 3600
 def bot_idle_ttl_s() -> int:
     """The bot accounts' idle lifetime from the environment (seconds, at least 1)."""
     return positive_int("FENGSHENG_BOT_IDLE_TTL_S", DEFAULT_BOT_IDLE_TTL_S, "whole seconds")
-
-
-class UnownedBot(Exception):
-    """A bot account with no owner: retired when its token was used (every bot has an owner)."""
-
-    def __init__(self, bot_id: str) -> None:
-        super().__init__(bot_id)
-        self.bot_id = bot_id
 
 
 class RankedStore:
@@ -381,9 +355,7 @@ class RankedStore:
 
     def bot_of_token(self, token: str) -> tuple[str, str, str] | None:
         """``(bot_id, name, owner)`` of an API token, or None (unknown, or expired unused). A
-        use: the account's idle lifetime starts again. An account with no owner (registered
-        before owners were required) is retired on sight, its token with it:
-        :class:`UnownedBot` (docs/ranked.md, "What a rated table forbids")."""
+        use: the account's idle lifetime starts again."""
         if not token:
             return None
         raw = self.redis.get(token_hash_key(token))
@@ -391,32 +363,16 @@ class RankedStore:
             return None
         bot_id = raw.decode()
         name, owner = self.redis.hmget(bot_key(bot_id), "name", "owner")
-        if not owner:
-            self.retire_bot(bot_id)
-            self.redis.delete(token_hash_key(token))  # a token of an account gone before: dead too
-            if name is not None:
-                raise UnownedBot(bot_id)
+        if name is None or not owner:  # the account expired before its token: the token is dead too
+            self.redis.delete(token_hash_key(token))
             return None
         pipe = self.redis.pipeline(transaction=False)
         pipe.expire(token_hash_key(token), self.bot_ttl_s)
         pipe.expire(bot_key(bot_id), self.bot_ttl_s)
         pipe.expire(bot_name_key(name.decode()), self.bot_ttl_s)  # the name stays claimed while the account lives
-        self._add_token(pipe, bot_id, token)  # accounts made before token lists: listed from now on
+        pipe.expire(bot_tokens_key(bot_id), self.bot_ttl_s)  # the token list lives as long as the account
         pipe.execute()
         return bot_id, name.decode(), owner.decode()
-
-    def retire_bot(self, bot_id: str) -> None:
-        """Delete a bot account: its record, tokens, name claim and live stream (its
-        ladder history stays)."""
-        name, owner = self.redis.hmget(bot_key(bot_id), "name", "owner")
-        digests = [json.loads(v)["h"] for v in self.redis.hvals(bot_tokens_key(bot_id))]
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.delete(bot_key(bot_id), bot_tokens_key(bot_id), bot_live_key(bot_id), *(TOKEN_PREFIX + h for h in digests))
-        if name is not None and self.redis.get(bot_name_key(name.decode())) == bot_id.encode():
-            pipe.delete(bot_name_key(name.decode()))
-        if owner:
-            pipe.srem(owned_key(owner.decode()), bot_id)
-        pipe.execute()
 
     # ---- client addresses -------------------------------------------------------------
     def record_address(self, holder: str, address: str, window_s: float, now_ms: int | None = None) -> None:
@@ -557,7 +513,7 @@ class RankedStore:
             "season": f.get("season", ""),
             "created_ms": int(f.get("created", 0)),
             "turn_timeout_s": float(f.get("timeout", 0)),
-            "ruleset": f.get("ruleset", DEFAULT_RULESET),
+            "ruleset": f["ruleset"],  # every match record names its ruleset
             "casual": f.get("casual") == "1",
         }
 

@@ -361,7 +361,6 @@ def bot_move(
     seat: int,
     decision: int,
     policy: str = "random",
-    delay_s: float = 0.0,
     origin: str = "bot",
 ) -> str:
     """Play ``seat``'s move for ``decision`` with the named policy: a house bot's seat
@@ -378,8 +377,7 @@ def bot_move(
     The table's ``bot_delay_s`` is the task's countdown (services/engine/scheduler.py): the
     task runs when it is due. Every answer is then held until its release time
     (:func:`paced_move`, services/bot_timing.py), which depends on the level and not on the
-    seat's hand, on the chain loop, not in the worker thread. ``delay_s`` is accepted for
-    messages queued by an older engine and ignored."""
+    seat's hand, on the chain loop, not in the worker thread."""
     log.info("bots.move start match=%s seat=%s decision=%s", match_id, seat, decision)
     cur = Cursor(match_id, seat, decision, policy, origin)
     try:

@@ -25,6 +25,23 @@ from fengsheng.v1 import game_pb2
 LEGAL = ("pass", "declare")
 
 
+class _Refused(Exception):
+    """One ``ActStream`` message refused: the status the unary ``Act`` would end with."""
+
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(details)
+        self.code = code
+        self.details = details
+
+
+class _OneMessage:
+    """The context ``Act`` sees for one ``ActStream`` message: aborting refuses the message
+    (:class:`_Refused`), not the stream."""
+
+    def abort(self, code: grpc.StatusCode, details: str) -> None:
+        raise _Refused(code, details)
+
+
 @dataclass
 class ToyMatch:
     settings: pb.MatchSettings
@@ -132,9 +149,13 @@ class FakeEngine(pb_grpc.EngineServiceServicer):
 
     def ActStream(self, request_iterator: Iterator[pb.ActRequest],
                   context: grpc.ServicerContext) -> Iterator[pb.ActResponse]:
-        """An engine older than ``ActStream``: the status a replica without the method gives,
-        so the gateway's actions take its unary ``Act`` fallback."""
-        context.abort(grpc.StatusCode.UNIMPLEMENTED, "ActStream is not served by this engine")
+        """``Act`` over one stream: one response per request; a refusal is a response with
+        ``error`` (the unary call's status and details) and the stream goes on."""
+        for request in request_iterator:
+            try:
+                yield self.Act(request, _OneMessage())  # type: ignore[arg-type]
+            except _Refused as refused:
+                yield pb.ActResponse(error=pb.ActError(code=refused.code.value[0], message=refused.details))
 
     def Watch(self, request: pb.WatchRequest, context: grpc.ServicerContext) -> Iterator[pb.WatchEvent]:
         sent = 0

@@ -1,12 +1,10 @@
 """Bot accounts as authors meet them (issue 17 §8): unique bot names (409 ``name_taken``,
-``house...`` reserved), history of an unknown id is a 404 (a new bot's is an empty 200),
-canonical player ids without ``#`` (old ladder entries renamed at the engine's start); every
-bot has an owner, the player whose token registered it (issue 26 §1).
+``house...`` reserved), history of an unknown id is a 404 (a new bot's is an empty 200);
+every bot has an owner, the player whose token registered it (issue 26 §1).
 A real Redis, an engine server and the gateway."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 
@@ -16,9 +14,6 @@ import redis
 from helpers.gateway_procs import guest_bearer, register_bot, start_gateway
 from helpers.processes import start_engine_server
 
-from services.ranked.ladder import ALL_TIME, BOT, MatchResult, Participant, RedisLadder, current_season
-from services.ranked.store import SeatPlan, match_key
-
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 
 
@@ -27,19 +22,6 @@ def http(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[h
     url = re.sub(r"/\d*$", "", redis_url) + "/13"  # a database of its own
     rdb = redis.Redis.from_url(url)
     rdb.flushdb()
-    # the ladder as an older release left it: house bots' ids held '#'
-    RedisLadder(rdb).record(MatchResult("old-match", current_season(), (
-        Participant("house-heuristic#1", "house heuristic #1", True, 0, True, 1),
-        Participant("house-heuristic#2", "house heuristic #2", True, 1, False, 2),
-        Participant("b_000000000001", "gone", True, 2, False, 2),
-    )))  # fmt: skip
-    # ... and its ranked match records named them so too
-    seats = [SeatPlan(0, "heuristic", "house-heuristic#1", "house heuristic #1", True),
-             SeatPlan(1, "heuristic", "house-heuristic#2", "house heuristic #2", True),
-             SeatPlan(2, "external", "b_000000000001", "gone", True, "b:b_000000000001", "t_1")]  # fmt: skip
-    rdb.hset(match_key("old-match"), mapping={"record": json.dumps([s.to_dict() for s in seats]),
-                                              "season": current_season(), "created": 1, "timeout": 30.0})  # fmt: skip
-    assert rdb.keys("*#*")
     logs = tmp_path_factory.mktemp("bot-accounts-logs")
     engine = start_engine_server(url, logs)
     gateway = start_gateway(engine.address, logs, redis_url=url, bot_address=engine.extra["bot_address"])
@@ -52,23 +34,6 @@ def http(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[h
     finally:
         gateway.stop()
         engine.stop()
-
-
-def test_old_house_ids_are_renamed_at_startup(http: httpx.Client) -> None:
-    rdb: redis.Redis = http.rdb  # type: ignore[attr-defined]
-    assert not [k for k in rdb.keys("rk:*") if b"#" in k]
-    board = http.get("/api/ranked/leaderboard", params={"ladder": "bot"}).json()
-    ids = {row["player_id"] for row in board["standings"]}
-    assert {"house-heuristic-1", "house-heuristic-2"} <= ids and not any("#" in i for i in ids), board
-    hist = http.get("/api/ranked/players/house-heuristic-1/history", params={"ladder": "bot"})
-    assert hist.status_code == 200 and [m["match_id"] for m in hist.json()["matches"]] == ["old-match"]
-    assert RedisLadder(rdb).rating(BOT, "house-heuristic-2", ALL_TIME).games == 1
-    # the old match record's seats too (issue 17 §8: every id a URL path takes as it is)
-    record = http.get("/api/ranked/matches/old-match")
-    assert record.status_code == 200, record.text
-    assert [s["player_id"] for s in record.json()["seats"]] == ["house-heuristic-1", "house-heuristic-2",
-                                                                "b_000000000001"], record.json()  # fmt: skip
-    assert b"house-heuristic#" not in rdb.hget(match_key("old-match"), "record")
 
 
 def test_bot_names_are_unique_and_house_names_reserved(http: httpx.Client) -> None:
@@ -107,32 +72,6 @@ def test_registering_a_bot_needs_a_player_token_its_owner(http: httpx.Client) ->
         bs_grpc.RankedServiceStub(channel).RegisterBot(bs.RegisterBotRequest(name="ownerless"), timeout=10)
     assert unowned.value.code() == grpc.StatusCode.UNAUTHENTICATED and "player token" in (unowned.value.details() or "")
     assert http.post("/api/bots", json={"name": "ownerless"}, headers=guest_bearer(http)).status_code == 201
-
-
-def test_a_bot_account_without_an_owner_is_retired_when_its_token_is_used(http: httpx.Client) -> None:
-    """The documented rule for accounts registered before owners were required
-    (docs/ranked.md, "What a rated table forbids"): the first use of the token is refused
-    (401, saying why), and the account is gone: its record, tokens and name."""
-    import hashlib
-
-    from fengsheng.bot import BotClient, BotError
-    from services.ranked.store import bot_key, bot_name_key, bot_tokens_key, token_hash_key
-
-    rdb: redis.Redis = http.rdb  # type: ignore[attr-defined]
-    token, bot_id = "fsb_" + "u" * 43, "b_0000000000aa"
-    digest = hashlib.sha256(token.encode()).hexdigest()
-    # the account as POST /api/bots wrote it without a player token, before owners were required
-    rdb.hset(bot_key(bot_id), mapping={"name": "Old Ownerless", "owner": "", "created": 1})
-    rdb.set(token_hash_key(token), bot_id)
-    rdb.set(bot_name_key("Old Ownerless"), bot_id)
-    rdb.hset(bot_tokens_key(bot_id), digest[:16], json.dumps({"h": digest, "created": 1}))
-    refused = http.get("/api/bots", headers={"authorization": f"Bearer {token}"})
-    assert refused.status_code == 401 and "no owner" in refused.json()["error"]["message"], refused.text
-    assert not rdb.exists(bot_key(bot_id), token_hash_key(token), bot_name_key("Old Ownerless"), bot_tokens_key(bot_id))
-    with pytest.raises(BotError, match="UNAUTHENTICATED"):  # its stream: refused too
-        BotClient(token=token, address=http.rdb_bot_address).list_tokens()  # type: ignore[attr-defined]
-    # the name is free again, for an owned bot
-    register_bot(http, "Old Ownerless")
 
 
 def test_history_of_an_unknown_id_is_404_and_of_a_new_bot_empty(http: httpx.Client) -> None:

@@ -22,7 +22,8 @@ from helpers.event_ids import stored_write_ids, writes_of
 
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
-from services.engine.store import decode_write, events_key
+from fengsheng.v1 import game_pb2
+from services.engine.store import decode_write, events_key, state_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(120)]
 
@@ -117,6 +118,25 @@ def test_an_old_format_stream_is_refused_by_its_number(stub: es_grpc.EngineServi
     assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert ("fs-error", "unsupported_format") in (refused.value.trailing_metadata() or ())
     assert "format 1" in (refused.value.details() or "")
+
+
+def test_an_old_format_snapshot_is_refused_by_its_number(stub: es_grpc.EngineServiceStub, rdb: redis.Redis) -> None:
+    """A match whose stored engine snapshot is of an older format (engine/snapshot.py
+    ``FORMAT``) is refused with a clear status, not upgraded or misread."""
+    match_id = stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(players=5, seed=4107))).match_id
+    snap = game_pb2.Snapshot.FromString(rdb.hget(state_key(match_id), "snapshot") or b"")
+    assert snap.format >= 2
+    snap.format -= 1
+    rdb.hset(state_key(match_id), "snapshot", snap.SerializeToString())
+    rdb.hincrby(state_key(match_id), "version", 1)  # every engine's cached copy is stale now
+    for call in (lambda: stub.GetObservation(es.GetObservationRequest(match_id=match_id, seat=0), timeout=10),
+                 lambda: stub.GetReplay(es.GetReplayRequest(match_id=match_id), timeout=10)):
+        with pytest.raises(grpc.RpcError) as refused:
+            call()
+        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert ("fs-error", "unsupported_format") in (refused.value.trailing_metadata() or ())
+        details = refused.value.details() or ""
+        assert f"engine snapshot format {snap.format} was written by an older engine" in details, details
 
 
 @pytest.mark.parametrize("cursor", ["1-0.0", "1-0.", "1-0.x", "1.2.3", "-1"])

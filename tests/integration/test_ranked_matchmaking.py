@@ -196,7 +196,7 @@ def test_queueing_again_with_other_settings_replaces_the_ticket(store: RankedSto
 
 
 @pytest.mark.parametrize("ruleset", RULESET_IDS)
-def test_each_ruleset_rates_apart_and_old_ratings_are_returns(store: RankedStore, ruleset: str) -> None:
+def test_each_ruleset_rates_apart(store: RankedStore, ruleset: str) -> None:
     from services.ranked.ladder import (
         ALL_TIME,
         HUMAN,
@@ -211,24 +211,21 @@ def test_each_ruleset_rates_apart_and_old_ratings_are_returns(store: RankedStore
     )
 
     ladder = RedisLadder(store.redis, correction=False)
-    # written before rulesets existed: a rating and a history entry without a ruleset
-    store.redis.hset("rk:{rk}:r:human:all:old", mapping={"mu": 30.0, "sigma": 5.0, "games": 9, "wins": 6})
-    store.redis.lpush("rk:{rk}:h:human:old", json.dumps({"match_id": "m-old", "at_ms": 1000, "identity": 2}))
-    assert rating_key(RatingKey(HUMAN, ALL_TIME, "old")) == "rk:{rk}:r:human:all:old"
-    assert history_key(HUMAN, "old") == "rk:{rk}:h:human:old"
-    assert (correction_key("return"), seasons_key("return")) == ("rk:{rk}:corr", "rk:{rk}:seasons")
-    assert ladder.rating(HUMAN, "old", ALL_TIME, "return").games == 9
-    assert ladder.history(HUMAN, "old", ruleset="return")[0]["ruleset"] == "return"
+    # every ruleset's keys carry its id, return's too
+    assert rating_key(RatingKey(HUMAN, ALL_TIME, "old", "return")) == "rk:{rk}:r:return:human:all:old"
+    assert history_key(HUMAN, "old", "classic") == "rk:{rk}:h:classic:human:old"
+    assert (correction_key("return"), seasons_key("return")) == ("rk:{rk}:return:corr", "rk:{rk}:return:seasons")
 
-    def match(match_id: str, rs: str, at: float) -> MatchResult:
+    def match(match_id: str, rs: str, at: float, pids: tuple[str, ...] = ("old", "x", "y")) -> MatchResult:
         return MatchResult(match_id, "S", tuple(Participant(pid, pid, False, k, k == 0, 1 + k % 3)
-                                                for k, pid in enumerate(("old", "x", "y"))), at, rs)  # fmt: skip
+                                                for k, pid in enumerate(pids)), at, rs)  # fmt: skip
 
+    assert ladder.record(match("m-old", "return", 1.0, ("old", "u", "v")))  # "old" played return before
     others = [r for r in RULESET_IDS if r != ruleset] or ["elsewhere"]
     assert ladder.record(match(f"m-{ruleset}", ruleset, 2.0))
     assert ladder.record(match(f"m-{others[0]}", others[0], 3.0))
     for rs, mid in ((ruleset, f"m-{ruleset}"), (others[0], f"m-{others[0]}")):
-        games = 9 + 1 if rs == "return" else 1
+        games = 1 + 1 if rs == "return" else 1
         assert ladder.rating(HUMAN, "old", ALL_TIME, rs).games == games
         assert ladder.rating(HUMAN, "x", ALL_TIME, rs).games == 1
         rows = {r.player_id: r.rating.games for r in ladder.leaderboard(HUMAN, ALL_TIME, ruleset=rs)}

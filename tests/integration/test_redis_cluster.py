@@ -22,6 +22,8 @@ import redis
 from helpers.processes import start_engine_server, start_worker
 from service_util import check_acknowledged, check_stream_and_history, play_acknowledged, wait_over
 
+from fengsheng.v1 import bot_service_pb2 as bs
+from fengsheng.v1 import bot_service_pb2_grpc as bs_grpc
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from services.channels import engine_channel
@@ -29,7 +31,7 @@ from services.config import ROLE_VARS
 from services.engine.matches import MatchService
 from services.engine.scheduler import RecordingScheduler
 from services.engine.store import ANCHOR, MatchStore, leases_key, outbox_key, outbox_member, state_key
-from services.ranked.player_ids import MIGRATED_KEY
+from services.ranked.store import bot_key
 from services.redis_client import sync_client
 from services.redis_cluster import RedisCluster
 from services.redis_server import RedisServer
@@ -117,10 +119,11 @@ def _played(
     engine: tuple[str, dict[str, str]],
     worker: tuple[str, dict[str, str]],
     seeds: range,
-) -> Iterator[tuple[list[str], Any, redis.Redis]]:
+) -> Iterator[tuple[list[str], str, Any, redis.Redis]]:
     """An engine and a worker, each given its ``(FENGSHENG_REDIS_URL, other variables)``, and
-    one all-random-bot match per seed through them, each waited for until it is over; yields
-    the matches' ids and clients of the cluster and of the single node."""
+    one all-random-bot match per seed through them, each waited for until it is over; a bot
+    account registered through the engine (its ranked store); yields the matches' ids, the
+    bot's id and clients of the cluster and of the single node."""
     server = start_engine_server(engine[0], tmp_path, env=engine[1])
     proc = None
     try:
@@ -133,10 +136,12 @@ def _played(
                 ids.append(stub.CreateMatch(es.CreateMatchRequest(settings=settings), timeout=10).match_id)
             for match_id in ids:
                 wait_over(stub, match_id, timeout=120)
+            bot_id = bs_grpc.RankedServiceStub(channel).RegisterBot(
+                bs.RegisterBotRequest(name="split roles bot", owner="g_split"), timeout=20).bot_id
         on_cluster = sync_client(cluster.url)
         one_node = redis.Redis.from_url(single.url)
         try:
-            yield ids, on_cluster, one_node
+            yield ids, bot_id, on_cluster, one_node
         finally:
             on_cluster.close()
             one_node.close()
@@ -159,21 +164,21 @@ def test_the_platform_split_match_store_on_the_cluster_the_rest_on_one_node(
         engine=(single.url, {"FENGSHENG_MATCH_REDIS_URL": cluster.url}),
         worker=(cluster.url, {"FENGSHENG_BROKER_URL": single.url, "FENGSHENG_RANKED_REDIS_URL": single.url}),
         seeds=range(3100, 3108),
-    ) as (ids, on_cluster, one_node):
+    ) as (ids, bot_id, on_cluster, one_node):
         for match_id in ids:
             assert int(on_cluster.hget(state_key(match_id), "over")) == 1
             assert check_stream_and_history(on_cluster, match_id) > 10
             assert not one_node.exists(state_key(match_id)), "a match's keys on the single node"
         # the broker: the worker consumed the engine's bot tasks from the single node
         assert one_node.exists("_kombu.binding.fengsheng") and not on_cluster.exists("_kombu.binding.fengsheng")
-        # the ranked store: the engine's start-up migration marker
-        assert one_node.exists(MIGRATED_KEY) and not on_cluster.exists(MIGRATED_KEY)
+        # the ranked store: the engine's bot accounts
+        assert one_node.exists(bot_key(bot_id)) and not on_cluster.exists(bot_key(bot_id))
 
 
 def test_the_platform_with_every_role_but_the_broker_on_the_cluster(cluster: RedisCluster, tmp_path: Path) -> None:
     """FENGSHENG_REDIS_URL the cluster for the engine and the worker (match, ranked store),
-    only FENGSHENG_BROKER_URL one node (kombu has no cluster mode): the engine's start-up
-    migrations run on the cluster and bot matches play to the end."""
+    only FENGSHENG_BROKER_URL one node (kombu has no cluster mode): bot accounts are written
+    to the cluster and bot matches play to the end."""
     with RedisServer() as single, _played(
         cluster,
         single,
@@ -181,12 +186,12 @@ def test_the_platform_with_every_role_but_the_broker_on_the_cluster(cluster: Red
         engine=(cluster.url, {"FENGSHENG_BROKER_URL": single.url}),
         worker=(cluster.url, {"FENGSHENG_BROKER_URL": single.url}),
         seeds=range(3200, 3204),
-    ) as (ids, on_cluster, one_node):
+    ) as (ids, bot_id, on_cluster, one_node):
         for match_id in ids:
             assert int(on_cluster.hget(state_key(match_id), "over")) == 1
         assert one_node.exists("_kombu.binding.fengsheng") and not on_cluster.exists("_kombu.binding.fengsheng")
-        # the ranked store is the cluster: its start-up migration marker is there
-        assert on_cluster.exists(MIGRATED_KEY) and not one_node.exists(MIGRATED_KEY)
+        # the ranked store is the cluster: the engine's bot accounts are there
+        assert on_cluster.exists(bot_key(bot_id)) and not one_node.exists(bot_key(bot_id))
 
 
 def test_the_redis_healthcheck_probes_each_roles_url_cluster_included(

@@ -21,7 +21,7 @@ from gateway.auth import Player
 from gateway.chat import RedisChatStore
 from gateway.store import MatchRecord, RedisStore
 from services.ranked.ladder import BOT, MatchResult, Participant, RedisLadder, current_season
-from services.ranked.store import RankedStore, SeatPlan, bot_holder, migrate_bot_keys
+from services.ranked.store import RankedStore, SeatPlan, bot_holder
 from services.redis_client import BlockingRedisCluster, shared_client, subscriber_url
 from services.redis_cluster import RedisCluster
 
@@ -37,7 +37,6 @@ def cluster() -> Iterator[RedisCluster]:
 def test_bot_accounts_queue_and_ladder_on_the_cluster(cluster: RedisCluster) -> None:
     store = RankedStore.from_url(cluster.url)
     assert isinstance(store.redis, redis.RedisCluster)
-    assert migrate_bot_keys(store.redis) == 0  # a cluster never held the old layout
     made = [store.register_bot(f"cluster bot {k}", owner="owner-1") for k in range(6)]
     assert all(m is not None for m in made)
     bots = [m for m in made if m is not None]
@@ -108,7 +107,7 @@ def test_the_gateway_store_chat_and_buckets_on_the_cluster(cluster: RedisCluster
         bucket = RedisTokenBucket(cluster.url, rate=1, burst=3)
         try:
             assert isinstance(store._redis, aioredis.RedisCluster)
-            assert await store.migrate() == 0 and await store.ping()
+            assert await store.ping()
             ids = [f"m-cluster-{k}" for k in range(12)]  # spread over the three primaries
             for k, match_id in enumerate(ids):
                 record = MatchRecord(match_id, ["human", "human", "random"], {"players": 3}, created_at=1000.0 + k)

@@ -14,8 +14,8 @@ def _error(code: grpc.StatusCode, details: str, trailing: tuple[tuple[str, str],
 
 
 def test_a_write_that_raced_the_streams_end_is_retried() -> None:
-    # what grpc.aio raises when the replica ended the stream (UNIMPLEMENTED from an older
-    # engine) while the first request was being written: seen as a 502 under load
+    # what grpc.aio raises when the replica ended the stream (it is stopping) while the
+    # first request was being written: seen as a 502 under load
     assert _broken(_error(grpc.StatusCode.INTERNAL, CORE_INTERNAL))
 
 

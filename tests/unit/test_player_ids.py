@@ -1,5 +1,5 @@
 """Canonical player ids (issue 17 §8: "house-bot ids need URL-encoding (`#`)"): house bots
-and arena entrants get ids a URL path takes as they are; the old ``#`` ids are renamed."""
+and arena entrants get ids a URL path takes as they are."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 from services.ranked import arena
 from services.ranked.matchmaking import Group, Schedule, seat_plan
-from services.ranked.player_ids import canonical, house_id
+from services.ranked.player_ids import house_id
 
 URL_SAFE = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -30,7 +30,3 @@ def test_arena_copies_have_url_safe_ids() -> None:
     ids = [e.player_id for e in arena.entrants_for(["random", "heuristic"], 5)]
     assert all(URL_SAFE.match(pid) for pid in ids) and len(set(ids)) == len(ids)
 
-
-def test_canonical() -> None:
-    assert canonical("house-heuristic#3") == "house-heuristic-3"
-    assert canonical("b_12ab") == "b_12ab"

@@ -1,7 +1,6 @@
 """Redis Cluster for the ranked and gateway roles (issue 15, point 1): the keys of every
 script and ``MULTI`` of theirs hash to one slot (a cluster refuses a script or transaction
-over two slots: ``CROSSSLOT``), and the start-up migration maps each key of the old,
-untagged layout to its new name. Slots computed with redis-py's own ``key_slot``."""
+over two slots: ``CROSSSLOT``). Slots computed with redis-py's own ``key_slot``."""
 
 from __future__ import annotations
 
@@ -33,7 +32,6 @@ def test_a_bot_accounts_keys_share_one_slot() -> None:
             ranked.bot_tokens_key(bot_id),
             ranked.owned_key(owner),
             ranked.bot_live_key(bot_id),
-            ranked.BOT_KEYS_MIGRATED_KEY,
         ]
         assert slots(*names) == slots("{bot}"), names
         assert all(n.startswith("bot:{bot}:") for n in names)
@@ -61,35 +59,3 @@ def test_a_matchs_gateway_keys_share_its_slot() -> None:
         for channel in CHANNELS:
             assert slots(gw.chat_key(match_id, channel), gw.chat_seq_key(match_id)) == slots(match_id)
         assert set(chat_keys(match_id)) <= set(every)
-
-
-def test_the_old_gateway_keys_map_to_the_new_ones() -> None:
-    renames = {
-        "gw:match:m1": "gw:{m1}:match",
-        "gw:claims:m1": "gw:{m1}:claims",
-        "gw:players:m1": "gw:{m1}:players",
-        "gw:chat:m1:table": "gw:{m1}:chat:table",
-        "gw:chat:m1:spectators": "gw:{m1}:chat:spectators",
-        "gw:chatseq:m1": "gw:{m1}:chatseq",
-    }
-    for old, new in renames.items():
-        found = [rule(old) for pattern, rule in gw.RULES if old.startswith(pattern.rstrip("*"))]
-        assert found == [new], (old, found)
-    for pattern, rule in gw.RULES:  # new keys and the other gw: keys are left alone
-        for other in ("gw:{m1}:match", "gw:recent", "gw:migrated:keys-v1"):
-            if other.startswith(pattern.rstrip("*")):
-                assert rule(other) is None, (pattern, other)
-    assert "gw:chatrl:m1:p1".startswith("gw:chat:") is False  # chat rate buckets: not chat lines
-
-
-def test_the_old_bot_keys_map_to_the_new_ones() -> None:
-    rename = ranked._tagged_bot_key
-    assert rename("bot:b_0a1b2c3d4e5f") == ranked.bot_key("b_0a1b2c3d4e5f")
-    token = "fsb_x"
-    old_token_key = ranked.token_hash_key(token).replace("bot:{bot}:", "bot:")
-    assert rename(old_token_key) == ranked.token_hash_key(token)
-    assert rename("bot:name:ab12") == "bot:{bot}:name:ab12"
-    assert rename("bot:toks:b_1") == ranked.bot_tokens_key("b_1")
-    assert rename("bot:owned:p1") == ranked.owned_key("p1")
-    assert rename("bot:live:b_1") == ranked.bot_live_key("b_1")
-    assert rename(ranked.bot_key("b_1")) is None  # already tagged

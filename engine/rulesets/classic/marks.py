@@ -1,11 +1,8 @@
 """Marks of the classic ruleset as typed records over the core's ``State.marks``
 (:mod:`engine.marks`): per-turn ones (who is lured, whether the turn player sent, a 退回
 waiting to act) are cleared at turn start; lasting ones last the game (lost players, used
-once-per-game skills). This module is the only place that spells them.
-
-Snapshots written before typed marks hold these as ``tag:field:field`` strings (``game:``
-first for lasting ones); the tags and field orders below are that packing, so the loader
-reads them back (:data:`KINDS`, ``Ruleset.mark_kinds``).
+once-per-game skills). This module is the only place that spells them (:data:`KINDS`,
+``Ruleset.mark_kinds``).
 """
 
 from __future__ import annotations
@@ -121,8 +118,7 @@ def mission_done(seat: int) -> MissionDone:
 SENT = Sent()
 SEND_BACK = SendBack()
 
-#: Every kind of mark the classic ruleset makes (the snapshot loader reads old flag
-#: strings back with them).
+#: Every kind of mark the classic ruleset makes (``Ruleset.mark_kinds``).
 KINDS: tuple[type[TypedMark], ...] = (Lured, Sent, SendBack, Saved, Lost, Once, MissionDone)
 
 __all__ = ["KINDS", "SEND_BACK", "SENT", "Lost", "Lured", "MissionDone", "Once", "Saved", "SendBack", "Sent",

@@ -1,10 +1,7 @@
 """The marks 风声再临's skills and rules leave on a turn (单枪匹马's extra send, 先机后置's
 choice, 乔装's borrowed skill …) as typed records over the core's ``State.marks``
-(:mod:`engine.marks`). They are cleared at the turn's end.
-
-Snapshots written before typed marks hold these as ``tag:field:field`` strings; the tags
-and field orders below are that packing, so the loader reads them back
-(:data:`KINDS`, ``Ruleset.mark_kinds``).
+(:mod:`engine.marks`). They are cleared at the turn's end (:data:`KINDS`,
+``Ruleset.mark_kinds``).
 """
 
 from __future__ import annotations
@@ -127,8 +124,7 @@ class XianJiFour(Mark):
 @dataclass(frozen=True, slots=True)
 class Used(Mark):
     """``seat`` used ``skill`` at the timing numbered ``window`` (``State.window``): a skill
-    is used at most once per timing (p.4 ②). Dropped when a turn starts. Snapshots
-    written before this mark kept it as a ``skill@seat@window`` string in ``State.used``."""
+    is used at most once per timing (p.4 ②). Dropped when a turn starts."""
 
     tag: ClassVar[str] = "used"
     skill: Word
@@ -136,7 +132,7 @@ class Used(Mark):
     window: Number
 
 
-#: Every kind of mark of this ruleset (the snapshot loader reads old flag strings with them).
+#: Every kind of mark of this ruleset (``Ruleset.mark_kinds``).
 KINDS: tuple[type[Mark], ...] = (Acted, Sent, DrawSet, DrawExtra, SendExtra, SendExtraUsed, SendAnyMode,
                                  QiaoZhuang, Superseded, Declared, QiChe, XianSuoStep, XianJiFour, Used)
 
