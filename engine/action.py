@@ -74,6 +74,8 @@ class Action:
         object.__setattr__(self, "canonical", self.text())
 
     def __eq__(self, other: object) -> bool:
+        if self is other:  # legal actions are shared values (engine.action.play …)
+            return True
         if isinstance(other, Action):
             return self.canonical == other.canonical
         if isinstance(other, str):
@@ -160,17 +162,59 @@ ACCEPT = Action("accept")
 DECLINE = Action("decline")
 
 
+#: Actions built by the helpers below, by their fields: the rulesets list the same actions
+#: at decision after decision and game after game, so each is built (and its text written)
+#: once and then shared. Values are immutable, so sharing is safe; a full table is emptied.
+_MADE: dict[tuple[object, ...], Action] = {}
+_MADE_MAX = 200_000
+
+
+def _keep(key: tuple[object, ...], action: Action) -> Action:
+    if len(_MADE) >= _MADE_MAX:
+        _MADE.clear()
+    _MADE[key] = action
+    return action
+
+
 def play(card: int, to: int | tuple[int, ...] = (), *, on: int = 0, chain: int = 0, code: str = "",
          alt: str = "") -> Action:
-    """``play card [to S] [on M | on #K] [code C] [as F]``."""
-    return Action("play", card=card, to=(to,) if isinstance(to, int) else to, on=on, chain=chain, code=code, alt=alt)
+    """``play card [to S] [on M | on #K] [code C] [as F]`` (built once, then shared)."""
+    seats = (to,) if isinstance(to, int) else to
+    key = ("play", card, seats, on, chain, code, alt)
+    hit = _MADE.get(key)
+    if hit is not None:
+        return hit
+    return _keep(key, Action("play", card=card, to=seats, on=on, chain=chain, code=code, alt=alt))
+
+
+def as_function(a: Action, alt: str) -> Action:
+    """The ``play`` action ``a`` with the card used as the function ``alt`` (``… as ALT``)."""
+    return play(a.card, a.to, on=a.on, chain=a.chain, code=a.code, alt=alt)
+
+
+def send(card: int, mode: str = "", to: tuple[int, ...] = (), arrow: str = "", lock: int = -1, *,
+         pile: bool = False) -> Action:
+    """``send N|pile [MODE] [to S] [ARROW] [lock L]`` (built once, then shared)."""
+    key = ("send", card, mode, to, arrow, lock, pile)
+    hit = _MADE.get(key)
+    if hit is not None:
+        return hit
+    return _keep(key, Action("send", card=card, pile=pile, mode=mode, to=to, arrow=arrow, lock=lock))
 
 
 def choose(*picks: int, to: int = -1) -> Action:
-    """``choose N[,M…] [to S]``: numbers picked (cards or seats)."""
-    return Action("choose", picks=picks, to=(to,) if to >= 0 else ())
+    """``choose N[,M…] [to S]``: numbers picked (cards or seats; built once, then shared)."""
+    key = ("choose", picks, to)
+    hit = _MADE.get(key)
+    if hit is not None:
+        return hit
+    return _keep(key, Action("choose", picks=picks, to=(to,) if to >= 0 else ()))
 
 
 def choose_option(word: str) -> Action:
     """``choose WORD``: an option word (``left``, ``threaten``, a character id …)."""
-    return Action("choose", options=(word,))
+    key = ("option", word)
+    hit = _MADE.get(key)
+    if hit is not None:
+        return hit
+    return _keep(key, Action("choose", options=(word,)))

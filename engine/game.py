@@ -15,6 +15,8 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from engine import rng
@@ -24,7 +26,15 @@ from engine.errors import IllegalAction, NotationError
 from engine.kinds import PromptKind
 from engine.notation import CACHE as READ
 from engine.notation import parse
-from engine.observation import END_REASON, IDENTITY, LastPieces, PublicView, action_message, build_observation, public_tasks
+from engine.observation import (
+    END_REASON,
+    IDENTITY,
+    LastPieces,
+    PublicView,
+    action_message,
+    build_observation,
+    public_tasks,
+)
 from engine.positions import zone_counts
 from engine.ruleset import Ruleset
 from engine.rulesets import RULESET_IDS, get_ruleset
@@ -371,10 +381,9 @@ class Game:
                 raise IllegalAction(f"seat {seat} cannot {action.strip()!r} now ({p.kind}): {e}", list(legal)) from None
         else:
             act = action
-        for one in legal:  # identity first: the legal list's own values (and parse's cache) are shared
-            if one is act:
-                break
-        else:
+        # identity first, in C: the legal list's own values (and parse's cache) are shared;
+        # ``act in legal`` would call Action.__eq__ for every entry before a match
+        if not any(map(is_, legal, repeat(act))):
             if act in legal:
                 act = legal[legal.index(act)]
             else:

@@ -38,7 +38,6 @@ from google.protobuf.message import Message
 
 from engine.action import Action
 from engine.marks import placed as characters_placed
-from engine.notation import parse
 from engine.state import Item, State
 from engine.text import ArgValue, fill_prompt
 from engine.wire import delimited, key, packed
@@ -88,6 +87,7 @@ DISCARD_KEY = key(game_pb2.Observation, "discard")
 FACE_DOWN_KEY = key(game_pb2.Observation, "discard_face_down")
 INTEL_KEY = key(game_pb2.SeatView, "intel")
 LEGAL_VALUE_KEY = key(game_pb2.Observation, "legal")
+LEGAL_TEXT_KEY = key(game_pb2.Observation, "legal_actions")
 HAND_KEY = key(game_pb2.SeatView, "hand")
 
 
@@ -196,22 +196,37 @@ def action_message(a: Action) -> game_pb2.Action:
     return msg
 
 
-def _action_piece(text: str) -> bytes:
-    # ``text`` is the canonical form of a legal action: read from the notation's cache
-    return delimited(LEGAL_VALUE_KEY, action_message(parse(text)).SerializeToString())
+def _action_piece(a: Action) -> bytes:
+    """One legal action: its text (``legal_actions``) and its value (``legal``). The two
+    repeated fields may interleave in the bytes: parsing appends each field's values in
+    order, so the views hold the same lists as with all texts first."""
+    return (delimited(LEGAL_TEXT_KEY, a.canonical.encode())
+            + delimited(LEGAL_VALUE_KEY, action_message(a).SerializeToString()))
 
 
-def _legal(actions: tuple[str, ...]) -> bytes:
-    """``legal_actions`` and ``legal`` (the same actions as values, each built once while
-    kept: :data:`ACTION`)."""
-    return game_pb2.Observation(legal_actions=actions).SerializeToString() + b"".join(
-        [ACTION[t,] for t in actions])
+def _legal(actions: list[Action]) -> bytes:
+    """``legal_actions`` and ``legal`` of a decision (each action's piece built once while
+    kept: :data:`ACTION`, by its text)."""
+    table = ACTION
+    out = []
+    for a in actions:
+        piece = table.get(a.canonical)
+        if piece is None:
+            if len(table) >= TABLE_SIZE:
+                table.clear()
+            piece = table[a.canonical] = _action_piece(a)
+        out.append(piece)
+    return b"".join(out)
 
 
 HEAD, VIEWER, SEAT_CORE, OPTIONS = Pieces(_head), Pieces(_viewer), Pieces(_seat_core), Pieces(_options)
 SEAT = Pieces(_public_seat)
 TRANSIT, CHAIN_ITEM, PENDING = Pieces(_transit), Pieces(_chain_item), Pieces(_pending)
-NUMBER, LEGAL, ACTION = Pieces(_number), Pieces(_legal), Pieces(_action_piece)
+NUMBER = Pieces(_number)
+#: By the texts of a decision's legal actions: its ``legal_actions`` and ``legal`` (:func:`_legal`).
+LEGAL: dict[tuple[str, ...], bytes] = {}
+#: By an action's text: its piece (:func:`_action_piece`).
+ACTION: dict[str, bytes] = {}
 
 
 @dataclass(slots=True)
@@ -286,7 +301,13 @@ def _seat_parts(g: Game, viewer: int, public: PublicView) -> list[bytes]:
     parts = [public.head, discard, *seats, transit, *chain, public.rest]
     prompt = st.prompt
     if prompt is not None and prompt.seat == viewer:
-        parts.append(LEGAL[g.legal_texts(viewer),])
+        texts = g.legal_texts(viewer)
+        legal = LEGAL.get(texts)
+        if legal is None:
+            if len(LEGAL) >= TABLE_SIZE:
+                LEGAL.clear()
+            legal = LEGAL[texts] = _legal(g._legal_now(viewer))
+        parts.append(legal)
     return parts
 
 

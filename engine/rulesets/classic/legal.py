@@ -1,12 +1,14 @@
-"""The legal actions of an open decision in notation (docs/notation.md, classic section):
-``priority`` is computed from the hand, the timing and the skills; every other kind
-lists its options on the prompt. Also how a priority action joins the chain."""
+"""The legal actions of an open decision (docs/notation.md, classic section): ``priority``
+is computed from the hand, the timing and the skills (cards as values, skills' actions as
+text); every other kind lists its options on the prompt (text, read by
+:meth:`engine.game.Game.legal_actions`). Also how a priority action joins the chain."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from engine.action import Action
+from engine.action import PASS, Action
 from engine.errors import IllegalAction
 from engine.state import Frame, Item, Prompt
 from engine.text import ArgValue
@@ -27,16 +29,16 @@ TIMING_PROMPT: dict[Timing, str] = {"start": "prompt.priority.turn_start", "main
                                     "transmit": "prompt.priority.transmit", "arrive": "prompt.priority.arrive"}
 
 
-def legal_for(g: Game, prompt: Prompt) -> list[str]:
+def legal_for(g: Game, prompt: Prompt) -> Sequence[Action | str]:
     if prompt.kind == "priority":
         return priority_actions(g, prompt.seat)
     return list(prompt.options)
 
 
-def priority_actions(g: Game, seat: int) -> list[str]:
+def priority_actions(g: Game, seat: int) -> list[Action | str]:
     """``pass``, every usable ``play …`` (conversions as ``play N … as F``) and ``skill …``."""
     st = g.state
-    out = ["pass"]
+    out: list[Action | str] = [PASS]
     convs = skills_of(g, seat, "conversion") if st.characters else []
     for card in sorted(set(st.seats[seat].hand)):
         fn = FUNCTIONS[deck.FUNCTION[card]]
@@ -46,16 +48,19 @@ def priority_actions(g: Game, seat: int) -> list[str]:
             for f in sk.converts(g, seat, card):
                 other = FUNCTIONS[f]
                 if f != fn.id and other.usable(g, seat):
-                    out += other.actions(g, seat, card, f" as {f}")
+                    out += other.actions(g, seat, card, f)
     if st.characters:
         for kind in ("flip", "active"):
             for sk in skills_of(g, seat, kind):
                 out += sk.actions(g, seat)
-    return list(dict.fromkeys(out))
+    # Only conversions and skills can list an action twice (each card's own actions are
+    # distinct); hashing every value of a plain hand would cost more than listing it.
+    return list(dict.fromkeys(out)) if convs or st.characters else out
 
 
 def send_actions(g: Game, seat: int) -> list[str]:
-    """``send N secret`` / ``send N text`` / ``send N direct to S`` (§5; 密电/文本 go right)."""
+    """``send N secret`` / ``send N text`` / ``send N direct to S`` (§5; 密电/文本 go right):
+    the send prompt's options (a prompt's options are text: they are part of the state)."""
     st = g.state
     out: list[str] = []
     for card in sorted(set(st.seats[seat].hand)):

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from engine.action import Action
+
 from . import deck
 from .cards.base import FUNCTIONS
 from .skills import skills_of
@@ -14,29 +16,29 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 #: skill id -> function(game, seat, ctx) returning extra ``play …`` actions.
-CARD_PLAY_PROVIDERS: dict[str, Callable[[Game, int, str], list[str]]] = {}
+CARD_PLAY_PROVIDERS: dict[str, Callable[[Game, int, str], list[Action]]] = {}
 
 
-def alt_function_plays(alt_id: str, printed: tuple[str, ...]) -> Callable[[Game, int, str], list[str]]:
+def alt_function_plays(alt_id: str, printed: tuple[str, ...]) -> Callable[[Game, int, str], list[Action]]:
     """A provider of ``play N … as ALT`` for each hand card whose printed function is in
     ``printed`` (拷问 for 试探/公开文本, 紧急下达 for 秘密下达/危险情报); cards drawn during
     the current chain cannot join it."""
 
-    def provide(g: Game, seat: int, ctx: str) -> list[str]:
+    def provide(g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
-        out: list[str] = []
+        out: list[Action] = []
         for card in sorted(set(st.seats[seat].hand)):
             if deck.FUNCTION[card] in printed and card not in st.fresh:
-                out.extend(f"play {card}{sfx}" for sfx in FUNCTIONS[alt_id].plays(g, seat, card, ctx))
+                out.extend(FUNCTIONS[alt_id].plays(g, seat, card, ctx))
         return out
 
     return provide
 
 
-def extra_card_plays(g: Game, seat: int, ctx: str) -> list[str]:
+def extra_card_plays(g: Game, seat: int, ctx: str) -> list[Action]:
     if not g.state.seats[seat].alive:
         return []
-    out: list[str] = []
+    out: list[Action] = []
     have = skills_of(g, seat)
     for skill_id in have:
         provider = CARD_PLAY_PROVIDERS.get(skill_id)

@@ -1,11 +1,15 @@
-"""Legal actions: every answer the seat to act may give, in canonical notation
-(docs/notation.md), by decision kind: the play phase, response points, arrivals, sends,
-prompts, and what skills add."""
+"""Legal actions: every answer the seat to act may give, as :class:`engine.action.Action`
+values (docs/notation.md), by decision kind: the play phase, response points, arrivals,
+sends, prompts, and what skills add. Cards and sends are built as values directly
+(:func:`engine.action.play`, :func:`engine.action.send`, shared between decisions); prompt
+options and skills' actions are still text, read by :meth:`engine.game.Game.legal_actions`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from engine.action import ACCEPT, DECLARE, DECLINE, PASS, Action, choose, send
 from engine.state import Prompt
 
 from . import deck, marks
@@ -18,42 +22,42 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
-def legal_for(g: Game, p: Prompt) -> list[str]:
-    """All legal actions for the open decision, in canonical notation."""
+def legal_for(g: Game, p: Prompt) -> Sequence[Action | str]:
+    """All legal actions for the open decision (values; text where noted above)."""
     kind = p.kind
     if kind in ("choose", "character"):
         return list(p.options)
     if kind == "discard":
-        return [f"choose {c}" for c in sorted(set(g.state.seats[p.seat].hand))]
+        return [choose(c) for c in sorted(set(g.state.seats[p.seat].hand))]
     if kind == "main":
-        return [*card_plays(g, p.seat, "main"), *skill_plays(g, p.seat, "main"), "declare"]
+        return [*card_plays(g, p.seat, "main"), *skill_plays(g, p.seat, "main"), DECLARE]
     if kind == "respond":
-        return ["pass", *card_plays(g, p.seat, "respond"), *skill_plays(g, p.seat, "respond")]
+        return [PASS, *card_plays(g, p.seat, "respond"), *skill_plays(g, p.seat, "respond")]
     if kind == "returned":
-        return ["pass", *card_plays(g, p.seat, "returned"), *skill_plays(g, p.seat, "returned")]
+        return [PASS, *card_plays(g, p.seat, "returned"), *skill_plays(g, p.seat, "returned")]
     if kind == "arrive":
         return arrive_actions(g, p.seat)
     if kind == "send":
         return send_actions(g, p.seat)
     if kind == "turn_start":
-        return ["pass", *skill_plays(g, p.seat, "turn_start")]
+        return [PASS, *skill_plays(g, p.seat, "turn_start")]
     if kind == "trigger":
         may_pass, options = trigger_legal(g, p.seat, g.state.stack[-1])
-        return ["pass", *options] if may_pass else options
+        return [PASS, *options] if may_pass else list(options)
     raise AssertionError(f"unknown decision kind {kind}")
 
 
-def card_plays(g: Game, seat: int, ctx: str) -> list[str]:
+def card_plays(g: Game, seat: int, ctx: str) -> list[Action]:
     """``play`` actions: each hand card's function (cards drawn during this chain by an
     effect cannot join it), plus what skills add (就计, 拷问, 紧急下达 …)."""
     st = g.state
-    out: list[str] = []
+    out: list[Action] = []
     fresh = st.fresh
+    function = deck.FUNCTION
     for card in sorted(set(st.seats[seat].hand)):
         if fresh and card in fresh:
             continue
-        for suffix in FUNCTIONS[deck.FUNCTION[card]].plays(g, seat, card, ctx):
-            out.append(f"play {card}{suffix}")
+        out += FUNCTIONS[function[card]].plays(g, seat, card, ctx)
     if st.characters:
         out.extend(extra_card_plays(g, seat, ctx))
     return out
@@ -71,23 +75,23 @@ def skill_plays(g: Game, seat: int, ctx: str) -> list[str]:
     return out
 
 
-def arrive_actions(g: Game, seat: int) -> list[str]:
+def arrive_actions(g: Game, seat: int) -> list[Action | str]:
     st = g.state
     t = st.transit
     assert t is not None
-    out = ["accept"]
+    out: list[Action | str] = [ACCEPT]
     if not (t.forced or seat == t.sender or seat in st.locked):
-        out.append("decline")
+        out.append(DECLINE)
     out.extend(card_plays(g, seat, "arrive"))
     out.extend(skill_plays(g, seat, "arrive"))
     return out
 
 
-def send_actions(g: Game, seat: int) -> list[str]:
+def send_actions(g: Game, seat: int) -> list[Action]:
     st = g.state
     hand = st.seats[seat].hand
     others = [s for s in g.living() if s != seat]
-    out: list[str] = []
+    out: list[Action] = []
     if hand:
         cards = sorted(set(hand))
         if st.send_code:
@@ -95,25 +99,26 @@ def send_actions(g: Game, seat: int) -> list[str]:
             if match:
                 cards = match
         for c in cards:
-            out.extend(f"send {c} {rest}" for rest in routes(g, c, others))
+            out.extend(send(c, mode, to, arrow) for mode, to, arrow in routes(g, c, others))
     elif st.pile:
-        out.extend(f"send pile {rest}" for rest in routes(g, st.pile[-1], others))
+        out.extend(send(0, mode, to, arrow, pile=True) for mode, to, arrow in routes(g, st.pile[-1], others))
     return out
 
 
-def routes(g: Game, card: int, others: list[int]) -> list[str]:
+def routes(g: Game, card: int, others: list[int]) -> list[tuple[str, tuple[int, ...], str]]:
+    """How ``card`` may be sent: (mode, target seats, direction) of each way."""
     mode = deck.MODE[card]
     if marks.has(g.state, marks.SendAnyMode()):
         mode = "any"  # 单枪匹马: every send this turn may use any mode (p.15 ③)
     modes = deck.MODES if mode == "any" else (mode,)
     turnable = deck.DIRECTION_ANY[card] and not g.state.tutorial
-    out: list[str] = []
+    out: list[tuple[str, tuple[int, ...], str]] = []
     for m in modes:
         if m == "direct":
-            out.extend(f"direct to {o}" for o in others)
+            out.extend((m, (o,), "") for o in others)
         elif turnable:
-            out.append(f"{m} left")
-            out.append(f"{m} right")
+            out.append((m, (), "left"))
+            out.append((m, (), "right"))
         else:
-            out.append(m)
+            out.append((m, (), ""))
     return out

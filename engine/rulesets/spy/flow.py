@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import ACCEPT, DECLINE, PASS, Action
+from engine.action import ACCEPT, DECLINE, Action
 from engine.marks import add, end_turn
 from engine.state import Frame, Kill, Transit
 
@@ -60,7 +60,7 @@ def h_turn(g: Game, fr: Frame) -> None:
             return
         if fr.answer:
             action, fr.answer = fr.answer, None
-            if action == PASS:
+            if action.kind == "pass":
                 fr.stage = 2
                 return
             cards.apply_main(g, seat, action)
@@ -201,7 +201,7 @@ def h_contest(g: Game, fr: Frame) -> None:
         return
     if fr.answer:
         action, fr.answer = fr.answer, None
-        if action == PASS:
+        if action.kind == "pass":
             fr.index += 1
             fr.seat = g.next_living(fr.seat)
         else:
@@ -292,7 +292,7 @@ def h_rescue(g: Game, fr: Frame) -> None:
     st = g.state
     if fr.answer:
         action, fr.answer = fr.answer, None
-        if action == PASS:
+        if action.kind == "pass":
             fr.index += 1
         else:
             cards.apply_rescue(g, fr.order[fr.index], fr.seat, action)
@@ -332,7 +332,7 @@ def h_death(g: Game, fr: Frame) -> None:
     if fr.stage == 1:  # hand-off (§6.3 step 3), one dead player after another
         if fr.answer:
             action, fr.answer = fr.answer, None
-            if action != PASS:
+            if action.kind != "pass":
                 cards.hand_off(g, fr.order[fr.index], action)
             fr.index += 1
         while fr.index < len(fr.order):

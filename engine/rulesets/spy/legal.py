@@ -1,12 +1,16 @@
-"""The legal actions of an open decision in notation (docs/notation.md, spy section):
-``main``, ``send``, ``arrive``, ``contest``, ``rescue`` and ``handoff`` are computed from the
-hand and the table; ``choose``/``trigger``/``character`` list their options on the prompt."""
+"""The legal actions of an open decision (docs/notation.md, spy section): ``main``,
+``send``, ``arrive``, ``contest``, ``rescue`` and ``handoff`` are computed from the hand and
+the table, as :class:`engine.action.Action` values (skills' actions are text);
+``choose``/``trigger``/``character`` list their options on the prompt (text, read by
+:meth:`engine.game.Game.legal_actions`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.action import ACCEPT, DECLINE, PASS, Action, choose, play, send
 from engine.state import Prompt
 
 from . import deck, skills
@@ -21,7 +25,7 @@ BARRED = Barred.tag
 JAILED = Jailed.tag
 
 
-def legal_for(g: Game, prompt: Prompt) -> list[str]:
+def legal_for(g: Game, prompt: Prompt) -> Sequence[Action | str]:
     kind = prompt.kind
     seat = prompt.seat
     if kind == "main":
@@ -57,9 +61,9 @@ def hand_by_function(g: Game, seat: int) -> dict[str, list[int]]:
     return out
 
 
-def main_actions(g: Game, seat: int) -> list[str]:
+def main_actions(g: Game, seat: int) -> list[Action | str]:
     st = g.state
-    out = ["pass"]
+    out: list[Action | str] = [PASS]
     others = [s for s in g.living() if s != seat]
     black_intel = sorted(c for s in g.living() for c in st.seats[s].intel if deck.IS_BLACK[c])
     for function, cards in hand_by_function(g, seat).items():
@@ -67,82 +71,81 @@ def main_actions(g: Game, seat: int) -> list[str]:
             continue
         for c in cards:
             if function in ("probe", "balance", "threaten"):
-                out += [f"play {c} to {s}" for s in others]
+                out += [play(c, s) for s in others]
             elif function == "bribe":
-                out += [f"play {c} to {s}" for s in g.living()]
+                out += [play(c, s) for s in g.living()]
             elif function == "clarify":
-                out += [f"play {c} on {m}" for m in black_intel]
+                out += [play(c, on=m) for m in black_intel]
     if st.characters:
         out += skills.active_actions(g, seat, "main")
     return out
 
 
-def send_actions(g: Game, seat: int) -> list[str]:
+def send_actions(g: Game, seat: int) -> list[Action]:
     """``send N`` (← →), ``send N to S`` (↑), ``… lock L`` for lock cards; 联络 adds the
     other arrows."""
     others = [s for s in g.living() if s != seat]
     any_arrow = skills.passive(g, seat, "lian_luo")
-    out: list[str] = []
+    out: list[Action] = []
     for c in sorted(g.state.seats[seat].hand):
         arrow = deck.DIRECTION[c]
-        forms: list[str] = []
+        forms: list[tuple[tuple[int, ...], str]] = []  # (target, arrow written)
         if arrow != "up":
-            forms.append(f"send {c}")
+            forms.append(((), ""))
         if any_arrow:
-            forms += [f"send {c} {w}" for w in ("left", "right") if w != arrow]
+            forms += [((), w) for w in ("left", "right") if w != arrow]
         if arrow == "up" or any_arrow:
-            forms += [f"send {c} to {s}" for s in others]
-        out += forms
+            forms += [((s,), "") for s in others]
+        out += [send(c, "", to, w) for to, w in forms]
         if deck.LOCK[c]:
-            out += [f"{f} lock {L}" for f in forms for L in others]
+            out += [send(c, "", to, w, L) for to, w in forms for L in others]
     return out
 
 
-def arrive_actions(g: Game, seat: int) -> list[str]:
-    out = ["accept"]
+def arrive_actions(g: Game, seat: int) -> list[Action]:
+    out = [ACCEPT]
     if not forced(g, seat):
-        out.append("decline")
+        out.append(DECLINE)
     if usable(g, seat, "decrypt"):
-        out += [f"play {c}" for c in hand_by_function(g, seat).get("decrypt", [])]
+        out += [play(c) for c in hand_by_function(g, seat).get("decrypt", [])]
     return out
 
 
-def contest_actions(g: Game, seat: int) -> list[str]:
-    out = ["pass"]
+def contest_actions(g: Game, seat: int) -> list[Action | str]:
+    out: list[Action | str] = [PASS]
     by = hand_by_function(g, seat)
     if usable(g, seat, "intercept"):
-        out += [f"play {c}" for c in by.get("intercept", [])]
+        out += [play(c) for c in by.get("intercept", [])]
     if usable(g, seat, "swap"):
-        out += [f"play {c}" for c in by.get("swap", [])]
+        out += [play(c) for c in by.get("swap", [])]
     targets = mislead_targets(g)
     if usable(g, seat, "mislead"):
-        out += [f"play {c} to {s}" for c in by.get("mislead", []) for s in targets]
+        out += [play(c, s) for c in by.get("mislead", []) for s in targets]
     if g.state.characters:
         # 强令: the card it is used as counts (barring 误导 stops 应变, barring 截获 does not; §9)
         if skills.passive(g, seat, "ying_bian") and usable(g, seat, "mislead"):
-            out += [f"play {c} to {s} as mislead" for c in by.get("intercept", []) for s in targets]
+            out += [play(c, s, alt="mislead") for c in by.get("intercept", []) for s in targets]
         out += skills.active_actions(g, seat, "contest")
     return out
 
 
-def rescue_actions(g: Game, seat: int) -> list[str]:
+def rescue_actions(g: Game, seat: int) -> list[Action | str]:
     st = g.state
     dying = st.stack[-1].seat
-    out = ["pass"]
+    out: list[Action | str] = [PASS]
     if usable(g, seat, "clarify"):
         blacks = sorted(c for c in st.seats[dying].intel if deck.IS_BLACK[c])
-        out += [f"play {c} on {m}" for c in hand_by_function(g, seat).get("clarify", []) for m in blacks]
+        out += [play(c, on=m) for c in hand_by_function(g, seat).get("clarify", []) for m in blacks]
     if st.characters:
         out += skills.active_actions(g, seat, "rescue")
     return out
 
 
-def handoff_actions(g: Game, seat: int) -> list[str]:
+def handoff_actions(g: Game, seat: int) -> list[Action]:
     hand = sorted(g.state.seats[seat].hand)
-    out = ["pass"]
+    out = [PASS]
     living = g.living()
     for k in (1, 2, 3):
         for combo in combinations(hand, k):
-            cards = ",".join(map(str, combo))
-            out += [f"choose {cards} to {s}" for s in living]
+            out += [choose(*combo, to=s) for s in living]
     return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action
+from engine.action import Action, play
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -47,11 +47,11 @@ class CardFunction:
         """Seats a targeted function may name: another living player by default."""
         return [s for s in g.living() if s != seat]
 
-    def actions(self, g: Game, seat: int, card: int, suffix: str = "") -> list[str]:
-        """The ``play`` actions for ``card`` used as this function (``suffix``: `` as F``)."""
+    def actions(self, g: Game, seat: int, card: int, alt: str = "") -> list[Action]:
+        """The ``play`` actions for ``card`` used as this function (``alt``: converted, ``… as F``)."""
         if self.targeted:
-            return [f"play {card} to {s}{suffix}" for s in self.targets(g, seat)]
-        return [f"play {card}{suffix}"]
+            return [play(card, s, alt=alt) for s in self.targets(g, seat)]
+        return [play(card, alt=alt)]
 
     def make_item(self, g: Game, seat: int, card: int, action: Action) -> Item:
         item = Item(kind=self.id, user=seat, card=card)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action
+from engine.action import Action, play
 from engine.state import Frame, Item
 
 from .. import deck
@@ -30,8 +30,8 @@ class Burn(CardFunction):
 
     id: ClassVar[str] = "burn"
 
-    def actions(self, g: Game, seat: int, card: int, suffix: str = "") -> list[str]:
-        return [f"play {card} on {m}{suffix}" for s in g.state.seats for m in s.intel if deck.IS_BLACK[m]]
+    def actions(self, g: Game, seat: int, card: int, alt: str = "") -> list[Action]:
+        return [play(card, on=m, alt=alt) for s in g.state.seats for m in s.intel if deck.IS_BLACK[m]]
 
     def valid(self, g: Game, item: Item) -> bool:
         return holder_of_intel(g, item.on) >= 0
@@ -64,15 +64,17 @@ class SeeThrough(CardFunction):
     def timing_ok(self, g: Game, seat: int) -> bool:
         return bool(waiting_cards(g))
 
-    def actions(self, g: Game, seat: int, card: int, suffix: str = "") -> list[str]:
-        out = [f"play {card}{suffix}"]
+    def actions(self, g: Game, seat: int, card: int, alt: str = "") -> list[Action]:
+        out = [play(card, alt=alt)]
         for pos, it in enumerate(g.state.chain, 1):
             if not it.card or it.kind == "skill" or it.negated:
                 continue
             # A card the seat may not see (another pair's face-down 试探) is named by its
             # chain position, never by its number (docs/notation.md, classic).
-            on = str(it.card) if visible_card(g, seat, it) else f"#{pos}"
-            out.append(f"play {card} on {on}{suffix}")
+            if visible_card(g, seat, it):
+                out.append(play(card, on=it.card, alt=alt))
+            else:
+                out.append(play(card, chain=pos, alt=alt))
         return out
 
     def make_item(self, g: Game, seat: int, card: int, action: Action) -> Item:

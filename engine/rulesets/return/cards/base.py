@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action
 from engine.state import Frame, Item
 
 from .. import deck, ruledata
@@ -43,9 +44,10 @@ class CardFunction(Effect):
     #: 离间 may change this card's target (p.8).
     retargetable: ClassVar[bool] = False
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
-        """The suffixes of every legal ``play CARD…`` action now ("" for no target,
-        " to 3", " on 41", " code 听风"); empty when the card cannot be used."""
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
+        """Every legal ``play CARD…`` action of this card now, built as values
+        (:func:`engine.action.play`: ``play(card)``, ``play(card, 3)``, ``play(card, on=41)``,
+        ``play(card, code="听风")``); empty when the card cannot be used."""
         return []
 
     def on_use(self, g: Game, item: Item) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, play
 from engine.state import Frame, Item
 from engine.text import ArgValue
 
@@ -99,10 +100,10 @@ class Probe(CardFunction):
     zh = "试探"
     retargetable = True
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
         if not own_turn(g, seat, ctx):
             return []
-        return [f" to {s}" for s in others_with_hand(g, seat) if not shielded(g, s)]
+        return [play(card, s) for s in others_with_hand(g, seat) if not shielded(g, s)]
 
     def retarget_candidates(self, g: Game, item: Item) -> list[int]:
         return [s for s in others_with_hand(g, item.user) if s != item.target and not shielded(g, s)]
@@ -143,13 +144,13 @@ class SecretOrder(CardFunction):
     id = "secret_order"
     zh = "秘密下达"
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
         st = g.state
         if ctx != "respond" or st.timing != "declare" or seat == st.turn or not st.seats[st.turn].hand:
             return []
         if shielded(g, st.turn):
             return []
-        return [f" code {c}" for c in ruledata.SECRET_ORDER_CODES]
+        return [play(card, code=c) for c in ruledata.SECRET_ORDER_CODES]
 
     def on_use(self, g: Game, item: Item) -> None:
         item.target = g.state.turn
@@ -183,10 +184,10 @@ class PublicText(CardFunction):
     zh = "公开文本"
     retargetable = True
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
         if not own_turn(g, seat, ctx):
             return []
-        return [f" to {s}" for s in others_with_hand(g, seat)]
+        return [play(card, s) for s in others_with_hand(g, seat)]
 
     def retarget_candidates(self, g: Game, item: Item) -> list[int]:
         return [s for s in others_with_hand(g, item.user) if s != item.target]
@@ -227,8 +228,8 @@ class Danger(CardFunction):
     def on_use(self, g: Game, item: Item) -> None:
         note_ji_min(g, item)
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
-        return [f" to {s}" for s in self.targets(g, seat, ctx)]
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
+        return [play(card, s) for s in self.targets(g, seat, ctx)]
 
     def targets(self, g: Game, seat: int, ctx: Context) -> list[int]:
         """The seats this card may be played on now (核燃机体 names two of them)."""
@@ -289,10 +290,10 @@ class Burn(CardFunction):
     id = "burn"
     zh = "烧毁"
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
         if not no_timing(ctx):
             return []
-        return [f" on {c}" for p in g.state.seats if p.alive for c in p.intel if burnable(g, c)]
+        return [play(card, on=c) for p in g.state.seats if p.alive for c in p.intel if burnable(g, c)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         for s, p in enumerate(g.state.seats):
@@ -311,7 +312,7 @@ class SowDiscord(CardFunction):
     id = "sow_discord"
     zh = "离间"
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
         st = g.state
         if ctx != "respond" or not st.chain:
             return []
@@ -319,7 +320,7 @@ class SowDiscord(CardFunction):
         fn = FUNCTIONS.get(last.kind)
         if fn is None or not fn.retargetable or last.alt or last.target < 0 or last.user == seat:
             return []
-        return [""] if fn.retarget_candidates(g, last) else []
+        return [play(card)] if fn.retarget_candidates(g, last) else []
 
     def on_use(self, g: Game, item: Item) -> None:
         item.ref = len(g.state.chain) - 1
@@ -361,12 +362,12 @@ class SeeThrough(CardFunction):
     id = "see_through"
     zh = "识破"
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
         st = g.state
         if ctx != "respond" or not st.chain:
             return []
         last = st.chain[-1]
-        return [""] if last.card and last.user != seat else []
+        return [play(card)] if last.card and last.user != seat else []
 
     def on_use(self, g: Game, item: Item) -> None:
         item.ref = len(g.state.chain) - 1
@@ -391,8 +392,8 @@ class Reinforce(CardFunction):
     id = "reinforce"
     zh = "增援"
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
-        return [""] if own_turn(g, seat, ctx) else []
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
+        return [play(card)] if own_turn(g, seat, ctx) else []
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         user = g.state.seats[item.user]
@@ -410,8 +411,8 @@ class Classified(CardFunction):
     id = "classified"
     zh = "机密文件"
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
-        return [""] if own_turn(g, seat, ctx) and true_on_table(g) > 4 else []
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
+        return [play(card)] if own_turn(g, seat, ctx) and true_on_table(g) > 4 else []
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         n = true_on_table(g)
@@ -429,11 +430,11 @@ class Decrypt(CardFunction):
     id = "decrypt"
     zh = "破译"
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
         t = g.state.transit
         if not no_timing(ctx) or t is None or t.face_up:
             return []
-        return [""]
+        return [play(card)]
 
     def on_use(self, g: Game, item: Item) -> None:
         t = g.state.transit
@@ -469,11 +470,11 @@ class Lock(CardFunction):
     zh = "锁定"
     retargetable = True
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
         st = g.state
         if not own_turn_or(g, seat, ctx, "ji_min") or st.received:
             return []
-        return [f" to {s}" for s, p in enumerate(st.seats) if p.alive]
+        return [play(card, s) for s, p in enumerate(st.seats) if p.alive]
 
     def retarget_candidates(self, g: Game, item: Item) -> list[int]:
         return [s for s in g.living() if s not in (item.user, item.target)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import choose_option
+from engine.action import Action, choose_option, play
 from engine.state import Frame, Item
 
 from .. import deck
@@ -32,11 +32,11 @@ class Intercept(CardFunction):
     id = "intercept"
     zh = "截获"
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
         root = receive_root(g)
         if ctx != "respond" or root is None or seat == root.user or seat == g.state.turn:
             return []
-        return [""]
+        return [play(card)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         root = receive_root(g)
@@ -57,12 +57,12 @@ class LureAway(CardFunction):
     id = "lure_away"
     zh = "调虎离山"
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
         root = receive_root(g)
         t = g.state.transit
         if ctx != "respond" or root is None or t is None or seat == root.user or root.user == t.sender:
             return []
-        return [""]
+        return [play(card)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         root = receive_root(g)
@@ -83,11 +83,11 @@ class Transfer(CardFunction):
     zh = "转移"
     retargetable = True
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
         t = g.state.transit
         if ctx != "arrive" or t is None or t.holder != seat:
             return []
-        return [f" to {s}" for s in g.living() if s != seat]
+        return [play(card, s) for s in g.living() if s != seat]
 
     def on_use(self, g: Game, item: Item) -> None:
         t = g.state.transit
@@ -116,15 +116,15 @@ class Swap(CardFunction):
     id = "swap"
     zh = "调包"
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
         st = g.state
         t = st.transit
         if t is None or t.holder != t.sender or t.mode == "text":
             return []
         if ctx == "arrive" and seat == t.holder:
-            return [""]
+            return [play(card)]
         if ctx == "returned" or (ctx == "respond" and st.timing in ("arrive", "returned")):
-            return [""]
+            return [play(card)]
         return []
 
     def on_use(self, g: Game, item: Item) -> None:

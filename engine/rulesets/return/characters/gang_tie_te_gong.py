@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import TYPE_CHECKING
 
+from engine.action import Action, play
 from engine.state import Frame
 
 from .. import deck
@@ -47,18 +48,18 @@ class HeNengXinPian(HandCardAsIntel):
         return [f" to {s} cards {c}" for c in hand for s in g.living()]
 
 
-def two_target_danger(g: Game, seat: int, ctx: str) -> list[str]:
+def two_target_danger(g: Game, seat: int, ctx: str) -> list[Action]:
     """核燃机体: ``play N to S,T`` for a 危险情报 in hand, S and T two different legal
     targets, in the order the user wants them dealt with."""
     st = g.state
-    out: list[str] = []
+    out: list[Action] = []
     for card in sorted(set(st.seats[seat].hand)):
         if deck.FUNCTION[card] != "danger" or card in st.fresh:
             continue
         danger = FUNCTIONS["danger"]
         assert isinstance(danger, Danger)
         targets = danger.targets(g, seat, ctx)
-        out.extend(f"play {card} to {a},{b}" for a, b in permutations(targets, 2))
+        out.extend(play(card, (a, b)) for a, b in permutations(targets, 2))
     return out
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, as_function
+
 from .. import deck
 from ..cards import FUNCTIONS
 from ..characters.base import Mission, Skill
@@ -41,18 +43,17 @@ def usable_intel(g: Game, card: int) -> bool:
     return deck.IS_TRUE[card] and (g.state.tutorial or not deck.ENCRYPTED[card])
 
 
-def intel_plays(g: Game, seat: int, ctx: str) -> list[str]:
+def intel_plays(g: Game, seat: int, ctx: str) -> list[Action]:
     """就计: ``play N …`` for each usable intel N, by its function; 秘密下达 as 识破."""
-    out: list[str] = []
+    out: list[Action] = []
     for card in sorted(set(g.state.seats[seat].intel)):
         if not usable_intel(g, card):
             continue
         fn = deck.FUNCTION[card]
         if fn == "secret_order":
-            out.extend(f"play {card}{suffix} as see_through"
-                       for suffix in FUNCTIONS["see_through"].plays(g, seat, card, ctx))
+            out.extend(as_function(a, "see_through") for a in FUNCTIONS["see_through"].plays(g, seat, card, ctx))
         else:
-            out.extend(f"play {card}{suffix}" for suffix in FUNCTIONS[fn].plays(g, seat, card, ctx))
+            out.extend(FUNCTIONS[fn].plays(g, seat, card, ctx))
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, play
 from engine.state import Frame, Item
 
 from .. import deck
@@ -85,10 +86,10 @@ class KaoWenCard(CardFunction):
     id = "kao_wen"
     zh = "拷问"
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
         if not no_timing(ctx):
             return []
-        return [f" to {s} as kao_wen" for s in g.living() if not shielded(g, s)]
+        return [play(card, s, alt="kao_wen") for s in g.living() if not shielded(g, s)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state

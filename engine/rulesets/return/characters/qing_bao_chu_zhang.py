@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, play
 from engine.state import Frame, Item
 
 from .. import marks
@@ -115,12 +116,12 @@ class JinJiXiaDaCard(CardFunction):
     id = "jin_ji_xia_da"
     zh = "紧急下达"
 
-    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[str]:
+    def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
         st = g.state
         if (ctx != "respond" or st.timing != "declare" or seat == st.turn or not st.seats[st.turn].hand
                 or shielded(g, st.turn)):
             return []
-        return [" as jin_ji_xia_da"]
+        return [play(card, alt="jin_ji_xia_da")]
 
     def on_use(self, g: Game, item: Item) -> None:
         item.target = g.state.turn
