@@ -26,14 +26,12 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Iterable, Sequence
 from itertools import permutations
 from pathlib import Path
 from typing import Any
 
 from engine.determinize import IDENTITY_ID, IdentityPrior, private_identities
-from engine.errors import NotationError
 from engine.notation import parse
 from engine.ruleset import Ruleset
 from engine.rulesets import get_ruleset
@@ -54,7 +52,33 @@ def model(ruleset: str) -> dict[str, dict[str, float]]:
         found = _MODELS.setdefault(ruleset, {})
     return found
 
-_ACTION = re.compile(r"^(\d+): (.*)$")
+#: Send templates whose mode is 直达 (the word is the template's own, not an argument).
+_DIRECT_SENDS = frozenset({"send.sends_card_direct_seat", "send.sends_direct_seat", "send.face_down_direct"})
+_SEND_MODES = ("secret", "direct", "text")
+
+
+def _args(e: Any) -> dict[str, Any]:
+    """An event's typed arguments by name, from an :class:`engine.game.Event` (a dict) or a
+    ``fengsheng.v1.Event`` (``EventArg`` values, by the field each one sets)."""
+    args = e.args
+    if isinstance(args, dict):
+        return args
+    out: dict[str, Any] = {}
+    for a in args:
+        which = a.WhichOneof("value")
+        if which is not None:
+            value = getattr(a, which)
+            out[a.name] = tuple(value.values) if which in ("seats", "cards", "ids") else value
+    return out
+
+
+def _send_mode(e: Any) -> str:
+    """The mode of a ``send`` event (密电 / 直达 / 文本; '' in 谍战篇, which has none)."""
+    key = e.template if hasattr(e, "template") else e.key
+    if key in _DIRECT_SENDS:
+        return "direct"
+    args = _args(e)
+    return next((str(v) for n in ("id", "id2") if (v := args.get(n)) in _SEND_MODES), "")
 
 
 class Belief:
@@ -121,8 +145,7 @@ class Belief:
             kind = e.kind
             if kind == "send":
                 self._sender = e.seat
-                words = e.text.split()
-                self._mode = next((w for w in words if w in ("secret", "direct", "text")), "")
+                self._mode = _send_mode(e)
                 self._face_up = e.cards[0] if e.cards and not e.audience else 0  # a face-up send
             elif kind == "received" and e.cards and self._sender >= 0:
                 key = f"send:{self.colour(e.cards[0])}:{self._mode}" + (":self" if e.seat == self._sender else "")
@@ -133,14 +156,12 @@ class Belief:
                 self._sender = -1
                 self._face_up = 0
             elif kind == "action":
-                m = _ACTION.match(e.text)
-                if not m:
+                args = _args(e)
+                line = args.get("action")
+                if not isinstance(line, str):  # the public variant of a hidden action names no act
                     continue
-                who = int(m.group(1))
-                try:
-                    act = parse(m.group(2))
-                except NotationError:  # a redacted line (``play 试探 (face down) to 2``)
-                    continue
+                who = int(args["seat"])
+                act = parse(line)  # the action's canonical text (the event argument's notation)
                 if act.kind in ("accept", "decline"):
                     out.append((who, f"{act.kind}:{self.colour(self._face_up) if self._face_up else 'hidden'}"))
                 elif act.kind == "play":

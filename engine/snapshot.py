@@ -18,11 +18,14 @@ from engine.notation import parse
 from engine.rulesets import get_ruleset
 from fengsheng.v1 import game_pb2
 
-#: The format this engine writes. 2: marks are ``Mark`` records (``State.marks``) and a
-#: ``Kill`` has no ``non_agent``; 1 (read too, see :func:`_upgrade`): marks were
-#: ``State.flags`` strings. An engine that knows only 1 refuses a 2 by its number.
-FORMAT = 2
-READABLE = (1, 2)
+#: The format this engine writes. 3: a ``Frame`` keeps the event a trigger window answers
+#: and its card function in ``event`` / ``function`` (谍战篇's ``spy_trigger`` frames packed
+#: them with the skill id into ``text`` before); 2 (read too): marks are ``Mark`` records
+#: (``State.marks``) and a ``Kill`` has no ``non_agent``; 1 (read too, see
+#: :func:`_upgrade`): marks were ``State.flags`` strings. An engine that knows only 2
+#: refuses a 3 by its number.
+FORMAT = 3
+READABLE = (1, 2, 3)
 RECORD_TYPES: dict[str, type[Any]] = {
     cls.__name__: cls for cls in (S.Seat, S.Transit, S.Item, S.Frame, S.Prompt, S.Kill, S.Mark, S.State)
 }
@@ -111,6 +114,8 @@ def _from_record(rec: game_pb2.Record) -> Any:
     if cls is S.State or cls is S.Kill:
         _upgrade(cls, kwargs)
     if cls is S.Frame:
+        if "event" not in kwargs and kwargs.get("kind") == "spy_trigger":
+            _upgrade_trigger_frame(kwargs)
         answer = kwargs.get("answer")
         kwargs["answer"] = parse(answer) if answer else None
     return cls(**kwargs)
@@ -151,6 +156,19 @@ def _upgrade(cls: type[Any], kwargs: dict[str, Any]) -> None:
     for kill in kwargs.get("kills") or []:
         if not kill.identity and 0 <= kill.dead < len(seats):
             kill.identity = seats[kill.dead].identity
+
+
+def _upgrade_trigger_frame(kwargs: dict[str, Any]) -> None:
+    """A 谍战篇 trigger window written before format 3: its ``text`` was the line ``SKILL
+    EVENT FUNCTION`` (``-`` for no function); today the three are the frame's ``text``,
+    ``event`` and ``function``. Reading that stored line of an older format is this
+    reader's job (nothing else in the engine takes a frame's text apart)."""
+    old = str(kwargs.get("text", ""))
+    parts = old.split(" ")
+    if len(parts) != 3:
+        raise ValueError(f"a spy_trigger frame of an older snapshot has the text {old!r}, not 'SKILL EVENT FUNCTION'")
+    kwargs["text"], kwargs["event"], function = parts
+    kwargs["function"] = "" if function == "-" else function
 
 
 def state_to_bytes(st: S.State) -> bytes:

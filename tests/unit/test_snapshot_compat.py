@@ -6,7 +6,9 @@ characters, stopped at a response point, an intel arrival and the character choi
 Snapshot format 1 kept marks as ``State.flags`` strings and 再临's ``Kill.non_agent``;
 format 2 keeps typed ``Mark`` records and derives "non-agent" from ``Kill.identity``: a
 format-1 snapshot restores as the same match (the fixture is format 1, and so is the
-rewritten snapshot below)."""
+rewritten snapshot below). Format 3 gives a frame its own ``event`` and ``function``: a
+谍战篇 trigger window of format 2 (``text`` = ``SKILL EVENT FUNCTION``) restores as the
+same frame."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from engine import Game
 from engine.marks import add, find
 from engine.marks import placed as characters_placed
 from engine.rulesets import ruleset_module
-from engine.snapshot import _from_record
+from engine.snapshot import FORMAT, _from_record
 from engine.state import Kill, flag_of
 from fengsheng.v1 import game_pb2
 
@@ -54,7 +56,7 @@ def _old_form(data: bytes) -> bytes:
     (再临's "the dead player was not an agent") before ``Kill.identity``."""
     snap = game_pb2.Snapshot()
     snap.ParseFromString(data)
-    assert snap.format == 2
+    assert snap.format == FORMAT
     snap.format = 1
     for field in snap.state.fields:
         if field.name == "marks":
@@ -101,8 +103,8 @@ def test_a_snapshot_with_flag_strings_and_non_agent_kills_restores_as_typed_mark
 def test_a_snapshot_of_an_unknown_format_is_refused() -> None:
     snap = game_pb2.Snapshot()
     snap.ParseFromString(Game.new("return", players=5, seed=3).snapshot())
-    snap.format = 3
-    with pytest.raises(ValueError, match="format 3"):
+    snap.format = FORMAT + 1
+    with pytest.raises(ValueError, match=f"format {FORMAT + 1}"):
         Game.restore(snap.SerializeToString())
 
 
@@ -136,3 +138,46 @@ def test_used_skill_keys_of_an_old_snapshot_restore_as_used_marks() -> None:
     assert find(restored.state, marks.Used) == [marks.Used("ji_min", 1, 7), marks.Used("qiao_zhuang", 2, 9)]
     assert restored.state == st
     assert not skills.once_per_turn(restored, 2, "qiao_zhuang") and skills.once_per_turn(restored, 1, "qiao_zhuang")
+
+
+def _format_2_frames(data: bytes) -> bytes:
+    """A snapshot of today's engine rewritten the way format 2 wrote its frames: no
+    ``event`` / ``function`` fields, a ``spy_trigger`` frame's ``text`` the line ``SKILL
+    EVENT FUNCTION`` (``-``: no function)."""
+    snap = game_pb2.Snapshot()
+    snap.ParseFromString(data)
+    snap.format = 2
+    stack = next(f for f in snap.state.fields if f.name == "stack")
+    for frame in stack.records.values:
+        fields = {f.name: f for f in frame.fields}
+        kept = [f for f in frame.fields if f.name not in ("event", "function")]
+        if fields["kind"].str == "spy_trigger":
+            text = next(f for f in kept if f.name == "text")
+            text.str = f"{text.str} {fields['event'].str} {fields['function'].str or '-'}"
+        del frame.fields[:]
+        frame.fields.extend(kept)
+    out: bytes = snap.SerializeToString(deterministic=True)
+    return out
+
+
+def test_a_format_2_spy_trigger_window_restores_with_its_event_and_function() -> None:
+    from fengsheng.simulate import play_random
+
+    found: list[bytes] = []
+
+    def check(g: Game, decisions: int) -> None:
+        if not found and any(f.kind == "spy_trigger" and f.function for f in g.state.stack):
+            found.append(g.snapshot())
+
+    for seed in range(40):
+        play_random(seed, 5 + seed % 4, check=check, characters=True, ruleset="spy")
+        if found:
+            break
+    assert found, "no 谍战篇 game reached a trigger window on a card use"
+    data = found[0]
+    old = _format_2_frames(data)
+    assert old != data and b"spy_trigger" in old
+    restored = Game.restore(old)
+    triggers = [f for f in restored.state.stack if f.kind == "spy_trigger"]
+    assert triggers and all(f.event and " " not in f.text for f in triggers)
+    assert restored.snapshot() == data
