@@ -16,6 +16,8 @@ none of the private event's cards.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from engine import Game
@@ -65,7 +67,7 @@ def _check_private(game: Game) -> set[str]:
     """Every private event with a public variant: outsiders get the variant only, naming none
     of its cards. Returns the event kinds checked."""
     events = game.events
-    pairs = [(e, t) for e, t in zip(events, events[1:], strict=False)
+    pairs = [(e, t) for e, t in pairwise(events)
              if e.audience and -1 not in e.audience and t.index == e.index + 1 and -1 in t.audience]
     kinds: set[str] = set()
     for viewer in (-1, *range(game.state.players)):
