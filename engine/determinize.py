@@ -534,7 +534,7 @@ def determinize(g: Game, seat: int, rng: random.Random, *, prior: IdentityPrior 
     known = private_identities(seen, seat, rules.identities)
     pinned = private_cards(seen, seat)
     mine = [e for e in seen if not isinstance(e, game_pb2.Event)]  # engine events, not protobuf ones
-    legal = list(obs.legal_actions)
+    legal = [parse(text) for text in obs.legal_actions]  # the wire's text form, read as values
     out = None
     for _ in range(REJECTION_TRIES):
         world = sample(obs, shape, rules.cards.count, rules.identities, rules.identity_table[g.players], rng,
@@ -544,7 +544,7 @@ def determinize(g: Game, seat: int, rng: random.Random, *, prior: IdentityPrior 
         out = realize(g, shape, world, rng, events=mine)
         # The seat's own legal actions can depend on what it cannot see (城府 shields a
         # face-down 老鬼 from 试探): a world that lists other actions is rejected.
-        if not legal or [str(a) for a in out.legal_actions(seat)] == legal:
+        if not legal or out.legal_actions(seat) == legal:
             break
     assert out is not None
     return out

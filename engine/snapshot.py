@@ -22,11 +22,13 @@ from engine.errors import SnapshotFormatError
 from engine.notation import parse
 from fengsheng.v1 import game_pb2
 
-#: The one format this engine writes and reads. 3: marks are typed ``Mark`` records with
-#: their values in ``seats``/``cards``/``numbers``/``words`` (never packed into the tag),
-#: no ``State.used``, no ``Kill.non_agent``. 1 (``State.flags`` strings) and 2 (marks whose
-#: tag could still pack values) are refused, as is any later one.
-FORMAT = 3
+#: The one format this engine writes and reads. 4: a prompt is a template key with typed
+#: arguments (``Prompt.key`` / ``Prompt.args``), a ``Frame`` keeps a trigger window's event
+#: and card function in ``event`` / ``function`` (谍战篇 packed them into ``text`` before), the
+#: outcome's end reason and the deaths' order are fields; marks are typed ``Mark`` records
+#: with their values in ``seats``/``cards``/``numbers``/``words``. 1-3 are refused, as is any
+#: later one.
+FORMAT = 4
 RECORD_TYPES: dict[str, type[Any]] = {
     cls.__name__: cls for cls in (S.Seat, S.Transit, S.Item, S.Frame, S.Prompt, S.Kill, S.Mark, S.State)
 }

@@ -106,6 +106,14 @@ class Frame:
     cards: list[int] = field(default_factory=list)
     answer: Action | None = None
     text: str = ""
+    """One word naming what the frame is about: a card function, a skill id, a window, a
+    cause (each handler says which). A word, compared whole: nothing splits it."""
+    event: str = ""
+    """The event a trigger window answers (谍战篇's ``spy_trigger``: ``targeted``,
+    ``received`` …), '' for other frames."""
+    function: str = ""
+    """The card function that event involved (谍战篇's ``targeted`` / ``used_card``), ''
+    when none."""
 
     def given(self) -> Action:
         """The answer just given (a handler reading it knows there is one)."""

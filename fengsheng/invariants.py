@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 
 from engine import Game
+from engine.notation import parse
 from engine.state import State
 from fengsheng.text_leaks import TextCheck, mentions
 from fengsheng.v1 import game_pb2
@@ -71,12 +72,15 @@ class Checker:
         for e in events[start:]:
             if e.kind != "action" or not e.visible_to(-1):
                 continue
-            words = e.text.split()
-            if len(words) != 3 or words[1] != "choose" or not words[2].isdigit() or int(words[2]) < 7:
+            line = e.args.get("action")  # the public variant of a hidden action names no act
+            if not isinstance(line, str):
                 continue
-            if self._seat_choice and int(words[2]) < game.players:
+            act = parse(line)
+            if act.kind != "choose" or len(act.picks) != 1 or act.face or act.to or act.pick < 7:
+                continue
+            if self._seat_choice and act.pick < game.players:
                 continue  # a seat (the previous decision listed seats only)
-            card = int(words[2])
+            card = act.pick
             if card not in self._public_before and card not in now and card not in shown:
                 raise AssertionError(f"public log shows {e.text!r} but card {card} was never in a public zone")
         self._public_before = now

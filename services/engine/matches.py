@@ -45,8 +45,9 @@ from typing import Any
 
 from engine import Game, IllegalAction
 from engine.determinize import determinize
-from engine.errors import SetupError, SnapshotFormatError
+from engine.errors import NotationError, SetupError, SnapshotFormatError
 from engine.game import Pending
+from engine.notation import parse
 from engine.observation import action_message
 from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
@@ -134,8 +135,14 @@ def decision_proto(game: Game) -> game_pb2.Decision:
     return game_pb2.Decision(seat=p.seat, kind=p.kind, number=p.number, prompt=p.prompt)
 
 
-def _norm(action: str) -> str:
-    return " ".join(action.split()).lower()
+def _same_action(game: Game, a: str, b: str) -> bool:
+    """Whether two action lines name the same action (read with the notation and the
+    ruleset's code words); a line that is no action is the same as none."""
+    aliases = game.ruleset.code_aliases
+    try:
+        return parse(a, aliases) == parse(b, aliases)
+    except NotationError:
+        return False
 
 
 @dataclass
@@ -336,7 +343,7 @@ class MatchService:
             kind = "future" if decision > current else "stale"
             if m.last and kind == "stale":
                 last = HistoryEntry.decode(m.last)
-                if last.decision == decision and last.seat == seat and _norm(last.action) == _norm(action):
+                if last.decision == decision and last.seat == seat and _same_action(game, last.action, action):
                     kind = "duplicate"
             raise StaleDecision(
                 f"decision {decision} is {kind}: the open decision is {current} (seat {to_act})",

@@ -12,7 +12,7 @@ accounts rest a random while between matches and join on their own.
 
 Tables form first come, first served from one queue (the platform's matchmaking without
 ratings): the oldest ``players`` tickets make a table. Only the ``return`` ruleset (its
-action notation is read here).
+card functions and send modes are read here, from the actions' typed fields).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine import Action, Game
+from engine.action import ACCEPT, DECLINE
 from engine.bots_v2 import heuristic_v2_bot
-from engine.notation import parse
 from engine.rulesets import get_ruleset
 from fengsheng.v1 import game_pb2
 from services.ranked.audit import DeedRecorder, IntelDeed, MatchFacts, SeatFact, intel_score, team_of
@@ -35,23 +35,12 @@ _HOSTILE = frozenset({"danger", "probe", "lock", "public_text", "secret_order", 
 _IDENTITY = {number: name.lower() for name, number in game_pb2.Identity.items()}
 
 
-def _words(action: str) -> list[str]:
-    return action.split()
-
-
-def _card(action: str) -> int:
-    """The hand card an action names (``send 12 …``, ``play 7 …``), else 0 (``send pile`` …)."""
-    w = _words(action)
-    return int(w[1]) if len(w) > 1 and w[1].isdigit() else 0
-
-
-def _first_receiver(action: str, me: int, alive: list[bool]) -> int:
+def _first_receiver(action: Action, me: int, alive: list[bool]) -> int:
     """The first seat a ``send`` reaches (direct: its target; else the next living seat in
     its direction, right by default: 再临 flow, ``left`` = -1)."""
-    w = _words(action)
-    if len(w) > 2 and w[2] == "direct":
-        return int(w[-1]) if w[-1].isdigit() else -1
-    step = -1 if w[-1] == "left" else 1
+    if action.mode == "direct":
+        return action.target
+    step = -1 if action.arrow == "left" else 1
     n = len(alive)
     s = me
     for _ in range(n):
@@ -61,26 +50,18 @@ def _first_receiver(action: str, me: int, alive: list[bool]) -> int:
     return -1
 
 
-def _target(action: str) -> int:
-    w = _words(action)
-    if "to" in w:
-        i = w.index("to") + 1
-        if i < len(w) and w[i].isdigit():
-            return int(w[i])
-    return -1
+def _v2(obs: game_pb2.Observation, legal: list[Action], rng: random.Random) -> Action:
+    """Heuristic v2 on these legal actions."""
+    return heuristic_v2_bot(obs, legal, rng)
 
 
-def _v2(obs: game_pb2.Observation, legal: list[str], rng: random.Random) -> str:
-    """Heuristic v2 on these legal actions' text forms (read once with the notation)."""
-    return str(heuristic_v2_bot(obs, [parse(a) for a in legal], rng))
-
-
-def colluding_decision(obs: game_pb2.Observation, partner: game_pb2.Observation, legal: list[str],
-                       rng: random.Random) -> str:  # fmt: skip
+def colluding_decision(obs: game_pb2.Observation, partner: game_pb2.Observation, legal: list[Action],
+                       rng: random.Random) -> Action:  # fmt: skip
     """Heuristic v2, except towards its partner (whose own observation ``partner`` it was
     handed out of band) when they are on opposite sides: it sends the partner intel the
     partner wants and never a black one, takes the partner's face-down intel only when it
-    knows it helps itself and never a black one, and aims no hostile card at the partner."""
+    knows it helps itself and never a black one, and aims no hostile card at the partner
+    (a card aimed at the partner alone: ``to`` names just that seat)."""
     me, mate = obs.viewer, partner.viewer
     rules = get_ruleset(RULESET)
     cards = rules.cards
@@ -91,23 +72,23 @@ def colluding_decision(obs: game_pb2.Observation, partner: game_pb2.Observation,
         return _v2(obs, legal, rng)
     kind = obs.pending.kind
     if kind == "send":
-        sends = [a for a in legal if a.startswith("send")]
+        sends = [a for a in legal if a.kind == "send"]
         to_mate = [a for a in sends if _first_receiver(a, me, alive) == mate]
-        kind_ones = [a for a in to_mate if _card(a) and intel_score(RULESET, theirs, _card(a)) > 0]
+        kind_ones = [a for a in to_mate if a.card and intel_score(RULESET, theirs, a.card) > 0]
         if kind_ones:
-            direct = [a for a in kind_ones if "direct" in a]
+            direct = [a for a in kind_ones if a.mode == "direct"]
             return rng.choice(direct or kind_ones)
-        safe = [a for a in legal if a not in to_mate or not (_card(a) and cards.is_black[_card(a)])]
+        safe = [a for a in legal if a not in to_mate or not (a.card and cards.is_black[a.card])]
         return _v2(obs, safe or legal, rng)
     if kind in ("arrive", "receive") and partner.has_transit and partner.transit.sender == mate:
         card = partner.transit.card  # the sender saw its own face-down intel
-        if card and cards.is_black[card] and "decline" in legal:
-            return "decline"
-        if card and intel_score(RULESET, mine, card) > 0 and "accept" in legal:
-            return "accept"
+        if card and cards.is_black[card] and DECLINE in legal:
+            return DECLINE
+        if card and intel_score(RULESET, mine, card) > 0 and ACCEPT in legal:
+            return ACCEPT
 
-    def hostile(a: str) -> bool:
-        return a.startswith("play") and _target(a) == mate and bool(_card(a)) and cards.function[_card(a)] in _HOSTILE
+    def hostile(a: Action) -> bool:
+        return a.kind == "play" and a.to == (mate,) and bool(a.card) and cards.function[a.card] in _HOSTILE
 
     calm = [a for a in legal if not hostile(a)]
     return _v2(obs, calm or legal, rng)
@@ -128,9 +109,8 @@ def play_table(
         assert p is not None
         legal = game.legal_actions(p.seat)
         obs = game.observation(p.seat)
-        action: Action | str
         if p.seat in partner_of and len(legal) > 1:
-            action = colluding_decision(obs, game.observation(partner_of[p.seat]), list(game.legal_texts(p.seat)), rng)
+            action = colluding_decision(obs, game.observation(partner_of[p.seat]), legal, rng)
         else:
             action = heuristic_v2_bot(obs, legal, rng)
         rec.before(game)

@@ -6,9 +6,17 @@ spectator receive (with events, as the services serve it) holds the public varia
 draw, typed as a count (``EventArg.count``), and no argument or ``cards`` field of any event
 it holds for that draw names a card. The drawer's
 own observation names the cards (the test would pass trivially if nobody saw them).
+
+The same holds for every other private event that has a public variant (a look at the pile
+top or bottom, a card swapped in from the pile, a card given, a hand shown to one seat, a
+face-down send …, every event kind of every ruleset that random play reaches): a seat
+outside its audience, and a spectator, is served the public variant only, and that names
+none of the private event's cards.
 """
 
 from __future__ import annotations
+
+from itertools import pairwise
 
 import pytest
 
@@ -53,6 +61,54 @@ def _check(game: Game) -> int:
             assert not _card_ids(twin), (viewer, twin)
             checked += 1
     return checked
+
+
+def _check_private(game: Game) -> set[str]:
+    """Every private event with a public variant: outsiders get the variant only, naming none
+    of its cards. Returns the event kinds checked."""
+    events = game.events
+    pairs = [(e, t) for e, t in pairwise(events)
+             if e.audience and -1 not in e.audience and t.index == e.index + 1 and -1 in t.audience]
+    kinds: set[str] = set()
+    for viewer in (-1, *range(game.state.players)):
+        served = {e.index: e for e in game.observation(viewer, include_events=True).events}
+        for private, public in pairs:
+            if viewer in private.audience:
+                assert private.index in served and public.index not in served, (viewer, private.key)
+                continue
+            assert private.index not in served, f"viewer {viewer} was served {private.key} of seat {private.seat}"
+            twin = served[public.index]
+            assert twin.template == public.key, (viewer, twin)
+            named = _card_ids(twin) & set(private.cards)
+            assert not named, f"viewer {viewer} sees cards {named} of the private {private.key} in {twin.template}"
+            kinds.add(private.kind)
+    return kinds
+
+
+@pytest.mark.parametrize("characters", [False, True], ids=["no-characters", "characters"])
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_no_outsider_is_served_the_cards_of_a_private_event(ruleset_id: str, characters: bool) -> None:
+    rules = get_ruleset(ruleset_id)
+    if characters and not rules.characters:
+        pytest.skip(f"{ruleset_id} has no characters")
+    counts = sorted(rules.identity_table)
+    kinds: set[str] = set()
+    for seed in range(SEEDS):
+        game = play_random(seed, counts[seed % len(counts)], characters=characters, ruleset=ruleset_id).game
+        kinds |= _check_private(game)
+    # draws, face-down sends and hidden actions at least (the test would pass on nothing)
+    assert {"draw", "send", "action"} <= kinds, kinds
+
+
+def test_the_check_catches_a_card_in_a_public_variant() -> None:
+    """The net can fail: a pile look whose public variant names the card is caught."""
+    game = Game.new(ruleset="return", players=5, seed=4)
+    seat = game.state.prompt.seat if game.state.prompt else 0
+    card = game.state.pile[-1]
+    game.log("pile_bottom.looks_at_pile_bottom_card", seat, {"seat": seat, "card": card}, audience=(seat,),
+             cards=(card,), public="pile_bottom.looks_at_pile_bottom_card")
+    with pytest.raises(AssertionError):
+        _check_private(game)
 
 
 @pytest.mark.parametrize("characters", [False, True], ids=["no-characters", "characters"])

@@ -18,7 +18,7 @@ from fengsheng.v1 import game_pb2
 #: The record layout of each snapshot format (a digest of every record kind's field names in
 #: order). A change to a state record's fields changes what snapshots hold: bump ``FORMAT``
 #: and pin the new layout here, so an engine never reads another layout by the same number.
-LAYOUTS = {3: "2f303c35c42f309b"}
+LAYOUTS = {3: "2f303c35c42f309b", 4: "8fa6cb7631b0ce67"}
 
 
 def layout() -> str:

@@ -14,9 +14,20 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
-#: Prompt texts (prefixes) whose ``choose`` answer names a hidden card, so only the
-#: chooser sees it in the log; character modules add theirs (紧急下达, 帽子戏法 …).
-PRIVATE_PROMPTS: list[str] = []
+#: Chain items (skill or card-function ids) whose resolving ``choose`` names a hidden
+#: card, so only the chooser sees it in the log; character modules add theirs (紧急下达,
+#: 帽子戏法 …). Read from the resolving item, never from the prompt's words.
+PRIVATE_CHOICES: set[str] = set()
+
+
+def resolving(g: Game) -> str:
+    """The id of the chain item whose effect is resolving at the top of the stack (its
+    ``resolve`` frame, engine/chain.py ``resolve_item``), '' when none is."""
+    st = g.state
+    fr = st.stack[-1] if st.stack else None
+    if fr is None or fr.kind != "resolve" or not 0 <= fr.index < len(st.chain):
+        return ""
+    return st.chain[fr.index].kind
 
 
 def card_is_public(g: Game, card: int) -> bool:
@@ -58,8 +69,7 @@ def hidden_action(g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], 
     if prompt is not None and prompt.kind == "character":
         # Choices stay secret until all characters are placed at once (p.4 游戏准备 ③).
         return (seat,), "choose a character"
-    if kind == "choose" and prompt is not None and PRIVATE_PROMPTS and prompt.text.startswith(
-            tuple(PRIVATE_PROMPTS)):
+    if kind == "choose" and prompt is not None and resolving(g) in PRIVATE_CHOICES:
         return (seat,), "choose ?"
     if kind == "choose" and prompt is not None and prompt.kind in ("choose", "discard"):
         hidden = hidden_card_choice(g, seat, action.picks)

@@ -45,8 +45,7 @@ def hidden_action(g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], 
         if seat == fr.index:
             return (seat, fr.seat), "gives a card"
     if kind in ("choose", "trigger") and st.stack and st.stack[-1].kind in ("spy_card", "spy_trigger"):
-        sid = st.stack[-1].text.split()[0]
-        sk = SKILLS.get(sid)
+        sk = SKILLS.get(st.stack[-1].text)  # the skill id (a card step's function names no skill)
         hide = getattr(sk, "hidden_answer", None)
         if hide is not None:
             found: tuple[tuple[int, ...], str] | None = hide(g, seat, action)

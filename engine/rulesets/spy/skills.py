@@ -153,12 +153,12 @@ def fire(g: Game, event: str, seat: int, **kw: Any) -> None:
         if event == "targeted" and s == seat and windows.face_down(st.seats[s]) \
                 and "jiu_ji" not in skill_ids(g, s):
             # every face-down target is asked, so 就计's prompt tells nobody who she is
-            frames.append(Frame("spy_trigger", seat=s, text=f"{MASK} {event} -", index=seat))
+            frames.append(Frame("spy_trigger", seat=s, text=MASK, event=event, index=seat))
         for sid in skill_ids(g, s):
             sk = SKILLS.get(sid)
             if sk is None or sk.kind != "trigger" or event not in sk.events:
                 continue
-            frames.append(Frame("spy_trigger", seat=s, text=f"{sid} {event} {kw.get('function', '-')}",
+            frames.append(Frame("spy_trigger", seat=s, text=sid, event=event, function=str(kw.get("function", "")),
                                 index=seat, card=int(kw.get("card", 0)), order=[int(kw.get("sender", -1))]))
         return frames
 
@@ -169,13 +169,13 @@ def trigger_kw(fr: Frame) -> dict[str, Any]:
     """The event's values kept on a ``spy_trigger`` frame: the seat it happened to, the
     card, the sender (receipts), the card function (card uses)."""
     return {"seat": fr.index, "card": fr.card, "sender": fr.order[0] if fr.order else -1,
-            "function": fr.text.split()[2]}
+            "function": fr.function or "-"}
 
 
 def h_trigger(g: Game, fr: Frame) -> None:
     """A trigger window of one seat's skill: ``pass`` or ``skill ID …``."""
     st = g.state
-    sid, event, _ = fr.text.split()
+    sid, event = fr.text, fr.event
     if sid == MASK:
         if fr.answer:
             fr.answer = None

@@ -10,7 +10,7 @@ from engine.state import Frame, Item
 from ..cards.intel import receive_root
 from ..characters.base import Mission, Skill, kills_by, pick_or_done, take_random
 from ..characters.qing_bao_chu_zhang import replace_intel
-from ..privacy import PRIVATE_PROMPTS
+from ..privacy import PRIVATE_CHOICES
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -100,7 +100,7 @@ class MaoZiXiFa(Skill):
         return True
 
 
-PRIVATE_PROMPTS.append("帽子戏法: ")  # the hand cards shuffled in are face down
+PRIVATE_CHOICES.add("mao_zi_xi_fa")  # the hand cards shuffled in are face down
 
 
 class GuaiDaoMission(Mission):

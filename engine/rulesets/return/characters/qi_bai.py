@@ -8,7 +8,7 @@ from engine.state import Frame, Item
 
 from .. import marks
 from ..characters.base import Skill, TwoOfAColourOnDeclare, choose_answer, give, receipt
-from ..privacy import PRIVATE_PROMPTS
+from ..privacy import PRIVATE_CHOICES
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -56,7 +56,7 @@ class LianDong(Skill):
 
 
 # The card given is seen by the two players only (the give is logged privately).
-PRIVATE_PROMPTS.append("联动: ")
+PRIVATE_CHOICES.add("lian_dong")
 
 SKILLS = (JiMin(), LianDong())
 MISSION = TwoOfAColourOnDeclare()

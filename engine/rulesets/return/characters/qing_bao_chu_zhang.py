@@ -14,7 +14,7 @@ from ..cards.basic import shielded
 from ..cards.intel import receive_root
 from ..characters.base import KillNonAgent, Skill, choose_answer
 from ..hooks import CARD_PLAY_PROVIDERS, alt_function_plays
-from ..privacy import PRIVATE_PROMPTS
+from ..privacy import PRIVATE_CHOICES
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -151,7 +151,7 @@ class JinJiXiaDaCard(CardFunction):
 
 
 FUNCTIONS["jin_ji_xia_da"] = JinJiXiaDaCard()
-PRIVATE_PROMPTS.append("紧急下达: ")  # the chosen card will travel face down
+PRIVATE_CHOICES.add("jin_ji_xia_da")  # the chosen card will travel face down
 
 
 
