@@ -51,6 +51,9 @@ const ACTION_PHRASES = [
   [/^chooses a card to give \(收买\)$/, () => ["选择一张要交出的牌（收买）", "chooses a card to give (Bribe)"]],
   [/^puts a hand card on the pile top$/, () => ["将一张手牌置于牌堆顶", "puts a hand card on the pile top"]],
   [/^gives a card$/, () => ["交出一张牌", "gives a card"]],
+  // classic's 联动 give and 情报处长's pile top (engine/rulesets/classic/characters/*.py)
+  [/^choose a hand card to (\d+)$/, (m) => [`选择一张手牌交给座位${m[1]}`, `chooses a hand card for seat ${m[1]}`]],
+  [/^choose a hand card for the pile top$/, () => ["选择一张手牌置于牌堆顶", "chooses a hand card for the pile top"]],
   // 谍战篇's hidden gives (engine/rulesets/spy/privacy.py, characters/*.py: hidden_answer)
   [/^gives a card to seat (\d+)$/, (m) => [`交给座位${m[1]}一张牌`, `gives a card to seat ${m[1]}`]],
   [/^gives (\d+) cards to seat (\d+)$/, (m) => [`交给座位${m[2]} ${m[1]}张牌`, `gives ${m[1]} cards to seat ${m[2]}`]],
