@@ -42,6 +42,7 @@ from services.bot_levels import LEVELS
 from services.channels import engine_channel
 from services.engine.store import history_key
 from services.ranked.ladder import ALL_TIME, BOT, HUMAN, RatingKey, rating_key
+from services.ranked.ladder import history_key as ladder_history_key
 from services.ranked.store import RankedStore
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
@@ -292,7 +293,7 @@ def test_an_sdk_bot_process_plays_a_ranked_match_and_the_ladder_moves_once(platf
         state: dict[str, Any] = {}
         for s in record:
             ladder = BOT if s["bot"] else HUMAN
-            entries = [json.loads(e) for e in p.rdb.lrange(f"rk:{{rk}}:h:{ladder}:{s['player_id']}", 0, -1)]
+            entries = [json.loads(e) for e in p.rdb.lrange(ladder_history_key(ladder, s["player_id"]), 0, -1)]
             state[s["player_id"]] = (
                 [e for e in entries if e["match_id"] == match_id],
                 p.rdb.hgetall(rating_key(RatingKey(ladder, ALL_TIME, s["player_id"]))),
