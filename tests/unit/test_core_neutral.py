@@ -15,7 +15,7 @@ import pytest
 
 from engine import Game
 from engine.rulesets import RULESET_IDS, get_ruleset
-from engine.state import MatchExt, Seat, SeatExt, State
+from engine.state import Item, MatchExt, Seat, SeatExt, State
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
@@ -97,3 +97,21 @@ def test_the_docstring_check_can_fail(tmp_path: Path) -> None:
     module.write_text('"""A match of 风声再临."""\n\nclass A:\n    x: int = 0\n    """谍战篇\'s x."""\n')
     found = [word for _, doc in docstrings(module) for word in sorted(edition_names()) if word in doc]
     assert "风声再临" in found and "谍战" in found
+
+
+def test_edition_rules_of_draw_and_place_intel_are_the_rulesets() -> None:
+    """Cards drawn during a chain cannot join it in 风声再临 only (its ``drawn`` hook), and
+    a ruleset that receives intel its own way (谍战篇) is told so by ``place_intel`` rather
+    than left with a frame it has no handler for."""
+    fresh: dict[str, tuple[list[int], list[int]]] = {}
+    for ruleset in ("return", "classic"):
+        game = Game.new(ruleset, players=5, seed=2)
+        game.state.chain.append(Item(kind="probe", user=0))
+        fresh[ruleset] = (game.draw(0, 2), list(game.state.fresh))
+    assert fresh["return"][1] == fresh["return"][0] != []
+    assert fresh["classic"][1] == [] and fresh["classic"][0] != []
+    spy = Game.new("spy", players=5, seed=2)
+    before = list(spy.state.seats[0].intel)
+    with pytest.raises(NotImplementedError, match="spy ruleset places intel its own way"):
+        spy.place_intel(0, [spy.state.pile[-1]], [1], cause="test")
+    assert spy.state.seats[0].intel == before
