@@ -47,11 +47,11 @@ PLAYERS = 5
 #: what the platform's timer or an away stand-in writes for a seat (services/engine/matches.py)
 NOT_THE_BOT = ("timer", "away")
 
-pytestmark = [
-    pytest.mark.integration,
-    pytest.mark.timeout(600),
-    pytest.mark.skipif(NODE is None or NPM is None, reason="node and npm are needed to run the Node.js starters"),
-]
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(600)]
+needs_node = pytest.mark.skipif(NODE is None or NPM is None,
+                                reason="node and npm are needed to run the Node.js starters")  # fmt: skip
+#: each starter, the Node ones skipped (with the reason) where node is absent
+STARTER_PARAMS = [pytest.param(n, marks=[] if n == "python" else [needs_node]) for n in STARTER_NAMES]
 
 
 @dataclass
@@ -78,7 +78,7 @@ def starters(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of examples/bots with each Node starter's packages installed from its lockfile."""
     root = tmp_path_factory.mktemp("starters")
     shutil.copytree(STARTERS, root / "bots", ignore=shutil.ignore_patterns("node_modules", "__pycache__"))
-    for name in ("node-grpc", "node-ws"):
+    for name in ("node-grpc", "node-ws") if NPM else ():
         done = subprocess.run([str(NPM), "ci", "--no-audit", "--no-fund", "--prefer-offline"], cwd=root / "bots" / name,
                               capture_output=True, text=True, timeout=300)  # fmt: skip
         assert done.returncode == 0, f"npm ci in {name}: {done.stderr[-2000:]}"
@@ -133,32 +133,52 @@ def check_match(platform: Platform, match_id: str, ruleset: str) -> int:
     return seat
 
 
+class Matches:
+    """Each ruleset's casual matches, the starters (those that can run here) playing at once,
+    each at its own table of house bots: (starter, ruleset) -> its summary and stderr."""
+
+    def __init__(self, platform: Platform, starters: Path) -> None:
+        self.platform, self.starters = platform, starters
+        self.results: dict[tuple[str, str], tuple[dict[str, Any], str]] = {}
+
+    def of(self, name: str, ruleset: str) -> tuple[dict[str, Any], str]:
+        if (name, ruleset) not in self.results:
+            names = [n for n in STARTER_NAMES if n == "python" or (NODE and NPM)]
+            procs = {n: start_starter(self.platform, self.starters, n, ruleset) for n in names}
+            try:
+                for n, proc in procs.items():
+                    self.results[(n, ruleset)] = finish(n, proc)
+            finally:
+                for proc in procs.values():
+                    if proc.poll() is None:
+                        proc.kill()
+                        proc.wait()
+        return self.results[(name, ruleset)]
+
+
+@pytest.fixture(scope="module")
+def matches(platform: Platform, starters: Path) -> Matches:
+    return Matches(platform, starters)
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_each_starter_plays_a_casual_match_of_the_ruleset(platform: Platform, starters: Path, ruleset: str) -> None:
-    """The three starters at once, each at its own table of house bots."""
-    procs = {name: start_starter(platform, starters, name, ruleset) for name in STARTER_NAMES}
-    try:
-        results = {name: finish(name, proc) for name, proc in procs.items()}
-    finally:
-        for proc in procs.values():
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-    for name, (summary, stderr) in results.items():
-        assert summary["matches"] == 1 and summary["decisions"] > 0, (name, summary)
-        assert summary["defaulted"] == 0 and summary.get("illegal", 0) == 0, (name, summary)
-        if name != "python":
-            assert summary["rulesets"] == {ruleset: 1}, (name, summary)  # every decision's observation named it
-        [match_id] = summary["match_ids"]
-        check_match(platform, match_id, ruleset)
-        assert "over: " in stderr, (name, stderr[-2000:])
-    stderr = results["node-ws"][1]  # issue 29: it prints the trailing events and the full outcome
-    assert re.search(r"\d+ events after my last decision:", stderr), stderr[-2000:]
-    assert re.search(r"\[bot\]   #\d+ \w+ seat -?\d+ ", stderr), stderr[-2000:]
-    [ids] = re.findall(r"outcome: winners=\[[\d,]*\] end_reason=END_\w+ identities=(.*?)(?: tasks=| \()", stderr)
-    identities = dict(pair.split(":") for pair in ids.split())
-    assert sorted(map(int, identities)) == list(range(PLAYERS)), ids
-    assert "IDENTITY_UNSPECIFIED" not in identities.values(), ids
+@pytest.mark.parametrize("name", STARTER_PARAMS)
+def test_a_starter_plays_a_casual_match_of_each_ruleset(matches: Matches, name: str, ruleset: str) -> None:
+    summary, stderr = matches.of(name, ruleset)
+    assert summary["matches"] == 1 and summary["decisions"] > 0, summary
+    assert summary["defaulted"] == 0 and summary.get("illegal", 0) == 0, summary
+    if name != "python":
+        assert summary["rulesets"] == {ruleset: 1}, summary  # every decision's observation named it
+    [match_id] = summary["match_ids"]
+    check_match(matches.platform, match_id, ruleset)
+    assert "over: " in stderr, stderr[-2000:]
+    if name == "node-ws":  # issue 29: it prints the trailing events and the full outcome
+        assert re.search(r"\d+ events after my last decision:", stderr), stderr[-2000:]
+        assert re.search(r"\[bot\]   #\d+ \w+ seat -?\d+ ", stderr), stderr[-2000:]
+        [ids] = re.findall(r"outcome: winners=\[[\d,]*\] end_reason=END_\w+ identities=(.*?)(?: tasks=| \()", stderr)
+        identities = dict(pair.split(":") for pair in ids.split())
+        assert sorted(map(int, identities)) == list(range(PLAYERS)), ids
+        assert "IDENTITY_UNSPECIFIED" not in identities.values(), ids
 
 
 def test_the_node_starters_share_their_strategy() -> None:
@@ -168,7 +188,7 @@ def test_the_node_starters_share_their_strategy() -> None:
         assert (STARTERS / "node-grpc" / file).read_text() == (STARTERS / "node-ws" / file).read_text(), file
 
 
-@pytest.mark.parametrize("name", ["python", "node-ws"])
+@pytest.mark.parametrize("name", [p for p in STARTER_PARAMS if p.values[0] != "node-grpc"])
 def test_the_arena_plays_a_starter_over_stdin_and_stdout(starters: Path, name: str) -> None:
     """``fengsheng arena --bot-cmd`` plays the starter's --stdio mode (the /ws/bots JSON one
     message a line, offline), a match of each ruleset at once: every decision answered,
@@ -186,3 +206,18 @@ def test_the_arena_plays_a_starter_over_stdin_and_stdout(starters: Path, name: s
         assert report["ruleset"] == ruleset and report["total"]["games"] == 1 and report["decisions"] > 0, report
         assert report["defaults"] == 0 and report["illegal"] == 0, report
         assert '{"summary"' in err and "over" in err, err[-2000:]
+
+
+def test_the_python_starter_needs_only_the_sdk() -> None:
+    """examples/bots/python/bot.py imports the standard library, the SDK (``fengsheng_bot``,
+    with the generated ``fengsheng.v1`` it ships) and protobuf: never the platform, so
+    ``pip install ./sdk/python`` is all it needs (docs/bots-python.md)."""
+    import ast
+
+    tree = ast.parse((STARTERS / "python" / "bot.py").read_text(encoding="utf-8"))
+    modules = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    modules |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    outside = {m for m in modules if m.split(".")[0] not in sys.stdlib_module_names | {"__future__"}
+               and not m.startswith(("fengsheng_bot", "fengsheng.v1", "google.protobuf"))}  # fmt: skip
+    assert not outside, f"the Python starter imports more than the SDK: {sorted(outside)}"
+    assert "fengsheng_bot" in modules

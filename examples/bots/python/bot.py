@@ -179,7 +179,13 @@ def play_stdio() -> int:
     for line in sys.stdin:
         if not line.strip():
             continue
-        msg = json_format.ParseDict(json.loads(line), bs.ServerMessage(), ignore_unknown_fields=True)
+        raw = json.loads(line)
+        if "decision" in raw:  # its events were pushed live already: read only new ones (parsing JSON is slow)
+            d_raw = raw["decision"]
+            known = seen.get((d_raw["match_id"], d_raw["seat"]), {})
+            obs = d_raw["observation"]
+            obs["events"] = [e for e in obs.get("events", []) if e["index"] not in known]
+        msg = json_format.ParseDict(raw, bs.ServerMessage(), ignore_unknown_fields=True)
         kind = msg.WhichOneof("kind")
         if kind == "match_start":
             for seat in msg.match_start.seats:
