@@ -43,8 +43,9 @@ function session(opts, send, done) {
     if (!seen.has(key)) seen.set(key, new Map());
     for (const e of events || []) seen.get(key).set(Number(e.index), e);
   };
-  const openTable = () => {
+  const openTable = async () => {
     if (opts.stdio) return; // the arena starts every match itself
+    await cardData(opts.cards || opts.url, opts.ruleset); // before the table: the first decision's clock is short
     const table = { ruleset: opts.ruleset, players: opts.players };
     if (opts.clockMs) table.clock_ms = opts.clockMs;
     send({ table });
@@ -53,7 +54,7 @@ function session(opts, send, done) {
   const onMessage = async (msg) => {
     if (msg.welcome) {
       log(`connected as ${msg.welcome.name} (${msg.welcome.bot_id})`);
-      if ((msg.welcome.active_matches || []).length === 0) openTable();
+      if ((msg.welcome.active_matches || []).length === 0) await openTable();
     } else if (msg.ticket) {
       const t = msg.ticket;
       if (t.state === "invited") send({ answer: { ticket_id: t.ticket_id, accept: false } }); // tables of its own only
@@ -112,7 +113,7 @@ function session(opts, send, done) {
       log(`  outcome: ${describeOutcome(o)} (${o.reason})`);
       for (const seat of end.seats) { seen.delete(`${end.match_id}/${seat}`); trailing.delete(`${end.match_id}/${seat}`); }
       if (!opts.stdio && stats.matches >= opts.matches) done(0, stats);
-      else openTable();
+      else await openTable();
     }
   };
   return { onMessage, stats };

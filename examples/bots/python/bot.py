@@ -145,6 +145,7 @@ def play_online(args: argparse.Namespace) -> int:
     if not token:
         print("set FENGSHENG_BOT_TOKEN to the bot's API token (never put it on the command line)", file=sys.stderr)
         return 2
+    card_data(args.ruleset)  # read once before the first decision, whose clock may be 1 s
     games = run_bot(decide, token=token, url=args.url, matches=args.matches, ruleset=args.ruleset,
                     casual=True, min_players=args.players)  # fmt: skip
     for g in games:
