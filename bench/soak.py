@@ -465,7 +465,7 @@ def main() -> int:
         "FENGSHENG_RESTORE_INTERVAL": "2",
         "FENGSHENG_EMBEDDED_BEAT": "0",
         # a task lost with a killed worker is sent again after 15 s
-        "FENGSHENG_TASK_LEASE_S": "15",
+        "FENGSHENG_TASK_LEASE_MS": "15000",
     }
     server = None
     cluster = None
