@@ -62,6 +62,12 @@ class MatchSummary:
         return any(s in self.winners for s in self.seats)
 
 
+def _status(exc: grpc.RpcError) -> str:
+    """``CODE: details`` of a failed call (the ``BotError`` text; its code before the colon)."""
+    call: Any = exc  # a grpc.Call too, whether or not grpc's type stubs say so
+    return f"{call.code().name}: {call.details()}"
+
+
 def grpc_address(url: str) -> str:
     """The bot listener's gRPC address, as the gateway at ``url`` advertises it
     (``GET /api/bots/connect-info``)."""
@@ -148,8 +154,7 @@ class BotClient:
             try:
                 return call(request, metadata=[("authorization", f"Bearer {self.token}")], timeout=15)
             except grpc.RpcError as exc:
-                code = exc.code()  # type: ignore[attr-defined]
-                raise BotError(f"{code.name}: {exc.details()}") from exc  # type: ignore[attr-defined]
+                raise BotError(_status(exc)) from exc
 
     def list_tokens(self) -> bs.BotTokens:
         """This bot's live tokens (``BotService.ListTokens``): ``token_id`` and ``created_ms`` each."""
@@ -176,10 +181,10 @@ class BotClient:
         try:
             yield from call
         except grpc.RpcError as exc:
-            code = exc.code()  # type: ignore[attr-defined]
-            if code == grpc.StatusCode.CANCELLED:
+            call_error: Any = exc  # a grpc.Call too (code, details), whether or not grpc's stubs say so
+            if call_error.code() == grpc.StatusCode.CANCELLED:
                 return
-            raise BotError(f"{code.name}: {exc.details()}") from exc  # type: ignore[attr-defined]
+            raise BotError(_status(exc)) from exc
         finally:
             call.cancel()
 
@@ -202,7 +207,7 @@ def backoff_s(attempt: int, floor: float = 0.0) -> float:
     least ``floor`` (the platform's ``retry_after_ms``, in seconds)."""
     import random
 
-    return max(floor, min(30.0, 0.5 * 2**attempt) * (0.5 + random.random() / 2))
+    return max(floor, min(30.0, 0.5 * 2.0**attempt) * (0.5 + random.random() / 2))
 
 
 @dataclass
