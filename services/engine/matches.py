@@ -647,11 +647,11 @@ class MatchService:
         if not self.window.holds:  # no window: nothing to record, the decision ends at once
             return int(time.time() * 1000)
         try:
-            return await self.window.open(self.store.redis, m.match_id, p.number)
+            return await self.window.open(self.store.redis, m.match_id, p.number, m.settings.turn_timeout_ms)
         except Exception:  # the action is already stored: never fail it here (a Redis fault,
             # a slot on the move); answers are not held this once, an auto-pass still waits
             log.warning("could not open the answer window of %s@%s", m.match_id, p.number, exc_info=True)
-            return int(time.time() * 1000 + self.window.draw_ms())
+            return int(time.time() * 1000 + self.window.draw_ms(m.settings.turn_timeout_ms))
 
     async def _hold(self, match_id: str, seat: int, decision: int) -> None:
         """Hold a person's answer to ``decision`` until the decision's window ends."""
