@@ -19,8 +19,8 @@ variable                           meaning                                      
 ``FENGSHENG_OPERATOR_TOKEN``       gateway: the operator pages' bearer token      none: the pages
                                    (at least 32 characters; or ``..._FILE``)      answer 403
 ``FENGSHENG_ENGINE_ADDR``          engine gRPC address the workers call          ``127.0.0.1:50051``
-``FENGSHENG_VISIBILITY_TIMEOUT``   seconds before an unacked task is redelivered ``120``
-``FENGSHENG_RESTORE_INTERVAL``     seconds between sweeps for unacked tasks      ``10``
+``FENGSHENG_VISIBILITY_TIMEOUT_MS`` ms before an unacked task is redelivered   ``120000``
+``FENGSHENG_RESTORE_INTERVAL_MS``  ms between sweeps for unacked tasks           ``10000``
 ``FENGSHENG_TASK_ROUTES``          ``1``: route tasks to per-kind queues          off
                                    (bots, timers, matchmaking, ladder)
 ``FENGSHENG_WORKER_METRICS_PORT``  a worker serves Prometheus ``/metrics`` here  off
@@ -251,11 +251,13 @@ def engine_addr() -> str:
 
 
 def visibility_timeout() -> float:
-    return float(os.environ.get("FENGSHENG_VISIBILITY_TIMEOUT") or 120)
+    """Seconds before an unacked task is redelivered (``FENGSHENG_VISIBILITY_TIMEOUT_MS``)."""
+    return ms_env("FENGSHENG_VISIBILITY_TIMEOUT_MS", 120_000, was="FENGSHENG_VISIBILITY_TIMEOUT") / 1000
 
 
 def restore_interval() -> float:
-    return float(os.environ.get("FENGSHENG_RESTORE_INTERVAL") or 10)
+    """Seconds between sweeps for unacked tasks (``FENGSHENG_RESTORE_INTERVAL_MS``)."""
+    return ms_env("FENGSHENG_RESTORE_INTERVAL_MS", 10_000, was="FENGSHENG_RESTORE_INTERVAL") / 1000
 
 
 #: see :func:`group_commit_ms`

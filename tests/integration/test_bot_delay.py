@@ -33,7 +33,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 
 #: the worker's broker visibility timeout here: longer than any countdown, so the held
 #: delayed tasks are not handed out a second time while they wait
-WORKER_ENV = {"FENGSHENG_VISIBILITY_TIMEOUT": "60", "FENGSHENG_RESTORE_INTERVAL": "5"}
+WORKER_ENV = {"FENGSHENG_VISIBILITY_TIMEOUT_MS": "60000", "FENGSHENG_RESTORE_INTERVAL_MS": "5000"}
 
 
 @pytest.fixture()
