@@ -93,7 +93,7 @@ def test_two_bots_are_matched_with_house_bots_after_the_bot_wait(platform: Platf
     waited = time.monotonic() - t0
     assert ta is not None and tb is not None, "two bots in the queue were not matched"
     assert ta.match_id == tb.match_id
-    assert ta.seats.count("external") == 2 and len(ta.seats) == 5, ta.seats  # 3 house bots
+    assert list(ta.seats).count("external") == 2 and len(ta.seats) == 5, ta.seats  # 3 house bots
     assert ta.turn_timeout_ms == 1000  # a bots-only ranked table: the bot clock
     assert BOT_FILL_MS / 1000 - 0.1 <= waited < 20, waited  # not before the bot wait, far before 60 s
     # one bot alone waits for the full fill (60 s here): still queued well past the bot wait
