@@ -24,7 +24,7 @@ takes the decision up, before the bot looks at anything:
   it is the floor of its search (budget + margin), which a shorter hold would only reveal.
 
 "Taken up" is when the worker has the decision in hand: its ``bots.move`` task starts (after
-the table's ``bot_delay_s``, the task's countdown), or the engine hands the turn back to a
+the table's ``bot_delay_ms``, the task's countdown), or the engine hands the turn back to a
 chain (``ActRequest.play_next_bot``). What happens before that (the broker, the countdown,
 the previous move's write) does not depend on the seat's hand. So the time between the write
 that opens a decision and the write that answers it, which every client reads from the event

@@ -375,7 +375,7 @@ def bot_move(
     Act, all on the process's chain loop (:mod:`services.workers.chains`). Each move is
     decided from its own seat's observation only.
 
-    The table's ``bot_delay_s`` is the task's countdown (services/engine/scheduler.py): the
+    The table's ``bot_delay_ms`` is the task's countdown (services/engine/scheduler.py): the
     task runs when it is due. Every answer is then held until its release time
     (:func:`paced_move`, services/bot_timing.py), which depends on the level and the table's
     per-decision clock ``clock_ms`` (0: untimed; public facts of the table) and not on the
