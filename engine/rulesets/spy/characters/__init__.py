@@ -14,12 +14,9 @@ from ..table import ROWS, Row
 for _mod in pkgutil.iter_modules([str(Path(__file__).parent)]):
     importlib.import_module(f"{__name__}.{_mod.name}")
 
-#: Passive skills with no object of their own (checked where they apply).
-PASSIVE_IDS = frozenset({"cheng_fu", "lian_luo", "ying_bian"})
-
-
 def implemented(cid: str) -> bool:
-    return all(s in SKILLS or s in PASSIVE_IDS for s in ROWS[cid].skills)
+    """Every skill of the character has its object (passive ones answer hooks)."""
+    return all(s in SKILLS for s in ROWS[cid].skills)
 
 
 def playable() -> list[str]:

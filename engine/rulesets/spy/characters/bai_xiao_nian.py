@@ -4,14 +4,14 @@ then draw 2; not allowed if it would give anyone 3+ intel of one colour."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.action import Action
 from engine.state import Frame
 
 from .. import deck
 from ..cards import place
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -21,11 +21,11 @@ class ZhuanJiao(Skill):
     id = "zhuan_jiao"
     zh = "转交"
     kind = "trigger"
-    events = ("used_card",)
+    windows = ("used_card",)
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
         st = g.state
-        if kw["seat"] != seat:
+        if ev.seat != seat:
             return []
         out: list[str] = []
         for s in g.living():

@@ -6,13 +6,13 @@ card into a male character's intel area."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.action import Action, choose_option
 from engine.state import Frame
 
 from ..cards import place
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 from ..table import ROWS
 
 if TYPE_CHECKING:
@@ -56,11 +56,11 @@ class MuQiangWei(Skill):
     id = "mu_qiang_wei"
     zh = "暮蔷薇"
     kind = "trigger"
-    events = ("received",)
+    windows = ("received",)
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
         st = g.state
-        if kw["seat"] != seat or st.turn != seat or not st.seats[seat].intel:
+        if ev.seat != seat or st.turn != seat or not st.seats[seat].intel:
             return []
         if not any(sex(g, s) == "M" for s in g.living()):
             return []
