@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from engine import windows
-from engine.action import PASS, Action
+from engine.action import PASS, Action, use_skill
 from engine.marks import add, has, remove
-from engine.notation import parse
 from engine.skill import Skill as CoreSkill
 from engine.state import Frame
 
@@ -71,9 +70,9 @@ class Skill(CoreSkill):
         cls.per = "phase" if cls.kind == "main" else "turn" if cls.once else ""
 
     # --------------------------------------------------------------- active skills
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         """The notation of each legal use now (active skills)."""
-        return [f"skill {self.id}"]
+        return [use_skill(self.id)]
 
     def use(self, g: Game, seat: int, action: Action) -> None:
         """Carry out a use (the cost is paid by :func:`use`)."""
@@ -83,7 +82,7 @@ class Skill(CoreSkill):
         g.state.stack.pop()
 
     # --------------------------------------------------------------- triggers
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         """Trigger skills: the ``skill …`` actions open to ``seat`` on this event (empty:
         it does not fire)."""
         return []
@@ -158,8 +157,8 @@ def passive_skills(g: Game, seat: int) -> list[Skill]:
     return [SKILLS[s] for s in skill_ids(g, seat) if s in SKILLS]
 
 
-def active_actions(g: Game, seat: int, kind: str) -> list[str]:
-    out: list[str] = []
+def active_actions(g: Game, seat: int, kind: str) -> list[Action]:
+    out: list[Action] = []
     for sk in owned(g, seat, kind):
         if (kind == "main" or sk.once) and has(g.state, Used(seat, sk.id)):
             continue
@@ -252,13 +251,14 @@ def h_trigger(g: Game, fr: Frame) -> None:
         st.stack.pop()
         return
     if sk.forced:
-        fr.answer = parse(offers[0])  # the skill's own text (producers still write text)
+        fr.answer = offers[0]
         return
     # a flip skill's prompt names nothing: the character is still face down
     if sk.flip:
-        g.ask(fr.seat, "trigger", "prompt.trigger.face_down_character_may_react", ["pass", *offers], args={})
+        g.ask(fr.seat, "trigger", "prompt.trigger.face_down_character_may_react", ["pass", *map(str, offers)],
+              args={})
     else:
-        g.ask(fr.seat, "trigger", "prompt.trigger.zh_use_it", ["pass", *offers], args={"zh": sk.zh})
+        g.ask(fr.seat, "trigger", "prompt.trigger.zh_use_it", ["pass", *map(str, offers)], args={"zh": sk.zh})
 
 
 def fire_before_death(g: Game, dead: list[int]) -> None:

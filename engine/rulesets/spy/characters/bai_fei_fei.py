@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -22,12 +22,12 @@ class LianMin(Skill):
     kind = "trigger"
     windows = ("received",)
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         if ev.sender != seat or deck.IS_BLACK[ev.card]:
             return []
         st = g.state
         areas = {seat, ev.seat}
-        return [f"skill {self.id} on {m}" for s in sorted(areas) for m in sorted(st.seats[s].intel)
+        return [use_skill(self.id, on=m) for s in sorted(areas) for m in sorted(st.seats[s].intel)
                 if deck.IS_BLACK[m]]
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
@@ -47,8 +47,8 @@ class FuHei(Skill):
     windows = ("received",)
     forced = True
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
-        return [f"skill {self.id}"] if ev.sender == seat and deck.IS_BLACK[ev.card] else []
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        return [use_skill(self.id)] if ev.sender == seat and deck.IS_BLACK[ev.card] else []
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         g.draw(fr.seat, 1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -23,11 +23,11 @@ class ZhuanJiao(Skill):
     kind = "trigger"
     windows = ("used_card",)
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         st = g.state
         if ev.seat != seat:
             return []
-        out: list[str] = []
+        out: list[Action] = []
         for s in g.living():
             if s == seat:
                 continue
@@ -35,7 +35,7 @@ class ZhuanJiao(Skill):
                 if deck.IS_BLACK[m]:
                     continue
                 if all(deck.count(st.seats[s].intel, c) + 1 < 3 for c in deck.colors(m)):
-                    out.append(f"skill {self.id} to {s} on {m}")
+                    out.append(use_skill(self.id, s, on=m))
         return out
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -23,8 +23,8 @@ class ZhiYin(Skill):
     windows = ("received",)
     forced = True
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
-        return [f"skill {self.id}"] if ev.seat == seat and deck.IS_TRUE[ev.card] else []
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        return [use_skill(self.id)] if ev.seat == seat and deck.IS_TRUE[ev.card] else []
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         sender = fr.order[0]
@@ -42,10 +42,10 @@ class JingMeng(Skill):
     kind = "trigger"
     windows = ("received",)
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         if ev.seat != seat or not deck.IS_BLACK[ev.card]:
             return []
-        return [f"skill {self.id} to {s}" for s in g.living() if g.state.seats[s].hand]
+        return [use_skill(self.id, s) for s in g.living() if g.state.seats[s].hand]
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         target = action.target

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, choose_option
+from engine.action import Action, choose_option, use_skill
 from engine.state import Frame
 
 from ..cards import give
@@ -37,8 +37,8 @@ class ChengZhi(Skill):
     windows = ("before_death",)
     forced = True  # taking the hand is not optional; only taking the identity is (可以)
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
-        return [f"skill {self.id}"] if ev.seat != seat and g.state.seats[seat].alive else []
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        return [use_skill(self.id)] if ev.seat != seat and g.state.seats[seat].alive else []
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         st = g.state

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -23,11 +23,11 @@ class JinShen(Skill):
     kind = "trigger"
     windows = ("received",)
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         p = g.state.seats[seat]
         if ev.seat != seat or not deck.IS_DUAL[ev.card] or ev.card not in p.intel:
             return []
-        return [f"skill {self.id} cards {c}" for c in sorted(p.hand)]
+        return [use_skill(self.id, cards=(c,)) for c in sorted(p.hand)]
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         p = g.state.seats[fr.seat]

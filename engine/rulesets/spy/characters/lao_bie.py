@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -33,8 +33,8 @@ class MingEr(Skill):
     windows = ("received",)
     forced = True
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
-        return [f"skill {self.id}"] if ev.sender == seat and deck.IS_TRUE[ev.card] else []
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        return [use_skill(self.id)] if ev.sender == seat and deck.IS_TRUE[ev.card] else []
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         receiver = fr.index

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -23,8 +23,8 @@ class ShiSi(Skill):
     windows = ("received",)
     forced = True
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
-        return [f"skill {self.id}"] if ev.seat == seat and deck.IS_BLACK[ev.card] else []
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        return [use_skill(self.id)] if ev.seat == seat and deck.IS_BLACK[ev.card] else []
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         g.draw(fr.seat, 2)
@@ -36,11 +36,11 @@ class RuGui(Skill):
     kind = "trigger"
     windows = ("before_death",)
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         st = g.state
         if ev.seat != seat or st.turn == seat or not st.seats[st.turn].alive:
             return []
-        return [f"skill {self.id} on {m}" for m in sorted(st.seats[seat].intel)]
+        return [use_skill(self.id, on=m) for m in sorted(st.seats[seat].intel)]
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         st = g.state

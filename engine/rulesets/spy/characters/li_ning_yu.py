@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.marks import add
 from engine.state import Frame
 
@@ -27,8 +27,8 @@ class JiuJi(Skill):
     windows = ("targeted",)
     flip = True
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
-        return [f"skill {self.id}"] if ev.seat == seat else []
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        return [use_skill(self.id)] if ev.seat == seat else []
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         g.draw(fr.seat, 2)
@@ -51,11 +51,11 @@ class YiXin(Skill):
     kind = "trigger"
     windows = ("before_death",)
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         st = g.state
         if ev.seat != seat:
             return []
-        return [f"skill {self.id} to {s} cards {c}" for s in g.living() if s != seat
+        return [use_skill(self.id, s, cards=(c,)) for s in g.living() if s != seat
                 for c in sorted(st.seats[seat].hand)]
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:

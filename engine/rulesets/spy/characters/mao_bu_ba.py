@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -21,10 +21,10 @@ class QiHuoKeJu(Skill):
     kind = "trigger"
     windows = ("received",)
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         if ev.seat != seat or not deck.IS_DUAL[ev.card]:
             return []
-        return [f"skill {self.id} on {m}" for m in sorted(g.state.seats[seat].intel)]
+        return [use_skill(self.id, on=m) for m in sorted(g.state.seats[seat].intel)]
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         p = g.state.seats[fr.seat]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -39,11 +39,11 @@ class ChiZiZhiXin(Skill):
     kind = "trigger"
     windows = ("received",)
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         if ev.sender != seat or ev.seat == seat or deck.IS_BLACK[ev.card]:
             return []
         shared = set(deck.colors(ev.card))
-        return [f"skill {self.id}"] + [f"skill {self.id} cards {c}" for c in sorted(g.state.seats[seat].hand)
+        return [use_skill(self.id)] + [use_skill(self.id, cards=(c,)) for c in sorted(g.state.seats[seat].hand)
                                        if shared & set(deck.colors(c))]
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -22,10 +22,10 @@ class MianLiCangZhen(Skill):
     kind = "trigger"
     windows = ("received",)
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         if ev.sender != seat or not g.state.seats[ev.seat].alive:
             return []
-        return [f"skill {self.id} cards {c}" for c in sorted(g.state.seats[seat].hand) if deck.IS_BLACK[c]]
+        return [use_skill(self.id, cards=(c,)) for c in sorted(g.state.seats[seat].hand) if deck.IS_BLACK[c]]
 
     def asked(self, g: Game, seat: int, ev: Event) -> bool:
         return ev.sender == seat and g.state.seats[ev.seat].alive and bool(g.state.seats[seat].hand)

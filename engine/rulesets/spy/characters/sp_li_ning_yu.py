@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from ..skills import SKILLS, Event, Skill
@@ -31,8 +31,8 @@ class YouDao(Skill):
     windows = ("used_card",)
     forced = True
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
-        return [f"skill {self.id}"] if ev.seat == seat and ev.function == "mislead" else []
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        return [use_skill(self.id)] if ev.seat == seat and ev.function == "mislead" else []
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         g.draw(fr.seat, 1)

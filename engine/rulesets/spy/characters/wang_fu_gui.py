@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.marks import add, find
 from engine.state import Frame
 
@@ -24,15 +24,15 @@ class JiangHuLing(Skill):
     kind = "trigger"
     windows = ("sent", "received")
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         st = g.state
         if ev.name == "sent":
-            return [f"skill {self.id} choose {c}" for c in deck.COLORS_ALL] if ev.seat == seat else []
+            return [use_skill(self.id, options=(c,)) for c in deck.COLORS_ALL] if ev.seat == seat else []
         colors = {m.color for m in find(st, Declared) if m.seat == seat}
         if ev.sender != seat or not colors:
             return []
         intel = st.seats[ev.seat].intel
-        return [f"skill {self.id} on {m}" for m in sorted(intel) if colors & set(deck.colors(m))]
+        return [use_skill(self.id, on=m) for m in sorted(intel) if colors & set(deck.colors(m))]
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         st = g.state

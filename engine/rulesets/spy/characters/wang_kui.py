@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -23,14 +23,14 @@ class YiYaHuanYa(Skill):
     kind = "trigger"
     windows = ("received",)
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         sender = ev.sender
         if ev.seat != seat or not deck.IS_BLACK[ev.card] or sender < 0:
             return []
         n = g.state.players
         targets = sorted({s for s in (sender, (sender - 1) % n, (sender + 1) % n) if g.state.seats[s].alive})
         blacks = sorted(c for c in g.state.seats[seat].hand if deck.IS_BLACK[c])
-        return [f"skill {self.id} to {s} cards {c}" for s in targets for c in blacks]
+        return [use_skill(self.id, s, cards=(c,)) for s in targets for c in blacks]
 
     def asked(self, g: Game, seat: int, ev: Event) -> bool:
         return ev.seat == seat and deck.IS_BLACK[ev.card] and ev.sender >= 0 \

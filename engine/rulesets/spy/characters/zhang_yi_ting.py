@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.marks import add
 from engine.state import Frame
 
@@ -25,12 +25,12 @@ class QiangLing(Skill):
     kind = "trigger"
     windows = ("sent", "accepted")
 
-    def offers(self, g: Game, seat: int, ev: Event) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         if ev.seat != seat:
             return []
         names = sorted(deck.FUNCTIONS)
-        return ([f"skill {self.id} choose {n}" for n in names]
-                + [f"skill {self.id} choose {a},{b}" for a, b in combinations(names, 2)])
+        return ([use_skill(self.id, options=(n,)) for n in names]
+                + [use_skill(self.id, options=(a, b)) for a, b in combinations(names, 2)])
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         for name in action.options:
