@@ -15,7 +15,7 @@ from engine.positions import PositionRules, parse_position
 from engine.state import Frame, Seat, State
 
 from . import deck, ruledata
-from .characters import ROWS, playable
+from .characters import ROWS, implemented, playable
 from .records import SpySeat, seat_ext
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def h_characters(g: Game, fr: Frame) -> None:
 
 
 def _playable(character: str) -> str:
-    return "" if character in playable() else "is not implemented yet"
+    return "" if implemented(character) else "is not implemented yet"
 
 
 def _read_seat(i: int, raw: dict[str, Any], seat: Seat) -> None:
