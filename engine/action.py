@@ -39,7 +39,7 @@ class Action:
       on) or ``chain`` (识破 naming the chain item at position ``chain``, counted from 1),
       ``code`` (秘密下达's code), ``alt`` (the function it is used as: 拷问, 应变 …).
     - ``send``: ``card`` (0 with ``pile`` when the top pile card is sent), ``mode``
-      (``secret`` / ``direct`` / ``text``; empty in 谍战篇), ``to`` (直达 / ↑ target),
+      (``secret`` / ``direct`` / ``text``; empty in a ruleset that sends by arrows), ``to`` (直达 / ↑ target),
       ``arrow`` (``left`` / ``right``), ``lock`` (the locked seat, -1: none).
     - ``skill``: ``skill`` (the skill id), ``to``, ``cards``, ``on``, ``options`` (the
       words after ``choose``: 强令's functions, 乔装's skill …).

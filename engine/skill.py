@@ -17,9 +17,9 @@ keyed by its ruleset-scoped id. It *declares*:
   continues on its own frame).
 
 A **passive** skill changes a rule: the ruleset's core asks every working skill of a seat
-through a hook method its skill base declares (classic: ``timing_override``,
-``draw_count``, ``sexes``, ``probe_choice``; 再临: ``shields``, ``hides_identity``,
-``widens_timing`` …; 谍战篇: ``nullifies``, ``any_arrow``, ``usable_as`` …) and never
+through a hook method its skill base declares (``timing_override``, ``draw_count``,
+``sexes``, ``probe_choice``, ``shields``, ``hides_identity``, ``widens_timing``,
+``nullifies``, ``any_arrow``, ``usable_as`` …: each ruleset's own) and never
 names a skill id: the characters answer (``tests/unit/test_skill_ids.py`` fails
 otherwise). The methods' argument types are the ruleset's (its context word, its event
 record), so each ruleset's base narrows them; the names and the declarations are common.

@@ -24,6 +24,7 @@ from ..cards.base import (
     own_turn_or,
     true_on_table,
 )
+from ..records import match_ext
 from ..skills import passive_skills
 from ..triggers import open_window
 
@@ -158,11 +159,11 @@ class SecretOrder(CardFunction):
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
         target = st.seats[item.target]
-        if st.send_code or not target.alive or not target.hand:
+        if match_ext(st).send_code or not target.alive or not target.hand:
             return True
         item.done = True
-        st.send_code = item.code
-        st.send_code_user = item.user
+        match_ext(st).send_code = item.code
+        match_ext(st).send_code_user = item.user
         if not any(code_matches(item.code, c) for c in target.hand):
             hand = sorted(target.hand)
             g.log("show_hand.shows_hand_cards", item.target, {"seat": item.target, "cards": tuple(hand)},

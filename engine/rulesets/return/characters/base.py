@@ -31,6 +31,7 @@ from engine.state import Frame, Item
 
 from ..cards.base import Context, Effect
 from ..kinds import Window
+from ..records import seat_ext
 from ..rules import blue_count, red_count
 
 if TYPE_CHECKING:
@@ -259,7 +260,7 @@ def game_start_naming(g: Game, seat: int, ev: Frame) -> list[str] | None:
     nothing once named. None at any other window."""
     if ev.text != "game_start":
         return None
-    if g.state.seats[seat].relation >= 0:
+    if seat_ext(g.state.seats[seat]).relation >= 0:
         return []
     return [f" to {s}" for s in g.living() if s != seat]
 

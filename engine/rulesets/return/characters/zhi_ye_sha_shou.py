@@ -9,6 +9,7 @@ from engine.state import Frame, Item
 from .. import deck
 from ..cards.basic import burn_intel
 from ..characters.base import Mission, Skill, choose_answer, game_start_naming
+from ..records import seat_ext
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -21,7 +22,7 @@ def employer(g: Game, seat: int) -> int:
     """The employer this seat named at game start (-1: none). The relation stays for the
     whole game, even if the skill is taken away by 乔装 (p.16 雇佣关系 ①)."""
     p = g.state.seats[seat]
-    return p.relation if p.character == "zhi_ye_sha_shou" else -1
+    return seat_ext(p).relation if p.character == "zhi_ye_sha_shou" else -1
 
 
 class GuYongGuanXi(Skill):
@@ -63,7 +64,7 @@ class GuYongGuanXi(Skill):
         me = st.seats[item.user]
         if item.code == "name":
             item.done = True
-            me.relation = item.target
+            seat_ext(me).relation = item.target
             g.log("employer.names_seat_as_employer", item.user, {"seat": item.user, "seat2": item.target},
                   seats=(item.target,))
             ident = st.seats[item.target].identity
@@ -156,7 +157,7 @@ class ZhiYeShaShouMission(Mission):
 
     def done(self, g: Game, seat: int) -> bool:
         st = g.state
-        boss = st.seats[seat].relation
+        boss = seat_ext(st.seats[seat]).relation
         if boss < 0:
             return False
         mine = st.seats[boss].identity

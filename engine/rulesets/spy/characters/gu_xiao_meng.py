@@ -13,6 +13,7 @@ from engine.action import Action, choose_option, use_skill
 from engine.state import Frame
 
 from ..cards import give
+from ..records import seat_ext
 from ..skills import SKILLS, Event, Skill, passive
 
 if TYPE_CHECKING:
@@ -62,8 +63,8 @@ class ChengZhi(Skill):
         st.stack.pop()
         if fr.answer == choose_option("take"):
             me, dead = st.seats[fr.seat], st.seats[fr.index]
-            me.identity, me.secret_task = dead.identity, dead.secret_task
-            dead.identity, dead.secret_task = "", ""
+            me.identity, seat_ext(me).secret_task = dead.identity, seat_ext(dead).secret_task
+            dead.identity, seat_ext(dead).secret_task = "", ""
             g.log("cheng_zhi.takes_seat_identity_card", fr.seat, {"seat": fr.seat, "seat2": fr.index})
 
 
