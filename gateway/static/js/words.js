@@ -1,0 +1,28 @@
+// The table's own words (result screen, rematch, popovers, sounds, turn clock): [中文, English].
+// Merged into i18n.js's WORDS, so `t(key)` names them like every other word.
+export const TABLE_WORDS = {
+  rematch: ["再来一局", "Rematch"],
+  rematch_now: ["现在开始（机器人补位）", "Start now (bots fill in)"],
+  rematch_waiting: ["等待其他玩家确认：", "Waiting for the others to confirm: "],
+  rematch_failed: ["无法开始再来一局", "The rematch could not start"],
+  share_replay: ["分享回放链接", "Share the replay link"],
+  copy_link: ["复制链接", "Copy the link"],
+  copied: ["已复制", "Copied"],
+  replay_link: ["回放链接", "Replay link"],
+  result_mission: ["任务", "Mission"],
+  result_state: ["状态", "State"],
+  sound: ["声音", "Sound"],
+  sound_on: ["声音：开", "Sound: on"],
+  sound_off: ["声音：关", "Sound: off"],
+  turn_clock: ["本步已用时", "This step so far"],
+  turn_clock_left: ["剩余时间", "Time left"],
+  card_face: ["卡牌", "Card"],
+  close: ["关闭", "Close"],
+  candidates: ["候选角色", "Candidates"],
+  table_felt: ["牌桌", "The table"],
+  card_number: ["编号", "Number"],
+  arrow_word: ["传递方向", "Passing"],
+  encrypted_word: ["加密", "Encrypted"],
+  lock_word: ["锁定", "Lock"],
+  dual_color: ["双色", "Two colours"],
+};
