@@ -105,8 +105,9 @@ export async function mountTable(root, { matchId, spectator = false }) {
     counts: h("div", { class: "counts", id: "counts" }),
     prompt: h("div", { id: "prompt", class: "prompt" }),
     hand: h("div", { id: "hand", class: "hand" }),
-    log: h("ol", { id: "log", class: "log" }),
-    notices: h("ol", { id: "notices", class: "log notices" }),
+    // focusable: a keyboard scrolls them (axe scrollable-region-focusable)
+    log: h("ol", { id: "log", class: "log", tabindex: "0", "aria-label": t("log") }),
+    notices: h("ol", { id: "notices", class: "log notices", tabindex: "0", "aria-label": t("notices") }),
     result: h("div", { id: "result-slot" }),
     clock: h("span", { class: "turn-clock", id: "turn-clock", role: "timer", "aria-live": "off" }),
     mine: h("div", { id: "mine", class: "mine" }),

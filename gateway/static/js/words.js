@@ -24,5 +24,9 @@ export const TABLE_WORDS = {
   arrow_word: ["传递方向", "Passing"],
   encrypted_word: ["加密", "Encrypted"],
   lock_word: ["锁定", "Lock"],
+  range_min: ["最少人数", "Fewest players"],
+  range_max: ["最多人数", "Most players"],
+  ladder_kind: ["天梯", "Ladder"],
+  season: ["赛季", "Season"],
   dual_color: ["双色", "Two colours"],
 };
