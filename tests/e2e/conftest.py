@@ -81,6 +81,18 @@ RANKED_ENV = {
 }
 
 
+#: every browser of a session comes from 127.0.0.1 to one gateway, so the per-address
+#: buckets (replay pages, creations) are shared by all of a worker's tests: a 429 there is a
+#: browser console error that fails an unrelated test (the classic replay of
+#: test_web_rulesets did, after the earlier tests had drained the replay bucket). The limits
+#: themselves are tested in tests/integration/test_replay_limits.py and
+#: test_gateway_creation_limits.py.
+CLIENT_LIMITS_ENV = {
+    "FENGSHENG_REPLAY_BURST": "100000",
+    "FENGSHENG_CREATE_BURST": "100000",
+}
+
+
 @pytest.fixture(scope="session")
 def e2e_redis_url(redis_url: str) -> str:
     """A database of its own: the ranked queue and the Celery broker are not shared with
@@ -109,7 +121,7 @@ def worker(e2e_redis_url: str, engine: ServiceProcess, proc_logs: Path) -> Itera
 def gateway(
     e2e_redis_url: str, engine: ServiceProcess, worker: ServiceProcess, proc_logs: Path
 ) -> Iterator[ServiceProcess]:
-    proc = start_gateway(engine.address, proc_logs, redis_url=e2e_redis_url)
+    proc = start_gateway(engine.address, proc_logs, redis_url=e2e_redis_url, env=CLIENT_LIMITS_ENV)
     yield proc
     proc.stop()
 
