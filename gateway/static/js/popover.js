@@ -1,7 +1,9 @@
 // A card's or character's face and text on tap (phone), hover (desktop) or keyboard focus
 // (issue 28 §3): any card tile (hand, intel, chain, transit, result), any card named in the
 // log or a prompt, any character name. One popover for the page, outside the redrawn table;
-// it never takes the tap from the hand (a tapped hand card is selected and shown).
+// it never takes the tap from the hand (a tapped hand card is selected and shown), and it
+// takes no tap or click itself (`pointer-events: none`): any tap closes it and does what it
+// would have done, so it never covers a button of the decision panel.
 import { cardFace, characterFace } from "./cardface.js";
 import { t } from "./i18n.js";
 import { h } from "./render.js";
@@ -24,7 +26,7 @@ function subject(el) {
 function box() {
   let el = document.getElementById("card-popover");
   if (!el) {
-    el = h("div", { id: "card-popover", class: "popover", role: "dialog", "aria-modal": "false", "aria-label": t("card_face"), hidden: true });
+    el = h("div", { id: "card-popover", class: "popover", role: "tooltip", "aria-label": t("card_face"), hidden: true });
     document.body.append(el);
   }
   return el;
@@ -36,8 +38,7 @@ export function showPopover(anchor, deck) {
   if (!what) return false;
   const pop = box();
   const face = what.card !== undefined ? cardFace(what.card, deck) : characterFace(what.character);
-  const close = h("button", { type: "button", class: "close", "aria-label": t("close"), onclick: () => hidePopover() }, "✕");
-  pop.replaceChildren(close, face);
+  pop.replaceChildren(face);
   pop.dataset.for = what.card !== undefined ? `card:${what.card}` : `character:${what.character}`;
   pop.hidden = false;
   // below the anchor if it fits, else above; kept inside the viewport
@@ -71,7 +72,7 @@ export function installPopover(root, deck) {
   const onClick = (e) => {
     const el = targetOf(e);
     if (!el || !root.contains(el)) {
-      if (!e.target.closest?.("#card-popover")) hidePopover();
+      hidePopover();
       return;
     }
     const isHand = el.matches("button[data-card]");
@@ -90,7 +91,7 @@ export function installPopover(root, deck) {
   const onOut = (e) => {
     clearTimeout(hover);
     const to = e.relatedTarget;
-    if (e.pointerType === "mouse" && !(to && (to.closest?.("#card-popover") || to.closest?.(TARGETS)))) hidePopover();
+    if (e.pointerType === "mouse" && !(to && to.closest?.(TARGETS))) hidePopover();
   };
   const onFocus = (e) => {
     const el = targetOf(e);
