@@ -370,6 +370,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
     clock.see(obs);
     fill(el.seats, ...order.map((s) => seatPanel(board, board.seats[s], deck, seats, { isViewer: s === me, characters })),
     );
+    moves.place();
     fill(el.phase, phaseBanner(obs));
     if (obs.outcome?.over) {
       fill(el.transit, h("p", { class: "muted" }, t("game_over")));

