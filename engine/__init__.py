@@ -3,7 +3,7 @@
 No I/O here (a test enforces it): the engine is a state machine that stops only at
 decisions, whose whole state is plain data that round-trips through the protobuf snapshot.
 The core (this package's modules) is ruleset-neutral; each ruleset is a package under
-``engine/rulesets/`` (风声再临: ``return``) found through :func:`get_ruleset`.
+``engine/rulesets/`` found through :func:`get_ruleset`.
 """
 
 from engine.action import Action

@@ -39,7 +39,7 @@ class Action:
       on) or ``chain`` (识破 naming the chain item at position ``chain``, counted from 1),
       ``code`` (秘密下达's code), ``alt`` (the function it is used as: 拷问, 应变 …).
     - ``send``: ``card`` (0 with ``pile`` when the top pile card is sent), ``mode``
-      (``secret`` / ``direct`` / ``text``; empty in 谍战篇), ``to`` (直达 / ↑ target),
+      (``secret`` / ``direct`` / ``text``; empty in a ruleset that sends by arrows), ``to`` (直达 / ↑ target),
       ``arrow`` (``left`` / ``right``), ``lock`` (the locked seat, -1: none).
     - ``skill``: ``skill`` (the skill id), ``to``, ``cards``, ``on``, ``options`` (the
       words after ``choose``: 强令's functions, 乔装's skill …).
@@ -218,3 +218,15 @@ def choose_option(word: str) -> Action:
     if hit is not None:
         return hit
     return _keep(key, Action("choose", options=(word,)))
+
+
+def use_skill(skill: str, to: int | tuple[int, ...] = (), *, cards: tuple[int, ...] = (), on: int = 0,
+              options: tuple[str, ...] = ()) -> Action:
+    """``skill ID [to S] [cards N,M] [on M] [choose W,…]`` (built once, then shared): a
+    skill's offer as a value (engine/skill.py)."""
+    seats = (to,) if isinstance(to, int) else to
+    key = ("skill", skill, seats, cards, on, options)
+    hit = _MADE.get(key)
+    if hit is not None:
+        return hit
+    return _keep(key, Action("skill", skill=skill, to=seats, cards=cards, on=on, options=options))

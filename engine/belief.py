@@ -10,7 +10,7 @@ key (:func:`Belief.features`):
 
 - ``send:<colour>:<mode>[:self]``: the intel a seat sent, seen when someone receives it
   (the sender knew the card); ``<mode>`` is ``secret`` / ``direct`` / ``text``, or in
-  谍战篇 the way it went, ``left`` / ``right`` / ``up``;
+  a ruleset that sends by arrows the way it went, ``left`` / ``right`` / ``up``;
 - ``accept|decline:<colour>``: taking or refusing an intel, its colour when face up;
 - ``play:<function>[:to]``: a card used, and whether on another seat.
 
@@ -133,11 +133,11 @@ class Belief:
         """The new public acts in ``events`` as ``(seat, key)`` (each event read once), read
         from each event's kind and typed arguments (:func:`typed`), never from its text:
 
-        - a ``send`` event names the sender, and its mode: its ``id`` (密电 / 文本, or the
-          谍战篇 arrow ``left`` / ``right`` / ``up``), else ``direct`` when it names the
+        - a ``send`` event names the sender, and its mode: its ``id`` (密电 / 文本, or an
+          arrow ``left`` / ``right`` / ``up``), else ``direct`` when it names the
           target seat (``seat2``); a face-up send (no audience) shows the card;
-        - the intel's colour is seen when someone receives it (``received``, or 谍战篇's
-          ``receive``): the sender knew the card, so that is the sender's act;
+        - the intel's colour is seen when someone receives it (``received``, or
+          ``receive`` where a ruleset names it so): the sender knew the card, so that is the sender's act;
         - an ``action`` event's action (as a value) gives accepts, declines and cards played."""
         out: list[tuple[int, str]] = []
         for e in events:

@@ -18,7 +18,7 @@ How it plays (rules digest §6, §7 of each edition):
   something to the bot by its colour and by whether the receiver is itself, an ally (an
   identity revealed as its own), an enemy (revealed as another) or unknown (weighted by
   how many allies are left among the unknown seats). Its own colour (its faction's, from
-  the ruleset's ``factions``: 潜伏 red, 军情 and 谍战篇's 特工机关 blue; an agent: any true
+  the ruleset's ``factions``: 潜伏 red, 军情 and 特工机关 blue; an agent: any true
   intel) is sent to come back or reach allies; black is sent at enemies, best when 锁定
   makes them take it.
 - **Interrupts with purpose.** 识破 answers a card aimed at itself; 截获 takes an intel it

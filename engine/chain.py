@@ -1,4 +1,4 @@
-"""The response chain (响应链) that 风声再临 and classic share: a stack of used cards and
+"""The response chain (响应链) that rulesets with one share: a stack of used cards and
 skills (:class:`~engine.state.Item` records in ``State.chain``, the top last) that players
 add to when they get the chance and that resolves last-in-first-out.
 
@@ -13,12 +13,12 @@ say lives in its package and reaches this module as a few hooks:
   (the decision kind and its prompt, which answers pass, how an answer becomes an item
   with its cost paid, what follows its joining):
 
-  * :func:`poll_each_once` (风声再临, rulebook p.4 ②③): after every new item each other
+  * :func:`poll_each_once`: after every new item each other
     seat is asked once, in the order the ruleset gives for that item
     (:meth:`EachOnce.order`); a response starts a new round after itself; when every seat
     asked has passed the chain resolves. Frame ``chain``: ``order`` the seats to ask,
     ``index`` the next one, ``stage`` 0 polling / 1 resolving.
-  * :func:`pass_priority` (classic §6.3): the holder of priority uses something or passes,
+  * :func:`pass_priority`: the holder of priority uses something or passes,
     priority goes to the next living player; when every living player has passed in
     succession the chain resolves, then the turn player holds priority again
     (:func:`priority_again`). Frame ``window``: ``seat`` the holder, ``index`` the passes
@@ -27,13 +27,13 @@ say lives in its package and reaches this module as a few hooks:
 - **Resolving, last in first out**, through a ruleset's :class:`ItemRules` (does the item
   still take effect, its effect, where its cards go), in one of two frame shapes:
 
-  * one ``resolve`` frame per item (风声再临): :func:`resolve_next` pushes a frame for the
+  * one ``resolve`` frame per item: :func:`resolve_next` pushes a frame for the
     top item (``index`` its chain position, ``seat`` its user) until the chain is empty;
     :func:`resolve_item` runs the effect, which keeps its own progress in the frame's
     ``stage`` and says when it is done, then takes the item and its frame away;
     :func:`resolve_now` is a triggered skill used while a chain is built or resolved: it
-    joins the chain and resolves at once, without a poll (p.4 ②).
-  * one ``resolve`` frame for the whole chain (classic §6.2 ③): :func:`resolve_chain`
+    joins the chain and resolves at once, without a poll.
+  * one ``resolve`` frame for the whole chain: :func:`resolve_chain`
     takes the top item through ``stage`` 0 its check (a failed check voids it), 1 its
     effect, 2 putting it away, so that whatever each step pushes (triggers, steps that ask
     decisions) runs before the next step.
@@ -122,7 +122,7 @@ class Responses(Protocol[G_contra]):
 
     @property
     def passing(self) -> frozenset[str]:
-        """The answers that add nothing (``pass``; classic's ``declare`` at a play phase)."""
+        """The answers that add nothing (``pass``; ``declare`` at a play phase where a ruleset says so)."""
 
     def prompt(self, g: G_contra, fr: Frame) -> tuple[str, dict[str, ArgValue]]:
         """What is asked: the key of a prompt row of the ruleset's text table and its
@@ -237,7 +237,7 @@ def resolve_next(g: ChainGame, fr: Frame) -> None:
 
 def resolve_now(g: ChainGame, item: Item) -> None:
     """``item`` joins the chain being built or resolved and resolves at once, with no
-    poll (a triggered skill, 再临 p.4 ②)."""
+    poll (a triggered skill)."""
     index = push_item(g.state, item)
     g.push(Frame("resolve", seat=item.user, index=index))
 

@@ -13,7 +13,7 @@ information out by construction:
    observation shows), the identity cards not shown to it (the player-count table minus its
    own and the revealed ones, or an assignment drawn from a belief), what it learned in
    private events (an identity looked at), the characters in play it has not seen, the
-   secret task cards (谍战篇 神秘人) it has not seen.
+   private task cards (:attr:`Ruleset.secret_tasks`) it has not seen.
 3. :func:`realize` writes that world into a clone of the state: it pairs each hidden slot's
    real content with the sampled one and renames the card everywhere the state names it
    (zones, the response chain, half-resolved frames, marks, the open prompt), so every card
@@ -24,7 +24,8 @@ information out by construction:
 So the determinized game's observation for ``seat`` is the real one (tests/unit/
 test_determinize.py checks it over many random positions and every seat), and the sampled
 contents depend on nothing the seat has not seen. Ruleset-generic: it reads only the core
-state, :attr:`Ruleset.face_down_kinds`, :attr:`Ruleset.identity_table`,
+state (the rulesets' own records through :class:`engine.state.SeatExt` /
+:class:`engine.state.MatchExt`), :attr:`Ruleset.face_down_kinds`, :attr:`Ruleset.identity_table`,
 :attr:`Ruleset.cards` (its printed modes too), :attr:`Ruleset.secret_codes` and
 :attr:`Ruleset.secret_tasks` (docs/rule-decisions.md, "Determinization").
 """
@@ -87,7 +88,7 @@ class Shape:
     send_code: bool
     """This turn's send is bound by a code the seat does not know."""
     tasks: tuple[int, ...] = ()
-    """Seats whose secret task (谍战篇 神秘人's card, :attr:`Ruleset.secret_tasks`) the seat
+    """Seats whose private task card (:attr:`Ruleset.secret_tasks`) the seat
     has not seen: every other seat while the game is on (the tasks are shown at its end)."""
 
 
@@ -119,7 +120,7 @@ def _character_hidden(st: State, seat: int, i: int, placed: bool) -> bool:
 
 def _secret_hidden(st: State, seat: int, i: int) -> bool:
     p = st.seats[i]
-    return i != seat and bool(p.secret_character) and p.alive and i not in st.winners
+    return i != seat and bool(p.ext.private_character()) and p.alive and i not in st.winners
 
 
 def shape_of(g: Game, seat: int) -> Shape:
@@ -127,10 +128,12 @@ def shape_of(g: Game, seat: int) -> Shape:
     st = g.state
     hands = tuple((i, len(p.hand)) for i, p in enumerate(st.seats) if i != seat and p.hand)
     discard: list[int] = []
-    if st.discard_face_down:
-        for pos, card in enumerate(st.discard):
-            if card in st.discard_face_down and st.discard_face_down_by[st.discard_face_down.index(card)] != seat:
-                discard.append(pos)
+    face_down = st.ext.face_down_discards()
+    if face_down:
+        by: dict[int, int] = {}
+        for card, who in face_down:
+            by.setdefault(card, who)
+        discard = [pos for pos, card in enumerate(st.discard) if by.get(card, seat) != seat]
     t = st.transit
     chain = tuple(k for k, item in enumerate(st.chain) if item.card and _hidden_chain(g, seat, item))
     held = tuple((k, len(item.held)) for k, item in enumerate(st.chain) if item.held)
@@ -140,7 +143,7 @@ def shape_of(g: Game, seat: int) -> Shape:
     if st.characters:
         placed = characters_placed(st)
         for i, p in enumerate(st.seats):
-            in_play.extend(c for c in (p.character, p.secret_character, *p.options) if c)
+            in_play.extend(c for c in (p.character, p.ext.private_character(), *p.options) if c)
             if _character_hidden(st, seat, i, placed):
                 slots.append(("character", i, 1))
             if i != seat and p.options:
@@ -151,7 +154,7 @@ def shape_of(g: Game, seat: int) -> Shape:
         if st.character_pool:
             slots.append(("pool", -1, len(st.character_pool)))
     codes = tuple(k for k, item in enumerate(st.chain) if item.code and _hidden_chain(g, seat, item))
-    send_code = bool(st.send_code) and seat not in (st.send_code_user, st.turn)
+    send_code = st.ext.code_hidden_from(seat, st.turn)
     tasks = tuple(i for i in range(st.players) if i != seat) if g.ruleset.secret_tasks and not st.over else ()
     return Shape(seat, hands, len(st.pile), len(st.removed), tuple(discard),
                  t is not None and not t.face_up and seat not in t.known_by, chain, held, ids, tuple(slots),
@@ -433,7 +436,8 @@ def _rename(st: State, sigma: Mapping[int, int]) -> None:
     m(st.discard)
     m(st.removed)
     m(st.fresh)
-    m(st.discard_face_down)
+    for cards in st.ext.card_lists():
+        m(cards)
     t: Transit | None = st.transit
     if t is not None:
         t.card = sigma.get(t.card, t.card)
@@ -501,16 +505,18 @@ def realize(g: Game, shape: Shape, world: World, rng: random.Random, *,
         elif kind == "options":
             st.seats[s].options = got
         elif kind == "secret":
-            st.seats[s].secret_character = got[0]
+            st.seats[s].ext.set_private_character(got[0])
         else:
             st.character_pool = got
     codes = iter(world.codes)
     for k in shape.codes:
         st.chain[k].code = next(codes, st.chain[k].code)
     if shape.send_code:
-        st.send_code = next(codes, st.send_code)
+        code = next(codes, None)
+        if code is not None:
+            st.ext.set_code(code)
     for s, task in zip(shape.tasks, world.tasks, strict=True):
-        st.seats[s].secret_task = task
+        st.seats[s].ext.set_private_task(task)
     st.rng = rng.getrandbits(64)
     out = type(g)(st)  # the game class without importing engine.game (it imports us)
     if events is not None:

@@ -189,7 +189,7 @@ class Outcome:
 
 
 class Game:
-    """A match of 风声再临.
+    """A match of any ruleset (:mod:`engine.rulesets`; ``State.ruleset`` names it).
 
     Build one with :meth:`new` (a random deal from a seed), :meth:`from_position` (a
     scenario position) or :meth:`restore` (a snapshot). Then loop: :attr:`pending` says
@@ -532,8 +532,8 @@ class Game:
             got.append(card)
         if got:
             st.seats[seat].hand.extend(got)
-            if st.chain:
-                st.fresh.extend(got)
+            if self.ruleset.drawn is not None:
+                self.ruleset.drawn(self, seat, got)
             self.log("draw.draws_cards", seat, {"seat": seat, "cards": tuple(got), "n": len(got)}, audience=(seat,),
                      cards=got, public="draw.draws_n")
         return got
@@ -557,8 +557,7 @@ class Game:
             return
         cards = st.discard
         st.discard = []
-        st.discard_face_down = []
-        st.discard_face_down_by = []
+        st.ext.clear_face_down()
         st.rng = rng.shuffle(st.rng, cards)
         st.pile = cards
         self.log("reshuffle.discard_pile_n_shuffled_into", -1, {"n": len(cards)})
@@ -572,20 +571,17 @@ class Game:
         """Put a card on the discard pile face up (no discard trigger: a used card, a burned
         intel)."""
         st = self.state
-        if card in st.discard_face_down:  # it left the pile face down and comes back face up
-            i = st.discard_face_down.index(card)
-            del st.discard_face_down[i]
-            del st.discard_face_down_by[i]
+        st.ext.turn_face_up(card)  # a card that left the pile face down comes back face up
         st.discard.append(card)
 
     def discard_face_down(self, seat: int, cards: Iterable[int]) -> None:
         """Put cards of ``seat`` on the discard pile face down: only ``seat`` knows them
-        (observations show 0 to everyone else; classic §12 D12). No event, no trigger."""
+        (observations show 0 to everyone else; :attr:`Ruleset.hand_discards_face_down`, the
+        ruleset's match record keeps them). No event, no trigger."""
         st = self.state
         for card in cards:
             self.discard_card(card)
-            st.discard_face_down.append(card)
-            st.discard_face_down_by.append(seat)
+            st.ext.lay_face_down(card, seat)
 
     def discard_from_hand(self, seat: int, cards: list[int]) -> None:
         """The seat discards these hand cards (弃牌): the 'discarded' window (线索) follows.
@@ -604,11 +600,15 @@ class Game:
         self.ruleset.discarded(self, seat, cards)
 
     def place_intel(self, seat: int, cards: list[int], users: list[int], *, cause: str) -> None:
-        """``seat`` receives ``cards`` successfully (成功接收), face up; then victory, deaths
-        and receipt triggers run (an ``after`` frame). ``users`` are credited with kills."""
+        """``seat`` receives ``cards`` successfully (成功接收), face up; then the ruleset's
+        :attr:`Ruleset.intel_placed` hook runs what follows (victory, deaths, receipt
+        triggers). ``users`` are credited with kills; ``cause`` is what placed them."""
+        after = self.ruleset.intel_placed
+        if after is None:
+            raise NotImplementedError(f"the {self.ruleset.id} ruleset places intel its own way (no intel_placed)")
         self.state.seats[seat].intel.extend(cards)
         self.log("received.receives_cards", seat, {"seat": seat, "cards": tuple(cards)}, cards=cards)
-        self.push(Frame("after", seat=seat, card=cards[0], order=list(users), text=cause, cards=list(cards)))
+        after(self, seat, cards, users, cause)
 
     def seat(self, i: int) -> Seat:
         return self.state.seats[i]

@@ -71,15 +71,25 @@ class TypedMark:
 @dataclass(frozen=True, slots=True)
 class Placed(TypedMark):
     """The characters are placed (set-up is over): from then on the face-up ones are
-    public (observations show them). The core's one mark; every ruleset with characters
-    makes it."""
+    public (observations show them). Every ruleset with characters makes it."""
 
     tag: ClassVar[str] = "placed"
     lasting: ClassVar[bool] = True
 
 
+@dataclass(frozen=True, slots=True)
+class Lost(TypedMark):
+    """``seat`` lost the game without dying (out: never wins, never acts again). A
+    ruleset whose rules put players out makes it (the core's position parser does, for a
+    seat written ``lost: true``)."""
+
+    tag: ClassVar[str] = "lost"
+    lasting: ClassVar[bool] = True
+    seat: SeatNo
+
+
 #: The marks the core itself defines (every ruleset may make them).
-CORE_KINDS: tuple[type[TypedMark], ...] = (Placed,)
+CORE_KINDS: tuple[type[TypedMark], ...] = (Placed, Lost)
 
 _LAYOUTS: dict[type[TypedMark], tuple[tuple[str, str, int], ...]] = {}
 _SIZES: dict[type[TypedMark], tuple[int, int, int, int]] = {}

@@ -3,7 +3,7 @@
 :func:`parse` turns a line of notation into an :class:`engine.action.Action`;
 ``str(action)`` writes the canonical line back. The shapes (``play N [to S] [on M]
 [code C] [as F]``, ``send …``, ``skill …``, ``choose …``) are shared by every ruleset; the
-words a ruleset adds (再临's 秘密下达 codes and their ASCII aliases) come from its
+words a ruleset adds (秘密下达 codes and their ASCII aliases) come from its
 :attr:`engine.ruleset.Ruleset.code_aliases`. Text is read only at the edges: scenario files,
 the CLI, replays, snapshots and services that receive text.
 """

@@ -257,7 +257,7 @@ class LastPieces:
         self.seats: list[tuple[tuple[Any, ...], bytes]] = [((), b"")] * (2 * players)
         #: By viewer (-1: any viewer, when no card lies face down): the discard pile, its
         #: face-down cards and who put them there (copies), and the piece.
-        self.discards: dict[int, tuple[list[int], list[int], list[int], bytes]] = {}
+        self.discards: dict[int, tuple[list[int], tuple[tuple[int, int], ...], bytes]] = {}
 
 
 def build_observation(g: Game, viewer: int, *, include_events: bool = False) -> game_pb2.Observation:
@@ -296,8 +296,8 @@ def _seat_parts(g: Game, viewer: int, public: PublicView) -> list[bytes]:
         if any(item.kind in face_down and viewer in (item.user, item.target) for item in st.chain):
             chain = [_chain_piece(item, True) if item.kind in face_down and viewer in (item.user, item.target)
                      else shown for item, shown in zip(st.chain, public.chain, strict=True)]
-    # the seat knows the cards it put on the discard pile face down (classic D12)
-    discard = _discard_piece(g, viewer) if st.discard_face_down else public.discard
+    # the seat knows the cards it put on the discard pile face down (Ruleset.hand_discards_face_down)
+    discard = _discard_piece(g, viewer) if st.ext.face_down_discards() else public.discard
     parts = [public.head, discard, *seats, transit, *chain, public.rest]
     prompt = st.prompt
     if prompt is not None and prompt.seat == viewer:
@@ -327,11 +327,11 @@ def _public_seats(g: Game, public: PublicView, viewer: int) -> list[bytes]:
                 key = (i, p.alive,
                        # A dead seat whose identity card was taken (classic 临危受命) shows none.
                        p.identity if p.identity_revealed else "", p.identity_revealed, tuple(p.intel), len(p.hand),
-                       p.character if p.exposed and placed else "", p.exposed, i in locked, p.relation,
-                       # 致命香水's 绝密任务 character: shown once she died or won (p.12 ①).
-                       p.secret_character if not p.alive or i in winners else "",
-                       # an identity card's own victory condition (谍战篇 神秘人): public at game end only
-                       p.secret_task if over else "")
+                       p.character if p.exposed and placed else "", p.exposed, i in locked, p.ext.tie(),
+                       # a private character: shown once its owner died or won
+                       p.ext.private_character() if not p.alive or i in winners else "",
+                       # an identity card's own victory condition: public at game end only
+                       p.ext.private_task() if over else "")
                 last = memo[i]
                 if last[0] != key:  # else the same piece as at the seat's last view
                     last = memo[i] = (key, SEAT[key])
@@ -347,7 +347,7 @@ def _own_seat(g: Game, viewer: int) -> bytes:
     st = g.state
     p = st.seats[viewer]
     key = (p.alive, p.identity, p.identity_revealed, tuple(p.intel), tuple(p.hand), p.character, p.exposed,
-           viewer in st.locked, p.relation, p.secret_character, tuple(p.options), p.secret_task)
+           viewer in st.locked, p.ext.tie(), p.ext.private_character(), tuple(p.options), p.ext.private_task())
     memo = g._last_pieces.seats
     last = memo[st.players + viewer]
     if last[0] == key:
@@ -369,25 +369,25 @@ def _discard_piece(g: Game, viewer: int) -> bytes:
     """The discard pile with face-down cards as 0, except those ``viewer`` discarded; the
     same piece as at ``viewer``'s last view while the pile is unchanged."""
     st = g.state
-    if not st.discard_face_down:
+    face_down = st.ext.face_down_discards()
+    if not face_down:
         viewer = -1  # every viewer sees the same pile
     last = g._last_pieces.discards.get(viewer)
-    if (last is not None and last[0] == st.discard and last[1] == st.discard_face_down
-            and last[2] == st.discard_face_down_by):
-        return last[3]
+    if last is not None and last[0] == st.discard and last[1] == face_down:
+        return last[2]
     piece = _encode_discard(g, viewer)
-    g._last_pieces.discards[viewer] = (st.discard.copy(), st.discard_face_down.copy(),
-                                       st.discard_face_down_by.copy(), piece)
+    g._last_pieces.discards[viewer] = (st.discard.copy(), face_down, piece)
     return piece
 
 
 def _encode_discard(g: Game, viewer: int) -> bytes:
     """The discard pile's piece, encoded directly (it changes too often for a table)."""
     st = g.state
-    if not st.discard_face_down:
+    face_down = st.ext.face_down_discards()
+    if not face_down:
         return packed(DISCARD_KEY, st.discard)
     by: dict[int, int] = {}
-    for card, who in zip(st.discard_face_down, st.discard_face_down_by, strict=True):
+    for card, who in face_down:
         by.setdefault(card, who)
     shown: list[int] = []
     positions: list[int] = []
@@ -428,9 +428,9 @@ END_REASON: dict[str, game_pb2.EndReason] = {
 
 def public_tasks(st: State) -> list[str]:
     """Each seat's own victory condition that is public at game end, by seat ("" for none):
-    a 谍战篇 神秘人 task card (public at game end), 致命香水's 绝密任务 character once she
-    died or won (p.12 ①); the same the seat views show then."""
-    return [p.secret_task or (p.secret_character if not p.alive or i in st.winners else "")
+    a private task card (public at game end), a private character once its owner died or
+    won (:class:`engine.state.SeatExt`); the same the seat views show then."""
+    return [p.ext.private_task() or (p.ext.private_character() if not p.alive or i in st.winners else "")
             for i, p in enumerate(st.seats)]
 
 

@@ -1,18 +1,145 @@
-"""What every ruleset's scenario positions share (docs/scenarios.md, the shared scenario
-format): card lists, the zones a position places (pile top, discard pile, removed cards; the
-rest of the deck below the pile top, ascending), whose turn it is and the step to start at.
-Each ruleset's ``setup.position_state`` builds its own seats and state around these.
+"""The one scenario position parser (docs/scenarios.md, the shared scenario format):
+:func:`parse_position` reads the seats (identity, character, hand, intel, alive, lost …),
+the zones a position places (pile top, discard pile, removed cards; the rest of the deck
+below the pile top, ascending), whose turn it is, the step to start at and the deaths
+before the position, and builds the state. A ruleset describes its edition with a
+:class:`PositionRules` (its seat counts, identities, characters, steps) and reads its own
+keys through its hooks (``seat_keys`` + ``read_seat``, ``relations``) and gives the frames
+that start the match at each step (``frames``).
 Also the count of every card's zones, which the core checks for every ruleset
 (:func:`zone_counts`, ``Game.check_zones``)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Container, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from engine import marks, rng
 from engine.errors import SetupError
-from engine.state import Kill, Seat, State
+from engine.state import Frame, Kill, MatchExt, Seat, SeatExt, State
+
+#: The seat keys every ruleset reads (shared/spec/scenario-format.md); a ruleset adds its own
+#: (:attr:`PositionRules.seat_keys`). Any other key is an error, so a typo (``intell: [5]``)
+#: cannot silently leave a seat empty.
+SEAT_KEYS = frozenset({"identity", "character", "exposed", "hand", "intel", "alive", "identity_revealed"})
+
+
+@dataclass(frozen=True, slots=True)
+class PositionRules:
+    """What a ruleset's positions may hold: the core's parser checks a position against it."""
+
+    ruleset: str
+    seats: tuple[int, int]
+    """The fewest and most seats a position may have."""
+    identities: Sequence[str]
+    characters: Container[str]
+    """Every character of the ruleset's table."""
+    cards: Sequence[int]
+    """Every card number of the deck."""
+    steps: Sequence[str]
+    """The steps a position may start at (``step:``; default ``main``, the turn player's
+    play phase with the intel not yet sent)."""
+    frames: Callable[[State, str, int], list[Frame]]
+    """The frames that start the match at ``step`` of ``turn``'s turn, bottom first (raises
+    SetupError for a step the position cannot start at)."""
+    seat_record: Callable[[], SeatExt] = SeatExt
+    match_record: Callable[[], MatchExt] = MatchExt
+    seat_keys: frozenset[str] = frozenset()
+    """The seat keys of this edition beyond :data:`SEAT_KEYS` (read by :attr:`read_seat`)."""
+    lost: bool = False
+    """A seat may be written ``lost: true``: out of the game without dying
+    (:class:`engine.marks.Lost`)."""
+    revealed_when_dead: bool = True
+    """A dead seat's identity is revealed unless the position says otherwise."""
+    tutorial: bool = False
+    """A position may set ``tutorial: true``."""
+    playable: Callable[[str], str] | None = None
+    """Why a character of the table cannot be played yet ("" when it can)."""
+    read_seat: Callable[[int, dict[str, Any], Seat], None] | None = None
+    """Reads the edition's own keys of seat ``i`` into its seat (its record); raises
+    SetupError."""
+    check_seats: Callable[[list[Seat]], None] | None = None
+    """Checks the seats together (identity counts); raises SetupError."""
+    relations: Callable[[dict[str, Any], list[Seat]], None] | None = None
+    """Reads the position's ``relations:`` into the seats; None: the edition has none."""
+    unplaced_steps: frozenset[str] = frozenset()
+    """Steps at which the characters are not placed yet (the rest start with them placed:
+    :class:`engine.marks.Placed`)."""
+
+
+def parse_position(pos: dict[str, Any], rules: PositionRules) -> State:
+    """A state from a scenario's set-up keys, started at its step; SetupError names the
+    problem."""
+    ruleset = pos.get("ruleset", rules.ruleset)
+    if ruleset != rules.ruleset:
+        raise SetupError(f"unknown ruleset {ruleset!r}")
+    seats_in = pos.get("seats")
+    low, high = rules.seats
+    if not isinstance(seats_in, list) or not low <= len(seats_in) <= high:
+        raise SetupError(f"seats: a list of {low} to {high} seats is required")
+    known = SEAT_KEYS | rules.seat_keys | ({"lost"} if rules.lost else set())
+    seats: list[Seat] = []
+    lost: list[int] = []
+    for i, raw in enumerate(seats_in):
+        seat = _seat(i, raw, rules, known)
+        if rules.lost and raw.get("lost"):
+            lost.append(i)
+        seats.append(seat)
+    if rules.check_seats is not None:
+        rules.check_seats(seats)
+    n_cards = len(rules.cards)
+    pile, discard, removed = zones(pos, seats, rules.cards, n_cards)
+    turn, step = turn_and_step(pos, seats, rules.steps)
+    relations = pos.get("relations")
+    if rules.relations is not None:
+        rules.relations(relations or {}, seats)
+    elif relations:
+        raise SetupError(f"relations: the {rules.ruleset} ruleset has none")
+    seed = int(pos.get("seed", 0))
+    st = State(ruleset=rules.ruleset, players=len(seats), seed=seed,
+               tutorial=bool(pos.get("tutorial", False)) if rules.tutorial else False,
+               characters=any(s.character for s in seats), rng=rng.seed_state(seed), seats=seats, pile=pile,
+               discard=discard, removed=removed, turn=turn,
+               pile_exhausted_once=bool(pos.get("pile_exhausted_once", False)), ext=rules.match_record())
+    for i in lost:
+        marks.add(st, marks.Lost(i))
+    st.kills = position_deaths(pos, seats, lost)
+    if st.characters and step not in rules.unplaced_steps:
+        marks.add(st, marks.Placed())
+    if step == "main":
+        st.turn_number = 1
+    st.stack.extend(rules.frames(st, step, turn))
+    return st
+
+
+def _seat(i: int, raw: Any, rules: PositionRules, known: frozenset[str] | set[str]) -> Seat:
+    """Seat ``i`` of a position, its edition's keys read by the ruleset's hook."""
+    if not isinstance(raw, dict):
+        raise SetupError(f"seat {i}: expected a mapping")
+    unknown = sorted(str(k) for k in set(raw) - known)
+    if unknown:
+        raise SetupError(f"seat {i}: unknown keys {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+    identity = raw.get("identity")
+    if identity not in rules.identities:
+        raise SetupError(f"seat {i}: identity must be one of {', '.join(rules.identities)}, got {identity!r}")
+    character = raw.get("character") or ""
+    if character and character not in rules.characters:
+        raise SetupError(f"seat {i}: unknown character {character!r}")
+    if character and rules.playable is not None and rules.playable(character):
+        raise SetupError(f"seat {i}: character {character!r} {rules.playable(character)}")
+    alive = bool(raw.get("alive", True)) and not (rules.lost and raw.get("lost", False))
+    n_cards = len(rules.cards)
+    seat = Seat(identity=str(identity), hand=card_list(raw.get("hand"), f"seat {i} hand", n_cards),
+                intel=card_list(raw.get("intel"), f"seat {i} intel", n_cards), alive=alive,
+                identity_revealed=bool(raw.get("identity_revealed", rules.revealed_when_dead and not alive)),
+                exposed=bool(raw.get("exposed", True)), character=character, ext=rules.seat_record())
+    if not alive and (seat.hand or seat.intel):
+        raise SetupError(f"seat {i}: a dead seat cannot hold cards")
+    if rules.read_seat is not None:
+        rules.read_seat(i, raw, seat)
+    return seat
 
 
 def card_list(value: Any, where: str, n_cards: int) -> list[int]:
@@ -85,7 +212,7 @@ def position_deaths(pos: dict[str, Any], seats: Sequence[Seat], lost: Collection
     first died first, each a seat number or ``{seat: S, killers: [..], true_intel: N,
     cause: ID}`` (who is credited with the kill, the true intel the seat held, the card
     function or skill that killed); dead seats it leaves out follow in seat order, credited
-    to nobody (docs/scenarios.md; docs/rule-decisions.md classic 31). Missions counting
+    to nobody (docs/scenarios.md; docs/rule-decisions.md, 31). Missions counting
     deaths ("the second to die", "nobody died", "kill a player with no true intel") read
     these records."""
     raw = pos.get("deaths")

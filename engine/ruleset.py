@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.action import Action
-from engine.state import Frame, Prompt, State
+from engine.state import Frame, MatchExt, Prompt, SeatExt, State
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -37,8 +37,8 @@ class CardTable:
     is_true: tuple[bool, ...]
     mode: tuple[str, ...] = ()
     """The printed transmission of each card, where a face-down intel always travels as
-    printed (classic 密电/直达, 谍战篇 arrows): a determinization puts a card of the shown
-    mode into a face-down intel in transit. Empty: no such rule (再临: 单枪匹马, 危险情报)."""
+    printed (密电/直达, arrows): a determinization puts a card of the shown mode into a
+    face-down intel in transit. Empty: no such rule (a card or skill may change the mode)."""
 
     @property
     def count(self) -> int:
@@ -65,7 +65,7 @@ class CharacterInfo:
     stateful: bool
     """A state character (【隐藏】/【暴露】 skills; placed face up or face down)."""
     skills: tuple[str, ...]
-    """Skill ids, scoped by the ruleset (谍战篇 reuses names such as 城府 for other skills)."""
+    """Skill ids, scoped by the ruleset (two editions may give one name such as 城府 to different skills)."""
     mission: str
     """The secret mission (机密任务) in words."""
 
@@ -80,13 +80,13 @@ class Ruleset:
     zh: str
     cards: CardTable
     identities: tuple[str, ...]
-    """Identity ids (``military``, ``latent``, ``agent`` in 再临)."""
+    """Identity ids (``military``, ``latent``, ``agent`` …)."""
     identity_table: Mapping[int, tuple[int, ...]]
     """Players -> how many identity cards of each kind, in :attr:`identities` order; its
     keys are the player counts the ruleset allows."""
     hand_limit: int | None
     """The turn player discards down to this many cards at the turn's end (None: no
-    limit, classic §12 D11)."""
+    limit)."""
     handlers: Mapping[str, Handler]
     """Frame kind -> handler: the turn, the chain, deaths, windows …"""
     characters: Mapping[str, CharacterInfo]
@@ -94,8 +94,8 @@ class Ruleset:
     skills: Mapping[str, Any]
     """Skill id -> the ruleset's skill object."""
     code_aliases: Mapping[str, str]
-    """Notation words of this ruleset: ``code`` spellings -> the canonical one (再临:
-    ``ting_feng`` -> 听风 …)."""
+    """Notation words of this ruleset: ``code`` spellings -> the canonical one
+    (``ting_feng`` -> 听风 …)."""
     face_down_kinds: tuple[str, ...]
     """Chain item kinds whose card is shown only to its user and target (试探, 秘密下达)."""
     new_state: Callable[..., State]
@@ -115,19 +115,32 @@ class Ruleset:
     hand_discards_face_down: bool = False
     """Hand cards discarded as a cost or by an effect (:meth:`Game.discard_from_hand`) and a
     leaving player's hand go to the discard pile face down: the observation and the events
-    show their numbers only to the seat that discarded them (classic §12 D12)."""
+    show their numbers only to the seat that discarded them (the ruleset's match record
+    keeps them: :meth:`engine.state.MatchExt.face_down_discards`)."""
     alias: Callable[[Game, Action, list[Action]], list[Action] | None] | None = None
     """Accepted spellings of the ruleset that are not listed as legal: ``(game, canonical
-    action, legal) -> the legal actions it stands for`` or None (classic: ``declare`` for
+    action, legal) -> the legal actions it stands for`` or None (e.g. ``declare`` for
     ``pass`` in a play phase)."""
     secret_codes: tuple[str, ...] = ()
-    """The codes a face-down card may carry (再临 秘密下达: 听风, 看雨, 日落), in canonical
+    """The codes a face-down card may carry (秘密下达: 听风, 看雨, 日落), in canonical
     spelling: a determinization (:mod:`engine.determinize`) draws a code the seat has not
     seen from these."""
     secret_tasks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Identity id -> the cards dealt with it, each seat of that identity privately holding
-    one (谍战篇 神秘人's 任务: ``Seat.secret_task``); a determinization draws the ones a seat
-    has not seen from these."""
+    one (a private task, :meth:`engine.state.SeatExt.private_task`); a determinization
+    draws the ones a seat has not seen from these."""
+    seat_record: type[SeatExt] = SeatExt
+    """The ruleset's own per-seat record (``Seat.ext``): a :class:`SeatExt` subclass, or
+    the base when its seats have nothing of their own. The snapshot keeps it."""
+    match_record: type[MatchExt] = MatchExt
+    """The ruleset's own per-match record (``State.ext``), like :attr:`seat_record`."""
+    drawn: Callable[[Game, int, list[int]], None] | None = None
+    """Called after a seat drew cards from the pile (:meth:`Game.draw`), for a rule about
+    the drawn cards (cards drawn during a chain cannot join it)."""
+    intel_placed: Callable[[Game, int, list[int], list[int], str], None] | None = None
+    """``(game, seat, cards, users, cause)``: what follows when a card or skill places intel
+    in front of a seat (:meth:`Game.place_intel`: victory, deaths, receipt triggers); None:
+    the ruleset never calls it."""
     factions: Mapping[str, str] = field(default_factory=dict)
     """The identities whose players win together when one of them holds 3 intel of the
     faction's colour, and that colour (``red`` / ``blue``), as the ruleset's digest gives

@@ -3,7 +3,9 @@
 The state is a tree of slotted dataclasses whose fields are ints, strs, bools, lists of
 those, nested records or None (:mod:`engine.state`). It is written field by field, in
 declaration order, as generic ``Record`` messages, so serialisation is deterministic and a
-new state field needs no snapshot code.
+new state field needs no snapshot code. The ruleset's own records (``Seat.ext``,
+``State.ext``: ``Ruleset.seat_record`` / ``match_record``) are records like the core's,
+named by their class: a snapshot is read with the record kinds of the ruleset it names.
 
 Every snapshot carries its :data:`FORMAT`; this engine reads its own format only and
 refuses any other with :class:`engine.errors.SnapshotFormatError` (so does a record whose
@@ -18,20 +20,38 @@ from typing import Any
 
 from engine import state as S
 from engine.action import Action
-from engine.errors import SnapshotFormatError
+from engine.errors import SetupError, SnapshotFormatError
 from engine.notation import parse
+from engine.rulesets import get_ruleset
 from fengsheng.v1 import game_pb2
 
-#: The one format this engine writes and reads. 4: a prompt is a template key with typed
-#: arguments (``Prompt.key`` / ``Prompt.args``), a ``Frame`` keeps a trigger window's event
-#: and card function in ``event`` / ``function`` (谍战篇 packed them into ``text`` before), the
-#: outcome's end reason and the deaths' order are fields; marks are typed ``Mark`` records
-#: with their values in ``seats``/``cards``/``numbers``/``words``. 1-3 are refused, as is any
-#: later one.
-FORMAT = 4
+#: The one format this engine writes and reads. 5: the fields only some rulesets have live in
+#: the ruleset's own records (``Seat.ext`` / ``State.ext``); the lost-player mark is the core's
+#: (tag ``lost`` in every ruleset). (4: a prompt is a template key with typed arguments, a
+#: ``Frame`` keeps a trigger window's event and card function, the outcome's end reason and
+#: the deaths' order are fields; marks are typed ``Mark`` records.) 1-4 are refused, as is
+#: any later one.
+FORMAT = 5
+#: The core's record kinds (every ruleset's snapshot may hold them).
 RECORD_TYPES: dict[str, type[Any]] = {
-    cls.__name__: cls for cls in (S.Seat, S.Transit, S.Item, S.Frame, S.Prompt, S.Kill, S.Mark, S.State)
+    cls.__name__: cls
+    for cls in (S.Seat, S.Transit, S.Item, S.Frame, S.Prompt, S.Kill, S.Mark, S.State, S.SeatExt, S.MatchExt)
 }
+
+
+def record_types(ruleset: str) -> dict[str, type[Any]]:
+    """The record kinds a snapshot of ``ruleset`` may hold: the core's and the ruleset's own
+    (:class:`SnapshotFormatError` for a ruleset this engine does not know)."""
+    try:
+        rules = get_ruleset(ruleset)
+    except SetupError as exc:
+        raise _refused(f"snapshot of an unknown ruleset {ruleset!r}", FORMAT) from exc
+    kinds = dict(RECORD_TYPES)
+    for cls in (rules.seat_record, rules.match_record):
+        found = kinds.setdefault(cls.__name__, cls)
+        if found is not cls:
+            raise TypeError(f"ruleset {ruleset!r}: record kind {cls.__name__} is already the core's")
+    return kinds
 
 
 def _field_names(cls: type[Any]) -> tuple[str, ...]:
@@ -47,6 +67,7 @@ ARGS = "args"
 
 
 def _to_record(obj: Any) -> game_pb2.Record:
+    """``obj`` as a generic record."""
     rec = game_pb2.Record()
     _fill(rec, obj)
     return rec
@@ -112,10 +133,11 @@ def _refused(message: str, found: int) -> SnapshotFormatError:
                                expected=FORMAT)
 
 
-def _from_record(rec: game_pb2.Record) -> Any:
+def _from_record(rec: game_pb2.Record, kinds: dict[str, type[Any]]) -> Any:
+    """The record ``rec`` holds, of one of the ``kinds`` (the snapshot's ruleset's)."""
     if rec.kind == ARGS:
         return {f.name: _arg_value(f) for f in rec.fields}
-    cls = RECORD_TYPES.get(rec.kind)
+    cls = kinds.get(rec.kind)
     if cls is None:
         raise _refused(f"snapshot holds a record of unknown kind {rec.kind!r}", FORMAT)
     kwargs: dict[str, Any] = {}
@@ -136,9 +158,9 @@ def _from_record(rec: game_pb2.Record) -> Any:
         elif which == "strs":
             kwargs[field.name] = list(field.strs.values)
         elif which == "record":
-            kwargs[field.name] = _from_record(field.record)
+            kwargs[field.name] = _from_record(field.record, kinds)
         elif which == "records":
-            kwargs[field.name] = [_from_record(r) for r in field.records.values]
+            kwargs[field.name] = [_from_record(r, kinds) for r in field.records.values]
     if cls is S.Frame and kwargs.get("answer"):
         kwargs["answer"] = parse(kwargs["answer"])
     names = _field_names(cls)
@@ -187,7 +209,7 @@ def state_from_bytes(data: bytes) -> S.State:
     if snap.format != FORMAT:
         who = "an older" if snap.format < FORMAT else "a newer"
         raise _refused(f"snapshot format {snap.format} was written by {who} engine", snap.format)
-    st = _from_record(snap.state)
+    st = _from_record(snap.state, record_types(snap.ruleset))
     if not isinstance(st, S.State):
         raise _refused(f"snapshot holds a {snap.state.kind or 'empty'} record, not a match state", snap.format)
     return st

@@ -10,8 +10,82 @@ the response chain. Every card is in exactly one of them at every decision.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from engine.action import Action
+
+SX = TypeVar("SX", bound="SeatExt")
+MX = TypeVar("MX", bound="MatchExt")
+
+
+@dataclass(slots=True)
+class SeatExt:
+    """A ruleset's own fields of a seat, beyond what every edition has. A ruleset with some
+    subclasses it (a slotted dataclass of plain values, like every record here), lists the
+    subclass in ``Ruleset.records`` and gives each seat one (:attr:`Seat.ext`); the
+    snapshot keeps it as it keeps the core records. The core reads a seat's record only
+    through these methods, which a subclass overrides for what its edition has; the base
+    has nothing."""
+
+    def tie(self) -> int:
+        """A seat this one is bound to for the whole game, known to everyone (-1: none)."""
+        return -1
+
+    def private_character(self) -> str:
+        """A character this seat holds face down besides its own, whose mission is part of
+        its victory: its owner sees it, everyone once the owner died or won ("": none)."""
+        return ""
+
+    def private_task(self) -> str:
+        """A card of this seat's own victory condition, dealt with its identity: its owner
+        sees it, everyone at game end ("": none)."""
+        return ""
+
+    def set_private_character(self, character: str) -> None:
+        """Write the private character (a determinization's sample); a record that holds
+        none refuses."""
+        raise TypeError(f"{type(self).__name__} holds no private character")
+
+    def set_private_task(self, task: str) -> None:
+        """Write the private task (a determinization's sample); a record that holds none
+        refuses."""
+        raise TypeError(f"{type(self).__name__} holds no private task")
+
+
+@dataclass(slots=True)
+class MatchExt:
+    """A ruleset's own fields of the match, beyond what every edition has: declared, listed
+    and kept like :class:`SeatExt` (:attr:`State.ext`). The core reads it only through these
+    methods; the base has nothing."""
+
+    def code_hidden_from(self, seat: int, turn: int) -> bool:
+        """This turn's send is bound by a secret code that ``seat`` has not seen (``turn``:
+        the turn player's seat)."""
+        return False
+
+    def set_code(self, code: str) -> None:
+        """Write the secret code binding this turn's send (a determinization's sample)."""
+        raise TypeError(f"{type(self).__name__} holds no secret code")
+
+    def face_down_discards(self) -> tuple[tuple[int, int], ...]:
+        """The cards of the discard pile that lie face down, each with the seat that
+        discarded it (only that seat knows the card), in the order they were laid."""
+        return ()
+
+    def lay_face_down(self, card: int, seat: int) -> None:
+        """``seat`` discarded ``card`` face down (``Ruleset.hand_discards_face_down``)."""
+        raise TypeError(f"{type(self).__name__} keeps no face-down discards")
+
+    def turn_face_up(self, card: int) -> None:
+        """``card`` left the discard pile: it lies face down no more."""
+
+    def clear_face_down(self) -> None:
+        """The discard pile was shuffled into a new pile: no card of it lies face down."""
+
+    def card_lists(self) -> tuple[list[int], ...]:
+        """Every list of card numbers this record holds, for a determinization renaming the
+        hidden cards in place."""
+        return ()
 
 
 @dataclass(slots=True)
@@ -25,15 +99,10 @@ class Seat:
     identity_revealed: bool = False
     character: str = ""
     exposed: bool = True
-    relation: int = -1
-    """礼服蒙面's nemesis / 职业杀手's employer (a seat), chosen at game start."""
-    secret_character: str = ""
-    """致命香水's 绝密任务: the face-down character whose mission is an extra condition."""
     options: list[str] = field(default_factory=list)
     """Characters offered at set-up (private to this seat)."""
-    secret_task: str = ""
-    """An identity card's own victory condition (谍战篇 神秘人 cards: ``cuan_duo_zhe`` …),
-    private to this seat until the game ends."""
+    ext: SeatExt = field(default_factory=SeatExt)
+    """The ruleset's own fields of this seat (its :class:`SeatExt` subclass)."""
 
 
 @dataclass(slots=True)
@@ -109,10 +178,10 @@ class Frame:
     """One word naming what the frame is about: a card function, a skill id, a window, a
     cause (each handler says which). A word, compared whole: nothing splits it."""
     event: str = ""
-    """The event a trigger window answers (谍战篇's ``spy_trigger``: ``targeted``,
-    ``received`` …), '' for other frames."""
+    """The event a trigger window answers (``targeted``, ``received`` …: the ruleset's
+    words), '' for other frames."""
     function: str = ""
-    """The card function that event involved (谍战篇's ``targeted`` / ``used_card``), ''
+    """The card function that event involved (a card that targeted or was used), ''
     when none."""
 
     def given(self) -> Action:
@@ -191,9 +260,6 @@ class State:
     received: bool = False
     """This turn's intel has been received successfully (the play phase is over)."""
     locked: list[int] = field(default_factory=list)
-    send_code: str = ""
-    """秘密下达 code binding this turn's send; ``send_code_user`` may see the hand."""
-    send_code_user: int = -1
     chain: list[Item] = field(default_factory=list)
     timing: str = ""
     """What opened the current chain: main, declare, arrive, returned, receive."""
@@ -210,7 +276,7 @@ class State:
     kills: list[Kill] = field(default_factory=list)
     window: int = 0
     """Serial number of timings (chains, trigger windows): a skill cannot be used twice at
-    one timing (p.4 ②; 再临's ``Used`` mark names it)."""
+    one timing (a ruleset's mark of a use names it)."""
     fresh: list[int] = field(default_factory=list)
     """Cards drawn by a card or skill during the current chain: they cannot join it
     (rulebook 杀意/窃于无形 notes)."""
@@ -224,8 +290,22 @@ class State:
     """Characters not dealt (face down), for 绝密任务."""
     pool_setting: list[str] = field(default_factory=list)
     """The characters this match was restricted to at creation (empty: all)."""
-    discard_face_down: list[int] = field(default_factory=list)
-    """Cards of the discard pile that lie face down (classic §12 D12: discarded from hand as
-    a cost or by an effect): only the seat that discarded each one knows it."""
-    discard_face_down_by: list[int] = field(default_factory=list)
-    """The seat that discarded each card of :attr:`discard_face_down` (same order)."""
+    ext: MatchExt = field(default_factory=MatchExt)
+    """The ruleset's own fields of the match (its :class:`MatchExt` subclass)."""
+
+
+def seat_record(seat: Seat, kind: type[SX]) -> SX:
+    """``seat``'s own record as the ruleset's type ``kind`` (a ruleset's typed accessor);
+    TypeError if the seat holds another ruleset's record."""
+    rec = seat.ext
+    if not isinstance(rec, kind):
+        raise TypeError(f"the seat holds a {type(rec).__name__}, not a {kind.__name__}")
+    return rec
+
+
+def match_record(st: State, kind: type[MX]) -> MX:
+    """The match's own record as the ruleset's type ``kind``, like :func:`seat_record`."""
+    rec = st.ext
+    if not isinstance(rec, kind):
+        raise TypeError(f"the match holds a {type(rec).__name__}, not a {kind.__name__}")
+    return rec

@@ -11,14 +11,12 @@ Every ruleset has them and they share one shape, which lives here:
   tells a hidden character (design.md, "prompt order must not leak hands";
   :func:`face_down`);
 - **one frame per asked seat or skill, first-asked on top**: rulesets that queue a frame
-  per seat (classic §6.5, 谍战篇 §5.3 step 1) push them reversed so the first seat in the
+  per seat push them reversed so the first seat in the
   order answers first (:func:`push_in_order`, :func:`open_per_seat`).
 
-What differs stays in the rulesets: 再临 asks the listed seats from one ``trigger`` frame
-(return/triggers.py, rulebook p.4 ②), classic asks each skill's ``trigger`` method for a
-frame (classic/characters/base.py ``fire``), 谍战篇 queues a ``spy_trigger`` frame per
-skill (spy/skills.py ``fire``); the frames are the rulesets' own, so snapshots do not
-change with this module.
+What differs stays in the rulesets: one asks the listed seats from one ``trigger`` frame,
+one asks each skill's ``trigger`` method for a frame, one queues a frame per skill; the
+frames are the rulesets' own, so snapshots do not change with this module.
 """
 
 from __future__ import annotations

@@ -125,7 +125,7 @@ class Checker:
 def public_cards(game: Game) -> frozenset[int]:
     """Cards everyone can see now."""
     st = game.state
-    cards = set(st.discard) - set(st.discard_face_down)
+    cards = set(st.discard) - {card for card, _ in st.ext.face_down_discards()}
     for p in st.seats:
         cards.update(p.intel)
     if st.transit is not None and st.transit.face_up:
@@ -178,7 +178,7 @@ def check_discard(st: State, viewer: int, obs: game_pb2.Observation) -> None:
     face-down one (classic §12 D12) as 0 unless ``viewer`` discarded it."""
     if len(obs.discard) != len(st.discard):
         raise AssertionError(f"observation of {viewer} has {len(obs.discard)} discards, not {len(st.discard)}")
-    owner = dict(zip(st.discard_face_down, st.discard_face_down_by, strict=True))
+    owner = dict(reversed(st.ext.face_down_discards()))  # the first record of a card counts
     face_down = [i for i, c in enumerate(st.discard) if c in owner]
     if list(obs.discard_face_down) != face_down:
         raise AssertionError(f"observation of {viewer} marks discards {list(obs.discard_face_down)} face down, "

@@ -176,8 +176,8 @@ def check(game: Game, expect: dict[str, Any]) -> None:
                 if extra:
                     raise Mismatch(f"seat {i} hand_within: {sorted(extra.elements())} not among {sorted(want or [])}")
             elif key == "relation":
-                if p.relation != (-1 if want is None else int(want)):
-                    raise Mismatch(f"seat {i} relation: expected {want!r}, got {p.relation}")
+                if p.ext.tie() != (-1 if want is None else int(want)):
+                    raise Mismatch(f"seat {i} relation: expected {want!r}, got {p.ext.tie()}")
             elif actual[key] != want:
                 raise Mismatch(f"seat {i} {key}: expected {want!r}, got {actual[key]!r}")
     if "pile_top" in expect:

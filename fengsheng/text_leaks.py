@@ -296,7 +296,7 @@ class TextCheck:
             for j, p in enumerate(game.state.seats):
                 if p.character == cid:
                     k.characters.add(j)
-                if p.secret_character == cid:
+                if p.ext.private_character() == cid:
                     k.secret_characters.add(j)
 
     def leak(self, game: Game, k: Knowledge, viewer: int, m: Mentions) -> str:
@@ -315,6 +315,6 @@ class TextCheck:
                 if j == viewer:
                     continue
                 if (p.character == cid and not k.knows_character(j)) or (
-                        p.secret_character == cid and not k.knows_secret_character(j)):
+                        p.ext.private_character() == cid and not k.knows_secret_character(j)):
                     return f"{cid}, the face-down character of seat {j}"
         return ""

@@ -75,9 +75,9 @@ def proc_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 #: matchmaking compressed for the ranked test: a lone ticket gets house bots after 2 s
 RANKED_ENV = {
-    "FENGSHENG_MM_TICK_S": "0.5",
-    "FENGSHENG_MM_FILL_AFTER_S": "2",
-    "FENGSHENG_RANKED_TURN_TIMEOUT_S": "120",
+    "FENGSHENG_MM_TICK_MS": "500",
+    "FENGSHENG_MM_FILL_AFTER_MS": "2000",
+    "FENGSHENG_RANKED_TURN_TIMEOUT_MS": "120000",
 }
 
 

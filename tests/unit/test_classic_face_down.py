@@ -11,8 +11,11 @@ from typing import Any
 import pytest
 
 from engine import Game, SetupError
+from engine.rulesets import ruleset_module
 from fengsheng.invariants import Checker, check_discard, check_observation
 from fengsheng.simulate import play_random
+
+match_ext = ruleset_module("classic", "records").match_ext
 
 #: 49 is the red 试探 "潜伏 / discard 1" (D2); seat 1 is 潜伏 and must discard.
 PROBE_POSITION: dict[str, Any] = {"ruleset": "classic", "discard": [33], "seats": [
@@ -36,7 +39,8 @@ def _probe_discard() -> Game:
 def test_probe_discard_is_face_down_for_everyone_else() -> None:
     game = _probe_discard()
     st = game.state
-    assert st.discard == [33, 41] and st.discard_face_down == [41] and st.discard_face_down_by == [1]
+    assert st.discard == [33, 41]
+    assert match_ext(st).discard_face_down == [41] and match_ext(st).discard_face_down_by == [1]
     assert list(game.observation(1).discard) == [33, 41]
     for viewer in (-1, 0, 2, 3):
         obs = game.observation(viewer, include_events=True)
@@ -82,17 +86,17 @@ def test_dead_players_hand_goes_face_down_and_reshuffle_clears() -> None:
     game.apply(1, "accept")
     st = game.state
     assert not st.seats[1].alive
-    assert 41 in st.discard_face_down and {9, 10, 11}.isdisjoint(st.discard_face_down)
+    assert 41 in match_ext(st).discard_face_down and {9, 10, 11}.isdisjoint(match_ext(st).discard_face_down)
     spectator = list(game.observation(-1).discard)
     assert 41 not in spectator and {9, 10, 11} <= set(spectator)
     game.reshuffle()
-    assert st.discard == [] and st.discard_face_down == [] and st.discard_face_down_by == []
+    assert st.discard == [] and match_ext(st).discard_face_down == [] and match_ext(st).discard_face_down_by == []
 
 
 def test_face_down_discards_survive_a_snapshot() -> None:
     game = _probe_discard()
     back = Game.restore(game.snapshot())
-    assert back.state.discard_face_down == [41] and back.state.discard_face_down_by == [1]
+    assert match_ext(back.state).discard_face_down == [41] and match_ext(back.state).discard_face_down_by == [1]
     assert list(back.observation(0).discard) == [33, 0]
 
 
@@ -106,7 +110,7 @@ def test_random_games_keep_face_down_discards_hidden() -> None:
         def check(game: Game, decisions: int, checker: Checker = checker) -> None:
             nonlocal seen
             checker(game, decisions)
-            seen = max(seen, len(game.state.discard_face_down))
+            seen = max(seen, len(match_ext(game.state).discard_face_down))
 
         play_random(seed, 4 + seed % 3, check=check, ruleset="classic")
     assert seen > 0

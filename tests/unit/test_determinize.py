@@ -45,7 +45,7 @@ def _hidden(g: Game, seat: int, *, ordered: bool = True) -> tuple[object, ...]:
     return (tuple(tuple(p.hand if ordered else sorted(p.hand)) for i, p in enumerate(st.seats) if i != seat),
             tuple(st.pile),
             tuple(p.identity for p in st.seats), tuple(p.character for p in st.seats), tuple(st.character_pool),
-            tuple(p.secret_task for p in st.seats), st.transit.card if st.transit else 0)
+            tuple(p.ext.private_task() for p in st.seats), st.transit.card if st.transit else 0)
 
 
 #: positions per ruleset of test_observation_is_kept_for_every_seat
@@ -162,19 +162,19 @@ def test_secret_tasks_are_resampled_with_the_identities() -> None:
     for g in itertools.islice(positions("spy", 400, seed=61), 80):
         st = g.state
         for seat in range(g.players):
-            own = st.seats[seat].secret_task
+            own = st.seats[seat].ext.private_task()
             seen: dict[int, list[str]] = {}
             for _ in range(8):
                 d = g.determinize(seat, rng)
-                assert d.state.seats[seat].secret_task == own
+                assert d.state.seats[seat].ext.private_task() == own
                 for i, p in enumerate(d.state.seats):
                     if i == seat:
                         continue
                     if p.identity == "mystery":
-                        assert p.secret_task in pool and p.secret_task != own
-                        seen.setdefault(i, []).append(p.secret_task)
+                        assert p.ext.private_task() in pool and p.ext.private_task() != own
+                        seen.setdefault(i, []).append(p.ext.private_task())
                     else:
-                        assert p.secret_task == ""
+                        assert p.ext.private_task() == ""
             for i, tasks in seen.items():
                 # a real 神秘人 drawn as one in several worlds (its identity may be unknown too,
                 # so in some worlds it is drawn as another identity, with no task)

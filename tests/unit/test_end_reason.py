@@ -58,4 +58,4 @@ def test_last_standing_is_one_value_across_rulesets() -> None:
 def test_spy_tasks_are_public_at_the_end_only() -> None:
     g = play_out("spy", 3)
     tasks = g.outcome.to_proto().tasks if g.outcome else []
-    assert list(tasks) == [s.secret_task for s in g.state.seats]
+    assert list(tasks) == [s.ext.private_task() for s in g.state.seats]

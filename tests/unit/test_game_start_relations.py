@@ -44,7 +44,7 @@ def test_game_start_naming_is_forced_public_and_the_identity_look_private() -> N
                 g.apply(seat, "pass")
         assert g.pending is not None
         for seat, ch in owners.items():
-            named = st.seats[seat].relation
+            named = st.seats[seat].ext.tie()
             assert named not in (-1, seat)
             # the relation is public
             assert all(g.observation(v).seats[seat].relation == named for v in (-1, 0, 1, 2))

@@ -46,7 +46,7 @@ def test_secret_character_drawn_at_game_start() -> None:
         g.apply(owner, "skill jue_mi_ren_wu")
         while g.pending is not None and g.pending.kind == "respond":
             g.apply(g.pending.seat, "pass")
-        secret = st.seats[owner].secret_character
+        secret = st.seats[owner].ext.private_character()
         assert secret in eligible and secret not in REDRAW
         assert secret not in st.character_pool
         assert g.observation(owner).seats[owner].secret_character == secret

@@ -27,9 +27,9 @@ def reference(g: Game, viewer: int, *, include_events: bool = False) -> game_pb2
         sv.identity = IDENTITY.get(p.identity, game_pb2.IDENTITY_UNSPECIFIED)
         sv.hand.extend(p.hand)
         sv.character = p.character
-        sv.secret_character = p.secret_character
+        sv.secret_character = p.ext.private_character()
         sv.character_options.extend(p.options)
-        sv.secret_task = p.secret_task
+        sv.secret_task = p.ext.private_task()
         t = st.transit
         if t is not None and not t.face_up and viewer in t.known_by:
             obs.transit.card = t.card
@@ -38,11 +38,11 @@ def reference(g: Game, viewer: int, *, include_events: bool = False) -> game_pb2
             if item.kind in face_down and viewer in (item.user, item.target):
                 shown.card = item.card
                 shown.code = item.code
-        if st.discard_face_down:
-            for pos in obs.discard_face_down:
-                card = st.discard[pos]
-                if st.discard_face_down_by[st.discard_face_down.index(card)] == viewer:
-                    obs.discard[pos] = card
+        owner = dict(reversed(st.ext.face_down_discards()))
+        for pos in obs.discard_face_down:
+            card = st.discard[pos]
+            if owner[card] == viewer:
+                obs.discard[pos] = card
         prompt = st.prompt
         if prompt is not None and prompt.seat == viewer:
             obs.legal_actions.extend(g.legal_texts(viewer))
@@ -57,8 +57,8 @@ def _public(g: Game) -> game_pb2.Observation:
     obs = game_pb2.Observation(ruleset=st.ruleset, viewer=-1, players=st.players, turn=st.turn,
                                turn_number=st.turn_number, pile_count=len(st.pile), discard=st.discard,
                                removed_count=len(st.removed), pile_exhausted_once=st.pile_exhausted_once)
-    if st.discard_face_down:
-        hidden = set(st.discard_face_down)
+    if st.ext.face_down_discards():
+        hidden = {card for card, _ in st.ext.face_down_discards()}
         for pos, card in enumerate(st.discard):
             if card in hidden:
                 obs.discard[pos] = 0
@@ -67,9 +67,9 @@ def _public(g: Game) -> game_pb2.Observation:
     for i, p in enumerate(st.seats):
         sv = obs.seats.add(seat=i, alive=p.alive, identity_revealed=p.identity_revealed, intel=p.intel,
                            hand_count=len(p.hand), character=p.character if p.exposed and placed else "",
-                           exposed=p.exposed, locked=i in st.locked, relation=p.relation,
-                           secret_character=p.secret_character if not p.alive or i in st.winners else "",
-                           secret_task=p.secret_task if st.over else "")
+                           exposed=p.exposed, locked=i in st.locked, relation=p.ext.tie(),
+                           secret_character=p.ext.private_character() if not p.alive or i in st.winners else "",
+                           secret_task=p.ext.private_task() if st.over else "")
         if p.identity_revealed and p.identity:
             sv.identity = IDENTITY[p.identity]
     t = st.transit

@@ -12,17 +12,22 @@ import pytest
 
 from engine import Game
 from engine.errors import SnapshotFormatError
-from engine.snapshot import FORMAT, RECORD_TYPES, _field_names
+from engine.rulesets import RULESET_IDS
+from engine.snapshot import FORMAT, _field_names, record_types
 from fengsheng.v1 import game_pb2
 
 #: The record layout of each snapshot format (a digest of every record kind's field names in
-#: order). A change to a state record's fields changes what snapshots hold: bump ``FORMAT``
-#: and pin the new layout here, so an engine never reads another layout by the same number.
-LAYOUTS = {3: "2f303c35c42f309b", 4: "8fa6cb7631b0ce67"}
+#: order, the core's and every ruleset's own). A change to a state record's fields changes
+#: what snapshots hold: bump ``FORMAT`` and pin the new layout here, so an engine never reads
+#: another layout by the same number. 5: the rulesets' own records (``Seat.ext``/``State.ext``).
+LAYOUTS = {3: "2f303c35c42f309b", 4: "8fa6cb7631b0ce67", 5: "8875605a8a50c0bf"}
 
 
 def layout() -> str:
-    text = ";".join(f"{kind}:{','.join(_field_names(cls))}" for kind, cls in sorted(RECORD_TYPES.items()))
+    kinds: dict[str, type] = {}
+    for ruleset in RULESET_IDS:
+        kinds.update(record_types(ruleset))
+    text = ";".join(f"{kind}:{','.join(_field_names(cls))}" for kind, cls in sorted(kinds.items()))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -89,8 +94,38 @@ def test_a_record_missing_a_field_is_refused() -> None:
     snap = snapshot_of(a_game().snapshot())
     fields = list(snap.state.fields)
     del snap.state.fields[:]
-    snap.state.fields.extend(f for f in fields if f.name != "discard_face_down_by")
-    with pytest.raises(SnapshotFormatError, match=r"\['discard_face_down_by'\] missing"):
+    snap.state.fields.extend(f for f in fields if f.name != "character_pool")
+    with pytest.raises(SnapshotFormatError, match=r"\['character_pool'\] missing"):
+        Game.restore(snap.SerializeToString())
+
+
+def _ext_of_first_seat(snap: game_pb2.Snapshot) -> game_pb2.Record:
+    (seats,) = [f for f in snap.state.fields if f.name == "seats"]
+    (ext,) = [f for f in seats.records.values[0].fields if f.name == "ext"]
+    return ext.record
+
+
+def test_the_snapshot_carries_the_rulesets_own_records() -> None:
+    """A 风声再临 seat's own fields travel as its ruleset's record (kind ``ReturnSeat``) and
+    come back as that record; a field the record does not have is refused by name."""
+    game = a_game()
+    snap = snapshot_of(game.snapshot())
+    rec = _ext_of_first_seat(snap)
+    assert rec.kind == "ReturnSeat"
+    assert [f.name for f in rec.fields] == ["relation", "secret_character"]
+    back = Game.restore(game.snapshot()).state
+    assert type(back.seats[0].ext).__name__ == "ReturnSeat" and back == game.state
+    rec.fields.add(name="secret_task", str="cuan_duo_zhe")
+    with pytest.raises(SnapshotFormatError, match=r"ReturnSeat is not today's: fields \['secret_task'\] unknown"):
+        Game.restore(snap.SerializeToString())
+
+
+def test_another_rulesets_record_is_refused() -> None:
+    """A record kind of another ruleset (a 谍战篇 seat record in a 风声再临 snapshot) is not
+    read: a snapshot holds only its own ruleset's records."""
+    snap = snapshot_of(a_game().snapshot())
+    _ext_of_first_seat(snap).kind = "SpySeat"
+    with pytest.raises(SnapshotFormatError, match="record of unknown kind 'SpySeat'"):
         Game.restore(snap.SerializeToString())
 
 

@@ -32,9 +32,9 @@ def test_the_identity_table_and_the_mystery_cards() -> None:
     identities = sorted(p.identity for p in g.state.seats)
     assert identities == ["latent", "latent", "mystery", "special_service", "special_service"]
     (m,) = [i for i, p in enumerate(g.state.seats) if p.identity == "mystery"]
-    assert g.state.seats[m].secret_task in ("zhen_ya_zhe", "cuan_duo_zhe", "shuang_mian_jian_die", "you_bian_zhe",
-                                            "xian_xing_zhe")
-    assert g.observation(m).seats[m].secret_task == g.state.seats[m].secret_task
+    assert g.state.seats[m].ext.private_task() in ("zhen_ya_zhe", "cuan_duo_zhe", "shuang_mian_jian_die",
+                                                   "you_bian_zhe", "xian_xing_zhe")
+    assert g.observation(m).seats[m].secret_task == g.state.seats[m].ext.private_task()
     other = (m + 1) % 5
     assert g.observation(other).seats[m].secret_task == ""
     assert g.observation(-1).seats[m].identity == game_pb2.IDENTITY_UNSPECIFIED

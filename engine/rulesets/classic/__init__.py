@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING
 
 from engine.action import PASS, Action
 from engine.ruleset import CardTable, CharacterInfo, Ruleset
+from engine.state import Frame
 
 from . import deck, marks, ruledata
 from .characters import ROWS, SKILLS
 from .flow import HANDLERS
 from .legal import legal_for
 from .privacy import hidden_action
+from .records import ClassicMatch
 from .setup import new_state, position_state
 
 if TYPE_CHECKING:
@@ -26,6 +28,12 @@ if TYPE_CHECKING:
 
 def _discarded(g: Game, seat: int, cards: list[int]) -> None:
     """No classic rule reacts to a discard."""
+
+
+def _intel_placed(g: Game, seat: int, cards: list[int], users: list[int], cause: str) -> None:
+    """Victory, deaths and receipt triggers follow a placed intel (the ``after`` frame,
+    flow.h_after)."""
+    g.push(Frame("after", seat=seat, card=cards[0], order=list(users), text=cause, cards=list(cards)))
 
 
 def _alias(g: Game, action: Action, legal: list[Action]) -> list[Action] | None:
@@ -70,6 +78,8 @@ RULESET = Ruleset(
     alias=_alias,
     hand_discards_face_down=True,
     mark_kinds=marks.KINDS,
+    match_record=ClassicMatch,
+    intel_placed=_intel_placed,
     # rules digest §8: 3 red intel wins for every 潜伏 player, 3 blue for every 军情 one
     factions={"latent": "red", "military": "blue"},
 )

@@ -1,7 +1,8 @@
 """Marks of the classic ruleset as typed records over the core's ``State.marks``
 (:mod:`engine.marks`): per-turn ones (who is lured, whether the turn player sent, a 退回
 waiting to act) are cleared at turn start; lasting ones last the game (lost players, used
-once-per-game skills). This module is the only place that spells them (:data:`KINDS`,
+once-per-game skills; a lost player is the core's :class:`engine.marks.Lost`). This
+module is the only place that spells the classic ones (:data:`KINDS`,
 ``Ruleset.mark_kinds``).
 """
 
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine import marks as core
-from engine.marks import SeatNo, TypedMark, Word
+from engine.marks import Lost, SeatNo, TypedMark, Word
 from engine.state import State
 
 
@@ -68,15 +69,6 @@ class Saved(TypedMark):
 
 
 @dataclass(frozen=True, slots=True)
-class Lost(TypedMark):
-    """``seat`` lost the game (out, not dead; §7, D23)."""
-
-    tag: ClassVar[str] = "lost"
-    lasting: ClassVar[bool] = True
-    seat: SeatNo
-
-
-@dataclass(frozen=True, slots=True)
 class Once(TypedMark):
     """A once-per-game skill (identity reveals, D17) was used by ``seat``."""
 
@@ -104,6 +96,7 @@ def saved(seat: int) -> Saved:
 
 
 def lost(seat: int) -> Lost:
+    """``seat`` lost the game (out, not dead; §7, D23): the core's mark."""
     return Lost(seat)
 
 
@@ -118,8 +111,9 @@ def mission_done(seat: int) -> MissionDone:
 SENT = Sent()
 SEND_BACK = SendBack()
 
-#: Every kind of mark the classic ruleset makes (``Ruleset.mark_kinds``).
-KINDS: tuple[type[TypedMark], ...] = (Lured, Sent, SendBack, Saved, Lost, Once, MissionDone)
+#: Every kind of mark the classic ruleset defines (``Ruleset.mark_kinds``); it also makes the
+#: core's :class:`engine.marks.Lost` and ``Placed``.
+KINDS: tuple[type[TypedMark], ...] = (Lured, Sent, SendBack, Saved, Once, MissionDone)
 
 __all__ = ["KINDS", "SEND_BACK", "SENT", "Lost", "Lured", "MissionDone", "Once", "Saved", "SendBack", "Sent",
            "add", "clear_turn", "has", "lost", "lured", "mission_done", "once", "remove", "saved"]

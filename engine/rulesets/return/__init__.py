@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.ruleset import CardTable, CharacterInfo, Ruleset
+from engine.state import Frame
 
 from . import deck, marks, ruledata
 from .cards import table as _card_table  # noqa: F401  (fills the card tables)
@@ -18,6 +19,7 @@ from .characters import CHARACTERS, SKILLS
 from .flow import HANDLERS
 from .legal import legal_for
 from .privacy import hidden_action
+from .records import ReturnMatch, ReturnSeat
 from .setup import new_state, position_state
 from .triggers import open_window
 
@@ -28,6 +30,19 @@ if TYPE_CHECKING:
 def _discarded(g: Game, seat: int, cards: list[int]) -> None:
     """A discard (弃牌) opens the ``discarded`` window (福尔摩斯's 线索)."""
     open_window(g, "discarded", seat, cards=cards)
+
+
+def _drawn(g: Game, seat: int, cards: list[int]) -> None:
+    """Cards drawn during a chain cannot join it (rulebook 杀意/窃于无形 notes): they are
+    ``State.fresh`` until the chain ends."""
+    if g.state.chain:
+        g.state.fresh.extend(cards)
+
+
+def _intel_placed(g: Game, seat: int, cards: list[int], users: list[int], cause: str) -> None:
+    """Victory, deaths and receipt triggers follow a placed intel (the ``after`` frame,
+    flow.h_after)."""
+    g.push(Frame("after", seat=seat, card=cards[0], order=list(users), text=cause, cards=list(cards)))
 
 
 RULESET = Ruleset(
@@ -55,6 +70,10 @@ RULESET = Ruleset(
     hidden_action=hidden_action,
     discarded=_discarded,
     mark_kinds=marks.KINDS,
+    seat_record=ReturnSeat,
+    match_record=ReturnMatch,
+    drawn=_drawn,
+    intel_placed=_intel_placed,
     # rules digest §7: 3 red intel wins for every latent player, 3 blue for every military one
     factions={"latent": "red", "military": "blue"},
     secret_codes=tuple(ruledata.SECRET_ORDER_CODES),

@@ -20,6 +20,7 @@ from engine.text import ArgValue
 
 from . import deck, marks, ruledata
 from .legal import skill_plays
+from .records import match_ext
 from .rules import check_victory, dying_seats, h_death, identity_action, schedule_deaths, turn_draw_count
 from .setup import h_characters
 from .transit import move_to, pass_on
@@ -43,8 +44,8 @@ def h_turn(g: Game, fr: Frame) -> None:
         st.turn_number += 1
         st.received = False
         st.locked.clear()
-        st.send_code = ""
-        st.send_code_user = -1
+        match_ext(st).send_code = ""
+        match_ext(st).send_code_user = -1
         marks.remove(st, marks.Used)
         g.log("turn_start.turn_n_seat", s, {"n": st.turn_number, "seat": s})
         fr.stage = 1
@@ -85,8 +86,8 @@ def extra_send(g: Game, seat: int) -> bool:
     marks.add(st, marks.SendExtraUsed())
     st.received = False
     st.transit = None
-    st.send_code = ""
-    st.send_code_user = -1
+    match_ext(st).send_code = ""
+    match_ext(st).send_code_user = -1
     g.log("extra_send.may_send_one_more_intel", seat, {"seat": seat})
     g.push(Frame("main", seat=seat))
     return True

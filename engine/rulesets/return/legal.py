@@ -15,6 +15,7 @@ from engine.state import Prompt
 from . import deck, marks
 from .cards.base import FUNCTIONS, code_matches
 from .hooks import extra_card_plays
+from .records import match_ext
 from .skills import SKILLS, skills_of, usable
 from .triggers import trigger_legal
 
@@ -71,7 +72,7 @@ def skill_plays(g: Game, seat: int, ctx: str) -> list[str]:
     out: list[str] = []
     for sid in skills_of(g, seat):
         if usable(g, seat, sid):
-            out.extend(f"skill {sid}{suffix}" for suffix in SKILLS[sid].plays(g, seat, ctx))
+            out.extend(f"skill {sid}{suffix}" for suffix in SKILLS[sid].actions(g, seat, ctx))
     return out
 
 
@@ -94,8 +95,8 @@ def send_actions(g: Game, seat: int) -> list[Action]:
     out: list[Action] = []
     if hand:
         cards = sorted(set(hand))
-        if st.send_code:
-            match = [c for c in cards if code_matches(st.send_code, c)]
+        if match_ext(st).send_code:
+            match = [c for c in cards if code_matches(match_ext(st).send_code, c)]
             if match:
                 cards = match
         for c in cards:

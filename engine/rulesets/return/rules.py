@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 from engine.state import Frame, Kill
 
 from . import deck, marks, ruledata
-from .skills import MISSIONS, has_skill
+from .records import seat_ext
+from .skills import MISSIONS, passive_skills
 from .triggers import open_window
 
 if TYPE_CHECKING:
@@ -50,8 +51,8 @@ def mission_done(g: Game, seat: int, *, when: str = "") -> bool:
     checks = []
     if p.identity == "agent" and p.character in MISSIONS:
         checks.append(MISSIONS[p.character])
-    if p.secret_character in MISSIONS:
-        checks.append(MISSIONS[p.secret_character])
+    if seat_ext(p).secret_character in MISSIONS:
+        checks.append(MISSIONS[seat_ext(p).secret_character])
     return any(m.when == when and m.done(g, seat) for m in checks)
 
 
@@ -74,7 +75,7 @@ def victory(g: Game) -> tuple[list[int], str, str] | None:
             winners.extend(i for i, p in enumerate(seats) if p.identity == faction)
             reasons.append(f"{faction} holds 3 {colour} intel")
     # 致命香水 (non-agent) with her 绝密任务 done wins with her faction (digest §9).
-    extra = [i for i, p in enumerate(seats) if p.alive and p.identity != "agent" and p.secret_character
+    extra = [i for i, p in enumerate(seats) if p.alive and p.identity != "agent" and seat_ext(p).secret_character
              and mission_done(g, i)]
     if winners or extra:
         return (sorted(set(winners) | set(extra)), "; ".join(reasons) or "secret mission completed",
@@ -121,7 +122,7 @@ def declare_victory(g: Game, winners: list[int], reason: str, end: str) -> None:
 
 def reveal_secret_character(g: Game, seat: int) -> None:
     """致命香水's face-down 绝密任务 character is shown at her death or victory (p.12 ①)."""
-    secret = g.state.seats[seat].secret_character
+    secret = seat_ext(g.state.seats[seat]).secret_character
     if secret:
         g.log("secret_character.zh_character_was_id", seat, {"seat": seat, "zh": '绝密任务', "id": secret})
 
@@ -172,9 +173,11 @@ def die(g: Game, seat: int, killers: list[int], cause: str = "") -> None:
     seats credited with the kill are recorded (③)."""
     st = g.state
     p = st.seats[seat]
-    hidden_identity = has_skill(g, seat, "cheng_fu")  # 城府: may keep the identity hidden
-    if hidden_identity:
-        g.log("skill.uses_id", seat, {"seat": seat, "id": 'cheng_fu'})
+    # 城府: may keep the identity hidden (a passive hook, Skill.hides_identity)
+    keeper = next((sk for sk in passive_skills(g, seat) if sk.hides_identity(g, seat)), None)
+    hidden_identity = keeper is not None
+    if keeper is not None:
+        g.log("skill.uses_id", seat, {"seat": seat, "id": keeper.id})
     kill = Kill(seat, sorted(set(killers)), cause, true_count(p.intel), p.identity)
     p.alive = False
     if not hidden_identity:

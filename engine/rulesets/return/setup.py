@@ -7,12 +7,14 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from engine import rng
+from engine.choosing import offer_characters
 from engine.errors import SetupError
 from engine.marks import Placed
-from engine.positions import card_list, position_deaths, turn_and_step, zones
+from engine.positions import PositionRules, parse_position
 from engine.state import Frame, Seat, State
 
 from . import deck, marks, ruledata
+from .records import ReturnMatch, ReturnSeat, seat_ext
 from .skills import CHARACTERS, available_characters
 from .triggers import open_window
 
@@ -24,9 +26,6 @@ START_HAND = ruledata.START_HAND
 
 
 CHARACTER_OFFER = 3
-#: The keys a scenario seat may set (shared/spec/scenario-format.md); any other key is an
-#: error, so a typo (``intell: [5]``) cannot silently leave a seat empty.
-SEAT_KEYS = frozenset({"identity", "character", "exposed", "hand", "intel", "alive", "identity_revealed"})
 #: Where a scenario position starts: ``game_start`` (characters placed, the game-start
 #: skills not yet used: 雇佣关系, 危机关系, 绝密任务), ``start`` (the turn player's turn
 #: start, before the draw) or ``main`` (the play phase, intel not yet sent).
@@ -46,114 +45,76 @@ def new_state(ruleset: str, players: int, seed: int, *, tutorial: bool = False, 
     names = [deck.IDENTITIES[(1, 0, 2)[i]] for i in identities[:players]]
     pile = list(deck.ALL_CARDS)
     state = rng.shuffle(state, pile)
-    seats = [Seat(identity=name) for name in names]
+    seats = [Seat(identity=name, ext=ReturnSeat()) for name in names]
     for _ in range(START_HAND):
         for s in seats:
             s.hand.append(pile.pop())
     state, first = rng.below(state, players)
     st = State(ruleset=ruleset, players=players, seed=seed, tutorial=tutorial, characters=characters,
-               rng=state, seats=seats, pile=pile)
+               rng=state, seats=seats, pile=pile, ext=ReturnMatch())
     st.stack.append(Frame("turn", seat=first))
     if characters:
-        st.pool_setting = list(character_pool or [])
-        deal_characters(st, first)
+        # Each player is offered three characters, keeps one secretly, returns two (p.4
+        # 游戏准备 ③); tutorial mode removes the state characters (p.1 ③).
+        playable = [c for c in available_characters() if not (tutorial and CHARACTERS[c].stateful)]
+        offer_characters(st, playable, CHARACTER_OFFER, first, character_pool)
     return st
 
 
-def deal_characters(st: State, first: int) -> None:
-    """Each player is offered three characters, keeps one secretly, returns two (p.4
-    游戏准备 ③); tutorial mode removes the state characters (p.1 ③)."""
-    pool = [c for c in available_characters() if not (st.tutorial and CHARACTERS[c].stateful)
-            and (not st.pool_setting or c in st.pool_setting)]
-    if len(pool) < st.players:
-        raise SetupError(f"only {len(pool)} characters available for {st.players} players")
-    offer = min(CHARACTER_OFFER, len(pool) // st.players)
-    st.rng = rng.shuffle(st.rng, pool)
-    for s in st.seats:
-        s.options = [pool.pop() for _ in range(offer)]
-    st.character_pool = pool
-    order = [(first + i) % st.players for i in range(st.players)]
-    st.stack.append(Frame("characters", seat=first, order=order))
-
-
-def _cards(value: Any, where: str) -> list[int]:
-    return card_list(value, where, deck.N_CARDS)
-
-
-def position_state(pos: dict[str, Any]) -> State:
-    """A state from a scenario's set-up keys; raises SetupError naming the problem."""
-    ruleset = pos.get("ruleset", "return")
-    if ruleset != "return":
-        raise SetupError(f"unknown ruleset {ruleset!r}")
-    seats_in = pos.get("seats")
-    if not isinstance(seats_in, list) or not 3 <= len(seats_in) <= 7:
-        raise SetupError("seats: a list of 3 to 7 seats is required")
-    n = len(seats_in)
-    seats: list[Seat] = []
-    for i, raw in enumerate(seats_in):
-        if not isinstance(raw, dict):
-            raise SetupError(f"seat {i}: expected a mapping")
-        unknown = sorted(str(k) for k in set(raw) - SEAT_KEYS)
-        if unknown:
-            raise SetupError(f"seat {i}: unknown keys {', '.join(unknown)} (known: {', '.join(sorted(SEAT_KEYS))})")
-        identity = raw.get("identity")
-        if identity not in deck.IDENTITIES:
-            raise SetupError(f"seat {i}: identity must be one of {', '.join(deck.IDENTITIES)}, got {identity!r}")
-        character = raw.get("character") or ""
-        if character and character not in CHARACTERS:
-            raise SetupError(f"seat {i}: unknown character {character!r}")
-        alive = bool(raw.get("alive", True))
-        seat = Seat(identity=identity, hand=_cards(raw.get("hand"), f"seat {i} hand"),
-                    intel=_cards(raw.get("intel"), f"seat {i} intel"), alive=alive,
-                    identity_revealed=bool(raw.get("identity_revealed", not alive)),
-                    exposed=bool(raw.get("exposed", True)), character=character)
-        if not alive and (seat.hand or seat.intel):
-            raise SetupError(f"seat {i}: a dead seat cannot hold cards")
-        seats.append(seat)
+def _check_seats(seats: list[Seat]) -> None:
+    """At most the identity cards of the player-count table (p.4 游戏准备 ②)."""
+    n = len(seats)
     counts = Counter(s.identity for s in seats)
     latent, military, agent = IDENTITY_TABLE[n]
     if counts["latent"] > latent or counts["military"] > military or counts["agent"] > agent:
         raise SetupError(f"{n} players use at most {latent} latent, {military} military and {agent} agent "
                          f"identity cards; got {dict(counts)}")
-    pile, discard, removed = zones(pos, seats, deck.ALL_CARDS, deck.N_CARDS)
-    turn, step = turn_and_step(pos, seats, STEPS)
-    seed = int(pos.get("seed", 0))
-    st = State(ruleset="return", players=n, seed=seed, tutorial=bool(pos.get("tutorial", False)),
-               characters=False, rng=rng.seed_state(seed), seats=seats, pile=pile, discard=discard,
-               removed=removed, turn=turn, pile_exhausted_once=bool(pos.get("pile_exhausted_once", False)))
-    st.kills = position_deaths(pos, seats)
-    relations = pos.get("relations") or {}
+
+
+def _relations(relations: Any, seats: list[Seat]) -> None:
+    """``relations:``: 礼服蒙面's nemesis and 职业杀手's employer (seat -> seat), 致命香水's
+    绝密任务 character (seat -> character), as chosen at game start."""
+    n = len(seats)
     if not isinstance(relations, dict) or set(relations) - {"nemesis", "employer", "secret_character"}:
         raise SetupError("relations: only nemesis, employer and secret_character are known")
     for key in ("nemesis", "employer"):
         for a, b in (relations.get(key) or {}).items():
             if not (0 <= int(a) < n and 0 <= int(b) < n) or int(a) == int(b):
                 raise SetupError(f"relations.{key}: {a} -> {b} is not a pair of different seats")
-            seats[int(a)].relation = int(b)
+            seat_ext(seats[int(a)]).relation = int(b)
     for a, ch in (relations.get("secret_character") or {}).items():
         if ch not in CHARACTERS or not 0 <= int(a) < n:
             raise SetupError(f"relations.secret_character: {a} -> {ch!r} is not a seat and a known character")
-        seats[int(a)].secret_character = ch
-    st.characters = any(s.character for s in seats)
+        seat_ext(seats[int(a)]).secret_character = ch
+
+
+#: What a 风声再临 position may hold (shared/spec/scenario-format.md): 3 to 7 seats, at most
+#: the identity cards of the table, ``relations:``, ``tutorial:``.
+def _frames(st: State, step: str, turn: int) -> list[Frame]:
+    """The turn at ``step``: ``game_start`` (the character choice over, the characters about
+    to be placed), ``start`` (before the draw) or ``main`` (the play phase)."""
+    n = st.players
     if step == "game_start":
         if not st.characters:
             raise SetupError("step game_start needs characters (the game-start skills are theirs)")
         # The character choice is over (index past the order): placing them opens the
         # game-start window, as after a dealt game's choice (h_characters).
-        order = [(turn + i) % n for i in range(n) if seats[(turn + i) % n].alive]
-        st.stack.append(Frame("turn", seat=turn))
-        st.stack.append(Frame("characters", seat=turn, order=order, index=len(order)))
-        return st
-    if st.characters:
-        marks.add(st, Placed())
+        order = [(turn + i) % n for i in range(n) if st.seats[(turn + i) % n].alive]
+        return [Frame("turn", seat=turn), Frame("characters", seat=turn, order=order, index=len(order))]
     if step == "start":
-        st.stack.append(Frame("turn", seat=turn))
-    else:
-        st.turn_number = 1
-        st.stack.append(Frame("turn", seat=turn, stage=3))
-        st.stack.append(Frame("main", seat=turn))
-    return st
+        return [Frame("turn", seat=turn)]
+    return [Frame("turn", seat=turn, stage=3), Frame("main", seat=turn)]
 
+
+POSITIONS = PositionRules(ruleset="return", seats=(3, 7), identities=deck.IDENTITIES, characters=CHARACTERS,
+                          cards=deck.ALL_CARDS, steps=STEPS, frames=_frames, seat_record=ReturnSeat,
+                          match_record=ReturnMatch, tutorial=True, check_seats=_check_seats, relations=_relations,
+                          unplaced_steps=frozenset({"game_start"}))
+
+
+def position_state(pos: dict[str, Any]) -> State:
+    """A state from a scenario's set-up keys; raises SetupError naming the problem."""
+    return parse_position(pos, POSITIONS)
 
 
 def h_characters(g: Game, fr: Frame) -> None:

@@ -20,6 +20,7 @@ from .characters import ROWS, SKILLS
 from .flow import HANDLERS
 from .legal import legal_for
 from .privacy import hidden_action
+from .records import SpySeat
 from .setup import new_state, position_state
 
 if TYPE_CHECKING:
@@ -67,6 +68,7 @@ RULESET = Ruleset(
     hidden_action=hidden_action,
     discarded=_discarded,
     mark_kinds=marks.KINDS,
+    seat_record=SpySeat,
     secret_tasks={"mystery": ruledata.SECRET_TASK_POOL},
     # rules digest §7.1: 3 red intel wins for every 潜伏战线 player, 3 blue for every 特工机关 one
     factions={"latent": "red", "special_service": "blue"},

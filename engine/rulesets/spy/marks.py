@@ -1,21 +1,16 @@
-"""Kinds of mark of the 谍战篇 ruleset (:mod:`engine.marks`): who is out of the game, who
-died this turn, the seat this turn's intel was received by, once-per-phase skill uses."""
+"""Kinds of mark of the 谍战篇 ruleset (:mod:`engine.marks`): who died this turn, the seat
+this turn's intel was received by, once-per-phase skill uses. Who is out of the game is the
+core's :class:`engine.marks.Lost`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engine.marks import SeatNo, TypedMark, Word
+from engine.marks import Lost, SeatNo, TypedMark, Word
 
-
-@dataclass(frozen=True, slots=True)
-class Lost(TypedMark):
-    """``seat`` is out of the game without dying (§6.4): never wins, never acts."""
-
-    tag: ClassVar[str] = "spy_lost"
-    lasting: ClassVar[bool] = True
-    seat: SeatNo
+#: A seat out of the game without dying (§6.4: never wins, never acts) is the core's mark.
+__all__ = ["KINDS", "Barred", "Declared", "Jailed", "JiuJiTaken", "Lost", "TurnDied", "Used"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +46,6 @@ class Jailed(TypedMark):
     seat: SeatNo
 
 
-
-
 @dataclass(frozen=True, slots=True)
 class Declared(TypedMark):
     """江湖令: ``seat`` declared ``color`` when sending this turn."""
@@ -70,4 +63,4 @@ class JiuJiTaken(TypedMark):
     seat: SeatNo
 
 
-KINDS = (Lost, TurnDied, Used, Barred, Jailed, Declared, JiuJiTaken)
+KINDS: tuple[type[TypedMark], ...] = (TurnDied, Used, Barred, Jailed, Declared, JiuJiTaken)

@@ -14,6 +14,7 @@ from engine.marks import add, has
 from . import deck, ruledata
 from .characters.gu_xiao_meng import co_winners
 from .marks import Lost, TurnDied
+from .records import seat_ext
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -24,7 +25,7 @@ FACTION_COLOR = {"latent": "red", "special_service": "blue"}
 def task(g: Game, seat: int) -> str:
     """The 神秘人 card of ``seat`` ('' for a faction player)."""
     p = g.state.seats[seat]
-    return p.secret_task if p.identity == "mystery" else ""
+    return seat_ext(p).secret_task if p.identity == "mystery" else ""
 
 
 def out(g: Game, seat: int) -> bool:

@@ -8,6 +8,7 @@ from engine.state import Frame, Item
 
 from .. import deck, marks
 from ..characters.base import Mission, Skill, game_start_naming, take_random
+from ..records import seat_ext
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -20,7 +21,7 @@ def nemesis(g: Game, seat: int) -> int:
     """The nemesis (X) this seat named at game start (-1: none); the relation lasts the
     whole game (p.16 危机关系 note)."""
     p = g.state.seats[seat]
-    return p.relation if p.character == "li_fu_meng_mian" else -1
+    return seat_ext(p).relation if p.character == "li_fu_meng_mian" else -1
 
 
 class WeiJiGuanXi(Skill):
@@ -34,7 +35,7 @@ class WeiJiGuanXi(Skill):
     zh = "危机关系"
     windows = ("game_start", "received")
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         named = game_start_naming(g, seat, ev)
         if named is not None:
             return named
@@ -50,7 +51,7 @@ class WeiJiGuanXi(Skill):
         st = g.state
         if item.target >= 0:
             item.done = True
-            st.seats[item.user].relation = item.target
+            seat_ext(st.seats[item.user]).relation = item.target
             g.log("nemesis.names_seat_as_nemesis", item.user, {"seat": item.user, "seat2": item.target},
                   seats=(item.target,))
             return True
@@ -80,7 +81,7 @@ class YiAiXuanMing(Skill):
     zh = "以爱宣名"
     windows = ("send", "receive_chosen")
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         if ev.text == "send":
             return [" choose draw", " choose take"] if ev.seat == seat and not declared(g, seat) else []
@@ -120,7 +121,7 @@ class LiFuMengMianMission(Mission):
     """Your nemesis X dies (summary: X陣亡)."""
 
     def done(self, g: Game, seat: int) -> bool:
-        x = g.state.seats[seat].relation
+        x = seat_ext(g.state.seats[seat]).relation
         return x >= 0 and any(k.dead == x for k in g.state.kills)
 
 

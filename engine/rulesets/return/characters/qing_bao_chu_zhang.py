@@ -15,6 +15,7 @@ from ..cards.intel import receive_root
 from ..characters.base import KillNonAgent, Skill, choose_answer
 from ..hooks import CARD_PLAY_PROVIDERS, alt_function_plays
 from ..privacy import PRIVATE_CHOICES
+from ..records import match_ext
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -53,7 +54,7 @@ class TouLongZhuanFeng(Skill):
     id = "tou_long_zhuan_feng"
     zh = "偷龙转凤"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         root = receive_root(g)
         st = g.state
         if ctx != "respond" or root is None or root.user == seat or st.transit is None:
@@ -109,6 +110,9 @@ class JinJiXiaDa(Skill):
     id = "jin_ji_xia_da"
     zh = "紧急下达"
 
+    def credited_for_use(self, g: Game, item: Item, from_intel: bool) -> bool:
+        return item.alt == self.id
+
 
 class JinJiXiaDaCard(CardFunction):
     """A 秘密下达 or 危险情报 used as 紧急下达 (then discarded face up, p.15)."""
@@ -129,13 +133,13 @@ class JinJiXiaDaCard(CardFunction):
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
         target = st.seats[item.target]
-        if st.send_code or not target.alive or not target.hand or not st.seats[item.user].alive:
+        if match_ext(st).send_code or not target.alive or not target.hand or not st.seats[item.user].alive:
             return True
         if fr.stage == 1:
             card = int(choose_answer(fr))
             item.done = True
-            st.send_code = f"card:{card}"
-            st.send_code_user = item.user
+            match_ext(st).send_code = f"card:{card}"
+            match_ext(st).send_code_user = item.user
             g.log("choose_intel.chooses_card_as_seat_intel", item.user,
                   {"seat": item.user, "card": card, "seat2": item.target}, audience=(item.user, item.target),
                   cards=(card,), public="choose_intel.chooses_card_seat_must_send")

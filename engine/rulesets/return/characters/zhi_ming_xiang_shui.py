@@ -8,6 +8,7 @@ from engine.state import Frame, Item
 
 from .. import deck
 from ..characters.base import Mission, Skill, choose_answer
+from ..records import seat_ext
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -32,7 +33,7 @@ class ZhiMingYiJi(Skill):
     zh = "致命一击"
     windows = ("turn_end",)
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         if ev.seat == seat or not st.seats[ev.seat].alive:
             return []
@@ -77,16 +78,16 @@ class JueMiRenWu(Skill):
     declare victory (①); a non-agent who completes both the faction condition and this
     mission wins together with the faction (②, rules.py ``victory``); 乔装 taking
     this skill changes nothing (③: it resolved at game start). The mission is read from
-    ``Seat.secret_character`` by ``rules.mission_done``."""
+    ``ReturnSeat.secret_character`` by ``rules.mission_done``."""
 
     id = "jue_mi_ren_wu"
     zh = "绝密任务"
     windows = ("game_start",)
     forced = True
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         p = g.state.seats[seat]
-        if p.secret_character or not [c for c in g.state.character_pool if c not in REDRAW]:
+        if seat_ext(p).secret_character or not [c for c in g.state.character_pool if c not in REDRAW]:
             return []
         return [""]
 
@@ -94,12 +95,12 @@ class JueMiRenWu(Skill):
         st = g.state
         p = st.seats[item.user]
         pool = [c for c in st.character_pool if c not in REDRAW]
-        if p.secret_character or not pool:
+        if seat_ext(p).secret_character or not pool:
             return True
         item.done = True
         chosen = pool[g.random_below(len(pool))]
         st.character_pool.remove(chosen)
-        p.secret_character = chosen
+        seat_ext(p).secret_character = chosen
         g.log("secret_character.zh_character_id", item.user, {"seat": item.user, "zh": "绝密任务", "id": chosen},
               audience=(item.user,), public="secret_character.draws_zh_character_face_down")
         return True
@@ -107,7 +108,7 @@ class JueMiRenWu(Skill):
 
 class ZhiMingXiangShuiMission(Mission):
     """Complete the 绝密任务: the drawn character's mission. ``rules.mission_done``
-    checks ``Seat.secret_character``'s mission directly (with that mission's own timing),
+    checks ``ReturnSeat.secret_character``'s mission directly (with that mission's own timing),
     so this one adds nothing."""
 
     def done(self, g: Game, seat: int) -> bool:

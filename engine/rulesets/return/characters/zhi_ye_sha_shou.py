@@ -9,6 +9,7 @@ from engine.state import Frame, Item
 from .. import deck
 from ..cards.basic import burn_intel
 from ..characters.base import Mission, Skill, choose_answer, game_start_naming
+from ..records import seat_ext
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -21,7 +22,7 @@ def employer(g: Game, seat: int) -> int:
     """The employer this seat named at game start (-1: none). The relation stays for the
     whole game, even if the skill is taken away by 乔装 (p.16 雇佣关系 ①)."""
     p = g.state.seats[seat]
-    return p.relation if p.character == "zhi_ye_sha_shou" else -1
+    return seat_ext(p).relation if p.character == "zhi_ye_sha_shou" else -1
 
 
 class GuYongGuanXi(Skill):
@@ -38,7 +39,7 @@ class GuYongGuanXi(Skill):
     zh = "雇佣关系"
     windows = ("game_start", "received")
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         named = game_start_naming(g, seat, ev)
         if named is not None:
@@ -63,7 +64,7 @@ class GuYongGuanXi(Skill):
         me = st.seats[item.user]
         if item.code == "name":
             item.done = True
-            me.relation = item.target
+            seat_ext(me).relation = item.target
             g.log("employer.names_seat_as_employer", item.user, {"seat": item.user, "seat2": item.target},
                   seats=(item.target,))
             ident = st.seats[item.target].identity
@@ -100,7 +101,7 @@ class AnSha(Skill):
     id = AN_SHA
     zh = "暗杀"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
         turn = st.turn
         if ctx not in ("respond", "arrive") or turn == seat or not st.seats[turn].alive:
@@ -156,7 +157,7 @@ class ZhiYeShaShouMission(Mission):
 
     def done(self, g: Game, seat: int) -> bool:
         st = g.state
-        boss = st.seats[seat].relation
+        boss = seat_ext(st.seats[seat]).relation
         if boss < 0:
             return False
         mine = st.seats[boss].identity

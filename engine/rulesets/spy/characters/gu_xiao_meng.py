@@ -7,13 +7,14 @@ win (face up and alive), every player without an identity card wins with you
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action, choose_option
+from engine.action import Action, choose_option, use_skill
 from engine.state import Frame
 
 from ..cards import give
-from ..skills import SKILLS, Skill, passive
+from ..records import seat_ext
+from ..skills import SKILLS, Event, Skill, passive
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -34,11 +35,11 @@ class ChengZhi(Skill):
     id = "cheng_zhi"
     zh = "承志"
     kind = "trigger"
-    events = ("before_death",)
+    windows = ("before_death",)
     forced = True  # taking the hand is not optional; only taking the identity is (可以)
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
-        return [f"skill {self.id}"] if kw["seat"] != seat and g.state.seats[seat].alive else []
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        return [use_skill(self.id)] if ev.seat != seat and g.state.seats[seat].alive else []
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         st = g.state
@@ -62,8 +63,8 @@ class ChengZhi(Skill):
         st.stack.pop()
         if fr.answer == choose_option("take"):
             me, dead = st.seats[fr.seat], st.seats[fr.index]
-            me.identity, me.secret_task = dead.identity, dead.secret_task
-            dead.identity, dead.secret_task = "", ""
+            me.identity, seat_ext(me).secret_task = dead.identity, seat_ext(dead).secret_task
+            dead.identity, seat_ext(dead).secret_task = "", ""
             g.log("cheng_zhi.takes_seat_identity_card", fr.seat, {"seat": fr.seat, "seat2": fr.index})
 
 
