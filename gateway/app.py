@@ -13,7 +13,7 @@ import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -34,6 +34,7 @@ from gateway.engine_client import EngineClient
 from gateway.metrics import Metrics
 from gateway.policy import JOINABLE, check_seed, public_settings
 from gateway.ratelimit import ClientAddress, CreationLimits
+from gateway.rematch import RematchError, RematchService
 from gateway.replay_steps import ReplaySteps, holds_seat, parse_view
 from gateway.rulesets import RulesetCatalog
 from gateway.schemas import (
@@ -48,6 +49,8 @@ from gateway.schemas import (
     JoinOut,
     LegalActionsOut,
     MatchInfo,
+    RematchIn,
+    RematchOut,
     SeatInfo,
 )
 from gateway.seat_socket import act as act_for_seat
@@ -95,6 +98,7 @@ class Services:
     replays: ReplaySteps
     rulesets: RulesetCatalog
     chat: ChatService
+    rematch: RematchService
 
 
 def _token_from(request_headers: Any, query_token: str | None) -> str:
@@ -110,6 +114,12 @@ def _seat_infos(record: MatchRecord | None, claims: dict[int, dict[str, str]]) -
     if record is None:
         return []
     return [SeatInfo(seat=i, kind=kind, player=claims.get(i, {}).get("name")) for i, kind in enumerate(record.seats)]
+
+
+def svc_of(app: FastAPI) -> Services:
+    """The app's services (built in its lifespan)."""
+    svc: Services = app.state.services
+    return svc
 
 
 def _services(request: Request) -> Services:
@@ -170,6 +180,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None,
         store = open_store(redis_url)
         replays = ReplaySteps.from_env(engine, redis_url)
         chat = ChatService.open(redis_url)
+        rematches = RematchService.open(store, signer, redis_url)
         app.state.services = Services(
             engine=engine,
             store=store,
@@ -178,6 +189,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None,
             replays=replays,
             rulesets=RulesetCatalog(engine),
             chat=chat,
+            rematch=rematches,
         )
         try:
             yield
@@ -186,6 +198,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None,
             await store.close()
             await replays.close()
             await chat.close()
+            await rematches.book.close()
 
     app = FastAPI(
         title="fengsheng gateway",
@@ -361,6 +374,50 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None,
             if await svc.store.claim(match_id, seat, player):
                 return JoinOut(match_id=match_id, seat=seat, seat_token=signer.new_seat(match_id, seat, player))
         raise errors.conflict("that seat is taken (or you hold another seat of this match)")
+
+    async def start_rematch(match_id: str, kinds: list[str], shown: dict[str, Any]) -> None:
+        """Create a finished match's rematch under ``match_id``: its settings, a new deal."""
+        ruleset = await svc_of(app).rulesets.for_match(
+            shown.get("ruleset") or None, len(kinds), characters=bool(shown.get("characters"))
+        )
+        settings = pb.MatchSettings(
+            ruleset=ruleset.id,
+            players=len(kinds),
+            tutorial=bool(shown.get("tutorial")),
+            characters=bool(shown.get("characters")),
+            seats=[SEAT_KINDS[k] for k in kinds],
+            turn_timeout_ms=int(shown.get("turn_timeout_ms") or 0),
+            bot_delay_ms=int(shown.get("bot_delay_ms") or 0),
+        )
+        record = MatchRecord(match_id=match_id, seats=kinds, settings=public_settings(settings))
+        await _create_recorded(svc_of(app), settings, record)
+
+    @app.post("/api/matches/{match_id}/rematch", tags=["matches"], response_model=RematchOut,
+              responses=ERROR_RESPONSES)  # fmt: skip
+    async def rematch(match_id: str, svc: Svc, player: PlayerDep, body: RematchIn | None = None) -> RematchOut:
+        """Ask for a rematch of a finished match you played (gateway/rematch.py): you keep your
+        seat; it starts when every seated person has asked, or now with `start_now` (bots take
+        the others' seats). Answers your seat token in it once it is created."""
+        observation = await _alive(svc, match_id)
+        if not observation.outcome.over:
+            raise errors.conflict("the match is not over")
+        try:
+            state = await svc.rematch.confirm(
+                match_id, player, start_now=bool(body and body.start_now), create=start_rematch
+            )
+        except RematchError as exc:
+            raise errors.ApiError(exc.status, exc.code, str(exc)) from exc
+        return RematchOut(**asdict(state))
+
+    @app.get("/api/matches/{match_id}/rematch", tags=["matches"], response_model=RematchOut,
+             responses=ERROR_RESPONSES)  # fmt: skip
+    async def rematch_state(match_id: str, svc: Svc, player: PlayerDep) -> RematchOut:
+        """Who confirmed the rematch, and your seat token in it once it is created."""
+        try:
+            state = await svc.rematch.state(match_id, player)
+        except RematchError as exc:
+            raise errors.ApiError(exc.status, exc.code, str(exc)) from exc
+        return RematchOut(**asdict(state))
 
     @app.get("/api/matches", tags=["matches"])
     async def list_matches(svc: Svc, limit: int = Query(20, ge=1, le=100), live: bool = False) -> dict[str, Any]:

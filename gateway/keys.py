@@ -10,6 +10,8 @@ one slot, and a match's keys are renewed and dropped together:
 ``gw:{ID}:players``             hash player id -> seat
 ``gw:{ID}:chat:CHANNEL``        a chat channel's last lines (``table``, ``spectators``)
 ``gw:{ID}:chatseq``             the match's chat counter
+``gw:{ID}:rematch``             hash seat -> player who confirmed the rematch (gateway/rematch.py)
+``gw:{ID}:rematch_to``          the rematch's match id
 ``gw:recent``                   the lobby's index (sorted set of ids; one key)
 ``gw:rl:…``, ``gw:rp:…``,       token buckets (fengsheng/ratelimit.py; one key per script)
 ``gw:chatrl:…``
@@ -40,3 +42,11 @@ def chat_key(match_id: str, channel: str) -> str:
 
 def chat_seq_key(match_id: str) -> str:
     return f"gw:{{{match_id}}}:chatseq"
+
+
+def rematch_key(match_id: str) -> str:
+    return f"gw:{{{match_id}}}:rematch"
+
+
+def rematch_to_key(match_id: str) -> str:
+    return f"gw:{{{match_id}}}:rematch_to"

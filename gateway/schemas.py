@@ -142,3 +142,21 @@ class ErrorBody(BaseModel):
 
 class ErrorOut(BaseModel):
     error: ErrorBody
+
+
+class RematchIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    start_now: bool = Field(
+        False,
+        description="create the rematch now: bots take the seats of the persons who have not confirmed "
+        "(else it is created when every seated person has confirmed)",
+    )
+
+
+class RematchOut(BaseModel):
+    seat: int = Field(description="your seat (the same in the rematch)")
+    confirmed: list[int] = Field(description="the seats whose person confirmed")
+    waiting: list[int] = Field(description="the seated persons still to confirm")
+    match_id: str | None = Field(None, description="the rematch, once created")
+    seats: list[str] = Field(default_factory=list, description="the rematch's seat kinds, once created")
+    seat_token: str | None = Field(None, description="your seat token in the rematch, once created")

@@ -9,6 +9,7 @@
 // server, English from the tables here or else the id spelled out.
 
 import { MISSIONS_ZH } from "./missions.js";
+import { TABLE_WORDS } from "./words.js";
 
 const FUNCTIONS = {
   balance: ["平衡", "Balance"],
@@ -341,6 +342,8 @@ export function setLang(value) {
   localStorage.setItem("fs.lang", lang);
   document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
 }
+
+Object.assign(WORDS, TABLE_WORDS); // the table's own words (words.js)
 
 function pick(entry, id) {
   if (!entry) return id;

@@ -215,8 +215,8 @@ function rankedPanel(nameIn, catalog) {
       ),
     ),
   );
-  const minIn = h("select", { id: "ranked-min" });
-  const maxIn = h("select", { id: "ranked-max" });
+  const minIn = h("select", { id: "ranked-min", "aria-label": t("range_min") });
+  const maxIn = h("select", { id: "ranked-max", "aria-label": t("range_max") });
 
   /** The chosen ruleset's player counts in both selects; a count still allowed is kept,
    * else the one nearest 5. */

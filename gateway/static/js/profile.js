@@ -19,7 +19,7 @@ const rulesetLabel = (id) => rulesetName(rulesetEntries[id]) || id;
 /** A ruleset `<select>` (options: the rulesets the server rates, by their names in the
  * reader's language); `onChange` after a change. */
 function rulesetSelect(id, value, onChange) {
-  const select = h("select", { id }, h("option", { value, selected: true }, rulesetLabel(value)));
+  const select = h("select", { id, "aria-label": t("ruleset") }, h("option", { value, selected: true }, rulesetLabel(value)));
   let shown = [value];
   const update = (ids) => {
     const current = select.value;
@@ -184,13 +184,13 @@ export function boardPanel() {
   const rulesetIn = rulesetSelect("board-ruleset", DEFAULT_RULESET, () => load());
   const ladderIn = h(
     "select",
-    { id: "ladder" },
+    { id: "ladder", "aria-label": t("ladder_kind") },
     h("option", { value: "human" }, t("ladder_human")),
     h("option", { value: "bot" }, t("ladder_bot")),
   );
   const seasonIn = h(
     "select",
-    { id: "season" },
+    { id: "season", "aria-label": t("season") },
     h("option", { value: "" }, t("all_time")),
     h("option", { value: "current" }, t("this_season")),
   );

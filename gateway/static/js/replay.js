@@ -53,6 +53,7 @@ export async function mountReplay(root, { matchId }) {
   const slider = h("input", {
     type: "range",
     id: "replay-step",
+    "aria-label": t("step"),
     min: 0,
     max: state.data.steps.length - 1,
     value: state.step,
@@ -70,7 +71,7 @@ export async function mountReplay(root, { matchId }) {
   const transit = h("div", {});
   const chain = h("div", {});
   const phase = h("div", { id: "replay-phase" });
-  const log = h("ol", { class: "log", id: "replay-log" });
+  const log = h("ol", { class: "log", id: "replay-log", tabindex: "0", "aria-label": t("log") });
   const outcome = state.data.outcome;
   fill(root, h(
       "div",

@@ -1,19 +1,23 @@
 // The table: a seat's live view (with its prompt) or a spectator's (public information only).
-import { api, cards, forgetSeatToken, guest, MatchSocket, rulesetInfo, saveSeatToken, seatToken } from "./api.js";
+import { api, cards, MatchSocket, rulesetInfo, seatToken } from "./api.js";
 import { chatPanel } from "./chat.js";
+import { characterFace } from "./cardface.js";
 import {
   character,
   getLang as getLangKey,
   identity,
   kind as kindName,
   promptText,
-  reasonText,
   rulesetName,
   secretTask,
   secretTaskText,
   t,
   useRuleset,
 } from "./i18n.js";
+import { installPopover } from "./popover.js";
+import { idColor, showResultPanel } from "./result.js";
+import { cue, soundToggle } from "./sound.js";
+import { boardMoves, turnClock } from "./tablefeel.js";
 import { cardsUsed, choiceOfCard, nextStep } from "./compose.js";
 import { composerPanel, notationToggle, showNotation } from "./composer.js";
 import {
@@ -26,11 +30,13 @@ import {
   h,
   logLine,
   phaseBanner,
-  seatName,
   seatPanel,
   transitPanel,
 } from "./render.js";
 import { rulesLink } from "./rules.js";
+import { checkedSeat, rankedSeats } from "./seats.js";
+
+export { rankedSeats };
 import { errorText, renderTemplate, showInfo } from "./text.js";
 
 /** Every answer (clicked or automatic) leaves no earlier than this after its prompt arrived. */
@@ -99,9 +105,11 @@ export async function mountTable(root, { matchId, spectator = false }) {
     counts: h("div", { class: "counts", id: "counts" }),
     prompt: h("div", { id: "prompt", class: "prompt" }),
     hand: h("div", { id: "hand", class: "hand" }),
-    log: h("ol", { id: "log", class: "log" }),
-    notices: h("ol", { id: "notices", class: "log notices" }),
+    // focusable: a keyboard scrolls them (axe scrollable-region-focusable)
+    log: h("ol", { id: "log", class: "log", tabindex: "0", "aria-label": t("log") }),
+    notices: h("ol", { id: "notices", class: "log notices", tabindex: "0", "aria-label": t("notices") }),
     result: h("div", { id: "result-slot" }),
+    clock: h("span", { class: "turn-clock", id: "turn-clock", role: "timer", "aria-live": "off" }),
     mine: h("div", { id: "mine", class: "mine" }),
   };
 
@@ -127,11 +135,13 @@ export async function mountTable(root, { matchId, spectator = false }) {
       spectator ? h("span", { class: "badge spect" }, t("spectating")) : null,
       seatLost ? h("span", { class: "badge seat-lost", id: "seat-lost" }, t("seat_lost")) : null,
       el.status,
+      el.clock,
+      soundToggle(),
       el.counts,
     ),
     el.result,
     el.phase,
-    h("div", { class: "board" }, el.seats),
+    h("div", { class: "board", role: "region", "aria-label": t("table_felt") }, el.seats),
     h(
       "div",
       { class: "center" },
@@ -165,6 +175,10 @@ export async function mountTable(root, { matchId, spectator = false }) {
     ),
   );
   fill(root, layout);
+  const stopPopover = installPopover(layout, () => deck);
+  const clock = turnClock(el.clock, () => state, me);
+  const moves = boardMoves(layout, me);
+  let stopResult = () => {};
 
   async function refresh() {
     if (refreshing) {
@@ -231,7 +245,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
     if (state.autopass && msg.legal_actions.length === 1 && msg.legal_actions[0] === "pass") {
       // Answer only now that the decision is ours, after the same hold as any answer.
       answer("pass", true);
-    }
+    } else cue("your_turn");
   }
 
   function clearPrompt() {
@@ -352,8 +366,11 @@ export async function mountTable(root, { matchId, spectator = false }) {
     // result's revealed view): no half-resolved chain, no face-down character or intel
     const final = obs.outcome?.over ? state.result?.final : null;
     const board = final || obs;
+    moves.see(board, (name) => cue(name));
+    clock.see(obs);
     fill(el.seats, ...order.map((s) => seatPanel(board, board.seats[s], deck, seats, { isViewer: s === me, characters })),
     );
+    moves.place();
     fill(el.phase, phaseBanner(obs));
     if (obs.outcome?.over) {
       fill(el.transit, h("p", { class: "muted" }, t("game_over")));
@@ -514,6 +531,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
         timeout > 0 ? h("span", { class: "timer" }, "") : null,
       ),
       h("p", { class: "prompt-text" }, translatePrompt(p)),
+      candidates(obs),
       state.sending ? h("p", { class: "muted" }, state.auto ? `${t("autopass")}…` : "…") : null,
       panel.crumbs.length
         ? h("p", { class: "crumbs", id: "compose-crumbs" }, ...panel.crumbs.flatMap((c, i) => (i ? [" › ", c] : [c])), " ›")
@@ -533,7 +551,6 @@ export async function mountTable(root, { matchId, spectator = false }) {
   async function showResult() {
     state.result = { loading: true };
     const out = state.obs.outcome;
-    const seats = state.info?.seats || [];
     let final = null;
     try {
       const steps = await api(`/api/matches/${matchId}/replay/steps?view=all&last=true`);
@@ -543,53 +560,15 @@ export async function mountTable(root, { matchId, spectator = false }) {
     }
     state.result = { final };
     render();
-    const view = final || state.obs;
-    const winners = out.winners || [];
-    const youWon = me >= 0 && winners.includes(me);
-    fill(el.result, h(
-        "section",
-        { class: "panel result", id: "result" },
-        h("h2", {}, t("game_over"), me >= 0 ? ` — ${youWon ? t("you_won") : t("you_lost")}` : ""),
-        h(
-          "p",
-          { class: "winners" },
-          `${t("winners")}: `,
-          winners.length ? winners.flatMap((w, i) => (i ? [", ", seatName(seats[w], w)] : [seatName(seats[w], w)])) : t("nobody"),
-        ),
-        h("p", { class: "reason" }, `${t("reason")}: ${reasonText(out.reason)}`),
-        h("h3", {}, t("identities_revealed")),
-        h(
-          "table",
-          { class: "reveal" },
-          h("tr", {}, h("th", {}, t("seat")), h("th", {}, t("identity")), h("th", {}, t("character")), h("th", {}, t("intel")), h("th", {}, t("state"))),
-          view.seats.map((s) =>
-            h(
-              "tr",
-              { class: winners.includes(s.seat) ? "winner" : "" },
-              h("td", {}, seatName(seats[s.seat], s.seat)),
-              h("td", {}, h("span", { class: `identity id-${idColor(s.identity)}` }, identity(s.identity)),
-                s.secret_task ? ` (${secretTask(s.secret_task)})` : ""),
-              h("td", {}, s.character ? character(s.character) : "—"),
-              h("td", {}, (s.intel || []).map((n) => cardTile(n, deck, { small: true }))),
-              h(
-                "td",
-                {},
-                s.alive ? t("alive") : t("dead"),
-                out.killers?.[s.seat] ? ` (${t("killed_by")} ${out.killers[s.seat].values.join(", ")})` : "",
-                winners.includes(s.seat) ? " ★" : "",
-              ),
-            ),
-          ),
-        ),
-        h(
-          "p",
-          {},
-          h("a", { href: `#/replay/${matchId}`, class: "button" }, t("view_replay")),
-          " ",
-          h("a", { href: "#/lobby", class: "button" }, t("back_lobby")),
-        ),
-      ),
-    );
+    if (me >= 0) cue((out.winners || []).includes(me) ? "win" : "lose");
+    stopResult = showResultPanel(el.result, { matchId, view: final || state.obs, out, seats: state.info?.seats || [], deck, me });
+  }
+
+  /** The characters this seat chooses between, each with its skills and (再临) mission. */
+  function candidates(obs) {
+    const options = obs.seats[me]?.character_options || [];
+    if (!options.length) return null;
+    return h("div", { class: "candidates", id: "candidates", role: "group", "aria-label": t("candidates") }, options.map((id) => characterFace(id)));
   }
 
   /** The prompt from its template (text.js): the one the prompt message carries, else the
@@ -618,48 +597,13 @@ export async function mountTable(root, { matchId, spectator = false }) {
   await refresh();
 
   return () => {
+    stopPopover();
+    stopResult();
+    clock.stop();
     chat.stop();
     socket.close();
     clearPrompt();
     timers.forEach(clearTimeout);
     timers = [];
   };
-}
-
-/** The seat token if the gateway still takes it; else a new one for the same seat from
- * POST /join with this browser's guest (renewed first if it is stale too), when the seat is
- * still this guest's; else null (the token is forgotten and the page falls back to watching,
- * saying why). A match that is gone (404) keeps the token: the page says so itself. */
-async function checkedSeat(matchId, grant) {
-  try {
-    await api(`/api/matches/${matchId}/observation`, { token: grant.token });
-    return grant;
-  } catch (err) {
-    if (err.status !== 401 && err.status !== 403) return grant;
-  }
-  forgetSeatToken(matchId);
-  try {
-    const g = await guest();
-    const joined = await api(`/api/matches/${matchId}/join`, { method: "POST", token: g.token, body: { seat: grant.seat } });
-    saveSeatToken(matchId, joined.seat, joined.seat_token);
-    return { seat: joined.seat, token: joined.seat_token };
-  } catch {
-    sessionStorage.setItem(`fs.seat_lost.${matchId}`, "1");
-    return null;
-  }
-}
-
-/** A ranked match is not in the gateway's seat table: its seats come from the ranked record. */
-export async function rankedSeats(info, matchId) {
-  try {
-    const ranked = await api(`/api/ranked/matches/${matchId}`);
-    info.seats = (ranked.seats || []).map((s) => ({ seat: s.seat, kind: s.kind, player: s.name, bot: s.bot }));
-    info.settings = { ...(info.settings || {}), turn_timeout_ms: ranked.turn_timeout_ms || 0, ranked: true };
-  } catch {
-    /* not a ranked match either: seats stay numbered */
-  }
-}
-
-function idColor(id) {
-  return { MILITARY: "blue", LATENT: "red", AGENT: "green", BYSTANDER: "green", SPECIAL_SERVICE: "blue", MYSTERY: "green" }[id] || "unknown";
 }
