@@ -41,6 +41,7 @@ from engine.rulesets import RULESET_IDS, get_ruleset
 from engine.snapshot import state_from_bytes, state_to_bytes
 from engine.state import Frame, Prompt, Seat, State
 from engine.text import ArgValue, check_args, event_templates, prompt_templates
+from engine.view import View, build_view
 from fengsheng.v1 import game_pb2
 
 #: The ruleset ids a match may use (engine/rulesets/).
@@ -349,6 +350,11 @@ class Game:
         """What ``seat`` may know now, as a ``fengsheng.v1.Observation`` (seat -1: a
         spectator, public information only)."""
         return build_observation(self, seat, include_events=include_events)
+
+    def view(self, seat: int = -1, *, include_events: bool = False) -> View:
+        """What ``seat`` may know now as plain Python values, the same fields as
+        :meth:`observation` without protobuf (:mod:`engine.view`): for bots in this process."""
+        return build_view(self, seat, include_events=include_events)
 
     def determinize(self, seat: int, rng: random.Random) -> Game:
         """A full game consistent with everything ``seat`` has seen (its hand, the public
