@@ -46,6 +46,8 @@ from fengsheng.v1 import game_pb2
 
 #: The ruleset ids a match may use (engine/rulesets/).
 RULESETS = RULESET_IDS
+#: The types of a legal list that needs no reading (:meth:`Game._legal_now`).
+_VALUES = frozenset({Action})
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,9 +317,13 @@ class Game:
         number, cached_seat, actions = self._legal_cache
         if number == p.number and cached_seat == seat:
             return actions
-        read = READ.get
-        actions = [a if a.__class__ is Action else (read(a) or parse(a))  # type: ignore[arg-type]
-                   for a in self.ruleset.legal_for(self, p)]
+        raw = self.ruleset.legal_for(self, p)
+        if set(map(type, raw)) <= _VALUES:  # all values (the rulesets' own lists): a copy, in C
+            actions = list(raw)  # type: ignore[arg-type]
+        else:  # text too (prompt options, characters' skills): read through the notation's cache
+            read = READ.get
+            actions = [a if a.__class__ is Action else (read(a) or parse(a))  # type: ignore[arg-type]
+                       for a in raw]
         self._legal_cache = (p.number, seat, actions)
         return actions
 
