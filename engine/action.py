@@ -218,3 +218,15 @@ def choose_option(word: str) -> Action:
     if hit is not None:
         return hit
     return _keep(key, Action("choose", options=(word,)))
+
+
+def use_skill(skill: str, to: int | tuple[int, ...] = (), *, cards: tuple[int, ...] = (), on: int = 0,
+              options: tuple[str, ...] = ()) -> Action:
+    """``skill ID [to S] [cards N,M] [on M] [choose W,…]`` (built once, then shared): a
+    skill's offer as a value (engine/skill.py)."""
+    seats = (to,) if isinstance(to, int) else to
+    key = ("skill", skill, seats, cards, on, options)
+    hit = _MADE.get(key)
+    if hit is not None:
+        return hit
+    return _keep(key, Action("skill", skill=skill, to=seats, cards=cards, on=on, options=options))

@@ -71,7 +71,7 @@ def skill_plays(g: Game, seat: int, ctx: str) -> list[str]:
     out: list[str] = []
     for sid in skills_of(g, seat):
         if usable(g, seat, sid):
-            out.extend(f"skill {sid}{suffix}" for suffix in SKILLS[sid].plays(g, seat, ctx))
+            out.extend(f"skill {sid}{suffix}" for suffix in SKILLS[sid].actions(g, seat, ctx))
     return out
 
 

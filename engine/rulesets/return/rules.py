@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from engine.state import Frame, Kill
 
 from . import deck, marks, ruledata
-from .skills import MISSIONS, has_skill
+from .skills import MISSIONS, passive_skills
 from .triggers import open_window
 
 if TYPE_CHECKING:
@@ -172,9 +172,11 @@ def die(g: Game, seat: int, killers: list[int], cause: str = "") -> None:
     seats credited with the kill are recorded (③)."""
     st = g.state
     p = st.seats[seat]
-    hidden_identity = has_skill(g, seat, "cheng_fu")  # 城府: may keep the identity hidden
-    if hidden_identity:
-        g.log("skill.uses_id", seat, {"seat": seat, "id": 'cheng_fu'})
+    # 城府: may keep the identity hidden (a passive hook, Skill.hides_identity)
+    keeper = next((sk for sk in passive_skills(g, seat) if sk.hides_identity(g, seat)), None)
+    hidden_identity = keeper is not None
+    if keeper is not None:
+        g.log("skill.uses_id", seat, {"seat": seat, "id": keeper.id})
     kill = Kill(seat, sorted(set(killers)), cause, true_count(p.intel), p.identity)
     p.alive = False
     if not hidden_identity:

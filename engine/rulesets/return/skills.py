@@ -55,14 +55,19 @@ def has_skill(g: Game, seat: int, skill_id: str) -> bool:
     return skill_id in skills_of(g, seat)
 
 
+def passive_skills(g: Game, seat: int) -> list[Skill]:
+    """The skills a seat has now whose passive hooks the rules ask (:class:`Skill`'s
+    ``shields``, ``hides_identity`` …): alive, characters in play, whatever the face
+    (non-state skills work face down too; as :func:`has_skill`)."""
+    st = g.state
+    if not st.characters or not st.seats[seat].alive:
+        return []
+    return [SKILLS[sid] for sid in skills_of(g, seat) if sid in SKILLS]
+
+
 def state_allows(g: Game, seat: int, skill: Skill) -> bool:
     """【隐藏】 skills need the character exposed, 【暴露】 skills need it hidden (p.3)."""
-    exposed = g.state.seats[seat].exposed
-    if skill.state == "hide":
-        return exposed
-    if skill.state == "expose":
-        return not exposed
-    return True
+    return skill.face_allows(g.state.seats[seat].exposed)
 
 
 def usable(g: Game, seat: int, skill_id: str, window: int | None = None) -> bool:

@@ -44,7 +44,7 @@ from engine.text import ArgValue
 from . import deck, marks
 from .cards.base import FUNCTIONS, PSEUDO, Effect, note_skill
 from .kinds import Window
-from .skills import SKILLS, mark_used, skills_of, usable
+from .skills import SKILLS, mark_used, passive_skills, skills_of, usable
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -98,7 +98,7 @@ def trigger_legal(g: Game, seat: int, ev: Frame) -> tuple[bool, list[str]]:
     for sid in skills_of(g, seat):
         skill = SKILLS[sid]
         if ev.text in skill.windows and usable(g, seat, sid, ev.stage):
-            found = [f"skill {sid}{suffix}" for suffix in skill.trigger_plays(g, seat, ev)]
+            found = [f"skill {sid}{suffix}" for suffix in skill.offers(g, seat, ev)]
             if found and skill.forced_at(g, seat, ev):
                 may_pass = False
             out.extend(found)
@@ -211,20 +211,13 @@ def use_card(g: Game, seat: int, action: Action) -> Item:
     return item
 
 
-#: Skills that let a card be used another way, by the ``as`` function they add.
-ALT_FUNCTION_SKILLS = {"kao_wen": "kao_wen", "jin_ji_xia_da": "jin_ji_xia_da"}
-
-
 def note_card_skills(g: Game, item: Item, from_intel: bool) -> None:
     """Log the skills that made this card use possible (counted as their use): 就计 for an
     intel played, 拷问/紧急下达 for an alternative function, 核燃机体 for a second
-    危险情报 target."""
-    if from_intel:
-        note_skill(g, item.user, "jiu_ji")
-    if item.alt in ALT_FUNCTION_SKILLS:
-        note_skill(g, item.user, ALT_FUNCTION_SKILLS[item.alt])
-    if item.kind == "danger" and item.targets:
-        note_skill(g, item.user, "he_ran_ji_ti")
+    危险情报 target (each answers :meth:`Skill.credited_for_use`)."""
+    for sk in passive_skills(g, item.user):
+        if sk.credited_for_use(g, item, from_intel):
+            note_skill(g, item.user, sk.id)
 
 
 def effect_of(kind: str) -> Effect:

@@ -85,7 +85,7 @@ def send_actions(g: Game, seat: int) -> list[Action]:
     """``send N`` (← →), ``send N to S`` (↑), ``… lock L`` for lock cards; 联络 adds the
     other arrows."""
     others = [s for s in g.living() if s != seat]
-    any_arrow = skills.passive(g, seat, "lian_luo")
+    any_arrow = skills.any_arrow(g, seat)
     out: list[Action] = []
     for c in sorted(g.state.seats[seat].hand):
         arrow = deck.DIRECTION[c]
@@ -122,9 +122,12 @@ def contest_actions(g: Game, seat: int) -> list[Action | str]:
     if usable(g, seat, "mislead"):
         out += [play(c, s) for c in by.get("mislead", []) for s in targets]
     if g.state.characters:
-        # 强令: the card it is used as counts (barring 误导 stops 应变, barring 截获 does not; §9)
-        if skills.passive(g, seat, "ying_bian") and usable(g, seat, "mislead"):
-            out += [play(c, s, alt="mislead") for c in by.get("intercept", []) for s in targets]
+        # a card used as another (应变: 截获 as 误导); 强令: the function it is used as
+        # counts (barring 误导 stops 应变, barring 截获 does not; §9)
+        for function, cards in sorted(by.items()):
+            for alt in skills.usable_as(g, seat, function):
+                if alt == "mislead" and usable(g, seat, alt):
+                    out += [play(c, s, alt=alt) for c in cards for s in targets]
         out += skills.active_actions(g, seat, "contest")
     return out
 

@@ -15,7 +15,7 @@ from engine.positions import card_list, position_deaths, turn_and_step, zones
 from engine.state import Frame, Seat, State
 
 from . import deck, ruledata
-from .characters import ROWS, playable
+from .characters import ROWS, implemented, playable
 from .marks import Lost
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def position_state(pos: dict[str, Any]) -> State:
         character = raw.get("character") or ""
         if character and character not in ROWS:
             raise SetupError(f"seat {i}: unknown character {character!r}")
-        if character and character not in playable():
+        if character and not implemented(character):
             raise SetupError(f"seat {i}: character {character!r} is not implemented yet")
         alive = bool(raw.get("alive", True)) and not raw.get("lost", False)
         if raw.get("lost"):

@@ -3,17 +3,22 @@ seat may use one, the trigger windows (§5.3 step 1: from the turn player in tur
 and the hooks the flow and the cards call (a card used, an intel sent / accepted /
 received, before death, "has no effect" checks).
 
-A skill is a :class:`Skill` subclass registered by its character's module
-(``characters/<id>.py``); ids are scoped to this ruleset (§11.20)."""
+A skill is a :class:`Skill` subclass (the common shape of :class:`engine.skill.Skill`)
+registered by its character's module (``characters/<id>.py``); ids are scoped to this
+ruleset (§11.20). Trigger skills read the event as an :class:`Event` value; passive skills
+answer hooks (:meth:`Skill.nullifies`, :meth:`Skill.any_arrow`, :meth:`Skill.usable_as`)
+that the cards and the legal actions ask of every working skill (:func:`passive_skills`),
+so no skill id is named outside ``characters/``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 from engine import windows
-from engine.action import PASS, Action
+from engine.action import PASS, Action, use_skill
 from engine.marks import add, has, remove
-from engine.notation import parse
+from engine.skill import Skill as CoreSkill
 from engine.state import Frame
 
 from .marks import Jailed, JiuJiTaken, Used
@@ -29,28 +34,45 @@ MASK = "face_down"
 SKILLS: dict[str, Skill] = {}
 
 
-class Skill:
-    """One character skill. ``kind``: ``main`` (play phase, once per phase), ``contest``,
-    ``rescue`` (a dying-time skill), ``trigger`` (fires on events), ``passive``. ``flip``
-    skills cost turning the character face up (usable only while face down, §5.2)."""
+@dataclass(frozen=True, slots=True)
+class Event:
+    """What a trigger window is about (§5.3 step 1), as trigger skills read it: ``name``
+    (``targeted``, ``sent``, ``accepted``, ``received``, ``used_card``, ``before_death``),
+    ``seat`` (the seat it happened to: the target, the sender of a send, the receiver, the
+    card's user, the dying), ``card`` (0: none), ``sender`` (receipts; -1: none) and
+    ``function`` (card uses and targeting; ``-`` when none)."""
 
-    id: ClassVar[str] = ""
-    zh: ClassVar[str] = ""
+    name: str
+    seat: int
+    card: int = 0
+    sender: int = -1
+    function: str = "-"
+
+
+class Skill(CoreSkill):
+    """One character skill. ``kind``: ``main`` (play phase, once per phase), ``contest``,
+    ``rescue`` (a dying-time skill), ``trigger`` (fires on events: :attr:`windows`),
+    ``passive``. ``flip`` skills cost turning the character face up (usable only while
+    face down, §5.2: :attr:`face` ``down``)."""
+
     kind: ClassVar[str] = "passive"
     flip: ClassVar[bool] = False
-    events: ClassVar[tuple[str, ...]] = ()
-    """Trigger skills: the events they listen to."""
     also: ClassVar[tuple[str, ...]] = ()
     """Further idle points an active skill may be used at (急智: ``rescue`` too)."""
     once: ClassVar[bool] = False
     """Once per turn (急送's once per contest phase, 金口一开; main skills always are)."""
-    forced: ClassVar[bool] = False
-    """A trigger without "you may" (可以): it fires without asking (its only offer is taken)."""
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """The common declarations follow this ruleset's: a flip skill works face down,
+        others face up (§5.2); main skills are once per phase, ``once`` skills per turn."""
+        super().__init_subclass__(**kwargs)
+        cls.face = "down" if cls.flip else "up"
+        cls.per = "phase" if cls.kind == "main" else "turn" if cls.once else ""
 
     # --------------------------------------------------------------- active skills
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         """The notation of each legal use now (active skills)."""
-        return [f"skill {self.id}"]
+        return [use_skill(self.id)]
 
     def use(self, g: Game, seat: int, action: Action) -> None:
         """Carry out a use (the cost is paid by :func:`use`)."""
@@ -60,12 +82,12 @@ class Skill:
         g.state.stack.pop()
 
     # --------------------------------------------------------------- triggers
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         """Trigger skills: the ``skill …`` actions open to ``seat`` on this event (empty:
         it does not fire)."""
         return []
 
-    def asked(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> bool:
+    def asked(self, g: Game, seat: int, ev: Event) -> bool:
         """Whether the seat is asked even with nothing usable (only ``pass``): a skill whose
         use needs a certain hand card is asked on its public condition, so the prompt tells
         nobody what the hand holds (as the classic ruleset does)."""
@@ -73,6 +95,20 @@ class Skill:
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         """Carry out a trigger answer (``fr`` is the ``spy_trigger`` frame, popped)."""
+
+    # --------------------------------------------------------------- passive hooks
+    def nullifies(self, g: Game, seat: int, function: str) -> bool:
+        """A card of ``function`` has no effect on ``seat`` (城府: 试探 and 威逼)."""
+        return False
+
+    def any_arrow(self, g: Game, seat: int) -> bool:
+        """``seat`` may treat the arrow of the intel it sends as ←, → or ↑ (联络)."""
+        return False
+
+    def usable_as(self, g: Game, seat: int, function: str) -> tuple[str, ...]:
+        """The functions a hand card of ``function`` may also be used as (应变: 截获 as
+        误导)."""
+        return ()
 
 
 def character_of(g: Game, seat: int) -> str:
@@ -90,7 +126,7 @@ def can_use(g: Game, seat: int, sk: Skill) -> bool:
     p = st.seats[seat]
     if not p.alive or has(st, Jailed(seat)):
         return False
-    return (not p.exposed) if sk.flip else p.exposed
+    return sk.face_allows(p.exposed)
 
 
 def owned(g: Game, seat: int, kind: str) -> list[Skill]:
@@ -109,8 +145,20 @@ def passive(g: Game, seat: int, skill: str) -> bool:
     return p.alive and p.exposed and not has(st, Jailed(seat))
 
 
-def active_actions(g: Game, seat: int, kind: str) -> list[str]:
-    out: list[str] = []
+def passive_skills(g: Game, seat: int) -> list[Skill]:
+    """The seat's skills whose passive hooks apply now: characters in play, alive, face
+    up, not 禁闭'd (as :func:`passive`)."""
+    st = g.state
+    if not st.characters:
+        return []
+    p = st.seats[seat]
+    if not (p.alive and p.exposed) or has(st, Jailed(seat)):
+        return []
+    return [SKILLS[s] for s in skill_ids(g, seat) if s in SKILLS]
+
+
+def active_actions(g: Game, seat: int, kind: str) -> list[Action]:
+    out: list[Action] = []
     for sk in owned(g, seat, kind):
         if (kind == "main" or sk.once) and has(g.state, Used(seat, sk.id)):
             continue
@@ -141,35 +189,36 @@ def h_skill_step(g: Game, fr: Frame) -> None:
 
 
 # ------------------------------------------------------------------ triggers
-def fire(g: Game, event: str, seat: int, **kw: Any) -> None:
+def fire(g: Game, event: str, seat: int, *, card: int = 0, sender: int = -1, function: str = "") -> None:
     """An event happened (§5.3 step 1): open a trigger window for every seat with a skill
-    that may fire, from the turn player in turn order (pushed in reverse: a stack)."""
+    that may fire, from the turn player in turn order (pushed in reverse: a stack). The
+    values are kept on the frames and read back as an :class:`Event`."""
     st = g.state
     if not st.characters:
         return
 
     def frames_of(s: int) -> list[Frame]:
         frames: list[Frame] = []
+        own = [SKILLS[sid] for sid in skill_ids(g, s) if sid in SKILLS]
         if event == "targeted" and s == seat and windows.face_down(st.seats[s]) \
-                and "jiu_ji" not in skill_ids(g, s):
-            # every face-down target is asked, so 就计's prompt tells nobody who she is
+                and not any(sk.face == "down" and event in sk.windows for sk in own):
+            # every face-down target is asked, so a face-down trigger's prompt (就计)
+            # tells nobody who she is
             frames.append(Frame("spy_trigger", seat=s, text=MASK, event=event, index=seat))
-        for sid in skill_ids(g, s):
-            sk = SKILLS.get(sid)
-            if sk is None or sk.kind != "trigger" or event not in sk.events:
+        for sk in own:
+            if sk.kind != "trigger" or event not in sk.windows:
                 continue
-            frames.append(Frame("spy_trigger", seat=s, text=sid, event=event, function=str(kw.get("function", "")),
-                                index=seat, card=int(kw.get("card", 0)), order=[int(kw.get("sender", -1))]))
+            frames.append(Frame("spy_trigger", seat=s, text=sk.id, event=event, function=function,
+                                index=seat, card=card, order=[sender]))
         return frames
 
     windows.open_per_seat(g, st.turn, frames_of)
 
 
-def trigger_kw(fr: Frame) -> dict[str, Any]:
+def trigger_event(fr: Frame) -> Event:
     """The event's values kept on a ``spy_trigger`` frame: the seat it happened to, the
     card, the sender (receipts), the card function (card uses)."""
-    return {"seat": fr.index, "card": fr.card, "sender": fr.order[0] if fr.order else -1,
-            "function": fr.function or "-"}
+    return Event(fr.event, fr.index, fr.card, fr.order[0] if fr.order else -1, fr.function or "-")
 
 
 def h_trigger(g: Game, fr: Frame) -> None:
@@ -196,19 +245,20 @@ def h_trigger(g: Game, fr: Frame) -> None:
     p = st.seats[fr.seat]
     # "before death" skills work for the dead (§6.2); others need a living owner
     usable = can_use(g, fr.seat, sk) or (event == "before_death" and p.exposed and not has(st, Jailed(fr.seat)))
-    kw = trigger_kw(fr)
-    offers = sk.offers(g, fr.seat, event, kw) if usable else []
-    if not offers and not (usable and sk.asked(g, fr.seat, event, kw)):
+    ev = trigger_event(fr)
+    offers = sk.offers(g, fr.seat, ev) if usable else []
+    if not offers and not (usable and sk.asked(g, fr.seat, ev)):
         st.stack.pop()
         return
     if sk.forced:
-        fr.answer = parse(offers[0])  # the skill's own text (producers still write text)
+        fr.answer = offers[0]
         return
     # a flip skill's prompt names nothing: the character is still face down
     if sk.flip:
-        g.ask(fr.seat, "trigger", "prompt.trigger.face_down_character_may_react", ["pass", *offers], args={})
+        g.ask(fr.seat, "trigger", "prompt.trigger.face_down_character_may_react", ["pass", *map(str, offers)],
+              args={})
     else:
-        g.ask(fr.seat, "trigger", "prompt.trigger.zh_use_it", ["pass", *offers], args={"zh": sk.zh})
+        g.ask(fr.seat, "trigger", "prompt.trigger.zh_use_it", ["pass", *map(str, offers)], args={"zh": sk.zh})
 
 
 def fire_before_death(g: Game, dead: list[int]) -> None:
@@ -239,8 +289,20 @@ def after_targeted(g: Game, target: int, card: int) -> None:
 
 
 def no_effect(g: Game, user: int, target: int, function: str, card: int) -> bool:
-    """Whether the card has no effect on ``target`` (城府: 试探 and 威逼)."""
-    if function in ("probe", "threaten") and passive(g, target, "cheng_fu"):
-        g.log("no_effect.id_no_effect", target, {"seat": target, "id": "cheng_fu"}, seats=(target,))
-        return True
+    """Whether the card has no effect on ``target``: a passive skill of the target
+    nullifies it (:meth:`Skill.nullifies`; 城府: 试探 and 威逼)."""
+    for sk in passive_skills(g, target):
+        if sk.nullifies(g, target, function):
+            g.log("no_effect.id_no_effect", target, {"seat": target, "id": sk.id}, seats=(target,))
+            return True
     return False
+
+
+def any_arrow(g: Game, seat: int) -> bool:
+    """A passive skill lets ``seat`` send with any arrow (:meth:`Skill.any_arrow`)."""
+    return any(sk.any_arrow(g, seat) for sk in passive_skills(g, seat))
+
+
+def usable_as(g: Game, seat: int, function: str) -> tuple[str, ...]:
+    """The functions ``seat``'s passive skills let a card of ``function`` be used as."""
+    return tuple(alt for sk in passive_skills(g, seat) for alt in sk.usable_as(g, seat, function))

@@ -26,6 +26,9 @@ Skill kinds (``kind``):
   (``play N as F``); the card keeps colour and mode and can be 识破'd.
 - ``passive``: rule changes read by the engine: ``timing_override`` (敏锐),
   ``draw_count`` (精明), ``sexes`` (乔装), ``probe_choice`` (城府).
+
+The common declarations and method names are :class:`engine.skill.Skill`'s (``face``
+follows ``kind``; ``actions``, ``resolve``, ``step``).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine import windows
 from engine.action import Action
+from engine.skill import Skill as CoreSkill
 from engine.state import Frame, Item
 from engine.text import ArgValue
 
@@ -64,13 +68,16 @@ class CharacterRow:
     mission: str
 
 
-class Skill:
-    """One skill. Subclasses set ``id`` and ``kind`` and override the hooks they use."""
+class Skill(CoreSkill):
+    """One skill, in the common shape of :class:`engine.skill.Skill`. Subclasses set
+    ``id`` and ``kind`` and override the hooks they use."""
 
-    id: ClassVar[str] = ""
-    zh: ClassVar[str] = ""
-    """The printed name (日志, the text-leak check)."""
     kind: ClassVar[SkillKind | None] = None
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """A flip skill works face down, every other skill face up (§10.1)."""
+        super().__init_subclass__(**kwargs)
+        cls.face = "down" if cls.kind == "flip" else "up"
 
     # -- whether it works now -------------------------------------------------
     def works(self, g: Game, seat: int) -> bool:
@@ -78,7 +85,7 @@ class Skill:
         s = g.state.seats[seat]
         if not s.alive:
             return False
-        return (not s.exposed) if self.kind == "flip" else s.exposed
+        return self.face_allows(s.exposed)
 
     # -- priority skills (flip, active) ----------------------------------------
     def actions(self, g: Game, seat: int) -> list[str]:

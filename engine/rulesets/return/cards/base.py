@@ -8,7 +8,7 @@ from engine.action import Action
 from engine.state import Frame, Item
 
 from .. import deck, ruledata
-from ..skills import has_skill
+from ..skills import passive_skills
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -71,13 +71,22 @@ def own_turn(g: Game, seat: int, ctx: Context) -> bool:
     return seat == g.state.turn and ctx in ("main", "respond")
 
 
-def own_turn_or(g: Game, seat: int, ctx: Context, skill_id: str) -> bool:
-    """自己回合中, or "玩家回合中" for a seat whose skill widens the timing (七百's 机敏)."""
+def own_turn_or(g: Game, seat: int, ctx: Context, function: str) -> bool:
+    """自己回合中, or "玩家回合中" for a seat whose skill widens the timing of
+    ``function`` (七百's 机敏: :meth:`Skill.widens_timing`)."""
     if own_turn(g, seat, ctx):
         return True
     if ctx not in ("main", "respond") or not g.state.characters:
         return False
-    return has_skill(g, seat, skill_id)
+    return any(sk.widens_timing(g, seat, function) for sk in passive_skills(g, seat))
+
+
+def note_widened(g: Game, seat: int, function: str) -> None:
+    """Log the skill that let ``seat`` use ``function`` outside its own turn (机敏)."""
+    for sk in passive_skills(g, seat):
+        if sk.widens_timing(g, seat, function):
+            note_skill(g, seat, sk.id)
+            return
 
 
 def note_skill(g: Game, seat: int, skill_id: str) -> None:

@@ -18,12 +18,13 @@ from ..cards.base import (
     code_matches,
     no_timing,
     note_skill,
+    note_widened,
     others_with_hand,
     own_turn,
     own_turn_or,
     true_on_table,
 )
-from ..skills import has_skill
+from ..skills import passive_skills
 from ..triggers import open_window
 
 if TYPE_CHECKING:
@@ -49,9 +50,7 @@ def discard_answer(g: Game, fr: Frame, owner: int) -> None:
 def shielded(g: Game, seat: int) -> bool:
     """城府 (老鬼, rulebook p.12): 试探 and 秘密下达 (and 拷问, 紧急下达, 真相) cannot target
     this seat."""
-    if not g.state.characters:
-        return False
-    return has_skill(g, seat, "cheng_fu")
+    return any(sk.shields(g, seat) for sk in passive_skills(g, seat))
 
 
 def offer_take(g: Game, item: Item, tgt: Item) -> bool:
@@ -61,9 +60,10 @@ def offer_take(g: Game, item: Item, tgt: Item) -> bool:
     st = g.state
     if not (st.characters and tgt.card and st.seats[item.user].alive):
         return False
-    if not has_skill(g, item.user, "he_ran_ji_ti"):
+    taker = next((sk for sk in passive_skills(g, item.user) if sk.takes_affected_card(g, item.user, tgt)), None)
+    if taker is None:
         return False
-    note_skill(g, item.user, "he_ran_ji_ti")
+    note_skill(g, item.user, taker.id)
     g.ask(item.user, "choose", "prompt.choose.zh_take_id_card_into",
           ["choose take", "choose leave"], args={"zh": "核燃机体", "id": tgt.kind})
     return True
@@ -233,7 +233,7 @@ class Danger(CardFunction):
 
     def targets(self, g: Game, seat: int, ctx: Context) -> list[int]:
         """The seats this card may be played on now (核燃机体 names two of them)."""
-        if not own_turn_or(g, seat, ctx, "ji_min"):
+        if not own_turn_or(g, seat, ctx, self.id):
             return []
         return [s for s, p in enumerate(g.state.seats) if p.alive and (len(p.hand) > 1 if s == seat else p.hand)]
 
@@ -457,9 +457,10 @@ class Decrypt(CardFunction):
 
 
 def note_ji_min(g: Game, item: Item) -> None:
-    """七百's 机敏 took effect: 锁定/危险情报 used outside the user's own turn."""
+    """A timing-widening skill (七百's 机敏) took effect: 锁定/危险情报 used outside the
+    user's own turn."""
     if item.user != g.state.turn:
-        note_skill(g, item.user, "ji_min")
+        note_widened(g, item.user, item.kind)
 
 
 class Lock(CardFunction):
@@ -472,7 +473,7 @@ class Lock(CardFunction):
 
     def plays(self, g: Game, seat: int, card: int, ctx: Context) -> list[Action]:
         st = g.state
-        if not own_turn_or(g, seat, ctx, "ji_min") or st.received:
+        if not own_turn_or(g, seat, ctx, self.id) or st.received:
             return []
         return [play(card, s) for s, p in enumerate(st.seats) if p.alive]
 

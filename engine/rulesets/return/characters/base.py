@@ -1,18 +1,21 @@
 """The shape of characters, skills and secret missions (rulebook pp.3, 9–16; digest §9).
 
 A character is data (id, Chinese name, whether it is a state character, its two skill
-ids) plus a mission; each skill is one small class keyed by its canonical id. A skill is
-found by the engine in three ways:
+ids) plus a mission; each skill is one small class keyed by its canonical id, in the
+common shape of :class:`engine.skill.Skill`. A skill is found by the engine in three ways:
 
-* **active** – :meth:`Skill.plays` lists ``skill ID …`` actions the owner may take in a
+* **active** – :meth:`Skill.actions` lists ``skill ID …`` actions the owner may take in a
   context (``main``, ``respond``, ``arrive``, ``turn_start``); the use pays its cost
   (:meth:`Skill.on_use`, the part before "然后" and the state switch), goes on the chain
   like a card, and resolves with :meth:`Skill.resolve`;
-* **triggered** – :meth:`Skill.trigger_plays` lists actions at a trigger window (an event
+* **triggered** – :meth:`Skill.offers` lists actions at a trigger window (an event
   the engine announces: a receipt, a turn end, a card use …); outside chain resolution the
   use opens a chain, during resolution it resolves at once (p.4 ②);
-* **passive** – the engine asks :func:`skills.has_skill` where a skill changes
-  a rule (城府, 机敏, 核燃机体 …).
+* **passive** – hooks the engine asks of every skill a seat has
+  (:func:`skills.passive_skills`): :meth:`Skill.shields` (城府), :meth:`Skill.hides_identity`
+  (城府), :meth:`Skill.widens_timing` (机敏), :meth:`Skill.takes_affected_card` (核燃机体),
+  :meth:`Skill.credited_for_use` (the skills a card use counts as using). No skill id is
+  named outside ``characters/``.
 """
 
 from __future__ import annotations
@@ -22,9 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.skill import Face
+from engine.skill import Skill as CoreSkill
 from engine.state import Frame, Item
 
-from ..cards.base import Effect
+from ..cards.base import Context, Effect
 from ..kinds import Window
 from ..rules import blue_count, red_count
 
@@ -32,7 +37,7 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
-class Skill(Effect):
+class Skill(Effect, CoreSkill):
     """One character skill."""
 
     zh: ClassVar[str] = ""
@@ -43,14 +48,47 @@ class Skill(Effect):
     windows: ClassVar[tuple[Window, ...]] = ()
     #: A forced trigger (凋零, 绝密任务): when it offers actions, ``pass`` is not legal.
     forced: ClassVar[bool] = False
+    #: Used at most once per timing (p.4 ②: :func:`skills.usable`).
+    per = "timing"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """The face condition follows the state switch: 【隐藏】 needs the character
+        exposed, 【暴露】 needs it hidden, other skills work either way (p.3)."""
+        super().__init_subclass__(**kwargs)
+        faces: dict[str, Face] = {"hide": "up", "expose": "down"}
+        cls.face = faces.get(cls.state, "any")
+
+    def actions(self, g: Game, seat: int, ctx: Context) -> list[str]:
         """Suffixes of the legal ``skill ID…`` actions in ``ctx`` ("" for none needed)."""
         return []
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         """Suffixes of the legal ``skill ID…`` actions at the trigger window ``ev``."""
         return []
+
+    # -- passive hooks (asked of every skill the seat has; :func:`skills.passive_skills`)
+    def shields(self, g: Game, seat: int) -> bool:
+        """试探, 秘密下达 (and 拷问, 紧急下达, 真相) cannot target ``seat`` (城府)."""
+        return False
+
+    def hides_identity(self, g: Game, seat: int) -> bool:
+        """``seat`` may keep its identity hidden at death (城府)."""
+        return False
+
+    def widens_timing(self, g: Game, seat: int, function: str) -> bool:
+        """``seat`` may use ``function`` (a 自己回合中 card) in any player's turn (机敏)."""
+        return False
+
+    def takes_affected_card(self, g: Game, seat: int, item: Item) -> bool:
+        """The user of ``item`` (识破 / 离间) may take the card it affected into hand
+        (核燃机体)."""
+        return False
+
+    def credited_for_use(self, g: Game, item: Item, from_intel: bool) -> bool:
+        """This card use was possible through this skill, so it counts (and is logged) as
+        its use: 就计 (an intel played), 拷问 / 紧急下达 (an alternative function),
+        核燃机体 (a second 危险情报 target)."""
+        return False
 
     def forced_at(self, g: Game, seat: int, ev: Frame) -> bool:
         """Whether the skill must fire at window ``ev`` when it offers actions: ``forced``

@@ -41,7 +41,7 @@ class XianJingHuanSheng(Skill):
     zh = "险境还生"
     state = "hide"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         if not no_timing(ctx) or g.state.seats[seat].identity_revealed or not own_fakes(g, seat):
             return []
         return [""]
@@ -103,7 +103,7 @@ class DanQiangPiMa(Skill):
     zh = "单枪匹马"
     state = "expose"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         return [""] if ctx in ("main", "respond") and g.state.turn == seat else []
 
     def on_use(self, g: Game, item: Item) -> None:

@@ -27,7 +27,7 @@ class JingMing(Skill):
     id = JING_MING
     zh = "精明"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         return [""] if ctx == "turn_start" and g.state.turn == seat and once_per_turn(g, seat, self.id) else []
 
     def on_use(self, g: Game, item: Item) -> None:
@@ -98,7 +98,7 @@ class SuanJi(Skill):
     zh = "算计"
     windows = ("turn_end",)
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         if ev.seat != seat:
             return []
         return [f" on {c}" for c in sorted(set(g.state.seats[seat].intel))]

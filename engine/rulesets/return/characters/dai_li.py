@@ -31,7 +31,7 @@ class YunChouWeiWo(Skill):
     state = "hide"
     windows = ("received",)
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         if ev.seat != seat or not g.state.seats[seat].alive:
             return []
         return [""] if any(deck.IS_TRUE[c] for c in ev.cards or [ev.card]) else []
@@ -88,7 +88,7 @@ class XiaoLiCangDao(Skill):
     state = "expose"
     windows = ("received",)
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         if ev.seat == seat or not st.seats[ev.seat].alive:
             return []

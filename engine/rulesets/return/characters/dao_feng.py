@@ -27,7 +27,7 @@ class ShaYi(Skill):
     state = "hide"
     windows = ("card_used", "targeted")
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         if not ev.cards or not 0 <= ev.cards[0] < len(st.chain):
             return []
@@ -58,7 +58,7 @@ class LiangJian(Skill):
     zh = "亮剑"
     state = "expose"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
         t = st.transit
         if ctx != "arrive" or t is None or t.holder != seat or t.face_up or st.turn == seat:

@@ -50,7 +50,7 @@ class JiZhongJi(Skill):
     zh = "计中计"
     state = "hide"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         if ctx != "respond":
             return []
         root = receiving_other(g, seat)
@@ -98,7 +98,7 @@ class JieShangJie(Skill):
     zh = "截上截"
     state = "expose"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         return [""] if ctx == "respond" and receiving_other(g, seat) is not None else []
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:

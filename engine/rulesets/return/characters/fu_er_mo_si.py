@@ -30,7 +30,7 @@ class XianSuo(Skill):
     zh = "线索"
     windows = ("discarded",)
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         in_step = any(f.kind == "discard" for f in st.stack)
         if ev.seat == seat or (in_step and marks.has(st, marks.XianSuoStep(seat))):
@@ -73,7 +73,7 @@ class ZhenXiang(Skill):
     id = ZHEN_XIANG
     zh = "真相"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
         if ctx not in ("main", "respond") or st.turn != seat or len(st.seats[seat].hand) < 4:
             return []

@@ -29,12 +29,12 @@ class XianJiHouZhi(Skill):
     zh = "先机后置"
     windows = ("turn_end",)
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
         first = ctx == "turn_start" and st.turn == seat and not marks.has(st, marks.XianJiFour())
         return [" choose four"] if first else []
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         if ev.seat != seat or st.turn != seat:
             return []
@@ -80,7 +80,7 @@ class XiSheng(Skill):
     zh = "牺牲"
     windows = ("pre_received",)
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         fr = receipt(g)
         if fr is None or ev.seat == seat or ev.seat != st.turn or fr.seat != ev.seat:

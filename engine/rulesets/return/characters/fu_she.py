@@ -22,7 +22,7 @@ class WuXianDanYao(Skill):
     zh = "无限弹药"
     state = "hide"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         if ctx not in ("main", "respond") or g.state.seats[seat].hand:
             return []
         return [""]
@@ -44,7 +44,7 @@ class ZhanShuDaShi(Skill):
     zh = "战术大师"
     state = "expose"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         return [""] if ctx == "turn_start" and g.state.turn == seat else []
 
     def on_use(self, g: Game, item: Item) -> None:

@@ -6,7 +6,7 @@ from itertools import permutations
 from typing import TYPE_CHECKING
 
 from engine.action import Action, play
-from engine.state import Frame
+from engine.state import Frame, Item
 
 from .. import deck
 from ..cards import FUNCTIONS
@@ -30,6 +30,12 @@ class HeRanJiTi(Skill):
     id = "he_ran_ji_ti"
     zh = "核燃机体"
 
+    def takes_affected_card(self, g: Game, seat: int, item: Item) -> bool:
+        return True
+
+    def credited_for_use(self, g: Game, item: Item, from_intel: bool) -> bool:
+        return item.kind == "danger" and bool(item.targets)
+
 
 class HeNengXinPian(HandCardAsIntel):
     """核能芯片: when you die, you may pick a hand card as intel; a player you name receives
@@ -41,7 +47,7 @@ class HeNengXinPian(HandCardAsIntel):
     zh = "核能芯片"
     windows = ("dying",)
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         if ev.seat != seat:
             return []
         hand = sorted(set(g.state.seats[seat].hand))

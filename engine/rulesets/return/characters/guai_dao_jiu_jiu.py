@@ -27,7 +27,7 @@ class QieYuWuXing(Skill):
     zh = "窃于无形"
     windows = ("card_used",)
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         if ev.seat != seat or not ev.cards or not 0 <= ev.cards[0] < len(st.chain):
             return []
@@ -56,7 +56,7 @@ class MaoZiXiFa(Skill):
     id = "mao_zi_xi_fa"
     zh = "帽子戏法"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
         if ctx != "respond" or receive_root(g) is None or st.transit is None or not st.seats[seat].hand:
             return []

@@ -35,7 +35,7 @@ class XueRan(Skill):
     zh = "血染"
     state = "expose"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
         if ctx not in ("main", "respond") or not (st.pile or st.discard):
             return []
@@ -114,7 +114,7 @@ class DiaoLing(Skill):
     windows = ("turn_end",)
     forced = True
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         if ev.seat != seat or st.turn != seat or not st.seats[seat].exposed or not st.seats[seat].alive:
             return []

@@ -25,7 +25,7 @@ class QianCangFuJi(Skill):
     state = "hide"
     windows = ("turn_end",)
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         if ev.seat != seat:
             return []
@@ -50,7 +50,7 @@ class HuangQueZaiHou(HandCardAsIntel):
     state = "expose"
     windows = ("received",)
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         if seat == st.turn or ev.seat == seat or not any(deck.IS_TRUE[c] for c in ev.cards or [ev.card]):
             return []

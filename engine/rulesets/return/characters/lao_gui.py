@@ -13,6 +13,7 @@ from ..hooks import CARD_PLAY_PROVIDERS
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.state import Item
 
 #: Hand cards 老鬼 must hold at his death (summary: 死亡時存有5張或以上手牌).
 MISSION_HAND = 5
@@ -27,15 +28,25 @@ class JiuJi(Skill):
     id = "jiu_ji"
     zh = "就计"
 
+    def credited_for_use(self, g: Game, item: Item, from_intel: bool) -> bool:
+        return from_intel
+
 
 class ChengFu(Skill):
     """城府: 试探 and 秘密下达 cannot target you, nor 拷问, 紧急下达 and 真相 (p.12 ①); you may
     keep your identity hidden whenever you would have to reveal it, unless you declare
     victory (②; 雇佣关系 still looks at it, ③). Passive: read by the cards
-    (``cards.basic.shielded``) and at death (``rules.die``)."""
+    (``cards.basic.shielded``: :meth:`shields`) and at death (``rules.die``:
+    :meth:`hides_identity`)."""
 
     id = "cheng_fu"
     zh = "城府"
+
+    def shields(self, g: Game, seat: int) -> bool:
+        return True
+
+    def hides_identity(self, g: Game, seat: int) -> bool:
+        return True
 
 
 def usable_intel(g: Game, card: int) -> bool:

@@ -54,7 +54,7 @@ class QiCheBaoShuai(Skill):
     state = "hide"
     windows = ("received", "dying")
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         fr = receipt(g)
         if fr is None or fr.seat != seat or ev.seat != seat or not st.seats[seat].alive:
@@ -112,7 +112,7 @@ class PoFuChenZhou(Skill):
     state = "expose"
     windows = ("turn_end",)
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         if ev.seat != seat or st.turn != seat:
             return []

@@ -37,7 +37,7 @@ class ShengDongJiXi(Skill):
     id = SHENG_DONG_JI_XI
     zh = "声东击西"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
         if ctx != "main" or st.turn != seat or not before_first_play(g, seat):
             return []
@@ -92,7 +92,7 @@ class HeDie(Skill):
     id = HE_DIE
     zh = "合谍"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
         root = receive_root(g)
         if ctx != "respond" or root is None or root.user == seat or st.transit is None:

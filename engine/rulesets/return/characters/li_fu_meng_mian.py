@@ -34,7 +34,7 @@ class WeiJiGuanXi(Skill):
     zh = "危机关系"
     windows = ("game_start", "received")
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         named = game_start_naming(g, seat, ev)
         if named is not None:
             return named
@@ -80,7 +80,7 @@ class YiAiXuanMing(Skill):
     zh = "以爱宣名"
     windows = ("send", "receive_chosen")
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         if ev.text == "send":
             return [" choose draw", " choose take"] if ev.seat == seat and not declared(g, seat) else []

@@ -27,7 +27,7 @@ class SouQu(Skill):
     zh = "搜取"
     windows = ("burned",)
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         if ev.seat == seat or ev.card in g.state.discard:
             return [""]
         return []
@@ -65,6 +65,9 @@ class KaoWen(Skill):
 
     id = "kao_wen"
     zh = "拷问"
+
+    def credited_for_use(self, g: Game, item: Item, from_intel: bool) -> bool:
+        return item.alt == self.id
 
 
 def kao_wen_options(g: Game, seat: int) -> list[str]:

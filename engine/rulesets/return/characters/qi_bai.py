@@ -21,6 +21,9 @@ class JiMin(Skill):
     id = "ji_min"
     zh = "机敏"
 
+    def widens_timing(self, g: Game, seat: int, function: str) -> bool:
+        return function in ("lock", "danger")
+
 
 class LianDong(Skill):
     """联动: when another player successfully receives the intel you sent, draw 2, then give
@@ -30,7 +33,7 @@ class LianDong(Skill):
     zh = "联动"
     windows = ("received",)
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         fr = receipt(g)
         st = g.state
         if fr is None or fr.text != "intel" or ev.seat == seat or not st.seats[ev.seat].alive:

@@ -53,7 +53,7 @@ class TouLongZhuanFeng(Skill):
     id = "tou_long_zhuan_feng"
     zh = "偷龙转凤"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         root = receive_root(g)
         st = g.state
         if ctx != "respond" or root is None or root.user == seat or st.transit is None:
@@ -108,6 +108,9 @@ class JinJiXiaDa(Skill):
 
     id = "jin_ji_xia_da"
     zh = "紧急下达"
+
+    def credited_for_use(self, g: Game, item: Item, from_intel: bool) -> bool:
+        return item.alt == self.id
 
 
 class JinJiXiaDaCard(CardFunction):

@@ -27,7 +27,7 @@ class ZhuangTian(Skill):
     zh = "装填"
     state = "hide"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
         if not own_turn(g, seat, ctx) or any(it.kind == self.id for it in st.chain):
             return []
@@ -62,7 +62,7 @@ class JuJi(Skill):
     zh = "狙击"
     state = "expose"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         if ctx != "respond" or seat == g.state.turn or not snipe_targets(g, seat):
             return []
         return [""]

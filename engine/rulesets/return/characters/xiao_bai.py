@@ -43,7 +43,7 @@ class QiaoZhuang(Skill):
     id = QIAO_ZHUANG
     zh = "乔装"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         if ctx != "turn_start" or g.state.turn != seat or not once_per_turn(g, seat, self.id):
             return []
         return [f" to {s} choose {sid}" for s, sid in takeable_skills(g, seat)]
@@ -76,7 +76,7 @@ class ShouMai(Skill):
     zh = "收买"
     windows = ("turn_end",)
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         if ev.seat == seat or not st.seats[ev.seat].alive or len(st.seats[seat].hand) < 4 or not buyable(g, ev.seat):
             return []

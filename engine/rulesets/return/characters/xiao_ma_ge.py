@@ -28,7 +28,7 @@ class YingXiongBenSe(Skill):
     id = YING_XIONG_BEN_SE
     zh = "英雄本色"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         p = g.state.seats[seat]
         if ctx != "turn_start" or g.state.turn != seat or len(p.hand) >= 3 or not fake_count(p.intel) \
                 or not once_per_turn(g, seat, self.id):
@@ -58,7 +58,7 @@ class ChengRenQuYi(Skill):
     id = CHENG_REN_QU_YI
     zh = "成仁取义"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
         if ctx not in ("main", "respond") or st.turn != seat or st.seats[seat].identity_revealed:
             return []

@@ -28,7 +28,7 @@ class FanZhen(Skill):
     state = "hide"
     windows = ("card_used",)
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         if ev.seat == seat:
             return []
@@ -70,7 +70,7 @@ class SuYi(Skill):
     zh = "速译"
     state = "expose"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
         t = st.transit
         if ctx not in ("respond", "arrive", "returned") or seat == st.turn or t is None or t.face_up:

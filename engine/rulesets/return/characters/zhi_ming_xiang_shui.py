@@ -32,7 +32,7 @@ class ZhiMingYiJi(Skill):
     zh = "致命一击"
     windows = ("turn_end",)
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         if ev.seat == seat or not st.seats[ev.seat].alive:
             return []
@@ -84,7 +84,7 @@ class JueMiRenWu(Skill):
     windows = ("game_start",)
     forced = True
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         p = g.state.seats[seat]
         if p.secret_character or not [c for c in g.state.character_pool if c not in REDRAW]:
             return []

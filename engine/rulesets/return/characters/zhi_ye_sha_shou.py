@@ -38,7 +38,7 @@ class GuYongGuanXi(Skill):
     zh = "雇佣关系"
     windows = ("game_start", "received")
 
-    def trigger_plays(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
         st = g.state
         named = game_start_naming(g, seat, ev)
         if named is not None:
@@ -100,7 +100,7 @@ class AnSha(Skill):
     id = AN_SHA
     zh = "暗杀"
 
-    def plays(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
         st = g.state
         turn = st.turn
         if ctx not in ("respond", "arrive") or turn == seat or not st.seats[turn].alive:

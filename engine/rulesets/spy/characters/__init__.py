@@ -1,6 +1,8 @@
-"""The 33 base characters of 谍战篇 (spy digest §9): the table (``data/spy-characters.tsv``,
-from the digest) and the skills, one module per implemented character. Only characters all
-of whose skills are implemented are dealt (:func:`playable`)."""
+"""The characters of 谍战篇: the 33 of the base box (spy digest §9) and the expansion
+characters added so far (column ``expansion`` of ``data/spy-characters.tsv``), one module
+per implemented character. Only base characters all of whose skills are implemented are
+dealt (:func:`playable`): expansion content is not part of the base ruleset (digest §1.4);
+scenarios and positions may seat an expansion character by its id."""
 
 from __future__ import annotations
 
@@ -14,17 +16,15 @@ from ..table import ROWS, Row
 for _mod in pkgutil.iter_modules([str(Path(__file__).parent)]):
     importlib.import_module(f"{__name__}.{_mod.name}")
 
-#: Passive skills with no object of their own (checked where they apply).
-PASSIVE_IDS = frozenset({"cheng_fu", "lian_luo", "ying_bian"})
-
-
 def implemented(cid: str) -> bool:
-    return all(s in SKILLS or s in PASSIVE_IDS for s in ROWS[cid].skills)
+    """Every skill of the character has its object (passive ones answer hooks)."""
+    return all(s in SKILLS for s in ROWS[cid].skills)
 
 
 def playable() -> list[str]:
-    """Characters that can be dealt: every skill implemented (docs/rulesets.md)."""
-    return [cid for cid in ROWS if implemented(cid)]
+    """Characters that can be dealt: base characters with every skill implemented
+    (docs/rulesets.md)."""
+    return [cid for cid, row in ROWS.items() if not row.expansion and implemented(cid)]
 
 
 __all__ = ["ROWS", "SKILLS", "Row", "playable"]

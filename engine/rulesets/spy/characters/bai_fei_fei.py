@@ -4,13 +4,13 @@ you may take one black intel from your own or the receiver's intel area into you
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -20,14 +20,14 @@ class LianMin(Skill):
     id = "lian_min"
     zh = "怜悯"
     kind = "trigger"
-    events = ("received",)
+    windows = ("received",)
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
-        if kw["sender"] != seat or deck.IS_BLACK[kw["card"]]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        if ev.sender != seat or deck.IS_BLACK[ev.card]:
             return []
         st = g.state
-        areas = {seat, kw["seat"]}
-        return [f"skill {self.id} on {m}" for s in sorted(areas) for m in sorted(st.seats[s].intel)
+        areas = {seat, ev.seat}
+        return [use_skill(self.id, on=m) for s in sorted(areas) for m in sorted(st.seats[s].intel)
                 if deck.IS_BLACK[m]]
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
@@ -44,11 +44,11 @@ class FuHei(Skill):
     id = "fu_hei"
     zh = "腹黑"
     kind = "trigger"
-    events = ("received",)
+    windows = ("received",)
     forced = True
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
-        return [f"skill {self.id}"] if kw["sender"] == seat and deck.IS_BLACK[kw["card"]] else []
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        return [use_skill(self.id)] if ev.sender == seat and deck.IS_BLACK[ev.card] else []
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         g.draw(fr.seat, 1)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -30,9 +30,9 @@ class DuJi(Skill):
     kind = "contest"
     flip = True
 
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         have = [s for s in g.living() if s != seat and g.state.seats[s].hand]
-        return [f"skill {self.id} to {a},{b}" for i, a in enumerate(have) for b in have[i + 1:]]
+        return [use_skill(self.id, (a, b)) for i, a in enumerate(have) for b in have[i + 1:]]
 
     def use(self, g: Game, seat: int, action: Action) -> None:
         st = g.state

@@ -4,14 +4,14 @@ then draw 2; not allowed if it would give anyone 3+ intel of one colour."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
 from ..cards import place
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -21,13 +21,13 @@ class ZhuanJiao(Skill):
     id = "zhuan_jiao"
     zh = "转交"
     kind = "trigger"
-    events = ("used_card",)
+    windows = ("used_card",)
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         st = g.state
-        if kw["seat"] != seat:
+        if ev.seat != seat:
             return []
-        out: list[str] = []
+        out: list[Action] = []
         for s in g.living():
             if s == seat:
                 continue
@@ -35,7 +35,7 @@ class ZhuanJiao(Skill):
                 if deck.IS_BLACK[m]:
                     continue
                 if all(deck.count(st.seats[s].intel, c) + 1 < 3 for c in deck.colors(m)):
-                    out.append(f"skill {self.id} to {s} on {m}")
+                    out.append(use_skill(self.id, s, on=m))
         return out
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:

@@ -4,13 +4,13 @@ intel, you may look at one player's hand and discard one card from it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -20,11 +20,11 @@ class ZhiYin(Skill):
     id = "zhi_yin"
     zh = "知音"
     kind = "trigger"
-    events = ("received",)
+    windows = ("received",)
     forced = True
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
-        return [f"skill {self.id}"] if kw["seat"] == seat and deck.IS_TRUE[kw["card"]] else []
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        return [use_skill(self.id)] if ev.seat == seat and deck.IS_TRUE[ev.card] else []
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         sender = fr.order[0]
@@ -40,12 +40,12 @@ class JingMeng(Skill):
     id = "jing_meng"
     zh = "惊梦"
     kind = "trigger"
-    events = ("received",)
+    windows = ("received",)
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
-        if kw["seat"] != seat or not deck.IS_BLACK[kw["card"]]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        if ev.seat != seat or not deck.IS_BLACK[ev.card]:
             return []
-        return [f"skill {self.id} to {s}" for s in g.living() if g.state.seats[s].hand]
+        return [use_skill(self.id, s) for s in g.living() if g.state.seats[s].hand]
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         target = action.target

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 
 from ..skills import SKILLS, Skill
 
@@ -18,8 +18,8 @@ class XinSiChao(Skill):
     zh = "新思潮"
     kind = "main"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
-        return [f"skill {self.id} cards {c}" for c in sorted(g.state.seats[seat].hand)]
+    def actions(self, g: Game, seat: int) -> list[Action]:
+        return [use_skill(self.id, cards=(c,)) for c in sorted(g.state.seats[seat].hand)]
 
     def use(self, g: Game, seat: int, action: Action) -> None:
         g.discard_from_hand(seat, [action.cards[0]])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from ..cards import run_targeted
@@ -20,8 +20,8 @@ class GuiZha(Skill):
     zh = "诡诈"
     kind = "main"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
-        return [f"skill {self.id} to {s}" for s in g.living()]
+    def actions(self, g: Game, seat: int) -> list[Action]:
+        return [use_skill(self.id, s) for s in g.living()]
 
     def use(self, g: Game, seat: int, action: Action) -> None:
         g.push(Frame("spy_card", seat=seat, index=action.target, text=self.id))

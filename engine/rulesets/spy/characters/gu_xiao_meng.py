@@ -7,13 +7,13 @@ win (face up and alive), every player without an identity card wins with you
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action, choose_option
+from engine.action import Action, choose_option, use_skill
 from engine.state import Frame
 
 from ..cards import give
-from ..skills import SKILLS, Skill, passive
+from ..skills import SKILLS, Event, Skill, passive
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -34,11 +34,11 @@ class ChengZhi(Skill):
     id = "cheng_zhi"
     zh = "承志"
     kind = "trigger"
-    events = ("before_death",)
+    windows = ("before_death",)
     forced = True  # taking the hand is not optional; only taking the identity is (可以)
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
-        return [f"skill {self.id}"] if kw["seat"] != seat and g.state.seats[seat].alive else []
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        return [use_skill(self.id)] if ev.seat != seat and g.state.seats[seat].alive else []
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         st = g.state

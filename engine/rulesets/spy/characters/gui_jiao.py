@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 
 from .. import deck
 from ..cards import move_pending
@@ -23,15 +23,15 @@ class JiSong(Skill):
     kind = "contest"
     once = True
 
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         st = g.state
         t = st.transit
         if t is None:
             return []
         to = [s for s in g.living() if s != t.holder]
         hand = sorted(st.seats[seat].hand)
-        out = [f"skill {self.id} cards {a},{b} to {s}" for a, b in combinations(hand, 2) for s in to]
-        out += [f"skill {self.id} on {m} to {s}" for m in sorted(st.seats[seat].intel) if not deck.IS_BLACK[m]
+        out = [use_skill(self.id, s, cards=(a, b)) for a, b in combinations(hand, 2) for s in to]
+        out += [use_skill(self.id, s, on=m) for m in sorted(st.seats[seat].intel) if not deck.IS_BLACK[m]
                 for s in to]
         return out
 

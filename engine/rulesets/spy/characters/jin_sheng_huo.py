@@ -4,14 +4,14 @@ into your hand."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
 from ..cards import place
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -21,13 +21,13 @@ class JinShen(Skill):
     id = "jin_shen"
     zh = "谨慎"
     kind = "trigger"
-    events = ("received",)
+    windows = ("received",)
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         p = g.state.seats[seat]
-        if kw["seat"] != seat or not deck.IS_DUAL[kw["card"]] or kw["card"] not in p.intel:
+        if ev.seat != seat or not deck.IS_DUAL[ev.card] or ev.card not in p.intel:
             return []
-        return [f"skill {self.id} cards {c}" for c in sorted(p.hand)]
+        return [use_skill(self.id, cards=(c,)) for c in sorted(p.hand)]
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         p = g.state.seats[fr.seat]

@@ -4,27 +4,37 @@ each draw 1 (2 for you if you received it yourself)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+
+class LianLuo(Skill):
+    """联络 (passive): when you send an intel you may treat its arrow as ←, → or ↑."""
+
+    id = "lian_luo"
+    zh = "联络"
+
+    def any_arrow(self, g: Game, seat: int) -> bool:
+        return True
 
 
 class MingEr(Skill):
     id = "ming_er"
     zh = "明饵"
     kind = "trigger"
-    events = ("received",)
+    windows = ("received",)
     forced = True
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
-        return [f"skill {self.id}"] if kw["sender"] == seat and deck.IS_TRUE[kw["card"]] else []
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        return [use_skill(self.id)] if ev.sender == seat and deck.IS_TRUE[ev.card] else []
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         receiver = fr.index
@@ -36,4 +46,5 @@ class MingEr(Skill):
             g.draw(receiver, 1)
 
 
+SKILLS[LianLuo.id] = LianLuo()
 SKILLS[MingEr.id] = MingEr()

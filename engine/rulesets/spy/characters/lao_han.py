@@ -4,13 +4,13 @@ area into the turn player's (it does not save you)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -20,11 +20,11 @@ class ShiSi(Skill):
     id = "shi_si"
     zh = "视死"
     kind = "trigger"
-    events = ("received",)
+    windows = ("received",)
     forced = True
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
-        return [f"skill {self.id}"] if kw["seat"] == seat and deck.IS_BLACK[kw["card"]] else []
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        return [use_skill(self.id)] if ev.seat == seat and deck.IS_BLACK[ev.card] else []
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         g.draw(fr.seat, 2)
@@ -34,13 +34,13 @@ class RuGui(Skill):
     id = "ru_gui"
     zh = "如归"
     kind = "trigger"
-    events = ("before_death",)
+    windows = ("before_death",)
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         st = g.state
-        if kw["seat"] != seat or st.turn == seat or not st.seats[st.turn].alive:
+        if ev.seat != seat or st.turn == seat or not st.seats[st.turn].alive:
             return []
-        return [f"skill {self.id} on {m}" for m in sorted(st.seats[seat].intel)]
+        return [use_skill(self.id, on=m) for m in sorted(st.seats[seat].intel)]
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         st = g.state

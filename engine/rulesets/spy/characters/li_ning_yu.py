@@ -1,20 +1,20 @@
 """李宁玉 li_ning_yu (hidden; spy digest §9): 就计 — when you become the target of 试探, 威逼
 or 利诱 while face down, you may flip and draw 2; once that card has resolved it goes into
-your hand; 城府 (passive, face up) — 试探 and 威逼 have no effect on you (checked in
-``skills.no_effect``); 遗信 — before you die (face up only), you may put one hand card into
+your hand; 城府 (passive, face up) — 试探 and 威逼 have no effect on you (a passive
+hook, asked by ``skills.no_effect``); 遗信 — before you die (face up only), you may put one hand card into
 another player's intel area."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.marks import add
 from engine.state import Frame
 
 from ..cards import place
 from ..marks import JiuJiTaken
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -24,28 +24,38 @@ class JiuJi(Skill):
     id = "jiu_ji"
     zh = "就计"
     kind = "trigger"
-    events = ("targeted",)
+    windows = ("targeted",)
     flip = True
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
-        return [f"skill {self.id}"] if kw["seat"] == seat else []
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        return [use_skill(self.id)] if ev.seat == seat else []
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         g.draw(fr.seat, 2)
         add(g.state, JiuJiTaken(fr.seat))
 
 
+class ChengFu(Skill):
+    """城府 (passive, face up): 试探 and 威逼 have no effect on you."""
+
+    id = "cheng_fu"
+    zh = "城府"
+
+    def nullifies(self, g: Game, seat: int, function: str) -> bool:
+        return function in ("probe", "threaten")
+
+
 class YiXin(Skill):
     id = "yi_xin"
     zh = "遗信"
     kind = "trigger"
-    events = ("before_death",)
+    windows = ("before_death",)
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         st = g.state
-        if kw["seat"] != seat:
+        if ev.seat != seat:
             return []
-        return [f"skill {self.id} to {s} cards {c}" for s in g.living() if s != seat
+        return [use_skill(self.id, s, cards=(c,)) for s in g.living() if s != seat
                 for c in sorted(st.seats[seat].hand)]
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
@@ -55,4 +65,5 @@ class YiXin(Skill):
 
 
 SKILLS[JiuJi.id] = JiuJi()
+SKILLS[ChengFu.id] = ChengFu()
 SKILLS[YiXin.id] = YiXin()

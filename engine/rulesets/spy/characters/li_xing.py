@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -23,8 +23,8 @@ class SouJi(Skill):
     kind = "contest"
     flip = True
 
-    def actions(self, g: Game, seat: int) -> list[str]:
-        return [f"skill {self.id} to {s}" for s in g.living() if s != seat]
+    def actions(self, g: Game, seat: int) -> list[Action]:
+        return [use_skill(self.id, s) for s in g.living() if s != seat]
 
     def use(self, g: Game, seat: int, action: Action) -> None:
         st = g.state

@@ -3,13 +3,13 @@ take one intel from your intel area (it may be that one) into your hand."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -19,12 +19,12 @@ class QiHuoKeJu(Skill):
     id = "qi_huo_ke_ju"
     zh = "奇货可居"
     kind = "trigger"
-    events = ("received",)
+    windows = ("received",)
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
-        if kw["seat"] != seat or not deck.IS_DUAL[kw["card"]]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        if ev.seat != seat or not deck.IS_DUAL[ev.card]:
             return []
-        return [f"skill {self.id} on {m}" for m in sorted(g.state.seats[seat].intel)]
+        return [use_skill(self.id, on=m) for m in sorted(g.state.seats[seat].intel)]
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         p = g.state.seats[fr.seat]

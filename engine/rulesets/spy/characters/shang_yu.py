@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import PASS, Action
+from engine.action import PASS, Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -24,8 +24,8 @@ class JieDaoShaRen(Skill):
     kind = "contest"
     flip = True
 
-    def actions(self, g: Game, seat: int) -> list[str]:
-        return [f"skill {self.id} to {s}" for s in g.living() if s != seat and g.state.seats[s].hand]
+    def actions(self, g: Game, seat: int) -> list[Action]:
+        return [use_skill(self.id, s) for s in g.living() if s != seat and g.state.seats[s].hand]
 
     def use(self, g: Game, seat: int, action: Action) -> None:
         st = g.state

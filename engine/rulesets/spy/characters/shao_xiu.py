@@ -3,14 +3,14 @@ one black hand card into the receiver's intel area, then draw 1."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
 from ..cards import place
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -20,15 +20,15 @@ class MianLiCangZhen(Skill):
     id = "mian_li_cang_zhen"
     zh = "绵里藏针"
     kind = "trigger"
-    events = ("received",)
+    windows = ("received",)
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
-        if kw["sender"] != seat or not g.state.seats[kw["seat"]].alive:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        if ev.sender != seat or not g.state.seats[ev.seat].alive:
             return []
-        return [f"skill {self.id} cards {c}" for c in sorted(g.state.seats[seat].hand) if deck.IS_BLACK[c]]
+        return [use_skill(self.id, cards=(c,)) for c in sorted(g.state.seats[seat].hand) if deck.IS_BLACK[c]]
 
-    def asked(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> bool:
-        return kw["sender"] == seat and g.state.seats[kw["seat"]].alive and bool(g.state.seats[seat].hand)
+    def asked(self, g: Game, seat: int, ev: Event) -> bool:
+        return ev.sender == seat and g.state.seats[ev.seat].alive and bool(g.state.seats[seat].hand)
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         card = action.cards[0]

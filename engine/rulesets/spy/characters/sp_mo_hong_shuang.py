@@ -6,13 +6,13 @@ card into a male character's intel area."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action, choose_option
+from engine.action import Action, choose_option, use_skill
 from engine.state import Frame
 
 from ..cards import place
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 from ..table import ROWS
 
 if TYPE_CHECKING:
@@ -31,9 +31,9 @@ class ZhaoBaiHe(Skill):
     kind = "contest"
     flip = True
 
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         # herself counts: she is a face-up female character once flipped
-        return [f"skill {self.id} to {s}" for s in g.living() if s == seat or sex(g, s) == "F"]
+        return [use_skill(self.id, s) for s in g.living() if s == seat or sex(g, s) == "F"]
 
     def use(self, g: Game, seat: int, action: Action) -> None:
         g.push(Frame("spy_card", seat=seat, index=action.target, text=self.id))
@@ -56,15 +56,15 @@ class MuQiangWei(Skill):
     id = "mu_qiang_wei"
     zh = "暮蔷薇"
     kind = "trigger"
-    events = ("received",)
+    windows = ("received",)
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         st = g.state
-        if kw["seat"] != seat or st.turn != seat or not st.seats[seat].intel:
+        if ev.seat != seat or st.turn != seat or not st.seats[seat].intel:
             return []
         if not any(sex(g, s) == "M" for s in g.living()):
             return []
-        return [f"skill {self.id}"]
+        return [use_skill(self.id)]
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         g.state.seats[fr.seat].exposed = False

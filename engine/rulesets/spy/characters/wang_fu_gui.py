@@ -4,15 +4,15 @@ from the receiver's intel area (the new one included); if it was black, draw 1."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.marks import add, find
 from engine.state import Frame
 
 from .. import deck
 from ..marks import Declared
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -22,17 +22,17 @@ class JiangHuLing(Skill):
     id = "jiang_hu_ling"
     zh = "江湖令"
     kind = "trigger"
-    events = ("sent", "received")
+    windows = ("sent", "received")
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
         st = g.state
-        if event == "sent":
-            return [f"skill {self.id} choose {c}" for c in deck.COLORS_ALL] if kw["seat"] == seat else []
+        if ev.name == "sent":
+            return [use_skill(self.id, options=(c,)) for c in deck.COLORS_ALL] if ev.seat == seat else []
         colors = {m.color for m in find(st, Declared) if m.seat == seat}
-        if kw["sender"] != seat or not colors:
+        if ev.sender != seat or not colors:
             return []
-        intel = st.seats[kw["seat"]].intel
-        return [f"skill {self.id} on {m}" for m in sorted(intel) if colors & set(deck.colors(m))]
+        intel = st.seats[ev.seat].intel
+        return [use_skill(self.id, on=m) for m in sorted(intel) if colors & set(deck.colors(m))]
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         st = g.state

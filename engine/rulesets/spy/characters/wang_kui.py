@@ -4,14 +4,14 @@ right-hand neighbour, then draw 1."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
 from ..cards import place
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -21,19 +21,19 @@ class YiYaHuanYa(Skill):
     id = "yi_ya_huan_ya"
     zh = "以牙还牙"
     kind = "trigger"
-    events = ("received",)
+    windows = ("received",)
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
-        sender = kw["sender"]
-        if kw["seat"] != seat or not deck.IS_BLACK[kw["card"]] or sender < 0:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        sender = ev.sender
+        if ev.seat != seat or not deck.IS_BLACK[ev.card] or sender < 0:
             return []
         n = g.state.players
         targets = sorted({s for s in (sender, (sender - 1) % n, (sender + 1) % n) if g.state.seats[s].alive})
         blacks = sorted(c for c in g.state.seats[seat].hand if deck.IS_BLACK[c])
-        return [f"skill {self.id} to {s} cards {c}" for s in targets for c in blacks]
+        return [use_skill(self.id, s, cards=(c,)) for s in targets for c in blacks]
 
-    def asked(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> bool:
-        return kw["seat"] == seat and deck.IS_BLACK[kw["card"]] and kw["sender"] >= 0 \
+    def asked(self, g: Game, seat: int, ev: Event) -> bool:
+        return ev.seat == seat and deck.IS_BLACK[ev.card] and ev.sender >= 0 \
             and bool(g.state.seats[seat].hand)
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.action import PASS, Action
+from engine.action import PASS, Action, use_skill
 from engine.marks import add
 from engine.state import Frame
 
@@ -25,8 +25,8 @@ class JinBi(Skill):
     zh = "禁闭"
     kind = "main"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
-        return [f"skill {self.id} to {s}" for s in g.living() if s != seat]
+    def actions(self, g: Game, seat: int) -> list[Action]:
+        return [use_skill(self.id, s) for s in g.living() if s != seat]
 
     def use(self, g: Game, seat: int, action: Action) -> None:
         target = action.target

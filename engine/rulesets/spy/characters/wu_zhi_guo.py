@@ -4,13 +4,13 @@ from any player's intel area; otherwise it stays on top."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -20,10 +20,10 @@ class JianRen(Skill):
     id = "jian_ren"
     zh = "坚韧"
     kind = "trigger"
-    events = ("received",)
+    windows = ("received",)
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
-        return [f"skill {self.id}"] if kw["seat"] == seat and deck.IS_BLACK[kw["card"]] else []
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        return [use_skill(self.id)] if ev.seat == seat and deck.IS_BLACK[ev.card] else []
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         st = g.state

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, choose_option
+from engine.action import Action, choose_option, use_skill
 from engine.state import Frame
 
 from ..skills import SKILLS, Skill
@@ -21,8 +21,8 @@ class JinKouYiKai(Skill):
     kind = "contest"
     once = True
 
-    def actions(self, g: Game, seat: int) -> list[str]:
-        return [f"skill {self.id}"] if g.state.turn == seat else []
+    def actions(self, g: Game, seat: int) -> list[Action]:
+        return [use_skill(self.id)] if g.state.turn == seat else []
 
     def use(self, g: Game, seat: int, action: Action) -> None:
         top = g.take_pile_top()

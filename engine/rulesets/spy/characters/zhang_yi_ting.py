@@ -5,15 +5,15 @@ may use those cards from hand (counts-as uses such as 偷天 are not barred)."""
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.marks import add
 from engine.state import Frame
 
 from .. import deck
 from ..marks import Barred
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -23,14 +23,14 @@ class QiangLing(Skill):
     id = "qiang_ling"
     zh = "强令"
     kind = "trigger"
-    events = ("sent", "accepted")
+    windows = ("sent", "accepted")
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
-        if kw["seat"] != seat:
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        if ev.seat != seat:
             return []
         names = sorted(deck.FUNCTIONS)
-        return ([f"skill {self.id} choose {n}" for n in names]
-                + [f"skill {self.id} choose {a},{b}" for a, b in combinations(names, 2)])
+        return ([use_skill(self.id, options=(n,)) for n in names]
+                + [use_skill(self.id, options=(a, b)) for a, b in combinations(names, 2)])
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         for name in action.options:

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from ..cards import move_pending
-from ..skills import SKILLS, Skill
+from ..skills import SKILLS, Event, Skill
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -29,10 +29,10 @@ class HuanRi(Skill):
     id = "huan_ri"
     zh = "换日"
     kind = "trigger"
-    events = ("used_card",)
+    windows = ("used_card",)
 
-    def offers(self, g: Game, seat: int, event: str, kw: dict[str, Any]) -> list[str]:
-        return [f"skill {self.id}"] if kw["seat"] == seat and kw["function"] in ("swap", "decrypt") else []
+    def offers(self, g: Game, seat: int, ev: Event) -> list[Action]:
+        return [use_skill(self.id)] if ev.seat == seat and ev.function in ("swap", "decrypt") else []
 
     def fire(self, g: Game, fr: Frame, action: Action) -> None:
         g.state.seats[fr.seat].exposed = False
