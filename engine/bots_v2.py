@@ -36,7 +36,11 @@ from dataclasses import dataclass
 from engine.action import ACCEPT, DECLARE, DECLINE, PASS, Action
 from engine.ruleset import CardTable
 from engine.rulesets import get_ruleset
+from engine.view import View
 from fengsheng.v1 import game_pb2
+
+#: What the bot reads: the protobuf view, or the same fields as plain values (engine.view).
+Observed = game_pb2.Observation | View
 
 #: Worth of a hand card by function when discarding or taking (higher: keep).
 _KEEP = {"burn": 5, "transfer": 5, "see_through": 4, "lock": 4, "lure_away": 3, "intercept": 3,
@@ -97,13 +101,13 @@ class _Table:
         return -9
 
 
-def _table(obs: game_pb2.Observation) -> _Table:
+def _table(obs: Observed) -> _Table:
     rules = get_ruleset(obs.ruleset or "return")
     cards = rules.cards
     n = obs.players or len(obs.seats)
     blacks, reds, blues, trues, alive = [0] * n, [0] * n, [0] * n, [0] * n, [True] * n
     revealed: dict[int, int] = {}
-    identity = game_pb2.IDENTITY_UNSPECIFIED
+    identity: int = game_pb2.IDENTITY_UNSPECIFIED
     for view in obs.seats:
         s = view.seat
         alive[s] = view.alive
@@ -244,7 +248,7 @@ def _best(actions: list[Action], score: dict[Action, float], rng: random.Random)
     return rng.choice([a for a in actions if score[a] >= top - 1e-9])
 
 
-def heuristic_v2_bot(observation: game_pb2.Observation, actions: Sequence[Action], rng: random.Random) -> Action:
+def heuristic_v2_bot(observation: Observed, actions: Sequence[Action], rng: random.Random) -> Action:
     """heuristic v2 (module docstring): survives, sends for its side, interrupts with purpose."""
     if not actions:
         raise ValueError("no legal action to choose from")
@@ -280,7 +284,7 @@ def _send(t: _Table, legal: list[Action], locked: set[int], rng: random.Random) 
     return max(sends, key=lambda a: score[a])
 
 
-def _arrive(t: _Table, obs: game_pb2.Observation, legal: list[Action], rng: random.Random) -> Action:
+def _arrive(t: _Table, obs: Observed, legal: list[Action], rng: random.Random) -> Action:
     tr = obs.transit
     card = tr.card if obs.has_transit else 0
     mine = t.blacks[t.me]
@@ -310,7 +314,7 @@ def _arrive(t: _Table, obs: game_pb2.Observation, legal: list[Action], rng: rand
     return ACCEPT if rng.random() < p_accept else DECLINE
 
 
-def _play(t: _Table, obs: game_pb2.Observation, legal: list[Action], kind: str, rng: random.Random) -> Action:
+def _play(t: _Table, obs: Observed, legal: list[Action], kind: str, rng: random.Random) -> Action:
     plays = [a for a in legal if a.kind == "play"]
     me = t.me
     chain = obs.chain
@@ -369,7 +373,7 @@ def _play(t: _Table, obs: game_pb2.Observation, legal: list[Action], kind: str, 
     return PASS if PASS in legal else rng.choice(legal)
 
 
-def _choose(t: _Table, obs: game_pb2.Observation, legal: list[Action], rng: random.Random) -> Action:
+def _choose(t: _Table, obs: Observed, legal: list[Action], rng: random.Random) -> Action:
     chooses = [a for a in legal if a.kind == "choose"]
     if not chooses:
         return rng.choice(legal)

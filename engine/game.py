@@ -41,10 +41,13 @@ from engine.rulesets import RULESET_IDS, get_ruleset
 from engine.snapshot import state_from_bytes, state_to_bytes
 from engine.state import Frame, Prompt, Seat, State
 from engine.text import ArgValue, check_args, event_templates, prompt_templates
+from engine.view import View, build_view
 from fengsheng.v1 import game_pb2
 
 #: The ruleset ids a match may use (engine/rulesets/).
 RULESETS = RULESET_IDS
+#: The types of a legal list that needs no reading (:meth:`Game._legal_now`).
+_VALUES = frozenset({Action})
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,9 +317,13 @@ class Game:
         number, cached_seat, actions = self._legal_cache
         if number == p.number and cached_seat == seat:
             return actions
-        read = READ.get
-        actions = [a if a.__class__ is Action else (read(a) or parse(a))  # type: ignore[arg-type]
-                   for a in self.ruleset.legal_for(self, p)]
+        raw = self.ruleset.legal_for(self, p)
+        if set(map(type, raw)) <= _VALUES:  # all values (the rulesets' own lists): a copy, in C
+            actions = list(raw)  # type: ignore[arg-type]
+        else:  # text too (prompt options, characters' skills): read through the notation's cache
+            read = READ.get
+            actions = [a if a.__class__ is Action else (read(a) or parse(a))  # type: ignore[arg-type]
+                       for a in raw]
         self._legal_cache = (p.number, seat, actions)
         return actions
 
@@ -349,6 +356,11 @@ class Game:
         """What ``seat`` may know now, as a ``fengsheng.v1.Observation`` (seat -1: a
         spectator, public information only)."""
         return build_observation(self, seat, include_events=include_events)
+
+    def view(self, seat: int = -1, *, include_events: bool = False) -> View:
+        """What ``seat`` may know now as plain Python values, the same fields as
+        :meth:`observation` without protobuf (:mod:`engine.view`): for bots in this process."""
+        return build_view(self, seat, include_events=include_events)
 
     def determinize(self, seat: int, rng: random.Random) -> Game:
         """A full game consistent with everything ``seat`` has seen (its hand, the public

@@ -45,6 +45,7 @@ from fengsheng.v1 import game_pb2
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.view import ViewMemo
 
 #: Identity id -> the protobuf enum value: the value named by the id in upper case, for every
 #: ruleset (``bystander`` -> ``BYSTANDER``); proto/fengsheng/v1/game.proto only adds values.
@@ -250,9 +251,11 @@ class LastPieces:
     the key is unchanged (a piece is a function of its key, so equal keys mean equal pieces),
     which is cheaper than a table look-up (no hashing). Per game: :attr:`Game._last_pieces`."""
 
-    __slots__ = ("discards", "seats")
+    __slots__ = ("discards", "seats", "views")
 
     def __init__(self, players: int) -> None:
+        #: The same for the plain-value views (:mod:`engine.view`), made at the first one.
+        self.views: ViewMemo | None = None
         #: For each seat, the key and piece of its last public view, then of its last own view.
         self.seats: list[tuple[tuple[Any, ...], bytes]] = [((), b"")] * (2 * players)
         #: By viewer (-1: any viewer, when no card lies face down): the discard pile, its

@@ -98,7 +98,7 @@ def _playout(g: Game, seat: int, depth: int, rng: random.Random) -> float:
         elif p.kind in QUIET_KINDS and PASS in legal:
             action = PASS  # v2 passes at ~99% of these (bench/bots.py play); no view to build
         else:
-            action = heuristic_v2_bot(g.observation(p.seat), legal, rng)
+            action = heuristic_v2_bot(g.view(p.seat), legal, rng)  # in-process: no protobuf
         g.apply(p.seat, action)
     return evaluate(g, seat)
 

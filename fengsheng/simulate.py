@@ -37,11 +37,13 @@ def play_random(
     turn_cap: int = TURN_CAP,
     characters: bool = False,
     ruleset: str = "return",
+    view: bool = False,
 ) -> GameResult:
     """Play one seeded game choosing uniformly among the legal actions of the seat to act.
     ``check(game, decisions)`` runs on the dealt game (``decisions`` 0: what every viewer
     sees before anyone acts) and after every decision; ``observe`` also builds the acting
-    seat's protobuf observation at every decision (the bench's second figure)."""
+    seat's protobuf observation at every decision, ``view`` its plain-value view
+    (:meth:`Game.view`, what an in-process search bot reads: the bench's second figure)."""
     game = Game.new(ruleset=ruleset, players=players, seed=seed, characters=characters)
     pick = random.Random(seed ^ 0x5EED).choice
     decisions = 0
@@ -53,6 +55,8 @@ def play_random(
         assert p is not None
         if observe:
             game.observation(p.seat)
+        if view:
+            game.view(p.seat)
         game.apply(p.seat, pick(game.legal_actions(p.seat)))
         decisions += 1
         if check is not None:

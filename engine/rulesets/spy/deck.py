@@ -68,8 +68,7 @@ def colors(card: int) -> tuple[str, ...]:
 
 def count(cards: list[int], color: str) -> int:
     """How many of these intel contain ``color`` (a dual card counts for both, §5.4)."""
-    table = COLOR_OF[color]
-    return sum(1 for c in cards if table[c])
+    return sum(map(COLOR_OF[color].__getitem__, cards))  # True counts 1
 
 
 #: The three colours in a fixed order (for colours kept as numbers).

@@ -61,6 +61,8 @@ def collection_winners(g: Game, resolving: tuple[int, ...] = ()) -> set[int]:
     undeclared = False
     for s in g.living():
         p = st.seats[s]
+        if len(p.intel) < ruledata.FACTION_WIN:  # too few intel for any colour (speed only)
+            continue
         for identity, color in FACTION_COLOR.items():
             if deck.count(p.intel, color) < ruledata.FACTION_WIN:
                 continue
