@@ -153,9 +153,11 @@ class ViewMemo:
     def __init__(self, players: int) -> None:
         #: For each seat, the key and value of its last public view, then of its last own view.
         self.seats: list[tuple[tuple[Any, ...], SeatView | None]] = [((), None)] * (2 * players)
-        #: By viewer (-1: any viewer, no card lying face down): copies of the pile, its
-        #: face-down cards and their owners, and the (discard, discard_face_down) shown.
-        self.discards: dict[int, tuple[list[int], list[int], list[int], tuple[int, ...], tuple[int, ...]]] = {}
+        #: By viewer: a copy of the pile, its face-down cards with their owners, and the
+        #: (discard, face-down positions) shown.
+        self.discards: dict[
+            int, tuple[list[int], tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]
+        ] = {}
 
 
 _DECISION_ARGS: dict[tuple[Any, ...], tuple[str, dict[str, str]]] = {}
@@ -234,19 +236,19 @@ def _seats(g: Game, memo: ViewMemo, viewer: int) -> tuple[SeatView, ...]:
         if i == viewer:
             key: tuple[Any, ...] = (
                 i, p.alive, IDENTITY[p.identity] if p.identity else UNSPECIFIED, p.identity_revealed,
-                tuple(p.intel), len(p.hand), p.character, p.exposed, i in locked, p.relation, p.secret_character,
-                p.secret_task, tuple(p.hand), tuple(p.options))
+                tuple(p.intel), len(p.hand), p.character, p.exposed, i in locked, p.ext.tie(),
+                p.ext.private_character(), p.ext.private_task(), tuple(p.hand), tuple(p.options))
             m = st.players + i
         else:
             key = (i, p.alive,
                    # A dead seat whose identity card was taken (classic 临危受命) shows none.
                    IDENTITY[p.identity] if p.identity_revealed and p.identity else UNSPECIFIED,
                    p.identity_revealed, tuple(p.intel), len(p.hand),
-                   p.character if p.exposed and placed else "", p.exposed, i in locked, p.relation,
+                   p.character if p.exposed and placed else "", p.exposed, i in locked, p.ext.tie(),
                    # 致命香水's 绝密任务 character: shown once she died or won (p.12 ①).
-                   p.secret_character if not p.alive or i in winners else "",
+                   p.ext.private_character() if not p.alive or i in winners else "",
                    # an identity card's own victory condition (谍战篇 神秘人): public at game end only
-                   p.secret_task if over else "")
+                   p.ext.private_task() if over else "")
             m = i
         k, sv = last[m]
         if k != key or sv is None:
@@ -258,15 +260,15 @@ def _seats(g: Game, memo: ViewMemo, viewer: int) -> tuple[SeatView, ...]:
 
 def _discard(st: Any, memo: ViewMemo, viewer: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The discard pile with face-down cards as 0 except those ``viewer`` discarded, and the
-    positions of the face-down cards (classic §12 D12)."""
-    if not st.discard_face_down:
+    positions of the face-down cards (the ruleset's record says which lie face down)."""
+    face_down = st.ext.face_down_discards()
+    if not face_down:
         return tuple(st.discard), ()
     last = memo.discards.get(viewer)
-    if (last is not None and last[0] == st.discard and last[1] == st.discard_face_down
-            and last[2] == st.discard_face_down_by):
-        return last[3], last[4]
+    if last is not None and last[0] == st.discard and last[1] == face_down:
+        return last[2], last[3]
     by: dict[int, int] = {}
-    for card, who in zip(st.discard_face_down, st.discard_face_down_by, strict=True):
+    for card, who in face_down:
         by.setdefault(card, who)
     shown: list[int] = []
     positions: list[int] = []
@@ -278,8 +280,7 @@ def _discard(st: Any, memo: ViewMemo, viewer: int) -> tuple[tuple[int, ...], tup
             shown.append(card if owner == viewer else 0)
             positions.append(pos)
     result = (tuple(shown), tuple(positions))
-    memo.discards[viewer] = (st.discard.copy(), st.discard_face_down.copy(), st.discard_face_down_by.copy(),
-                             *result)
+    memo.discards[viewer] = (st.discard.copy(), face_down, *result)
     return result
 
 
