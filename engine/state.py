@@ -191,8 +191,10 @@ class State:
     received: bool = False
     """This turn's intel has been received successfully (the play phase is over)."""
     locked: list[int] = field(default_factory=list)
-    send_code: str = ""
-    """秘密下达 code binding this turn's send; ``send_code_user`` may see the hand."""
+    send_code: str | int = ""
+    """What binds this turn's send: a 秘密下达 code word (``听风`` …), or a card number (情报处长's
+    偷龙转凤 chose that very card: it must be sent); "" none. ``send_code_user`` may see the
+    hand."""
     send_code_user: int = -1
     chain: list[Item] = field(default_factory=list)
     timing: str = ""

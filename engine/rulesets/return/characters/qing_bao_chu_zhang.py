@@ -134,7 +134,7 @@ class JinJiXiaDaCard(CardFunction):
         if fr.stage == 1:
             card = int(choose_answer(fr))
             item.done = True
-            st.send_code = f"card:{card}"
+            st.send_code = card  # that very card must be sent (code_matches)
             st.send_code_user = item.user
             g.log("choose_intel.chooses_card_as_seat_intel", item.user,
                   {"seat": item.user, "card": card, "seat2": item.target}, audience=(item.user, item.target),
