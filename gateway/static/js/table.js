@@ -17,7 +17,6 @@ import {
 import { cardsUsed, choiceOfCard, nextStep } from "./compose.js";
 import { composerPanel, notationToggle, showNotation } from "./composer.js";
 import {
-  actionLabel,
   cardTile,
   chainPanel,
   characterCard,
@@ -31,7 +30,7 @@ import {
   transitPanel,
 } from "./render.js";
 import { rulesLink } from "./rules.js";
-import { errorText, renderTemplate, showInfo } from "./text.js";
+import { errorText, eventArgs, renderTemplate, showInfo } from "./text.js";
 
 /** Every answer (clicked or automatic) leaves no earlier than this after its prompt arrived. */
 export const DEFAULT_HOLD_MS = 1000;
@@ -596,12 +595,12 @@ export async function mountTable(root, { matchId, spectator = false }) {
    * observation's when its decision is this one (every prompt is a value: engine/text.py). */
   function translatePrompt(p) {
     if (p.template) {
-      const carried = renderTemplate(p.template, p.args || {}, deck, actionLabel);
+      const carried = renderTemplate(p.template, eventArgs(p.arguments), deck);
       if (carried) return carried;
     }
     const pending = state.obs?.pending;
     if (pending && Number(pending.number) === Number(p.decision) && pending.template) {
-      const shaped = renderTemplate(pending.template, pending.args, deck, actionLabel);
+      const shaped = renderTemplate(pending.template, eventArgs(pending.arguments), deck);
       if (shaped) return shaped;
     }
     return promptText(p.prompt);
