@@ -13,8 +13,10 @@ each played ``--matches`` times, one match after another:
 For each: decisions (every action written, from the match's history), wall seconds from
 ``match_start`` to the match's end, decisions/s, and the external seats' decisions.
 
-House bots hold each answer to a release time (services/bot_timing.py, 60 ms + jitter by
-default): ``--no-pace`` measures without it.
+House bots hold each answer to a release time (services/bot_timing.py: 60 ms + jitter by
+default, scaled by the table's clock, so 2 ms + up to 1.3 ms on the 1 s bot clock), and an
+outside bot's answers are held to the end of its answer window (1 s + jitter, scaled the same
+way: 33 ms + up to 8 ms): ``--no-pace`` measures without the house bots' hold.
 
 Usage: ``python bench/bot_table.py [--matches 3] [--ruleset return] [--no-pace] [--redis-url URL]``.
 """

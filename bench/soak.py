@@ -461,11 +461,11 @@ def main() -> int:
         "PYTHONUNBUFFERED": "1",
         "PYTHONPATH": str(ROOT),
         # a killed worker's tasks come back within seconds
-        "FENGSHENG_VISIBILITY_TIMEOUT": "10",
-        "FENGSHENG_RESTORE_INTERVAL": "2",
+        "FENGSHENG_VISIBILITY_TIMEOUT_MS": "10000",
+        "FENGSHENG_RESTORE_INTERVAL_MS": "2000",
         "FENGSHENG_EMBEDDED_BEAT": "0",
         # a task lost with a killed worker is sent again after 15 s
-        "FENGSHENG_TASK_LEASE_S": "15",
+        "FENGSHENG_TASK_LEASE_MS": "15000",
     }
     server = None
     cluster = None

@@ -5,9 +5,9 @@ numbers, so the two expire together (docs/operations.md, "Retention").
 =====================================  =====================================================  ==========
 variable                               meaning                                                default
 =====================================  =====================================================  ==========
-``FENGSHENG_MATCH_IDLE_TTL_S``         an unfinished match with no action for this long is    ``86400``
+``FENGSHENG_MATCH_IDLE_TTL_MS``        an unfinished match with no action for this long is    ``86400000``
                                        forgotten (every action starts the clock again)
-``FENGSHENG_MATCH_FINISHED_TTL_S``     a finished match (and its replay) is kept this long    ``604800``
+``FENGSHENG_MATCH_FINISHED_TTL_MS``    a finished match (and its replay) is kept this long    ``604800000``
                                        after its last action
 =====================================  =====================================================  ==========
 """
@@ -22,16 +22,22 @@ DEFAULT_FINISHED_TTL_S = 7 * 24 * 3600
 
 
 def _seconds(name: str, default: int) -> int:
+    """Whole seconds (at least 1, rounded up) from ``$NAME``, in milliseconds (``default``
+    seconds when unset or empty); a ``ValueError`` naming it otherwise. The older name in
+    seconds (``NAME`` with ``_S`` for ``_MS``) is refused, not ignored: every duration is ms."""
+    old = name.removesuffix("_MS") + "_S"
+    if (os.environ.get(old) or "").strip():
+        raise ValueError(f"{old} is no longer read: durations are milliseconds; set {name} instead")
     raw = os.environ.get(name) or ""
     if not raw:
         return default
     try:
-        value = int(float(raw))
+        value = float(raw)
     except ValueError as exc:
-        raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from exc
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1 second, not {raw!r}")
-    return value
+        raise ValueError(f"{name} must be a number of milliseconds, not {raw!r}") from exc
+    if not 1000 <= value < float("inf"):
+        raise ValueError(f"{name} must be at least 1000 (one second), not {raw!r}")
+    return -int(-value // 1000)
 
 
 @dataclass(frozen=True)
@@ -46,8 +52,8 @@ class Retention:
     @classmethod
     def from_env(cls) -> Retention:
         return cls(
-            idle_s=_seconds("FENGSHENG_MATCH_IDLE_TTL_S", DEFAULT_IDLE_TTL_S),
-            finished_s=_seconds("FENGSHENG_MATCH_FINISHED_TTL_S", DEFAULT_FINISHED_TTL_S),
+            idle_s=_seconds("FENGSHENG_MATCH_IDLE_TTL_MS", DEFAULT_IDLE_TTL_S),
+            finished_s=_seconds("FENGSHENG_MATCH_FINISHED_TTL_MS", DEFAULT_FINISHED_TTL_S),
         )
 
     def ttl(self, *, over: bool) -> int:

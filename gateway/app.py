@@ -289,8 +289,8 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None,
             tutorial=body.tutorial,
             characters=body.characters,
             seats=[SEAT_KINDS[k] for k in kinds],
-            turn_timeout_s=body.turn_timeout_ms / 1000,  # the engine's settings count seconds
-            bot_delay_s=body.bot_delay_ms / 1000,
+            turn_timeout_ms=body.turn_timeout_ms,
+            bot_delay_ms=body.bot_delay_ms,
         )
         record = MatchRecord(
             match_id=secrets.token_hex(8),  # the platform names matches, never a client

@@ -76,19 +76,11 @@ def to_dict(message: Message) -> dict[str, Any]:
     return out
 
 
-#: the engine's MatchSettings durations (seconds, internal) and their JSON names (ms)
-SETTINGS_MS = {"turn_timeout_s": "turn_timeout_ms", "bot_delay_s": "bot_delay_ms", "time_bank_s": "time_bank_ms"}
-
-
 def settings_dict(settings: Message) -> dict[str, Any]:
-    """A match's ``MatchSettings`` as JSON: like :func:`to_dict`, with every duration in
-    integer milliseconds (``turn_timeout_ms``, ``bot_delay_ms``, ``time_bank_ms``): one time
-    unit in everything the gateway sends (docs/protocol.md)."""
-    shown = to_dict(settings)
-    for seconds, ms in SETTINGS_MS.items():
-        if seconds in shown:
-            shown[ms] = round(float(shown.pop(seconds)) * 1000)
-    return shown
+    """A match's ``MatchSettings`` as JSON: :func:`to_dict`, every duration already integer
+    milliseconds (``turn_timeout_ms``, ``bot_delay_ms``, ``time_bank_ms``): one time unit in
+    everything the gateway sends (docs/protocol.md)."""
+    return to_dict(settings)
 
 
 def now_ms() -> int:

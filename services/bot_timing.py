@@ -4,7 +4,7 @@ Every house bot answer (``bots.move``: a house bot seat, or the house policy sta
 an away seat) is computed at once and then *held* until a release time drawn when the worker
 takes the decision up, before the bot looks at anything:
 
-    release = taken up + target(level) + U(0, jitter)
+    release = taken up + scale(clock) * (target(level) + U(0, jitter))
 
 - ``target`` depends on the level only, a public fact of the table: the hard level
   (``search``) waits its whole search budget (``FENGSHENG_SEARCH_BUDGET_MS``) plus
@@ -14,10 +14,17 @@ takes the decision up, before the bot looks at anything:
   ``FENGSHENG_BOT_THINK_MS``;
 - the jitter is uniform over ``FENGSHENG_BOT_JITTER_MS``, from the operating system's random
   source (:class:`random.SystemRandom`): not from the bot's seeded generator, and never from
-  anything the seat holds.
+  anything the seat holds;
+- ``scale`` follows the table's per-decision clock, another public fact of the table (its
+  ``match_start.clock_ms``, the same for every decision of the match): ``clock / 30000`` for a
+  clock shorter than the people's clock (:data:`services.engine.clock.PEOPLE_CLOCK_MS`), 1 for
+  the people's clock and for an untimed table. A table at the bot-speed clock (1000 ms) holds
+  easy, normal, heuristic and away answers 2 ms + U(0, 1.3 ms) at the defaults: bot-only tables
+  play at engine speed (docs/bots.md, "Time controls"). The hard level's target is not scaled:
+  it is the floor of its search (budget + margin), which a shorter hold would only reveal.
 
 "Taken up" is when the worker has the decision in hand: its ``bots.move`` task starts (after
-the table's ``bot_delay_s``, the task's countdown), or the engine hands the turn back to a
+the table's ``bot_delay_ms``, the task's countdown), or the engine hands the turn back to a
 chain (``ActRequest.play_next_bot``). What happens before that (the broker, the countdown,
 the previous move's write) does not depend on the seat's hand. So the time between the write
 that opens a decision and the write that answers it, which every client reads from the event
@@ -61,6 +68,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from services.bot_levels import DEFAULT_SEARCH_BUDGET_MS, search_budget_ms
+from services.engine.clock import PEOPLE_CLOCK_MS
 
 #: the policy whose answers are searched (the hard level): its target is its budget + margin
 SEARCH_POLICY = "search"
@@ -74,6 +82,18 @@ _SYSTEM_RANDOM = random.SystemRandom()
 #: answers still as long as a recent computed one): benchmarks of the platform's throughput
 #: and the test suite's bot matches
 PACE_OFF = {"FENGSHENG_BOT_THINK_MS": "0", "FENGSHENG_BOT_JITTER_MS": "0", "FENGSHENG_BOT_SEARCH_MARGIN_MS": "0"}
+
+
+def clock_scale(clock_ms: float) -> float:
+    """How much of the people's pace a table of per-decision clock ``clock_ms`` waits: the
+    clock over the people's clock, at most 1; 1 for an untimed table (``clock_ms`` 0).
+
+    >>> clock_scale(1000), clock_scale(5000), clock_scale(30000), clock_scale(0)
+    (0.03333333333333333, 0.16666666666666666, 1.0, 1.0)
+    """
+    if not clock_ms > 0:
+        return 1.0
+    return min(1.0, clock_ms / PEOPLE_CLOCK_MS)
 
 
 def ms_setting(var: str, default: float) -> float:
@@ -109,27 +129,36 @@ class Pace:
             jitter_ms=ms_setting("FENGSHENG_BOT_JITTER_MS", DEFAULT_JITTER_MS),
         )
 
-    def target_ms(self, policy: str) -> float:
-        """The fixed part of a ``policy`` seat's answer time: the same for every decision
-        of that level, whatever the seat holds.
+    def target_ms(self, policy: str, clock_ms: float = 0) -> float:
+        """The fixed part of a ``policy`` seat's answer time at a table of per-decision
+        clock ``clock_ms`` (0: untimed): the same for every decision of that level at that
+        table, whatever the seat holds.
 
-        >>> Pace(think_ms=60, search_budget_ms=200, search_margin_ms=100).target_ms("search")
+        >>> Pace(think_ms=60, search_budget_ms=200.0, search_margin_ms=100).target_ms("search", 1000)
         300.0
-        >>> Pace(think_ms=60).target_ms("v2"), Pace(think_ms=60).target_ms("random")
+        >>> Pace(think_ms=60).target_ms("v2"), Pace(think_ms=60).target_ms("random", 30000)
         (60.0, 60.0)
+        >>> Pace(think_ms=60).target_ms("heuristic", 1000), Pace(think_ms=60).target_ms("v2", 5000)
+        (2.0, 10.0)
         """
         if policy == SEARCH_POLICY:
             return self.search_budget_ms + self.search_margin_ms
-        return self.think_ms
+        return self.think_ms * clock_scale(clock_ms)
 
-    def hold_s(self, policy: str, rng: random.Random = _SYSTEM_RANDOM) -> float:
+    def jitter_width_ms(self, policy: str, clock_ms: float = 0) -> float:
+        """The width of the uniform jitter of a ``policy`` seat at a table of clock ``clock_ms``."""
+        return self.jitter_ms if policy == SEARCH_POLICY else self.jitter_ms * clock_scale(clock_ms)
+
+    def hold_s(self, policy: str, rng: random.Random = _SYSTEM_RANDOM, clock_ms: float = 0) -> float:
         """Seconds from taking a decision up to releasing its answer: the target plus a
-        uniform jitter drawn from ``rng`` (the system's random source)."""
-        return (self.target_ms(policy) + rng.uniform(0.0, self.jitter_ms)) / 1000.0
+        uniform jitter drawn from ``rng`` (the system's random source), both for a table of
+        clock ``clock_ms`` (0: untimed)."""
+        return (self.target_ms(policy, clock_ms) + rng.uniform(0.0, self.jitter_width_ms(policy, clock_ms))) / 1000.0
 
-    def release_at(self, policy: str, taken_up: float) -> float:
-        """The ``time.monotonic()`` at which an answer taken up at ``taken_up`` is released."""
-        return taken_up + self.hold_s(policy)
+    def release_at(self, policy: str, taken_up: float, clock_ms: float = 0) -> float:
+        """The ``time.monotonic()`` at which an answer taken up at ``taken_up`` at a table of
+        clock ``clock_ms`` is released."""
+        return taken_up + self.hold_s(policy, clock_ms=clock_ms)
 
 
 class ComputeTimes:
@@ -181,4 +210,5 @@ def hold_until_blocking(release: float) -> None:
         time.sleep(wait)
 
 
-__all__ = ["COMPUTE_TIMES", "PACE_OFF", "ComputeTimes", "Pace", "hold_until", "hold_until_blocking", "ms_setting"]
+__all__ = ["COMPUTE_TIMES", "PACE_OFF", "ComputeTimes", "Pace", "clock_scale", "hold_until", "hold_until_blocking",
+           "ms_setting"]

@@ -19,8 +19,8 @@ variable                           meaning                                      
 ``FENGSHENG_OPERATOR_TOKEN``       gateway: the operator pages' bearer token      none: the pages
                                    (at least 32 characters; or ``..._FILE``)      answer 403
 ``FENGSHENG_ENGINE_ADDR``          engine gRPC address the workers call          ``127.0.0.1:50051``
-``FENGSHENG_VISIBILITY_TIMEOUT``   seconds before an unacked task is redelivered ``120``
-``FENGSHENG_RESTORE_INTERVAL``     seconds between sweeps for unacked tasks      ``10``
+``FENGSHENG_VISIBILITY_TIMEOUT_MS`` ms before an unacked task is redelivered   ``120000``
+``FENGSHENG_RESTORE_INTERVAL_MS``  ms between sweeps for unacked tasks           ``10000``
 ``FENGSHENG_TASK_ROUTES``          ``1``: route tasks to per-kind queues          off
                                    (bots, timers, matchmaking, ladder)
 ``FENGSHENG_WORKER_METRICS_PORT``  a worker serves Prometheus ``/metrics`` here  off
@@ -36,10 +36,10 @@ variable                           meaning                                      
                                    services/engine/answer_window.py)
 ``FENGSHENG_AUTO_PASS``            engines: ``0`` = answer no person's pass-only  ``1``
                                    decision (each seat can turn it off itself)
-``FENGSHENG_MM_ADDRESS_WINDOW_S``  engines, workers: accounts seen from one      ``86400``
-                                   client address within this many seconds never
-                                   share a rated table (0 = the address rule off;
-                                   docs/ranked.md, "What a rated table forbids")
+``FENGSHENG_MM_ADDRESS_WINDOW_MS`` engines, workers: accounts seen from one      ``86400000``
+                                   client address within this many milliseconds
+                                   never share a rated table (0 = the address rule
+                                   off; docs/ranked.md, "What a rated table forbids")
 =================================  ============================================  ==========
 
 Secrets (the token secret, the Redis password, the service credential, the operator token)
@@ -251,11 +251,13 @@ def engine_addr() -> str:
 
 
 def visibility_timeout() -> float:
-    return float(os.environ.get("FENGSHENG_VISIBILITY_TIMEOUT") or 120)
+    """Seconds before an unacked task is redelivered (``FENGSHENG_VISIBILITY_TIMEOUT_MS``)."""
+    return ms_env("FENGSHENG_VISIBILITY_TIMEOUT_MS", 120_000, was="FENGSHENG_VISIBILITY_TIMEOUT") / 1000
 
 
 def restore_interval() -> float:
-    return float(os.environ.get("FENGSHENG_RESTORE_INTERVAL") or 10)
+    """Seconds between sweeps for unacked tasks (``FENGSHENG_RESTORE_INTERVAL_MS``)."""
+    return ms_env("FENGSHENG_RESTORE_INTERVAL_MS", 10_000, was="FENGSHENG_RESTORE_INTERVAL") / 1000
 
 
 #: see :func:`group_commit_ms`
@@ -275,23 +277,44 @@ def task_routes() -> bool:
     return (os.environ.get("FENGSHENG_TASK_ROUTES") or "").lower() in ("1", "true", "yes", "on")
 
 
-#: see :func:`address_window_s` (one day)
-DEFAULT_ADDRESS_WINDOW_S = 86400.0
+#: see :func:`address_window_ms` (one day)
+DEFAULT_ADDRESS_WINDOW_MS = 86_400_000
 
 
-def address_window_s() -> float:
-    """How long (seconds) one client address ties accounts together for rated play: two
-    accounts seen from the same address (at queue time, or a bot's stream opening) within
-    this window, or queued from it now, never share a rated table; each account's addresses
-    are kept this long, no longer. ``0`` turns the address rule off (the owner rule stays).
-    ``FENGSHENG_MM_ADDRESS_WINDOW_S``; ``ValueError`` naming it for a bad value."""
-    raw = os.environ.get("FENGSHENG_MM_ADDRESS_WINDOW_S")
+class RenamedSetting(ValueError):
+    """An environment variable of an older name is set: every duration is ``*_MS`` now."""
+
+
+def ms_env(name: str, default_ms: float, *, was: str = "") -> float:
+    """A duration setting ``name`` in milliseconds (finite, >= 0; ``default_ms`` when unset
+    or empty); ``ValueError`` naming it for a bad value. ``was``: the variable's older name in
+    seconds: set, it is refused (:class:`RenamedSetting`) rather than silently ignored."""
+    if was and os.environ.get(was, "").strip():
+        raise RenamedSetting(f"{was} is no longer read: durations are milliseconds; set {name} instead "
+                             f"({was}={os.environ[was]!r} would be {name}={_ms_of(os.environ[was])})")  # fmt: skip
+    raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
-        return DEFAULT_ADDRESS_WINDOW_S
+        return float(default_ms)
     try:
         value = float(raw)
     except ValueError as exc:
-        raise ValueError(f"FENGSHENG_MM_ADDRESS_WINDOW_S must be seconds (0 = off), not {raw!r}") from exc
+        raise ValueError(f"{name} must be milliseconds, not {raw!r}") from exc
     if not value >= 0 or value == float("inf"):
-        raise ValueError(f"FENGSHENG_MM_ADDRESS_WINDOW_S must be a finite number of seconds >= 0, not {raw!r}")
+        raise ValueError(f"{name} must be a finite number of milliseconds >= 0, not {raw!r}")
     return value
+
+
+def _ms_of(seconds: str) -> str:
+    try:
+        return f"{float(seconds) * 1000:g}"
+    except ValueError:
+        return "?"
+
+
+def address_window_ms() -> float:
+    """How long (ms) one client address ties accounts together for rated play: two
+    accounts seen from the same address (at queue time, or a bot's stream opening) within
+    this window, or queued from it now, never share a rated table; each account's addresses
+    are kept this long, no longer. ``0`` turns the address rule off (the owner rule stays).
+    ``FENGSHENG_MM_ADDRESS_WINDOW_MS``; ``ValueError`` naming it for a bad value."""
+    return ms_env("FENGSHENG_MM_ADDRESS_WINDOW_MS", DEFAULT_ADDRESS_WINDOW_MS, was="FENGSHENG_MM_ADDRESS_WINDOW_S")

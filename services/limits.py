@@ -14,7 +14,7 @@
 Past a limit: gRPC ``RESOURCE_EXHAUSTED`` (a ``BotError`` with that code on the stream), HTTP
 429 at the gateway.
 
-Also the platform bots' thinking time: a match's ``bot_delay_s`` is at most
+Also the platform bots' thinking time: a match's ``bot_delay_ms`` is at most
 :data:`MAX_BOT_DELAY_S` (CreateMatch refuses more with ``INVALID_ARGUMENT``; the scheduler
 clamps a stored one), and it is the countdown of the queued ``bots.move`` task, never a
 sleep in a worker thread (docs/operations.md, "Bot delays").
@@ -31,7 +31,7 @@ from fengsheng.ratelimit import RedisTokenBucket
 #: ``CreateMatchIn`` answers 422 past it; the service layer refuses it too (a direct gRPC
 #: caller), and :class:`services.engine.scheduler.CeleryScheduler` never queues a longer countdown.
 MAX_BOT_DELAY_S = 5.0
-#: The longest human decision timer (``turn_timeout_s``, seconds) a match may ask for.
+#: The longest human decision timer (``turn_timeout_ms`` / 1000) a match may ask for.
 MAX_TURN_TIMEOUT_S = 3600.0
 
 

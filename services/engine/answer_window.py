@@ -9,10 +9,14 @@ So every decision of a seat answered from outside (seat kind ``HUMAN``: a browse
 terminal client; ``BOT_EXTERNAL``: an outside bot) opens a **window**, drawn when the
 decision opens, from the seat kind alone:
 
-    release = opened + FENGSHENG_ANSWER_WINDOW_MS + U(0, FENGSHENG_ANSWER_WINDOW_JITTER_MS)
+    release = opened + scale(clock) * (FENGSHENG_ANSWER_WINDOW_MS + U(0, FENGSHENG_ANSWER_WINDOW_JITTER_MS))
 
 (:meth:`services.bot_timing.Pace.hold_s`: the house bots' release rule, with the window as
 its target), jitter from the operating system's random source, nothing of the seat read.
+``scale`` is the house bots' (:func:`services.bot_timing.clock_scale`): the table's clock
+over the people's 30 s clock, 1 for the people's clock and untimed tables; so a table on the
+1 s bot clock holds an outside bot's answer 33 ms + U(0, 8 ms), not a second (issue 29: bot
+tables at engine speed), the same for every seat and decision of the table.
 
 - An answer of the seat that arrives before ``release`` is held by the engine service and
   applied at ``release``; a later one at once. So a quick pass and a quick card look alike.
@@ -102,14 +106,17 @@ class AnswerWindow:
         """Whether a decision's window has any length (0 and 0: answers are never held)."""
         return self.window_ms > 0 or self.jitter_ms > 0
 
-    def draw_ms(self) -> float:
-        """The length of one decision's window: the target plus a uniform jitter from the
-        system's random source (the bot pace's rule, :meth:`Pace.hold_s`).
+    def draw_ms(self, clock_ms: float = 0) -> float:
+        """The length of one decision's window at a table of per-decision clock ``clock_ms``
+        (0: untimed): the target plus a uniform jitter from the system's random source, both
+        scaled by the clock (the bot pace's rule, :meth:`Pace.hold_s`).
 
-        >>> 1000 <= AnswerWindow(1000, 250).draw_ms() <= 1250
+        >>> 1000 <= AnswerWindow(1000, 250).draw_ms() <= 1250, 1000 <= AnswerWindow(1000, 250).draw_ms(30000) <= 1250
+        (True, True)
+        >>> 33.3 < AnswerWindow(1000, 250).draw_ms(1000) < 41.7
         True
         """
-        return 1000.0 * Pace(think_ms=self.window_ms, jitter_ms=self.jitter_ms).hold_s(_WINDOW)
+        return 1000.0 * Pace(think_ms=self.window_ms, jitter_ms=self.jitter_ms).hold_s(_WINDOW, clock_ms=clock_ms)
 
     @staticmethod
     def pass_only(legal: Sequence[Action]) -> bool:
@@ -121,10 +128,11 @@ class AnswerWindow:
         """
         return len(legal) == 1 and legal[0] == PASS_ACTION
 
-    async def open(self, redis: Any, match_id: str, decision: int) -> int:
+    async def open(self, redis: Any, match_id: str, decision: int, clock_ms: float = 0) -> int:
         """The epoch ms at which ``decision``'s window ends: drawn now the first time it is
-        asked (a re-send of the decision's task keeps the first draw)."""
-        release = int(time.time() * 1000 + self.draw_ms())
+        asked (a re-send of the decision's task keeps the first draw); ``clock_ms``: the
+        match's per-decision clock (:meth:`draw_ms`)."""
+        release = int(time.time() * 1000 + self.draw_ms(clock_ms))
         pipe = redis.pipeline(transaction=False)
         pipe.hsetnx(window_key(match_id), str(decision), release)
         pipe.hget(window_key(match_id), str(decision))

@@ -1,8 +1,8 @@
 """Time controls and away seats (docs/bots.md, "Time controls" and "Away seats").
 
-A timed match (``MatchSettings.turn_timeout_s`` > 0) gives every decision of a seat that is
-not a house bot a *clock* (``turn_timeout_s``) and each such seat a *bank*
-(``MatchSettings.time_bank_s``): extra time the seat may spend, over the whole match, past
+A timed match (``MatchSettings.turn_timeout_ms`` > 0) gives every decision of a seat that is
+not a house bot a *clock* (``turn_timeout_ms``) and each such seat a *bank*
+(``MatchSettings.time_bank_ms``): extra time the seat may spend, over the whole match, past
 its clock. A decision's timer runs for the clock plus what is left of the seat's bank; an
 answer later than the clock spends the overrun from the bank; a decision the timer answers
 (a *default*) empties the bank.
@@ -121,14 +121,14 @@ class SeatClocks:
             _, (misses, bank), _ = await pipe.execute()
         except STORE_UNAVAILABLE:  # the timer still ends the decision (without the bank)
             log.warning("could not read the clock of %s seat %s", match_id, seat, exc_info=True)
-            return False, settings.turn_timeout_s
+            return False, settings.turn_timeout_ms / 1000
         away = _int(misses, 0) >= self.away_after
-        return away, settings.turn_timeout_s + _int(bank, int(settings.time_bank_s * 1000)) / 1000
+        return away, (settings.turn_timeout_ms + _int(bank, settings.time_bank_ms)) / 1000
 
     async def bank_ms(self, match_id: str, seat: int, settings: es.MatchSettings) -> int:
         """What is left of ``seat``'s bank (ms)."""
         raw = await self.redis.hget(away_key(match_id), f"b{seat}")
-        return _int(raw, int(settings.time_bank_s * 1000))
+        return _int(raw, settings.time_bank_ms)
 
     async def read(self, match_id: str, seat: int) -> SeatClock:
         """``seat``'s clock now (one read); an unreachable store reads as a fresh clock."""
@@ -150,14 +150,14 @@ class SeatClocks:
             return  # away for the rest of the match
         key = away_key(match_id)
         number, _, at = clock.opened.partition(":")
-        over = now_ms - int(at) - int(settings.turn_timeout_s * 1000) if number == str(decision) and at else 0
+        over = now_ms - int(at) - settings.turn_timeout_ms if number == str(decision) and at else 0
         if not clock.misses and over <= 0:
             return  # nothing to write
         pipe = self.redis.pipeline(transaction=False)
         if clock.misses:
             pipe.hdel(key, str(seat))
         if over > 0:
-            bank = int(settings.time_bank_s * 1000) if clock.bank_ms is None else clock.bank_ms
+            bank = settings.time_bank_ms if clock.bank_ms is None else clock.bank_ms
             pipe.hset(key, f"b{seat}", max(0, bank - over))
             pipe.expire(key, CLOCK_TTL_S)
         try:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import random
 import re
 import secrets
@@ -53,6 +52,7 @@ from fengsheng.redis_errors import STORE_UNAVAILABLE
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
 from services.bot_levels import policy_of_kind
+from services.config import ms_env
 from services.engine import answer_window, metrics, sweepers
 from services.engine.answer_window import AnswerWindow
 from services.engine.clock import MAX_BANK_MS, SeatClock, SeatClocks, away_after_default
@@ -155,8 +155,9 @@ class MatchService:
     #: how long a watcher waits for a notification before re-reading the stream anyway
     watch_poll_s: float = 2.0
     #: seconds (beyond its countdown) a sent task has to answer its decision before the
-    #: sweeper sends it again (``FENGSHENG_TASK_LEASE_S``; see ``services.engine.store.LEASES_PREFIX``)
-    task_lease_s: float = field(default_factory=lambda: float(os.environ.get("FENGSHENG_TASK_LEASE_S") or 30))
+    #: sweeper sends it again (``FENGSHENG_TASK_LEASE_MS``; see ``services.engine.store.LEASES_PREFIX``)
+    task_lease_s: float = field(default_factory=lambda: ms_env("FENGSHENG_TASK_LEASE_MS", 30000,
+                                                                 was="FENGSHENG_TASK_LEASE_S") / 1000)
     #: consecutive turn timeouts after which a seat is away (see the module docstring)
     away_after: int = field(default_factory=away_after_default)
     #: the answer window of people's seats and auto-pass (services/engine/answer_window.py)
@@ -229,13 +230,12 @@ class MatchService:
             raise BadRequest(f"{len(s.seats)} seat kinds for {s.players} players")
         if not s.seats:
             s.seats.extend([es.HUMAN] * s.players)
-        # (a NaN fails both comparisons, an infinity the upper one)
-        if not 0 <= s.turn_timeout_s <= MAX_TURN_TIMEOUT_S:
-            raise BadRequest(f"turn_timeout_s must be 0..{MAX_TURN_TIMEOUT_S:g}")
-        if not 0 <= s.time_bank_s <= MAX_BANK_MS / 1000:
-            raise BadRequest(f"time_bank_s must be 0..{MAX_BANK_MS / 1000:g}")
-        if not 0 <= s.bot_delay_s <= MAX_BOT_DELAY_S:
-            raise BadRequest(f"bot_delay_s must be 0..{MAX_BOT_DELAY_S:g} seconds")
+        if not 0 <= s.turn_timeout_ms <= MAX_TURN_TIMEOUT_S * 1000:
+            raise BadRequest(f"turn_timeout_ms must be 0..{MAX_TURN_TIMEOUT_S * 1000:.0f}")
+        if not 0 <= s.time_bank_ms <= MAX_BANK_MS:
+            raise BadRequest(f"time_bank_ms must be 0..{MAX_BANK_MS}")
+        if not 0 <= s.bot_delay_ms <= MAX_BOT_DELAY_S * 1000:
+            raise BadRequest(f"bot_delay_ms must be 0..{MAX_BOT_DELAY_S * 1000:.0f} milliseconds")
         match_id = match_id or secrets.token_hex(8)
         if not MATCH_ID_RE.match(match_id):
             raise BadRequest(f"malformed match id {match_id!r} (letters, digits, _ . -; at most 64)")
@@ -520,7 +520,7 @@ class MatchService:
     # ------------------------------------------------------------------ away seats
     def _timed(self, m: CachedMatch) -> bool:
         """Whether the match has turn timers (only then can a seat go away)."""
-        return m.settings.turn_timeout_s > 0 and not isinstance(self.scheduler, NullScheduler)
+        return m.settings.turn_timeout_ms > 0 and not isinstance(self.scheduler, NullScheduler)
 
     @property
     def clocks(self) -> SeatClocks:
@@ -536,7 +536,7 @@ class MatchService:
         m, _ = await self._get(match_id, check=False)
         if not self._timed(m):
             return 0, 0
-        return int(m.settings.turn_timeout_s * 1000), int(m.settings.time_bank_s * 1000)
+        return m.settings.turn_timeout_ms, m.settings.time_bank_ms
 
     async def deadline_ms(self, match_id: str, seat: int, opened_ms: int) -> tuple[int, int]:
         """(the deadline of ``seat``'s decision opened at ``opened_ms``: its clock plus what is
@@ -545,7 +545,7 @@ class MatchService:
         if not self._timed(m):
             return 0, 0
         bank = await self.clocks.bank_ms(match_id, seat, m.settings)
-        return opened_ms + int(m.settings.turn_timeout_s * 1000) + bank, bank
+        return opened_ms + m.settings.turn_timeout_ms + bank, bank
 
     def _task_for(self, game: Game, settings: es.MatchSettings) -> str | None:
         """``bot:POLICY``, ``auto`` (a person's pass-only decision, answered by the engine
@@ -561,7 +561,7 @@ class MatchService:
         person = self.window.auto_pass and self._person(settings, p.seat, kinds=AUTO_PASSED)
         if person and AnswerWindow.pass_only(game.legal_actions(p.seat)):
             return "auto"
-        if settings.turn_timeout_s > 0:
+        if settings.turn_timeout_ms > 0:
             return "timer"
         return None
 
@@ -569,7 +569,7 @@ class MatchService:
         """Whether the open decision is a house bot seat's with no think delay: a worker that
         just moved for a bot may play it at once (its delay, if any, is a task countdown)."""
         task = self._task_for(game, settings)
-        return task is not None and task.startswith("bot:") and bot_countdown(settings.bot_delay_s) == 0
+        return task is not None and task.startswith("bot:") and bot_countdown(settings.bot_delay_ms / 1000) == 0
 
     def _outbox(self, match_id: str, game: Game, settings: es.MatchSettings) -> str:
         if self._task_for(game, settings) is None:
@@ -593,17 +593,18 @@ class MatchService:
         if task is None:
             return
         s = m.settings
-        countdown = s.turn_timeout_s
+        countdown = s.turn_timeout_ms / 1000
         if task == "timer":
             away, countdown = await self.clocks.opened(m.match_id, p.seat, p.number, int(time.time() * 1000), s)
             if away:
                 task = f"away:{AWAY_POLICY}"
         try:
             if task.startswith("bot:"):
-                await self.scheduler.bot_move(m.match_id, p.seat, p.number, policy=task[4:], delay_s=s.bot_delay_s)
+                await self.scheduler.bot_move(m.match_id, p.seat, p.number, policy=task[4:],
+                                              delay_s=s.bot_delay_ms / 1000, clock_ms=s.turn_timeout_ms)  # fmt: skip
             elif task.startswith("away:"):  # the house policy answers at once
                 await self.scheduler.bot_move(m.match_id, p.seat, p.number, policy=task[5:], delay_s=0.0,
-                                              origin="away")  # fmt: skip
+                                              origin="away", clock_ms=s.turn_timeout_ms)  # fmt: skip
             else:
                 await self.scheduler.turn_timer(m.match_id, p.number, countdown_s=countdown)
         except Exception:
@@ -612,7 +613,7 @@ class MatchService:
                         exc_info=True)  # fmt: skip
             return
         if task.startswith("bot:"):
-            countdown = bot_countdown(s.bot_delay_s)
+            countdown = bot_countdown(s.bot_delay_ms / 1000)
         elif task.startswith("away:"):
             countdown = 0.0
         await self._lease(m, p, outbox, countdown)
@@ -646,11 +647,11 @@ class MatchService:
         if not self.window.holds:  # no window: nothing to record, the decision ends at once
             return int(time.time() * 1000)
         try:
-            return await self.window.open(self.store.redis, m.match_id, p.number)
+            return await self.window.open(self.store.redis, m.match_id, p.number, m.settings.turn_timeout_ms)
         except Exception:  # the action is already stored: never fail it here (a Redis fault,
             # a slot on the move); answers are not held this once, an auto-pass still waits
             log.warning("could not open the answer window of %s@%s", m.match_id, p.number, exc_info=True)
-            return int(time.time() * 1000 + self.window.draw_ms())
+            return int(time.time() * 1000 + self.window.draw_ms(m.settings.turn_timeout_ms))
 
     async def _hold(self, match_id: str, seat: int, decision: int) -> None:
         """Hold a person's answer to ``decision`` until the decision's window ends."""
@@ -683,7 +684,7 @@ class MatchService:
         (``release``, epoch ms) and return ``auto``; when its player asks to be asked, the
         task the decision needs instead (``timer`` or None)."""
         if await self._asks(m.match_id, p.seat):
-            return "timer" if m.settings.turn_timeout_s > 0 else None
+            return "timer" if m.settings.turn_timeout_ms > 0 else None
         delay = max(0.0, release / 1000 - time.time())
         asyncio.get_running_loop().call_later(delay, self._spawn_auto, m.match_id, p.seat, p.number)
         return "auto"

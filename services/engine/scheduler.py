@@ -25,10 +25,12 @@ if TYPE_CHECKING:
 
 class Scheduler(Protocol):
     async def bot_move(
-        self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float, origin: str = "bot"
+        self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float, origin: str = "bot",
+        clock_ms: int = 0,
     ) -> None:
         """Queue ``bots.move`` for the open decision of a bot seat (or an away seat, with
-        ``origin="away"``), to run ``delay_s`` from now."""
+        ``origin="away"``), to run ``delay_s`` from now; ``clock_ms``: the match's per-decision
+        clock (0: untimed), which the house bots' pace follows (services/bot_timing.py)."""
 
     async def turn_timer(self, match_id: str, decision: int, *, countdown_s: float) -> None:
         """Queue ``timers.expire`` to fire after ``countdown_s`` seconds."""
@@ -36,7 +38,8 @@ class Scheduler(Protocol):
 
 class NullScheduler:
     async def bot_move(
-        self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float, origin: str = "bot"
+        self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float, origin: str = "bot",
+        clock_ms: int = 0,
     ) -> None:
         return None
 
@@ -51,7 +54,8 @@ class RecordingScheduler:
     bot_countdowns: list[float] = field(default_factory=list)
 
     async def bot_move(
-        self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float, origin: str = "bot"
+        self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float, origin: str = "bot",
+        clock_ms: int = 0,
     ) -> None:
         self.calls.append(("bot" if origin == "bot" else origin, match_id, decision, seat))
         self.bot_countdowns.append(bot_countdown(delay_s))
@@ -61,7 +65,7 @@ class RecordingScheduler:
 
 
 def bot_countdown(delay_s: float) -> float:
-    """The countdown of a bot's move: its match's ``bot_delay_s``, within 0..MAX_BOT_DELAY_S
+    """The countdown of a bot's move: its match's ``bot_delay_ms`` in seconds, within 0..MAX_BOT_DELAY_S
     (a stored value written by hand cannot hold a task longer)."""
     if not math.isfinite(delay_s) or delay_s <= 0:
         return 0.0
@@ -75,14 +79,16 @@ class CeleryScheduler:
         self.app = app
 
     async def bot_move(
-        self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float, origin: str = "bot"
+        self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float, origin: str = "bot",
+        clock_ms: int = 0,
     ) -> None:
         countdown = bot_countdown(delay_s)
         await asyncio.to_thread(
             self.app.send_task,
             "bots.move",
             args=(match_id, seat, decision),
-            kwargs={"policy": policy} if origin == "bot" else {"policy": policy, "origin": origin},
+            kwargs={"policy": policy, "clock_ms": clock_ms} if origin == "bot"
+            else {"policy": policy, "origin": origin, "clock_ms": clock_ms},
             countdown=countdown or None,
         )
 

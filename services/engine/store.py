@@ -45,8 +45,8 @@ from services.redis_client import async_client
 _PLAIN_KWARGS = ("password", "username", "ssl", "ssl_ca_certs", "ssl_cert_reqs", "socket_connect_timeout")
 
 #: A finished match's keys expire after this long (a week by default,
-#: ``FENGSHENG_MATCH_FINISHED_TTL_S``): replays stay available, Redis does not grow forever.
-#: An unfinished match's keys expire ``FENGSHENG_MATCH_IDLE_TTL_S`` (a day) after its last
+#: ``FENGSHENG_MATCH_FINISHED_TTL_MS``): replays stay available, Redis does not grow forever.
+#: An unfinished match's keys expire ``FENGSHENG_MATCH_IDLE_TTL_MS`` (a day) after its last
 #: write, so abandoned matches go too (fengsheng/retention.py; the gateway's seat table uses
 #: the same numbers).
 FINISHED_TTL_S = DEFAULT_FINISHED_TTL_S

@@ -10,7 +10,7 @@ it is the caller and house bots: a bots-only table that fills at once).
 A table that challenges someone is a *challenge*: the caller's ticket is ``pending`` and
 each challenged bot or player is sent (published to its holder: a bot's live stream, a
 person's ``/ws/ranked``) a ticket in state ``invited``, naming the ``challenger`` and when
-the invitation ``expires_ms`` (``FENGSHENG_CHALLENGE_TIMEOUT_S``, default 30 s, at most
+the invitation ``expires_ms`` (``FENGSHENG_CHALLENGE_TIMEOUT_MS``, default 30000 ms, at most
 :data:`MAX_CHALLENGE_TIMEOUT_S`). Each
 answers (:func:`answer`): ``accepted``; once all have, the match is created and every
 ticket becomes ``matched``. One decline ends it (every ticket ``declined``); so does the
@@ -44,6 +44,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from fengsheng.v1 import engine_service_pb2 as es
+from services import config
 from services.engine.clock import TimeControl, time_control
 from services.errors import BadRequest, MatchNotFound
 from services.ranked.deadlines import Deadlines
@@ -66,7 +67,7 @@ log = logging.getLogger(__name__)
 
 HOUSE_KINDS = {"heuristic": es.BOT_HEURISTIC, "random": es.BOT_RANDOM}
 MAX_SEATS = 12
-#: how long a challenge waits for its answers (``FENGSHENG_CHALLENGE_TIMEOUT_S``)
+#: how long a challenge waits for its answers (``FENGSHENG_CHALLENGE_TIMEOUT_MS``)
 DEFAULT_CHALLENGE_TIMEOUT_S = 30.0
 #: the longest wait a challenge may be given: a larger setting is taken as this
 MAX_CHALLENGE_TIMEOUT_S = 600.0
@@ -83,11 +84,11 @@ _timers: set[asyncio.Task[None]] = set()
 
 
 def challenge_timeout_s() -> float:
-    raw = os.environ.get("FENGSHENG_CHALLENGE_TIMEOUT_S", "") or str(DEFAULT_CHALLENGE_TIMEOUT_S)
-    try:
-        value = float(raw)
-    except ValueError as exc:
-        raise ValueError(f"FENGSHENG_CHALLENGE_TIMEOUT_S must be seconds, not {raw!r}") from exc
+    """How long (seconds) a challenge waits for its answers: ``FENGSHENG_CHALLENGE_TIMEOUT_MS``
+    (ms, default 30000), within 0.5 s..MAX_CHALLENGE_TIMEOUT_S; the older
+    ``FENGSHENG_CHALLENGE_TIMEOUT_S`` is refused (:func:`services.config.ms_env`)."""
+    value = config.ms_env("FENGSHENG_CHALLENGE_TIMEOUT_MS", DEFAULT_CHALLENGE_TIMEOUT_S * 1000,
+                          was="FENGSHENG_CHALLENGE_TIMEOUT_S") / 1000  # fmt: skip
     return min(max(0.5, value), MAX_CHALLENGE_TIMEOUT_S)
 
 
@@ -240,8 +241,8 @@ async def _create(svc: RankedService, match_id: str, plan: list[SeatPlan], clock
     ``matched`` (published)."""
     kinds = [es.HUMAN if s.kind == "human" else es.BOT_EXTERNAL if s.kind == "external" else HOUSE_KINDS[s.kind]
              for s in plan]  # fmt: skip
-    settings = es.MatchSettings(ruleset=ruleset, players=len(plan), seats=kinds, turn_timeout_s=clock.clock_s,
-                                time_bank_s=clock.bank_s)  # fmt: skip
+    settings = es.MatchSettings(ruleset=ruleset, players=len(plan), seats=kinds, turn_timeout_ms=clock.clock_ms,
+                                time_bank_ms=clock.bank_ms)  # fmt: skip
     await svc.matches.create_match(settings, match_id)  # a bad ruleset or count: BadRequest
     await asyncio.to_thread(svc.store.open_casual, match_id, plan, clock.clock_s, ruleset)
 

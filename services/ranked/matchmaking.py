@@ -18,13 +18,15 @@ engine, which draws it from the OS CSPRNG (services/engine/matches.py).
 
 The rating window: a ticket waiting ``w`` seconds accepts opponents whose mu is within
 ``window(w) = min(window_base + window_growth * w, window_max)`` of its own; two tickets
-pair when each accepts the other. After ``fill_after_s`` the oldest ticket's group is
-completed with house bots.
+pair when each accepts the other. After ``fill_after_ms`` (60 s) the oldest ticket's group is
+completed with house bots; a group of two or more bots and no person, after the shorter
+``bot_fill_after_ms`` (5 s): bots gain nothing from waiting for people, and a bot-only table
+plays at the bot-speed clock (docs/ranked.md, "Matchmaking"; docs/bots.md).
 
 One person, one seat (docs/ranked.md, "What a rated table forbids"): a group never holds two
 tickets that are :func:`kept_apart` — one owner (a person and their bots, two bots of one
-owner), or accounts seen from one client address within ``address_window_s``
-(``FENGSHENG_MM_ADDRESS_WINDOW_S``, services/config.py). Such tickets go to separate tables,
+owner), or accounts seen from one client address within ``address_window_ms``
+(``FENGSHENG_MM_ADDRESS_WINDOW_MS``, services/config.py). Such tickets go to separate tables,
 or wait; house bots may fill either table. Casual tables (services/ranked/casual.py) are
 never rated and may seat them together.
 """
@@ -87,31 +89,35 @@ def new_match_id() -> str:
 
 @dataclass(frozen=True)
 class Schedule:
-    """The matchmaking settings (environment variables in brackets)."""
+    """The matchmaking settings (environment variables in brackets; every duration in ms,
+    the older ``*_S`` names are refused: :func:`services.config.ms_env`)."""
 
-    #: seconds between ticks (Celery beat) [FENGSHENG_MM_TICK_S]
-    tick_s: float = 2.0
+    #: milliseconds between ticks (Celery beat) [FENGSHENG_MM_TICK_MS]
+    tick_ms: float = 2000.0
     #: rating window (in mu) at enqueue time [FENGSHENG_MM_WINDOW_BASE]
     window_base: float = 2.0
     #: how fast it widens, mu per second waited [FENGSHENG_MM_WINDOW_GROWTH]
     window_growth: float = 0.25
     #: the widest window [FENGSHENG_MM_WINDOW_MAX]
     window_max: float = 25.0
-    #: after this wait, empty seats are filled with house bots [FENGSHENG_MM_FILL_AFTER_S]
-    fill_after_s: float = 60.0
+    #: after this wait (ms), empty seats are filled with house bots [FENGSHENG_MM_FILL_AFTER_MS]
+    fill_after_ms: float = 60000.0
+    #: the same for a group of two or more bots and no person [FENGSHENG_MM_BOT_FILL_AFTER_MS]
+    bot_fill_after_ms: float = 5000.0
     #: house bots [FENGSHENG_MM_HOUSE_BOT]: ``level`` picks easy / normal / hard by the table's
     #: mean rating (services/bot_levels.py); a level or a policy name fixes it
     house_bot: str = "level"
     #: mu bands easy | normal | hard for ``level`` [FENGSHENG_MM_LEVEL_BANDS, "LOW,HIGH"]
     level_bands: tuple[float, float] = DEFAULT_BANDS
-    #: turn timer of ranked matches: a missed deadline gets the default action [FENGSHENG_RANKED_TURN_TIMEOUT_S]
-    turn_timeout_s: float = 30.0
-    #: per-decision clock of ranked matches of bots only (docs/bots.md, "Time controls"; with the
-    #: bots' bank, services/engine/clock.py) [FENGSHENG_RANKED_BOT_TURN_TIMEOUT_S]
-    bot_turn_timeout_s: float = 1.0
-    #: accounts seen from one client address within this many seconds never share a table;
-    #: 0: the address rule off [FENGSHENG_MM_ADDRESS_WINDOW_S, services/config.py]
-    address_window_s: float = config.DEFAULT_ADDRESS_WINDOW_S
+    #: turn timer (ms) of ranked matches: a missed deadline gets the default action
+    #: [FENGSHENG_RANKED_TURN_TIMEOUT_MS]
+    turn_timeout_ms: float = 30000.0
+    #: per-decision clock (ms) of ranked matches of bots only (docs/bots.md, "Time controls";
+    #: with the bots' bank, services/engine/clock.py) [FENGSHENG_RANKED_BOT_TURN_TIMEOUT_MS]
+    bot_turn_timeout_ms: float = 1000.0
+    #: accounts seen from one client address within this many ms never share a table;
+    #: 0: the address rule off [FENGSHENG_MM_ADDRESS_WINDOW_MS, services/config.py]
+    address_window_ms: float = config.DEFAULT_ADDRESS_WINDOW_MS
 
     @classmethod
     def from_env(cls) -> Schedule:
@@ -120,22 +126,41 @@ class Schedule:
         def num(name: str, default: float) -> float:
             return float(env(name) or default)
 
+        def ms(name: str, default: float) -> float:
+            return config.ms_env(name, default, was=name.removesuffix("_MS") + "_S")
+
         return cls(
-            tick_s=num("FENGSHENG_MM_TICK_S", cls.tick_s),
+            tick_ms=ms("FENGSHENG_MM_TICK_MS", cls.tick_ms),
             window_base=num("FENGSHENG_MM_WINDOW_BASE", cls.window_base),
             window_growth=num("FENGSHENG_MM_WINDOW_GROWTH", cls.window_growth),
             window_max=num("FENGSHENG_MM_WINDOW_MAX", cls.window_max),
-            fill_after_s=num("FENGSHENG_MM_FILL_AFTER_S", cls.fill_after_s),
+            fill_after_ms=ms("FENGSHENG_MM_FILL_AFTER_MS", cls.fill_after_ms),
+            bot_fill_after_ms=ms("FENGSHENG_MM_BOT_FILL_AFTER_MS", cls.bot_fill_after_ms),
             house_bot=env("FENGSHENG_MM_HOUSE_BOT") or cls.house_bot,
             level_bands=bands_from_env(),
-            turn_timeout_s=num("FENGSHENG_RANKED_TURN_TIMEOUT_S", cls.turn_timeout_s),
-            bot_turn_timeout_s=num("FENGSHENG_RANKED_BOT_TURN_TIMEOUT_S", cls.bot_turn_timeout_s),
-            address_window_s=config.address_window_s(),
+            turn_timeout_ms=ms("FENGSHENG_RANKED_TURN_TIMEOUT_MS", cls.turn_timeout_ms),
+            bot_turn_timeout_ms=ms("FENGSHENG_RANKED_BOT_TURN_TIMEOUT_MS", cls.bot_turn_timeout_ms),
+            address_window_ms=config.address_window_ms(),
         )
 
-    def clock_s(self, seats: list[SeatPlan]) -> float:
-        """The turn timer of a match of ``seats``: the bot-speed clock when all are bots."""
-        return self.bot_turn_timeout_s if all(s.kind != "human" for s in seats) else self.turn_timeout_s
+    def clock_ms(self, seats: list[SeatPlan]) -> float:
+        """The turn timer (ms) of a match of ``seats``: the bot-speed clock when all are bots."""
+        return self.bot_turn_timeout_ms if all(s.kind != "human" for s in seats) else self.turn_timeout_ms
+
+    def fill_wait_ms(self, group: list[dict[str, Any]]) -> float:
+        """How long a group's oldest ticket waits before house bots fill its empty seats:
+        ``bot_fill_after_ms`` for two or more bots and no person (nothing to wait for: a
+        bot-only table), else ``fill_after_ms``.
+
+        >>> s = Schedule(fill_after_ms=60000, bot_fill_after_ms=5000)
+        >>> s.fill_wait_ms([{"bot": True}, {"bot": True}]), s.fill_wait_ms([{"bot": True}])
+        (5000, 60000)
+        >>> s.fill_wait_ms([{"bot": True}, {"bot": False}])
+        60000
+        """
+        if len(group) >= 2 and all(t.get("bot") for t in group):
+            return min(self.bot_fill_after_ms, self.fill_after_ms)
+        return self.fill_after_ms
 
     def window(self, waited_s: float) -> float:
         return min(self.window_base + self.window_growth * max(waited_s, 0.0), self.window_max)
@@ -192,8 +217,9 @@ def form_ruleset_groups(tickets: list[dict[str, Any]], now_ms: int, schedule: Sc
     """Greedy, oldest first, over one ruleset's tickets: each ticket gathers the compatible
     tickets nearest its rating (both windows accept, player-count ranges intersect, none
     :func:`kept_apart` from another) up to the largest count they all accept; a group forms
-    once it reaches the smallest such count, or, after ``fill_after_s``, with house bots in
-    the empty seats."""
+    once it reaches the smallest such count, or, after :meth:`Schedule.fill_wait_ms` (the
+    shorter ``bot_fill_after_ms`` for two or more bots and no person), with house bots in the
+    empty seats."""
     waiting = sorted(tickets, key=lambda t: (t["enqueued_ms"], t["ticket_id"]))
     used: set[str] = set()
     groups: list[Group] = []
@@ -217,10 +243,9 @@ def form_ruleset_groups(tickets: list[dict[str, Any]], now_ms: int, schedule: Sc
             if all(abs(t["rating"] - g["rating"]) <= min(win(t), win(g)) for g in group):
                 group.append(t)
                 lo, hi = new_lo, new_hi
-        waited_s = (now_ms - anchor["enqueued_ms"]) / 1000.0
         if len(group) >= lo:
             players = len(group)
-        elif waited_s >= schedule.fill_after_s:
+        elif now_ms - anchor["enqueued_ms"] >= schedule.fill_wait_ms(group):
             players = lo
         else:
             continue
@@ -258,7 +283,7 @@ def seat_plan(group: Group, schedule: Schedule, rng: random.Random) -> list[Seat
     return seats
 
 
-#: create_match(match_id, seat kinds, turn_timeout_s, ruleset): creates the match in the
+#: create_match(match_id, seat kinds, turn_timeout_ms, ruleset): creates the match in the
 #: engine service; raises :class:`MatchIdTaken` when the id is taken (ALREADY_EXISTS: a match
 #: this call did not create), any other exception on failure.
 CreateMatch = Callable[[str, list[str], float, str], None]
@@ -279,8 +304,9 @@ def tick(
     lost = 0
     season = current_season(now_ms / 1000.0)
     queued = store.queued()
-    recent = store.recent_addresses(sorted({t["holder"] for t in queued}), schedule.address_window_s, now_ms)
-    for group in form_groups(with_addresses(queued, recent, schedule.address_window_s), now_ms, schedule):
+    window_s = schedule.address_window_ms / 1000
+    recent = store.recent_addresses(sorted({t["holder"] for t in queued}), window_s, now_ms)
+    for group in form_groups(with_addresses(queued, recent, window_s), now_ms, schedule):
         seats = seat_plan(group, schedule, rng)
         tids = [s.ticket_id for s in seats if s.ticket_id]
         match_id = _create(store, create_match, schedule, season, group.ruleset, seats, tids)
@@ -313,10 +339,10 @@ def _create(
     ``""`` when no match could be created (the tickets are back in the queue)."""
     for _attempt in range(CREATE_ATTEMPTS):
         match_id = new_match_id()
-        if not store.claim(match_id, season, seats, schedule.clock_s(seats), ruleset):
+        if not store.claim(match_id, season, seats, schedule.clock_ms(seats) / 1000, ruleset):
             return None
         try:
-            create_match(match_id, [s.kind for s in seats], schedule.clock_s(seats), ruleset)
+            create_match(match_id, [s.kind for s in seats], schedule.clock_ms(seats), ruleset)
         except MatchIdTaken:
             log.warning("ranked match id %s already exists in the engine (not ours); trying another", match_id)
             store.release(match_id, tids)

@@ -127,7 +127,7 @@ class RankedService:
     redis_url: str
     limits: BotLimits = field(default_factory=BotLimits.from_env)
     #: how long a client address ties accounts together (services/config.py)
-    address_window_s: float = field(default_factory=config.address_window_s)
+    address_window_ms: float = field(default_factory=config.address_window_ms)
     _limiter: RateLimiter | None = None
 
     def __post_init__(self) -> None:
@@ -320,8 +320,9 @@ class RankedService:
     async def seen(self, holder: str, address: str) -> None:
         """``holder`` (a person's ``h:`` or a bot's ``b:``) was seen from client ``address``
         (as :func:`services.client_address.address_key` counts it: an IPv6 address by its
-        /64): kept for the address window (``FENGSHENG_MM_ADDRESS_WINDOW_S``)."""
-        await asyncio.to_thread(self.store.record_address, holder, address_key(address), self.address_window_s)
+        /64): kept for the address window (``FENGSHENG_MM_ADDRESS_WINDOW_MS``)."""
+        await asyncio.to_thread(self.store.record_address, holder, address_key(address),
+                                self.address_window_ms / 1000)
 
     async def leave(self, ticket_id: str, holder: str) -> dict[str, Any]:
         """Take the holder's ticket out of the queue (empty id: its current ticket); the

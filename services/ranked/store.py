@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from services.config import positive_int
+from services.config import ms_env
 from services.ranked.ladder import DEFAULT_RULESET
 
 QUEUE_KEY = "mm:{mm}:q"
@@ -250,7 +250,7 @@ def ticket_dict(ticket_id: str, raw: dict[bytes, bytes]) -> dict[str, Any]:
     }
 
 
-#: A bot account nobody uses expires after this long (``FENGSHENG_BOT_IDLE_TTL_S``, 30 days):
+#: A bot account nobody uses expires after this long (``FENGSHENG_BOT_IDLE_TTL_MS``, 30 days):
 #: anyone may register one, so none may stay forever unused. Every use of its token (a
 #: connection, a queue request) starts the time again.
 DEFAULT_BOT_IDLE_TTL_S = 30 * 24 * 3600
@@ -258,7 +258,10 @@ DEFAULT_BOT_IDLE_TTL_S = 30 * 24 * 3600
 
 def bot_idle_ttl_s() -> int:
     """The bot accounts' idle lifetime from the environment (seconds, at least 1)."""
-    return positive_int("FENGSHENG_BOT_IDLE_TTL_S", DEFAULT_BOT_IDLE_TTL_S, "whole seconds")
+    ms = ms_env("FENGSHENG_BOT_IDLE_TTL_MS", DEFAULT_BOT_IDLE_TTL_S * 1000, was="FENGSHENG_BOT_IDLE_TTL_S")
+    if ms < 1000:
+        raise ValueError(f"FENGSHENG_BOT_IDLE_TTL_MS must be at least 1000 (one second), not {ms:g}")
+    return -int(-ms // 1000)
 
 
 class RankedStore:

@@ -3,7 +3,7 @@
 Thin, like :mod:`services.workers.tasks`: they take ids, re-read Redis and the engine service
 (over gRPC, ``FENGSHENG_ENGINE_ADDR``), and call one function of the service layer.
 
-- ``matchmaking.tick`` (Celery beat, every ``FENGSHENG_MM_TICK_S``; also callable): one
+- ``matchmaking.tick`` (Celery beat, every ``FENGSHENG_MM_TICK_MS``; also callable): one
   :func:`services.ranked.matchmaking.tick`, then a sweep of unrated ranked matches that are over
   (in case a game-over hook was lost) which queues ``ladder.update`` for them.
 - ``ladder.update(match_id)``: rates a finished ranked match once (the ladder's done marker
@@ -51,13 +51,13 @@ def ranked_store() -> RankedStore:
         return _store[1]
 
 
-def create_match(match_id: str, kinds: list[str], turn_timeout_s: float, ruleset: str) -> None:
+def create_match(match_id: str, kinds: list[str], turn_timeout_ms: float, ruleset: str) -> None:
     """Create a ranked match of ``ruleset`` in the engine (seed 0: the engine deals from its
     CSPRNG; house-bot seats are played by the engine's policies for that ruleset). An id
     the engine already has is someone else's match: :class:`MatchIdTaken`, never "created"."""
     bank_ms = BOT_BANK_MS if "human" not in kinds else PEOPLE_BANK_MS  # a match of bots only: the bots' bank
     settings = es.MatchSettings(ruleset=ruleset, players=len(kinds), seats=[SEAT_KINDS[k] for k in kinds],
-                                turn_timeout_s=turn_timeout_s, time_bank_s=bank_ms / 1000)  # fmt: skip
+                                turn_timeout_ms=round(turn_timeout_ms), time_bank_ms=bank_ms)  # fmt: skip
     try:
         engine_stub().CreateMatch(es.CreateMatchRequest(settings=settings, match_id=match_id), timeout=RPC_TIMEOUT_S)
     except grpc.RpcError as exc:
@@ -91,7 +91,7 @@ def matchmake() -> dict[str, Any]:
     store = ranked_store()
     schedule = Schedule.from_env()
     # one pass per period however many beats run (every worker embeds one): a short lock
-    if not store.redis.set("mm:{mm}:tick-lock", "1", nx=True, px=max(1, int(schedule.tick_s * 800))):
+    if not store.redis.set("mm:{mm}:tick-lock", "1", nx=True, px=max(1, int(schedule.tick_ms * 0.8))):
         return {"skipped": True}
     result = tick(store, create_match, schedule)
     result["swept"] = sweep_finished(store)

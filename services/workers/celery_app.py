@@ -117,13 +117,13 @@ def make_app(redis_url: str | None = None) -> Celery:
             "matchmaking.*": {"queue": "matchmaking"},
             "ladder.*": {"queue": "ladder"},
         }
-    # ranked play: one matchmaking pass every FENGSHENG_MM_TICK_S (docs/ranked.md). Every
+    # ranked play: one matchmaking pass every FENGSHENG_MM_TICK_MS (docs/ranked.md). Every
     # worker embeds a beat (see _embedded_beat) unless FENGSHENG_EMBEDDED_BEAT=0, in which
     # case run `celery -A services.workers.celery_app beat`; the task itself lets one tick per period
     # through (a Redis lock), so several beats cost nothing.
     from services.ranked.matchmaking import Schedule
 
-    tick_s = Schedule.from_env().tick_s
+    tick_s = Schedule.from_env().tick_ms / 1000  # Celery beat counts seconds
     app.conf.beat_schedule = {
         "matchmaking-tick": {"task": "matchmaking.tick", "schedule": tick_s, "options": {"expires": 10 * tick_s}},
     }

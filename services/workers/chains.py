@@ -54,6 +54,9 @@ class Cursor:
     policy: str
     origin: str
     moves: int = 0
+    #: the match's per-decision clock (ms; 0: untimed): the house bots' pace scales with it
+    #: (services/bot_timing.py); one chain plays one match, so it holds for the whole chain
+    clock_ms: int = 0
 
 
 class StreamEnded(grpc.RpcError):

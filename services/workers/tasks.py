@@ -214,7 +214,7 @@ async def paced_move(cur: Cursor, obs: Any, taken_up: float, search_stub: Callab
     when the decision was ``taken_up`` (``time.monotonic()``), before anything of the seat was
     read, or, without a choice, until a recent compute time of its level and kind (``times``)
     has passed (:mod:`services.bot_timing`: the time depends on the level, never on the hand)."""
-    release = pace.release_at(cur.policy, taken_up)
+    release = pace.release_at(cur.policy, taken_up, cur.clock_ms)
     if needs_search(cur, obs):  # holds a thread for its budget: not this loop's
         action, ready = await asyncio.to_thread(_timed_decide, search_stub(), cur, obs)
     else:
@@ -226,7 +226,7 @@ async def paced_move(cur: Cursor, obs: Any, taken_up: float, search_stub: Callab
 def paced_move_blocking(stub: Any, cur: Cursor, obs: Any, taken_up: float, pace: Pace,
                         times: ComputeTimes = COMPUTE_TIMES) -> str:
     """:func:`paced_move` on the blocking path: the hold is a sleep in the task's thread."""
-    release = pace.release_at(cur.policy, taken_up)
+    release = pace.release_at(cur.policy, taken_up, cur.clock_ms)
     action, ready = _timed_decide(stub, cur, obs)
     hold_until_blocking(_release(cur, obs, taken_up, ready, release, times))
     return action
@@ -362,6 +362,7 @@ def bot_move(
     decision: int,
     policy: str = "random",
     origin: str = "bot",
+    clock_ms: int = 0,
 ) -> str:
     """Play ``seat``'s move for ``decision`` with the named policy: a house bot's seat
     (``origin="bot"``) or an away seat's stand-in (``origin="away"``, services/engine/matches.py).
@@ -374,12 +375,13 @@ def bot_move(
     Act, all on the process's chain loop (:mod:`services.workers.chains`). Each move is
     decided from its own seat's observation only.
 
-    The table's ``bot_delay_s`` is the task's countdown (services/engine/scheduler.py): the
+    The table's ``bot_delay_ms`` is the task's countdown (services/engine/scheduler.py): the
     task runs when it is due. Every answer is then held until its release time
-    (:func:`paced_move`, services/bot_timing.py), which depends on the level and not on the
+    (:func:`paced_move`, services/bot_timing.py), which depends on the level and the table's
+    per-decision clock ``clock_ms`` (0: untimed; public facts of the table) and not on the
     seat's hand, on the chain loop, not in the worker thread."""
     log.info("bots.move start match=%s seat=%s decision=%s", match_id, seat, decision)
-    cur = Cursor(match_id, seat, decision, policy, origin)
+    cur = Cursor(match_id, seat, decision, policy, origin, clock_ms=clock_ms)
     try:
         loop = chain_loop()
         if loop is None:
@@ -395,7 +397,8 @@ def bot_move(
             log.error("bots.move dropped match=%s decision=%s: %s %s", cur.match_id, cur.decision, code, exc.details())
             return "dropped"
         # retry the decision this task was at (a chained one is leased to it)
-        _retry(self, exc, args=(cur.match_id, cur.seat, cur.decision), kwargs={"policy": cur.policy, "origin": origin})
+        _retry(self, exc, args=(cur.match_id, cur.seat, cur.decision),
+               kwargs={"policy": cur.policy, "origin": origin, "clock_ms": clock_ms})
     return "applied"
 
 

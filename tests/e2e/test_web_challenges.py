@@ -178,7 +178,7 @@ def test_a_declined_challenge_is_said_on_both_sides(pair: Any, base_url: str) ->
 
 
 def test_an_unanswered_invitation_expires_with_a_notice(pair: Any, base_url: str) -> None:
-    """No answer by `expires_ms` (FENGSHENG_CHALLENGE_TIMEOUT_S, 30 s here): the invitation
+    """No answer by `expires_ms` (FENGSHENG_CHALLENGE_TIMEOUT_MS, 30 s here): the invitation
     leaves B's lobby with a notice. A challenges through the API this time."""
     _, ctx_b, a, b = pair
     page_b = ctx_b.new_page()

@@ -174,7 +174,7 @@ def start_engine_server(
 
 
 #: Broker settings that make a killed worker's task come back within seconds.
-FAST_REDELIVERY_ENV = {"FENGSHENG_VISIBILITY_TIMEOUT": "3", "FENGSHENG_RESTORE_INTERVAL": "1"}
+FAST_REDELIVERY_ENV = {"FENGSHENG_VISIBILITY_TIMEOUT_MS": "3000", "FENGSHENG_RESTORE_INTERVAL_MS": "1000"}
 
 
 def start_worker(

@@ -25,6 +25,7 @@ SLOW_FIRST = (
     "test_fuzz_grpc.py",
     "test_bot_delay.py",
     "test_secrets.py",
+    "test_starters.py",
 )
 
 

@@ -33,7 +33,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 
 #: seconds a challenge waits for its answers here
 TIMEOUT_S = 6
-ENV = {"FENGSHENG_CHALLENGE_TIMEOUT_S": str(TIMEOUT_S), "FENGSHENG_MAX_INVITATIONS": "5"}
+ENV = {"FENGSHENG_CHALLENGE_TIMEOUT_MS": str(round(TIMEOUT_S * 1000)), "FENGSHENG_MAX_INVITATIONS": "5"}
 
 
 class Platform:
@@ -244,7 +244,7 @@ def test_seated_players_of_casual_and_ranked_tables_are_refused_on_the_spectator
     queued = p.http.post("/api/ranked/queue", json={"min_players": 3}, headers=bearer(ranked["token"]))
     assert queued.status_code == 201, queued.text
     monkeypatch.setenv("FENGSHENG_ENGINE_ADDR", p.engine_address)
-    tick(RankedStore(p.rdb), create_match, Schedule(window_base=50, fill_after_s=0, turn_timeout_s=0))
+    tick(RankedStore(p.rdb), create_match, Schedule(window_base=50, fill_after_ms=0, turn_timeout_ms=0))
     ticket = p.http.get(f"/api/ranked/queue/{queued.json()['ticket_id']}", headers=bearer(ranked["token"])).json()
     assert ticket["state"] == "matched" and ticket["match_id"].startswith("rk-"), ticket
     url = f"/api/matches/{ticket['match_id']}/chat"

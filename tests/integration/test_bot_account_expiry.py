@@ -31,11 +31,16 @@ def test_an_unused_bot_account_expires_and_a_used_one_lives_on(redis_url: str) -
 
 
 def test_the_idle_lifetime_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FENGSHENG_BOT_IDLE_TTL_MS", raising=False)
     monkeypatch.delenv("FENGSHENG_BOT_IDLE_TTL_S", raising=False)
     assert bot_idle_ttl_s() == 30 * 24 * 3600
-    monkeypatch.setenv("FENGSHENG_BOT_IDLE_TTL_S", "60")
+    monkeypatch.setenv("FENGSHENG_BOT_IDLE_TTL_MS", "60000")
     assert bot_idle_ttl_s() == 60
     for bad in ("0", "soon"):
-        monkeypatch.setenv("FENGSHENG_BOT_IDLE_TTL_S", bad)
-        with pytest.raises(ValueError, match="FENGSHENG_BOT_IDLE_TTL_S"):
+        monkeypatch.setenv("FENGSHENG_BOT_IDLE_TTL_MS", bad)
+        with pytest.raises(ValueError, match="FENGSHENG_BOT_IDLE_TTL_MS"):
             bot_idle_ttl_s()
+    monkeypatch.setenv("FENGSHENG_BOT_IDLE_TTL_MS", "60000")
+    monkeypatch.setenv("FENGSHENG_BOT_IDLE_TTL_S", "60")  # the older name: refused, not ignored
+    with pytest.raises(ValueError, match="FENGSHENG_BOT_IDLE_TTL_S is no longer read"):
+        bot_idle_ttl_s()

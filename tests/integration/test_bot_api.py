@@ -40,12 +40,12 @@ from services.engine.store import HistoryEntry, decode_write, events_key, histor
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
 
 ENV = {
-    "FENGSHENG_MM_TICK_S": "0.3",
+    "FENGSHENG_MM_TICK_MS": "300",
     "FENGSHENG_MM_WINDOW_BASE": "2",
     "FENGSHENG_MM_WINDOW_GROWTH": "4",
     "FENGSHENG_MM_WINDOW_MAX": "12",
-    "FENGSHENG_MM_FILL_AFTER_S": "0.5",
-    "FENGSHENG_RANKED_TURN_TIMEOUT_S": "2",
+    "FENGSHENG_MM_FILL_AFTER_MS": "500",
+    "FENGSHENG_RANKED_TURN_TIMEOUT_MS": "2000",
     "FENGSHENG_AWAY_AFTER": "2",
     "FENGSHENG_BOT_RATE": "2",
     "FENGSHENG_BOT_BURST": "3",

@@ -117,7 +117,7 @@ def test_no_chain_for_humans_delays_or_other_origins(own_redis: RedisServer) -> 
         svc = MatchService(MatchStore.from_url(own_redis.url), recorder)
         try:
             # think delay: each move is a task with its countdown
-            slow = es.MatchSettings(players=3, seed=5, seats=[es.BOT_RANDOM] * 3, bot_delay_s=0.5)
+            slow = es.MatchSettings(players=3, seed=5, seats=[es.BOT_RANDOM] * 3, bot_delay_ms=500)
             match_id, p = await svc.create_match(slow)
             obs = await svc.observation(match_id, p.seat)
             res = await svc.act(match_id, p.seat, p.number, obs.legal_actions[0], origin="bot", play_next_bot=True)

@@ -183,7 +183,7 @@ def test_an_answer_past_the_clock_spends_the_bank_and_a_timeout_empties_it(platf
     from services.engine.clock import away_key
 
     seats = [es.HUMAN, es.BOT_HEURISTIC, es.BOT_HEURISTIC]
-    settings = es.MatchSettings(players=3, seed=4242, seats=seats, turn_timeout_s=0.5, time_bank_s=1.0)
+    settings = es.MatchSettings(players=3, seed=4242, seats=seats, turn_timeout_ms=500, time_bank_ms=1000)
     with engine_channel(platform.engine.address) as channel:
         stub = es_grpc.EngineServiceStub(channel)
         match_id = stub.CreateMatch(es.CreateMatchRequest(settings=settings)).match_id

@@ -2,14 +2,13 @@
 
 A bot's thinking time is the countdown of its ``bots.move`` task, held by the worker without
 a thread, so matches with slow bots do not take the worker threads an unrelated all-bot match
-needs; ``bot_delay_s`` is capped in the service layer; and resending an applied action (a
+needs; ``bot_delay_ms`` is capped in the service layer; and resending an applied action (a
 duplicate) queues no task.
 """
 
 from __future__ import annotations
 
 import asyncio
-import math
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,7 +33,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 
 #: the worker's broker visibility timeout here: longer than any countdown, so the held
 #: delayed tasks are not handed out a second time while they wait
-WORKER_ENV = {"FENGSHENG_VISIBILITY_TIMEOUT": "60", "FENGSHENG_RESTORE_INTERVAL": "5"}
+WORKER_ENV = {"FENGSHENG_VISIBILITY_TIMEOUT_MS": "60000", "FENGSHENG_RESTORE_INTERVAL_MS": "5000"}
 
 
 @pytest.fixture()
@@ -70,7 +69,8 @@ def test_slow_bots_do_not_stall_an_unrelated_bot_match(own_redis: RedisServer, t
                 stub.CreateMatch(
                     es.CreateMatchRequest(
                         settings=es.MatchSettings(
-                            players=3, seed=500 + i, seats=[es.BOT_RANDOM] * 3, bot_delay_s=MAX_BOT_DELAY_S
+                            players=3, seed=500 + i, seats=[es.BOT_RANDOM] * 3,
+                            bot_delay_ms=round(MAX_BOT_DELAY_S * 1000),
                         )
                     )
                 ).match_id
@@ -121,14 +121,14 @@ def test_slow_bots_do_not_stall_an_unrelated_bot_match(own_redis: RedisServer, t
 
 
 def test_bot_delay_over_the_cap_is_refused(stub: es_grpc.EngineServiceStub) -> None:
-    """A direct gRPC caller cannot ask for bots slower than MAX_BOT_DELAY_S (or a NaN)."""
-    for delay in (MAX_BOT_DELAY_S + 0.5, 30.0, math.inf, math.nan):
-        settings = es.MatchSettings(players=3, seats=[es.BOT_RANDOM] * 3, bot_delay_s=delay)
+    """A direct gRPC caller cannot ask for bots slower than MAX_BOT_DELAY_S (or a negative delay)."""
+    for delay in (round(MAX_BOT_DELAY_S * 1000) + 1, 30000, 2**62, -1):
+        settings = es.MatchSettings(players=3, seats=[es.BOT_RANDOM] * 3, bot_delay_ms=delay)
         with pytest.raises(grpc.RpcError) as info:
             stub.CreateMatch(es.CreateMatchRequest(settings=settings))
         assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT, delay
-        assert "bot_delay_s" in info.value.details()
-    ok = es.MatchSettings(players=3, seats=[es.HUMAN] * 3, bot_delay_s=MAX_BOT_DELAY_S)
+        assert "bot_delay_ms" in info.value.details()
+    ok = es.MatchSettings(players=3, seats=[es.HUMAN] * 3, bot_delay_ms=round(MAX_BOT_DELAY_S * 1000))
     assert stub.CreateMatch(es.CreateMatchRequest(settings=ok)).match_id
 
 
@@ -142,7 +142,7 @@ def test_a_stored_delay_over_the_cap_is_clamped(own_redis: RedisServer) -> None:
         try:
             match_id, _ = await svc.create_match(es.MatchSettings(players=3, seed=9, seats=[es.BOT_RANDOM] * 3))
             cached = svc._cache[match_id]
-            cached.settings.bot_delay_s = 30.0  # as an old engine would have stored it
+            cached.settings.bot_delay_ms = 30000  # as an old engine would have stored it
             await svc._schedule(cached)
             assert recorder.bot_countdowns == [0.0, MAX_BOT_DELAY_S]
         finally:
@@ -155,7 +155,7 @@ def test_a_stored_delay_over_the_cap_is_clamped(own_redis: RedisServer) -> None:
 async def _human_after_one_action(svc: MatchService) -> tuple[str, int, int, str]:
     """A human match with a turn timer (every open decision needs a task), one action in:
     (match id, seat, decision, action) of that applied action."""
-    match_id, pending = await svc.create_match(es.MatchSettings(players=5, seed=4242, turn_timeout_s=60))
+    match_id, pending = await svc.create_match(es.MatchSettings(players=5, seed=4242, turn_timeout_ms=60000))
     legal = await svc.legal_actions(match_id, pending.seat)
     action = legal.actions[0]
     await svc.act(match_id, pending.seat, pending.number, action)

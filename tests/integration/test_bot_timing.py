@@ -39,6 +39,7 @@ from engine.determinize import determinize
 from fengsheng.v1 import engine_service_pb2 as es
 from services.bot_levels import LEVELS
 from services.bot_timing import ComputeTimes, Pace
+from services.engine.clock import BOT_CLOCK_MS
 from services.workers import tasks
 from services.workers.chains import SEARCH_THREADS, Cursor
 
@@ -127,7 +128,7 @@ class Timings:
         return all(not self.wants((k, g)) for k in kinds for g in (True, False))
 
 
-async def _play(ruleset: str, seed: int, policy: str, pace: Pace, out: Timings) -> None:
+async def _play(ruleset: str, seed: int, policy: str, pace: Pace, out: Timings, clock_ms: int = 0) -> None:
     """One game: every decision of a group still short of samples is answered by the
     worker's paced move of ``policy`` and timed; the others by a random legal action."""
     game = Game.new(ruleset=ruleset, players=PLAYERS, seed=seed)
@@ -140,7 +141,7 @@ async def _play(ruleset: str, seed: int, policy: str, pace: Pace, out: Timings) 
         key = (p.kind, len(legal) > 1)
         if out.wants(key):
             out.taken[key] += 1
-            cur = Cursor(f"timing-{ruleset}-{seed}", p.seat, p.number, policy, "bot")
+            cur = Cursor(f"timing-{ruleset}-{seed}", p.seat, p.number, policy, "bot", clock_ms=clock_ms)
             obs = game.observation(p.seat)
             taken_up = time.monotonic()
             action = await tasks.paced_move(cur, obs, taken_up, lambda: reads, pace, out.compute)
@@ -153,7 +154,8 @@ async def _play(ruleset: str, seed: int, policy: str, pace: Pace, out: Timings) 
         await asyncio.sleep(0)  # the other games' holds end on time
 
 
-async def _measure(ruleset: str, policy: str, pace: Pace, kinds: set[str], concurrent: int) -> Timings:
+async def _measure(ruleset: str, policy: str, pace: Pace, kinds: set[str], concurrent: int,
+                   clock_ms: int = 0) -> Timings:  # fmt: skip
     """Games of ``ruleset`` until every group of ``kinds`` has PER_GROUP times (or MAX_GAMES),
     ``concurrent`` at a time; groups of other kinds are filled as they come, except for the
     hard level (each timed decision holds a game ~0.1 s: only ``kinds`` are timed)."""
@@ -167,7 +169,7 @@ async def _measure(ruleset: str, policy: str, pace: Pace, kinds: set[str], concu
             if seed is None:
                 break
             out.games += 1
-            running.add(asyncio.create_task(_play(ruleset, 7000 + seed, policy, pace, out)))
+            running.add(asyncio.create_task(_play(ruleset, 7000 + seed, policy, pace, out, clock_ms)))
         if not running:
             out.elapsed = time.monotonic() - started
             return out
@@ -176,14 +178,16 @@ async def _measure(ruleset: str, policy: str, pace: Pace, kinds: set[str], concu
             task.result()
 
 
-def measure_level(policy: str, pace: Pace, rulesets: tuple[str, ...] = RULESETS) -> dict[str, Timings]:
+def measure_level(policy: str, pace: Pace, rulesets: tuple[str, ...] = RULESETS,
+                  clock_ms: int = 0) -> dict[str, Timings]:  # fmt: skip
     """The answer times of ``policy`` in every ruleset, measured at once on one loop (like
-    one worker process's chain loop, with its search threads)."""
+    one worker process's chain loop, with its search threads), at tables of per-decision
+    clock ``clock_ms`` (0: untimed; the pace scales with it)."""
 
     async def main() -> list[Timings]:
         asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=SEARCH_THREADS))
         concurrent = CONCURRENT_GAMES[policy] // len(rulesets) or 1
-        runs = (_measure(r, policy, pace, required_kinds(policy, r), concurrent) for r in rulesets)
+        runs = (_measure(r, policy, pace, required_kinds(policy, r), concurrent, clock_ms) for r in rulesets)
         return await asyncio.gather(*runs)
 
     return dict(zip(rulesets, asyncio.run(main()), strict=True))
@@ -211,7 +215,7 @@ def _report(level: str, ruleset: str, t: Timings) -> list[tuple[str, float, floa
     return rows
 
 
-def _tells(level: str, timings: dict[str, Timings], pace: Pace) -> list[tuple[str, str, float]]:
+def _tells(level: str, timings: dict[str, Timings], pace: Pace, clock_ms: int = 0) -> list[tuple[str, str, float]]:
     """(ruleset, kind, p) of every kind whose times tell the groups apart (p <= 0.01) on its
     measurement and on a second one of fresh decisions: a real tell fails both (p ~ 1e-6 or
     less), while of the dozen or so comparisons of honest times one in a hundred fails by
@@ -224,7 +228,7 @@ def _tells(level: str, timings: dict[str, Timings], pace: Pace) -> list[tuple[st
         suspects.update({(ruleset, kind): p for kind, p, *_ in rows if p <= 0.01})
     if not suspects:
         return []
-    again = measure_level(LEVELS[level], pace, tuple(sorted({r for r, _ in suspects})))
+    again = measure_level(LEVELS[level], pace, tuple(sorted({r for r, _ in suspects})), clock_ms)
     tells = []
     for (ruleset, kind), p in suspects.items():
         rows = {k: p2 for k, p2, *_ in _report(level, ruleset, again[ruleset])}
@@ -240,6 +244,16 @@ def test_house_bot_answer_times_do_not_depend_on_the_hand(level: str, pace: Pace
     timings = measure_level(LEVELS[level], pace)
     tells = _tells(level, timings, pace)
     assert not tells, f"{level}: answer times tell whether the bot had a choice: {tells}"
+
+
+@pytest.mark.parametrize("level", [name for name, policy in LEVELS.items() if policy != "search"])
+def test_answer_times_at_the_bot_clock_do_not_depend_on_the_hand(level: str, pace: Pace) -> None:
+    """The same at a table on the 1 s bot clock (issue 29: the pace of every level but the
+    hard one scales with the clock, here to 0.3 ms + up to 0.7 ms, below the computation):
+    the worker's compute-time floor for answers without a choice keeps the groups alike."""
+    timings = measure_level(LEVELS[level], pace, clock_ms=BOT_CLOCK_MS)
+    tells = _tells(level, timings, pace, BOT_CLOCK_MS)
+    assert not tells, f"{level} at the bot clock: answer times tell whether the bot had a choice: {tells}"
 
 
 def test_the_measurement_sees_the_tell_without_the_hold(pace: Pace, monkeypatch: pytest.MonkeyPatch) -> None:

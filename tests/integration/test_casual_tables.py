@@ -28,10 +28,10 @@ from services.ranked.store import ACTIVE_KEY
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
 
 ENV = {
-    "FENGSHENG_MM_TICK_S": "0.3",
-    "FENGSHENG_RANKED_TURN_TIMEOUT_S": "3",
+    "FENGSHENG_MM_TICK_MS": "300",
+    "FENGSHENG_RANKED_TURN_TIMEOUT_MS": "3000",
     "FENGSHENG_AWAY_AFTER": "1",
-    "FENGSHENG_CHALLENGE_TIMEOUT_S": "4",
+    "FENGSHENG_CHALLENGE_TIMEOUT_MS": "4000",
 }
 
 
@@ -253,7 +253,7 @@ def test_a_declined_or_unanswered_challenge_never_starts(platform: Platform) -> 
     no = p.http.post(f"/api/casual/{invited[0].json()['ticket_id']}/answer", json={"accept": False}, headers=bot_h)
     assert no.status_code == 200 and no.json()["state"] == "declined", no.text
     assert wait_ticket(p, opened["ticket_id"], me, ("declined",))["state"] == "declined"
-    # nobody answers: the challenge expires (FENGSHENG_CHALLENGE_TIMEOUT_S=4) for everyone
+    # nobody answers: the challenge expires (FENGSHENG_CHALLENGE_TIMEOUT_MS=4000) for everyone
     started = time.monotonic()
     silent = p.http.post("/api/casual", json={"seats": [bot_id, "me", "random"]}, headers=me).json()
     assert silent["state"] == "pending" and silent["seat"] == 1, silent

@@ -252,8 +252,9 @@ settings_strategy = st.builds(
     tutorial=st.booleans(),
     characters=st.booleans(),
     seats=st.lists(st.integers(0, 6), max_size=9),
-    turn_timeout_s=st.one_of(st.just(0.0), st.floats(allow_nan=True, allow_infinity=True, width=32)),
-    bot_delay_s=st.one_of(st.just(0.0), st.floats(allow_nan=True, allow_infinity=True, width=32)),
+    turn_timeout_ms=st.one_of(st.just(0), st.integers(-(2**63), 2**63 - 1)),
+    bot_delay_ms=st.one_of(st.just(0), st.integers(-(2**63), 2**63 - 1)),
+    time_bank_ms=st.one_of(st.just(0), st.integers(-(2**63), 2**63 - 1)),
 )
 
 

@@ -194,7 +194,7 @@ def test_matchmaking_never_seats_players_in_a_squatted_id(
     for i in range(3):
         ranked_store.join(f"h:g_{i}", f"p{i}", bot=False, rating=25.0, min_players=3, max_players=3, now_ms=0)
 
-    result = tick(ranked_store, create_match, Schedule(window_base=50, fill_after_s=0, turn_timeout_s=0))
+    result = tick(ranked_store, create_match, Schedule(window_base=50, fill_after_ms=0, turn_timeout_ms=0))
 
     assert list(result["formed"]) == [fresh], result
     assert ranked_store.match(squatted) is None
@@ -205,7 +205,7 @@ def test_matchmaking_never_seats_players_in_a_squatted_id(
     assert dealt_seed(stub, squatted) == 424242  # the squatter's match is left as it was, unseated
 
 
-# ---- bad input (low: findings 10, 11, 12, 14; bot_delay_s) ----------------------------------
+# ---- bad input (low: findings 10, 11, 12, 14; bot_delay_ms) ---------------------------------
 
 
 def test_oversized_numbers_and_names_are_4xx(gw: TestClient) -> None:
@@ -239,11 +239,11 @@ def test_bot_delay_is_capped_at_the_api_and_in_the_service(gw: TestClient, stub:
     assert reply.status_code == 422 and any(d["loc"][-1] == "bot_delay_ms" for d in error_of(reply)["details"])
     assert gw.post("/api/matches", json={**body, "bot_delay_ms": 5010}).status_code == 422
     with pytest.raises(grpc.RpcError) as refused:
-        stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(players=3, bot_delay_s=30)))
-    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "bot_delay_s" in str(refused.value.details())
-    with pytest.raises(grpc.RpcError) as nan:
-        stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(players=3, bot_delay_s=float("nan"))))
-    assert nan.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(players=3, bot_delay_ms=30000)))
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "bot_delay_ms" in str(refused.value.details())
+    with pytest.raises(grpc.RpcError) as negative:
+        stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(players=3, bot_delay_ms=-1)))
+    assert negative.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     body = {"players": 3, "humans": 1, "bot_delay_ms": 5000}
     reply = gw.post("/api/matches", json=body, headers=bearer(guest(gw, "a")))
     assert reply.status_code == 201, reply.text

@@ -36,7 +36,8 @@ from gateway.app import create_app
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
 
 OPERATOR_TOKEN = "o" * 40
-ENV = {"FENGSHENG_MM_TICK_S": "0.3", "FENGSHENG_RANKED_TURN_TIMEOUT_S": "3", "FENGSHENG_CHALLENGE_TIMEOUT_S": "5"}
+ENV = {"FENGSHENG_MM_TICK_MS": "300", "FENGSHENG_RANKED_TURN_TIMEOUT_MS": "3000",
+       "FENGSHENG_CHALLENGE_TIMEOUT_MS": "5000"}
 
 
 def _fields() -> tuple[set[str], set[str]]:

@@ -1,6 +1,6 @@
 """Matches expire (issue 11, finding 13): an unfinished match's keys at the engine and its
-record at the gateway live ``FENGSHENG_MATCH_IDLE_TTL_S`` after the last activity, a
-finished one ``FENGSHENG_MATCH_FINISHED_TTL_S``; an expired match is a clean 404 at both.
+record at the gateway live ``FENGSHENG_MATCH_IDLE_TTL_MS`` after the last activity, a
+finished one ``FENGSHENG_MATCH_FINISHED_TTL_MS``; an expired match is a clean 404 at both.
 
 A real engine server (its own Redis database, short lifetimes from the environment) and the
 gateway in-process (TestClient) with the same lifetimes.
@@ -30,7 +30,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 
 IDLE_S = 6
 FINISHED_S = 40
-TTL_ENV = {"FENGSHENG_MATCH_IDLE_TTL_S": str(IDLE_S), "FENGSHENG_MATCH_FINISHED_TTL_S": str(FINISHED_S)}
+TTL_ENV = {"FENGSHENG_MATCH_IDLE_TTL_MS": str(IDLE_S * 1000), "FENGSHENG_MATCH_FINISHED_TTL_MS": str(FINISHED_S * 1000)}
 
 
 def _db(redis_url: str, db: int) -> str:
@@ -182,9 +182,13 @@ def test_a_finished_match_keeps_the_finished_lifetime(url: str, rdb: redis.Redis
 
 
 def test_retention_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("FENGSHENG_MATCH_IDLE_TTL_S", "90")
-    monkeypatch.setenv("FENGSHENG_MATCH_FINISHED_TTL_S", "")
+    monkeypatch.setenv("FENGSHENG_MATCH_IDLE_TTL_MS", "90000")
+    monkeypatch.setenv("FENGSHENG_MATCH_FINISHED_TTL_MS", "")
     assert Retention.from_env() == Retention(idle_s=90, finished_s=7 * 24 * 3600)
-    monkeypatch.setenv("FENGSHENG_MATCH_IDLE_TTL_S", "0")
-    with pytest.raises(ValueError, match="FENGSHENG_MATCH_IDLE_TTL_S"):
+    monkeypatch.setenv("FENGSHENG_MATCH_IDLE_TTL_MS", "0")
+    with pytest.raises(ValueError, match="FENGSHENG_MATCH_IDLE_TTL_MS"):
+        Retention.from_env()
+    monkeypatch.setenv("FENGSHENG_MATCH_IDLE_TTL_MS", "90000")
+    monkeypatch.setenv("FENGSHENG_MATCH_IDLE_TTL_S", "90")  # the older name: refused, not ignored
+    with pytest.raises(ValueError, match="FENGSHENG_MATCH_IDLE_TTL_S is no longer read"):
         Retention.from_env()

@@ -37,7 +37,7 @@ def _t(i: int, rating: float, enq: int, lo: int = 5, hi: int = 5) -> dict[str, o
 
 
 def test_the_window_widens_with_waiting_and_house_bots_fill_late() -> None:
-    s = Schedule(window_base=2, window_growth=1, window_max=10, fill_after_s=30)
+    s = Schedule(window_base=2, window_growth=1, window_max=10, fill_after_ms=30000)
     tickets = [_t(i, 25, 0) for i in range(4)] + [_t(9, 31, 0)]
     assert form_groups(tickets, 3_000, s) == []  # windows 5 < 6
     (group,) = form_groups(tickets, 4_000, s)  # windows 6 >= 6
@@ -60,7 +60,7 @@ def test_concurrent_ticks_never_put_a_ticket_in_two_matches(store: RankedStore) 
         with lock:
             created.append(match_id)
 
-    schedule = Schedule(window_base=50, fill_after_s=0)
+    schedule = Schedule(window_base=50, fill_after_ms=0)
     results: list[dict[str, object]] = []
     barrier = threading.Barrier(6)
 
@@ -129,7 +129,7 @@ def test_redis_ladder_rates_each_match_once_under_concurrency(store: RankedStore
 
 
 def test_tickets_of_different_rulesets_never_share_a_match() -> None:
-    s = Schedule(window_base=50, fill_after_s=0)
+    s = Schedule(window_base=50, fill_after_ms=0)
     # same ratings, same ranges, same enqueue time: only the ruleset differs
     tickets = [{**_t(i, 25, 0, 3, 5), "ruleset": "return" if i % 2 else "elsewhere"} for i in range(8)]
     groups = form_groups(tickets, 0, s)
@@ -244,7 +244,7 @@ def test_ticks_keep_one_owners_and_one_addresss_tickets_at_separate_tables(store
     """Issue 26 §1 through the Redis queue and the tick: a guest and the two bots it owns
     never share a table (the bots wait, then get house bots); two accounts seen from one
     client address within the window are apart, outside it they may meet."""
-    schedule = Schedule(window_base=50, fill_after_s=30, address_window_s=60)
+    schedule = Schedule(window_base=50, fill_after_ms=30000, address_window_ms=60000)
     now = int(time.time() * 1000)
     made: dict[str, list[str]] = {}
 

@@ -48,16 +48,16 @@ from services.ranked.store import RankedStore
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 
 SCHEDULE = {
-    "FENGSHENG_MM_TICK_S": "0.5",
+    "FENGSHENG_MM_TICK_MS": "500",
     "FENGSHENG_MM_WINDOW_BASE": "2",
     "FENGSHENG_MM_WINDOW_GROWTH": "4",
     "FENGSHENG_MM_WINDOW_MAX": "12",
-    "FENGSHENG_MM_FILL_AFTER_S": "4",
-    "FENGSHENG_RANKED_TURN_TIMEOUT_S": "3",
+    "FENGSHENG_MM_FILL_AFTER_MS": "4000",
+    "FENGSHENG_RANKED_TURN_TIMEOUT_MS": "3000",
     "FENGSHENG_AWAY_AFTER": "1000",  # the idle bot's seat keeps its timer (away seats: test_bot_api.py)
     # every client here is 127.0.0.1: the address rule off, the owner rule on (every bot its
     # own guest's); the address rule's own tests: tests/integration/test_rated_tables.py
-    "FENGSHENG_MM_ADDRESS_WINDOW_S": "0",
+    "FENGSHENG_MM_ADDRESS_WINDOW_MS": "0",
 }
 LIMITS = {"FENGSHENG_BOT_RATE": "50", "FENGSHENG_BOT_BURST": "50", "FENGSHENG_BOT_MAX_MATCHES": "1",
           "FENGSHENG_BOT_MAX_STREAMS": "2"}  # fmt: skip

@@ -44,10 +44,10 @@ from services.ranked.store import RankedStore, SeatPlan
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 
 ENV = {
-    "FENGSHENG_MM_TICK_S": "0.3",
+    "FENGSHENG_MM_TICK_MS": "300",
     "FENGSHENG_MM_WINDOW_BASE": "50",  # everyone pairs at once
-    "FENGSHENG_MM_FILL_AFTER_S": "2",
-    "FENGSHENG_RANKED_TURN_TIMEOUT_S": "0",  # no timer: the test plays the people's seats
+    "FENGSHENG_MM_FILL_AFTER_MS": "2000",
+    "FENGSHENG_RANKED_TURN_TIMEOUT_MS": "0",  # no timer: the test plays the people's seats
     "FENGSHENG_SEASON": "T1",
 }
 

@@ -4,7 +4,7 @@ listener), a worker whose embedded beat runs the matchmaking tick, and the gatew
 
 The farming path of the issue (a guest queues with two bots it registered, all for 3
 players) ends in separate rated tables; so do two bots of one owner, and two accounts seen
-from one client address within ``FENGSHENG_MM_ADDRESS_WINDOW_S`` (people over HTTP, bots
+from one client address within ``FENGSHENG_MM_ADDRESS_WINDOW_MS`` (people over HTTP, bots
 over ``/ws/bots`` and over gRPC), while outside the window they may meet. A casual table may
 seat an owner's bots together, and is never rated.
 
@@ -37,12 +37,12 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 #: the address window of this platform (seconds): short, so "outside it" is a short wait
 WINDOW_S = 4.0
 ENV = {
-    "FENGSHENG_MM_TICK_S": "0.3",
+    "FENGSHENG_MM_TICK_MS": "300",
     "FENGSHENG_MM_WINDOW_BASE": "50",  # every rating pairs with every other at once
-    "FENGSHENG_MM_FILL_AFTER_S": "3",
-    "FENGSHENG_RANKED_TURN_TIMEOUT_S": "5",
+    "FENGSHENG_MM_FILL_AFTER_MS": "3000",
+    "FENGSHENG_RANKED_TURN_TIMEOUT_MS": "5000",
     "FENGSHENG_BOT_MAX_MATCHES": "4",
-    "FENGSHENG_MM_ADDRESS_WINDOW_S": str(WINDOW_S),
+    "FENGSHENG_MM_ADDRESS_WINDOW_MS": str(round(WINDOW_S * 1000)),
 }
 
 

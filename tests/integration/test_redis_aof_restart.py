@@ -41,7 +41,7 @@ def test_matches_resume_after_redis_restart_with_aof(tmp_path: Path) -> None:
             stub = es_grpc.EngineServiceStub(channel)
             ids = []
             for seed in (31, 32, 33):
-                settings = es.MatchSettings(players=5, seed=seed, seats=BOTS, bot_delay_s=0.01)
+                settings = es.MatchSettings(players=5, seed=seed, seats=BOTS, bot_delay_ms=10)
                 ids.append(stub.CreateMatch(es.CreateMatchRequest(settings=settings)).match_id)
             # a human match too: its state must come back as it was, byte for byte
             human = stub.CreateMatch(es.CreateMatchRequest(settings=es.MatchSettings(players=5, seed=34))).match_id

@@ -176,7 +176,7 @@ def test_worker_and_matches_survive_five_redis_restarts(tmp_path: Path) -> None:
             ids = [
                 stub.CreateMatch(
                     es.CreateMatchRequest(
-                        settings=es.MatchSettings(players=5, seed=seed, seats=BOTS, bot_delay_s=0.1)
+                        settings=es.MatchSettings(players=5, seed=seed, seats=BOTS, bot_delay_ms=100)
                     )
                 ).match_id
                 for seed in (41, 42, 43)

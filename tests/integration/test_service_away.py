@@ -35,7 +35,7 @@ def test_a_match_of_absent_humans_goes_away_and_finishes_quickly(
     stub: es_grpc.EngineServiceStub, worker: ServiceProcess, rdb: redis.Redis
 ) -> None:
     timeout_s = 0.5
-    settings = es.MatchSettings(players=3, seed=7117, seats=[es.HUMAN] * 3, turn_timeout_s=timeout_s)
+    settings = es.MatchSettings(players=3, seed=7117, seats=[es.HUMAN] * 3, turn_timeout_ms=round(timeout_s * 1000))
     match_id = stub.CreateMatch(es.CreateMatchRequest(settings=settings)).match_id
     t0 = time.monotonic()
     while not _over(rdb, match_id):
@@ -59,7 +59,7 @@ def test_an_away_seat_stays_away_for_the_rest_of_the_match(
     """Issue 29: a late answer (a stale action) no longer brings the seat back, and the away
     seat's own actions are refused (kind ``away``) until the match ends."""
     seats = [es.HUMAN, es.BOT_HEURISTIC, es.BOT_HEURISTIC]
-    settings = es.MatchSettings(players=3, seed=3131, seats=seats, turn_timeout_s=0.4)
+    settings = es.MatchSettings(players=3, seed=3131, seats=seats, turn_timeout_ms=400)
     match_id = stub.CreateMatch(es.CreateMatchRequest(settings=settings)).match_id
     deadline = time.monotonic() + 60
     while not any(e.seat == 0 and e.origin == "away" for e in _entries(rdb, match_id)):

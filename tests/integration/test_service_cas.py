@@ -70,7 +70,8 @@ def test_concurrent_acts_in_one_process_are_serialised(redis_url: str) -> None:
 class _BrokenBroker:
     """A scheduler whose broker is down (the process 'dies' before sending)."""
 
-    async def bot_move(self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float) -> None:
+    async def bot_move(self, match_id: str, seat: int, decision: int, *, policy: str, delay_s: float,
+                       origin: str = "bot", clock_ms: int = 0) -> None:  # fmt: skip
         raise ConnectionError("broker down")
 
     async def turn_timer(self, match_id: str, decision: int, *, countdown_s: float) -> None:

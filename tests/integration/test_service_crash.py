@@ -40,7 +40,7 @@ def test_engine_killed_mid_match_another_takes_over(redis_url: str, tmp_path: Pa
     try:
         with engine_channel(first.address) as channel:
             stub = es_grpc.EngineServiceStub(channel)
-            settings = es.MatchSettings(players=5, seed=99, seats=BOTS, bot_delay_s=0.002)
+            settings = es.MatchSettings(players=5, seed=99, seats=BOTS, bot_delay_ms=2)
             match_id = stub.CreateMatch(es.CreateMatchRequest(settings=settings)).match_id
             wait_decision(rdb, match_id, 60)
             first.kill()
@@ -73,7 +73,7 @@ def test_worker_killed_mid_move_is_redelivered_once(redis_url: str, tmp_path: Pa
             stub = es_grpc.EngineServiceStub(channel)
             # the bot's move is due 4 s after it is queued (its countdown): the worker holds
             # the message, unacknowledged, until then, and the kill lands in between
-            settings = es.MatchSettings(players=5, seed=5, seats=BOTS, bot_delay_s=4)
+            settings = es.MatchSettings(players=5, seed=5, seats=BOTS, bot_delay_ms=4000)
             res = stub.CreateMatch(es.CreateMatchRequest(settings=settings))
             first = res.pending.number
             wait_for_log(doomed, r"Task bots\.move\[[0-9a-f-]+\] received", 20)

@@ -21,7 +21,7 @@ def test_human_timeout_applies_default_and_match_goes_on(
     stub: es_grpc.EngineServiceStub, worker: ServiceProcess, rdb: redis.Redis
 ) -> None:
     seats = [es.HUMAN, es.BOT_RANDOM, es.BOT_RANDOM, es.BOT_HEURISTIC, es.BOT_HEURISTIC]
-    settings = es.MatchSettings(players=5, seed=4242, seats=seats, turn_timeout_s=0.3)
+    settings = es.MatchSettings(players=5, seed=4242, seats=seats, turn_timeout_ms=300)
     res = stub.CreateMatch(es.CreateMatchRequest(settings=settings))
     # the human never acts: wait until three of its decisions were taken by the timer
     deadline = time.monotonic() + 40

@@ -4,7 +4,7 @@ One ``up`` (embedded Redis with its AOF); for each child in turn (engine, worker
 Redis) a match of five bots starts through the gateway, the child is SIGKILLed a few turns
 in, and the test checks that ``up`` restarts it, that ``/healthz`` answers ``ok`` again and
 that the match plays to its end. A killed worker's task comes back through the engine's
-lease sweeper (``FENGSHENG_TASK_LEASE_S``, shortened here from 30 s), a killed Redis reloads
+lease sweeper (``FENGSHENG_TASK_LEASE_MS``, shortened here from 30 s), a killed Redis reloads
 its AOF with the same password and data directory, a killed engine or gateway comes back on
 the port the others already use. At the end SIGTERM stops everything, the restarted
 processes included.
@@ -51,7 +51,7 @@ VICTIMS = ("engine", "worker", "gateway", "redis")
 
 
 def test_each_killed_child_is_restarted_and_the_bot_match_finishes(tmp_path: Path) -> None:
-    up = Up("--data-dir", str(tmp_path / "data"), env={"FENGSHENG_TASK_LEASE_S": "5"})
+    up = Up("--data-dir", str(tmp_path / "data"), env={"FENGSHENG_TASK_LEASE_MS": "5000"})
     try:
         with httpx.Client(base_url=up.url, timeout=10) as http:
             for victim in VICTIMS:

@@ -14,7 +14,7 @@ from services import config
 from services.client_address import ClientAddress, grpc_scope
 from services.ranked.matchmaking import Schedule, form_groups, kept_apart, with_addresses
 
-SCHEDULE = Schedule(window_base=30, window_growth=0, window_max=30, fill_after_s=10)
+SCHEDULE = Schedule(window_base=30, window_growth=0, window_max=30, fill_after_ms=10000)
 
 
 def ticket(tid: str, holder: str, owner: str = "", address: str = "", enq: int = 0) -> dict[str, Any]:
@@ -67,16 +67,22 @@ def test_one_client_address_within_the_window_keeps_accounts_apart() -> None:
 
 
 def test_the_window_setting_is_read_and_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FENGSHENG_MM_ADDRESS_WINDOW_MS", raising=False)
     monkeypatch.delenv("FENGSHENG_MM_ADDRESS_WINDOW_S", raising=False)
-    assert config.address_window_s() == config.DEFAULT_ADDRESS_WINDOW_S == 86400
-    monkeypatch.setenv("FENGSHENG_MM_ADDRESS_WINDOW_S", "0")
-    assert config.address_window_s() == 0 and Schedule.from_env().address_window_s == 0
-    monkeypatch.setenv("FENGSHENG_MM_ADDRESS_WINDOW_S", "7.5")
-    assert Schedule.from_env().address_window_s == 7.5
+    assert config.address_window_ms() == config.DEFAULT_ADDRESS_WINDOW_MS == 86_400_000
+    monkeypatch.setenv("FENGSHENG_MM_ADDRESS_WINDOW_MS", "0")
+    assert config.address_window_ms() == 0 and Schedule.from_env().address_window_ms == 0
+    monkeypatch.setenv("FENGSHENG_MM_ADDRESS_WINDOW_MS", "7500")
+    assert Schedule.from_env().address_window_ms == 7500
     for bad in ("-1", "soon", "inf", "nan"):
-        monkeypatch.setenv("FENGSHENG_MM_ADDRESS_WINDOW_S", bad)
-        with pytest.raises(ValueError, match="FENGSHENG_MM_ADDRESS_WINDOW_S"):
-            config.address_window_s()
+        monkeypatch.setenv("FENGSHENG_MM_ADDRESS_WINDOW_MS", bad)
+        with pytest.raises(ValueError, match="FENGSHENG_MM_ADDRESS_WINDOW_MS"):
+            config.address_window_ms()
+    # the older name in seconds is refused, not ignored: every duration is *_MS now
+    monkeypatch.setenv("FENGSHENG_MM_ADDRESS_WINDOW_MS", "7500")
+    monkeypatch.setenv("FENGSHENG_MM_ADDRESS_WINDOW_S", "60")
+    with pytest.raises(config.RenamedSetting, match="FENGSHENG_MM_ADDRESS_WINDOW_MS=60000"):
+        config.address_window_ms()
 
 
 def test_a_bot_streams_address_is_found_as_the_gateway_finds_a_request() -> None:

@@ -62,6 +62,12 @@ class MatchSummary:
         return any(s in self.winners for s in self.seats)
 
 
+def _status(exc: grpc.RpcError) -> str:
+    """``CODE: details`` of a failed call (the ``BotError`` text; its code before the colon)."""
+    call: Any = exc  # a grpc.Call too, whether or not grpc's type stubs say so
+    return f"{call.code().name}: {call.details()}"
+
+
 def grpc_address(url: str) -> str:
     """The bot listener's gRPC address, as the gateway at ``url`` advertises it
     (``GET /api/bots/connect-info``)."""
@@ -148,8 +154,7 @@ class BotClient:
             try:
                 return call(request, metadata=[("authorization", f"Bearer {self.token}")], timeout=15)
             except grpc.RpcError as exc:
-                code = exc.code()  # type: ignore[attr-defined]
-                raise BotError(f"{code.name}: {exc.details()}") from exc  # type: ignore[attr-defined]
+                raise BotError(_status(exc)) from exc
 
     def list_tokens(self) -> bs.BotTokens:
         """This bot's live tokens (``BotService.ListTokens``): ``token_id`` and ``created_ms`` each."""
@@ -176,10 +181,10 @@ class BotClient:
         try:
             yield from call
         except grpc.RpcError as exc:
-            code = exc.code()  # type: ignore[attr-defined]
-            if code == grpc.StatusCode.CANCELLED:
+            call_error: Any = exc  # a grpc.Call too (code, details), whether or not grpc's stubs say so
+            if call_error.code() == grpc.StatusCode.CANCELLED:
                 return
-            raise BotError(f"{code.name}: {exc.details()}") from exc  # type: ignore[attr-defined]
+            raise BotError(_status(exc)) from exc
         finally:
             call.cancel()
 
@@ -202,7 +207,7 @@ def backoff_s(attempt: int, floor: float = 0.0) -> float:
     least ``floor`` (the platform's ``retry_after_ms``, in seconds)."""
     import random
 
-    return max(floor, min(30.0, 0.5 * 2**attempt) * (0.5 + random.random() / 2))
+    return max(floor, min(30.0, 0.5 * 2.0**attempt) * (0.5 + random.random() / 2))
 
 
 @dataclass
@@ -219,6 +224,18 @@ class _Session:
     sent: dict[tuple[str, int], str] = field(default_factory=dict)  # the action sent for it
     join_attempts: int = 0
     queued: bool = False  # a ticket is queued or matched for us
+    #: challenges this bot accepted whose match has not started yet (ticket ids)
+    accepted: set[str] = field(default_factory=set)
+
+    def owes(self, matches: int) -> bool:
+        """Whether :func:`run_bot` may not return yet: fewer than ``matches`` done, or a match
+        (or an accepted challenge's match) of this bot still to play: a seat is never left in
+        a running match."""
+        return len(self.done) < matches or bool(self.playing) or bool(self.accepted)
+
+    def room(self, matches: int) -> bool:
+        """Whether one more match fits in ``matches``: those done, playing and accepted."""
+        return len(self.done) + len(self.playing) + len(self.accepted) < matches
 
 
 def run_bot(
@@ -236,6 +253,7 @@ def run_bot(
     seats: list[str] | None = None,
     accept: Callable[[bs.Ticket], bool] | None = None,
     fill_after_ms: int | None = None,
+    challenges_only: bool = False,
 ) -> list[MatchSummary]:
     """Queue for ``matches`` ranked matches of ``ruleset`` (empty: ``return``) one after
     another and play them with ``decide``; returns a summary of each.
@@ -261,13 +279,22 @@ def run_bot(
     milliseconds (0: at once) house bots fill the seats still free.
 
     Challenges to this bot (a ``ticket`` in state ``invited``) are answered with
-    ``accept(ticket)`` (default: accept every one); an accepted challenge's match is played
-    and counted like the others."""
+    ``accept(ticket)``; without one, a challenge is accepted while fewer than ``matches``
+    matches are done, playing or accepted, and declined past that. An accepted challenge's
+    match is played and counted like the others.
+
+    ``challenges_only=True``: the bot never queues or opens a table of its own; it waits for
+    challenges, answers them as above, and returns once it has played ``matches`` of them.
+
+    ``run_bot`` never leaves a seat in a running match: it returns only when ``matches``
+    matches are done **and** no match of this bot is still being played and no accepted
+    challenge is still to start (those are finished first, so it may return more than
+    ``matches`` summaries)."""
     client_box: list[BotClient] = []
     state = _Session()
 
     def join() -> None:
-        if state.queued or state.playing or len(state.done) >= matches:
+        if challenges_only or state.queued or state.playing or state.accepted or len(state.done) >= matches:
             return
         state.queued = True
         if casual and fill_after_ms is not None:
@@ -284,7 +311,7 @@ def run_bot(
         timer.start()
 
     reconnects = 0
-    while len(state.done) < matches:
+    while state.owes(matches):
         client = BotClient(token=token, address=address, url=url)
         client_box.append(client)
         try:
@@ -293,7 +320,8 @@ def run_bot(
                     reconnects = 0
                 if on_message is not None:
                     on_message(msg)
-                if _handle(msg, decide, client, state, join, join_later, accept) and len(state.done) >= matches:
+                _handle(msg, decide, client, state, join, join_later, accept, matches)
+                if not state.owes(matches):
                     break
             else:
                 raise BotError("UNAVAILABLE: the platform closed the stream")
@@ -320,6 +348,7 @@ def _handle(
     join: Callable[[], None],
     join_later: Callable[[float], None],
     accept: Callable[[bs.Ticket], bool] | None = None,
+    matches: int = 1,
 ) -> bool:
     """React to one message; True when a match just ended."""
     kind = msg.WhichOneof("kind")
@@ -332,10 +361,7 @@ def _handle(
     elif kind == "ticket":
         t = msg.ticket
         if t.challenger:  # a challenge to this bot, not its own ticket
-            if t.state == "invited":
-                yes = accept is None or bool(accept(t))
-                log.info("challenged by %s (%s): %s", t.challenger, t.ticket_id, "accepting" if yes else "declining")
-                client.answer_challenge(t.ticket_id, yes)
+            _challenge(t, client, state, accept, matches)
             return False
         was_queued, state.queued = state.queued, t.state in ("queued", "claimed", "matched", "pending")
         if t.state in ("declined", "expired"):  # our challenge did not come about: again, later
@@ -385,6 +411,27 @@ def _handle(
         join()  # the next match, if more are wanted
         return True
     return False
+
+
+def _challenge(t: bs.Ticket, client: BotClient, state: _Session, accept: Callable[[bs.Ticket], bool] | None,
+               matches: int) -> None:  # fmt: skip
+    """A challenge's ticket: answer an invitation (``accept``; without it, accept while a
+    match fits in ``matches``), and follow the accepted ones until their match starts or
+    they close."""
+    if t.state == "invited":
+        if t.ticket_id in state.accepted:
+            return  # already answered (the ticket sent again on a reconnection)
+        yes = state.room(matches) if accept is None else bool(accept(t))
+        log.info("challenged by %s (%s): %s", t.challenger, t.ticket_id, "accepting" if yes else "declining")
+        if yes:
+            state.accepted.add(t.ticket_id)
+        client.answer_challenge(t.ticket_id, yes)
+    elif t.state == "matched":
+        state.accepted.discard(t.ticket_id)
+        if t.match_id and all(d.match_id != t.match_id for d in state.done):  # ours to play from now on
+            state.playing.setdefault(t.match_id, MatchSummary(t.match_id, [t.seat], []))
+    elif t.state != "accepted":  # declined, expired, left: no match comes of it
+        state.accepted.discard(t.ticket_id)
 
 
 def full_observation(seen: list[game_pb2.Event], pushed: game_pb2.Observation) -> game_pb2.Observation:

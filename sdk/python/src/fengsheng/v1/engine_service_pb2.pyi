@@ -26,26 +26,26 @@ BOT_V2: SeatKind
 BOT_SEARCH: SeatKind
 
 class MatchSettings(_message.Message):
-    __slots__ = ("ruleset", "players", "seed", "tutorial", "characters", "seats", "turn_timeout_s", "bot_delay_s", "time_bank_s")
+    __slots__ = ("ruleset", "players", "seed", "tutorial", "characters", "seats", "turn_timeout_ms", "bot_delay_ms", "time_bank_ms")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     TUTORIAL_FIELD_NUMBER: _ClassVar[int]
     CHARACTERS_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
-    TURN_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
-    BOT_DELAY_S_FIELD_NUMBER: _ClassVar[int]
-    TIME_BANK_S_FIELD_NUMBER: _ClassVar[int]
+    TURN_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
+    BOT_DELAY_MS_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     players: int
     seed: int
     tutorial: bool
     characters: bool
     seats: _containers.RepeatedScalarFieldContainer[SeatKind]
-    turn_timeout_s: float
-    bot_delay_s: float
-    time_bank_s: float
-    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., tutorial: _Optional[bool] = ..., characters: _Optional[bool] = ..., seats: _Optional[_Iterable[_Union[SeatKind, str]]] = ..., turn_timeout_s: _Optional[float] = ..., bot_delay_s: _Optional[float] = ..., time_bank_s: _Optional[float] = ...) -> None: ...
+    turn_timeout_ms: int
+    bot_delay_ms: int
+    time_bank_ms: int
+    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seed: _Optional[int] = ..., tutorial: _Optional[bool] = ..., characters: _Optional[bool] = ..., seats: _Optional[_Iterable[_Union[SeatKind, str]]] = ..., turn_timeout_ms: _Optional[int] = ..., bot_delay_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
     __slots__ = ("settings", "match_id")
