@@ -97,7 +97,8 @@ export function actionPieces(a, deck) {
     default:
       add(actionWord(String(a.kind || "")));
   }
-  return out.filter((p) => p !== "");
+  // in English, a printed Chinese word (再临's codes: 听风 …) by its English name
+  return out.filter((p) => p !== "").map((p) => (zh || typeof p !== "string" ? p : p.replace(/[\u4e00-\u9fff]+/g, englishOf)));
 }
 
 const COLOR_CLASS = { red: "red", blue: "blue", black: "black", red_blue: "redblue", "red+blue": "redblue" };
