@@ -9,8 +9,8 @@ the engine builds and reads the typed fields.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field, replace
 
 #: Action kinds that carry no argument.
 BARE = frozenset({"pass", "declare", "accept", "decline"})
@@ -26,7 +26,9 @@ def _seats(seats: tuple[int, ...]) -> str:
 
 
 def _shown(card: int) -> str:
-    return str(card)
+    """A card number as the text writes it: a face-down card of a public form (0, or -1 for
+    ``on``: see :func:`redacted`) as ``?``."""
+    return str(card) if card > 0 else "?"
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -230,3 +232,63 @@ def use_skill(skill: str, to: int | tuple[int, ...] = (), *, cards: tuple[int, .
     if hit is not None:
         return hit
     return _keep(key, Action("skill", skill=skill, to=seats, cards=cards, on=on, options=options))
+
+
+#: The card number of a card others may not see, in the public form of an action
+#: (:func:`redacted`): 0 in ``card`` and ``cards``, :data:`HIDDEN_ON` in ``on`` (where 0
+#: means "no card acted on"). Such a card is written ``?``.
+FACE_DOWN = 0
+HIDDEN_ON = -1
+
+#: The event row of a public form that is an action with its hidden cards face down.
+REDACTED = "action.hidden"
+
+#: The value of a public form's argument (the type its placeholder names: engine/text.py).
+PublicArg = int | str | tuple[int, ...] | tuple[str, ...]
+
+
+def redacted(action: Action, hidden: Collection[int] | None = None) -> Action:
+    """``action`` as the seats that may not see ``hidden`` (every card it names, when None)
+    see it: those card numbers face down (:data:`FACE_DOWN`, ``on``: :data:`HIDDEN_ON`);
+    its kind, seats, mode, arrow, lock, skill and words stay. Never applied: a public form
+    only."""
+    def blank(c: int) -> bool:
+        return c > 0 and (hidden is None or c in hidden)
+
+    return replace(
+        action,
+        card=FACE_DOWN if blank(action.card) else action.card,
+        cards=tuple(FACE_DOWN if blank(c) else c for c in action.cards),
+        on=HIDDEN_ON if blank(action.on) else action.on,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Hidden:
+    """What a hidden action shows, decided by each ruleset's ``privacy.hidden_action`` from
+    the action's typed fields: the seats of ``audience`` see the action in full; everyone
+    else (spectators too) sees its public form, a value rendered by the ruleset's text table
+    (engine/text.py) like any event:
+
+    - ``key`` an ``action``-kind event row (``action.hidden_gives_n_cards_seat`` …) and ``args``
+      only the typed arguments that row names besides the actor's ``{seat}`` (a count, a
+      seat, a printed name: never a hidden card), or
+    - ``key`` :data:`REDACTED` and ``shown``: the action itself with each card the others may
+      not see face down (:func:`redacted`), its text in the row's ``{action2}``.
+    """
+
+    audience: tuple[int, ...]
+    key: str = REDACTED
+    args: Mapping[str, PublicArg] = field(default_factory=dict)
+    shown: Action | None = None
+
+
+def hide(audience: tuple[int, ...], key: str, **args: PublicArg) -> Hidden:
+    """A public form by phrase: event row ``key`` with these typed ``args``."""
+    return Hidden(audience, key, args)
+
+
+def hide_cards(audience: tuple[int, ...], action: Action, hidden: Collection[int] | None = None) -> Hidden:
+    """A public form that is ``action`` with the cards of ``hidden`` (all, when None) face
+    down."""
+    return Hidden(audience, REDACTED, {}, redacted(action, hidden))

@@ -40,7 +40,7 @@ from engine.ruleset import Ruleset
 from engine.rulesets import RULESET_IDS, get_ruleset
 from engine.snapshot import state_from_bytes, state_to_bytes
 from engine.state import Frame, Prompt, Seat, State
-from engine.text import ArgValue, check_args, event_templates, prompt_templates
+from engine.text import ArgValue, check_args, event_templates, prompt_templates, set_arg
 from engine.view import View, build_view
 from fengsheng.v1 import game_pb2
 
@@ -92,6 +92,9 @@ class Event:
     seats: tuple[int, ...] = ()
     ruleset: str = ""
     """The match's ruleset: its text table holds the event's template (engine/text.py)."""
+    shown: Action | None = None
+    """The public form of a hidden action when it is an action value (its hidden cards face
+    down: :func:`engine.action.redacted`); None for every other event."""
     _text: str | None = None
 
     @property
@@ -125,13 +128,15 @@ class Event:
         text = self.args.get("action") if self.kind == "action" else None
         if isinstance(text, str):
             msg.action.MergeFromString(_action_bytes(text))
+        elif self.shown is not None:
+            msg.shown.CopyFrom(action_message(self.shown))
         return msg
 
     @property
     def action(self) -> Action | None:
         """The action an ``action`` event records, as a value (its ``action`` argument is the
         canonical text of the action applied); None for every other event, and for the
-        public variant of a hidden action (whose ``action2`` is only words)."""
+        public form of a hidden action (see :attr:`shown`)."""
         text = self.args.get("action") if self.kind == "action" else None
         return parse(text) if isinstance(text, str) else None
 
@@ -146,22 +151,7 @@ def _action_bytes(text: str) -> bytes:
 def arg_proto(name: str, kind: str, value: ArgValue) -> Any:
     """One typed event argument as a protobuf EventArg (its field by the placeholder type)."""
     arg = game_pb2.EventArg(name=name)
-    if kind == "seat":
-        arg.seat = int(value)  # type: ignore[arg-type]
-    elif kind == "card":
-        arg.card = int(value)  # type: ignore[arg-type]
-    elif kind == "n":
-        arg.count = int(value)  # type: ignore[arg-type]
-    elif kind == "seats":
-        arg.seats.values.extend(value)  # type: ignore[arg-type]
-    elif kind == "cards":
-        arg.cards.values.extend(value)  # type: ignore[arg-type]
-    elif kind == "ids":
-        arg.ids.values.extend(value)  # type: ignore[arg-type]
-    elif kind == "id":
-        arg.id = str(value)
-    else:
-        arg.text = str(value)
+    set_arg(arg, kind, value)
     return arg
 
 
@@ -411,9 +401,12 @@ class Game:
         if hidden is None:
             self.log("action.action", seat, {"seat": seat, "action": canon})
         else:
-            audience, public = hidden
-            self.log("action.action", seat, {"seat": seat, "action": canon, "action2": public}, audience=audience,
-                     public="action.hidden")
+            # the public form (a value: a phrase row and its typed arguments, or the action
+            # with its hidden cards face down) is what everyone outside the audience sees
+            args: dict[str, ArgValue] = {**hidden.args, "seat": seat, "action": canon}
+            if hidden.shown is not None:  # the "action.hidden" row: {action2} is its text
+                args["action2"] = hidden.shown.canonical
+            self.log("action.action", seat, args, audience=hidden.audience, public=hidden.key, shown=hidden.shown)
         st.stack[-1].answer = act
         st.prompt = None
         self._run()
@@ -492,12 +485,15 @@ class Game:
         cards: Iterable[int] = (),
         seats: Iterable[int] = (),
         public: str | None = None,
+        shown: Action | None = None,
     ) -> None:
         """Record an event: template ``key`` of the ruleset's text table with its typed
         ``args`` (engine/text.py; a wrong or missing argument raises ``TypeError``). With
         ``audience``, only those seats see it; if ``public`` (another template key) is given
         too, everyone else (spectators included) sees that template filled from the same
-        ``args``: only its own placeholders, so what it does not name stays hidden."""
+        ``args``: only its own placeholders, so what it does not name stays hidden; ``shown``
+        is the public variant's action value, when it is one (a hidden action's public form
+        with its hidden cards face down: :class:`engine.action.Hidden`)."""
         st = self.state
         table = event_templates(st.ruleset)
         row = table[key]
@@ -514,7 +510,7 @@ class Game:
             theirs = {name: args[name] for name in prow.names}
             index += 1
             others = (-1, *(s for s in range(st.players) if s not in aud))
-            self.events.append(Event(index, prow.kind, seat, public, theirs, others, (), (), st.ruleset))
+            self.events.append(Event(index, prow.kind, seat, public, theirs, others, (), (), st.ruleset, shown))
         st.event_count = index + 1
 
     # zone helpers -------------------------------------------------------------

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.action import Action
+from engine.action import Action, Hidden
 from engine.state import Frame, MatchExt, Prompt, SeatExt, State
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ class Ruleset:
     legal_for: Callable[[Game, Prompt], Sequence[Action | str]]
     """Every legal action for the open decision (text is read through the notation's
     cache)."""
-    hidden_action: Callable[[Game, int, Action], tuple[tuple[int, ...], str] | None]
+    hidden_action: Callable[[Game, int, Action], Hidden | None]
     """For an action that shows a hidden card: (who sees it, what the others see)."""
     discarded: Callable[[Game, int, list[int]], None]
     """Called after a seat discards hand cards (弃牌): opens the ruleset's window for it."""

@@ -265,6 +265,27 @@ def structure(ruleset_id: str, kind: str, text: str) -> tuple[Template, dict[str
     return None
 
 
+def set_arg(arg: Any, kind: str, value: ArgValue) -> None:
+    """Fill a protobuf ``EventArg`` (its ``name`` set) with ``value``, in the field its
+    placeholder type ``kind`` names: an event's arguments and a prompt's alike."""
+    if kind == "seat":
+        arg.seat = int(value)  # type: ignore[arg-type]
+    elif kind == "card":
+        arg.card = int(value)  # type: ignore[arg-type]
+    elif kind == "n":
+        arg.count = int(value)  # type: ignore[arg-type]
+    elif kind == "seats":
+        arg.seats.values.extend(value)
+    elif kind == "cards":
+        arg.cards.values.extend(value)
+    elif kind == "ids":
+        arg.ids.values.extend(value)
+    elif kind == "id":
+        arg.id = str(value)
+    else:
+        arg.text = str(value)
+
+
 def fill_prompt(ruleset_id: str, kind: str, text: str, message: object, key: str = "",
                 args: tuple[tuple[str, ArgValue], ...] = ()) -> None:
     """Set ``template`` and ``args`` of a protobuf Decision from the prompt's value: its
@@ -276,6 +297,9 @@ def fill_prompt(ruleset_id: str, kind: str, text: str, message: object, key: str
         message.template = key  # type: ignore[attr-defined]
         kinds = dict(row.fields)
         message.args.update({name: english_value(kinds[name], v) for name, v in args})  # type: ignore[attr-defined]
+        given = dict(args)
+        for name, kind in row.fields:  # typed, in the row's order (Decision.arguments)
+            set_arg(message.arguments.add(name=name), kind, given[name])  # type: ignore[attr-defined]
         return
     found = structure(ruleset_id, kind, text)
     if found is None:

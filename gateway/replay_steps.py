@@ -152,7 +152,10 @@ def to_page(reply: pb.ReplaySteps) -> dict[str, Any]:
     observations: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
     for s in reply.steps:
-        steps.append({"step": s.step, "seat": s.seat, "action": s.action, "decision": s.decision, "pending": s.pending})
+        step = {"step": s.step, "seat": s.seat, "action": s.action, "decision": s.decision, "pending": s.pending}
+        if s.HasField("acted"):  # the action as this view saw it, as a value (an Event)
+            step["acted"] = to_dict(s.acted)
+        steps.append(step)
         observation = to_dict(s.observation)
         observation.pop("events", None)
         observations.append(observation)

@@ -97,6 +97,8 @@ async def stream(websocket: WebSocket, svc: Services, match_id: str, grant: Seat
                     # (engine/text.py): clients render it in their language
                     "template": pending.template,
                     "args": dict(pending.args),
+                    # the same arguments typed (EventArg, as an event's): what clients render
+                    "arguments": [to_dict(a) for a in pending.arguments],
                     "legal_actions": list(view.legal_actions),
                     # the same actions as values (docs/protocol.md "Actions as values")
                     "legal": [to_dict(a) for a in view.legal],

@@ -44,8 +44,9 @@ from typing import Any
 from prometheus_client import Counter
 
 from engine import Game
-from engine.game import Event
+from engine.game import EVENT_FORMAT, Event
 from engine.notation import parse
+from engine.observation import action_message
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
 from services.engine.matches import MATCH_ID_RE, restore_stored
@@ -120,6 +121,27 @@ def reveal(game: Game) -> game_pb2.Observation:
                 out.discard[pos] = view.discard[pos]
     del out.legal_actions[:]
     return out
+
+
+def _acted(events: list[Event], seat: int, *, full: bool) -> Event | None:
+    """The event of a step's action as a view saw it: the ``action.action`` event of
+    ``seat`` when the view sees it in full, else the public form logged right after it."""
+    for i, e in enumerate(events):
+        if e.kind == "action" and e.seat == seat and e.key == "action.action":
+            if full or not e.audience:
+                return e
+            public = events[i + 1] if i + 1 < len(events) else None
+            return public if public is not None and public.index == e.index + 1 else None
+    return None
+
+
+def _public_words(event: Event | None) -> str:
+    """``ReplayStep.action`` of a public form: the action with its hidden cards as ``?``, or
+    (a phrase row) its English words, the row's line after the actor's ``{seat}: `` (every
+    ``action`` row starts so); the value is ``ReplayStep.acted``."""
+    if event is None:
+        return "?"
+    return event.shown.canonical if event.shown is not None else event.text.removeprefix(f"{event.seat}: ")
 
 
 def visible(event: Event, view: int, players: int) -> bool:
@@ -256,8 +278,8 @@ class ReplayService:
             shown = h.action
             if redact and step >= start and view != h.seat:
                 hidden = game.ruleset.hidden_action(game, h.seat, parse(h.action, game.ruleset.code_aliases))
-                if hidden is not None and view not in hidden[0]:
-                    shown = hidden[1]
+                if hidden is not None and view not in hidden.audience:
+                    shown = ""  # the public form: its event (``_acted``) and that event's text
             del game.events[:]
             self._apply(game, h)
             if step % self.keyframe_every == 0 and step not in entry.keyframes:
@@ -274,7 +296,13 @@ class ReplayService:
     def _step(
         self, game: Game, view: int, step: int, h: HistoryEntry | None, shown: str, events: Iterable[Event]
     ) -> es.ReplayStep:
+        """One step; ``shown`` is the action's text as this view saw it, "" for the public
+        form of a hidden action (its event says what the view saw)."""
         pending = game.pending
+        events = list(events)
+        acted = _acted(events, h.seat, full=bool(shown)) if h else None
+        if h and not shown:
+            shown = _public_words(acted)
         out = es.ReplayStep(
             step=step,
             seat=h.seat if h else -1,
@@ -282,6 +310,14 @@ class ReplayService:
             decision=h.decision if h else 0,
             pending=pending.number if pending else game.decision_number,
         )
+        if acted is not None:
+            out.acted.CopyFrom(acted.to_proto())
+        elif h:  # no event of this step at hand (the final step served from the checkpoint)
+            out.acted.CopyFrom(game_pb2.Event(kind="action", seat=h.seat, text=f"{h.seat}: {shown}",
+                                              template="action.action", format=EVENT_FORMAT))
+            out.acted.args.add(name="seat", seat=h.seat)
+            out.acted.args.add(name="action", text=shown)
+            out.acted.action.MergeFrom(action_message(parse(shown)))
         observation: Any = reveal(game) if view == VIEW_ALL else game.observation(view)
         out.observation.CopyFrom(observation)
         out.events.extend(e.to_proto() for e in events if visible(e, view, game.players))

@@ -96,6 +96,10 @@ def test_each_ruleset_from_the_lobby_to_the_replay(
     shown = page.locator("#replay-ruleset")
     assert shown.get_attribute("data-ruleset") == ruleset_id and rules.zh in shown.inner_text()
     assert len(page.query_selector_all("#replay .seat")) == players
+    # the step's action drawn from its value (ReplayStep.acted) like a log line: the actor's
+    # seat and the action in Chinese, no notation word
+    label = page.inner_text("#step-label")
+    assert re.search(r"座位\d：", label) and not re.search(r"\b(play|send|skill|choose|pass)\b", label), label
     # in English: the ruleset is still named, identities by their English names
     page.click("#lang")
     page.wait_for_selector("#replay-ruleset")

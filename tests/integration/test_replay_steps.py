@@ -54,6 +54,13 @@ def test_steps_equal_the_old_scratch_match_method(stub: es_grpc.EngineServiceStu
         # an odd page size, so that pages start on and off the keyframes
         got = all_pages(stub, finished, view, max_steps=37)
         assert got["total_steps"] == len(replay.actions) + 1
+        # each step carries its action as a value too (``acted``, the step's action event:
+        # the match is over, so in full for every view)
+        assert "acted" not in got["steps"][0]
+        for step in got["steps"][1:]:
+            acted = step.pop("acted")
+            assert acted["template"] == "action.action" and acted["seat"] == step["seat"], acted
+            assert acted["action"]["text"] == step["action"] and "shown" not in acted
         assert got["steps"] == expected[key]["steps"], key
         assert len(got["observations"]) == len(expected[key]["observations"])
         for i, (mine, old) in enumerate(zip(got["observations"], expected[key]["observations"], strict=True)):
@@ -79,6 +86,8 @@ def test_last_step_comes_from_the_checkpoint(stub: es_grpc.EngineServiceStub, fi
     from gateway.replay_steps import to_page
 
     page = to_page(last)
+    acted = page["steps"][0].pop("acted")
+    assert acted["action"]["text"] == page["steps"][0]["action"] and acted["seat"] == page["steps"][0]["seat"]
     assert page["observations"] == expected["all"]["observations"][-1:]
     assert page["steps"] == expected["all"]["steps"][-1:]
     assert page["next_step"] is None
@@ -120,10 +129,17 @@ def test_a_running_match_shows_only_what_the_view_saw(stub: es_grpc.EngineServic
                 assert seat["identity"] == "IDENTITY_UNSPECIFIED"
     assert all(not e["audience"] or -1 in e["audience"] for e in spectator["events"])
     # each action reads as the spectator's log line said it (face-down cards not named)
-    said = {e["step"]: e["text"] for e in spectator["events"] if e["kind"] == "action"}
+    said = {e["step"]: e for e in spectator["events"] if e["kind"] == "action"}
     for step in spectator["steps"][1:]:
-        assert said[step["step"]] == f"{step['seat']}: {step['action']}"
+        assert said[step["step"]]["text"] == f"{step['seat']}: {step['action']}"
+        assert step["acted"] == {k: v for k, v in said[step["step"]].items() if k != "step"}  # the value
+        assert "action" not in step["acted"] or not step["acted"]["audience"] or -1 in step["acted"]["audience"]
     assert any(s["action"].startswith("send ? ") for s in spectator["steps"])
+    # another seat's hidden action reaches the spectator as its public form, a value: the
+    # action with its card face down (``shown``), or a phrase row of its own
+    face_down = [s["acted"]["shown"] for s in spectator["steps"][1:] if "shown" in s["acted"]]
+    assert any(a["kind"] == "send" and a["card"] == 0 and a["text"].startswith("send ? ") for a in face_down)
+    assert any(s["acted"]["template"].startswith("action.hidden_") for s in spectator["steps"][1:])
 
     # a seat's view (the gateway asks for it only with that seat's token): its own hand only
     seat2 = all_pages(stub, match_id, 2, max_steps=40)

@@ -95,7 +95,9 @@ def test_events_are_kinds_and_typed_arguments(ruleset: str) -> None:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_hidden_action_carries_no_value_to_the_others(ruleset: str) -> None:
     """Another seat's hidden action (a face-down send, a 试探 …) reaches the other seats as
-    its public words only: the value (and its card) stays with the audience."""
+    its public form only: a row of its own with typed arguments, or the action with its
+    hidden cards face down (``shown``); the value taken (and its card) stays with the
+    audience."""
     hidden = 0
     g = list(_games(ruleset, range(1), cap=200))[-1][0]
     for e in g.events:
@@ -109,7 +111,14 @@ def test_a_hidden_action_carries_no_value_to_the_others(ruleset: str) -> None:
                 hidden += 1
                 assert not any(m.HasField("action") for m in shown)
                 public = [m for m in g.observation(viewer, include_events=True).events if m.index == e.index + 1]
-                assert public and public[0].template == "action.hidden" and not public[0].HasField("action")
+                assert public and public[0].kind == "action" and public[0].template != "action.action"
+                assert not public[0].HasField("action")
+                if public[0].template == "action.hidden":
+                    face_down = public[0].shown
+                    assert e.action is not None and face_down.kind == e.action.kind
+                    assert e.action.card not in (face_down.card, *face_down.cards) or not e.action.card
+                else:
+                    assert not public[0].HasField("shown")
     assert hidden > 0
 
 

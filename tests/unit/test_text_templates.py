@@ -260,6 +260,11 @@ def test_observations_carry_template_and_typed_arguments() -> None:
     assert game_p is not None and "seat" in game_p.args, "no prompt named a seat"
     pending = restored.observation(game_p.seat).pending
     assert pending.template == game_p.key and pending.args["seat"] == str(game_p.args["seat"])
+    # and typed, as an event's arguments (what the clients render: Decision.arguments)
+    typed = {a.name: a for a in pending.arguments}
+    assert set(typed) == set(game_p.args) and typed["seat"].WhichOneof("value") == "seat"
+    assert typed["seat"].seat == game_p.args["seat"]
+    assert [a.name for a in pending.arguments] == list(prompt_templates("return")[game_p.key].names)
     events = [e.to_proto() for e in game.events]
     assert all(e.template and e.format == EVENT_FORMAT == 3 for e in events)
     skill = next(e for e in events if e.kind == "skill")

@@ -86,7 +86,7 @@ def _action_words(ruleset_id: str, games: int) -> set[str]:
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_every_action_word_is_named(ruleset_id: str) -> None:
-    """An action button's words (render.js actionLabel) are notation words i18n.js names,
+    """An action's words (composer.js, text.js actionPieces) are notation words i18n.js names,
     or ids the client learns from GET /api/rulesets (functions, characters, skills), or
     numbers: no English word is left on a Chinese button (a 江湖令 choice showed
     ``choose blue``)."""

@@ -26,6 +26,12 @@ GUESSES = {
     # issue 27 §4: the decision panel composes from the action values, never from notation
     "legal actions listed by their notation": re.compile(r"legal_actions\.map\("),
     "an action's cards read out of its notation": re.compile(r"cardsOfAction"),
+    # issue 27 §5: an action is rendered from its value (an event's `action`, a hidden
+    # action's public form `shown` or its own row, a replay step's `acted`), never its text
+    "an action's notation taken apart": re.compile(r"\baction\)?\.split\(|\bactionLabel\b"),
+    "a hidden action's public words matched by pattern": re.compile(
+        r"ACTION_PHRASES|ACTION_PARTS|/\^(?:chooses?|gives|puts|play|send|skill)[ \\]|\(to\|lock\) seat"),
+    "a replay step drawn from its text": re.compile(r"\bstep\.action\b"),
 }
 
 #: the composer (compose.js asks, composer.js draws): it reads typed fields only
@@ -47,6 +53,11 @@ def test_the_log_renders_events_from_their_typed_arguments() -> None:
     text = (JS / "text.js").read_text(encoding="utf-8")
     assert "const args = eventArgs(event.args);" in render and "renderTemplate(event.template, args," in render
     assert re.search(r'for \(const f of \["seat", "card", "count", "id", "text"\]\)', text)
+    # an action (and a hidden action's public form) from its value, a replay step from its event
+    assert "if (event.action) args.action = event.action;" in render
+    assert "if (event.shown) args.action2 = event.shown;" in render
+    assert "export function actionPieces(a, deck)" in text
+    assert "eventPieces(step.acted, deck)" in (JS / "replay.js").read_text(encoding="utf-8")
 
 
 def test_the_grep_catches_yesterdays_client() -> None:
@@ -58,6 +69,13 @@ def test_the_grep_catches_yesterdays_client() -> None:
         'const found = structureText("event", event.kind, event.text);',
         "const buttons = p.legal_actions.map((a) => {",
         "const used = cardsOfAction(a);",
+        "const words = action.split(/\\s+/);",
+        "const shaped = renderTemplate(event.template, args, deck || {}, actionLabel);",
+        "  [/^choose a hand card to (\\d+)$/, (m) => [`选择一张手牌交给座位${m[1]}`, `chooses a hand card`]],",
+        "  [/^gives (\\d+) cards$/, (m) => [`交出${m[1]}张牌`, `gives ${m[1]} cards`]],",
+        'let rest = v.replace(/ (to|lock) seat (\\d+)/g, " $1 $2");',
+        "for (const [re, make] of ACTION_PHRASES) {",
+        "step.seat >= 0 ? ` · ${t(\"seat\")} ${step.seat}: ${label(step.action, deck)}` : \"\"",
     ]
     for line in old:
         assert _guesses(line), line

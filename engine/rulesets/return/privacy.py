@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, Hidden, hide, hide_cards
 
 from . import deck
 
@@ -62,19 +62,20 @@ def hidden_card_choice(g: Game, seat: int, picks: tuple[int, ...]) -> tuple[int,
     return tuple(sorted(audience)) if hidden else None
 
 
-def hidden_action(g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
-    """For an action that shows a hidden card: (who sees it, what the others see)."""
+def hidden_action(g: Game, seat: int, action: Action) -> Hidden | None:
+    """For an action that shows a hidden card: who sees it, and its public form for
+    everyone else (a value: :class:`engine.action.Hidden`)."""
     kind = action.kind
     prompt = g.state.prompt
     if prompt is not None and prompt.kind == "character":
         # Choices stay secret until all characters are placed at once (p.4 游戏准备 ③).
-        return (seat,), "choose a character"
+        return hide((seat,), "action.hidden_chooses_character")
     if kind == "choose" and prompt is not None and resolving(g) in PRIVATE_CHOICES:
-        return (seat,), "choose ?"
+        return hide((seat,), "action.hidden_chooses_hidden_card")
     if kind == "choose" and prompt is not None and prompt.kind in ("choose", "discard"):
         hidden = hidden_card_choice(g, seat, action.picks)
         if hidden is not None:
-            return hidden, "choose ?"
+            return hide(hidden, "action.hidden_chooses_hidden_card")
     if kind == "play":
         card = action.card
         fn = deck.FUNCTION[card]
@@ -82,22 +83,23 @@ def hidden_action(g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], 
             st = g.state
             target = action.target if action.to else st.turn
             audience = (seat,) if target == seat else (seat, target)
-            return audience, f"play {deck.CARDS[card - 1].function_zh} (face down) to {target}"
+            return hide(audience, "action.hidden_plays_zh_face_down_seat", zh=deck.CARDS[card - 1].function_zh,
+                        seat2=target)
         return None
     if kind == "skill":
         return hidden_skill_cards(g, seat, action)
     if kind == "send" and not action.pile:
         if action.mode != "text":  # the mode sent, not the card's (单枪匹马 sends any card face down)
-            return (seat,), action.text(card=lambda _: "?")
+            return hide_cards((seat,), action)
         return None
     return None
 
 
-def hidden_skill_cards(g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+def hidden_skill_cards(g: Game, seat: int, action: Action) -> Hidden | None:
     """A skill naming hidden cards (``cards A,B`` / ``on F``) that stay hidden until the
     skill resolves (凋零's 2 hand cards, 暗杀's fake from the hand, 黄雀在后's hand card …):
-    the user and the cards' holders see the line; everyone else sees ``?`` for those
-    cards, as they would see nothing of them at the table until the effect shows them
+    the user and the cards' holders see the line; everyone else sees the action with those
+    cards face down, as they would see nothing of them at the table until the effect shows them
     (a discard, a receipt). Seats (``to S``) and words (``choose X``) are never cards."""
     audience = {seat}
     hidden: set[int] = set()
@@ -107,4 +109,4 @@ def hidden_skill_cards(g: Game, seat: int, action: Action) -> tuple[tuple[int, .
             audience.update(j for j, p in enumerate(g.state.seats) if card in p.hand)
     if not hidden:
         return None
-    return tuple(sorted(audience)), action.text(card=lambda c: "?" if c in hidden else str(c))
+    return hide_cards(tuple(sorted(audience)), action, hidden)

@@ -33,8 +33,10 @@ class ReturnSeat(SeatExt):
 class ReturnMatch(MatchExt):
     """A 风声再临 match's own fields."""
 
-    send_code: str = ""
-    """秘密下达 code binding this turn's send; ``send_code_user`` may see the hand."""
+    send_code: str | int = ""
+    """What binds this turn's send: a 秘密下达 code word (``听风`` …), or a card number (情报处长's
+    偷龙转凤 chose that very card: it must be sent); "" none. ``send_code_user`` may see the
+    hand."""
     send_code_user: int = -1
 
     def code_hidden_from(self, seat: int, turn: int) -> bool:

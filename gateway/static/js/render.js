@@ -1,6 +1,6 @@
 // Pieces of the table drawn from an Observation (proto/fengsheng/v1/game.proto), shared by
 // the table, spectator and replay pages.
-import { actionWord, character, characterSkills, fn, identity, kind, missionText, name, skill, skillText, t, translateText } from "./i18n.js";
+import { character, characterSkills, fn, identity, kind, missionText, name, skill, skillText, t, translateText } from "./i18n.js";
 import { cardTitle, eventArgs, renderTemplate, showInfo } from "./text.js";
 
 export function h(tag, attrs = {}, ...children) {
@@ -178,14 +178,12 @@ function countColors(intel, deck) {
   return out;
 }
 
-/** The seat a rescue round (谍战篇 §6.2) is for: the public prompt's dying seat (its template
- * argument, else its words "seat N is dying"); -1 when unknown. */
+/** The seat a rescue round (谍战篇 §6.2) is for: the public prompt's dying seat (its typed
+ * `seat` argument); -1 when unknown. */
 export function rescueSeat(pending) {
   if (!pending || pending.kind !== "rescue") return -1;
-  const arg = pending.args?.seat;
-  if (arg !== undefined && /^\d+$/.test(String(arg))) return Number(arg);
-  const m = /^seat (\d+) is dying/.exec(String(pending.prompt || ""));
-  return m ? Number(m[1]) : -1;
+  const seat = eventArgs(pending.arguments).seat;
+  return typeof seat === "number" ? seat : -1;
 }
 
 const seatWords = (template, seat) => template.replace("{seat}", `${t("seat")} ${seat}`);
@@ -282,45 +280,31 @@ function chainKind(kind) {
   return s !== kind ? s : kind;
 }
 
-/** A readable label for an action in notation, in the current language. */
-export function actionLabel(action, deck, hand = []) {
-  const words = action.split(/\s+/);
-  const parts = [];
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i];
-    const prev = words[i - 1];
-    if (/^\d+$/.test(w) && ["play", "send", "on"].includes(prev) && deck[Number(w)]) {
-      parts.push(`${fn(deck[Number(w)].function)}#${w}`);
-    } else if (/^\d+$/.test(w) && prev === "choose" && deck[Number(w)] && hand.includes(Number(w))) {
-      parts.push(`${fn(deck[Number(w)].function)}#${w}`);
-    } else if (/^\d+$/.test(w) && prev === "to") {
-      parts.push(`${t("seat")} ${w}`);
-    } else if (prev === "skill" || prev === "as") {
-      parts.push(skill(w) !== w ? skill(w) : fn(w));
-    } else if (prev === "choose" && character(w) !== w) {
-      parts.push(character(w));
-    } else {
-      parts.push(actionWord(w));
-    }
-  }
-  return parts.join(" ");
-}
-
 /** An event's log line, rendered from its template and typed arguments (text.js): cards
  * by name and colour where an argument is a card, a count where it is a count. An event
  * without a known template shows its English line as it is: no number in it is taken for
  * a card. No `data-card`: a log line is history, not a card on the table. */
 export function logLine(event, deck = null) {
   const priv = event.audience && event.audience.length > 0 && !event.audience.includes(-1);
-  const args = eventArgs(event.args);
-  const shaped = event.template ? renderTemplate(event.template, args, deck || {}, actionLabel) : null;
-  const minor = event.kind === "action" && args.action === "pass"; // a pass: shown small
+  const minor = event.kind === "action" && event.action?.kind === "pass"; // a pass: shown small
   return h(
     "li",
     { class: `${priv ? "private" : ""}${minor ? " minor" : ""}`, dataset: { kind: event.kind } },
     priv ? h("span", { class: "badge private" }, t("private")) : null,
-    shaped || translateText(event.text),
+    eventPieces(event, deck),
   );
+}
+
+/** An event in the reader's language: its template with its typed arguments; an action
+ * event's action from its value (`action`, or a hidden action's public form `shown`: the
+ * action with the cards others may not see face down). Without a known template, its
+ * English line as it is. */
+export function eventPieces(event, deck = null) {
+  const args = eventArgs(event.args);
+  if (event.action) args.action = event.action;
+  if (event.shown) args.action2 = event.shown;
+  const shaped = event.template ? renderTemplate(event.template, args, deck || {}) : null;
+  return shaped || translateText(event.text);
 }
 
 /** replaceChildren without the "null" text nodes it would make of empty slots. */

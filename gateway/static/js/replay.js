@@ -3,7 +3,7 @@ import { ApiError, api, cards, rulesetInfo, seatToken } from "./api.js";
 import { reasonText, rulesetName, t, useRuleset } from "./i18n.js";
 import { rankedSeats } from "./table.js";
 import { chatPanel } from "./chat.js";
-import { actionLabel, chainPanel, fill, h, logLine, phaseBanner, seatPanel, transitPanel } from "./render.js";
+import { chainPanel, eventPieces, fill, h, logLine, phaseBanner, seatPanel, transitPanel } from "./render.js";
 
 export async function mountReplay(root, { matchId }) {
   // the match's table talk, both channels, read only (kept with the match: gateway/chat.py)
@@ -114,9 +114,10 @@ export async function mountReplay(root, { matchId }) {
     const obs = state.data.observations[state.step];
     const step = state.data.steps[state.step];
     slider.value = state.step;
-    stepLabel.textContent = `${t("step")} ${state.step}/${state.data.steps.length - 1}${
-      step.seat >= 0 ? ` · ${t("seat")} ${step.seat}: ${actionLabel(step.action, deck)}` : ""
-    }`;
+    // the step's action as this view saw it: a value (`acted`, an action event or a hidden
+    // action's public form), rendered like the log's lines
+    fill(stepLabel, `${t("step")} ${state.step}/${state.data.steps.length - 1}`,
+      ...(step.seat >= 0 && step.acted ? [" · ", ...[eventPieces(step.acted, deck)].flat()] : []));
     const viewer = state.view === "all" ? null : Number(state.view);
     fill(board, ...obs.seats.map((s) =>
         seatPanel(obs, s, deck, info.seats, {

@@ -21,7 +21,6 @@ import { boardMoves, turnClock } from "./tablefeel.js";
 import { cardsUsed, choiceOfCard, nextStep } from "./compose.js";
 import { composerPanel, notationToggle, showNotation } from "./composer.js";
 import {
-  actionLabel,
   cardTile,
   chainPanel,
   characterCard,
@@ -37,7 +36,7 @@ import { rulesLink } from "./rules.js";
 import { checkedSeat, rankedSeats } from "./seats.js";
 
 export { rankedSeats };
-import { errorText, renderTemplate, showInfo } from "./text.js";
+import { errorText, eventArgs, renderTemplate, showInfo } from "./text.js";
 
 /** Every answer (clicked or automatic) leaves no earlier than this after its prompt arrived. */
 export const DEFAULT_HOLD_MS = 1000;
@@ -575,12 +574,12 @@ export async function mountTable(root, { matchId, spectator = false }) {
    * observation's when its decision is this one (every prompt is a value: engine/text.py). */
   function translatePrompt(p) {
     if (p.template) {
-      const carried = renderTemplate(p.template, p.args || {}, deck, actionLabel);
+      const carried = renderTemplate(p.template, eventArgs(p.arguments), deck);
       if (carried) return carried;
     }
     const pending = state.obs?.pending;
     if (pending && Number(pending.number) === Number(p.decision) && pending.template) {
-      const shaped = renderTemplate(pending.template, pending.args, deck, actionLabel);
+      const shaped = renderTemplate(pending.template, eventArgs(pending.arguments), deck);
       if (shaped) return shaped;
     }
     return promptText(p.prompt);

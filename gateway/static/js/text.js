@@ -6,9 +6,11 @@
 // guesses a card from a number: a card is an argument typed as one (tests/unit/
 // test_web_no_card_guessing.py greps for the old guesses). Prompts are values too (the
 // decision half of issue 27): a prompt message and the observation's `pending` carry their
-// row's `template` key and its `args` (each as the English line writes it: a seat or a card
-// as its number), rendered here by renderTemplate; nothing matches a prompt's words.
-import { currentRulesetId, englishName, fn, getLang, name, reasonText, t, translateText } from "./i18n.js";
+// row's `template` key and its typed `arguments` (EventArg, as an event's), rendered here by
+// renderTemplate; nothing matches a prompt's words or splits its arguments. An action is a
+// value too (actionPieces): an event's `action`, a hidden action's public form (`shown`, or
+// a row of its own with typed arguments), a replay step's `acted`.
+import { actionWord, character, currentRulesetId, englishName, fn, getLang, name, reasonText, skill, t, translateText } from "./i18n.js";
 
 const TEXTS = {}; // ruleset id -> template key -> {scope, kind, zh, en}
 
@@ -43,47 +45,60 @@ export function eventArgs(list) {
   return out;
 }
 
-// the public words of hidden actions (engine/rulesets/*/privacy.py) in both languages
-const ACTION_PHRASES = [
-  [/^chooses? a character$/, () => [t("kind_character"), t("kind_character")]],
-  [/^chooses how to answer the probe$/, () => ["选择如何回答试探", "chooses how to answer the probe"]],
-  [/^chooses a card to discard$/, () => ["选择一张要弃的牌", "chooses a card to discard"]],
-  [/^chooses a card to give \(收买\)$/, () => ["选择一张要交出的牌（收买）", "chooses a card to give (Bribe)"]],
-  [/^puts a hand card on the pile top$/, () => ["将一张手牌置于牌堆顶", "puts a hand card on the pile top"]],
-  [/^gives a card$/, () => ["交出一张牌", "gives a card"]],
-  // classic's 联动 give and 情报处长's pile top (engine/rulesets/classic/characters/*.py)
-  [/^choose a hand card to (\d+)$/, (m) => [`选择一张手牌交给座位${m[1]}`, `chooses a hand card for seat ${m[1]}`]],
-  [/^choose a hand card for the pile top$/, () => ["选择一张手牌置于牌堆顶", "chooses a hand card for the pile top"]],
-  // 谍战篇's hidden gives (engine/rulesets/spy/privacy.py, characters/*.py: hidden_answer)
-  [/^gives a card to seat (\d+)$/, (m) => [`交给座位${m[1]}一张牌`, `gives a card to seat ${m[1]}`]],
-  [/^gives (\d+) cards to seat (\d+)$/, (m) => [`交给座位${m[2]} ${m[1]}张牌`, `gives ${m[1]} cards to seat ${m[2]}`]],
-  [/^gives (\d+) cards back$/, (m) => [`交还${m[1]}张牌`, `gives ${m[1]} cards back`]],
-  [/^gives (\d+) cards$/, (m) => [`交出${m[1]}张牌`, `gives ${m[1]} cards`]],
-];
-const ACTION_PARTS = [
-  [/ \(a hand card discarded face down\)$/, ["（背面弃置一张手牌）", " (a hand card discarded face down)"]],
-  [/ \(into the hand\)$/, ["（收入手牌）", " (into the hand)"]],
-  [/ on the face-down probe$/, ["对背面的试探", " on the face-down Probe"]],
-  [/ \(face down\)/, ["（背面）", " (face down)"]],
-];
-
-function actionText(v, deck, actionLabel) {
+/** An action value (proto Action: its kind and typed fields, as an action event's `action`
+ * or a hidden action's public form `shown` carries it) in the reader's language: cards by
+ * name (a card others may not see, 0 or -1, as a face-down card), seats as seats, skills,
+ * modes and words by name. Nothing here reads notation: the fields say what each part is. */
+export function actionPieces(a, deck) {
   const zh = getLang() === "zh";
-  for (const [re, make] of ACTION_PHRASES) {
-    const m = re.exec(v);
-    if (m) return make(m)[zh ? 0 : 1];
+  const out = [];
+  const add = (...parts) => out.push(...parts);
+  const seats = (list) => list.map(seatWord).join(zh ? "、" : ", ");
+  const card = (n) => cardName(n > 0 ? n : 0, deck);
+  const cards = (list) => list.forEach((n, i) => add(i ? " " : "", card(n)));
+  const words = (list) => list.map((w) => (character(w) !== w ? character(w) : actionWord(w))).join(zh ? "、" : ", ");
+  const to = a.to || [];
+  const toSeats = () => (to.length ? add(` ${actionWord("to")} ${seats(to)}`) : null);
+  const on = () => {
+    if (a.chain) add(` ${actionWord("on")} #${a.chain}`);
+    else if (a.on) add(` ${actionWord("on")} `, card(a.on));
+  };
+  switch (a.kind) {
+    case "play":
+      add(`${actionWord("play")} `, card(a.card));
+      toSeats();
+      on();
+      if (a.code) add(` ${actionWord("code")} ${actionWord(a.code)}`);
+      if (a.alt) add(` ${actionWord("as")} ${fn(a.alt)}`);
+      break;
+    case "send":
+      add(`${actionWord("send")} `, a.pile ? actionWord("pile") : card(a.card));
+      if (a.mode) add(` ${actionWord(a.mode)}`);
+      toSeats();
+      if (a.arrow) add(` ${actionWord(a.arrow)}`);
+      if (a.lock !== undefined && a.lock !== null && a.lock >= 0) add(` ${actionWord("lock")} ${seatWord(a.lock)}`);
+      break;
+    case "skill":
+      add(`${actionWord("skill")} ${skill(a.skill) !== a.skill ? skill(a.skill) : fn(a.skill)}`);
+      toSeats();
+      if ((a.cards || []).length) {
+        add(" ");
+        cards(a.cards);
+      }
+      on();
+      if ((a.options || []).length) add(` ${actionWord("choose")} ${words(a.options)}`);
+      break;
+    case "choose":
+      // a pick is a card or a seat as the prompt said: shown as its number
+      add(`${actionWord("choose")} ${(a.picks || []).length ? a.picks.join(zh ? "、" : ", ") : words(a.options || [])}`);
+      if (a.face) add(` ${actionWord(a.face)}`);
+      toSeats();
+      break;
+    default:
+      add(actionWord(String(a.kind || "")));
   }
-  let rest = v.replace(/ (to|lock) seat (\d+)/g, " $1 $2"); // 谍战篇's public sends name the seat
-  const tails = [];
-  for (const [re, words] of ACTION_PARTS) {
-    const m = re.exec(rest);
-    if (!m) continue;
-    tails.push([m.index, words[zh ? 0 : 1]]);
-    rest = rest.slice(0, m.index) + rest.slice(m.index + m[0].length);
-  }
-  let out = actionLabel ? actionLabel(rest, deck || {}) : rest;
-  if (tails.length) out += tails.map((x) => x[1]).join("");
-  return zh ? out : out.replace(/[\u4e00-\u9fff]+/g, englishOf);
+  // in English, a printed Chinese word (再临's codes: 听风 …) by its English name
+  return out.filter((p) => p !== "").map((p) => (zh || typeof p !== "string" ? p : p.replace(/[\u4e00-\u9fff]+/g, englishOf)));
 }
 
 const COLOR_CLASS = { red: "red", blue: "blue", black: "black", red_blue: "redblue", "red+blue": "redblue" };
@@ -121,12 +136,11 @@ const englishOf = englishName;
 
 const seatWord = (v) => (getLang() === "zh" ? `${t("seat")}${v}` : `${t("seat").toLowerCase()} ${v}`);
 
-const items = (value) =>
-  Array.isArray(value) ? value.map(String) : String(value ?? "").split(/[ ,]+/).filter((x) => x && x !== "-");
+// a list argument arrives typed, as an array (EventArg seats / cards / ids): never split
+const items = (value) => (Array.isArray(value) ? value.map(String) : value === undefined || value === "" ? [] : [String(value)]);
 
-/** One argument as text or a node, by its type (typed event values, or a prompt line's
- * string pieces). */
-function arg(type, value, deck, actionLabel) {
+/** One argument as text or a node, by its type (an event's or a prompt's typed values). */
+function arg(type, value, deck) {
   const v = String(value ?? "");
   switch (type) {
     case "seat":
@@ -155,7 +169,9 @@ function arg(type, value, deck, actionLabel) {
     case "zh":
       return getLang() === "zh" ? v : englishOf(v);
     case "action":
-      return actionText(v, deck, actionLabel);
+      // an action value (logLine puts the event's `action` or `shown` here); its text, when
+      // no value came, is shown as it is: never taken apart
+      return value && typeof value === "object" ? actionPieces(value, deck) : v;
     case "reason":
       return reasonText(v);
     default:
@@ -164,7 +180,7 @@ function arg(type, value, deck, actionLabel) {
 }
 
 /** A template's pieces (strings and nodes) for these arguments; null without a known row. */
-export function renderTemplate(key, args, deck, actionLabel) {
+export function renderTemplate(key, args, deck) {
   const r = row(key);
   if (!r) return null;
   const template = getLang() === "zh" ? r.zh : r.en;
@@ -172,7 +188,7 @@ export function renderTemplate(key, args, deck, actionLabel) {
   let pos = 0;
   for (const m of template.matchAll(/\{([a-z]+)(\d*)\}/g)) {
     if (m.index > pos) out.push(template.slice(pos, m.index));
-    const piece = arg(m[1], (args || {})[m[1] + m[2]], deck, actionLabel);
+    const piece = arg(m[1], (args || {})[m[1] + m[2]], deck);
     if (Array.isArray(piece)) out.push(...piece);
     else out.push(piece);
     pos = m.index + m[0].length;

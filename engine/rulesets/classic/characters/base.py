@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from engine import windows
-from engine.action import Action
+from engine.action import Action, Hidden
 from engine.skill import Skill as CoreSkill
 from engine.state import Frame, Item
 from engine.text import ArgValue
@@ -158,14 +158,14 @@ class Skill(CoreSkill):
     co_winner_choice: ClassVar[bool] = False
 
     # -- hidden information -------------------------------------------------------
-    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden(self, g: Game, seat: int, action: Action) -> Hidden | None:
         """For an action of this skill (``skill ID …``, or the answer to a prompt of its
         ``skill_step`` frame) that names a card others may not see (a card given from hand,
         one put back on the pile): (the seats that see the action line, the line the others
         see). None: the line is public."""
         return None
 
-    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> Hidden | None:
         """Who may see ``action``, the answer to a decision on this skill's ``skill_step``
         frame ``fr``, and what everyone else sees instead (as ``privacy.hidden_action``);
         None: the answer is public (the default)."""
@@ -353,7 +353,7 @@ def fire(g: Game, event: TriggerEvent, seat: int, *, item: Item | None = None, c
     windows.open_per_seat(g, st.turn, frames_of)
 
 
-def skill_privacy(g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+def skill_privacy(g: Game, seat: int, action: Action) -> Hidden | None:
     """The :meth:`Skill.hidden` answer for ``action``: a ``skill ID …`` action, or the answer
     to a prompt opened by a skill's ``skill_step`` frame (``privacy.hidden_action``)."""
     st = g.state

@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action
+from engine.action import Action, Hidden, hide
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -40,10 +40,10 @@ def put_back(g: Game, fr: Frame, what: str) -> bool:
     return True
 
 
-def put_back_hidden(fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
+def put_back_hidden(fr: Frame, action: Action) -> Hidden | None:
     """A put-back ``choose N`` names a hand card: only its owner sees it."""
     if action.kind == "choose":
-        return (fr.seat,), "puts a hand card on the pile top"
+        return hide((fr.seat,), "action.hidden_puts_hand_card_pile_top")
     return None
 
 
@@ -69,7 +69,7 @@ class JingMing(Skill):
             g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
         put_back(g, fr, "精明")
 
-    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> Hidden | None:
         return put_back_hidden(fr, action)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import PASS, Action
+from engine.action import PASS, Action, Hidden
 from engine.state import Frame
 
 from .. import deck
@@ -60,7 +60,7 @@ class ShiXue(Skill):
         give_step(g, fr, self.id, draw=4, to_self=True, text="prompt.choose.zh_give_n_hand_card",
                   args={"zh": "嗜血", "n": 1})
 
-    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden(self, g: Game, seat: int, action: Action) -> Hidden | None:
         return give_hidden(seat, action)
 
 

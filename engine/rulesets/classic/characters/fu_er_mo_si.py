@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action
+from engine.action import Action, Hidden, hide
 from engine.state import Frame, Item
 
 from .. import deck
@@ -89,11 +89,11 @@ class ZhenXiang(Skill):
         g.log("look.looks_at_zh_card_zh", fr.seat, {"seat": fr.seat, "zh": '试探', "card": fr.card, "zh2": '真相'},
               audience=(fr.seat,), cards=(fr.card,), public="look.looks_at_zh_zh")
 
-    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden(self, g: Game, seat: int, action: Action) -> Hidden | None:
         """The hand card paid lies face down in the discard pile (§12 D12): only its owner
         sees which card the action names."""
         if action.kind == "skill" and action.cards:
-            return (seat,), f"skill {self.id} (a hand card discarded face down)"
+            return hide((seat,), "action.hidden_skill_id_discards_face_down", id=self.id)
         return None
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action
+from engine.action import Action, Hidden, hide
 from engine.state import Item
 
 from .. import deck
@@ -48,7 +48,7 @@ class JingJue(Skill):
     def resolve(self, g: Game, item: Item) -> None:
         FUNCTIONS["see_through"].resolve(g, item)
 
-    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden(self, g: Game, seat: int, action: Action) -> Hidden | None:
         """Naming a face-down 试探 shows its number to its user and target only."""
         if not action.on:
             return None
@@ -56,7 +56,7 @@ class JingJue(Skill):
         for it in g.state.chain:
             fn = FUNCTIONS.get(it.kind)
             if it.card == on and fn is not None and fn.face_down:
-                return (seat, it.user, it.target), f"skill {self.id} on the face-down probe"
+                return hide((seat, it.user, it.target), "action.hidden_skill_id_on_face_down_probe", id=self.id)
         return None
 
 

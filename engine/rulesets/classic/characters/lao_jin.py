@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import PASS, Action
+from engine.action import PASS, Action, Hidden, hide
 from engine.state import Frame
 
 from .. import deck
@@ -67,9 +67,9 @@ class QiZuBaoShuai(Skill):
         key = "prompt.choose.zh_first_lower_hand_card" if fr.index == 0 else "prompt.choose.zh_second_top_hand_card"
         g.ask(fr.seat, "choose", key, [f"choose {c}" for c in sorted(set(me.hand))], args={"zh": "弃卒保帅"})
 
-    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> Hidden | None:
         if fr.stage == 1 and action.kind == "choose":
-            return (fr.seat,), "puts a hand card on the pile top"
+            return hide((fr.seat,), "action.hidden_puts_hand_card_pile_top")
         return None
 
 

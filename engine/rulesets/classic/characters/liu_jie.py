@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import PASS, Action
+from engine.action import PASS, Action, Hidden, hide
 from engine.state import Frame
 
 from ..kinds import SkillKind
@@ -102,9 +102,9 @@ class SouQu(Skill):
             g.log("take.takes_card_into_hand_zh", fr.seat, {"seat": fr.seat, "card": fr.card, "zh": '搜取'},
                   audience=(fr.seat,), cards=(fr.card,), public="take.takes_that_card_into_hand")
 
-    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> Hidden | None:
         if action.kind == "skill" and action.cards and not action.to:
-            return (fr.seat,), f"skill {self.id} (into the hand)"
+            return hide((fr.seat,), "action.hidden_skill_id_into_hand", id=self.id)
         return None
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action
+from engine.action import Action, Hidden, hide
 from engine.state import Frame
 from engine.text import ArgValue
 
@@ -59,7 +59,7 @@ class LianDong(Skill):
         give_step(g, fr, self.id, draw=2, to_self=False, text="prompt.choose.zh_give_n_hand_card_2",
                   args={"zh": "联动", "n": 1})
 
-    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden(self, g: Game, seat: int, action: Action) -> Hidden | None:
         return give_hidden(seat, action)
 
 
@@ -92,11 +92,11 @@ def give_step(g: Game, fr: Frame, skill: str, *, draw: int, to_self: bool, text:
           cards=(card,), public="give.gives_hand_card_seat")
 
 
-def give_hidden(seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+def give_hidden(seat: int, action: Action) -> Hidden | None:
     """``choose N to S``: the card given is seen by giver and receiver only."""
     if action.kind == "choose" and action.to:
         to = action.target
-        return ((seat,) if to == seat else (seat, to)), f"choose a hand card to {to}"
+        return hide((seat,) if to == seat else (seat, to), "action.hidden_gives_hand_card_seat", seat2=to)
     return None
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import PASS, Action
+from engine.action import PASS, Action, Hidden, hide
 from engine.state import Frame, Item
 
 from .. import deck
@@ -62,9 +62,9 @@ class GeQiangYouEr(Skill):
         g.log("pile_top.puts_card_on_pile_top_2", fr.seat, {"seat": fr.seat, "card": card}, audience=(fr.seat,),
               cards=(card,), public="pile_top.puts_hand_card_on_pile_2")
 
-    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden(self, g: Game, seat: int, action: Action) -> Hidden | None:
         if action.kind == "choose":
-            return (seat,), "choose a hand card for the pile top"
+            return hide((seat,), "action.hidden_hand_card_for_pile_top")
         return None
 
 
@@ -114,11 +114,11 @@ class TouLongZhuanFeng(Skill):
             t.known_by = []
             g.log("swap.face_down_intel_goes_on", item.user, {"zh": "偷龙转凤"})
 
-    def hidden(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden(self, g: Game, seat: int, action: Action) -> Hidden | None:
         """The hand card paid lies face down in the discard pile (§12 D12): only its owner
         sees which card the action names."""
         if action.kind == "skill" and action.cards:
-            return (seat,), f"skill {self.id} (a hand card discarded face down)"
+            return hide((seat,), "action.hidden_skill_id_discards_face_down", id=self.id)
         return None
 
 

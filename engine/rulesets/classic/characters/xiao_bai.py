@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action
+from engine.action import Action, Hidden, hide
 from engine.state import Frame, Item
 
 from .. import flow, marks
@@ -93,9 +93,9 @@ class ShouMai(Skill):
               cards=(card,))
         g.place_intel(fr.seat, [card], [fr.seat], cause=self.id)
 
-    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> Hidden | None:
         if fr.stage == 0:
-            return (fr.seat,), "chooses a card to give (收买)"
+            return hide((fr.seat,), "action.hidden_chooses_card_to_give_bribe")
         return None
 
 

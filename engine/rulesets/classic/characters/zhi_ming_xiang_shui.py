@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action
+from engine.action import Action, Hidden
 from engine.state import Frame
 
 from ..kinds import SkillKind
@@ -41,7 +41,7 @@ class GongShouJianBei(Skill):
             g.draw(fr.seat, 2)
         put_back(g, fr, "攻守兼备")
 
-    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, fr: Frame, action: Action) -> Hidden | None:
         return put_back_hidden(fr, action)
 
 

@@ -114,11 +114,11 @@ def burnable(g: Game, card: int) -> bool:
     return deck.IS_BLACK[card] and (g.state.tutorial or not deck.ENCRYPTED[card])
 
 
-def code_matches(code: str, card: int) -> bool:
+def code_matches(code: str | int, card: int) -> bool:
     """秘密下达 codes (decision §11.3): 听风 red, 看雨 blue, 日落 black; 机密文件 is red and blue.
-    ``card:N`` (紧急下达, 情报处长): exactly card N."""
-    if code.startswith("card:"):
-        return card == int(code[5:])
+    A card number (情报处长's 偷龙转凤 binding the send: ``State.send_code``): exactly that card."""
+    if isinstance(code, int):
+        return card == code
     colour = ruledata.SECRET_ORDER_CODES[code]
     if colour == "red":
         return deck.IS_RED[card]

@@ -138,7 +138,7 @@ class JinJiXiaDaCard(CardFunction):
         if fr.stage == 1:
             card = int(choose_answer(fr))
             item.done = True
-            match_ext(st).send_code = f"card:{card}"
+            match_ext(st).send_code = card  # that very card must be sent (code_matches)
             match_ext(st).send_code_user = item.user
             g.log("choose_intel.chooses_card_as_seat_intel", item.user,
                   {"seat": item.user, "card": card, "seat2": item.target}, audience=(item.user, item.target),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, Hidden
 from engine.state import Frame
 
 from ..skills import SKILLS, Skill
@@ -69,7 +69,7 @@ class MiaoShou(Skill):
             g.ask(fr.seat, "choose", "prompt.choose.zh_in_front_whom", [f"choose {s}" for s in g.living()],
                   args={"zh": "妙手"})
 
-    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> Hidden | None:
         return None  # the taken card becomes the face-up pending intel
 
 

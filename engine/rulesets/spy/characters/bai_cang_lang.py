@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import PASS, Action
+from engine.action import PASS, Action, Hidden, hide
 from engine.state import Frame
 
 from ..cards import give
@@ -50,9 +50,9 @@ class BoAi(Skill):
             return
         g.ask(fr.seat, "choose", "prompt.choose.zh_give_hand_card_another", ["pass", *opts], args={"zh": "博爱"})
 
-    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> Hidden | None:
         if action.kind == "choose" and action.to:
-            return (seat, action.target), f"gives a card to seat {action.target}"
+            return hide((seat, action.target), "action.hidden_gives_card_seat", seat2=action.target)
         return None
 
 

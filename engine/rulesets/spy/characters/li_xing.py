@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, Hidden, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -67,7 +67,7 @@ class SouJi(Skill):
         g.ask(fr.seat, "choose", "prompt.choose.zh_take_black_card_or", ["pass", *(f"choose {c}" for c in cards)],
               args={"zh": "搜缉"})
 
-    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> Hidden | None:
         return None  # a taken card is shown (展示)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.action import PASS, Action, use_skill
+from engine.action import PASS, Action, Hidden, hide, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -59,10 +59,10 @@ class JiaoJi(Skill):
         g.ask(fr.seat, "choose", "prompt.choose.zh_give_seat_hand_cards", options,
               args={"zh": "交际", "seat": fr.index})
 
-    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> Hidden | None:
         if action.kind == "choose":
             n = len(action.picks)
-            return (seat, g.state.stack[-1].index), f"gives {n} cards back"
+            return hide((seat, g.state.stack[-1].index), "action.hidden_gives_n_cards_back", n=n)
         return None
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, Hidden, hide
 from engine.state import Frame
 
 from ..cards import give
@@ -54,11 +54,11 @@ class JiBan(Skill):
         g.ask(fr.seat, "choose", "prompt.choose.zh_give_seat_another_card",
               ["pass", *(f"choose {c}" for c in hand)], args={"zh": "羁绊", "seat": fr.index})
 
-    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> Hidden | None:
         if action.kind != "choose":
             return None
         to = action.target if action.to else g.state.stack[-1].index
-        return (seat, to), f"gives a card to seat {to}"
+        return hide((seat, to), "action.hidden_gives_card_seat", seat2=to)
 
 
 SKILLS[JiBan.id] = JiBan()

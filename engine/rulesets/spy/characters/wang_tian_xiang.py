@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.action import PASS, Action, use_skill
+from engine.action import PASS, Action, Hidden, hide, use_skill
 from engine.marks import add
 from engine.state import Frame
 
@@ -49,9 +49,9 @@ class JinBi(Skill):
               ["pass", *(f"choose {a},{b}" for a, b in combinations(hand, 2))],
               args={"zh": "禁闭", "seat": fr.seat, "n": 2})
 
-    def hidden_answer(self, g: Game, seat: int, action: Action) -> tuple[tuple[int, ...], str] | None:
+    def hidden_answer(self, g: Game, seat: int, action: Action) -> Hidden | None:
         if action.kind == "choose":
-            return (seat, g.state.stack[-1].seat), "gives 2 cards"
+            return hide((seat, g.state.stack[-1].seat), "action.hidden_gives_n_cards", n=2)
         return None
 
 

@@ -236,7 +236,7 @@ class GetReplayStepsRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., view: _Optional[int] = ..., from_step: _Optional[int] = ..., max_steps: _Optional[int] = ..., last: _Optional[bool] = ..., finished_only: _Optional[bool] = ...) -> None: ...
 
 class ReplayStep(_message.Message):
-    __slots__ = ("step", "seat", "action", "decision", "pending", "observation", "events")
+    __slots__ = ("step", "seat", "action", "decision", "pending", "observation", "events", "acted")
     STEP_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
@@ -244,6 +244,7 @@ class ReplayStep(_message.Message):
     PENDING_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    ACTED_FIELD_NUMBER: _ClassVar[int]
     step: int
     seat: int
     action: str
@@ -251,7 +252,8 @@ class ReplayStep(_message.Message):
     pending: int
     observation: _game_pb2.Observation
     events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
-    def __init__(self, step: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[str] = ..., decision: _Optional[int] = ..., pending: _Optional[int] = ..., observation: _Optional[_Union[_game_pb2.Observation, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ...) -> None: ...
+    acted: _game_pb2.Event
+    def __init__(self, step: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[str] = ..., decision: _Optional[int] = ..., pending: _Optional[int] = ..., observation: _Optional[_Union[_game_pb2.Observation, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., acted: _Optional[_Union[_game_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class ReplaySteps(_message.Message):
     __slots__ = ("match_id", "view", "settings", "outcome", "total_steps", "from_step", "next_step", "steps", "players")

@@ -209,7 +209,7 @@ class ChainItem(_message.Message):
     def __init__(self, user: _Optional[int] = ..., kind: _Optional[str] = ..., card: _Optional[int] = ..., target: _Optional[int] = ..., on: _Optional[int] = ..., code: _Optional[str] = ..., negated: _Optional[bool] = ...) -> None: ...
 
 class Decision(_message.Message):
-    __slots__ = ("seat", "kind", "number", "prompt", "template", "args")
+    __slots__ = ("seat", "kind", "number", "prompt", "template", "args", "arguments")
     class ArgsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -223,16 +223,18 @@ class Decision(_message.Message):
     PROMPT_FIELD_NUMBER: _ClassVar[int]
     TEMPLATE_FIELD_NUMBER: _ClassVar[int]
     ARGS_FIELD_NUMBER: _ClassVar[int]
+    ARGUMENTS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: str
     number: int
     prompt: str
     template: str
     args: _containers.ScalarMap[str, str]
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[str] = ..., number: _Optional[int] = ..., prompt: _Optional[str] = ..., template: _Optional[str] = ..., args: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    arguments: _containers.RepeatedCompositeFieldContainer[EventArg]
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[str] = ..., number: _Optional[int] = ..., prompt: _Optional[str] = ..., template: _Optional[str] = ..., args: _Optional[_Mapping[str, str]] = ..., arguments: _Optional[_Iterable[_Union[EventArg, _Mapping]]] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("index", "kind", "seat", "text", "audience", "cards", "seats", "template", "args", "format", "action")
+    __slots__ = ("index", "kind", "seat", "text", "audience", "cards", "seats", "template", "args", "format", "action", "shown")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -244,6 +246,7 @@ class Event(_message.Message):
     ARGS_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    SHOWN_FIELD_NUMBER: _ClassVar[int]
     index: int
     kind: str
     seat: int
@@ -255,7 +258,8 @@ class Event(_message.Message):
     args: _containers.RepeatedCompositeFieldContainer[EventArg]
     format: int
     action: Action
-    def __init__(self, index: _Optional[int] = ..., kind: _Optional[str] = ..., seat: _Optional[int] = ..., text: _Optional[str] = ..., audience: _Optional[_Iterable[int]] = ..., cards: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[int]] = ..., template: _Optional[str] = ..., args: _Optional[_Iterable[_Union[EventArg, _Mapping]]] = ..., format: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
+    shown: Action
+    def __init__(self, index: _Optional[int] = ..., kind: _Optional[str] = ..., seat: _Optional[int] = ..., text: _Optional[str] = ..., audience: _Optional[_Iterable[int]] = ..., cards: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[int]] = ..., template: _Optional[str] = ..., args: _Optional[_Iterable[_Union[EventArg, _Mapping]]] = ..., format: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., shown: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
 
 class EventArg(_message.Message):
     __slots__ = ("name", "seat", "seats", "card", "cards", "count", "id", "ids", "text")
