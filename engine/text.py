@@ -286,8 +286,16 @@ def set_arg(arg: Any, kind: str, value: ArgValue) -> None:
         arg.text = str(value)
 
 
+def prompt_arguments(ruleset_id: str, key: str,
+                     args: tuple[tuple[str, ArgValue], ...]) -> tuple[tuple[str, str, ArgValue], ...]:
+    """A keyed prompt's typed arguments in its row's order: (name, placeholder type, value)
+    (``Decision.arguments``)."""
+    given = dict(args)
+    return tuple([(name, kind, given[name]) for name, kind in prompt_templates(ruleset_id)[key].fields])
+
+
 def fill_prompt(ruleset_id: str, kind: str, text: str, message: object, key: str = "",
-                args: tuple[tuple[str, ArgValue], ...] = ()) -> None:
+                args: tuple[tuple[str, ArgValue], ...] = (), *, typed: bool = True) -> None:
     """Set ``template`` and ``args`` of a protobuf Decision from the prompt's value: its
     ``key`` and typed ``args``, each written as the English line writes it (a seat or a
     card as its number, a list space-separated). A prompt without a key (restored from a
@@ -297,9 +305,9 @@ def fill_prompt(ruleset_id: str, kind: str, text: str, message: object, key: str
         message.template = key  # type: ignore[attr-defined]
         kinds = dict(row.fields)
         message.args.update({name: english_value(kinds[name], v) for name, v in args})  # type: ignore[attr-defined]
-        given = dict(args)
-        for name, kind in row.fields:  # typed, in the row's order (Decision.arguments)
-            set_arg(message.arguments.add(name=name), kind, given[name])  # type: ignore[attr-defined]
+        if typed:  # in the row's order (Decision.arguments)
+            for name, kind_, value in prompt_arguments(ruleset_id, key, args):
+                set_arg(message.arguments.add(name=name), kind_, value)  # type: ignore[attr-defined]
         return
     found = structure(ruleset_id, kind, text)
     if found is None:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from engine.action import Action
 from engine.marks import placed as characters_placed
 from engine.observation import END_REASON, IDENTITY, MODE, UNSPECIFIED, public_tasks
-from engine.text import fill_prompt
+from engine.text import ArgValue, fill_prompt, prompt_arguments, set_arg
 from fengsheng.v1 import game_pb2
 
 if TYPE_CHECKING:
@@ -92,6 +92,9 @@ class DecisionView:
     template: str
     args: dict[str, str]
     """The prompt's arguments as its English line writes them (shared: do not modify)."""
+    arguments: tuple[tuple[str, str, ArgValue], ...] = ()
+    """The prompt's typed arguments in its row's order: (name, placeholder type, value)
+    (``Decision.arguments``)."""
 
 
 @dataclass(slots=True)
@@ -160,11 +163,12 @@ class ViewMemo:
         ] = {}
 
 
-_DECISION_ARGS: dict[tuple[Any, ...], tuple[str, dict[str, str]]] = {}
+_DECISION_ARGS: dict[tuple[Any, ...], tuple[str, dict[str, str], tuple[tuple[str, str, ArgValue], ...]]] = {}
 
 
 class _Args:
-    """What :func:`engine.text.fill_prompt` writes into (a Decision's template and args)."""
+    """What :func:`engine.text.fill_prompt` writes into (a Decision's template and args;
+    the typed arguments come from :func:`engine.text.prompt_arguments`)."""
 
     __slots__ = ("args", "template")
 
@@ -207,11 +211,12 @@ def build_view(g: Game, viewer: int, *, include_events: bool = False) -> View:
         found = _DECISION_ARGS.get(key)
         if found is None:
             out = _Args()
-            fill_prompt(st.ruleset, prompt.kind, prompt.text, out, prompt.key, key[4])
+            fill_prompt(st.ruleset, prompt.kind, prompt.text, out, prompt.key, key[4], typed=False)
             if len(_DECISION_ARGS) >= _TABLE_SIZE:
                 _DECISION_ARGS.clear()
-            found = _DECISION_ARGS[key] = (out.template, out.args)
-        pending = DecisionView(prompt.seat, prompt.kind, prompt.number, prompt.text, found[0], found[1])
+            typed = prompt_arguments(st.ruleset, prompt.key, key[4]) if prompt.key else ()
+            found = _DECISION_ARGS[key] = (out.template, out.args, typed)
+        pending = DecisionView(prompt.seat, prompt.kind, prompt.number, prompt.text, *found)
         if prompt.seat == me:
             legal = tuple(g._legal_now(viewer))
     else:
@@ -326,6 +331,8 @@ def as_observation(view: View) -> game_pb2.Observation:
         obs.pending.prompt = p.prompt
         obs.pending.template = p.template
         obs.pending.args.update(p.args)
+        for name, kind, value in p.arguments:
+            set_arg(obs.pending.arguments.add(name=name), kind, value)
     from engine.observation import action_message
 
     obs.legal.extend(action_message(a) for a in view.legal)
