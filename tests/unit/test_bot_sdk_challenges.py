@@ -38,7 +38,11 @@ def test_a_challenge_is_accepted_by_default_and_as_the_author_decides() -> None:
     invited = ticket(ticket_id="t_1", state="invited", challenger="alice", seat=1)
     client, _ = run(invited, state)
     assert [(m.answer.ticket_id, m.answer.accept) for m in client.sent] == [("t_1", True)]
+    assert "t_1" in state.accepted
+    again, _ = run(invited, state)  # the same invitation sent again (a reconnection)
+    assert not again.sent  # answered once
     seen: list[str] = []
+    state = _Session(queued=True)
     client, _ = run(invited, state, accept=lambda t: seen.append(t.challenger) or False)
     assert [(m.answer.ticket_id, m.answer.accept) for m in client.sent] == [("t_1", False)] and seen == ["alice"]
     assert state.queued  # an invitation is not the bot's own ticket

@@ -30,10 +30,11 @@ def test_every_identity_of_the_ruleset_is_named(ruleset_id: str) -> None:
 
 
 def test_every_identity_has_a_colour() -> None:
-    """render.js and table.js colour each identity enum value the rulesets use."""
+    """render.js and result.js (the result panel) colour each identity enum value the
+    rulesets use."""
     js = Path(__file__).resolve().parents[2] / "gateway" / "static" / "js"
     render = (js / "render.js").read_text(encoding="utf-8")
-    table = (js / "table.js").read_text(encoding="utf-8")
+    table = (js / "result.js").read_text(encoding="utf-8")
     for ruleset_id in RULESET_IDS:
         for identity in get_ruleset(ruleset_id).identities:
             assert re.search(rf'{identity.upper()}: "id-(red|blue|green)"', render), identity
