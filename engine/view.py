@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.action import Action
 from engine.marks import placed as characters_placed
-from engine.observation import END_REASON, IDENTITY, MODE, UNSPECIFIED, public_tasks
+from engine.observation import END_REASON, IDENTITY, MODE, UNSPECIFIED, action_message, public_tasks
 from engine.text import ArgValue, fill_prompt, prompt_arguments, set_arg
 from fengsheng.v1 import game_pb2
 
@@ -333,8 +333,6 @@ def as_observation(view: View) -> game_pb2.Observation:
         obs.pending.args.update(p.args)
         for name, kind, value in p.arguments:
             set_arg(obs.pending.arguments.add(name=name), kind, value)
-    from engine.observation import action_message
-
     obs.legal.extend(action_message(a) for a in view.legal)
     o = view.outcome
     if o.over:

@@ -97,7 +97,7 @@ def _public(g: Game) -> game_pb2.Observation:
         obs.pending.kind = prompt.kind
         obs.pending.number = prompt.number
         obs.pending.prompt = prompt.text
-        fill_prompt(st.ruleset, prompt.kind, prompt.text, obs.pending)
+        fill_prompt(st.ruleset, prompt.kind, prompt.text, obs.pending, prompt.key, tuple(prompt.args.items()))
     else:
         obs.pending.seat = -1
         obs.pending.number = st.decision
