@@ -383,24 +383,32 @@ def _discard_piece(g: Game, viewer: int) -> bytes:
     return piece
 
 
-def _encode_discard(g: Game, viewer: int) -> bytes:
-    """The discard pile's piece, encoded directly (it changes too often for a table)."""
-    st = g.state
-    face_down = st.ext.face_down_discards()
-    if not face_down:
-        return packed(DISCARD_KEY, st.discard)
+def shown_discard(discard: list[int], face_down: tuple[tuple[int, int], ...],
+                  viewer: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The discard pile as ``viewer`` sees it: each face-down card (``face_down``: card and
+    the seat that laid it) as 0 unless ``viewer`` laid it, and the face-down positions."""
     by: dict[int, int] = {}
     for card, who in face_down:
         by.setdefault(card, who)
     shown: list[int] = []
     positions: list[int] = []
-    for pos, card in enumerate(st.discard):
+    for pos, card in enumerate(discard):
         owner = by.get(card)
         if owner is None:
             shown.append(card)
         else:
             shown.append(card if owner == viewer else 0)
             positions.append(pos)
+    return tuple(shown), tuple(positions)
+
+
+def _encode_discard(g: Game, viewer: int) -> bytes:
+    """The discard pile's piece, encoded directly (it changes too often for a table)."""
+    st = g.state
+    face_down = st.ext.face_down_discards()
+    if not face_down:
+        return packed(DISCARD_KEY, st.discard)
+    shown, positions = shown_discard(st.discard, face_down, viewer)
     return packed(DISCARD_KEY, shown) + packed(FACE_DOWN_KEY, positions)
 
 

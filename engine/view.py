@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.action import Action
 from engine.marks import placed as characters_placed
-from engine.observation import END_REASON, IDENTITY, MODE, UNSPECIFIED, action_message, public_tasks
+from engine.observation import END_REASON, IDENTITY, MODE, UNSPECIFIED, action_message, public_tasks, shown_discard
 from engine.text import ArgValue, fill_prompt, prompt_arguments, set_arg
 from fengsheng.v1 import game_pb2
 
@@ -272,19 +272,7 @@ def _discard(st: Any, memo: ViewMemo, viewer: int) -> tuple[tuple[int, ...], tup
     last = memo.discards.get(viewer)
     if last is not None and last[0] == st.discard and last[1] == face_down:
         return last[2], last[3]
-    by: dict[int, int] = {}
-    for card, who in face_down:
-        by.setdefault(card, who)
-    shown: list[int] = []
-    positions: list[int] = []
-    for pos, card in enumerate(st.discard):
-        owner = by.get(card)
-        if owner is None:
-            shown.append(card)
-        else:
-            shown.append(card if owner == viewer else 0)
-            positions.append(pos)
-    result = (tuple(shown), tuple(positions))
+    result = shown_discard(st.discard, face_down, viewer)
     memo.discards[viewer] = (st.discard.copy(), face_down, *result)
     return result
 
