@@ -45,7 +45,7 @@ PASSED_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TMPDIR", "T
 #: this many decisions in a row without an answer by the deadline stop the arena
 MAX_LATE = 3
 #: how long a program has to send its first line of a decision, by default (seconds)
-DEFAULT_MOVE_TIMEOUT_S = 5.0
+DEFAULT_MOVE_TIMEOUT_MS = 5000
 
 
 class BotProgramError(Exception):
@@ -55,12 +55,12 @@ class BotProgramError(Exception):
 class CommandSeat:
     """The author's seat played by a program (``argv``, no shell), over stdin/stdout JSON lines."""
 
-    def __init__(self, argv: Sequence[str], *, move_timeout_s: float = DEFAULT_MOVE_TIMEOUT_S,
+    def __init__(self, argv: Sequence[str], *, move_timeout_ms: int = DEFAULT_MOVE_TIMEOUT_MS,
                  cwd: str | None = None) -> None:  # fmt: skip
         if not argv:
             raise ValueError("--bot-cmd is empty: give the command that runs your bot, e.g. \"node mybot.js\"")
         self.argv = list(argv)
-        self.move_timeout_s = move_timeout_s
+        self.move_timeout_ms = move_timeout_ms
         env = {k: os.environ[k] for k in PASSED_ENV if k in os.environ}
         try:
             self.proc = subprocess.Popen(
@@ -139,14 +139,14 @@ class CommandSeat:
     def start(self, match_id: str, seat: int, players: int, events: list[game_pb2.Event]) -> None:
         self.seen = list(events)
         self.send(bs.ServerMessage(match_start=bs.MatchStart(match_id=match_id, seats=[seat], players=players,
-                                                             clock_ms=round(self.move_timeout_s * 1000),
+                                                             clock_ms=self.move_timeout_ms,
                                                              events=events)))  # fmt: skip
 
     def turn(self, turn: Turn, apply: Callable[[str], None]) -> None:
         self.seen.extend(turn.pushed.events)
         self._events(turn.match_id, turn.seat, turn.pushed.events)  # as they happened: before the decision
-        deadline_ms = int(time.time() * 1000 + self.move_timeout_s * 1000)
-        deadline = time.monotonic() + self.move_timeout_s
+        deadline_ms = int(time.time() * 1000) + self.move_timeout_ms
+        deadline = time.monotonic() + self.move_timeout_ms / 1000
         self.send(bs.ServerMessage(decision=bs.DecisionRequest(
             match_id=turn.match_id, seat=turn.seat, decision=turn.number, observation=turn.pushed,
             legal_actions=turn.legal, default_action=turn.default, deadline_ms=deadline_ms)))  # fmt: skip
@@ -180,7 +180,7 @@ class CommandSeat:
                                                           applied=[turn.default], reason="timeout")))  # fmt: skip
         if self.late >= MAX_LATE:
             raise BotProgramError(f"the bot program answered none of its last {self.late} decisions within "
-                                  f"{self.move_timeout_s:g} s (--move-timeout)")  # fmt: skip
+                                  f"{self.move_timeout_ms} ms (--move-timeout-ms)")  # fmt: skip
 
     def end(self, match_id: str, seat: int, outcome: game_pb2.Outcome, events: Sequence[game_pb2.Event] = ()) -> None:
         self.seen = []

@@ -9,7 +9,7 @@ then the leaderboard.
 seat against the listed built-in bots, offline (:mod:`fengsheng.bot.arena`); prints its win
 rates per identity with 95% Wilson intervals. Nothing is rated.
 
-``fengsheng arena --bot-cmd "node mybot.js" [--move-timeout S] ...``: the same, with a bot
+``fengsheng arena --bot-cmd "node mybot.js" [--move-timeout-ms MS] ...``: the same, with a bot
 program in any language that speaks the JSON messages of ``/ws/bots`` one per line over its
 stdin/stdout (:mod:`fengsheng.bot.command`); the command is split like a shell would
 (:func:`shlex.split`) but run without one, and the program gets no secrets.
@@ -44,11 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         '(e.g. "node mybot.js"), played against --bots (offline, unrated)',
     )
     parser.add_argument(
-        "--move-timeout",
-        type=float,
-        default=5.0,
-        metavar="S",
-        help="--bot-cmd: seconds the program has per decision before the default action is played (default 5)",
+        "--move-timeout-ms",
+        type=int,
+        default=5000,
+        metavar="MS",
+        help="--bot-cmd: milliseconds the program has per decision before the default action is played "
+        "(default 5000)",
     )
     parser.add_argument(
         "--bots",
@@ -107,13 +108,13 @@ def run_author(args: argparse.Namespace) -> int:
 
     try:
         if args.bot_cmd:
-            if args.move_timeout <= 0:
-                raise ValueError("--move-timeout must be above 0 seconds")
+            if args.move_timeout_ms <= 0:
+                raise ValueError("--move-timeout-ms must be above 0 milliseconds")
             try:
                 argv = shlex.split(args.bot_cmd)
             except ValueError as exc:
                 raise ValueError(f"--bot-cmd {args.bot_cmd!r}: {exc}") from None
-            seat = program = CommandSeat(argv, move_timeout_s=args.move_timeout)
+            seat = program = CommandSeat(argv, move_timeout_ms=args.move_timeout_ms)
         report = play(seat, opponents=opponents, matches=args.matches, players=args.players,
                       ruleset=args.ruleset, seed=args.seed,
                       progress=progress)  # fmt: skip

@@ -100,9 +100,9 @@ def test_a_broken_program_stops_the_arena_with_a_clear_error(program: str, says:
 
 def test_a_program_that_never_answers_is_defaulted_then_stopped(capsys: pytest.CaptureFixture[str]) -> None:
     cmd = shlex.join([sys.executable, "-c", "import sys\nsys.stdin.read()"])
-    code = main(["arena", "--bot-cmd", cmd, "--move-timeout", "0.1", "--matches", "2", "--players", "3"])
+    code = main(["arena", "--bot-cmd", cmd, "--move-timeout-ms", "100", "--matches", "2", "--players", "3"])
     err = capsys.readouterr().err
-    assert code == 2 and "answered none of its last 3 decisions within 0.1 s" in err, err
+    assert code == 2 and "answered none of its last 3 decisions within 100 ms" in err, err
 
 
 def test_the_command_line_is_not_run_by_a_shell(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
