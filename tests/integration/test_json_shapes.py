@@ -229,6 +229,23 @@ def test_every_endpoint_speaks_one_json_shape(walk: Walk) -> None:
     c("GET", "/api/matches/{match_id}/replay", "/api/matches/m-none/replay", expect=404)
     c("GET", "/api/matches/{match_id}/replay/steps", f"/api/matches/{ended}/replay/steps", expect=200)
     c("GET", "/api/matches/{match_id}/replay/steps", "/api/matches/m-none/replay/steps", expect=404)
+    # a rematch: asked while the match runs (refused), then of a finished match of ours
+    c("GET", "/api/matches/{match_id}/rematch", f"/api/matches/{mid}/rematch", expect=200, headers=me)
+    c("GET", "/api/matches/{match_id}/rematch", f"/api/matches/{mid}/rematch", expect=401)
+    c("POST", "/api/matches/{match_id}/rematch", f"/api/matches/{mid}/rematch", expect=409, headers=me, json={})
+    solo = c("POST", "/api/matches", "/api/matches", expect=201, headers=me, json={"players": 3, "humans": 1})
+    mine = bearer(solo["seat_token"])
+    deadline = time.monotonic() + 120
+    while not w.http.get(f"/api/matches/{solo['match_id']}/observation", headers=mine).json()["outcome"].get("over"):
+        assert time.monotonic() < deadline, "our 3-player match did not end"
+        la = w.http.get(f"/api/matches/{solo['match_id']}/legal-actions", headers=mine).json()
+        if la.get("actions"):
+            w.http.post(f"/api/matches/{solo['match_id']}/act", headers=mine,
+                        json={"decision": la["decision"], "action": la["actions"][0]})  # fmt: skip
+        else:
+            time.sleep(0.05)
+    c("POST", "/api/matches/{match_id}/rematch", f"/api/matches/{solo['match_id']}/rematch", expect=200,
+      headers=me, json={})  # fmt: skip
     # bots and their tokens
     owner = bearer(w.http.post("/api/guests", json={"name": "shape-owner"}).json()["token"])
     bot = c("POST", "/api/bots", "/api/bots", expect=201, json={"name": "shape-bot"}, headers=owner)
