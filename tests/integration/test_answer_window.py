@@ -42,7 +42,7 @@ from fengsheng.v1 import game_pb2
 from services.channels import engine_channel
 from services.engine.store import HistoryEntry, events_key, history_key
 
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.integration, pytest.mark.timing, pytest.mark.timeout(180)]
 
 WINDOW_MS = 80
 JITTER_MS = 30

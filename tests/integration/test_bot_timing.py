@@ -43,7 +43,7 @@ from services.engine.clock import BOT_CLOCK_MS
 from services.workers import tasks
 from services.workers.chains import SEARCH_THREADS, Cursor
 
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.integration, pytest.mark.timing, pytest.mark.timeout(180)]
 
 #: decisions per group (had a choice / had none) for each decision kind tested
 PER_GROUP = 200

@@ -22,7 +22,7 @@ from fengsheng.v1 import engine_service_pb2_grpc as es_grpc
 from fengsheng.v1 import game_pb2
 from services.engine.store import events_key
 
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.integration, pytest.mark.timing, pytest.mark.timeout(240)]
 
 BUDGET_MS = 40
 MARGIN_MS = 60
