@@ -172,6 +172,13 @@ class FakeMatchStore:
         found = [(eid, f) for eid, f in m.events if _id_key(eid) > key or (including and _id_key(eid) == key)]
         return [decode_write(eid, dict(f)) for eid, f in found[:count]]
 
+    async def last_write(self, match_id: str) -> StoredWrite | None:
+        m = self.matches.get(match_id)
+        if m is None or not m.events:
+            return None
+        eid, f = m.events[-1]
+        return decode_write(eid, dict(f))
+
     def pubsub(self) -> _Silent:
         """A subscription that never delivers: watchers here poll (``watch_poll_s``)."""
         return _Silent()

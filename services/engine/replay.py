@@ -25,8 +25,9 @@ Cost per call is bounded (a page of at most :attr:`ReplayService.max_steps` step
   ``KEYFRAME_EVERY + max_steps`` actions; on a cold entry at most ``from_step + max_steps``
   (keyframes are kept on the way), plus at most one checkpoint interval
   (``MatchService.snapshot_every``) to rebuild the current state from the stored checkpoint.
-- ``last`` (the result screen) of a finished match is served from that current state: no
-  replay at all.
+- ``last`` (the result screen) of a finished match is served from that current state (a
+  finished match's checkpoint is taken after its last step) and the last step's action
+  event read from the match's last stored write: no replay at all.
 
 A match that moves on (a new stored version) keeps its keyframes: the history is
 append-only, so only the new entries are read and replayed when a page needs them.
@@ -44,9 +45,8 @@ from typing import Any
 from prometheus_client import Counter
 
 from engine import Game
-from engine.game import EVENT_FORMAT, Event
+from engine.game import Event
 from engine.notation import parse
-from engine.observation import action_message
 from fengsheng.v1 import engine_service_pb2 as es
 from fengsheng.v1 import game_pb2
 from services.engine.matches import MATCH_ID_RE, restore_stored
@@ -77,6 +77,9 @@ class _Entry:
     current: Game
     #: step -> snapshot of the game after that step (multiples of KEYFRAME_EVERY, > 0)
     keyframes: dict[int, bytes] = field(default_factory=dict)
+    #: a finished match's last step's ``action.action`` event, from its last stored write
+    #: (the result screen's ``acted``; None while the match runs or when it is not at hand)
+    final_acted: game_pb2.Event | None = None
 
     @property
     def total(self) -> int:
@@ -248,6 +251,8 @@ class ReplayService:
         del current.events[:]
         settings = es.MatchSettings.FromString(stored.settings)
         entry = _Entry(stored.version, settings, history, current)
+        if current.is_over and history:
+            entry.final_acted = await self._final_acted(match_id, stored.version, history[-1].seat)
         if old is not None and old.settings == settings and old.history == history[: len(old.history)]:
             entry.keyframes = old.keyframes  # the history is append-only: they still hold
         self._cache[match_id] = entry
@@ -255,6 +260,19 @@ class ReplayService:
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
         return entry
+
+    async def _final_acted(self, match_id: str, version: int, seat: int) -> game_pb2.Event | None:
+        """The ``action.action`` event of the last step (``seat`` acting): the last one in
+        the match's last stored write, when that write is the one at ``version``. A write may
+        hold several steps (its events in order), so the last such event is the last step's."""
+        write = await self.store.last_write(match_id)
+        if write is None or write.version != version:
+            return None
+        for stored in reversed(write.events):
+            event = game_pb2.Event.FromString(stored.data)
+            if event.kind == "action" and event.template == "action.action":
+                return event if event.seat == seat else None
+        return None
 
     # ------------------------------------------------------------------ replaying
     def _apply(self, game: Game, h: HistoryEntry) -> None:
@@ -289,9 +307,14 @@ class ReplayService:
         return out
 
     def _final_step(self, entry: _Entry, view: int) -> es.ReplayStep:
-        """The current step of a finished match, from its stored checkpoint (no replay)."""
+        """The current step of a finished match, without its events, from its stored
+        checkpoint (no replay); its ``acted`` is the last step's stored action event (every
+        view sees a finished match's actions in full)."""
         h = entry.history[-1] if entry.history else None
-        return self._step(entry.current, view, entry.total - 1, h, h.action if h else "", ())
+        out = self._step(entry.current, view, entry.total - 1, h, h.action if h else "", ())
+        if entry.final_acted is not None:
+            out.acted.CopyFrom(entry.final_acted)
+        return out
 
     def _step(
         self, game: Game, view: int, step: int, h: HistoryEntry | None, shown: str, events: Iterable[Event]
@@ -312,12 +335,6 @@ class ReplayService:
         )
         if acted is not None:
             out.acted.CopyFrom(acted.to_proto())
-        elif h:  # no event of this step at hand (the final step served from the checkpoint)
-            out.acted.CopyFrom(game_pb2.Event(kind="action", seat=h.seat, text=f"{h.seat}: {shown}",
-                                              template="action.action", format=EVENT_FORMAT))
-            out.acted.args.add(name="seat", seat=h.seat)
-            out.acted.args.add(name="action", text=shown)
-            out.acted.action.MergeFrom(action_message(parse(shown)))
         observation: Any = reveal(game) if view == VIEW_ALL else game.observation(view)
         out.observation.CopyFrom(observation)
         out.events.extend(e.to_proto() for e in events if visible(e, view, game.players))

@@ -637,6 +637,15 @@ class MatchStore:
         return [decode_write(_s(eid), fields) for eid, fields in entries]
 
 
+    async def last_write(self, match_id: str) -> StoredWrite | None:
+        """The match's newest stored write (None: no stream, e.g. expired)."""
+        entries = cast(
+            "list[tuple[bytes | str, dict[bytes, bytes]]]",
+            await self.redis.xrevrange(events_key(match_id), max="+", min="-", count=1),
+        )
+        return decode_write(_s(entries[0][0]), entries[0][1]) if entries else None
+
+
 def write_fields(version: int, pending: bytes, outcome: bytes, events: Sequence[StoredEvent]) -> dict[bytes, bytes]:
     """The fields of a write's one stream entry, as the scripts' ``add_write`` builds them
     (for the in-memory store of the unit tests, services/engine/fake_store.py)."""

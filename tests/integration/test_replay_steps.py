@@ -86,6 +86,9 @@ def test_last_step_comes_from_the_checkpoint(stub: es_grpc.EngineServiceStub, fi
     from gateway.replay_steps import to_page
 
     page = to_page(last)
+    # its action event is the one the pages carry (the stored event, index and all)
+    paged = all_pages(stub, finished, ALL, max_steps=37)["steps"][-1]
+    assert page["steps"][0]["acted"] == paged["acted"] and paged["acted"]["index"] > 0
     acted = page["steps"][0].pop("acted")
     assert acted["action"]["text"] == page["steps"][0]["action"] and acted["seat"] == page["steps"][0]["seat"]
     assert page["observations"] == expected["all"]["observations"][-1:]
