@@ -10,6 +10,7 @@
 
 import { MISSIONS_ZH } from "./missions.js";
 import { TABLE_WORDS } from "./words.js";
+import { GUIDE_WORDS } from "./guidewords.js";
 
 const FUNCTIONS = {
   balance: ["平衡", "Balance"],
@@ -344,6 +345,7 @@ export function setLang(value) {
 }
 
 Object.assign(WORDS, TABLE_WORDS); // the table's own words (words.js)
+Object.assign(WORDS, GUIDE_WORDS); // the first-game guide's (guidewords.js)
 
 function pick(entry, id) {
   if (!entry) return id;
