@@ -134,7 +134,7 @@ def _check_bubble(seen: dict[str, Any], lang: str, ruleset_id: str) -> None:
     ids=["return-zh-390", "classic-en-1366", "spy-zh-1366"],
     indirect=True,
 )
-def test_three_bubbles_at_the_right_moments(guided: tuple[Any, str, str], base_url: str) -> None:
+def test_three_bubbles_at_the_right_moments(guided: tuple[Any, str, str], base_url: str, screenshots: Path) -> None:
     ctx, ruleset_id, lang = guided
     page = ctx.new_page()
     errors: list[str] = []
@@ -145,12 +145,16 @@ def test_three_bubbles_at_the_right_moments(guided: tuple[Any, str, str], base_u
 
     def before_click(actions: list[str], clicks: int) -> bool:
         nonlocal reloaded
+        if page.query_selector("#guide-bubble") is None:
+            return False
+        page.wait_for_timeout(400)  # settled: shown, scrolled to, placed
         seen = page.evaluate(READ_GUIDE)
         if seen is None:
-            return False
+            return True  # answered meanwhile (it cannot be: the test answers): read again
         _check_bubble(seen, lang, ruleset_id)
         step = seen["step"]
         assert step not in shown, f"{step} shown twice"
+        page.screenshot(path=str(screenshots / f"guide-{ruleset_id}-{lang}-{step}.png"))
         if not reloaded:
             # not dismissed: it comes back after a reload; dismissed: it does not
             reloaded = True

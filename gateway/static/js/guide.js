@@ -160,7 +160,8 @@ export function firstGameGuide(layout, rulesetId) {
     // the decision buttons in view, then the bubble beside them
     const anchor = anchorOf(target);
     const r = anchor.getBoundingClientRect();
-    if (r.top < 0 || r.bottom > window.innerHeight) anchor.scrollIntoView({ block: "center", behavior: reducedMotion() ? "auto" : "smooth" });
+    // at once, not smoothly: the bubble is placed from where the buttons are
+    if (r.top < 0 || r.bottom > window.innerHeight) anchor.scrollIntoView({ block: "center", behavior: "auto" });
     place();
     timer = setInterval(place, 250); // the panel redraws and the page scrolls under it
     window.addEventListener("resize", place);
