@@ -13,7 +13,7 @@ guide"). Every other browser test starts with the guide off (tests/e2e/conftest.
   and goes on "Got it" or Escape; a bubble not dismissed comes back after a reload, a
   dismissed one does not; at the end every step is remembered;
 - "Skip guide" turns the whole guide off for the rest of the match and after a reload; the
-  table head's button starts it over;
+  table head's button starts it over, and the head's link opens the ruleset's rules page;
 - axe-core (when installed, tests/e2e/axe) finds no serious or critical violation on a
   table with a bubble shown.
 """
@@ -66,6 +66,7 @@ READ_GUIDE = """() => {
     live: (document.querySelector('#guide-live') || {}).textContent || '',
     bubble: rect(b), actions: rect(document.querySelector('#actions')),
     vw: document.documentElement.clientWidth,
+    again: Boolean(document.querySelector('#guide-again')?.offsetParent),
   };
 }"""
 
@@ -114,6 +115,7 @@ def _check_bubble(seen: dict[str, Any], lang: str, ruleset_id: str) -> None:
     assert seen["role"] == "dialog" and seen["label"] == "guide-title", seen
     assert seen["focus"] == "guide-ok", seen
     assert seen["live"], "the live region reads the bubble out"
+    assert not seen["again"], "'show the guide again' while it is on"
     b, a = seen["bubble"], seen["actions"]
     assert b["left"] >= 0 and b["right"] <= seen["vw"] + 1, seen
     if a is not None:  # beside the decision buttons, never over them
@@ -225,5 +227,9 @@ def test_skip_turns_the_guide_off_and_the_table_head_starts_it_over(browser: Any
         click_until_result(page, random.Random(3), deadline_s=240, what="the skipped match", before_click=no_bubble)
         page.click("#guide-again")
         assert _guide_state(page) == {"off": False, "seen": []}
+        assert not page.is_visible("#guide-again")  # offered only once the guide is done or off
+        # the ruleset's rules page is one tap away from the table head (issue 28 §3)
+        page.click("#table .table-head #rules-link")
+        page.wait_for_selector("#rules[data-ruleset='return'] #rules-cards .rules-card")
     finally:
         ctx.close()

@@ -108,6 +108,7 @@ export function firstGameGuide(layout, rulesetId) {
 
   function see(obs, prompt) {
     last = { obs, prompt };
+    again.hidden = guideActive(); // offered once the guide is done or skipped
     if (shown && (!prompt || prompt.decision !== shown.decision || obs?.outcome?.over)) {
       close(true); // answered (or the game moved on): the step was seen
     }
@@ -167,7 +168,10 @@ export function firstGameGuide(layout, rulesetId) {
     window.addEventListener("resize", place);
     window.addEventListener("scroll", place, { passive: true });
     document.addEventListener("keydown", onKey);
-    ok.focus({ preventScroll: true });
+    // the keyboard goes to the bubble, unless the player is typing (the chat's field)
+    if (!document.activeElement?.matches?.("input[type=text], input:not([type]), textarea, select, [contenteditable]")) {
+      ok.focus({ preventScroll: true });
+    }
   }
 
   /** Escape anywhere closes the bubble as "Got it" while it is shown. */
