@@ -45,7 +45,7 @@ export const resetGuide = () => save({ off: false, seen: [] });
 
 /**
  * The step a decision is for, or null: from the prompt's decision kind (engine g.ask kinds)
- * and its legal actions' kinds only.
+ * and its legal actions' kinds only; never at a decision with a single legal action.
  * - send: the turn player sends (every ruleset's `send`);
  * - arrive: the intel is in front of this seat (再临 / 谍战篇 `arrive`, classic `receive`);
  * - respond: a response this seat can really make (an action other than pass): 再临's
@@ -54,6 +54,8 @@ export const resetGuide = () => save({ off: false, seen: [] });
  */
 export function stepFor(prompt, obs) {
   if (!prompt || !obs) return null;
+  // one legal action (a forced accept, a lone pass) is no choice: auto-pass answers it
+  if ((prompt.legal_actions || prompt.legal || []).length < 2) return null;
   const real = (prompt.legal || []).some((a) => a && a.kind && a.kind !== "pass");
   switch (prompt.kind) {
     case "send":
