@@ -51,8 +51,8 @@ class LobbyLimits:
     online_keep: int = 1000
     #: presence pings and list reads per second a player may make (refill rate)
     rate: float = 0.5
-    #: presence pings and list reads at once
-    burst: int = 5
+    #: presence pings and list reads at once (a page opened again and again pings each time)
+    burst: int = 10
     #: how long a lobby chat line lives, in seconds
     chat_ttl_s: int = 3600
     #: lines the lobby's chat keeps
@@ -211,8 +211,7 @@ class LobbyService:
         return await self._listing(now)
 
     async def leave(self, pid: str) -> None:
-        """``pid`` closed its lobby: off the list at once."""
-        await self._take(pid)
+        """``pid`` closed its lobby: off the list at once (no bucket: it only removes)."""
         await self.presence.gone(pid)
 
     async def online(self, pid: str) -> dict[str, Any]:

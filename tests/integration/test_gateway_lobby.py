@@ -31,6 +31,7 @@ ENV = {
     "FENGSHENG_LOBBY_ONLINE_CAP": str(CAP),
     "FENGSHENG_LOBBY_CHAT_KEEP": str(KEEP),
     "FENGSHENG_LOBBY_CHAT_TTL_S": "30",
+    "FENGSHENG_LOBBY_BURST": "5",
 }
 LOBBY_KEYS = ("gw:{lobby}:online", "gw:{lobby}:names", "gw:{lobby}:chat:lobby", "gw:{lobby}:chatseq")
 
