@@ -13,23 +13,32 @@ import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 
 import grpc
-from fastapi import Depends, FastAPI, Query, Request, Response, WebSocket
+from fastapi import FastAPI, Query, Request, Response, WebSocket
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from fengsheng.v1 import engine_service_pb2 as pb
-from fengsheng.v1 import game_pb2
 from gateway import errors
-from gateway.auth import Player, SeatGrant, TokenError, TokenSigner
+from gateway.auth import TokenError, TokenSigner
 from gateway.chat import ChatService
 from gateway.chat_routes import install_chat
 from gateway.convert import to_dict
+from gateway.deps import (
+    Grant,
+    OptionalPlayer,
+    PlayerDep,
+    Services,
+    Svc,
+    _token_from,
+    alive,
+    svc_of,
+)
 from gateway.engine_client import EngineClient
 from gateway.metrics import Metrics
 from gateway.policy import JOINABLE, check_seed, public_settings
@@ -56,7 +65,7 @@ from gateway.schemas import (
 from gateway.seat_socket import act as act_for_seat
 from gateway.seat_socket import refuse as refuse_socket
 from gateway.seat_socket import stream as stream_match
-from gateway.store import MatchRecord, MatchStore, open_store
+from gateway.store import MatchRecord, open_store
 
 SEAT_KINDS: dict[str, pb.SeatKind] = {
     "human": pb.HUMAN,
@@ -87,77 +96,12 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-@dataclass
-class Services:
-    """What the routes need, built once per app in its lifespan (the composition root)."""
-
-    engine: EngineClient
-    store: MatchStore
-    signer: TokenSigner
-    metrics: Metrics
-    replays: ReplaySteps
-    rulesets: RulesetCatalog
-    chat: ChatService
-    rematch: RematchService
-
-
-def _token_from(request_headers: Any, query_token: str | None) -> str:
-    auth = request_headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return str(auth[7:].strip())
-    if query_token:
-        return query_token
-    raise errors.unauthenticated("missing token: send `Authorization: Bearer <token>` or `?token=`")
 
 
 def _seat_infos(record: MatchRecord | None, claims: dict[int, dict[str, str]]) -> list[SeatInfo]:
     if record is None:
         return []
     return [SeatInfo(seat=i, kind=kind, player=claims.get(i, {}).get("name")) for i, kind in enumerate(record.seats)]
-
-
-def svc_of(app: FastAPI) -> Services:
-    """The app's services (built in its lifespan)."""
-    svc: Services = app.state.services
-    return svc
-
-
-def _services(request: Request) -> Services:
-    svc: Services = request.app.state.services
-    return svc
-
-
-Svc = Annotated[Services, Depends(_services)]
-
-
-def _player_of(svc: Svc, request: Request, token: Annotated[str | None, Query()] = None) -> Player:
-    """The guest named by the request's player token."""
-    try:
-        return svc.signer.player(_token_from(request.headers, token))
-    except TokenError as exc:
-        raise errors.unauthenticated(str(exc)) from exc
-
-
-def _optional_player(svc: Svc, request: Request, token: Annotated[str | None, Query()] = None) -> Player | None:
-    if "authorization" not in request.headers and not token:
-        return None
-    return _player_of(svc, request, token)
-
-
-def _seat_of(match_id: str, svc: Svc, request: Request, token: Annotated[str | None, Query()] = None) -> SeatGrant:
-    """The seat named by the request's seat token, which must be for this match."""
-    try:
-        grant = svc.signer.seat(_token_from(request.headers, token))
-    except TokenError as exc:
-        raise errors.unauthenticated(str(exc)) from exc
-    if grant.match_id != match_id:
-        raise errors.forbidden("this seat token is for another match")
-    return grant
-
-
-Grant = Annotated[SeatGrant, Depends(_seat_of)]
-PlayerDep = Annotated[Player, Depends(_player_of)]
-OptionalPlayer = Annotated[Player | None, Depends(_optional_player)]
 
 
 def create_app(engine_address: str, secret: str, redis_url: str | None = None,
@@ -331,7 +275,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None,
     @app.get("/api/matches/{match_id}", tags=["matches"], response_model=MatchInfo, responses=ERROR_RESPONSES)
     async def get_match(match_id: str, svc: Svc) -> MatchInfo:
         """The seats of a match and the spectator's view of it (public information only)."""
-        observation = await _alive(svc, match_id)
+        observation = await alive(svc, match_id)
         record = await svc.store.get_match(match_id)
         claims = await svc.store.claims(match_id) if record else {}
         if record is not None:
@@ -354,7 +298,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None,
         record = await svc.store.get_match(match_id)
         if record is None:
             raise errors.not_found(f"no match {match_id!r} was created through this gateway")
-        observation = await _alive(svc, match_id)
+        observation = await alive(svc, match_id)
         await svc.store.touch(match_id, over=observation.outcome.over)
         claims = await svc.store.claims(match_id)
         mine = [s for s, c in claims.items() if c["pid"] == player.pid]
@@ -398,7 +342,7 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None,
         """Ask for a rematch of a finished match you played (gateway/rematch.py): you keep your
         seat; it starts when every seated person has asked, or now with `start_now` (bots take
         the others' seats). Answers your seat token in it once it is created."""
-        observation = await _alive(svc, match_id)
+        observation = await alive(svc, match_id)
         if not observation.outcome.over:
             raise errors.conflict("the match is not over")
         try:
@@ -581,18 +525,6 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None,
 
     install_operator(app, engine_address, configured_operator_token() if operator_token is None else operator_token)
     return app
-
-
-async def _alive(svc: Services, match_id: str) -> game_pb2.Observation:
-    """The spectator's observation of a match; when the engine no longer has it (expired),
-    the gateway forgets its record too and answers 404."""
-    try:
-        observation: game_pb2.Observation = await svc.engine.observation(match_id, -1)
-        return observation
-    except grpc.aio.AioRpcError as exc:
-        if exc.code() == grpc.StatusCode.NOT_FOUND:
-            await svc.store.forget(match_id)
-        raise
 
 
 async def _create_recorded(svc: Services, settings: pb.MatchSettings, record: MatchRecord) -> pb.CreateMatchResponse:

@@ -14,10 +14,10 @@ from pydantic import BaseModel, Field
 from gateway import errors
 from gateway.auth import TokenError
 from gateway.chat import Channel, ChatError
+from gateway.deps import Services, alive
 from gateway.ratelimit import retry_ms
 
 if TYPE_CHECKING:
-    from gateway.app import Services
     from gateway.ranked_routes import SeatHolders
 
 
@@ -62,9 +62,8 @@ def install_chat(app: FastAPI, ranked_seats: SeatHolders) -> None:
         return pid in await ranked_seats(match_id)
 
     async def over_of(svc: Services, match_id: str) -> bool:
-        from gateway.app import _alive  # the one "is it still there" check (404 when gone)
-
-        return bool((await _alive(svc, match_id)).outcome.over)
+        """Whether the match is over (404 when the engine no longer has it)."""
+        return bool((await alive(svc, match_id)).outcome.over)
 
     @app.post("/api/matches/{match_id}/chat", tags=["chat"], status_code=201)
     async def post_chat(

@@ -16,9 +16,9 @@ from typing import Any
 from fastapi import FastAPI, Query, Request
 
 from gateway import errors
-from gateway.app import PlayerDep
 from gateway.chat import ChatError
 from gateway.chat_routes import LineIn, refusal
+from gateway.deps import PlayerDep
 from gateway.lobby import LobbyLimited, LobbyService
 from gateway.ratelimit import retry_ms
 

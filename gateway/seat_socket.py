@@ -20,7 +20,7 @@ from gateway.convert import now_ms, to_dict
 from gateway.schemas import ActIn
 
 if TYPE_CHECKING:
-    from gateway.app import Services
+    from gateway.deps import Services
 
 
 async def act(
