@@ -64,23 +64,23 @@ def card_plays(g: Game, seat: int, ctx: str) -> list[Action]:
     return out
 
 
-def skill_plays(g: Game, seat: int, ctx: str) -> list[str]:
-    """``skill`` actions the seat may take now in ``ctx``."""
+def skill_plays(g: Game, seat: int, ctx: str) -> list[Action]:
+    """``skill`` actions the seat may take now in ``ctx`` (each skill's offers, values)."""
     st = g.state
     if not st.characters or not st.seats[seat].alive:
         return []
-    out: list[str] = []
+    out: list[Action] = []
     for sid in skills_of(g, seat):
         if usable(g, seat, sid):
-            out.extend(f"skill {sid}{suffix}" for suffix in SKILLS[sid].actions(g, seat, ctx))
+            out.extend(SKILLS[sid].actions(g, seat, ctx))
     return out
 
 
-def arrive_actions(g: Game, seat: int) -> list[Action | str]:
+def arrive_actions(g: Game, seat: int) -> list[Action]:
     st = g.state
     t = st.transit
     assert t is not None
-    out: list[Action | str] = [ACCEPT]
+    out: list[Action] = [ACCEPT]
     if not (t.forced or seat == t.sender or seat in st.locked):
         out.append(DECLINE)
     out.extend(card_plays(g, seat, "arrive"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -41,10 +42,10 @@ class XianJingHuanSheng(Skill):
     zh = "险境还生"
     state = "hide"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         if not no_timing(ctx) or g.state.seats[seat].identity_revealed or not own_fakes(g, seat):
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -103,8 +104,8 @@ class DanQiangPiMa(Skill):
     zh = "单枪匹马"
     state = "expose"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
-        return [""] if ctx in ("main", "respond") and g.state.turn == seat else []
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
+        return [use_skill(self.id)] if ctx in ("main", "respond") and g.state.turn == seat else []
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)

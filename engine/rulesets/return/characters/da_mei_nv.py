@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -27,8 +28,9 @@ class JingMing(Skill):
     id = JING_MING
     zh = "精明"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
-        return [""] if ctx == "turn_start" and g.state.turn == seat and once_per_turn(g, seat, self.id) else []
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
+        first = ctx == "turn_start" and g.state.turn == seat and once_per_turn(g, seat, self.id)
+        return [use_skill(self.id)] if first else []
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -98,10 +100,10 @@ class SuanJi(Skill):
     zh = "算计"
     windows = ("turn_end",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         if ev.seat != seat:
             return []
-        return [f" on {c}" for c in sorted(set(g.state.seats[seat].intel))]
+        return [use_skill(self.id, on=c) for c in sorted(set(g.state.seats[seat].intel))]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
@@ -31,10 +32,10 @@ class YunChouWeiWo(Skill):
     state = "hide"
     windows = ("received",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         if ev.seat != seat or not g.state.seats[seat].alive:
             return []
-        return [""] if any(deck.IS_TRUE[c] for c in ev.cards or [ev.card]) else []
+        return [use_skill(self.id)] if any(deck.IS_TRUE[c] for c in ev.cards or [ev.card]) else []
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -88,11 +89,11 @@ class XiaoLiCangDao(Skill):
     state = "expose"
     windows = ("received",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if ev.seat == seat or not st.seats[ev.seat].alive:
             return []
-        return [f" to {ev.seat}"] if any(deck.IS_TRUE[c] for c in ev.cards or [ev.card]) else []
+        return [use_skill(self.id, ev.seat)] if any(deck.IS_TRUE[c] for c in ev.cards or [ev.card]) else []
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state

@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
@@ -50,15 +51,15 @@ class JiZhongJi(Skill):
     zh = "计中计"
     state = "hide"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         if ctx != "respond":
             return []
         root = receiving_other(g, seat)
         if root is None or not burnable_intel(g, root.user):
             return []
         hand = sorted(set(g.state.seats[seat].hand))
-        out = [f" cards {c}" for c in hand if deck.FUNCTION[c] == "decrypt"]
-        out.extend(f" cards {a},{b}" for a, b in combinations(hand, 2))
+        out = [use_skill(self.id, cards=(c,)) for c in hand if deck.FUNCTION[c] == "decrypt"]
+        out.extend(use_skill(self.id, cards=(a, b)) for a, b in combinations(hand, 2))
         return out
 
     def on_use(self, g: Game, item: Item) -> None:
@@ -98,8 +99,8 @@ class JieShangJie(Skill):
     zh = "截上截"
     state = "expose"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
-        return [""] if ctx == "respond" and receiving_other(g, seat) is not None else []
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
+        return [use_skill(self.id)] if ctx == "respond" and receiving_other(g, seat) is not None else []
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         if fr.stage == 1:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -30,12 +31,12 @@ class XianSuo(Skill):
     zh = "线索"
     windows = ("discarded",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         in_step = any(f.kind == "discard" for f in st.stack)
         if ev.seat == seat or (in_step and marks.has(st, marks.XianSuoStep(seat))):
             return []
-        return [f" cards {c}" for c in sorted(set(ev.cards)) if c in st.discard]
+        return [use_skill(self.id, cards=(c,)) for c in sorted(set(ev.cards)) if c in st.discard]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -73,11 +74,11 @@ class ZhenXiang(Skill):
     id = ZHEN_XIANG
     zh = "真相"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         if ctx not in ("main", "respond") or st.turn != seat or len(st.seats[seat].hand) < 4:
             return []
-        return [f" to {s} choose {ident}" for s, p in enumerate(st.seats)
+        return [use_skill(self.id, s, options=(ident,)) for s, p in enumerate(st.seats)
                 if s != seat and p.alive and not p.identity_revealed and not has_skill(g, s, "cheng_fu")
                 for ident in IDENTITY_NAMES]
 

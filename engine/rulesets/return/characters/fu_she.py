@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import marks
@@ -22,10 +23,10 @@ class WuXianDanYao(Skill):
     zh = "无限弹药"
     state = "hide"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         if ctx not in ("main", "respond") or g.state.seats[seat].hand:
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         p = g.state.seats[item.user]
@@ -44,8 +45,8 @@ class ZhanShuDaShi(Skill):
     zh = "战术大师"
     state = "expose"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
-        return [""] if ctx == "turn_start" and g.state.turn == seat else []
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
+        return [use_skill(self.id)] if ctx == "turn_start" and g.state.turn == seat else []
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
@@ -35,11 +36,11 @@ class XueRan(Skill):
     zh = "血染"
     state = "expose"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         if ctx not in ("main", "respond") or not (st.pile or st.discard):
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -97,10 +98,12 @@ def burnable_true(g: Game, seat: int) -> list[int]:
     return sorted({c for c in st.seats[seat].intel if deck.IS_TRUE[c] and (st.tutorial or not deck.ENCRYPTED[c])})
 
 
-def wither_options(g: Game, seat: int) -> list[str]:
-    """凋零's choices: ``on C`` burns true intel C, ``cards A,B`` discards two hand cards."""
+def wither_options(g: Game, seat: int) -> list[Action]:
+    """凋零's choices: ``skill diao_ling on C`` burns true intel C, ``… cards A,B`` discards
+    two hand cards."""
     hand = sorted(set(g.state.seats[seat].hand))
-    return [f" on {c}" for c in burnable_true(g, seat)] + [f" cards {a},{b}" for a, b in combinations(hand, 2)]
+    return ([use_skill(DIAO_LING, on=c) for c in burnable_true(g, seat)]
+            + [use_skill(DIAO_LING, cards=(a, b)) for a, b in combinations(hand, 2)])
 
 
 class DiaoLing(Skill):
@@ -114,11 +117,11 @@ class DiaoLing(Skill):
     windows = ("turn_end",)
     forced = True
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if ev.seat != seat or st.turn != seat or not st.seats[seat].exposed or not st.seats[seat].alive:
             return []
-        return wither_options(g, seat) or [""]
+        return wither_options(g, seat) or [use_skill(self.id)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state

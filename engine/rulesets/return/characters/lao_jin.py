@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -54,7 +55,7 @@ class QiCheBaoShuai(Skill):
     state = "hide"
     windows = ("received", "dying")
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         fr = receipt(g)
         if fr is None or fr.seat != seat or ev.seat != seat or not st.seats[seat].alive:
@@ -62,7 +63,7 @@ class QiCheBaoShuai(Skill):
         cards = fr.cards or [fr.card]
         if marks.has(st, marks.QiChe(seat, cards[0])):
             return []
-        return [""] if other_colour_secret(g, cards) else []
+        return [use_skill(self.id)] if other_colour_secret(g, cards) else []
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -112,12 +113,12 @@ class PoFuChenZhou(Skill):
     state = "expose"
     windows = ("turn_end",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if ev.seat != seat or st.turn != seat:
             return []
         hand = sorted(set(st.seats[seat].hand))
-        return [f" cards {a},{b}" for a, b in combinations(hand, 2)]
+        return [use_skill(self.id, cards=(a, b)) for a, b in combinations(hand, 2)]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -37,12 +38,12 @@ class ShengDongJiXi(Skill):
     id = SHENG_DONG_JI_XI
     zh = "声东击西"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         if ctx != "main" or st.turn != seat or not before_first_play(g, seat):
             return []
         holders = [s for s, p in enumerate(st.seats) if s != seat and p.alive and p.hand]
-        return ([""] + [f" to {s}" for s in holders]) if holders else []
+        return ([use_skill(self.id)] + [use_skill(self.id, s) for s in holders]) if holders else []
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
@@ -92,7 +93,7 @@ class HeDie(Skill):
     id = HE_DIE
     zh = "合谍"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         root = receive_root(g)
         if ctx != "respond" or root is None or root.user == seat or st.transit is None:
@@ -101,7 +102,7 @@ class HeDie(Skill):
             return []
         mine = sorted({c for c in st.seats[seat].intel if deck.IS_TRUE[c] and swappable(g, c)})
         theirs = sorted({c for c in st.seats[root.user].intel if swappable(g, c)})
-        return [f" cards {a},{b}" for a in mine for b in theirs]
+        return [use_skill(self.id, cards=(a, b)) for a in mine for b in theirs]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, play
+from engine.action import Action, play, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
@@ -27,9 +27,9 @@ class SouQu(Skill):
     zh = "搜取"
     windows = ("burned",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         if ev.seat == seat or ev.card in g.state.discard:
-            return [""]
+            return [use_skill(self.id)]
         return []
 
     def on_use(self, g: Game, item: Item) -> None:

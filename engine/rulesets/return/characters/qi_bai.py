@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import marks
@@ -33,13 +34,13 @@ class LianDong(Skill):
     zh = "联动"
     windows = ("received",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         fr = receipt(g)
         st = g.state
         if fr is None or fr.text != "intel" or ev.seat == seat or not st.seats[ev.seat].alive:
             return []
         # The very card this seat sent this turn (flag set at the send; a replacement is not it).
-        return [f" to {ev.seat}"] if marks.has(st, marks.Sent(seat, fr.card)) else []
+        return [use_skill(self.id, ev.seat)] if marks.has(st, marks.Sent(seat, fr.card)) else []
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state

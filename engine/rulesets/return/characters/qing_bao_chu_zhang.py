@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, play
+from engine.action import Action, play, use_skill
 from engine.state import Frame, Item
 
 from .. import marks
@@ -54,12 +54,12 @@ class TouLongZhuanFeng(Skill):
     id = "tou_long_zhuan_feng"
     zh = "偷龙转凤"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         root = receive_root(g)
         st = g.state
         if ctx != "respond" or root is None or root.user == seat or st.transit is None:
             return []
-        return [f" cards {c}" for c in sorted(set(st.seats[seat].hand))]
+        return [use_skill(self.id, cards=(c,)) for c in sorted(set(st.seats[seat].hand))]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
@@ -27,12 +28,12 @@ class ZhuangTian(Skill):
     zh = "装填"
     state = "hide"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         if not own_turn(g, seat, ctx) or any(it.kind == self.id for it in st.chain):
             return []
         hand = sorted(set(st.seats[seat].hand))
-        return [f" cards {c}" for c in hand if deck.FUNCTION[c] in RELOAD_FUNCTIONS]
+        return [use_skill(self.id, cards=(c,)) for c in hand if deck.FUNCTION[c] in RELOAD_FUNCTIONS]
 
     def on_use(self, g: Game, item: Item) -> None:
         g.discard_from_hand(item.user, list(item.cards))
@@ -62,10 +63,10 @@ class JuJi(Skill):
     zh = "狙击"
     state = "expose"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         if ctx != "respond" or seat == g.state.turn or not snipe_targets(g, seat):
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state

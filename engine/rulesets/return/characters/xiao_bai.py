@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -43,10 +44,10 @@ class QiaoZhuang(Skill):
     id = QIAO_ZHUANG
     zh = "乔装"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         if ctx != "turn_start" or g.state.turn != seat or not once_per_turn(g, seat, self.id):
             return []
-        return [f" to {s} choose {sid}" for s, sid in takeable_skills(g, seat)]
+        return [use_skill(self.id, s, options=(sid,)) for s, sid in takeable_skills(g, seat)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         if (item.target, item.code) not in takeable_skills(g, item.user):
@@ -76,11 +77,11 @@ class ShouMai(Skill):
     zh = "收买"
     windows = ("turn_end",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if ev.seat == seat or not st.seats[ev.seat].alive or len(st.seats[seat].hand) < 4 or not buyable(g, ev.seat):
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -28,12 +29,12 @@ class YingXiongBenSe(Skill):
     id = YING_XIONG_BEN_SE
     zh = "英雄本色"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         p = g.state.seats[seat]
         if ctx != "turn_start" or g.state.turn != seat or len(p.hand) >= 3 or not fake_count(p.intel) \
                 or not once_per_turn(g, seat, self.id):
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         n = fake_count(g.state.seats[item.user].intel)
@@ -58,11 +59,11 @@ class ChengRenQuYi(Skill):
     id = CHENG_REN_QU_YI
     zh = "成仁取义"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         if ctx not in ("main", "respond") or st.turn != seat or st.seats[seat].identity_revealed:
             return []
-        return [" cards " + ",".join(map(str, three)) for three in combinations(black_hand(g, seat), 3)]
+        return [use_skill(self.id, cards=three) for three in combinations(black_hand(g, seat), 3)]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -28,13 +29,13 @@ class FanZhen(Skill):
     state = "hide"
     windows = ("card_used",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if ev.seat == seat:
             return []
         index = ev.cards[0] if ev.cards else -1
         kind = st.chain[index].kind if 0 <= index < len(st.chain) else deck.FUNCTION[ev.card]
-        return [""] if kind in FAN_ZHEN_KINDS else []
+        return [use_skill(self.id)] if kind in FAN_ZHEN_KINDS else []
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         if g.state.seats[item.user].alive:
@@ -70,12 +71,12 @@ class SuYi(Skill):
     zh = "速译"
     state = "expose"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         t = st.transit
         if ctx not in ("respond", "arrive", "returned") or seat == st.turn or t is None or t.face_up:
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
@@ -33,14 +34,14 @@ class ZhiMingYiJi(Skill):
     zh = "致命一击"
     windows = ("turn_end",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if ev.seat == seat or not st.seats[ev.seat].alive:
             return []
         # Any hand card may be discarded, even with no 危险情报 in the discard pile: the part
         # after "然后" then fails at resolution (p.4 ⑥). Offering it only to a holder of a
         # 危险情报 would tell everyone what is in her hand.
-        return [f" to {ev.seat} cards {c}" for c in sorted(set(st.seats[seat].hand))]
+        return [use_skill(self.id, ev.seat, cards=(c,)) for c in sorted(set(st.seats[seat].hand))]
 
     def on_use(self, g: Game, item: Item) -> None:
         g.discard_from_hand(item.user, list(item.cards))
@@ -85,11 +86,11 @@ class JueMiRenWu(Skill):
     windows = ("game_start",)
     forced = True
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         p = g.state.seats[seat]
         if seat_ext(p).secret_character or not [c for c in g.state.character_pool if c not in REDRAW]:
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state

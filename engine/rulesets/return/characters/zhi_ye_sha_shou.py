@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
@@ -39,9 +40,9 @@ class GuYongGuanXi(Skill):
     zh = "雇佣关系"
     windows = ("game_start", "received")
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
-        named = game_start_naming(g, seat, ev)
+        named = game_start_naming(g, seat, ev, self.id)
         if named is not None:
             return named
         boss = employer(g, seat)
@@ -49,8 +50,8 @@ class GuYongGuanXi(Skill):
             return []
         cards = ev.cards or [ev.card]
         if any(deck.IS_BLACK[c] for c in cards):
-            return [f" cards {c}" for c in sorted(set(st.seats[seat].hand))]
-        return [""]
+            return [use_skill(self.id, cards=(c,)) for c in sorted(set(st.seats[seat].hand))]
+        return [use_skill(self.id)]
 
     def forced_at(self, g: Game, seat: int, ev: Frame) -> bool:
         return ev.text == "game_start" or any(deck.IS_BLACK[c] for c in ev.cards or [ev.card])
@@ -101,17 +102,17 @@ class AnSha(Skill):
     id = AN_SHA
     zh = "暗杀"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         turn = st.turn
         if ctx not in ("respond", "arrive") or turn == seat or not st.seats[turn].alive:
             return []
         hand = st.seats[seat].hand
-        out: list[str] = []
+        out: list[Action] = []
         for f in sorted({c for c in hand if deck.IS_BLACK[c]}):
-            out.extend(f" to {turn} cards {i} on {f}" for i in burnable_true(g, seat))
+            out.extend(use_skill(self.id, turn, cards=(i,), on=f) for i in burnable_true(g, seat))
             if len(hand) >= 4:
-                out.append(f" to {turn} on {f}")
+                out.append(use_skill(self.id, turn, on=f))
         return out
 
     def on_use(self, g: Game, item: Item) -> None:
