@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, choose_option, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
 from ..cards.base import burnable, no_timing
 from ..cards.basic import burn_intel
 from ..characters.base import Skill, ThreeOfAColourEarly, choose_answer, pick_or_done
+from ..choices import ask_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -62,8 +63,8 @@ class XianJingHuanSheng(Skill):
                 return True
             item.done = True
             fr.stage = 1
-            g.ask(item.user, "choose", "prompt.choose.zh_burn_one_your_fake", [f"choose {c}" for c in fakes],
-                  args={"zh": "险境还生"})
+            ask_choice(g, item.user, "prompt.choose.zh_burn_one_your_fake", [choose(c) for c in fakes],
+                       args={"zh": "险境还生"})
             return False
         if fr.stage == 1:
             fr.stage = 2
@@ -74,8 +75,8 @@ class XianJingHuanSheng(Skill):
             if not options:
                 return True
             fr.stage = 3
-            g.ask(item.user, "choose", "prompt.choose.zh_you_may_also_burn",
-                  [*(f"choose {c}" for c in options), "choose none"], args={"zh": "险境还生"})
+            ask_choice(g, item.user, "prompt.choose.zh_you_may_also_burn",
+                       [*(choose(c) for c in options), choose_option("none")], args={"zh": "险境还生"})
             return False
         if fr.stage == 3:
             fr.stage = 4
@@ -118,8 +119,8 @@ class DanQiangPiMa(Skill):
         done = pick_or_done(fr) if fr.answer else False
         left = sorted(set(g.state.seats[item.user].hand) - set(fr.cards))
         if not done and left:
-            g.ask(item.user, "choose", "prompt.choose.zh_discard_hand_card_or",
-                  [*(f"choose {c}" for c in left), "choose done"], args={"zh": "单枪匹马"})
+            ask_choice(g, item.user, "prompt.choose.zh_discard_hand_card_or",
+                       [*(choose(c) for c in left), choose_option("done")], args={"zh": "单枪匹马"})
             return False
         fr.stage = 1
         item.cards = list(fr.cards)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
 from ..characters.base import Mission, Skill, choose_answer
+from ..choices import ask_choice
 from ..rules import turn_draw_count
 from ..skills import once_per_turn
 
@@ -55,8 +56,8 @@ class JingMing(Skill):
             g.log("fail.zh_fails_no_hand_card", item.user, {"zh": "精明"})
             return True
         item.done = True
-        g.ask(item.user, "choose", "prompt.choose.zh_put_hand_card_on",
-              [f"choose {c}" for c in sorted(set(p.hand))], args={"zh": "精明"})
+        ask_choice(g, item.user, "prompt.choose.zh_put_hand_card_on",
+                   [choose(c) for c in sorted(set(p.hand))], args={"zh": "精明"})
         return False
 
 
@@ -129,9 +130,9 @@ class SuanJi(Skill):
             if fr.text == "show" and colour == "dual" and colour_of(card) != "dual":
                 fr.text = "show2"
                 fr.cards = [card]
-                g.ask(seat, "choose", "prompt.choose.zh_show_id_hand_card",
-                      [f"choose {c}" for c in sorted({c for c in st.seats[seat].hand if only("blue", c)})],
-                      args={"zh": "算计", "id": "blue"})
+                ask_choice(g, seat, "prompt.choose.zh_show_id_hand_card",
+                           [choose(c) for c in sorted({c for c in st.seats[seat].hand if only("blue", c)})],
+                           args={"zh": "算计", "id": "blue"})
                 return False
             shown = [*fr.cards, card]
             fr.cards = []
@@ -147,12 +148,12 @@ class SuanJi(Skill):
             options = first_show(colour, p.hand)
             if options:
                 fr.text = "show"
-                g.ask(seat, "choose", "prompt.choose.zh_show_id_hand_card_2", [f"choose {c}" for c in options],
-                      args={"zh": "算计", "id": colour})
+                ask_choice(g, seat, "prompt.choose.zh_show_id_hand_card_2", [choose(c) for c in options],
+                           args={"zh": "算计", "id": colour})
             else:
                 fr.text = "discard"
-                g.ask(seat, "choose", "prompt.choose.zh_you_cannot_show_discard",
-                      [f"choose {c}" for c in sorted(set(p.hand))], args={"zh": "算计"})
+                ask_choice(g, seat, "prompt.choose.zh_you_cannot_show_discard",
+                           [choose(c) for c in sorted(set(p.hand))], args={"zh": "算计"})
             return False
         return True
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
 from ..characters.base import KillNonAgent, Skill, choose_answer
+from ..choices import ask_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -64,7 +65,7 @@ class YunChouWeiWo(Skill):
             g.log("arrange_pile.puts_cards_back", item.user, {"seat": item.user})
             return True
         key = "prompt.choose.zh_card_for_pile_bottom" if fr.stage < 2 else "prompt.choose.zh_card_put_back_on"
-        g.ask(item.user, "choose", key, [f"choose {c}" for c in sorted(item.held)], args={"zh": "运筹帷幄"})
+        ask_choice(g, item.user, key, [choose(c) for c in sorted(item.held)], args={"zh": "运筹帷幄"})
         return False
 
     @staticmethod
@@ -111,8 +112,8 @@ class XiaoLiCangDao(Skill):
         fakes = sorted({c for c in st.discard if deck.IS_BLACK[c]})
         if not fakes or not st.seats[item.target].alive or not st.seats[item.user].alive:
             return True
-        g.ask(item.user, "choose", "prompt.choose.zh_fake_intel_from_discard",
-              [f"choose {c}" for c in fakes], args={"zh": "笑里藏刀", "seat": item.target})
+        ask_choice(g, item.user, "prompt.choose.zh_fake_intel_from_discard",
+                   [choose(c) for c in fakes], args={"zh": "笑里藏刀", "seat": item.target})
         return False
 
 

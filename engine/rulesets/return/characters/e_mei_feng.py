@@ -5,13 +5,14 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
 from ..cards.basic import burn_intel
 from ..cards.intel import receive_root
 from ..characters.base import Mission, Skill, choose_answer
+from ..choices import ask_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -83,8 +84,8 @@ class JiZhongJi(Skill):
         if not options:
             g.log("fail.zh_fails_seat_has_no", item.user, {"zh": "计中计", "seat": item.target})
             return True
-        g.ask(item.user, "choose", "prompt.choose.zh_burn_one_seat_intel",
-              [f"choose {c}" for c in sorted(set(options))], args={"zh": "计中计", "seat": item.target})
+        ask_choice(g, item.user, "prompt.choose.zh_burn_one_seat_intel",
+                   [choose(c) for c in sorted(set(options))], args={"zh": "计中计", "seat": item.target})
         return False
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
 from ..characters.base import Skill, ThreeOfAColourEarly, choose_answer
+from ..choices import ask_choice
 from ..skills import has_skill
 
 if TYPE_CHECKING:
@@ -113,8 +114,8 @@ class ZhenXiang(Skill):
         if not options:
             return True
         fr.stage = 1
-        g.ask(item.user, "choose", "prompt.choose.zh_receive_one_seat_intel", [f"choose {c}" for c in options],
-              args={"zh": "真相", "seat": item.target})
+        ask_choice(g, item.user, "prompt.choose.zh_receive_one_seat_intel", [choose(c) for c in options],
+                   args={"zh": "真相", "seat": item.target})
         return False
 
 

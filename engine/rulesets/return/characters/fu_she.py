@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, choose_option, use_skill
 from engine.state import Frame, Item
 
 from .. import marks
 from ..characters.base import KillNonAgent, Skill, choose_answer, take_random
+from ..choices import ask_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -67,7 +68,7 @@ class ZhanShuDaShi(Skill):
         if not holders:
             return True
         key = "prompt.choose.zh_take_first_card_from" if fr.stage == 0 else "prompt.choose.zh_take_second_card_from"
-        g.ask(item.user, "choose", key, [*(f"choose {s}" for s in holders), "choose none"], args={"zh": "战术大师"})
+        ask_choice(g, item.user, key, [*(choose(s) for s in holders), choose_option("none")], args={"zh": "战术大师"})
         return False
 
 

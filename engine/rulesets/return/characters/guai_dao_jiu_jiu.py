@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine import rng
-from engine.action import Action, use_skill
+from engine.action import Action, choose, choose_option, use_skill
 from engine.state import Frame, Item
 
 from ..cards.intel import receive_root
 from ..characters.base import Mission, Skill, kills_by, pick_or_done, take_random
 from ..characters.qing_bao_chu_zhang import replace_intel
+from ..choices import ask_choice
 from ..privacy import PRIVATE_CHOICES
 
 if TYPE_CHECKING:
@@ -82,11 +83,11 @@ class MaoZiXiFa(Skill):
                 return True  # responses left fewer than 2 hand cards: it fails
         rest = sorted(c for c in hand if c not in fr.cards)
         if not done and rest:
-            options = [f"choose {c}" for c in rest]
+            options = [choose(c) for c in rest]
             if len(fr.cards) >= 2:
-                options.append("choose done")
-            g.ask(item.user, "choose", "prompt.choose.zh_pick_hand_card_shuffle", options,
-                  args={"zh": "帽子戏法", "n": 2})
+                options.append(choose_option("done"))
+            ask_choice(g, item.user, "prompt.choose.zh_pick_hand_card_shuffle", options,
+                       args={"zh": "帽子戏法", "n": 2})
             return False
         item.done = True
         for c in fr.cards:

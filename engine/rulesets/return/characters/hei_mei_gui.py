@@ -5,12 +5,13 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, choose_option, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
 from ..cards.basic import burn_intel
 from ..characters.base import Mission, Skill, choose_answer
+from ..choices import ask_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -73,8 +74,8 @@ class XueRan(Skill):
         if fr.stage == 1 and len(fr.order) < len(fakes):
             card = fakes[len(fr.order)]
             takers = [s for s in g.living() if fr.order.count(s) < PER_PLAYER]
-            g.ask(item.user, "choose", "prompt.choose.zh_who_receives_card",
-                  [*(f"choose {s}" for s in takers), "choose none"], args={"zh": "血染", "card": card})
+            ask_choice(g, item.user, "prompt.choose.zh_who_receives_card",
+                       [*(choose(s) for s in takers), choose_option("none")], args={"zh": "血染", "card": card})
             return False
         if fr.stage == 1:
             fr.stage = 2
@@ -143,9 +144,9 @@ class DiaoLing(Skill):
         if left:
             # A response took the chosen card away: choose again among what can be done.
             item.on, item.cards = 0, []
-            g.ask(item.user, "choose", "prompt.choose.zh_burn_true_intel_or",
-                  [*(f"choose {c}" for c in burnable_true(g, item.user)),
-                   *(f"choose {a},{b}" for a, b in combinations(sorted(set(p.hand)), 2))], args={"zh": "凋零", "n": 2})
+            ask_choice(g, item.user, "prompt.choose.zh_burn_true_intel_or",
+                       [*(choose(c) for c in burnable_true(g, item.user)),
+                        *(choose(a, b) for a, b in combinations(sorted(set(p.hand)), 2))], args={"zh": "凋零", "n": 2})
             return False
         fr.stage = 2
         g.log("diao_ling.can_neither_burn_true_intel", item.user, {"seat": item.user, "n": 2})

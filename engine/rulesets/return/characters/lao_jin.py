@@ -5,11 +5,12 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
 from ..characters.base import Mission, Skill, choose_answer, receipt
+from ..choices import ask_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -88,8 +89,8 @@ class QiCheBaoShuai(Skill):
         if not fr.answer:
             if not options:
                 return True
-            g.ask(item.user, "choose", "prompt.choose.zh_zh_another_colour_from",
-                  [f"choose {c}" for c in options], args={"zh": "弃车保帅", "zh2": '密电'})
+            ask_choice(g, item.user, "prompt.choose.zh_zh_another_colour_from",
+                       [choose(c) for c in options], args={"zh": "弃车保帅", "zh2": '密电'})
             return False
         card = int(choose_answer(fr))
         if card not in st.discard:
@@ -153,8 +154,8 @@ class PoFuChenZhou(Skill):
         fr.stage = 1
         # The prompt is public (every seat and spectator reads ``pending.prompt``): it must
         # not name the card, which only 老金 has looked at (the event above tells him).
-        g.ask(item.user, "choose", "prompt.choose.zh_who_receives_pile_bottom",
-              [f"choose {s}" for s in others], args={"zh": "破釜沉舟"})
+        ask_choice(g, item.user, "prompt.choose.zh_who_receives_pile_bottom",
+                   [choose(s) for s in others], args={"zh": "破釜沉舟"})
         return False
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
 from ..cards.intel import receive_root
 from ..characters.base import Mission, Skill, choose_answer, give, take_random
+from ..choices import ask_choice
 from ..rules import blue_count, check_victory, red_count, schedule_deaths
 
 if TYPE_CHECKING:
@@ -72,8 +73,8 @@ class ShengDongJiXi(Skill):
             fr.order = fr.order[1:]
         if not fr.order or not hand:
             return True
-        g.ask(item.user, "choose", "prompt.choose.zh_give_seat_hand_card",
-              [f"choose {c}" for c in sorted(set(hand))], args={"zh": "声东击西", "seat": fr.order[0]})
+        ask_choice(g, item.user, "prompt.choose.zh_give_seat_hand_card",
+                   [choose(c) for c in sorted(set(hand))], args={"zh": "声东击西", "seat": fr.order[0]})
         return False
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, play, use_skill
+from engine.action import Action, choose, choose_option, play, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
@@ -12,6 +12,7 @@ from ..cards import FUNCTIONS
 from ..cards.base import CardFunction, Context, no_timing
 from ..cards.basic import burn_intel, shielded
 from ..characters.base import Skill, WeakPlayerDies, choose_answer
+from ..choices import ask_choice
 from ..hooks import CARD_PLAY_PROVIDERS, alt_function_plays
 
 if TYPE_CHECKING:
@@ -70,17 +71,17 @@ class KaoWen(Skill):
         return item.alt == self.id
 
 
-def kao_wen_options(g: Game, seat: int) -> list[str]:
+def kao_wen_options(g: Game, seat: int) -> list[Action]:
     """What the tortured player can carry out (rule ⑦: an option they can do first)."""
     p = g.state.seats[seat]
-    out: list[str] = []
+    out: list[Action] = []
     if len(p.hand) >= 2:
-        out.append("choose discard")
+        out.append(choose_option("discard"))
     if any(deck.IS_TRUE[c] and (g.state.tutorial or not deck.ENCRYPTED[c]) for c in p.intel):
-        out.append("choose burn")
+        out.append(choose_option("burn"))
     if not p.identity_revealed:
-        out.append("choose identity")
-    return out or ["choose discard"]
+        out.append(choose_option("identity"))
+    return out or [choose_option("discard")]
 
 
 class KaoWenCard(CardFunction):
@@ -103,8 +104,8 @@ class KaoWenCard(CardFunction):
         if fr.stage == 0:
             item.done = True
             fr.stage = 1
-            g.ask(seat, "choose", "prompt.choose.zh_by_seat_discard_n", kao_wen_options(g, seat),
-                  args={"zh": "拷问", "seat": item.user, "n": 2})
+            ask_choice(g, seat, "prompt.choose.zh_by_seat_discard_n", kao_wen_options(g, seat),
+                       args={"zh": "拷问", "seat": item.user, "n": 2})
             return False
         if fr.stage == 1:
             word = choose_answer(fr)
@@ -116,9 +117,9 @@ class KaoWenCard(CardFunction):
                 return True
             if word == "burn":
                 fr.stage = 6
-                g.ask(seat, "choose", "prompt.choose.zh_burn_one_your_true",
-                      [f"choose {c}" for c in sorted(set(p.intel))
-                       if deck.IS_TRUE[c] and (st.tutorial or not deck.ENCRYPTED[c])], args={"zh": "拷问"})
+                ask_choice(g, seat, "prompt.choose.zh_burn_one_your_true",
+                           [choose(c) for c in sorted(set(p.intel))
+                            if deck.IS_TRUE[c] and (st.tutorial or not deck.ENCRYPTED[c])], args={"zh": "拷问"})
                 return False
             fr.stage = 2
         if fr.stage in (2, 3):
@@ -129,8 +130,8 @@ class KaoWenCard(CardFunction):
                 return False
             if not p.hand:
                 return True
-            g.ask(seat, "choose", "prompt.choose.zh_discard_hand_card", [f"choose {c}" for c in sorted(set(p.hand))],
-                  args={"zh": "拷问"})
+            ask_choice(g, seat, "prompt.choose.zh_discard_hand_card", [choose(c) for c in sorted(set(p.hand))],
+                       args={"zh": "拷问"})
             return False
         if fr.stage == 6:
             fr.stage = 9

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import marks
 from ..characters.base import Skill, TwoOfAColourOnDeclare, choose_answer, give, receipt
+from ..choices import ask_choice
 from ..privacy import PRIVATE_CHOICES
 
 if TYPE_CHECKING:
@@ -51,8 +52,8 @@ class LianDong(Skill):
             if not hand or not st.seats[item.target].alive:
                 return True
             fr.stage = 1
-            g.ask(item.user, "choose", "prompt.choose.zh_give_seat_hand_card",
-                  [f"choose {c}" for c in sorted(set(hand))], args={"zh": "联动", "seat": item.target})
+            ask_choice(g, item.user, "prompt.choose.zh_give_seat_hand_card",
+                       [choose(c) for c in sorted(set(hand))], args={"zh": "联动", "seat": item.target})
             return False
         give(g, item.user, item.target, [int(choose_answer(fr))])
         return True

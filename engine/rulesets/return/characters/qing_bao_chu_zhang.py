@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, play, use_skill
+from engine.action import Action, choose, choose_option, play, use_skill
 from engine.state import Frame, Item
 
 from .. import marks
@@ -13,6 +13,7 @@ from ..cards.base import CardFunction, Context
 from ..cards.basic import shielded
 from ..cards.intel import receive_root
 from ..characters.base import KillNonAgent, Skill, choose_answer
+from ..choices import ask_choice
 from ..hooks import CARD_PLAY_PROVIDERS, alt_function_plays
 from ..privacy import PRIVATE_CHOICES
 from ..records import match_ext
@@ -95,8 +96,9 @@ class TouLongZhuanFeng(Skill):
         if not top:
             return True
         fr.stage = 1
-        g.ask(item.user, "choose", "prompt.choose.zh_swap_intel_with_pile", ["choose swap", "choose keep"],
-              args={"zh": "偷龙转凤"})
+        ask_choice(g, item.user, "prompt.choose.zh_swap_intel_with_pile",
+                   [choose_option("swap"), choose_option("keep")],
+                   args={"zh": "偷龙转凤"})
         return False
 
 
@@ -149,8 +151,8 @@ class JinJiXiaDaCard(CardFunction):
               {"seat": item.user, "seat2": item.target, "cards": tuple(hand)}, audience=(item.user, item.target),
               cards=hand, public="look_hand.looks_at_seat_hand")
         fr.stage = 1
-        g.ask(item.user, "choose", "prompt.choose.zh_card_seat_must_send",
-              [f"choose {c}" for c in sorted(set(hand))], args={"zh": "紧急下达", "seat": item.target})
+        ask_choice(g, item.user, "prompt.choose.zh_card_seat_must_send",
+                   [choose(c) for c in sorted(set(hand))], args={"zh": "紧急下达", "seat": item.target})
         return False
 
 

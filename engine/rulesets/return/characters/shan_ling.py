@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
 from ..cards.base import own_turn
 from ..cards.basic import burn_intel
 from ..characters.base import Skill, WeakPlayerDies, choose_answer, switch_state
+from ..choices import ask_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -84,8 +85,8 @@ class JuJi(Skill):
         if not options:
             g.log("fail.zh_fails_no_intel_burn", item.user, {"zh": "狙击"})
             return True
-        g.ask(item.user, "choose", "prompt.choose.zh_burn_one_intel_another", [f"choose {c}" for c in options],
-              args={"zh": "狙击"})
+        ask_choice(g, item.user, "prompt.choose.zh_burn_one_intel_another", [choose(c) for c in options],
+                   args={"zh": "狙击"})
         return False
 
 

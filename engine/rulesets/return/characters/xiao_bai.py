@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
 from .. import skills as registry
 from ..characters.base import Mission, Skill, choose_answer, give
+from ..choices import ask_choice
 from ..skills import once_per_turn
 
 if TYPE_CHECKING:
@@ -94,9 +95,9 @@ class ShouMai(Skill):
             fr.cards.append(int(choose_answer(fr)))
         left = sorted(set(g.state.seats[item.user].hand) - set(fr.cards))
         if len(fr.cards) < 4 and left:
-            g.ask(item.user, "choose", "prompt.choose.zh_pick_hand_card_give",
-                  [f"choose {c}" for c in left],
-                  args={"zh": "收买", "seat": item.target, "n": len(fr.cards) + 1, "n2": 4})
+            ask_choice(g, item.user, "prompt.choose.zh_pick_hand_card_give",
+                       [choose(c) for c in left],
+                       args={"zh": "收买", "seat": item.target, "n": len(fr.cards) + 1, "n2": 4})
             return False
         item.cards = list(fr.cards)
         give(g, item.user, item.target, item.cards)
@@ -120,8 +121,8 @@ class ShouMai(Skill):
             return True
         item.done = True
         fr.stage = 1
-        g.ask(item.user, "choose", "prompt.choose.zh_receive_one_seat_intel",
-              [f"choose {c}" for c in options], args={"zh": "收买", "seat": item.target})
+        ask_choice(g, item.user, "prompt.choose.zh_receive_one_seat_intel",
+                   [choose(c) for c in options], args={"zh": "收买", "seat": item.target})
         return False
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
 from ..characters.base import Mission, Skill, choose_answer, kills_by
+from ..choices import ask_choice
 from ..rules import fake_count
 from ..skills import once_per_turn
 
@@ -83,8 +84,8 @@ class ChengRenQuYi(Skill):
                     return True
                 fr.cards = [int(word)]
                 fr.stage = 2
-                g.ask(item.user, "choose", "prompt.choose.zh_who_receives_card",
-                      [f"choose {s}" for s in g.living()], args={"zh": "成仁取义", "card": int(word)})
+                ask_choice(g, item.user, "prompt.choose.zh_who_receives_card",
+                           [choose(s) for s in g.living()], args={"zh": "成仁取义", "card": int(word)})
                 return False
             card = fr.cards[0]
             st.discard.remove(card)
@@ -98,8 +99,8 @@ class ChengRenQuYi(Skill):
             g.log("fail.zh_fails_discard_pile_empty", item.user, {"zh": "成仁取义"})
             return True
         fr.stage = 1
-        g.ask(item.user, "choose", "prompt.choose.zh_pick_card_from_discard",
-              [f"choose {c}" for c in sorted(set(st.discard))], args={"zh": "成仁取义"})
+        ask_choice(g, item.user, "prompt.choose.zh_pick_card_from_discard",
+                   [choose(c) for c in sorted(set(st.discard))], args={"zh": "成仁取义"})
         return False
 
 

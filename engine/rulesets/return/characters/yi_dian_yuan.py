@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose_option, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
 from ..characters.base import Skill, TwoOfAColourOnDeclare, choose_answer
+from ..choices import ask_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -103,8 +104,8 @@ class SuYi(Skill):
                 return True
             look(g, item.user, t.card)
         item.done = True
-        g.ask(item.user, "choose", "prompt.choose.zh_turn_intel_face_up",
-              ["choose flip", "choose keep"], args={"zh": "速译", "n": 1})
+        ask_choice(g, item.user, "prompt.choose.zh_turn_intel_face_up",
+                   [choose_option("flip"), choose_option("keep")], args={"zh": "速译", "n": 1})
         return False
 
 

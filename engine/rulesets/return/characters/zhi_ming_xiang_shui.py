@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
 from ..characters.base import Mission, Skill, choose_answer
+from ..choices import ask_choice
 from ..records import seat_ext
 
 if TYPE_CHECKING:
@@ -59,8 +60,9 @@ class ZhiMingYiJi(Skill):
                 return True
             if len(options) > 1:
                 fr.stage = 1
-                g.ask(item.user, "choose", "prompt.choose.zh_zh_seat_receives",
-                      [f"choose {c}" for c in options], args={"zh": "致命一击", "zh2": '危险情报', "seat": item.target})
+                ask_choice(g, item.user, "prompt.choose.zh_zh_seat_receives",
+                           [choose(c) for c in options],
+                           args={"zh": "致命一击", "zh2": '危险情报', "seat": item.target})
                 return False
             card = options[0]
         if card not in st.discard:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
 from ..cards.basic import burn_intel
 from ..characters.base import Mission, Skill, choose_answer, game_start_naming
+from ..choices import ask_choice
 from ..records import seat_ext
 
 if TYPE_CHECKING:
@@ -133,8 +134,8 @@ class AnSha(Skill):
         for c in fr.cards:
             hand.remove(c)
         if len(fr.cards) < 3 and hand:
-            g.ask(item.user, "choose", "prompt.choose.zh_pick_hand_card_discard",
-                  [f"choose {c}" for c in sorted(set(hand))], args={"zh": "暗杀", "n": len(fr.cards) + 1, "n2": 3})
+            ask_choice(g, item.user, "prompt.choose.zh_pick_hand_card_discard",
+                       [choose(c) for c in sorted(set(hand))], args={"zh": "暗杀", "n": len(fr.cards) + 1, "n2": 3})
             return False
         item.cards = list(fr.cards)
         g.discard_from_hand(item.user, item.cards)
