@@ -269,19 +269,20 @@ def game_start_naming(g: Game, seat: int, ev: Frame, skill: str) -> list[Action]
     return [use_skill(skill, s) for s in g.living() if s != seat]
 
 
-def choose_answer(fr: Frame) -> str:
-    """The word after ``choose`` in the answer just given, and clear it."""
+def take_answer(fr: Frame) -> Action:
+    """The ``choose`` answer just given, as a value (``.pick``: the card or seat of
+    ``choose N``; ``.option``: the word of ``choose WORD``), and clear it."""
     answer = fr.answer
     assert answer is not None and answer.kind == "choose"
     fr.answer = None
-    return ",".join(map(str, answer.picks)) if answer.picks else ",".join(answer.options)
+    return answer
 
 
 def pick_or_done(fr: Frame) -> bool:
     """For a card-by-card choice (``choose N`` ... ``choose done``): add the card just
     chosen to ``fr.cards``, or say (True) that the chooser is done. Call with an answer."""
-    word = choose_answer(fr)
-    if word == "done":
+    answer = take_answer(fr)
+    if answer.option == "done":
         return True
-    fr.cards.append(int(word))
+    fr.cards.append(answer.pick)
     return False

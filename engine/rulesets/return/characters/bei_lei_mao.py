@@ -10,7 +10,7 @@ from engine.state import Frame, Item
 from .. import deck, marks
 from ..cards.base import burnable, no_timing
 from ..cards.basic import burn_intel
-from ..characters.base import Skill, ThreeOfAColourEarly, choose_answer, pick_or_done
+from ..characters.base import Skill, ThreeOfAColourEarly, pick_or_done, take_answer
 from ..choices import ask_choice
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ class XianJingHuanSheng(Skill):
             return False
         if fr.stage == 1:
             fr.stage = 2
-            burn_intel(g, item.user, int(choose_answer(fr)))
+            burn_intel(g, item.user, take_answer(fr).pick)
             return False
         if fr.stage == 2:
             options = others_burnable(g, item.user)
@@ -80,12 +80,12 @@ class XianJingHuanSheng(Skill):
             return False
         if fr.stage == 3:
             fr.stage = 4
-            word = choose_answer(fr)
-            if word == "none":
+            answer = take_answer(fr)
+            if answer.option == "none":
                 return True
             for s, p in enumerate(st.seats):
-                if p.alive and int(word) in p.intel:
-                    burn_intel(g, s, int(word))
+                if p.alive and answer.pick in p.intel:
+                    burn_intel(g, s, answer.pick)
                     break
             return False
         return True

@@ -8,7 +8,7 @@ from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
-from ..characters.base import Mission, Skill, choose_answer
+from ..characters.base import Mission, Skill, take_answer
 from ..choices import ask_choice
 from ..rules import turn_draw_count
 from ..skills import once_per_turn
@@ -46,7 +46,7 @@ class JingMing(Skill):
         st = g.state
         p = st.seats[item.user]
         if fr.answer:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             p.hand.remove(card)
             st.pile.append(card)
             g.log("pile_top.puts_card_on_top_pile", item.user, {"seat": item.user, "card": card}, audience=(item.user,),
@@ -121,7 +121,7 @@ class SuanJi(Skill):
             fr.stage = 1
         elif fr.answer:
             seat = fr.order[fr.stage - 1]
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             if fr.text == "discard":
                 fr.stage += 1
                 fr.text = ""

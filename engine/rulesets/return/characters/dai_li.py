@@ -8,7 +8,7 @@ from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
-from ..characters.base import KillNonAgent, Skill, choose_answer
+from ..characters.base import KillNonAgent, Skill, take_answer
 from ..choices import ask_choice
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class YunChouWeiWo(Skill):
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         if fr.answer:
-            self._place(g, item, fr, int(choose_answer(fr)))
+            self._place(g, item, fr, take_answer(fr).pick)
         else:
             item.done = True
         if len(item.held) == 1:
@@ -101,7 +101,7 @@ class XiaoLiCangDao(Skill):
         if fr.stage == 1:
             return True
         if fr.answer:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             if card not in st.discard or not st.seats[item.target].alive:
                 return True
             item.done = True

@@ -11,7 +11,7 @@ from engine.state import Frame, Item
 from .. import deck
 from ..cards.basic import burn_intel
 from ..cards.intel import receive_root
-from ..characters.base import Mission, Skill, choose_answer
+from ..characters.base import Mission, Skill, take_answer
 from ..choices import ask_choice
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ class JiZhongJi(Skill):
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
         if fr.answer:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             if card in st.seats[item.target].intel:
                 item.done = True
                 burn_intel(g, item.target, card)

@@ -8,7 +8,7 @@ from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
-from ..characters.base import Skill, ThreeOfAColourEarly, choose_answer
+from ..characters.base import Skill, ThreeOfAColourEarly, take_answer
 from ..choices import ask_choice
 from ..skills import has_skill
 
@@ -93,7 +93,7 @@ class ZhenXiang(Skill):
         if fr.stage == 2:
             return True
         if fr.answer:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             fr.stage = 2
             them.intel.remove(card)
             g.place_intel(item.user, [card], [item.user], cause=ZHEN_XIANG)

@@ -8,7 +8,7 @@ from engine.action import Action, choose, choose_option, use_skill
 from engine.state import Frame, Item
 
 from .. import marks
-from ..characters.base import KillNonAgent, Skill, choose_answer, take_random
+from ..characters.base import KillNonAgent, Skill, take_answer, take_random
 from ..choices import ask_choice
 
 if TYPE_CHECKING:
@@ -56,10 +56,10 @@ class ZhanShuDaShi(Skill):
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
         if fr.answer:
-            word = choose_answer(fr)
-            if word == "none":
+            answer = take_answer(fr)
+            if answer.option == "none":
                 return True
-            take_random(g, item.user, int(word), 1)
+            take_random(g, item.user, answer.pick, 1)
             fr.stage += 1
             item.done = True
         if fr.stage >= 2:

@@ -10,7 +10,7 @@ from engine.state import Frame, Item
 
 from .. import deck
 from ..cards.basic import burn_intel
-from ..characters.base import Mission, Skill, choose_answer
+from ..characters.base import Mission, Skill, take_answer
 from ..choices import ask_choice
 
 if TYPE_CHECKING:
@@ -69,8 +69,8 @@ class XueRan(Skill):
             fr.stage = 1
             fr.order = []
         elif fr.stage == 1 and fr.answer:
-            word = choose_answer(fr)
-            fr.order.append(-1 if word == "none" else int(word))
+            answer = take_answer(fr)
+            fr.order.append(-1 if answer.option == "none" else answer.pick)
         if fr.stage == 1 and len(fr.order) < len(fakes):
             card = fakes[len(fr.order)]
             takers = [s for s in g.living() if fr.order.count(s) < PER_PLAYER]

@@ -9,7 +9,7 @@ from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
-from ..characters.base import Mission, Skill, choose_answer, receipt
+from ..characters.base import Mission, Skill, receipt, take_answer
 from ..choices import ask_choice
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ class QiCheBaoShuai(Skill):
             ask_choice(g, item.user, "prompt.choose.zh_zh_another_colour_from",
                        [choose(c) for c in options], args={"zh": "弃车保帅", "zh2": '密电'})
             return False
-        card = int(choose_answer(fr))
+        card = take_answer(fr).pick
         if card not in st.discard:
             return True
         item.done = True
@@ -130,7 +130,7 @@ class PoFuChenZhou(Skill):
         if fr.stage == 2:
             return True
         if fr.stage == 1:
-            target = int(choose_answer(fr))
+            target = take_answer(fr).pick
             fr.stage = 2
             if not st.seats[target].alive:
                 return True

@@ -9,7 +9,7 @@ from engine.state import Frame, Item
 
 from .. import deck, marks
 from ..cards.intel import receive_root
-from ..characters.base import Mission, Skill, choose_answer, give, take_random
+from ..characters.base import Mission, Skill, give, take_answer, take_random
 from ..choices import ask_choice
 from ..rules import blue_count, check_victory, red_count, schedule_deaths
 
@@ -65,7 +65,7 @@ class ShengDongJiXi(Skill):
             item.done = bool(owed)
             fr.order = owed
         elif fr.answer:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             give(g, item.user, fr.order[0], [card])
             fr.order = fr.order[1:]
         hand = st.seats[item.user].hand

@@ -11,7 +11,7 @@ from .. import deck
 from ..cards import FUNCTIONS
 from ..cards.base import CardFunction, Context, no_timing
 from ..cards.basic import burn_intel, shielded
-from ..characters.base import Skill, WeakPlayerDies, choose_answer
+from ..characters.base import Skill, WeakPlayerDies, take_answer
 from ..choices import ask_choice
 from ..hooks import CARD_PLAY_PROVIDERS, alt_function_plays
 
@@ -108,14 +108,14 @@ class KaoWenCard(CardFunction):
                        args={"zh": "拷问", "seat": item.user, "n": 2})
             return False
         if fr.stage == 1:
-            word = choose_answer(fr)
-            g.log("kao_wen.chooses_id_zh", seat, {"seat": seat, "id": word, "zh": "拷问"})
-            if word == "identity":
+            answer = take_answer(fr)
+            g.log("kao_wen.chooses_id_zh", seat, {"seat": seat, "id": answer.option, "zh": "拷问"})
+            if answer.option == "identity":
                 g.log("look_identity.looks_at_seat_identity_id", item.user,
                       {"seat": item.user, "seat2": seat, "id": p.identity}, audience=(item.user, seat),
                       public="look_identity.looks_at_seat_identity")
                 return True
-            if word == "burn":
+            if answer.option == "burn":
                 fr.stage = 6
                 ask_choice(g, seat, "prompt.choose.zh_burn_one_your_true",
                            [choose(c) for c in sorted(set(p.intel))
@@ -126,7 +126,7 @@ class KaoWenCard(CardFunction):
             # Discard two cards, one at a time (stage 2: the first, 3: the second).
             if fr.answer:
                 fr.stage = 3 if fr.stage == 2 else 9
-                g.discard_from_hand(seat, [int(choose_answer(fr))])
+                g.discard_from_hand(seat, [take_answer(fr).pick])
                 return False
             if not p.hand:
                 return True
@@ -135,7 +135,7 @@ class KaoWenCard(CardFunction):
             return False
         if fr.stage == 6:
             fr.stage = 9
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             if card in p.intel:
                 burn_intel(g, seat, card)
             return False

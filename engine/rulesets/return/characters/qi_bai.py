@@ -8,7 +8,7 @@ from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import marks
-from ..characters.base import Skill, TwoOfAColourOnDeclare, choose_answer, give, receipt
+from ..characters.base import Skill, TwoOfAColourOnDeclare, give, receipt, take_answer
 from ..choices import ask_choice
 from ..privacy import PRIVATE_CHOICES
 
@@ -55,7 +55,7 @@ class LianDong(Skill):
             ask_choice(g, item.user, "prompt.choose.zh_give_seat_hand_card",
                        [choose(c) for c in sorted(set(hand))], args={"zh": "联动", "seat": item.target})
             return False
-        give(g, item.user, item.target, [int(choose_answer(fr))])
+        give(g, item.user, item.target, [take_answer(fr).pick])
         return True
 
 

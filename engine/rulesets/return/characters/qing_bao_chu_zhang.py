@@ -12,7 +12,7 @@ from ..cards import FUNCTIONS
 from ..cards.base import CardFunction, Context
 from ..cards.basic import shielded
 from ..cards.intel import receive_root
-from ..characters.base import KillNonAgent, Skill, choose_answer
+from ..characters.base import KillNonAgent, Skill, take_answer
 from ..choices import ask_choice
 from ..hooks import CARD_PLAY_PROVIDERS, alt_function_plays
 from ..privacy import PRIVATE_CHOICES
@@ -72,7 +72,7 @@ class TouLongZhuanFeng(Skill):
         if t is None or not st.seats[item.user].alive:
             return True
         if fr.stage == 1:
-            if choose_answer(fr) == "swap" and st.pile:
+            if take_answer(fr).option == "swap" and st.pile:
                 top = st.pile.pop()
                 old = replace_intel(g, top, item.user, follow=False)
                 st.pile.append(old)
@@ -138,7 +138,7 @@ class JinJiXiaDaCard(CardFunction):
         if match_ext(st).send_code or not target.alive or not target.hand or not st.seats[item.user].alive:
             return True
         if fr.stage == 1:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             item.done = True
             match_ext(st).send_code = card  # that very card must be sent (code_matches)
             match_ext(st).send_code_user = item.user

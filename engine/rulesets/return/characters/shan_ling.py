@@ -10,7 +10,7 @@ from engine.state import Frame, Item
 from .. import deck
 from ..cards.base import own_turn
 from ..cards.basic import burn_intel
-from ..characters.base import Skill, WeakPlayerDies, choose_answer, switch_state
+from ..characters.base import Skill, WeakPlayerDies, switch_state, take_answer
 from ..choices import ask_choice
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ class JuJi(Skill):
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
         if fr.answer:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             for s, p in enumerate(st.seats):
                 if p.alive and card in p.intel:
                     item.done = True

@@ -9,7 +9,7 @@ from engine.state import Frame, Item
 
 from .. import deck, marks
 from .. import skills as registry
-from ..characters.base import Mission, Skill, choose_answer, give
+from ..characters.base import Mission, Skill, give, take_answer
 from ..choices import ask_choice
 from ..skills import once_per_turn
 
@@ -92,7 +92,7 @@ class ShouMai(Skill):
     def pay(self, g: Game, item: Item, fr: Frame) -> bool:
         """The cost: pick 4 hand cards, then give them to the turn player at once."""
         if fr.answer:
-            fr.cards.append(int(choose_answer(fr)))
+            fr.cards.append(take_answer(fr).pick)
         left = sorted(set(g.state.seats[item.user].hand) - set(fr.cards))
         if len(fr.cards) < 4 and left:
             ask_choice(g, item.user, "prompt.choose.zh_pick_hand_card_give",
@@ -108,7 +108,7 @@ class ShouMai(Skill):
         if fr.stage == 2:
             return True
         if fr.answer:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             fr.stage = 2
             st.seats[item.target].intel.remove(card)
             g.log("shou_mai.takes_intel_card_from_seat", item.user,

@@ -9,7 +9,7 @@ from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
-from ..characters.base import Mission, Skill, choose_answer, kills_by
+from ..characters.base import Mission, Skill, kills_by, take_answer
 from ..choices import ask_choice
 from ..rules import fake_count
 from ..skills import once_per_turn
@@ -78,22 +78,22 @@ class ChengRenQuYi(Skill):
         if fr.stage == 3:
             return True
         if fr.answer:
-            word = choose_answer(fr)
+            answer = take_answer(fr)
             if fr.stage == 1:
-                if int(word) not in st.discard:
+                if answer.pick not in st.discard:
                     return True
-                fr.cards = [int(word)]
+                fr.cards = [answer.pick]
                 fr.stage = 2
                 ask_choice(g, item.user, "prompt.choose.zh_who_receives_card",
-                           [choose(s) for s in g.living()], args={"zh": "成仁取义", "card": int(word)})
+                           [choose(s) for s in g.living()], args={"zh": "成仁取义", "card": answer.pick})
                 return False
             card = fr.cards[0]
             st.discard.remove(card)
             fr.stage = 3
             item.done = True
             g.log("cheng_ren_qu_yi.gives_card_from_discard_pile", item.user,
-                  {"seat": item.user, "card": card, "seat2": int(word)}, cards=(card,))
-            g.place_intel(int(word), [card], [item.user], cause=CHENG_REN_QU_YI)
+                  {"seat": item.user, "card": card, "seat2": answer.pick}, cards=(card,))
+            g.place_intel(answer.pick, [card], [item.user], cause=CHENG_REN_QU_YI)
             return False
         if not st.seats[item.user].alive or not st.discard:
             g.log("fail.zh_fails_discard_pile_empty", item.user, {"zh": "成仁取义"})

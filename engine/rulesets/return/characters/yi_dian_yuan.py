@@ -8,7 +8,7 @@ from engine.action import Action, choose_option, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
-from ..characters.base import Skill, TwoOfAColourOnDeclare, choose_answer
+from ..characters.base import Skill, TwoOfAColourOnDeclare, take_answer
 from ..choices import ask_choice
 
 if TYPE_CHECKING:
@@ -90,8 +90,8 @@ class SuYi(Skill):
         st = g.state
         t = st.transit
         if fr.answer:
-            word = choose_answer(fr)
-            if word == "flip" and t is not None and not t.face_up:
+            answer = take_answer(fr)
+            if answer.option == "flip" and t is not None and not t.face_up:
                 t.face_up = True
                 g.log("flip.turns_intel_face_up_card", item.user, {"seat": item.user, "card": t.card}, cards=(t.card,))
                 g.draw(item.user, 1)

@@ -8,7 +8,7 @@ from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
-from ..characters.base import Mission, Skill, choose_answer
+from ..characters.base import Mission, Skill, take_answer
 from ..choices import ask_choice
 from ..records import seat_ext
 
@@ -52,7 +52,7 @@ class ZhiMingYiJi(Skill):
         if fr.stage == 2:
             return True
         if fr.answer:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
         else:
             options = dangers_in_discard(g)
             if not options or not st.seats[item.target].alive or not st.seats[item.user].alive:

@@ -9,7 +9,7 @@ from engine.state import Frame, Item
 
 from .. import deck
 from ..cards.basic import burn_intel
-from ..characters.base import Mission, Skill, choose_answer, game_start_naming
+from ..characters.base import Mission, Skill, game_start_naming, take_answer
 from ..choices import ask_choice
 from ..records import seat_ext
 
@@ -129,7 +129,7 @@ class AnSha(Skill):
     def pay(self, g: Game, item: Item, fr: Frame) -> bool:
         """The cost: pick 3 hand cards, then discard them at once."""
         if fr.answer:
-            fr.cards.append(int(choose_answer(fr)))
+            fr.cards.append(take_answer(fr).pick)
         hand = list(g.state.seats[item.user].hand)
         for c in fr.cards:
             hand.remove(c)
