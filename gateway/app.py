@@ -573,6 +573,9 @@ def create_app(engine_address: str, secret: str, redis_url: str | None = None,
     from gateway.ranked_routes import install_ranked  # ranked queue, ladders, bot API (docs/bots.md)
 
     install_chat(app, install_ranked(app, engine_address, signer, client_address))
+    from gateway.lobby_routes import install_lobby  # who is online, the lobby's chat
+
+    install_lobby(app, redis_url)
     from gateway.operator_routes import install_operator  # the ranked audit (operators only)
     from services.config import operator_token as configured_operator_token
 

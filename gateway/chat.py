@@ -43,6 +43,9 @@ from gateway.keys import chat_key, chat_seq_key
 
 Channel = Literal["table", "spectators"]
 CHANNELS: tuple[Channel, ...] = ("table", "spectators")
+#: a match's channels and the lobby's one channel (gateway/lobby.py: written with a player
+#: token, under the same limits, kept apart from every match)
+AnyChannel = Literal["table", "spectators", "lobby"]
 
 #: the quick phrases (the web client has their zh and en text under ``chat.phrase.<id>``)
 PHRASES: tuple[str, ...] = ("hello", "gl", "gg", "nice", "thinking", "hurry", "sorry", "thanks", "wow")
@@ -214,28 +217,36 @@ class ChatService:
         self.retention = retention or Retention.from_env()
 
     @classmethod
-    def open(cls, redis_url: str | None) -> ChatService:
+    def open(cls, redis_url: str | None, *, keep: int | None = None, bucket_prefix: str = "gw:chatrl:"
+             ) -> ChatService:  # fmt: skip
+        """The service with the limits of the environment; ``keep`` (default
+        :attr:`ChatLimits.keep`) and ``bucket_prefix`` let the lobby's chat keep its own
+        number of lines and its own buckets under the same length and rate limits."""
         limits = ChatLimits.from_env()
+        kept = limits.keep if keep is None else keep
         if redis_url:
-            store: ChatStore = RedisChatStore(redis_url, limits.keep)
-            bucket: Bucket | None = RedisTokenBucket(redis_url, limits.rate, limits.burst, prefix="gw:chatrl:")
+            store: ChatStore = RedisChatStore(redis_url, kept)
+            bucket: Bucket | None = RedisTokenBucket(redis_url, limits.rate, limits.burst, prefix=bucket_prefix)
         else:
-            store, bucket = MemoryChatStore(limits.keep), TokenBucket(limits.rate, limits.burst)
+            store, bucket = MemoryChatStore(kept), TokenBucket(limits.rate, limits.burst)
         return cls(store, bucket, limits=limits)
 
     async def post(
         self,
         match_id: str,
-        channel: Channel,
+        channel: AnyChannel,
         *,
         seat: int,
         pid: str,
         name: str,
         text: str = "",
         phrase: str = "",
-        over: bool,
+        over: bool = False,
+        ttl_s: int | None = None,
     ) -> ChatMessage:
-        """Keep one message of ``pid`` (at ``seat``, -1 for a spectator) in ``channel``."""
+        """Keep one message of ``pid`` (at ``seat``, -1 for a spectator or the lobby) in
+        ``channel``; it lives as long as the match (``over``: finished or running), or
+        ``ttl_s`` seconds when given (the lobby's lines, which belong to no match)."""
         if phrase:
             if phrase not in PHRASES or text:
                 raise ChatError(422, "bad_phrase", f"a quick phrase is one of {', '.join(PHRASES)}, without text")
@@ -255,11 +266,12 @@ class ChatService:
             "phrase": phrase,
             "at_ms": at_ms,
         }
-        n = await self.store.append(match_id, channel, body, self.retention.ttl(over=over))
+        ttl = self.retention.ttl(over=over) if ttl_s is None else ttl_s
+        n = await self.store.append(match_id, channel, body, ttl)
         return ChatMessage(id=n, channel=channel, seat=seat, pid=pid, name=name[:40], text=text, phrase=phrase,
                            at_ms=at_ms)  # fmt: skip
 
-    async def read(self, match_id: str, channel: Channel, after: int = 0) -> list[dict[str, Any]]:
+    async def read(self, match_id: str, channel: AnyChannel, after: int = 0) -> list[dict[str, Any]]:
         return await self.store.read(match_id, channel, after)
 
     async def close(self) -> None:

@@ -21,12 +21,24 @@ if TYPE_CHECKING:
     from gateway.ranked_routes import SeatHolders
 
 
-class ChatIn(BaseModel):
-    """One message: free ``text`` or a quick ``phrase`` id."""
+class LineIn(BaseModel):
+    """One message: free ``text`` or a quick ``phrase`` id (the lobby's chat takes this)."""
 
-    channel: Channel = "table"
     text: str = Field("", max_length=2000)
     phrase: str = Field("", max_length=40)
+
+
+class ChatIn(LineIn):
+    """One message of a match's ``channel``."""
+
+    channel: Channel = "table"
+
+
+def refusal(exc: ChatError) -> errors.ApiError:
+    """A message the chat would not keep, in the gateway's error shape (429: with when to retry)."""
+    if exc.status == 429:
+        return errors.ApiError(429, exc.code, str(exc), retry_after_ms=retry_ms(exc.retry_after_s))
+    return errors.ApiError(exc.status, exc.code, str(exc))
 
 
 def _bearer(request: Request, token: str | None) -> str:
@@ -83,9 +95,7 @@ def install_chat(app: FastAPI, ranked_seats: SeatHolders) -> None:
                 match_id, body.channel, seat=seat, pid=pid, name=name, text=body.text, phrase=body.phrase, over=over
             )
         except ChatError as exc:
-            if exc.status == 429:
-                raise errors.ApiError(429, exc.code, str(exc), retry_after_ms=retry_ms(exc.retry_after_s)) from exc
-            raise errors.ApiError(exc.status, exc.code, str(exc)) from exc
+            raise refusal(exc) from exc
         return message.to_dict()
 
     @app.get("/api/matches/{match_id}/chat", tags=["chat"])

@@ -282,7 +282,7 @@ def test_spectator_sees_no_hidden_card(
     ctx.close()
 
 
-def test_ranked_queue_match_and_profile(context: Any, base_url: str, screenshots: Path) -> None:
+def test_ranked_queue_match_and_profile(context: Any, base_url: str, screenshots: Path, proc_logs: Path) -> None:
     """Queue from the lobby, get matched (house bots fill the seats), play by clicking, then
     find the rated match in the profile and the player on the leaderboard."""
     page = context.new_page()
@@ -311,8 +311,13 @@ def test_ranked_queue_match_and_profile(context: Any, base_url: str, screenshots
         if match_id in page.inner_text("#ranked-history"):
             break
         page.wait_for_timeout(1000)
-    else:
-        pytest.fail("the rated match never appeared in the profile")
+    else:  # say what the worker did with the match and what the page met, to tell load from a bug
+        found = [line.strip() for log in proc_logs.glob("worker-*.log") for line in log.read_text().splitlines()
+                 if match_id in line][-8:]  # fmt: skip
+        shown = page.query_selector("#ranked-history")
+        history = shown.inner_text()[:300] if shown else None
+        pytest.fail(f"the rated match never appeared in the profile: {history=!r} page errors {errors[-5:]} "
+                    f"worker log {found}")  # fmt: skip
     assert "μ" in page.inner_text("#rating")
     assert page.input_value("#profile-ruleset") == "return"  # the rating and history of one ruleset
     page.screenshot(path=str(screenshots / "profile-desktop.png"))

@@ -218,6 +218,17 @@ def test_every_endpoint_speaks_one_json_shape(walk: Walk) -> None:
     c("POST", "/api/matches/{match_id}/chat", f"/api/matches/{mid}/chat", expect=401, json={"text": "hello"})
     c("GET", "/api/matches/{match_id}/chat", f"/api/matches/{mid}/chat", expect=200, headers=seat)
     c("GET", "/api/matches/{match_id}/chat", "/api/matches/m-none/chat", expect=404, headers=seat)
+    # the lobby: who is online and its chat (player tokens only)
+    c("POST", "/api/lobby/presence", "/api/lobby/presence", expect=200, headers=me)
+    c("POST", "/api/lobby/presence", "/api/lobby/presence", expect=401)
+    c("GET", "/api/lobby/online", "/api/lobby/online", expect=200, headers=them)
+    c("GET", "/api/lobby/online", "/api/lobby/online", expect=401, headers=seat)
+    c("DELETE", "/api/lobby/presence", "/api/lobby/presence", expect=200, headers=me)
+    c("DELETE", "/api/lobby/presence", "/api/lobby/presence", expect=401)
+    c("POST", "/api/lobby/chat", "/api/lobby/chat", expect=201, headers=me, json={"text": "hello lobby"})
+    c("POST", "/api/lobby/chat", "/api/lobby/chat", expect=422, headers=me, json={"text": "x" * 201})
+    c("GET", "/api/lobby/chat", "/api/lobby/chat", expect=200, headers=them)
+    c("GET", "/api/lobby/chat", "/api/lobby/chat", expect=401)
     # a match of bots only, to its end: its replay
     bots = c("POST", "/api/matches", "/api/matches", expect=201, json={"players": 5, "humans": 0})
     ended = bots["match_id"]

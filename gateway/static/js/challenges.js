@@ -83,6 +83,26 @@ function outgoingLine(open, label) {
   ];
 }
 
+/** Whether this browser has a challenge open (one at a time). */
+export const challengeOpen = () => Boolean(localStorage.getItem(OUTGOING));
+
+/** Challenge `playerId` (named `name`) to a casual table of ruleset `id` with me and house
+ * bots up to the ruleset's smallest count (POST /api/casual): the profile's Challenge and
+ * the lobby's Invite. The table opens at once when no one has to answer (returns null);
+ * else the open challenge is kept in localStorage and returned with its ruleset's label. */
+export async function sendChallenge(playerId, id, name) {
+  const me = savedGuest() || (await guest("guest"));
+  const info = (await rulesets()).rulesets.find((r) => r.id === id);
+  const seats = ["me", playerId];
+  while (seats.length < Math.max(2, info?.min_players || 3)) seats.push("heuristic");
+  const ticket = await api("/api/casual", { method: "POST", token: me.token, body: { ruleset: id, seats } });
+  if (openTable(ticket)) return null;
+  const open = { ticket_id: ticket.ticket_id, player_id: playerId, opponent: name || playerId, ruleset: id,
+                 expires_ms: ticket.expires_ms }; // prettier-ignore
+  localStorage.setItem(OUTGOING, JSON.stringify(open));
+  return { open, label: rulesetName(info) || id };
+}
+
 /** A "Challenge" button for the profile of `playerId` (a guest `g_...` or a bot `b_...`):
  * opens a casual table of `ruleset()` with me, that player and house bots up to the ruleset's
  * smallest count, then shows the challenge until it is answered. `name()`: the shown name. */
@@ -119,17 +139,8 @@ export function challengeBox(playerId, ruleset, name) {
     button.disabled = true;
     fill(status, "…");
     try {
-      const me = savedGuest() || (await guest("guest"));
-      const id = ruleset();
-      const info = (await rulesets()).rulesets.find((r) => r.id === id);
-      const seats = ["me", playerId];
-      while (seats.length < Math.max(2, info?.min_players || 3)) seats.push("heuristic");
-      const ticket = await api("/api/casual", { method: "POST", token: me.token, body: { ruleset: id, seats } });
-      if (openTable(ticket)) return;
-      const open = { ticket_id: ticket.ticket_id, player_id: playerId, opponent: name() || playerId, ruleset: id,
-                     expires_ms: ticket.expires_ms }; // prettier-ignore
-      localStorage.setItem(OUTGOING, JSON.stringify(open));
-      follow(rulesetName(info) || id);
+      const sent = await sendChallenge(playerId, ruleset(), name());
+      if (sent) follow(sent.label);
     } catch (err) {
       button.disabled = false;
       fill(status, h("span", { class: "error" }, String(err.message || err)));
@@ -272,7 +283,10 @@ export function invitationsPanel() {
     if (!open) return fill(outgoing);
     fill(outgoing, ...outgoingLine(open, await rulesetLabel(open.ruleset)));
   };
-  if (localStorage.getItem(OUTGOING)) {
+  /** Show and follow this browser's open challenge (made here or, later, by `watch`). */
+  function watch() {
+    if (!localStorage.getItem(OUTGOING)) return;
+    stopOutgoing();
     showOutgoing();
     stopOutgoing = followOutgoing(
       () => {},
@@ -282,6 +296,7 @@ export function invitationsPanel() {
       },
     );
   }
+  watch();
 
   const tick = setInterval(() => {
     countdown();
@@ -307,6 +322,7 @@ export function invitationsPanel() {
   render();
   return {
     el,
+    watch,
     stop: () => {
       clearInterval(tick);
       clearTimeout(noticeTimer);

@@ -10,6 +10,7 @@
 
 import { MISSIONS_ZH } from "./missions.js";
 import { TABLE_WORDS } from "./words.js";
+import { GUIDE_WORDS } from "./guidewords.js";
 
 const FUNCTIONS = {
   balance: ["平衡", "Balance"],
@@ -283,6 +284,17 @@ const WORDS = {
   challenge_expired: ["对方未及时答复, 挑战已过期", "no answer in time: the challenge expired"],
   share_profile: ["你的个人资料(把链接发给别人, 他们就能向你发起挑战)", "Your profile (share its link: others challenge you from it)"],
   no_guest_invites: ["开一局后就有游客账号, 别人才能向你发起挑战。", "Play a match first: with a guest account, others can challenge you."],
+  // the lobby's people (lobbychat.js): who is online, Invite, the lobby's chat
+  lobby_online: ["在线玩家", "Who is online"], lobby_chat: ["大厅聊天", "Lobby chat"],
+  lobby_online_about: ["正在大厅的玩家; 邀请即发起一局休闲挑战。", "Players with the lobby open; Invite challenges them to a casual table."],
+  lobby_join: ["进入大厅", "Go online"],
+  lobby_need_guest: ["需要游客账号才能上线、聊天和邀请别人。", "A guest account is needed to go online, chat and invite."],
+  lobby_invite: ["邀请", "Invite"], lobby_invited: ["已发出邀请", "Invitation sent"],
+  lobby_one_challenge: ["一次只能发起一个挑战", "One challenge at a time"],
+  lobby_you: ["你", "you"], lobby_nobody: ["现在没有人在线", "No one is online right now"],
+  lobby_count: ["在线{n}人", "{n} online"],
+  lobby_chat_about: ["消息保留一小时; 每条最多200字。", "Lines are kept for an hour; 200 characters each at most."],
+  lobby_chat_input: ["大厅聊天消息", "Lobby chat message"], lobby_phrases: ["快捷短语", "Quick phrases"],
   // chat (gateway/chat.py; quick phrases are shown in the reader's language)
   chat_table: ["牌桌聊天", "Table chat"], chat_spectators: ["观众聊天", "Spectator chat"],
   chat_send: ["发送", "Send"], chat_placeholder: ["说点什么…(最多200字)", "Say something… (200 characters at most)"],
@@ -344,6 +356,7 @@ export function setLang(value) {
 }
 
 Object.assign(WORDS, TABLE_WORDS); // the table's own words (words.js)
+Object.assign(WORDS, GUIDE_WORDS); // the first-game guide's (guidewords.js)
 
 function pick(entry, id) {
   if (!entry) return id;

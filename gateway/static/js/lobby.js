@@ -6,6 +6,7 @@ import { fill, h, playerName } from "./render.js";
 import { holdMs } from "./table.js";
 import { boardPanel } from "./profile.js";
 import { invitationsPanel } from "./challenges.js";
+import { lobbyPanels } from "./lobbychat.js";
 
 export async function mountLobby(root) {
   const me = savedGuest();
@@ -107,6 +108,12 @@ export async function mountLobby(root) {
   }
 
   const invitations = invitationsPanel(); // challenges sent to this guest (challenges.js)
+  // who is online (Invite: the profile's challenge) and the lobby's chat (lobbychat.js)
+  const people = lobbyPanels({
+    ruleset: () => rulesetIn.value,
+    name: () => nameIn.value.trim(),
+    onInvite: () => invitations.watch(),
+  });
   const live = h("ul", { class: "matches", id: "live-matches" }, h("li", { class: "muted" }, "…"));
   const finished = h("ul", { class: "matches", id: "finished-matches" });
   fill(root, h(
@@ -144,6 +151,8 @@ export async function mountLobby(root) {
         ),
       ),
       invitations.el,
+      people.online,
+      people.chat,
       rankedPanel(nameIn, catalog),
       h("section", { class: "panel" }, h("h2", {}, t("live_matches")), live),
       boardPanel(),
@@ -187,6 +196,7 @@ export async function mountLobby(root) {
     clearInterval(timer);
     stopTicket();
     invitations.stop();
+    people.stop();
   };
 }
 

@@ -33,6 +33,7 @@ import {
   transitPanel,
 } from "./render.js";
 import { rulesLink } from "./rules.js";
+import { firstGameGuide } from "./guide.js";
 import { checkedSeat, rankedSeats } from "./seats.js";
 
 export { rankedSeats };
@@ -177,6 +178,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
   const stopPopover = installPopover(layout, () => deck);
   const clock = turnClock(el.clock, () => state, me);
   const moves = boardMoves(layout, me);
+  const coach = spectator ? null : firstGameGuide(layout, ruleset?.id); // guide.js: first-game bubbles
   let stopResult = () => {};
 
   async function refresh() {
@@ -407,6 +409,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
         lastKeys.prompt = promptKey;
         renderPrompt(obs);
       }
+      coach?.see(obs, state.prompt);
     }
   }
 
@@ -598,6 +601,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
   return () => {
     stopPopover();
     stopResult();
+    coach?.stop();
     clock.stop();
     chat.stop();
     socket.close();
