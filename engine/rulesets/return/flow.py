@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine.action import ACCEPT, DECLARE, DECLINE
+from engine.action import ACCEPT, DECLARE, DECLINE, choose
 from engine.state import Frame, Item, Transit
 from engine.text import ArgValue
 
 from . import deck, marks, ruledata
+from .choices import ask_choice
 from .legal import skill_plays
 from .records import match_ext
 from .rules import check_victory, dying_seats, h_death, identity_action, schedule_deaths, turn_draw_count
@@ -346,7 +347,7 @@ def newly_dying(g: Game, fr: Frame) -> list[int]:
 def ask_card(g: Game, seat: int, cards: list[int], key: str, args: dict[str, ArgValue]) -> None:
     """``seat`` picks one of ``cards``; ``key`` and ``args``: what is asked (a prompt row
     of data/return-text.tsv and its arguments)."""
-    g.ask(seat, "choose", key, [f"choose {c}" for c in sorted(set(cards))], args=args)
+    ask_choice(g, seat, key, [choose(c) for c in sorted(set(cards))], args=args)
 
 
 HANDLERS: dict[str, Callable[[Game, Frame], None]] = {

@@ -1,12 +1,11 @@
 """Legal actions: every answer the seat to act may give, as :class:`engine.action.Action`
 values (docs/notation.md), by decision kind: the play phase, response points, arrivals,
-sends, prompts, and what skills add. Cards and sends are built as values directly
-(:func:`engine.action.play`, :func:`engine.action.send`, shared between decisions); prompt
-options and skills' actions are still text, read by :meth:`engine.game.Game.legal_actions`."""
+sends, prompts, and what skills add. Cards, sends and skills' uses are built as values
+(:func:`engine.action.play`, :func:`engine.action.send`, :func:`engine.action.use_skill`,
+shared between decisions); a prompt's options are values too (:mod:`.choices`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.action import ACCEPT, DECLARE, DECLINE, PASS, Action, choose, send
@@ -14,6 +13,7 @@ from engine.state import Prompt
 
 from . import deck, marks
 from .cards.base import FUNCTIONS, code_matches
+from .choices import listed
 from .hooks import extra_card_plays
 from .records import match_ext
 from .skills import SKILLS, skills_of, usable
@@ -23,11 +23,11 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
-def legal_for(g: Game, p: Prompt) -> Sequence[Action | str]:
-    """All legal actions for the open decision (values; text where noted above)."""
+def legal_for(g: Game, p: Prompt) -> list[Action]:
+    """All legal actions for the open decision, as values."""
     kind = p.kind
     if kind in ("choose", "character"):
-        return list(p.options)
+        return listed(p)
     if kind == "discard":
         return [choose(c) for c in sorted(set(g.state.seats[p.seat].hand))]
     if kind == "main":
@@ -64,23 +64,23 @@ def card_plays(g: Game, seat: int, ctx: str) -> list[Action]:
     return out
 
 
-def skill_plays(g: Game, seat: int, ctx: str) -> list[str]:
-    """``skill`` actions the seat may take now in ``ctx``."""
+def skill_plays(g: Game, seat: int, ctx: str) -> list[Action]:
+    """``skill`` actions the seat may take now in ``ctx`` (each skill's offers, values)."""
     st = g.state
     if not st.characters or not st.seats[seat].alive:
         return []
-    out: list[str] = []
+    out: list[Action] = []
     for sid in skills_of(g, seat):
         if usable(g, seat, sid):
-            out.extend(f"skill {sid}{suffix}" for suffix in SKILLS[sid].actions(g, seat, ctx))
+            out.extend(SKILLS[sid].actions(g, seat, ctx))
     return out
 
 
-def arrive_actions(g: Game, seat: int) -> list[Action | str]:
+def arrive_actions(g: Game, seat: int) -> list[Action]:
     st = g.state
     t = st.transit
     assert t is not None
-    out: list[Action | str] = [ACCEPT]
+    out: list[Action] = [ACCEPT]
     if not (t.forced or seat == t.sender or seat in st.locked):
         out.append(DECLINE)
     out.extend(card_plays(g, seat, "arrive"))

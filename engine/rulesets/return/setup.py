@@ -7,6 +7,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from engine import rng
+from engine.action import Action, choose_option
 from engine.choosing import offer_characters
 from engine.errors import SetupError
 from engine.marks import Placed
@@ -14,6 +15,7 @@ from engine.positions import PositionRules, parse_position
 from engine.state import Frame, Seat, State
 
 from . import deck, marks, ruledata
+from .choices import ask_choice
 from .records import ReturnMatch, ReturnSeat, seat_ext
 from .skills import CHARACTERS, available_characters
 from .triggers import open_window
@@ -133,7 +135,8 @@ def h_characters(g: Game, fr: Frame) -> None:
         fr.index += 1
     if fr.index < len(fr.order):
         s = fr.order[fr.index]
-        g.ask(s, "character", "prompt.character.choose_your_character", character_choices(st.seats[s].options), args={})
+        ask_choice(g, s, "prompt.character.choose_your_character", character_choices(st.seats[s].options), args={},
+                   kind="character")
         return
     st.stack.pop()
     marks.add(st, Placed())
@@ -145,11 +148,13 @@ def h_characters(g: Game, fr: Frame) -> None:
     open_window(g, "game_start", fr.seat, order=list(fr.order))
 
 
-def character_choices(options: list[str]) -> list[str]:
-    out: list[str] = []
+def character_choices(options: list[str]) -> list[Action]:
+    """``choose ID`` for each character offered; a state character is kept face up or face
+    down (``choose ID exposed`` / ``choose ID hidden``, p.3)."""
+    out: list[Action] = []
     for c in options:
         if CHARACTERS[c].stateful:
-            out += [f"choose {c} exposed", f"choose {c} hidden"]
+            out += [Action("choose", options=(c,), face="exposed"), Action("choose", options=(c,), face="hidden")]
         else:
-            out.append(f"choose {c}")
+            out.append(choose_option(c))
     return out

@@ -85,20 +85,20 @@ def open_window(
         st.stack[-1].cards = [index, *st.stack[-1].cards]
 
 
-def trigger_options(g: Game, seat: int, ev: Frame) -> list[str]:
+def trigger_options(g: Game, seat: int, ev: Frame) -> list[Action]:
     """The ``skill …`` actions ``seat`` may take at window ``ev``."""
     return trigger_legal(g, seat, ev)[1]
 
 
-def trigger_legal(g: Game, seat: int, ev: Frame) -> tuple[bool, list[str]]:
+def trigger_legal(g: Game, seat: int, ev: Frame) -> tuple[bool, list[Action]]:
     """(may pass, skill actions) at window ``ev``: a forced skill with options takes away
     ``pass``."""
-    out: list[str] = []
+    out: list[Action] = []
     may_pass = True
     for sid in skills_of(g, seat):
         skill = SKILLS[sid]
         if ev.text in skill.windows and usable(g, seat, sid, ev.stage):
-            found = [f"skill {sid}{suffix}" for suffix in skill.offers(g, seat, ev)]
+            found = skill.offers(g, seat, ev)
             if found and skill.forced_at(g, seat, ev):
                 may_pass = False
             out.extend(found)

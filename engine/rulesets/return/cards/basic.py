@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, play
+from engine.action import Action, choose, choose_option, play
 from engine.state import Frame, Item
 from engine.text import ArgValue
 
@@ -24,6 +24,7 @@ from ..cards.base import (
     own_turn_or,
     true_on_table,
 )
+from ..choices import ask_choice
 from ..records import match_ext
 from ..skills import passive_skills
 from ..triggers import open_window
@@ -39,7 +40,7 @@ def ask_discard_of(g: Game, chooser: int, owner: int, key: str, args: dict[str, 
     """``chooser`` picks one of ``owner``'s hand cards; ``key`` and ``args``: what is asked
     (a prompt row of data/return-text.tsv and its arguments)."""
     cards = sorted(set(g.state.seats[owner].hand))
-    g.ask(chooser, "choose", key, [f"choose {c}" for c in cards], args=args)
+    ask_choice(g, chooser, key, [choose(c) for c in cards], args=args)
 
 
 def discard_answer(g: Game, fr: Frame, owner: int) -> None:
@@ -65,8 +66,8 @@ def offer_take(g: Game, item: Item, tgt: Item) -> bool:
     if taker is None:
         return False
     note_skill(g, item.user, taker.id)
-    g.ask(item.user, "choose", "prompt.choose.zh_take_id_card_into",
-          ["choose take", "choose leave"], args={"zh": "核燃机体", "id": tgt.kind})
+    ask_choice(g, item.user, "prompt.choose.zh_take_id_card_into",
+               [choose_option("take"), choose_option("leave")], args={"zh": "核燃机体", "id": tgt.kind})
     return True
 
 
@@ -351,8 +352,8 @@ class SowDiscord(CardFunction):
         if not candidates:
             return True
         fr.stage = 1
-        g.ask(item.user, "choose", "prompt.choose.zh_new_target_id", [f"choose {s}" for s in candidates],
-              args={"zh": "离间", "id": tgt.kind})
+        ask_choice(g, item.user, "prompt.choose.zh_new_target_id", [choose(s) for s in candidates],
+                   args={"zh": "离间", "id": tgt.kind})
         return False
 
 

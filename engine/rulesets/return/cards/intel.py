@@ -10,6 +10,7 @@ from engine.state import Frame, Item
 
 from .. import deck
 from ..cards.base import CardFunction, Context
+from ..choices import ask_choice
 from ..transit import move_to, pass_on
 
 if TYPE_CHECKING:
@@ -149,8 +150,8 @@ class Swap(CardFunction):
             t.target = -1
             if deck.DIRECTION_ANY[t.card] and not st.tutorial:
                 fr.stage = 1
-                g.ask(t.sender, "choose", "prompt.choose.zh_send_new_intel_left", ["choose left", "choose right"],
-                      args={"zh": "调包"})
+                ask_choice(g, t.sender, "prompt.choose.zh_send_new_intel_left",
+                           [choose_option("left"), choose_option("right")], args={"zh": "调包"})
                 return False
             t.direction = t.direction or 1
         else:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action, use_skill
 from engine.skill import Face
 from engine.skill import Skill as CoreSkill
 from engine.state import Frame, Item
@@ -59,12 +60,15 @@ class Skill(Effect, CoreSkill):
         faces: dict[str, Face] = {"hide": "up", "expose": "down"}
         cls.face = faces.get(cls.state, "any")
 
-    def actions(self, g: Game, seat: int, ctx: Context) -> list[str]:
-        """Suffixes of the legal ``skill ID…`` actions in ``ctx`` ("" for none needed)."""
+    def actions(self, g: Game, seat: int, ctx: Context) -> list[Action]:
+        """The legal uses in ``ctx`` as values (:func:`engine.action.use_skill`:
+        ``use_skill(self.id)``, ``use_skill(self.id, 3, cards=(41,))`` …); empty when the
+        skill cannot be used there."""
         return []
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
-        """Suffixes of the legal ``skill ID…`` actions at the trigger window ``ev``."""
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
+        """The legal uses at the trigger window ``ev`` as values (empty: it does not
+        fire)."""
         return []
 
     # -- passive hooks (asked of every skill the seat has; :func:`skills.passive_skills`)
@@ -254,30 +258,31 @@ def give(g: Game, giver: int, receiver: int, cards: list[int]) -> None:
           audience=(giver, receiver), cards=cards, public="give.gives_n_card_seat")
 
 
-def game_start_naming(g: Game, seat: int, ev: Frame) -> list[str] | None:
+def game_start_naming(g: Game, seat: int, ev: Frame, skill: str) -> list[Action] | None:
     """At the ``game_start`` window, a skill that names another player for the whole game
-    (雇佣关系's employer, 危机关系's nemesis): `` to S`` for each other living player, or
-    nothing once named. None at any other window."""
+    (雇佣关系's employer, 危机关系's nemesis): ``skill ID to S`` for each other living
+    player, or nothing once named. None at any other window."""
     if ev.text != "game_start":
         return None
     if seat_ext(g.state.seats[seat]).relation >= 0:
         return []
-    return [f" to {s}" for s in g.living() if s != seat]
+    return [use_skill(skill, s) for s in g.living() if s != seat]
 
 
-def choose_answer(fr: Frame) -> str:
-    """The word after ``choose`` in the answer just given, and clear it."""
+def take_answer(fr: Frame) -> Action:
+    """The ``choose`` answer just given, as a value (``.pick``: the card or seat of
+    ``choose N``; ``.option``: the word of ``choose WORD``), and clear it."""
     answer = fr.answer
     assert answer is not None and answer.kind == "choose"
     fr.answer = None
-    return ",".join(map(str, answer.picks)) if answer.picks else ",".join(answer.options)
+    return answer
 
 
 def pick_or_done(fr: Frame) -> bool:
     """For a card-by-card choice (``choose N`` ... ``choose done``): add the card just
     chosen to ``fr.cards``, or say (True) that the chooser is done. Call with an answer."""
-    word = choose_answer(fr)
-    if word == "done":
+    answer = take_answer(fr)
+    if answer.option == "done":
         return True
-    fr.cards.append(int(word))
+    fr.cards.append(answer.pick)
     return False

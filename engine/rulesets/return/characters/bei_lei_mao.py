@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose, choose_option, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
 from ..cards.base import burnable, no_timing
 from ..cards.basic import burn_intel
-from ..characters.base import Skill, ThreeOfAColourEarly, choose_answer, pick_or_done
+from ..characters.base import Skill, ThreeOfAColourEarly, pick_or_done, take_answer
+from ..choices import ask_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -41,10 +43,10 @@ class XianJingHuanSheng(Skill):
     zh = "险境还生"
     state = "hide"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         if not no_timing(ctx) or g.state.seats[seat].identity_revealed or not own_fakes(g, seat):
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -61,29 +63,29 @@ class XianJingHuanSheng(Skill):
                 return True
             item.done = True
             fr.stage = 1
-            g.ask(item.user, "choose", "prompt.choose.zh_burn_one_your_fake", [f"choose {c}" for c in fakes],
-                  args={"zh": "险境还生"})
+            ask_choice(g, item.user, "prompt.choose.zh_burn_one_your_fake", [choose(c) for c in fakes],
+                       args={"zh": "险境还生"})
             return False
         if fr.stage == 1:
             fr.stage = 2
-            burn_intel(g, item.user, int(choose_answer(fr)))
+            burn_intel(g, item.user, take_answer(fr).pick)
             return False
         if fr.stage == 2:
             options = others_burnable(g, item.user)
             if not options:
                 return True
             fr.stage = 3
-            g.ask(item.user, "choose", "prompt.choose.zh_you_may_also_burn",
-                  [*(f"choose {c}" for c in options), "choose none"], args={"zh": "险境还生"})
+            ask_choice(g, item.user, "prompt.choose.zh_you_may_also_burn",
+                       [*(choose(c) for c in options), choose_option("none")], args={"zh": "险境还生"})
             return False
         if fr.stage == 3:
             fr.stage = 4
-            word = choose_answer(fr)
-            if word == "none":
+            answer = take_answer(fr)
+            if answer.option == "none":
                 return True
             for s, p in enumerate(st.seats):
-                if p.alive and int(word) in p.intel:
-                    burn_intel(g, s, int(word))
+                if p.alive and answer.pick in p.intel:
+                    burn_intel(g, s, answer.pick)
                     break
             return False
         return True
@@ -103,8 +105,8 @@ class DanQiangPiMa(Skill):
     zh = "单枪匹马"
     state = "expose"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
-        return [""] if ctx in ("main", "respond") and g.state.turn == seat else []
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
+        return [use_skill(self.id)] if ctx in ("main", "respond") and g.state.turn == seat else []
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -117,8 +119,8 @@ class DanQiangPiMa(Skill):
         done = pick_or_done(fr) if fr.answer else False
         left = sorted(set(g.state.seats[item.user].hand) - set(fr.cards))
         if not done and left:
-            g.ask(item.user, "choose", "prompt.choose.zh_discard_hand_card_or",
-                  [*(f"choose {c}" for c in left), "choose done"], args={"zh": "单枪匹马"})
+            ask_choice(g, item.user, "prompt.choose.zh_discard_hand_card_or",
+                       [*(choose(c) for c in left), choose_option("done")], args={"zh": "单枪匹马"})
             return False
         fr.stage = 1
         item.cards = list(fr.cards)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
-from ..characters.base import Mission, Skill, choose_answer
+from ..characters.base import Mission, Skill, take_answer
+from ..choices import ask_choice
 from ..rules import turn_draw_count
 from ..skills import once_per_turn
 
@@ -27,8 +29,9 @@ class JingMing(Skill):
     id = JING_MING
     zh = "精明"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
-        return [""] if ctx == "turn_start" and g.state.turn == seat and once_per_turn(g, seat, self.id) else []
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
+        first = ctx == "turn_start" and g.state.turn == seat and once_per_turn(g, seat, self.id)
+        return [use_skill(self.id)] if first else []
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -43,7 +46,7 @@ class JingMing(Skill):
         st = g.state
         p = st.seats[item.user]
         if fr.answer:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             p.hand.remove(card)
             st.pile.append(card)
             g.log("pile_top.puts_card_on_top_pile", item.user, {"seat": item.user, "card": card}, audience=(item.user,),
@@ -53,8 +56,8 @@ class JingMing(Skill):
             g.log("fail.zh_fails_no_hand_card", item.user, {"zh": "精明"})
             return True
         item.done = True
-        g.ask(item.user, "choose", "prompt.choose.zh_put_hand_card_on",
-              [f"choose {c}" for c in sorted(set(p.hand))], args={"zh": "精明"})
+        ask_choice(g, item.user, "prompt.choose.zh_put_hand_card_on",
+                   [choose(c) for c in sorted(set(p.hand))], args={"zh": "精明"})
         return False
 
 
@@ -98,10 +101,10 @@ class SuanJi(Skill):
     zh = "算计"
     windows = ("turn_end",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         if ev.seat != seat:
             return []
-        return [f" on {c}" for c in sorted(set(g.state.seats[seat].intel))]
+        return [use_skill(self.id, on=c) for c in sorted(set(g.state.seats[seat].intel))]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
@@ -118,7 +121,7 @@ class SuanJi(Skill):
             fr.stage = 1
         elif fr.answer:
             seat = fr.order[fr.stage - 1]
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             if fr.text == "discard":
                 fr.stage += 1
                 fr.text = ""
@@ -127,9 +130,9 @@ class SuanJi(Skill):
             if fr.text == "show" and colour == "dual" and colour_of(card) != "dual":
                 fr.text = "show2"
                 fr.cards = [card]
-                g.ask(seat, "choose", "prompt.choose.zh_show_id_hand_card",
-                      [f"choose {c}" for c in sorted({c for c in st.seats[seat].hand if only("blue", c)})],
-                      args={"zh": "算计", "id": "blue"})
+                ask_choice(g, seat, "prompt.choose.zh_show_id_hand_card",
+                           [choose(c) for c in sorted({c for c in st.seats[seat].hand if only("blue", c)})],
+                           args={"zh": "算计", "id": "blue"})
                 return False
             shown = [*fr.cards, card]
             fr.cards = []
@@ -145,12 +148,12 @@ class SuanJi(Skill):
             options = first_show(colour, p.hand)
             if options:
                 fr.text = "show"
-                g.ask(seat, "choose", "prompt.choose.zh_show_id_hand_card_2", [f"choose {c}" for c in options],
-                      args={"zh": "算计", "id": colour})
+                ask_choice(g, seat, "prompt.choose.zh_show_id_hand_card_2", [choose(c) for c in options],
+                           args={"zh": "算计", "id": colour})
             else:
                 fr.text = "discard"
-                g.ask(seat, "choose", "prompt.choose.zh_you_cannot_show_discard",
-                      [f"choose {c}" for c in sorted(set(p.hand))], args={"zh": "算计"})
+                ask_choice(g, seat, "prompt.choose.zh_you_cannot_show_discard",
+                           [choose(c) for c in sorted(set(p.hand))], args={"zh": "算计"})
             return False
         return True
 

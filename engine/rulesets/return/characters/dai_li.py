@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
-from ..characters.base import KillNonAgent, Skill, choose_answer
+from ..characters.base import KillNonAgent, Skill, take_answer
+from ..choices import ask_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -31,10 +33,10 @@ class YunChouWeiWo(Skill):
     state = "hide"
     windows = ("received",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         if ev.seat != seat or not g.state.seats[seat].alive:
             return []
-        return [""] if any(deck.IS_TRUE[c] for c in ev.cards or [ev.card]) else []
+        return [use_skill(self.id)] if any(deck.IS_TRUE[c] for c in ev.cards or [ev.card]) else []
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -54,7 +56,7 @@ class YunChouWeiWo(Skill):
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         if fr.answer:
-            self._place(g, item, fr, int(choose_answer(fr)))
+            self._place(g, item, fr, take_answer(fr).pick)
         else:
             item.done = True
         if len(item.held) == 1:
@@ -63,7 +65,7 @@ class YunChouWeiWo(Skill):
             g.log("arrange_pile.puts_cards_back", item.user, {"seat": item.user})
             return True
         key = "prompt.choose.zh_card_for_pile_bottom" if fr.stage < 2 else "prompt.choose.zh_card_put_back_on"
-        g.ask(item.user, "choose", key, [f"choose {c}" for c in sorted(item.held)], args={"zh": "运筹帷幄"})
+        ask_choice(g, item.user, key, [choose(c) for c in sorted(item.held)], args={"zh": "运筹帷幄"})
         return False
 
     @staticmethod
@@ -88,18 +90,18 @@ class XiaoLiCangDao(Skill):
     state = "expose"
     windows = ("received",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if ev.seat == seat or not st.seats[ev.seat].alive:
             return []
-        return [f" to {ev.seat}"] if any(deck.IS_TRUE[c] for c in ev.cards or [ev.card]) else []
+        return [use_skill(self.id, ev.seat)] if any(deck.IS_TRUE[c] for c in ev.cards or [ev.card]) else []
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
         if fr.stage == 1:
             return True
         if fr.answer:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             if card not in st.discard or not st.seats[item.target].alive:
                 return True
             item.done = True
@@ -110,8 +112,8 @@ class XiaoLiCangDao(Skill):
         fakes = sorted({c for c in st.discard if deck.IS_BLACK[c]})
         if not fakes or not st.seats[item.target].alive or not st.seats[item.user].alive:
             return True
-        g.ask(item.user, "choose", "prompt.choose.zh_fake_intel_from_discard",
-              [f"choose {c}" for c in fakes], args={"zh": "笑里藏刀", "seat": item.target})
+        ask_choice(g, item.user, "prompt.choose.zh_fake_intel_from_discard",
+                   [choose(c) for c in fakes], args={"zh": "笑里藏刀", "seat": item.target})
         return False
 
 

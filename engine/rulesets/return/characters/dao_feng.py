@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from ..characters.base import Mission, Skill
@@ -27,7 +28,7 @@ class ShaYi(Skill):
     state = "hide"
     windows = ("card_used", "targeted")
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if not ev.cards or not 0 <= ev.cards[0] < len(st.chain):
             return []
@@ -38,7 +39,7 @@ class ShaYi(Skill):
             on_me = item.kind in SHA_YI_CARDS and (item.target == seat or seat in item.targets)
         else:  # targeted: ``item`` is the 离间 that moved a card onto ev.seat
             on_me = item.kind == "sow_discord" and ev.seat == seat
-        return [""] if on_me else []
+        return [use_skill(self.id)] if on_me else []
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         if g.state.seats[item.user].alive:
@@ -58,12 +59,12 @@ class LiangJian(Skill):
     zh = "亮剑"
     state = "expose"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         t = st.transit
         if ctx != "arrive" or t is None or t.holder != seat or t.face_up or st.turn == seat:
             return []
-        return [f" to {s}" for s in g.living() if s != seat]
+        return [use_skill(self.id, s) for s in g.living() if s != seat]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)

@@ -5,12 +5,14 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
 from ..cards.basic import burn_intel
 from ..cards.intel import receive_root
-from ..characters.base import Mission, Skill, choose_answer
+from ..characters.base import Mission, Skill, take_answer
+from ..choices import ask_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -50,15 +52,15 @@ class JiZhongJi(Skill):
     zh = "计中计"
     state = "hide"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         if ctx != "respond":
             return []
         root = receiving_other(g, seat)
         if root is None or not burnable_intel(g, root.user):
             return []
         hand = sorted(set(g.state.seats[seat].hand))
-        out = [f" cards {c}" for c in hand if deck.FUNCTION[c] == "decrypt"]
-        out.extend(f" cards {a},{b}" for a, b in combinations(hand, 2))
+        out = [use_skill(self.id, cards=(c,)) for c in hand if deck.FUNCTION[c] == "decrypt"]
+        out.extend(use_skill(self.id, cards=(a, b)) for a, b in combinations(hand, 2))
         return out
 
     def on_use(self, g: Game, item: Item) -> None:
@@ -71,7 +73,7 @@ class JiZhongJi(Skill):
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
         if fr.answer:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             if card in st.seats[item.target].intel:
                 item.done = True
                 burn_intel(g, item.target, card)
@@ -82,8 +84,8 @@ class JiZhongJi(Skill):
         if not options:
             g.log("fail.zh_fails_seat_has_no", item.user, {"zh": "计中计", "seat": item.target})
             return True
-        g.ask(item.user, "choose", "prompt.choose.zh_burn_one_seat_intel",
-              [f"choose {c}" for c in sorted(set(options))], args={"zh": "计中计", "seat": item.target})
+        ask_choice(g, item.user, "prompt.choose.zh_burn_one_seat_intel",
+                   [choose(c) for c in sorted(set(options))], args={"zh": "计中计", "seat": item.target})
         return False
 
 
@@ -98,8 +100,8 @@ class JieShangJie(Skill):
     zh = "截上截"
     state = "expose"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
-        return [""] if ctx == "respond" and receiving_other(g, seat) is not None else []
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
+        return [use_skill(self.id)] if ctx == "respond" and receiving_other(g, seat) is not None else []
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         if fr.stage == 1:

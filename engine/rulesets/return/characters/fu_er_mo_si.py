@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
-from ..characters.base import Skill, ThreeOfAColourEarly, choose_answer
+from ..characters.base import Skill, ThreeOfAColourEarly, take_answer
+from ..choices import ask_choice
 from ..skills import has_skill
 
 if TYPE_CHECKING:
@@ -30,12 +32,12 @@ class XianSuo(Skill):
     zh = "线索"
     windows = ("discarded",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         in_step = any(f.kind == "discard" for f in st.stack)
         if ev.seat == seat or (in_step and marks.has(st, marks.XianSuoStep(seat))):
             return []
-        return [f" cards {c}" for c in sorted(set(ev.cards)) if c in st.discard]
+        return [use_skill(self.id, cards=(c,)) for c in sorted(set(ev.cards)) if c in st.discard]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -73,11 +75,11 @@ class ZhenXiang(Skill):
     id = ZHEN_XIANG
     zh = "真相"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         if ctx not in ("main", "respond") or st.turn != seat or len(st.seats[seat].hand) < 4:
             return []
-        return [f" to {s} choose {ident}" for s, p in enumerate(st.seats)
+        return [use_skill(self.id, s, options=(ident,)) for s, p in enumerate(st.seats)
                 if s != seat and p.alive and not p.identity_revealed and not has_skill(g, s, "cheng_fu")
                 for ident in IDENTITY_NAMES]
 
@@ -91,7 +93,7 @@ class ZhenXiang(Skill):
         if fr.stage == 2:
             return True
         if fr.answer:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             fr.stage = 2
             them.intel.remove(card)
             g.place_intel(item.user, [card], [item.user], cause=ZHEN_XIANG)
@@ -112,8 +114,8 @@ class ZhenXiang(Skill):
         if not options:
             return True
         fr.stage = 1
-        g.ask(item.user, "choose", "prompt.choose.zh_receive_one_seat_intel", [f"choose {c}" for c in options],
-              args={"zh": "真相", "seat": item.target})
+        ask_choice(g, item.user, "prompt.choose.zh_receive_one_seat_intel", [choose(c) for c in options],
+                   args={"zh": "真相", "seat": item.target})
         return False
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -29,18 +30,18 @@ class XianJiHouZhi(Skill):
     zh = "先机后置"
     windows = ("turn_end",)
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         first = ctx == "turn_start" and st.turn == seat and not marks.has(st, marks.XianJiFour())
-        return [" choose four"] if first else []
+        return [use_skill(self.id, options=("four",))] if first else []
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if ev.seat != seat or st.turn != seat:
             return []
         if marks.has(st, marks.XianJiFour()):
-            return [" choose discard"] if st.seats[seat].hand else []
-        return [" choose draw"]
+            return [use_skill(self.id, options=("discard",))] if st.seats[seat].hand else []
+        return [use_skill(self.id, options=("draw",))]
 
     def forced_at(self, g: Game, seat: int, ev: Frame) -> bool:
         return ev.text == "turn_end" and marks.has(g.state, marks.XianJiFour())
@@ -80,7 +81,7 @@ class XiSheng(Skill):
     zh = "牺牲"
     windows = ("pre_received",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         fr = receipt(g)
         if fr is None or ev.seat == seat or ev.seat != st.turn or fr.seat != ev.seat:
@@ -88,7 +89,7 @@ class XiSheng(Skill):
         cards = ev.cards or [ev.card]
         if not any(deck.IS_BLACK[c] for c in cards) or not all(c in st.seats[ev.seat].intel for c in cards):
             return []
-        return [f" to {ev.seat}"]
+        return [use_skill(self.id, ev.seat)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state

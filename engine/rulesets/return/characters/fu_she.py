@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose, choose_option, use_skill
 from engine.state import Frame, Item
 
 from .. import marks
-from ..characters.base import KillNonAgent, Skill, choose_answer, take_random
+from ..characters.base import KillNonAgent, Skill, take_answer, take_random
+from ..choices import ask_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -22,10 +24,10 @@ class WuXianDanYao(Skill):
     zh = "无限弹药"
     state = "hide"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         if ctx not in ("main", "respond") or g.state.seats[seat].hand:
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         p = g.state.seats[item.user]
@@ -44,8 +46,8 @@ class ZhanShuDaShi(Skill):
     zh = "战术大师"
     state = "expose"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
-        return [""] if ctx == "turn_start" and g.state.turn == seat else []
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
+        return [use_skill(self.id)] if ctx == "turn_start" and g.state.turn == seat else []
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -54,10 +56,10 @@ class ZhanShuDaShi(Skill):
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
         if fr.answer:
-            word = choose_answer(fr)
-            if word == "none":
+            answer = take_answer(fr)
+            if answer.option == "none":
                 return True
-            take_random(g, item.user, int(word), 1)
+            take_random(g, item.user, answer.pick, 1)
             fr.stage += 1
             item.done = True
         if fr.stage >= 2:
@@ -66,7 +68,7 @@ class ZhanShuDaShi(Skill):
         if not holders:
             return True
         key = "prompt.choose.zh_take_first_card_from" if fr.stage == 0 else "prompt.choose.zh_take_second_card_from"
-        g.ask(item.user, "choose", key, [*(f"choose {s}" for s in holders), "choose none"], args={"zh": "战术大师"})
+        ask_choice(g, item.user, key, [*(choose(s) for s in holders), choose_option("none")], args={"zh": "战术大师"})
         return False
 
 

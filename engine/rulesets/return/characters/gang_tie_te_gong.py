@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import TYPE_CHECKING
 
-from engine.action import Action, play
+from engine.action import Action, play, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
@@ -47,11 +47,11 @@ class HeNengXinPian(HandCardAsIntel):
     zh = "核能芯片"
     windows = ("dying",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         if ev.seat != seat:
             return []
         hand = sorted(set(g.state.seats[seat].hand))
-        return [f" to {s} cards {c}" for c in hand for s in g.living()]
+        return [use_skill(self.id, s, cards=(c,)) for c in hand for s in g.living()]
 
 
 def two_target_danger(g: Game, seat: int, ctx: str) -> list[Action]:

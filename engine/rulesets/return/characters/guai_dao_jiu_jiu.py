@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine import rng
+from engine.action import Action, choose, choose_option, use_skill
 from engine.state import Frame, Item
 
 from ..cards.intel import receive_root
 from ..characters.base import Mission, Skill, kills_by, pick_or_done, take_random
 from ..characters.qing_bao_chu_zhang import replace_intel
+from ..choices import ask_choice
 from ..privacy import PRIVATE_CHOICES
 
 if TYPE_CHECKING:
@@ -27,13 +29,13 @@ class QieYuWuXing(Skill):
     zh = "窃于无形"
     windows = ("card_used",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if ev.seat != seat or not ev.cards or not 0 <= ev.cards[0] < len(st.chain):
             return []
         if st.chain[ev.cards[0]].kind not in THIEF_CARDS:
             return []
-        return [f" to {s}" for s, p in enumerate(st.seats) if s != seat and p.alive and p.hand]
+        return [use_skill(self.id, s) for s, p in enumerate(st.seats) if s != seat and p.alive and p.hand]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
@@ -56,11 +58,11 @@ class MaoZiXiFa(Skill):
     id = "mao_zi_xi_fa"
     zh = "帽子戏法"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         if ctx != "respond" or receive_root(g) is None or st.transit is None or not st.seats[seat].hand:
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -81,11 +83,11 @@ class MaoZiXiFa(Skill):
                 return True  # responses left fewer than 2 hand cards: it fails
         rest = sorted(c for c in hand if c not in fr.cards)
         if not done and rest:
-            options = [f"choose {c}" for c in rest]
+            options = [choose(c) for c in rest]
             if len(fr.cards) >= 2:
-                options.append("choose done")
-            g.ask(item.user, "choose", "prompt.choose.zh_pick_hand_card_shuffle", options,
-                  args={"zh": "帽子戏法", "n": 2})
+                options.append(choose_option("done"))
+            ask_choice(g, item.user, "prompt.choose.zh_pick_hand_card_shuffle", options,
+                       args={"zh": "帽子戏法", "n": 2})
             return False
         item.done = True
         for c in fr.cards:

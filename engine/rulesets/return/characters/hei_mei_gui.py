@@ -5,11 +5,13 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose, choose_option, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
 from ..cards.basic import burn_intel
-from ..characters.base import Mission, Skill, choose_answer
+from ..characters.base import Mission, Skill, take_answer
+from ..choices import ask_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -35,11 +37,11 @@ class XueRan(Skill):
     zh = "血染"
     state = "expose"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         if ctx not in ("main", "respond") or not (st.pile or st.discard):
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -67,13 +69,13 @@ class XueRan(Skill):
             fr.stage = 1
             fr.order = []
         elif fr.stage == 1 and fr.answer:
-            word = choose_answer(fr)
-            fr.order.append(-1 if word == "none" else int(word))
+            answer = take_answer(fr)
+            fr.order.append(-1 if answer.option == "none" else answer.pick)
         if fr.stage == 1 and len(fr.order) < len(fakes):
             card = fakes[len(fr.order)]
             takers = [s for s in g.living() if fr.order.count(s) < PER_PLAYER]
-            g.ask(item.user, "choose", "prompt.choose.zh_who_receives_card",
-                  [*(f"choose {s}" for s in takers), "choose none"], args={"zh": "血染", "card": card})
+            ask_choice(g, item.user, "prompt.choose.zh_who_receives_card",
+                       [*(choose(s) for s in takers), choose_option("none")], args={"zh": "血染", "card": card})
             return False
         if fr.stage == 1:
             fr.stage = 2
@@ -97,10 +99,12 @@ def burnable_true(g: Game, seat: int) -> list[int]:
     return sorted({c for c in st.seats[seat].intel if deck.IS_TRUE[c] and (st.tutorial or not deck.ENCRYPTED[c])})
 
 
-def wither_options(g: Game, seat: int) -> list[str]:
-    """凋零's choices: ``on C`` burns true intel C, ``cards A,B`` discards two hand cards."""
+def wither_options(g: Game, seat: int) -> list[Action]:
+    """凋零's choices: ``skill diao_ling on C`` burns true intel C, ``… cards A,B`` discards
+    two hand cards."""
     hand = sorted(set(g.state.seats[seat].hand))
-    return [f" on {c}" for c in burnable_true(g, seat)] + [f" cards {a},{b}" for a, b in combinations(hand, 2)]
+    return ([use_skill(DIAO_LING, on=c) for c in burnable_true(g, seat)]
+            + [use_skill(DIAO_LING, cards=(a, b)) for a, b in combinations(hand, 2)])
 
 
 class DiaoLing(Skill):
@@ -114,11 +118,11 @@ class DiaoLing(Skill):
     windows = ("turn_end",)
     forced = True
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if ev.seat != seat or st.turn != seat or not st.seats[seat].exposed or not st.seats[seat].alive:
             return []
-        return wither_options(g, seat) or [""]
+        return wither_options(g, seat) or [use_skill(self.id)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
@@ -140,9 +144,9 @@ class DiaoLing(Skill):
         if left:
             # A response took the chosen card away: choose again among what can be done.
             item.on, item.cards = 0, []
-            g.ask(item.user, "choose", "prompt.choose.zh_burn_true_intel_or",
-                  [*(f"choose {c}" for c in burnable_true(g, item.user)),
-                   *(f"choose {a},{b}" for a, b in combinations(sorted(set(p.hand)), 2))], args={"zh": "凋零", "n": 2})
+            ask_choice(g, item.user, "prompt.choose.zh_burn_true_intel_or",
+                       [*(choose(c) for c in burnable_true(g, item.user)),
+                        *(choose(a, b) for a, b in combinations(sorted(set(p.hand)), 2))], args={"zh": "凋零", "n": 2})
             return False
         fr.stage = 2
         g.log("diao_ling.can_neither_burn_true_intel", item.user, {"seat": item.user, "n": 2})

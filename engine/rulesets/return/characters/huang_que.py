@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
@@ -25,11 +26,11 @@ class QianCangFuJi(Skill):
     state = "hide"
     windows = ("turn_end",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if ev.seat != seat:
             return []
-        return [f" to {s}" for s, p in enumerate(st.seats) if s != seat and p.alive and len(p.hand) > 3]
+        return [use_skill(self.id, s) for s, p in enumerate(st.seats) if s != seat and p.alive and len(p.hand) > 3]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         target = g.state.seats[item.target]
@@ -50,12 +51,12 @@ class HuangQueZaiHou(HandCardAsIntel):
     state = "expose"
     windows = ("received",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if seat == st.turn or ev.seat == seat or not any(deck.IS_TRUE[c] for c in ev.cards or [ev.card]):
             return []
         fakes = sorted({c for c in st.seats[seat].hand if deck.IS_BLACK[c]})
-        return [f" to {s} cards {c}" for c in fakes for s in g.living()]
+        return [use_skill(self.id, s, cards=(c,)) for c in fakes for s in g.living()]
 
 
 class HuangQueMission(Mission):

@@ -5,10 +5,12 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
-from ..characters.base import Mission, Skill, choose_answer, receipt
+from ..characters.base import Mission, Skill, receipt, take_answer
+from ..choices import ask_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -54,7 +56,7 @@ class QiCheBaoShuai(Skill):
     state = "hide"
     windows = ("received", "dying")
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         fr = receipt(g)
         if fr is None or fr.seat != seat or ev.seat != seat or not st.seats[seat].alive:
@@ -62,7 +64,7 @@ class QiCheBaoShuai(Skill):
         cards = fr.cards or [fr.card]
         if marks.has(st, marks.QiChe(seat, cards[0])):
             return []
-        return [""] if other_colour_secret(g, cards) else []
+        return [use_skill(self.id)] if other_colour_secret(g, cards) else []
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -87,10 +89,10 @@ class QiCheBaoShuai(Skill):
         if not fr.answer:
             if not options:
                 return True
-            g.ask(item.user, "choose", "prompt.choose.zh_zh_another_colour_from",
-                  [f"choose {c}" for c in options], args={"zh": "弃车保帅", "zh2": '密电'})
+            ask_choice(g, item.user, "prompt.choose.zh_zh_another_colour_from",
+                       [choose(c) for c in options], args={"zh": "弃车保帅", "zh2": '密电'})
             return False
-        card = int(choose_answer(fr))
+        card = take_answer(fr).pick
         if card not in st.discard:
             return True
         item.done = True
@@ -112,12 +114,12 @@ class PoFuChenZhou(Skill):
     state = "expose"
     windows = ("turn_end",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if ev.seat != seat or st.turn != seat:
             return []
         hand = sorted(set(st.seats[seat].hand))
-        return [f" cards {a},{b}" for a, b in combinations(hand, 2)]
+        return [use_skill(self.id, cards=(a, b)) for a, b in combinations(hand, 2)]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -128,7 +130,7 @@ class PoFuChenZhou(Skill):
         if fr.stage == 2:
             return True
         if fr.stage == 1:
-            target = int(choose_answer(fr))
+            target = take_answer(fr).pick
             fr.stage = 2
             if not st.seats[target].alive:
                 return True
@@ -152,8 +154,8 @@ class PoFuChenZhou(Skill):
         fr.stage = 1
         # The prompt is public (every seat and spectator reads ``pending.prompt``): it must
         # not name the card, which only 老金 has looked at (the event above tells him).
-        g.ask(item.user, "choose", "prompt.choose.zh_who_receives_pile_bottom",
-              [f"choose {s}" for s in others], args={"zh": "破釜沉舟"})
+        ask_choice(g, item.user, "prompt.choose.zh_who_receives_pile_bottom",
+                   [choose(s) for s in others], args={"zh": "破釜沉舟"})
         return False
 
 

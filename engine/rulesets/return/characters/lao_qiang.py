@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
 from ..cards.intel import receive_root
-from ..characters.base import Mission, Skill, choose_answer, give, take_random
+from ..characters.base import Mission, Skill, give, take_answer, take_random
+from ..choices import ask_choice
 from ..rules import blue_count, check_victory, red_count, schedule_deaths
 
 if TYPE_CHECKING:
@@ -37,12 +39,12 @@ class ShengDongJiXi(Skill):
     id = SHENG_DONG_JI_XI
     zh = "声东击西"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         if ctx != "main" or st.turn != seat or not before_first_play(g, seat):
             return []
         holders = [s for s, p in enumerate(st.seats) if s != seat and p.alive and p.hand]
-        return ([""] + [f" to {s}" for s in holders]) if holders else []
+        return ([use_skill(self.id)] + [use_skill(self.id, s) for s in holders]) if holders else []
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
@@ -63,7 +65,7 @@ class ShengDongJiXi(Skill):
             item.done = bool(owed)
             fr.order = owed
         elif fr.answer:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             give(g, item.user, fr.order[0], [card])
             fr.order = fr.order[1:]
         hand = st.seats[item.user].hand
@@ -71,8 +73,8 @@ class ShengDongJiXi(Skill):
             fr.order = fr.order[1:]
         if not fr.order or not hand:
             return True
-        g.ask(item.user, "choose", "prompt.choose.zh_give_seat_hand_card",
-              [f"choose {c}" for c in sorted(set(hand))], args={"zh": "声东击西", "seat": fr.order[0]})
+        ask_choice(g, item.user, "prompt.choose.zh_give_seat_hand_card",
+                   [choose(c) for c in sorted(set(hand))], args={"zh": "声东击西", "seat": fr.order[0]})
         return False
 
 
@@ -92,7 +94,7 @@ class HeDie(Skill):
     id = HE_DIE
     zh = "合谍"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         root = receive_root(g)
         if ctx != "respond" or root is None or root.user == seat or st.transit is None:
@@ -101,7 +103,7 @@ class HeDie(Skill):
             return []
         mine = sorted({c for c in st.seats[seat].intel if deck.IS_TRUE[c] and swappable(g, c)})
         theirs = sorted({c for c in st.seats[root.user].intel if swappable(g, c)})
-        return [f" cards {a},{b}" for a in mine for b in theirs]
+        return [use_skill(self.id, cards=(a, b)) for a in mine for b in theirs]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -35,14 +36,14 @@ class WeiJiGuanXi(Skill):
     zh = "危机关系"
     windows = ("game_start", "received")
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
-        named = game_start_naming(g, seat, ev)
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
+        named = game_start_naming(g, seat, ev, self.id)
         if named is not None:
             return named
         x = nemesis(g, seat)
         if x < 0 or ev.seat != x:
             return []
-        return [""] if any(deck.IS_BLACK[c] for c in ev.cards or [ev.card]) else []
+        return [use_skill(self.id)] if any(deck.IS_BLACK[c] for c in ev.cards or [ev.card]) else []
 
     def forced_at(self, g: Game, seat: int, ev: Frame) -> bool:
         return ev.text == "game_start"
@@ -81,17 +82,19 @@ class YiAiXuanMing(Skill):
     zh = "以爱宣名"
     windows = ("send", "receive_chosen")
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if ev.text == "send":
-            return [" choose draw", " choose take"] if ev.seat == seat and not declared(g, seat) else []
+            if ev.seat != seat or declared(g, seat):
+                return []
+            return [use_skill(self.id, options=("draw",)), use_skill(self.id, options=("take",))]
         t = st.transit
         word = declared(g, seat)
         if not word or t is None or t.sender != seat or not st.seats[ev.seat].alive:
             return []
         if word == "take" and (ev.seat == seat or not st.seats[ev.seat].hand):
             return []
-        return [f" to {ev.seat}"]
+        return [use_skill(self.id, ev.seat)]
 
     def forced_at(self, g: Game, seat: int, ev: Frame) -> bool:
         return ev.text == "receive_chosen"

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, play
+from engine.action import Action, choose, choose_option, play, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
 from ..cards import FUNCTIONS
 from ..cards.base import CardFunction, Context, no_timing
 from ..cards.basic import burn_intel, shielded
-from ..characters.base import Skill, WeakPlayerDies, choose_answer
+from ..characters.base import Skill, WeakPlayerDies, take_answer
+from ..choices import ask_choice
 from ..hooks import CARD_PLAY_PROVIDERS, alt_function_plays
 
 if TYPE_CHECKING:
@@ -27,9 +28,9 @@ class SouQu(Skill):
     zh = "搜取"
     windows = ("burned",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         if ev.seat == seat or ev.card in g.state.discard:
-            return [""]
+            return [use_skill(self.id)]
         return []
 
     def on_use(self, g: Game, item: Item) -> None:
@@ -70,17 +71,17 @@ class KaoWen(Skill):
         return item.alt == self.id
 
 
-def kao_wen_options(g: Game, seat: int) -> list[str]:
+def kao_wen_options(g: Game, seat: int) -> list[Action]:
     """What the tortured player can carry out (rule ⑦: an option they can do first)."""
     p = g.state.seats[seat]
-    out: list[str] = []
+    out: list[Action] = []
     if len(p.hand) >= 2:
-        out.append("choose discard")
+        out.append(choose_option("discard"))
     if any(deck.IS_TRUE[c] and (g.state.tutorial or not deck.ENCRYPTED[c]) for c in p.intel):
-        out.append("choose burn")
+        out.append(choose_option("burn"))
     if not p.identity_revealed:
-        out.append("choose identity")
-    return out or ["choose discard"]
+        out.append(choose_option("identity"))
+    return out or [choose_option("discard")]
 
 
 class KaoWenCard(CardFunction):
@@ -103,38 +104,38 @@ class KaoWenCard(CardFunction):
         if fr.stage == 0:
             item.done = True
             fr.stage = 1
-            g.ask(seat, "choose", "prompt.choose.zh_by_seat_discard_n", kao_wen_options(g, seat),
-                  args={"zh": "拷问", "seat": item.user, "n": 2})
+            ask_choice(g, seat, "prompt.choose.zh_by_seat_discard_n", kao_wen_options(g, seat),
+                       args={"zh": "拷问", "seat": item.user, "n": 2})
             return False
         if fr.stage == 1:
-            word = choose_answer(fr)
-            g.log("kao_wen.chooses_id_zh", seat, {"seat": seat, "id": word, "zh": "拷问"})
-            if word == "identity":
+            answer = take_answer(fr)
+            g.log("kao_wen.chooses_id_zh", seat, {"seat": seat, "id": answer.option, "zh": "拷问"})
+            if answer.option == "identity":
                 g.log("look_identity.looks_at_seat_identity_id", item.user,
                       {"seat": item.user, "seat2": seat, "id": p.identity}, audience=(item.user, seat),
                       public="look_identity.looks_at_seat_identity")
                 return True
-            if word == "burn":
+            if answer.option == "burn":
                 fr.stage = 6
-                g.ask(seat, "choose", "prompt.choose.zh_burn_one_your_true",
-                      [f"choose {c}" for c in sorted(set(p.intel))
-                       if deck.IS_TRUE[c] and (st.tutorial or not deck.ENCRYPTED[c])], args={"zh": "拷问"})
+                ask_choice(g, seat, "prompt.choose.zh_burn_one_your_true",
+                           [choose(c) for c in sorted(set(p.intel))
+                            if deck.IS_TRUE[c] and (st.tutorial or not deck.ENCRYPTED[c])], args={"zh": "拷问"})
                 return False
             fr.stage = 2
         if fr.stage in (2, 3):
             # Discard two cards, one at a time (stage 2: the first, 3: the second).
             if fr.answer:
                 fr.stage = 3 if fr.stage == 2 else 9
-                g.discard_from_hand(seat, [int(choose_answer(fr))])
+                g.discard_from_hand(seat, [take_answer(fr).pick])
                 return False
             if not p.hand:
                 return True
-            g.ask(seat, "choose", "prompt.choose.zh_discard_hand_card", [f"choose {c}" for c in sorted(set(p.hand))],
-                  args={"zh": "拷问"})
+            ask_choice(g, seat, "prompt.choose.zh_discard_hand_card", [choose(c) for c in sorted(set(p.hand))],
+                       args={"zh": "拷问"})
             return False
         if fr.stage == 6:
             fr.stage = 9
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             if card in p.intel:
                 burn_intel(g, seat, card)
             return False

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import marks
-from ..characters.base import Skill, TwoOfAColourOnDeclare, choose_answer, give, receipt
+from ..characters.base import Skill, TwoOfAColourOnDeclare, give, receipt, take_answer
+from ..choices import ask_choice
 from ..privacy import PRIVATE_CHOICES
 
 if TYPE_CHECKING:
@@ -33,13 +35,13 @@ class LianDong(Skill):
     zh = "联动"
     windows = ("received",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         fr = receipt(g)
         st = g.state
         if fr is None or fr.text != "intel" or ev.seat == seat or not st.seats[ev.seat].alive:
             return []
         # The very card this seat sent this turn (flag set at the send; a replacement is not it).
-        return [f" to {ev.seat}"] if marks.has(st, marks.Sent(seat, fr.card)) else []
+        return [use_skill(self.id, ev.seat)] if marks.has(st, marks.Sent(seat, fr.card)) else []
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
@@ -50,10 +52,10 @@ class LianDong(Skill):
             if not hand or not st.seats[item.target].alive:
                 return True
             fr.stage = 1
-            g.ask(item.user, "choose", "prompt.choose.zh_give_seat_hand_card",
-                  [f"choose {c}" for c in sorted(set(hand))], args={"zh": "联动", "seat": item.target})
+            ask_choice(g, item.user, "prompt.choose.zh_give_seat_hand_card",
+                       [choose(c) for c in sorted(set(hand))], args={"zh": "联动", "seat": item.target})
             return False
-        give(g, item.user, item.target, [int(choose_answer(fr))])
+        give(g, item.user, item.target, [take_answer(fr).pick])
         return True
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, play
+from engine.action import Action, choose, choose_option, play, use_skill
 from engine.state import Frame, Item
 
 from .. import marks
@@ -12,7 +12,8 @@ from ..cards import FUNCTIONS
 from ..cards.base import CardFunction, Context
 from ..cards.basic import shielded
 from ..cards.intel import receive_root
-from ..characters.base import KillNonAgent, Skill, choose_answer
+from ..characters.base import KillNonAgent, Skill, take_answer
+from ..choices import ask_choice
 from ..hooks import CARD_PLAY_PROVIDERS, alt_function_plays
 from ..privacy import PRIVATE_CHOICES
 from ..records import match_ext
@@ -54,12 +55,12 @@ class TouLongZhuanFeng(Skill):
     id = "tou_long_zhuan_feng"
     zh = "偷龙转凤"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         root = receive_root(g)
         st = g.state
         if ctx != "respond" or root is None or root.user == seat or st.transit is None:
             return []
-        return [f" cards {c}" for c in sorted(set(st.seats[seat].hand))]
+        return [use_skill(self.id, cards=(c,)) for c in sorted(set(st.seats[seat].hand))]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -71,7 +72,7 @@ class TouLongZhuanFeng(Skill):
         if t is None or not st.seats[item.user].alive:
             return True
         if fr.stage == 1:
-            if choose_answer(fr) == "swap" and st.pile:
+            if take_answer(fr).option == "swap" and st.pile:
                 top = st.pile.pop()
                 old = replace_intel(g, top, item.user, follow=False)
                 st.pile.append(old)
@@ -95,8 +96,9 @@ class TouLongZhuanFeng(Skill):
         if not top:
             return True
         fr.stage = 1
-        g.ask(item.user, "choose", "prompt.choose.zh_swap_intel_with_pile", ["choose swap", "choose keep"],
-              args={"zh": "偷龙转凤"})
+        ask_choice(g, item.user, "prompt.choose.zh_swap_intel_with_pile",
+                   [choose_option("swap"), choose_option("keep")],
+                   args={"zh": "偷龙转凤"})
         return False
 
 
@@ -136,7 +138,7 @@ class JinJiXiaDaCard(CardFunction):
         if match_ext(st).send_code or not target.alive or not target.hand or not st.seats[item.user].alive:
             return True
         if fr.stage == 1:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             item.done = True
             match_ext(st).send_code = card  # that very card must be sent (code_matches)
             match_ext(st).send_code_user = item.user
@@ -149,8 +151,8 @@ class JinJiXiaDaCard(CardFunction):
               {"seat": item.user, "seat2": item.target, "cards": tuple(hand)}, audience=(item.user, item.target),
               cards=hand, public="look_hand.looks_at_seat_hand")
         fr.stage = 1
-        g.ask(item.user, "choose", "prompt.choose.zh_card_seat_must_send",
-              [f"choose {c}" for c in sorted(set(hand))], args={"zh": "紧急下达", "seat": item.target})
+        ask_choice(g, item.user, "prompt.choose.zh_card_seat_must_send",
+                   [choose(c) for c in sorted(set(hand))], args={"zh": "紧急下达", "seat": item.target})
         return False
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
 from ..cards.base import own_turn
 from ..cards.basic import burn_intel
-from ..characters.base import Skill, WeakPlayerDies, choose_answer, switch_state
+from ..characters.base import Skill, WeakPlayerDies, switch_state, take_answer
+from ..choices import ask_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -27,12 +29,12 @@ class ZhuangTian(Skill):
     zh = "装填"
     state = "hide"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         if not own_turn(g, seat, ctx) or any(it.kind == self.id for it in st.chain):
             return []
         hand = sorted(set(st.seats[seat].hand))
-        return [f" cards {c}" for c in hand if deck.FUNCTION[c] in RELOAD_FUNCTIONS]
+        return [use_skill(self.id, cards=(c,)) for c in hand if deck.FUNCTION[c] in RELOAD_FUNCTIONS]
 
     def on_use(self, g: Game, item: Item) -> None:
         g.discard_from_hand(item.user, list(item.cards))
@@ -62,15 +64,15 @@ class JuJi(Skill):
     zh = "狙击"
     state = "expose"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         if ctx != "respond" or seat == g.state.turn or not snipe_targets(g, seat):
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state
         if fr.answer:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             for s, p in enumerate(st.seats):
                 if p.alive and card in p.intel:
                     item.done = True
@@ -83,8 +85,8 @@ class JuJi(Skill):
         if not options:
             g.log("fail.zh_fails_no_intel_burn", item.user, {"zh": "狙击"})
             return True
-        g.ask(item.user, "choose", "prompt.choose.zh_burn_one_intel_another", [f"choose {c}" for c in options],
-              args={"zh": "狙击"})
+        ask_choice(g, item.user, "prompt.choose.zh_burn_one_intel_another", [choose(c) for c in options],
+                   args={"zh": "狙击"})
         return False
 
 

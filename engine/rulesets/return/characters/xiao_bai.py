@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
 from .. import skills as registry
-from ..characters.base import Mission, Skill, choose_answer, give
+from ..characters.base import Mission, Skill, give, take_answer
+from ..choices import ask_choice
 from ..skills import once_per_turn
 
 if TYPE_CHECKING:
@@ -43,10 +45,10 @@ class QiaoZhuang(Skill):
     id = QIAO_ZHUANG
     zh = "乔装"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         if ctx != "turn_start" or g.state.turn != seat or not once_per_turn(g, seat, self.id):
             return []
-        return [f" to {s} choose {sid}" for s, sid in takeable_skills(g, seat)]
+        return [use_skill(self.id, s, options=(sid,)) for s, sid in takeable_skills(g, seat)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         if (item.target, item.code) not in takeable_skills(g, item.user):
@@ -76,11 +78,11 @@ class ShouMai(Skill):
     zh = "收买"
     windows = ("turn_end",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if ev.seat == seat or not st.seats[ev.seat].alive or len(st.seats[seat].hand) < 4 or not buyable(g, ev.seat):
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -90,12 +92,12 @@ class ShouMai(Skill):
     def pay(self, g: Game, item: Item, fr: Frame) -> bool:
         """The cost: pick 4 hand cards, then give them to the turn player at once."""
         if fr.answer:
-            fr.cards.append(int(choose_answer(fr)))
+            fr.cards.append(take_answer(fr).pick)
         left = sorted(set(g.state.seats[item.user].hand) - set(fr.cards))
         if len(fr.cards) < 4 and left:
-            g.ask(item.user, "choose", "prompt.choose.zh_pick_hand_card_give",
-                  [f"choose {c}" for c in left],
-                  args={"zh": "收买", "seat": item.target, "n": len(fr.cards) + 1, "n2": 4})
+            ask_choice(g, item.user, "prompt.choose.zh_pick_hand_card_give",
+                       [choose(c) for c in left],
+                       args={"zh": "收买", "seat": item.target, "n": len(fr.cards) + 1, "n2": 4})
             return False
         item.cards = list(fr.cards)
         give(g, item.user, item.target, item.cards)
@@ -106,7 +108,7 @@ class ShouMai(Skill):
         if fr.stage == 2:
             return True
         if fr.answer:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
             fr.stage = 2
             st.seats[item.target].intel.remove(card)
             g.log("shou_mai.takes_intel_card_from_seat", item.user,
@@ -119,8 +121,8 @@ class ShouMai(Skill):
             return True
         item.done = True
         fr.stage = 1
-        g.ask(item.user, "choose", "prompt.choose.zh_receive_one_seat_intel",
-              [f"choose {c}" for c in options], args={"zh": "收买", "seat": item.target})
+        ask_choice(g, item.user, "prompt.choose.zh_receive_one_seat_intel",
+                   [choose(c) for c in options], args={"zh": "收买", "seat": item.target})
         return False
 
 

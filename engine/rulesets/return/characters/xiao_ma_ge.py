@@ -5,10 +5,12 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
-from ..characters.base import Mission, Skill, choose_answer, kills_by
+from ..characters.base import Mission, Skill, kills_by, take_answer
+from ..choices import ask_choice
 from ..rules import fake_count
 from ..skills import once_per_turn
 
@@ -28,12 +30,12 @@ class YingXiongBenSe(Skill):
     id = YING_XIONG_BEN_SE
     zh = "英雄本色"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         p = g.state.seats[seat]
         if ctx != "turn_start" or g.state.turn != seat or len(p.hand) >= 3 or not fake_count(p.intel) \
                 or not once_per_turn(g, seat, self.id):
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         n = fake_count(g.state.seats[item.user].intel)
@@ -58,11 +60,11 @@ class ChengRenQuYi(Skill):
     id = CHENG_REN_QU_YI
     zh = "成仁取义"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         if ctx not in ("main", "respond") or st.turn != seat or st.seats[seat].identity_revealed:
             return []
-        return [" cards " + ",".join(map(str, three)) for three in combinations(black_hand(g, seat), 3)]
+        return [use_skill(self.id, cards=three) for three in combinations(black_hand(g, seat), 3)]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -76,29 +78,29 @@ class ChengRenQuYi(Skill):
         if fr.stage == 3:
             return True
         if fr.answer:
-            word = choose_answer(fr)
+            answer = take_answer(fr)
             if fr.stage == 1:
-                if int(word) not in st.discard:
+                if answer.pick not in st.discard:
                     return True
-                fr.cards = [int(word)]
+                fr.cards = [answer.pick]
                 fr.stage = 2
-                g.ask(item.user, "choose", "prompt.choose.zh_who_receives_card",
-                      [f"choose {s}" for s in g.living()], args={"zh": "成仁取义", "card": int(word)})
+                ask_choice(g, item.user, "prompt.choose.zh_who_receives_card",
+                           [choose(s) for s in g.living()], args={"zh": "成仁取义", "card": answer.pick})
                 return False
             card = fr.cards[0]
             st.discard.remove(card)
             fr.stage = 3
             item.done = True
             g.log("cheng_ren_qu_yi.gives_card_from_discard_pile", item.user,
-                  {"seat": item.user, "card": card, "seat2": int(word)}, cards=(card,))
-            g.place_intel(int(word), [card], [item.user], cause=CHENG_REN_QU_YI)
+                  {"seat": item.user, "card": card, "seat2": answer.pick}, cards=(card,))
+            g.place_intel(answer.pick, [card], [item.user], cause=CHENG_REN_QU_YI)
             return False
         if not st.seats[item.user].alive or not st.discard:
             g.log("fail.zh_fails_discard_pile_empty", item.user, {"zh": "成仁取义"})
             return True
         fr.stage = 1
-        g.ask(item.user, "choose", "prompt.choose.zh_pick_card_from_discard",
-              [f"choose {c}" for c in sorted(set(st.discard))], args={"zh": "成仁取义"})
+        ask_choice(g, item.user, "prompt.choose.zh_pick_card_from_discard",
+                   [choose(c) for c in sorted(set(st.discard))], args={"zh": "成仁取义"})
         return False
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose_option, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
-from ..characters.base import Skill, TwoOfAColourOnDeclare, choose_answer
+from ..characters.base import Skill, TwoOfAColourOnDeclare, take_answer
+from ..choices import ask_choice
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -28,13 +30,13 @@ class FanZhen(Skill):
     state = "hide"
     windows = ("card_used",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if ev.seat == seat:
             return []
         index = ev.cards[0] if ev.cards else -1
         kind = st.chain[index].kind if 0 <= index < len(st.chain) else deck.FUNCTION[ev.card]
-        return [""] if kind in FAN_ZHEN_KINDS else []
+        return [use_skill(self.id)] if kind in FAN_ZHEN_KINDS else []
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         if g.state.seats[item.user].alive:
@@ -70,12 +72,12 @@ class SuYi(Skill):
     zh = "速译"
     state = "expose"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         t = st.transit
         if ctx not in ("respond", "arrive", "returned") or seat == st.turn or t is None or t.face_up:
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def on_use(self, g: Game, item: Item) -> None:
         super().on_use(g, item)
@@ -88,8 +90,8 @@ class SuYi(Skill):
         st = g.state
         t = st.transit
         if fr.answer:
-            word = choose_answer(fr)
-            if word == "flip" and t is not None and not t.face_up:
+            answer = take_answer(fr)
+            if answer.option == "flip" and t is not None and not t.face_up:
                 t.face_up = True
                 g.log("flip.turns_intel_face_up_card", item.user, {"seat": item.user, "card": t.card}, cards=(t.card,))
                 g.draw(item.user, 1)
@@ -102,8 +104,8 @@ class SuYi(Skill):
                 return True
             look(g, item.user, t.card)
         item.done = True
-        g.ask(item.user, "choose", "prompt.choose.zh_turn_intel_face_up",
-              ["choose flip", "choose keep"], args={"zh": "速译", "n": 1})
+        ask_choice(g, item.user, "prompt.choose.zh_turn_intel_face_up",
+                   [choose_option("flip"), choose_option("keep")], args={"zh": "速译", "n": 1})
         return False
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
-from ..characters.base import Mission, Skill, choose_answer
+from ..characters.base import Mission, Skill, take_answer
+from ..choices import ask_choice
 from ..records import seat_ext
 
 if TYPE_CHECKING:
@@ -33,14 +35,14 @@ class ZhiMingYiJi(Skill):
     zh = "致命一击"
     windows = ("turn_end",)
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
         if ev.seat == seat or not st.seats[ev.seat].alive:
             return []
         # Any hand card may be discarded, even with no 危险情报 in the discard pile: the part
         # after "然后" then fails at resolution (p.4 ⑥). Offering it only to a holder of a
         # 危险情报 would tell everyone what is in her hand.
-        return [f" to {ev.seat} cards {c}" for c in sorted(set(st.seats[seat].hand))]
+        return [use_skill(self.id, ev.seat, cards=(c,)) for c in sorted(set(st.seats[seat].hand))]
 
     def on_use(self, g: Game, item: Item) -> None:
         g.discard_from_hand(item.user, list(item.cards))
@@ -50,7 +52,7 @@ class ZhiMingYiJi(Skill):
         if fr.stage == 2:
             return True
         if fr.answer:
-            card = int(choose_answer(fr))
+            card = take_answer(fr).pick
         else:
             options = dangers_in_discard(g)
             if not options or not st.seats[item.target].alive or not st.seats[item.user].alive:
@@ -58,8 +60,9 @@ class ZhiMingYiJi(Skill):
                 return True
             if len(options) > 1:
                 fr.stage = 1
-                g.ask(item.user, "choose", "prompt.choose.zh_zh_seat_receives",
-                      [f"choose {c}" for c in options], args={"zh": "致命一击", "zh2": '危险情报', "seat": item.target})
+                ask_choice(g, item.user, "prompt.choose.zh_zh_seat_receives",
+                           [choose(c) for c in options],
+                           args={"zh": "致命一击", "zh2": '危险情报', "seat": item.target})
                 return False
             card = options[0]
         if card not in st.discard:
@@ -85,11 +88,11 @@ class JueMiRenWu(Skill):
     windows = ("game_start",)
     forced = True
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         p = g.state.seats[seat]
         if seat_ext(p).secret_character or not [c for c in g.state.character_pool if c not in REDRAW]:
             return []
-        return [""]
+        return [use_skill(self.id)]
 
     def resolve(self, g: Game, item: Item, fr: Frame) -> bool:
         st = g.state

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.action import Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
 from ..cards.basic import burn_intel
-from ..characters.base import Mission, Skill, choose_answer, game_start_naming
+from ..characters.base import Mission, Skill, game_start_naming, take_answer
+from ..choices import ask_choice
 from ..records import seat_ext
 
 if TYPE_CHECKING:
@@ -39,9 +41,9 @@ class GuYongGuanXi(Skill):
     zh = "雇佣关系"
     windows = ("game_start", "received")
 
-    def offers(self, g: Game, seat: int, ev: Frame) -> list[str]:
+    def offers(self, g: Game, seat: int, ev: Frame) -> list[Action]:
         st = g.state
-        named = game_start_naming(g, seat, ev)
+        named = game_start_naming(g, seat, ev, self.id)
         if named is not None:
             return named
         boss = employer(g, seat)
@@ -49,8 +51,8 @@ class GuYongGuanXi(Skill):
             return []
         cards = ev.cards or [ev.card]
         if any(deck.IS_BLACK[c] for c in cards):
-            return [f" cards {c}" for c in sorted(set(st.seats[seat].hand))]
-        return [""]
+            return [use_skill(self.id, cards=(c,)) for c in sorted(set(st.seats[seat].hand))]
+        return [use_skill(self.id)]
 
     def forced_at(self, g: Game, seat: int, ev: Frame) -> bool:
         return ev.text == "game_start" or any(deck.IS_BLACK[c] for c in ev.cards or [ev.card])
@@ -101,17 +103,17 @@ class AnSha(Skill):
     id = AN_SHA
     zh = "暗杀"
 
-    def actions(self, g: Game, seat: int, ctx: str) -> list[str]:
+    def actions(self, g: Game, seat: int, ctx: str) -> list[Action]:
         st = g.state
         turn = st.turn
         if ctx not in ("respond", "arrive") or turn == seat or not st.seats[turn].alive:
             return []
         hand = st.seats[seat].hand
-        out: list[str] = []
+        out: list[Action] = []
         for f in sorted({c for c in hand if deck.IS_BLACK[c]}):
-            out.extend(f" to {turn} cards {i} on {f}" for i in burnable_true(g, seat))
+            out.extend(use_skill(self.id, turn, cards=(i,), on=f) for i in burnable_true(g, seat))
             if len(hand) >= 4:
-                out.append(f" to {turn} on {f}")
+                out.append(use_skill(self.id, turn, on=f))
         return out
 
     def on_use(self, g: Game, item: Item) -> None:
@@ -127,13 +129,13 @@ class AnSha(Skill):
     def pay(self, g: Game, item: Item, fr: Frame) -> bool:
         """The cost: pick 3 hand cards, then discard them at once."""
         if fr.answer:
-            fr.cards.append(int(choose_answer(fr)))
+            fr.cards.append(take_answer(fr).pick)
         hand = list(g.state.seats[item.user].hand)
         for c in fr.cards:
             hand.remove(c)
         if len(fr.cards) < 3 and hand:
-            g.ask(item.user, "choose", "prompt.choose.zh_pick_hand_card_discard",
-                  [f"choose {c}" for c in sorted(set(hand))], args={"zh": "暗杀", "n": len(fr.cards) + 1, "n2": 3})
+            ask_choice(g, item.user, "prompt.choose.zh_pick_hand_card_discard",
+                       [choose(c) for c in sorted(set(hand))], args={"zh": "暗杀", "n": len(fr.cards) + 1, "n2": 3})
             return False
         item.cards = list(fr.cards)
         g.discard_from_hand(item.user, item.cards)
