@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import choose, choose_option
 from engine.state import Frame, Item
 
 from .. import marks, ruledata
-from ..characters.base import probe_choice
+from ..characters.base import ask_choose, probe_choice
 from .base import PLAY_PHASES, CardFunction, own_turn, register, timing
 
 if TYPE_CHECKING:
@@ -60,16 +61,16 @@ class Probe(CardFunction):
             # identity: the card's action (discard / draw) or only the sentence (none).
             if not fr.answer:
                 form = ruledata.PROBE[fr.card][1]
-                g.ask(fr.seat, "choose", "prompt.choose.zh_which_answer", [f"choose {form}", "choose none"],
-                      args={"zh": "试探"})
+                ask_choose(g, fr.seat, "prompt.choose.zh_which_answer", [choose_option(form), choose_option("none")],
+                           args={"zh": "试探"})
                 return
             form = fr.given().option
             st.stack.pop()
             self.apply(g, fr.order[0], fr.seat, fr.card, "" if form == "none" else form)
             return
         if not fr.answer:
-            options = [f"choose {c}" for c in sorted(set(st.seats[fr.seat].hand))]
-            g.ask(fr.seat, "choose", "prompt.choose.zh_discard_n_hand_card", options, args={"zh": "试探", "n": 1})
+            options = [choose(c) for c in sorted(set(st.seats[fr.seat].hand))]
+            ask_choose(g, fr.seat, "prompt.choose.zh_discard_n_hand_card", options, args={"zh": "试探", "n": 1})
             return
         card = fr.given().pick
         st.stack.pop()

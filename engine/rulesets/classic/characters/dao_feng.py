@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import PASS, Action, Hidden
+from engine.action import PASS, Action, Hidden, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -47,12 +47,15 @@ class ShiXue(Skill):
             return Frame("skill_step", seat=seat, text=self.id, order=[fr.seat])
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return [use_skill(self.id)]
+
     def step(self, g: Game, fr: Frame) -> None:
         if fr.stage == 0 and fr.answer in (None, PASS):
             if fr.answer == PASS or not g.state.seats[fr.seat].alive:
                 g.state.stack.pop()
                 return
-            ask_trigger(g, fr, [f"skill {self.id}"], "prompt.trigger.zh_seat_dies_draw_n",
+            ask_trigger(g, fr, self.offers(g, fr.seat, fr), "prompt.trigger.zh_seat_dies_draw_n",
                         args={"zh": "嗜血", "seat": fr.order[0], "n": 4, "n2": 1})
             return
         if fr.stage == 0:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action, Hidden, hide
+from engine.action import Action, Hidden, choose, hide, use_skill
 from engine.state import Frame
 from engine.text import ArgValue
 
 from .. import deck
 from ..kinds import SkillKind
-from .base import Mission, Skill, sexes
+from .base import Mission, Skill, ask_choose, sexes
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -78,7 +78,7 @@ def give_step(g: Game, fr: Frame, skill: str, *, draw: int, to_self: bool, text:
         if not me.alive or not me.hand or not targets:
             st.stack.pop()
             return
-        g.ask(fr.seat, "choose", text, [f"choose {c} to {s}" for c in sorted(set(me.hand)) for s in targets], args=args)
+        ask_choose(g, fr.seat, text, [choose(c, to=s) for c in sorted(set(me.hand)) for s in targets], args=args)
         return
     act = fr.given()
     st.stack.pop()
@@ -116,6 +116,11 @@ class FengDu(Skill):
         if len(women) == 1:  # no choice to make (several: the declare frame logs the use)
             g.log("skill.uses_id", seat, {"seat": seat, "id": self.id})
         return women
+
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """The choice among several women (``fr``: the ``declare`` frame waiting for it,
+        its ``order`` the candidates)."""
+        return [use_skill(self.id, c) for c in fr.order]
 
 
 class FiveTrueIntel(Mission):

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action, Hidden, hide
+from engine.action import Action, Hidden, choose, hide, use_skill
 from engine.state import Frame, Item
 
 from .. import flow, marks
 from ..kinds import SkillKind
-from .base import Mission, Skill
+from .base import Mission, Skill, ask_choose
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -43,10 +43,10 @@ class ShouMai(Skill):
     zh: ClassVar[str] = "收买"
     kind: ClassVar[SkillKind] = "active"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         if len(g.state.seats[seat].hand) < PRICE:
             return []
-        return [f"skill {self.id} to {s}" for s in g.living() if s != seat]
+        return [use_skill(self.id, s) for s in g.living() if s != seat]
 
     def valid(self, g: Game, item: Item) -> bool:
         st = g.state
@@ -68,8 +68,7 @@ class ShouMai(Skill):
                 left = list(me.hand)
                 for c in fr.cards:
                     left.remove(c)
-                g.ask(fr.seat, "choose", "prompt.choose.zh_give_hand_card_seat",
-                      [f"choose {c}" for c in sorted(set(left))],
+                ask_choose(g, fr.seat, "prompt.choose.zh_give_hand_card_seat", [choose(c) for c in sorted(set(left))],
                       args={"zh": "收买", "seat": target, "n": len(fr.cards) + 1, "n2": PRICE})
                 return
             for c in fr.cards:
@@ -83,8 +82,8 @@ class ShouMai(Skill):
             if not them.alive or not them.intel:
                 st.stack.pop()
                 return
-            g.ask(fr.seat, "choose", "prompt.choose.zh_take_intel_seat",
-                  [f"choose {m}" for m in sorted(set(them.intel))], args={"zh": "收买", "seat": target})
+            ask_choose(g, fr.seat, "prompt.choose.zh_take_intel_seat", [choose(m) for m in sorted(set(them.intel))],
+                       args={"zh": "收买", "seat": target})
             return
         card = fr.given().pick
         st.stack.pop()
