@@ -42,6 +42,13 @@ def legal_for(g: Game, prompt: Prompt) -> Sequence[Action]:
         return receive_actions(g)
     if kind == "trigger":
         return trigger_actions(g, prompt.seat)
+    fr = g.state.stack[-1] if g.state.stack else None
+    if kind == "choose" and fr is not None:
+        if fr.kind == "skill_step":
+            return SKILLS[fr.text].choices(g, prompt.seat, fr)
+        if fr.kind == "card_step":
+            return FUNCTIONS[fr.text].choices(g, prompt.seat, fr)
+    # the character deal (engine/choosing.py, the core's): its options are the prompt's text
     read = CACHE.get
     return [read(o) or parse(o) for o in prompt.options]
 

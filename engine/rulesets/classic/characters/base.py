@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from engine import windows
-from engine.action import PASS, Action, Hidden
+from engine.action import PASS, Action, Hidden, choose
 from engine.skill import Skill as CoreSkill
 from engine.state import Frame, Item
 from engine.text import ArgValue
@@ -125,6 +125,13 @@ class Skill(CoreSkill):
         ``skill_step`` frame, which carries the event it fired on (the seat, the cards, the
         card looked at …). Read from the state alone: the legal actions of the open
         decision call it again (:func:`ask_trigger`)."""
+        return []
+
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """The options of a ``choose`` decision the skill's ``skill_step`` frame ``fr`` has
+        open (``choose N``, ``choose N to S``, ``pass`` …), read from the state and the
+        frame alone, as :meth:`offers`: the legal actions call it again
+        (``legal.legal_for``)."""
         return []
 
     def flip_window(self, g: Game, event: TriggerEvent, fr: Frame) -> int:
@@ -387,10 +394,16 @@ def ask_trigger(g: Game, fr: Frame, offers: Sequence[Action], key: str, args: di
 
 def ask_choose(g: Game, seat: int, key: str, options: Sequence[Action], args: dict[str, ArgValue]) -> None:
     """A ``choose`` decision of a skill's or a card's step: one of ``options`` (values:
-    ``choose N``, ``choose N to S``, ``choose WORD``, ``pass``). The core's prompt keeps
-    options as text, so the legal actions read these back through the notation's reader
-    (``legal.legal_for``) until a prompt can carry the values themselves."""
+    ``choose N``, ``choose N to S``, ``choose WORD``, ``pass``), the step's
+    :meth:`Skill.choices` (a card's ``CardFunction.choices``). The legal actions are read
+    again from those, not from the prompt's text, which keeps the same actions for the
+    record (the core's prompt options are text)."""
     g.ask(seat, "choose", key, [a.canonical for a in options], args=args)
+
+
+def hand_choices(g: Game, seat: int) -> list[Action]:
+    """``choose N`` for each distinct card of ``seat``'s hand, in card order."""
+    return [choose(c) for c in sorted(set(g.state.seats[seat].hand))]
 
 
 def trigger_actions(g: Game, seat: int) -> list[Action]:

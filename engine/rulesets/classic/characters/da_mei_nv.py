@@ -7,13 +7,13 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action, Hidden, choose, hide, use_skill
+from engine.action import Action, Hidden, hide, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
 from ..cards.table import holder_of_intel
 from ..kinds import SkillKind
-from .base import Mission, Skill, ask_choose, sexes
+from .base import Mission, Skill, ask_choose, hand_choices, sexes
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -28,8 +28,7 @@ def put_back(g: Game, fr: Frame, what: str) -> bool:
         if not me.alive or not me.hand:
             st.stack.pop()
             return True
-        ask_choose(g, fr.seat, "prompt.choose.zh_put_one_hand_card", [choose(c) for c in sorted(set(me.hand))],
-                   args={"zh": what})
+        ask_choose(g, fr.seat, "prompt.choose.zh_put_one_hand_card", hand_choices(g, fr.seat), args={"zh": what})
         return False
     card = fr.given().pick
     st.stack.pop()
@@ -68,6 +67,9 @@ class JingMing(Skill):
             fr.stage = 1
             g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
         put_back(g, fr, "精明")
+
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return hand_choices(g, seat)
 
     def hidden_answer(self, g: Game, fr: Frame, action: Action) -> Hidden | None:
         return put_back_hidden(fr, action)

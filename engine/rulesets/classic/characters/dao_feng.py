@@ -12,7 +12,7 @@ from engine.state import Frame
 from .. import deck
 from ..kinds import SkillKind
 from .base import Skill, ask_trigger
-from .qi_bai import give_hidden, give_step
+from .qi_bai import give_choices, give_hidden, give_step
 from .xiao_ma_ge import LatentAndMilitaryDied
 
 if TYPE_CHECKING:
@@ -62,6 +62,9 @@ class ShiXue(Skill):
             fr.answer = None
         give_step(g, fr, self.id, draw=4, to_self=True, text="prompt.choose.zh_give_n_hand_card",
                   args={"zh": "嗜血", "n": 1})
+
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return give_choices(g, seat, to_self=True)
 
     def hidden(self, g: Game, seat: int, action: Action) -> Hidden | None:
         return give_hidden(seat, action)

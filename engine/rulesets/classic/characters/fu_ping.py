@@ -62,6 +62,11 @@ class HouZhao(Skill):
         """Look at the hand of another living player who has one."""
         return [use_skill(self.id, s) for s in self._hands(g, seat)]
 
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """A card of the hand looked at (``fr.order[0]``'s) to another living player."""
+        seats = [s for s in g.living() if s != seat]
+        return [choose(c, to=s) for c in sorted(set(g.state.seats[fr.order[0]].hand)) for s in seats]
+
     @staticmethod
     def _hands(g: Game, seat: int) -> list[int]:
         return [s for s in g.living() if s != seat and g.state.seats[s].hand]
@@ -91,10 +96,8 @@ class HouZhao(Skill):
             answer = None
         other = fr.order[0]
         if not answer:
-            hand = sorted(set(st.seats[other].hand))
-            seats = [s for s in g.living() if s != fr.seat]
-            ask_choose(g, fr.seat, "prompt.choose.zh_place_card_seat_hand",
-                       [choose(c, to=s) for c in hand for s in seats], args={"zh": "后着", "seat": other})
+            ask_choose(g, fr.seat, "prompt.choose.zh_place_card_seat_hand", self.choices(g, fr.seat, fr),
+                       args={"zh": "后着", "seat": other})
             return
         card, to = answer.pick, answer.target
         st.stack.pop()

@@ -49,18 +49,22 @@ class XueRanMeiGui(Skill):
         limit = 3 if black else 1
         g.push(Frame("skill_step", seat=item.user, text=self.id, order=[item.target], index=limit))
 
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """``pass`` or 1 to ``fr.index`` fake intel of the hand."""
+        blacks = sorted({c for c in g.state.seats[seat].hand if deck.IS_BLACK[c]})
+        return [PASS, *(choose(*combo) for k in range(1, fr.index + 1) for combo in combinations(blacks, k))]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         me = st.seats[fr.seat]
         target = fr.order[0]
         if not fr.answer:
-            blacks = sorted({c for c in me.hand if deck.IS_BLACK[c]})
-            options = [choose(*combo) for k in range(1, fr.index + 1) for combo in combinations(blacks, k)]
-            if not options or not st.seats[target].alive:
+            options = self.choices(g, fr.seat, fr)
+            if len(options) == 1 or not st.seats[target].alive:
                 st.stack.pop()
                 return
             key = "prompt.choose.zh_fake_intel_for_seat_2" if fr.index == 3 else "prompt.choose.zh_fake_intel_for_seat"
-            ask_choose(g, fr.seat, key, [PASS, *options], args={"zh": "血染玫瑰", "seat": target})
+            ask_choose(g, fr.seat, key, options, args={"zh": "血染玫瑰", "seat": target})
             return
         act = fr.given()
         st.stack.pop()

@@ -9,7 +9,7 @@ from engine.state import Frame
 
 from .. import deck
 from ..kinds import SkillKind
-from .base import Skill, ask_choose, ask_trigger, flip, has_skill
+from .base import Skill, ask_choose, ask_trigger, flip, hand_choices, has_skill
 from .bei_lei_mao import RedAndBlueInHand
 
 if TYPE_CHECKING:
@@ -68,7 +68,10 @@ class QiZuBaoShuai(Skill):
             st.stack.pop()
             return
         key = "prompt.choose.zh_first_lower_hand_card" if fr.index == 0 else "prompt.choose.zh_second_top_hand_card"
-        ask_choose(g, fr.seat, key, [choose(c) for c in sorted(set(me.hand))], args={"zh": "弃卒保帅"})
+        ask_choose(g, fr.seat, key, self.choices(g, fr.seat, fr), args={"zh": "弃卒保帅"})
+
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return hand_choices(g, seat)
 
     def hidden_answer(self, g: Game, fr: Frame, action: Action) -> Hidden | None:
         if fr.stage == 1 and action.kind == "choose":
@@ -134,8 +137,12 @@ class FuDiChouXin(Skill):
         if not me.alive or not me.hand or not seats:
             st.stack.pop()
             return
-        ask_choose(g, fr.seat, "prompt.choose.place_hand_card_as_intel",
-                   [PASS, *(choose(c, to=s) for c in sorted(set(me.hand)) for s in seats)], args={})
+        ask_choose(g, fr.seat, "prompt.choose.place_hand_card_as_intel", self.choices(g, fr.seat, fr), args={})
+
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """``pass`` or a hand card as intel for a living player not yet given one."""
+        seats = [s for s in g.living() if s not in fr.order]
+        return [PASS, *(choose(c, to=s) for c in sorted(set(g.state.seats[seat].hand)) for s in seats)]
 
 
 SKILLS = (QiZuBaoShuai, FuDiChouXin)

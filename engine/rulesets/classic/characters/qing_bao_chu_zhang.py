@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import PASS, Action, Hidden, choose, hide, use_skill
+from engine.action import PASS, Action, Hidden, hide, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
 from ..kinds import SkillKind
-from .base import Mission, Skill, ask_choose, ask_trigger
+from .base import Mission, Skill, ask_choose, ask_trigger, hand_choices
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -55,7 +55,7 @@ class GeQiangYouEr(Skill):
             if not me.hand:
                 st.stack.pop()
                 return
-            ask_choose(g, fr.seat, "prompt.choose.zh_put_n_hand_card", [choose(c) for c in sorted(set(me.hand))],
+            ask_choose(g, fr.seat, "prompt.choose.zh_put_n_hand_card", self.choices(g, fr.seat, fr),
                        args={"zh": "隔墙有耳", "n": 1})
             return
         card = fr.given().pick
@@ -64,6 +64,9 @@ class GeQiangYouEr(Skill):
         st.pile.append(card)
         g.log("pile_top.puts_card_on_pile_top_2", fr.seat, {"seat": fr.seat, "card": card}, audience=(fr.seat,),
               cards=(card,), public="pile_top.puts_hand_card_on_pile_2")
+
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return hand_choices(g, seat)
 
     def hidden(self, g: Game, seat: int, action: Action) -> Hidden | None:
         if action.kind == "choose":

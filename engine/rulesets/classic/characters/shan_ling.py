@@ -29,6 +29,10 @@ class JuJi(Skill):
     def resolve(self, g: Game, item: Item) -> None:
         g.push(Frame("skill_step", seat=item.user, text=self.id, order=[item.target]))
 
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """An intel of the target (``fr.order[0]``) to burn; ``pass`` after the first."""
+        return [choose(c) for c in g.state.seats[fr.order[0]].intel] + ([PASS] if fr.index else [])
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         target = st.seats[fr.order[0]]
@@ -47,8 +51,8 @@ class JuJi(Skill):
         if fr.index >= 3 or not target.alive or not target.intel:
             st.stack.pop()
             return
-        options = [choose(c) for c in target.intel] + ([PASS] if fr.index else [])
-        ask_choose(g, fr.seat, "prompt.choose.zh_burn_intel_seat", options, args={"zh": "狙击", "seat": fr.order[0]})
+        ask_choose(g, fr.seat, "prompt.choose.zh_burn_intel_seat", self.choices(g, fr.seat, fr),
+                   args={"zh": "狙击", "seat": fr.order[0]})
 
 
 class KillNoTrueIntel(Mission):

@@ -65,11 +65,8 @@ class ShouMai(Skill):
                 fr.cards.append(fr.answer.pick)
                 fr.answer = None
             if len(fr.cards) < PRICE:
-                left = list(me.hand)
-                for c in fr.cards:
-                    left.remove(c)
-                ask_choose(g, fr.seat, "prompt.choose.zh_give_hand_card_seat", [choose(c) for c in sorted(set(left))],
-                      args={"zh": "收买", "seat": target, "n": len(fr.cards) + 1, "n2": PRICE})
+                ask_choose(g, fr.seat, "prompt.choose.zh_give_hand_card_seat", self.choices(g, fr.seat, fr),
+                           args={"zh": "收买", "seat": target, "n": len(fr.cards) + 1, "n2": PRICE})
                 return
             for c in fr.cards:
                 me.hand.remove(c)
@@ -82,7 +79,7 @@ class ShouMai(Skill):
             if not them.alive or not them.intel:
                 st.stack.pop()
                 return
-            ask_choose(g, fr.seat, "prompt.choose.zh_take_intel_seat", [choose(m) for m in sorted(set(them.intel))],
+            ask_choose(g, fr.seat, "prompt.choose.zh_take_intel_seat", self.choices(g, fr.seat, fr),
                        args={"zh": "收买", "seat": target})
             return
         card = fr.given().pick
@@ -91,6 +88,16 @@ class ShouMai(Skill):
         g.log("move.intel_card_goes_seat_zh", target, {"seat": target, "card": card, "seat2": fr.seat, "zh": "收买"},
               cards=(card,))
         g.place_intel(fr.seat, [card], [fr.seat], cause=self.id)
+
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """Stage 0: a hand card not yet chosen to give; then an intel of the target."""
+        st = g.state
+        if fr.stage == 0:
+            left = list(st.seats[seat].hand)
+            for c in fr.cards:
+                left.remove(c)
+            return [choose(c) for c in sorted(set(left))]
+        return [choose(m) for m in sorted(set(st.seats[fr.order[0]].intel))]
 
     def hidden_answer(self, g: Game, fr: Frame, action: Action) -> Hidden | None:
         if fr.stage == 0:

@@ -11,7 +11,7 @@ from engine.action import Action, Hidden, use_skill
 from engine.state import Frame
 
 from ..kinds import SkillKind
-from .base import Skill, ask_trigger
+from .base import Skill, ask_trigger, hand_choices
 from .da_mei_nv import put_back, put_back_hidden
 
 if TYPE_CHECKING:
@@ -40,6 +40,9 @@ class GongShouJianBei(Skill):
             g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
             g.draw(fr.seat, 2)
         put_back(g, fr, "攻守兼备")
+
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return hand_choices(g, seat)
 
     def hidden_answer(self, g: Game, fr: Frame, action: Action) -> Hidden | None:
         return put_back_hidden(fr, action)
