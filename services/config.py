@@ -34,8 +34,9 @@ variable                           meaning                                      
                                    ``FENGSHENG_ANSWER_WINDOW_JITTER_MS``
                                    (default 250; see
                                    services/engine/answer_window.py)
-``FENGSHENG_AUTO_PASS``            engines: ``0`` = answer no person's pass-only  ``1``
-                                   decision (each seat can turn it off itself)
+``FENGSHENG_AUTO_PASS``            engines: ``0`` = answer no person's            ``1``
+                                   single-action decision (pass-only or forced;
+                                   each seat can turn it off itself)
 ``FENGSHENG_MM_ADDRESS_WINDOW_MS`` engines, workers: accounts seen from one      ``86400000``
                                    client address within this many milliseconds
                                    never share a rated table (0 = the address rule

@@ -2,9 +2,11 @@
 decisions reach a person, without leaking).
 
 The engine asks every living seat at every response point, whether or not it holds a usable
-card (docs/notation.md). Most of those decisions have one legal action, ``pass``: asking a
-person each time is click spam, and answering for them *at once* would tell the table who
-could not have answered (the event ids are Redis stream ids: they carry server milliseconds).
+card (docs/notation.md). Most of those decisions have one legal action, ``pass``; others
+have one of another kind (an intel that must be accepted, a main phase with nothing to play
+but the ``declare``, a single card to choose). Asking a person each time is click spam, and
+answering for them *at once* would tell the table who could not have answered (the event
+ids are Redis stream ids: they carry server milliseconds).
 So every decision of a seat answered from outside (seat kind ``HUMAN``: a browser, the
 terminal client; ``BOT_EXTERNAL``: an outside bot) opens a **window**, drawn when the
 decision opens, from the seat kind alone:
@@ -20,11 +22,14 @@ tables at engine speed), the same for every seat and decision of the table.
 
 - An answer of the seat that arrives before ``release`` is held by the engine service and
   applied at ``release``; a later one at once. So a quick pass and a quick card look alike.
-- A person's (``HUMAN``) decision whose only legal action is ``pass`` is answered by the
-  engine service itself at ``release`` (origin ``auto``), unless the seat's player asked
-  to be asked every time (:func:`set_asks`, the seat socket's ``options`` message). The
-  seat's own observation then carries no legal actions, so its client shows the window
-  passively and is not prompted. An outside bot is asked every decision (the bot protocol).
+- A person's (``HUMAN``) decision with exactly one legal action (:meth:`AnswerWindow.only_answer`:
+  ``pass`` or any other forced answer) is answered with that action by the engine service
+  itself at ``release`` (origin ``auto``), unless the seat's player asked to be asked every
+  time (:func:`set_asks`, the seat socket's ``options`` message). The seat's own
+  observation then carries no legal actions, so its client shows the window passively and
+  is not prompted. A decision with two or more distinct legal actions (pass or a card,
+  accept or decline) is always asked. An outside bot is asked every decision (the bot
+  protocol).
 
 The release time is kept in Redis by decision (:func:`window_key`), so every replica holds an
 answer to the same instant, and the outbox/lease machinery of the match store covers an
@@ -39,9 +44,10 @@ variable                               meaning                                  
                                        (0–5000 ms)
 ``FENGSHENG_ANSWER_WINDOW_JITTER_MS``  width of the uniform jitter added to it         ``250``
                                        (0–5000 ms)
-``FENGSHENG_AUTO_PASS``                ``0``: the platform answers no pass-only         ``1``
-                                       decision (each seat is asked, as when its
-                                       player turned auto-pass off)
+``FENGSHENG_AUTO_PASS``                ``0``: the platform answers no decision of a     ``1``
+                                       person, even one with a single legal action
+                                       (each seat is asked, as when its player turned
+                                       auto-pass off)
 =====================================  ==============================================  =======
 """
 
@@ -60,7 +66,7 @@ from services.bot_timing import Pace, ms_setting
 
 DEFAULT_WINDOW_MS = 1000.0
 DEFAULT_WINDOW_JITTER_MS = 250.0
-#: the only legal action of a decision the platform answers for a person
+#: the commonest single legal action of a decision the platform answers for a person
 PASS = "pass"
 #: how long a match's window and option keys outlive their last write (a week: matches
 #: expire sooner)
@@ -88,7 +94,7 @@ class AnswerWindow:
 
     window_ms: float = DEFAULT_WINDOW_MS
     jitter_ms: float = DEFAULT_WINDOW_JITTER_MS
-    #: whether the platform answers pass-only decisions at all
+    #: whether the platform answers single-action decisions (:meth:`only_answer`) at all
     auto_pass: bool = True
 
     @classmethod
@@ -117,6 +123,25 @@ class AnswerWindow:
         True
         """
         return 1000.0 * Pace(think_ms=self.window_ms, jitter_ms=self.jitter_ms).hold_s(_WINDOW, clock_ms=clock_ms)
+
+    @staticmethod
+    def only_answer(legal: Sequence[Action]) -> Action | None:
+        """The answer of a decision that holds no real choice: its one legal action (a
+        ``pass``, a forced ``accept`` of the intel, a forced ``declare``, a single ``choose``
+        …); None when the seat has two or more distinct actions to choose between, or none.
+        Only such a decision is answered for a person (issue 28 point 1): whatever it
+        answers, the seat could not have answered otherwise.
+
+        >>> from engine.notation import parse as p
+        >>> [str(AnswerWindow.only_answer([p(t) for t in ts])) for ts in (["pass"], ["accept"], ["choose 3"])]
+        ['pass', 'accept', 'choose 3']
+        >>> AnswerWindow.only_answer([p("accept"), p("decline")]), AnswerWindow.only_answer([])
+        (None, None)
+        """
+        if not legal:
+            return None
+        first = legal[0]
+        return first if all(a == first for a in legal) else None
 
     @staticmethod
     def pass_only(legal: Sequence[Action]) -> bool:

@@ -91,7 +91,7 @@ HOUSE_ORIGINS = frozenset({"bot", "timer", "away", "auto"})
 #: seat kinds whose answers are held to the answer window (services/engine/answer_window.py):
 #: people's and outside bots' (the house bots keep their own pace, services/bot_timing.py)
 WINDOWED = frozenset({es.HUMAN, es.BOT_EXTERNAL})
-#: seat kinds whose pass-only decisions the engine answers (an outside bot is asked every
+#: seat kinds whose single-action decisions the engine answers (an outside bot is asked every
 #: decision, as the bot protocol says; its quick passes are held like anyone's)
 AUTO_PASSED = frozenset({es.HUMAN})
 #: the house policy that answers for an away seat
@@ -548,7 +548,7 @@ class MatchService:
         return opened_ms + m.settings.turn_timeout_ms + bank, bank
 
     def _task_for(self, game: Game, settings: es.MatchSettings) -> str | None:
-        """``bot:POLICY``, ``auto`` (a person's pass-only decision, answered by the engine
+        """``bot:POLICY``, ``auto`` (a person's decision with one legal action, answered by the engine
         service unless its player asks to be asked: :meth:`_schedule`), ``timer`` or None:
         what the open decision needs."""
         p = game.pending
@@ -559,7 +559,7 @@ class MatchService:
         if policy is not None:
             return f"bot:{policy}"
         person = self.window.auto_pass and self._person(settings, p.seat, kinds=AUTO_PASSED)
-        if person and AnswerWindow.pass_only(game.legal_actions(p.seat)):
+        if person and AnswerWindow.only_answer(game.legal_actions(p.seat)) is not None:
             return "auto"
         if settings.turn_timeout_ms > 0:
             return "timer"
@@ -673,14 +673,14 @@ class MatchService:
 
     async def _auto_answered(self, m: CachedMatch, seat: int) -> bool:
         """Whether the open decision is ``seat``'s and the engine service answers it (a
-        person's pass-only decision, auto-pass on): its view then shows no legal actions."""
+        person's single-action decision, auto-pass on): its view then shows no legal actions."""
         p = m.game.pending
         if p is None or p.seat != seat or self._task_for(m.game, m.settings) != "auto":
             return False
         return not await self._asks(m.match_id, seat)
 
     async def _auto_pass(self, m: CachedMatch, p: Pending, release: int) -> str | None:
-        """Answer a person's pass-only decision with ``pass`` at the end of its window
+        """Answer a person's single-action decision with that action at the end of its window
         (``release``, epoch ms) and return ``auto``; when its player asks to be asked, the
         task the decision needs instead (``timer`` or None)."""
         if await self._asks(m.match_id, p.seat):
@@ -695,11 +695,15 @@ class MatchService:
         task.add_done_callback(self._auto_tasks.discard)
 
     async def _auto_act(self, match_id: str, seat: int, decision: int) -> None:
-        """The auto-pass of ``decision`` (origin ``auto``), unless it was answered meanwhile
-        or its player turned auto-pass off."""
+        """The auto-answer of ``decision`` (origin ``auto``): its one legal action, read from
+        the game now, unless it was answered meanwhile or its player turned auto-pass off."""
         try:
             if not await self._asks(match_id, seat):
-                await self.act(match_id, seat, decision, answer_window.PASS, origin="auto")
+                m, _ = await self._get(match_id)
+                p = m.game.pending
+                only = AnswerWindow.only_answer(m.game.legal_actions(seat)) if p and p.number == decision else None
+                if only is not None:
+                    await self.act(match_id, seat, decision, str(only), origin="auto")
         except (StaleDecision, OutOfTurn, MatchNotFound):
             pass
         except Exception:  # its lease runs out and the sweeper schedules it again
@@ -707,7 +711,7 @@ class MatchService:
 
     async def set_seat_options(self, match_id: str, seat: int, *, ask: bool) -> bool:
         """``seat``'s player turns auto-pass off (``ask``: every decision is asked) or on; an
-        open pass-only decision of the seat is scheduled again under the new setting."""
+        open single-action decision of the seat is scheduled again under the new setting."""
         m, _ = await self._get(match_id)
         self._check_seat(m, seat, spectator=False)
         await answer_window.set_asks(self.store.redis, match_id, seat, ask)

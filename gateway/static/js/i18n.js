@@ -10,6 +10,7 @@
 
 import { MISSIONS_ZH } from "./missions.js";
 import { TABLE_WORDS } from "./words.js";
+import { GUIDE_WORDS } from "./guidewords.js";
 
 const FUNCTIONS = {
   balance: ["平衡", "Balance"],
@@ -214,8 +215,8 @@ const WORDS = {
   notices: ["私密信息", "Private notices"], prompt: ["当前决策", "Your decision"],
   waiting: ["等待其他玩家…", "Waiting for other players…"], pile_count: ["牌堆", "Pile"],
   discard: ["弃牌堆", "Discard"], removed: ["移出", "Removed"], timer: ["倒计时", "Timer"],
-  autopass: ["只能“过”时自动过", "Auto-pass when pass is my only option"],
-  auto_passing: ["只能“过”：自动过…", "Only pass is possible: passing for you…"],
+  autopass: ["只有一种选择时自动应答（如只能“过”）", "Answer for me when I have only one option (e.g. only pass)"],
+  auto_passing: ["只有一种选择：自动应答…", "Only one option: answering for you…"],
   game_over: ["游戏结束", "Game over"], winners: ["胜者", "Winners"], reason: ["原因", "Reason"],
   nobody: ["无人", "nobody"], face_down_intel: ["背面", "face down"], sender: ["传出者", "sender"],
   holder: ["当前位置", "at"], target: ["目标", "target"], mode: ["方式", "mode"],
@@ -344,6 +345,7 @@ export function setLang(value) {
 }
 
 Object.assign(WORDS, TABLE_WORDS); // the table's own words (words.js)
+Object.assign(WORDS, GUIDE_WORDS); // the first-game guide's (guidewords.js)
 
 function pick(entry, id) {
   if (!entry) return id;

@@ -33,6 +33,7 @@ import {
   transitPanel,
 } from "./render.js";
 import { rulesLink } from "./rules.js";
+import { firstGameGuide } from "./guide.js";
 import { checkedSeat, rankedSeats } from "./seats.js";
 
 export { rankedSeats };
@@ -177,6 +178,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
   const stopPopover = installPopover(layout, () => deck);
   const clock = turnClock(el.clock, () => state, me);
   const moves = boardMoves(layout, me);
+  const coach = spectator ? null : firstGameGuide(layout, ruleset?.id); // guide.js: first-game bubbles
   let stopResult = () => {};
 
   async function refresh() {
@@ -241,9 +243,9 @@ export async function mountTable(root, { matchId, spectator = false }) {
     state.error = "";
     const timeout = Number(state.info?.settings?.turn_timeout_ms || 0) / 1000;
     if (timeout > 0) tick = setInterval(renderTimer, 250);
-    if (state.autopass && msg.legal_actions.length === 1 && msg.legal_actions[0] === "pass") {
+    if (state.autopass && msg.legal_actions.length === 1) {
       // Answer only now that the decision is ours, after the same hold as any answer.
-      answer("pass", true);
+      answer(msg.legal_actions[0], true); // the one legal action: pass, a forced accept …
     } else cue("your_turn");
   }
 
@@ -407,6 +409,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
         lastKeys.prompt = promptKey;
         renderPrompt(obs);
       }
+      coach?.see(obs, state.prompt);
     }
   }
 
@@ -483,7 +486,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
           state.autopass = e.target.checked;
           localStorage.setItem("fs.autopass", state.autopass ? "1" : "0");
           sendOptions();
-          if (state.autopass && p && p.legal_actions.length === 1 && p.legal_actions[0] === "pass") answer("pass", true);
+          if (state.autopass && p && p.legal_actions.length === 1) answer(p.legal_actions[0], true);
         },
       }),
       ` ${t("autopass")}`,
@@ -598,6 +601,7 @@ export async function mountTable(root, { matchId, spectator = false }) {
   return () => {
     stopPopover();
     stopResult();
+    coach?.stop();
     clock.stop();
     chat.stop();
     socket.close();
