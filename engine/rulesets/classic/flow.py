@@ -19,7 +19,7 @@ from .cards import FUNCTIONS
 from .characters import MISSIONS, SKILLS
 from .characters.base import draw_count, fire
 from .intel import take_intel
-from .legal import PRIORITY, send_actions
+from .legal import PRIORITY, receive_actions, send_actions
 from .setup import h_characters
 from .victory import check_victory, h_declare
 
@@ -180,7 +180,8 @@ def h_send(g: Game, fr: Frame) -> None:
     """The send phase (§4.4, §5): the turn player sends one hand card as intel."""
     st = g.state
     if not fr.answer:
-        g.ask(fr.seat, "send", "prompt.send.send_one_hand_card_as", send_actions(g, fr.seat), args={})
+        g.ask(fr.seat, "send", "prompt.send.send_one_hand_card_as", [a.canonical for a in send_actions(g, fr.seat)],
+              args={})
         return
     send = fr.given()
     st.stack.pop()
@@ -263,10 +264,8 @@ def h_transit(g: Game, fr: Frame) -> None:
         if not st.seats[t.holder].alive:
             fr.stage = 0
             return
-        forced = t.holder in st.locked or t.holder == t.sender
         fr.stage = 3
-        g.ask(t.holder, "receive", "prompt.receive.take_intel", ["accept"] if forced else ["accept", "decline"],
-              args={})
+        g.ask(t.holder, "receive", "prompt.receive.take_intel", [a.canonical for a in receive_actions(g)], args={})
     else:
         answer = fr.answer
         fr.answer = None

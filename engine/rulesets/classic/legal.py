@@ -1,22 +1,25 @@
-"""The legal actions of an open decision (docs/notation.md, classic section): ``priority``
-is computed from the hand, the timing and the skills (cards as values, skills' actions as
-text); every other kind lists its options on the prompt (text, read by
-:meth:`engine.game.Game.legal_actions`). Also how a priority action joins the chain."""
+"""The legal actions of an open decision (docs/notation.md, classic section), as
+:class:`engine.action.Action` values: ``priority``, ``send``, ``receive`` and ``trigger``
+decisions are computed from the state (the hand, the timing, the skills' actions and
+offers); a ``choose`` or ``character`` decision lists its options on the prompt, whose
+text is read back here through the notation's reader (the core's prompt options are text).
+Also how a priority action joins the chain."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from engine.action import PASS, Action
+from engine.action import ACCEPT, DECLINE, PASS, Action, send
 from engine.errors import IllegalAction
+from engine.notation import CACHE, parse
 from engine.state import Frame, Item, Prompt
 from engine.text import ArgValue
 
 from . import deck
 from .cards import FUNCTIONS
 from .characters import SKILLS
-from .characters.base import conversion_skill, fire, skills_of
+from .characters.base import conversion_skill, fire, skills_of, trigger_actions
 from .kinds import Timing, timing
 
 if TYPE_CHECKING:
@@ -29,16 +32,31 @@ TIMING_PROMPT: dict[Timing, str] = {"start": "prompt.priority.turn_start", "main
                                     "transmit": "prompt.priority.transmit", "arrive": "prompt.priority.arrive"}
 
 
-def legal_for(g: Game, prompt: Prompt) -> Sequence[Action | str]:
-    if prompt.kind == "priority":
+def legal_for(g: Game, prompt: Prompt) -> Sequence[Action]:
+    kind = prompt.kind
+    if kind == "priority":
         return priority_actions(g, prompt.seat)
-    return list(prompt.options)
+    if kind == "send":
+        return send_actions(g, prompt.seat)
+    if kind == "receive":
+        return receive_actions(g)
+    if kind == "trigger":
+        return trigger_actions(g, prompt.seat)
+    fr = g.state.stack[-1] if g.state.stack else None
+    if kind == "choose" and fr is not None:
+        if fr.kind == "skill_step":
+            return SKILLS[fr.text].choices(g, prompt.seat, fr)
+        if fr.kind == "card_step":
+            return FUNCTIONS[fr.text].choices(g, prompt.seat, fr)
+    # the character deal (engine/choosing.py, the core's): its options are the prompt's text
+    read = CACHE.get
+    return [read(o) or parse(o) for o in prompt.options]
 
 
-def priority_actions(g: Game, seat: int) -> list[Action | str]:
+def priority_actions(g: Game, seat: int) -> list[Action]:
     """``pass``, every usable ``play …`` (conversions as ``play N … as F``) and ``skill …``."""
     st = g.state
-    out: list[Action | str] = [PASS]
+    out: list[Action] = [PASS]
     convs = skills_of(g, seat, "conversion") if st.characters else []
     for card in sorted(set(st.seats[seat].hand)):
         fn = FUNCTIONS[deck.FUNCTION[card]]
@@ -58,18 +76,26 @@ def priority_actions(g: Game, seat: int) -> list[Action | str]:
     return list(dict.fromkeys(out)) if convs or st.characters else out
 
 
-def send_actions(g: Game, seat: int) -> list[str]:
-    """``send N secret`` / ``send N text`` / ``send N direct to S`` (§5; 密电/文本 go right):
-    the send prompt's options (a prompt's options are text: they are part of the state)."""
+def send_actions(g: Game, seat: int) -> list[Action]:
+    """``send N secret`` / ``send N text`` / ``send N direct to S`` (§5; 密电/文本 go right)."""
     st = g.state
-    out: list[str] = []
+    out: list[Action] = []
     for card in sorted(set(st.seats[seat].hand)):
         mode = deck.MODE[card]
         if mode == "direct":
-            out += [f"send {card} direct to {s}" for s in g.living() if s != seat]
+            out += [send(card, "direct", (s,)) for s in g.living() if s != seat]
         else:
-            out.append(f"send {card} {mode}")
+            out.append(send(card, mode))
     return out
+
+
+def receive_actions(g: Game) -> list[Action]:
+    """The holder of the intel in transit takes it or passes it on (§5): ``accept`` only
+    when it is locked or its own (it must take it)."""
+    st = g.state
+    t = st.transit
+    assert t is not None
+    return [ACCEPT] if t.holder in st.locked or t.holder == t.sender else [ACCEPT, DECLINE]
 
 
 class Priority:

@@ -96,9 +96,10 @@ def declare(g: Game, seat: int, reason: str, chosen: int = -1) -> None:
             extra = sk.co_winners(g, seat, winners)
             if sk.co_winner_choice and len(extra) > 1:
                 if chosen not in extra:
-                    g.push(Frame("declare", seat=seat, text=reason, order=extra))
+                    fr = Frame("declare", seat=seat, text=reason, order=extra)
+                    g.push(fr)
                     g.ask(seat, "trigger", "prompt.trigger.zh_choose_who_wins_with",
-                          [f"skill {sk.id} to {c}" for c in extra], args={"zh": sk.zh})
+                          [a.canonical for a in sk.offers(g, seat, fr)], args={"zh": sk.zh})
                     return
                 extra = [chosen]
             winners += [w for w in extra if w not in winners]

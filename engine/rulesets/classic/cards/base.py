@@ -70,6 +70,11 @@ class CardFunction:
     def resolve(self, g: Game, item: Item) -> None:
         """The effect. May push frames (``card_step``) that ask decisions."""
 
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """The options of the ``choose`` decision its ``card_step`` frame ``fr`` has open,
+        read from the state and the frame alone (the legal actions call it again)."""
+        return []
+
     def step(self, g: Game, fr: Frame) -> None:
         """Continue a multi-decision effect; pops ``fr`` when done."""
         g.state.stack.pop()

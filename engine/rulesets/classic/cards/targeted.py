@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action, choose_option
 from engine.state import Frame, Item
 
 from .. import marks, ruledata
-from ..characters.base import probe_choice
+from ..characters.base import ask_choose, hand_choices, probe_choice
 from .base import PLAY_PHASES, CardFunction, own_turn, register, timing
 
 if TYPE_CHECKING:
@@ -53,23 +54,29 @@ class Probe(CardFunction):
             words = "我是一个好人" if ruledata.PROBE[card][1] == "discard" else "其实我是卧底"
             g.log("probe.says_text", who, {"seat": who, "text": words})
 
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """Stage 0 (城府): the card's action or only the sentence (``choose none``); stage 1:
+        the hand card to discard."""
+        if fr.stage == 0:
+            return [choose_option(ruledata.PROBE[fr.card][1]), choose_option("none")]
+        return hand_choices(g, seat)
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         if fr.stage == 0:
             # A skill (城府) lets the target carry out either answer of the card, whatever its
             # identity: the card's action (discard / draw) or only the sentence (none).
             if not fr.answer:
-                form = ruledata.PROBE[fr.card][1]
-                g.ask(fr.seat, "choose", "prompt.choose.zh_which_answer", [f"choose {form}", "choose none"],
-                      args={"zh": "试探"})
+                ask_choose(g, fr.seat, "prompt.choose.zh_which_answer", self.choices(g, fr.seat, fr),
+                           args={"zh": "试探"})
                 return
             form = fr.given().option
             st.stack.pop()
             self.apply(g, fr.order[0], fr.seat, fr.card, "" if form == "none" else form)
             return
         if not fr.answer:
-            options = [f"choose {c}" for c in sorted(set(st.seats[fr.seat].hand))]
-            g.ask(fr.seat, "choose", "prompt.choose.zh_discard_n_hand_card", options, args={"zh": "试探", "n": 1})
+            ask_choose(g, fr.seat, "prompt.choose.zh_discard_n_hand_card", self.choices(g, fr.seat, fr),
+                       args={"zh": "试探", "n": 1})
             return
         card = fr.given().pick
         st.stack.pop()

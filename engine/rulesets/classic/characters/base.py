@@ -13,10 +13,11 @@ Skill kinds (``kind``):
   ``skill``; cannot be 识破'd (D9). The character turns face up when declared.
 - ``active``: a face-up skill used at a priority like a card (收买, 爱情 …).
 - ``auto``: "当…时" skills; :meth:`Skill.trigger` (of any working skill, whatever its
-  kind: 就计 is a flip skill with a trigger condition) is called for each event and returns
-  a ``skill_step`` frame to run at once (no response), or None. Several at one moment run
-  from the turn player counter-clockwise (§6.5). A "you may" asks a ``trigger`` decision
-  (``pass`` or ``skill ID …``). Events: ``received`` (a seat got intel: ``fr.seat`` the
+  kind: 就计 is a flip skill with a trigger condition) is called for each event and builds
+  the ``skill_step`` frame to run at once (no response), or None. Several at one moment run
+  from the turn player counter-clockwise (§6.5). A "you may" asks a ``trigger`` decision:
+  ``pass`` or one of :meth:`Skill.offers` (typed ``skill ID …`` actions, read again from
+  the frame by the legal actions: :func:`ask_trigger`). Events: ``received`` (a seat got intel: ``fr.seat`` the
   receiver, ``cards``, ``order`` = [sender or -1], ``text`` = cause), ``used_on`` (a card
   used successfully on a seat, after the chain settles, before its effect), ``dying``
   (before the identity is revealed; call :func:`flow.save` to save), ``death`` (the
@@ -28,19 +29,21 @@ Skill kinds (``kind``):
   ``draw_count`` (精明), ``sexes`` (乔装), ``probe_choice`` (城府).
 
 The common declarations and method names are :class:`engine.skill.Skill`'s (``face``
-follows ``kind``; ``actions``, ``resolve``, ``step``).
+follows ``kind``; ``actions``, ``offers``, ``resolve``, ``step``); offers are
+:class:`engine.action.Action` values, never notation text.
 """
 
 from __future__ import annotations
 
 import csv
 import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from engine import windows
-from engine.action import Action, Hidden
+from engine.action import PASS, Action, Hidden, choose
 from engine.skill import Skill as CoreSkill
 from engine.state import Frame, Item
 from engine.text import ArgValue
@@ -88,7 +91,7 @@ class Skill(CoreSkill):
         return self.face_allows(s.exposed)
 
     # -- priority skills (flip, active) ----------------------------------------
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         """The ``skill ID …`` actions ``seat`` may take now when holding priority."""
         return []
 
@@ -115,6 +118,21 @@ class Skill(CoreSkill):
         """``seat`` (who has this skill, alive, skill working) sees ``event`` described by
         ``fr``; return the ``skill_step`` frame that carries the skill out, or None."""
         return None
+
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """The ``skill ID …`` uses open to ``seat`` at its "you may" (a ``trigger``
+        decision; ``pass`` is always offered besides): ``fr`` is the skill's own
+        ``skill_step`` frame, which carries the event it fired on (the seat, the cards, the
+        card looked at …). Read from the state alone: the legal actions of the open
+        decision call it again (:func:`ask_trigger`)."""
+        return []
+
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """The options of a ``choose`` decision the skill's ``skill_step`` frame ``fr`` has
+        open (``choose N``, ``choose N to S``, ``pass`` …), read from the state and the
+        frame alone, as :meth:`offers`: the legal actions call it again
+        (``legal.legal_for``)."""
+        return []
 
     def flip_window(self, g: Game, event: TriggerEvent, fr: Frame) -> int:
         """For a flip skill with a trigger condition (就计, 弃卒保帅): the seat whose
@@ -364,7 +382,35 @@ def skill_privacy(g: Game, seat: int, action: Action) -> Hidden | None:
     return None
 
 
-def ask_trigger(g: Game, fr: Frame, options: list[str], key: str, args: dict[str, ArgValue]) -> None:
-    """A "you may" of an automatic skill: ``pass`` or one of ``options``; ``key`` and
-    ``args``: what is asked (a prompt row of data/classic-text.tsv and its arguments)."""
-    g.ask(fr.seat, "trigger", key, ["pass", *options], args=args)
+def ask_trigger(g: Game, fr: Frame, offers: Sequence[Action], key: str, args: dict[str, ArgValue]) -> None:
+    """A "you may" of an automatic skill on its ``skill_step`` frame ``fr``: ``pass`` or
+    one of ``offers`` (its :meth:`Skill.offers`); ``key`` and ``args``: what is asked (a
+    prompt row of data/classic-text.tsv and its arguments). The legal actions are read
+    again from the skill (:func:`trigger_actions`), not from the prompt's text; the prompt
+    keeps the text of the same actions for the record (the core's prompt options are
+    text)."""
+    g.ask(fr.seat, "trigger", key, [PASS.canonical, *(a.canonical for a in offers)], args=args)
+
+
+def ask_choose(g: Game, seat: int, key: str, options: Sequence[Action], args: dict[str, ArgValue]) -> None:
+    """A ``choose`` decision of a skill's or a card's step: one of ``options`` (values:
+    ``choose N``, ``choose N to S``, ``choose WORD``, ``pass``), the step's
+    :meth:`Skill.choices` (a card's ``CardFunction.choices``). The legal actions are read
+    again from those, not from the prompt's text, which keeps the same actions for the
+    record (the core's prompt options are text)."""
+    g.ask(seat, "choose", key, [a.canonical for a in options], args=args)
+
+
+def hand_choices(g: Game, seat: int) -> list[Action]:
+    """``choose N`` for each distinct card of ``seat``'s hand, in card order."""
+    return [choose(c) for c in sorted(set(g.state.seats[seat].hand))]
+
+
+def trigger_actions(g: Game, seat: int) -> list[Action]:
+    """The legal actions of an open ``trigger`` decision of ``seat``, as values: ``pass``
+    and the skill's :meth:`Skill.offers` on its ``skill_step`` frame, or a co-winner
+    choice (风度) on the ``declare`` frame (no ``pass``: the choice is mandatory)."""
+    fr = g.state.stack[-1]
+    if fr.kind == "declare":
+        return next(sk for sk in skills_of(g, seat) if sk.co_winner_choice).offers(g, seat, fr)
+    return [PASS, *SKILLS[fr.text].offers(g, seat, fr)]

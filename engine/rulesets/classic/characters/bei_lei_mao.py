@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -43,11 +44,16 @@ class TouTian(Skill):
             return Frame("skill_step", seat=seat, text=self.id, order=[fr.seat])
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """A true intel of the receiver (``fr.order[0]``), to any living player."""
+        intel = g.state.seats[fr.order[0]].intel
+        return [use_skill(self.id, s, on=m) for s in g.living() for m in intel if deck.IS_TRUE[m]]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         victim = st.seats[fr.order[0]]
         if not fr.answer:
-            options = [f"skill {self.id} to {s} on {m}" for s in g.living() for m in victim.intel if deck.IS_TRUE[m]]
+            options = self.offers(g, fr.seat, fr)
             if not options:
                 st.stack.pop()
                 return

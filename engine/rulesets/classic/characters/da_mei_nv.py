@@ -7,13 +7,13 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action, Hidden, hide
+from engine.action import Action, Hidden, hide, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
 from ..cards.table import holder_of_intel
 from ..kinds import SkillKind
-from .base import Mission, Skill, sexes
+from .base import Mission, Skill, ask_choose, hand_choices, sexes
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -28,8 +28,7 @@ def put_back(g: Game, fr: Frame, what: str) -> bool:
         if not me.alive or not me.hand:
             st.stack.pop()
             return True
-        g.ask(fr.seat, "choose", "prompt.choose.zh_put_one_hand_card",
-              [f"choose {c}" for c in sorted(set(me.hand))], args={"zh": what})
+        ask_choose(g, fr.seat, "prompt.choose.zh_put_one_hand_card", hand_choices(g, fr.seat), args={"zh": what})
         return False
     card = fr.given().pick
     st.stack.pop()
@@ -69,6 +68,9 @@ class JingMing(Skill):
             g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
         put_back(g, fr, "精明")
 
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return hand_choices(g, seat)
+
     def hidden_answer(self, g: Game, fr: Frame, action: Action) -> Hidden | None:
         return put_back_hidden(fr, action)
 
@@ -88,11 +90,11 @@ class AiQing(Skill):
     zh: ClassVar[str] = "爱情"
     kind: ClassVar[SkillKind] = "active"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         s = g.state.seats[seat]
         if s.identity_revealed or marks.has(g.state, marks.once(self.id, seat)):
             return []
-        return [f"skill {self.id} cards {a},{b}" for a, b in combinations(fake_intel_on_table(g), 2)]
+        return [use_skill(self.id, cards=(a, b)) for a, b in combinations(fake_intel_on_table(g), 2)]
 
     def declare(self, g: Game, seat: int, action: Action) -> Item:
         item = super().declare(g, seat, action)

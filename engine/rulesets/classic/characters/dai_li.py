@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import PASS
+from engine.action import PASS, Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -33,17 +33,21 @@ class XiaoLiCangDao(Skill):
             return Frame("skill_step", seat=seat, text=self.id, order=[fr.seat])
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """A fake intel of the hand, in front of the receiver (``fr.order[0]``)."""
+        blacks = sorted({c for c in g.state.seats[seat].hand if deck.IS_BLACK[c]})
+        return [use_skill(self.id, fr.order[0], cards=(c,)) for c in blacks]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         target = fr.order[0]
         if not fr.answer:
-            blacks = sorted({c for c in st.seats[fr.seat].hand if deck.IS_BLACK[c]})
             if not st.seats[target].alive or not st.seats[fr.seat].alive:
                 st.stack.pop()
                 return
             # Asked also without a fake in hand (then only ``pass``): being asked must not
             # tell the table what the hand holds.
-            ask_trigger(g, fr, [f"skill {self.id} to {target} cards {c}" for c in blacks],
+            ask_trigger(g, fr, self.offers(g, fr.seat, fr),
                         "prompt.trigger.zh_place_fake_intel_in", args={"zh": "笑里藏刀", "seat": target})
             return
         act = fr.given()
@@ -69,13 +73,16 @@ class YunChouWeiWo(Skill):
             return Frame("skill_step", seat=seat, text=self.id)
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return [use_skill(self.id)]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         if not fr.answer:
             if not st.seats[fr.seat].alive:
                 st.stack.pop()
                 return
-            ask_trigger(g, fr, [f"skill {self.id}"], "prompt.trigger.zh_draw_n", args={"zh": "运筹帷幄", "n": 1})
+            ask_trigger(g, fr, self.offers(g, fr.seat, fr), "prompt.trigger.zh_draw_n", args={"zh": "运筹帷幄", "n": 1})
             return
         st.stack.pop()
         if fr.answer == PASS:

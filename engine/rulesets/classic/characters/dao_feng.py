@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import PASS, Action, Hidden
+from engine.action import PASS, Action, Hidden, use_skill
 from engine.state import Frame
 
 from .. import deck
 from ..kinds import SkillKind
 from .base import Skill, ask_trigger
-from .qi_bai import give_hidden, give_step
+from .qi_bai import give_choices, give_hidden, give_step
 from .xiao_ma_ge import LatentAndMilitaryDied
 
 if TYPE_CHECKING:
@@ -47,18 +47,24 @@ class ShiXue(Skill):
             return Frame("skill_step", seat=seat, text=self.id, order=[fr.seat])
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return [use_skill(self.id)]
+
     def step(self, g: Game, fr: Frame) -> None:
         if fr.stage == 0 and fr.answer in (None, PASS):
             if fr.answer == PASS or not g.state.seats[fr.seat].alive:
                 g.state.stack.pop()
                 return
-            ask_trigger(g, fr, [f"skill {self.id}"], "prompt.trigger.zh_seat_dies_draw_n",
+            ask_trigger(g, fr, self.offers(g, fr.seat, fr), "prompt.trigger.zh_seat_dies_draw_n",
                         args={"zh": "嗜血", "seat": fr.order[0], "n": 4, "n2": 1})
             return
         if fr.stage == 0:
             fr.answer = None
         give_step(g, fr, self.id, draw=4, to_self=True, text="prompt.choose.zh_give_n_hand_card",
                   args={"zh": "嗜血", "n": 1})
+
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return give_choices(g, seat, to_self=True)
 
     def hidden(self, g: Game, seat: int, action: Action) -> Hidden | None:
         return give_hidden(seat, action)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
@@ -27,8 +28,8 @@ class JieShangJie(Skill):
     zh: ClassVar[str] = "截上截"
     kind: ClassVar[SkillKind] = "flip"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
-        return [f"skill {self.id}"] if FUNCTIONS["intercept"].timing_ok(g, seat) else []
+    def actions(self, g: Game, seat: int) -> list[Action]:
+        return [use_skill(self.id)] if FUNCTIONS["intercept"].timing_ok(g, seat) else []
 
     def valid(self, g: Game, item: Item) -> bool:
         return FUNCTIONS["intercept"].valid(g, item)
@@ -55,15 +56,19 @@ class JiZhongJi(Skill):
             return Frame("skill_step", seat=seat, text=self.id, order=[fr.seat])
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """Burn one fake intel in front of the receiver (``fr.order[0]``)."""
+        return [use_skill(self.id, on=m) for m in sorted(c for c in g.state.seats[fr.order[0]].intel
+                                                         if deck.IS_BLACK[c])]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         victim = fr.order[0]
-        fakes = sorted(c for c in st.seats[victim].intel if deck.IS_BLACK[c])
         if not fr.answer:
-            if not fakes:
+            if not any(deck.IS_BLACK[c] for c in st.seats[victim].intel):
                 st.stack.pop()
                 return
-            ask_trigger(g, fr, [f"skill {self.id} on {m}" for m in fakes],
+            ask_trigger(g, fr, self.offers(g, fr.seat, fr),
                         "prompt.trigger.zh_burn_fake_intel_seat", args={"zh": "计中计", "seat": victim})
             return
         act = fr.given()

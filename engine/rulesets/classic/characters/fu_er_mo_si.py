@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action, Hidden, hide
+from engine.action import Action, Hidden, hide, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
@@ -27,11 +27,11 @@ class JieLu(Skill):
     zh: ClassVar[str] = "揭露"
     kind: ClassVar[SkillKind] = "active"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         t = g.state.transit
         if g.state.timing != "transmit" or t is None or t.mode != "secret" or t.face_up:
             return []
-        return [f"skill {self.id} cards {c}" for c in sorted(set(g.state.seats[seat].hand)) if deck.IS_BLACK[c]]
+        return [use_skill(self.id, cards=(c,)) for c in sorted(set(g.state.seats[seat].hand)) if deck.IS_BLACK[c]]
 
     def declare(self, g: Game, seat: int, action: Action) -> Item:
         item = super().declare(g, seat, action)
@@ -70,6 +70,10 @@ class ZhenXiang(Skill):
             return Frame("skill_step", seat=seat, text=self.id, card=fr.card)
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """Discard a hand card (then look at the 试探)."""
+        return [use_skill(self.id, cards=(c,)) for c in sorted(set(g.state.seats[seat].hand))]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         me = st.seats[fr.seat]
@@ -77,7 +81,7 @@ class ZhenXiang(Skill):
             if not me.alive or not me.hand:
                 st.stack.pop()
                 return
-            ask_trigger(g, fr, [f"skill {self.id} cards {c}" for c in sorted(set(me.hand))],
+            ask_trigger(g, fr, self.offers(g, fr.seat, fr),
                         "prompt.trigger.zh_discard_hand_card_look", args={"zh": "真相", "zh2": "试探"})
             return
         act = fr.given()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import PASS
+from engine.action import PASS, Action, choose, use_skill
 from engine.state import Frame, Item
 
 from ..kinds import SkillKind
-from .base import Mission, Skill, ask_trigger
+from .base import Mission, Skill, ask_choose, ask_trigger
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -23,8 +23,8 @@ class XianJi(Skill):
     zh: ClassVar[str] = "先机"
     kind: ClassVar[SkillKind] = "flip"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
-        return [f"skill {self.id} to {s}" for s in g.living() if s != seat]
+    def actions(self, g: Game, seat: int) -> list[Action]:
+        return [use_skill(self.id, s) for s in g.living() if s != seat]
 
     def valid(self, g: Game, item: Item) -> bool:
         seats = g.state.seats
@@ -58,6 +58,15 @@ class HouZhao(Skill):
             return Frame("skill_step", seat=seat, text=self.id)
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """Look at the hand of another living player who has one."""
+        return [use_skill(self.id, s) for s in self._hands(g, seat)]
+
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """A card of the hand looked at (``fr.order[0]``'s) to another living player."""
+        seats = [s for s in g.living() if s != seat]
+        return [choose(c, to=s) for c in sorted(set(g.state.seats[fr.order[0]].hand)) for s in seats]
+
     @staticmethod
     def _hands(g: Game, seat: int) -> list[int]:
         return [s for s in g.living() if s != seat and g.state.seats[s].hand]
@@ -68,7 +77,7 @@ class HouZhao(Skill):
         fr.answer = None
         if fr.stage == 0:
             if not answer:
-                options = [f"skill {self.id} to {s}" for s in self._hands(g, fr.seat)]
+                options = self.offers(g, fr.seat, fr)
                 if not options:
                     st.stack.pop()
                     return
@@ -87,10 +96,8 @@ class HouZhao(Skill):
             answer = None
         other = fr.order[0]
         if not answer:
-            hand = sorted(set(st.seats[other].hand))
-            seats = [s for s in g.living() if s != fr.seat]
-            g.ask(fr.seat, "choose", "prompt.choose.zh_place_card_seat_hand",
-                  [f"choose {c} to {s}" for c in hand for s in seats], args={"zh": "后着", "seat": other})
+            ask_choose(g, fr.seat, "prompt.choose.zh_place_card_seat_hand", self.choices(g, fr.seat, fr),
+                       args={"zh": "后着", "seat": other})
             return
         card, to = answer.pick, answer.target
         st.stack.pop()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Item
 
 from .. import marks
@@ -28,11 +28,11 @@ class ShengDongJiXi(Skill):
     zh: ClassVar[str] = "声东击西"
     kind: ClassVar[SkillKind] = "active"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         lure = FUNCTIONS["lure_away"]
         if not lure.timing_ok(g, seat):
             return []
-        return [f"skill {self.id} to {s}" for s in lure.targets(g, seat)]
+        return [use_skill(self.id, s) for s in lure.targets(g, seat)]
 
     def declare(self, g: Game, seat: int, action: Action) -> Item:
         item = super().declare(g, seat, action)
@@ -54,8 +54,8 @@ class DanYaoWuXian(Skill):
     zh: ClassVar[str] = "弹药无限"
     kind: ClassVar[SkillKind] = "flip"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
-        return [] if g.state.seats[seat].hand else [f"skill {self.id}"]
+    def actions(self, g: Game, seat: int) -> list[Action]:
+        return [] if g.state.seats[seat].hand else [use_skill(self.id)]
 
     def valid(self, g: Game, item: Item) -> bool:
         return g.state.seats[item.user].alive

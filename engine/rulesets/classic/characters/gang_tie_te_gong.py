@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action, Hidden, hide
+from engine.action import Action, Hidden, hide, use_skill
 from engine.state import Item
 
 from .. import deck
@@ -29,11 +29,11 @@ class JingJue(Skill):
     zh: ClassVar[str] = "警觉"
     kind: ClassVar[SkillKind] = "flip"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         waiting = waiting_cards(g)
         if not waiting:
             return []
-        return [f"skill {self.id}"] + [f"skill {self.id} on {it.card}" for it in waiting if visible_card(g, seat, it)]
+        return [use_skill(self.id)] + [use_skill(self.id, on=it.card) for it in waiting if visible_card(g, seat, it)]
 
     def declare(self, g: Game, seat: int, action: Action) -> Item:
         newest = waiting_cards(g)[-1].card
@@ -71,9 +71,9 @@ class YanHu(Skill):
     zh: ClassVar[str] = "掩护"
     kind: ClassVar[SkillKind] = "active"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         st = g.state
-        return [f"skill {self.id} to {s} on {m}" for s in g.living() if s != seat
+        return [use_skill(self.id, s, on=m) for s in g.living() if s != seat
                 for m in st.seats[s].intel if deck.IS_BLACK[m]]
 
     def valid(self, g: Game, item: Item) -> bool:

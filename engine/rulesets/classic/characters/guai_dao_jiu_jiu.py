@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -24,10 +25,14 @@ class TakeFromAnyone(Skill):
     """The shared "you may take 1 random hand card from any player" of 阴谋 and 阳谋
     (``skill ID to S``, S another player with a hand; an empty hand gives nothing)."""
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """Another living player with a hand card."""
+        return [use_skill(self.id, s) for s in g.living() if s != seat and g.state.seats[s].hand]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         if not fr.answer:
-            options = [f"skill {self.id} to {s}" for s in g.living() if s != fr.seat and st.seats[s].hand]
+            options = self.offers(g, fr.seat, fr)
             if not options or not st.seats[fr.seat].alive:
                 st.stack.pop()
                 return

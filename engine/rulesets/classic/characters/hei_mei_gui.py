@@ -5,11 +5,12 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import PASS, Action, choose, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
 from ..kinds import SkillKind
-from .base import Mission, Skill
+from .base import Mission, Skill, ask_choose
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -28,8 +29,8 @@ class XueRanMeiGui(Skill):
     zh: ClassVar[str] = "血染玫瑰"
     kind: ClassVar[SkillKind] = "flip"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
-        return [f"skill {self.id} to {s}" for s in g.living()]
+    def actions(self, g: Game, seat: int) -> list[Action]:
+        return [use_skill(self.id, s) for s in g.living()]
 
     def valid(self, g: Game, item: Item) -> bool:
         seats = g.state.seats
@@ -48,19 +49,22 @@ class XueRanMeiGui(Skill):
         limit = 3 if black else 1
         g.push(Frame("skill_step", seat=item.user, text=self.id, order=[item.target], index=limit))
 
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """``pass`` or 1 to ``fr.index`` fake intel of the hand."""
+        blacks = sorted({c for c in g.state.seats[seat].hand if deck.IS_BLACK[c]})
+        return [PASS, *(choose(*combo) for k in range(1, fr.index + 1) for combo in combinations(blacks, k))]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         me = st.seats[fr.seat]
         target = fr.order[0]
         if not fr.answer:
-            blacks = sorted({c for c in me.hand if deck.IS_BLACK[c]})
-            options = [f"choose {','.join(map(str, combo))}"
-                       for k in range(1, fr.index + 1) for combo in combinations(blacks, k)]
-            if not options or not st.seats[target].alive:
+            options = self.choices(g, fr.seat, fr)
+            if len(options) == 1 or not st.seats[target].alive:
                 st.stack.pop()
                 return
             key = "prompt.choose.zh_fake_intel_for_seat_2" if fr.index == 3 else "prompt.choose.zh_fake_intel_for_seat"
-            g.ask(fr.seat, "choose", key, ["pass", *options], args={"zh": "血染玫瑰", "seat": target})
+            ask_choose(g, fr.seat, key, options, args={"zh": "血染玫瑰", "seat": target})
             return
         act = fr.given()
         st.stack.pop()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -27,9 +28,9 @@ class QianCangFuJi(Skill):
     zh: ClassVar[str] = "潜藏伏击"
     kind: ClassVar[SkillKind] = "flip"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         st = g.state
-        return [f"skill {self.id} to {s} on {m}" for s in g.living() if s != seat for m in st.seats[s].intel]
+        return [use_skill(self.id, s, on=m) for s in g.living() if s != seat for m in st.seats[s].intel]
 
     def valid(self, g: Game, item: Item) -> bool:
         s = g.state.seats[item.target]
@@ -72,20 +73,21 @@ class HuangQueZaiHou(Skill):
             return Frame("skill_step", seat=seat, text=self.id, order=[fr.seat])
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """One or two fake intel of the hand, in front of a living player who is not dying."""
+        blacks = sorted({c for c in g.state.seats[seat].hand if deck.IS_BLACK[c]})
+        picks = [(c,) for c in blacks] + list(combinations(blacks, 2))
+        dying = dying_seats(g)
+        return [use_skill(self.id, s, cards=p) for s in g.living() if s not in dying for p in picks]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         me = st.seats[fr.seat]
         if not fr.answer:
-            blacks = sorted({c for c in me.hand if deck.IS_BLACK[c]})
-            picks = [str(c) for c in blacks]
-            picks += [f"{a},{b}" for a, b in combinations(blacks, 2)]
-            dying = dying_seats(g)
-            targets = [s for s in g.living() if s not in dying]
             if not me.alive or not self.usable(g, fr.seat):
                 st.stack.pop()
                 return
-            options = [f"skill {self.id} to {s} cards {p}" for s in targets for p in picks]
-            ask_trigger(g, fr, options, "prompt.trigger.zh_seat_dies_reveal_your_2",
+            ask_trigger(g, fr, self.offers(g, fr.seat, fr), "prompt.trigger.zh_seat_dies_reveal_your_2",
                         args={"zh": "黄雀在后", "seat": fr.order[0]})
             return
         act = fr.given()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import PASS
+from engine.action import PASS, Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck, marks
@@ -36,12 +36,14 @@ class JiuJi(Skill):
     def flip_window(self, g: Game, event: str, fr: Frame) -> int:
         return fr.seat if event == "used_on" and fr.text in ("probe", "lock") else -1
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return [use_skill(self.id)] if has_skill(g, seat, self.id) else []
+
     def step(self, g: Game, fr: Frame) -> None:
         if not fr.answer:
             # The prompt is public: it must not name the face-down character's skill. Every
             # face-down target is asked (base.fire); only 老鬼/老枪 may answer the skill.
-            options = [f"skill {self.id}"] if has_skill(g, fr.seat, self.id) else []
-            ask_trigger(g, fr, options, "prompt.trigger.card_used_on_you_respond", args={})
+            ask_trigger(g, fr, self.offers(g, fr.seat, fr), "prompt.trigger.card_used_on_you_respond", args={})
             return
         g.state.stack.pop()
         if fr.answer == PASS:
@@ -86,6 +88,9 @@ class YiZhi(Skill):
             return Frame("skill_step", seat=seat, text=self.id)
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return [use_skill(self.id, s) for s in g.living() if s != seat]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         me = st.seats[fr.seat]
@@ -99,7 +104,7 @@ class YiZhi(Skill):
                 st.stack.pop()  # her mission is met: she wins as the death completes
                 return
         if not fr.answer:
-            options = [f"skill {self.id} to {s}" for s in g.living() if s != fr.seat]
+            options = self.offers(g, fr.seat, fr)
             if not me.hand or not options:
                 st.stack.pop()
                 return

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import PASS, Action, Hidden, hide
+from engine.action import PASS, Action, Hidden, choose, hide, use_skill
 from engine.state import Frame
 
 from .. import deck
 from ..kinds import SkillKind
-from .base import Skill, ask_trigger, flip, has_skill
+from .base import Skill, ask_choose, ask_trigger, flip, hand_choices, has_skill
 from .bei_lei_mao import RedAndBlueInHand
 
 if TYPE_CHECKING:
@@ -35,6 +35,9 @@ class QiZuBaoShuai(Skill):
     def flip_window(self, g: Game, event: str, fr: Frame) -> int:
         return fr.seat if event == "seen_through" else -1
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return [use_skill(self.id)] if has_skill(g, seat, self.id) else []
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         me = st.seats[fr.seat]
@@ -44,8 +47,8 @@ class QiZuBaoShuai(Skill):
             if not answer:
                 # The prompt is public: it must not name the face-down character's skill. Every
                 # face-down seat whose card is 识破'd is asked (base.fire); only 老金 may use it.
-                options = [f"skill {self.id}"] if has_skill(g, fr.seat, self.id) else []
-                ask_trigger(g, fr, options, "prompt.trigger.your_card_seen_through_respond", args={})
+                ask_trigger(g, fr, self.offers(g, fr.seat, fr),
+                            "prompt.trigger.your_card_seen_through_respond", args={})
                 return
             if answer == PASS:
                 st.stack.pop()
@@ -65,7 +68,10 @@ class QiZuBaoShuai(Skill):
             st.stack.pop()
             return
         key = "prompt.choose.zh_first_lower_hand_card" if fr.index == 0 else "prompt.choose.zh_second_top_hand_card"
-        g.ask(fr.seat, "choose", key, [f"choose {c}" for c in sorted(set(me.hand))], args={"zh": "弃卒保帅"})
+        ask_choose(g, fr.seat, key, self.choices(g, fr.seat, fr), args={"zh": "弃卒保帅"})
+
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return hand_choices(g, seat)
 
     def hidden_answer(self, g: Game, fr: Frame, action: Action) -> Hidden | None:
         if fr.stage == 1 and action.kind == "choose":
@@ -93,6 +99,11 @@ class FuDiChouXin(Skill):
             return Frame("skill_step", seat=seat, text=self.id)
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """A fake intel of the hand, placed before the one received."""
+        return [use_skill(self.id, cards=(c,)) for c in sorted({c for c in g.state.seats[seat].hand
+                                                                if deck.IS_BLACK[c]})]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         me = st.seats[fr.seat]
@@ -100,8 +111,7 @@ class FuDiChouXin(Skill):
         fr.answer = None
         if fr.stage == 0:
             if not answer:
-                blacks = sorted({c for c in me.hand if deck.IS_BLACK[c]})
-                ask_trigger(g, fr, [f"skill {self.id} cards {c}" for c in blacks],
+                ask_trigger(g, fr, self.offers(g, fr.seat, fr),
                             "prompt.trigger.zh_place_fake_intel_before", args={"zh": "釜底抽薪"})
                 return
             if answer == PASS:
@@ -127,8 +137,12 @@ class FuDiChouXin(Skill):
         if not me.alive or not me.hand or not seats:
             st.stack.pop()
             return
-        g.ask(fr.seat, "choose", "prompt.choose.place_hand_card_as_intel",
-              ["pass", *(f"choose {c} to {s}" for c in sorted(set(me.hand)) for s in seats)], args={})
+        ask_choose(g, fr.seat, "prompt.choose.place_hand_card_as_intel", self.choices(g, fr.seat, fr), args={})
+
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """``pass`` or a hand card as intel for a living player not yet given one."""
+        seats = [s for s in g.living() if s not in fr.order]
+        return [PASS, *(choose(c, to=s) for c in sorted(set(g.state.seats[seat].hand)) for s in seats)]
 
 
 SKILLS = (QiZuBaoShuai, FuDiChouXin)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action
+from engine.action import Action, use_skill
 from engine.state import Item
 
 from .. import deck
@@ -36,10 +36,10 @@ class HeMou(Skill):
     zh: ClassVar[str] = "合谋"
     kind: ClassVar[SkillKind] = "active"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         blacks = sorted({c for c in g.state.seats[seat].hand if deck.IS_BLACK[c]})
         partners = [s for s in g.living() if s != seat and _face_up_latent(g, s)]
-        return [f"skill {self.id} to {s} cards {c}" for s in partners for c in blacks]
+        return [use_skill(self.id, s, cards=(c,)) for s in partners for c in blacks]
 
     def declare(self, g: Game, seat: int, action: Action) -> Item:
         item = super().declare(g, seat, action)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import PASS
+from engine.action import PASS, Action, use_skill
 from engine.state import Frame
 
 from .. import deck, flow, marks
@@ -30,9 +30,12 @@ class YingXiong(Skill):
             return Frame("skill_step", seat=seat, text=self.id)
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return [use_skill(self.id)]
+
     def step(self, g: Game, fr: Frame) -> None:
         if not fr.answer:
-            ask_trigger(g, fr, [f"skill {self.id}"], "prompt.trigger.zh_draw_n", args={"zh": "英雄", "n": 2})
+            ask_trigger(g, fr, self.offers(g, fr.seat, fr), "prompt.trigger.zh_draw_n", args={"zh": "英雄", "n": 2})
             return
         g.state.stack.pop()
         if fr.answer != PASS:
@@ -57,6 +60,9 @@ class JiuMei(Skill):
             return Frame("skill_step", seat=seat, text=self.id, order=[fr.seat])
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return [use_skill(self.id)]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         her = fr.order[0]
@@ -65,7 +71,7 @@ class JiuMei(Skill):
             if not me.alive or not st.seats[her].alive or me.identity_revealed:
                 st.stack.pop()
                 return
-            ask_trigger(g, fr, [f"skill {self.id}"], "prompt.trigger.zh_seat_dies_reveal_your",
+            ask_trigger(g, fr, self.offers(g, fr.seat, fr), "prompt.trigger.zh_seat_dies_reveal_your",
                         args={"zh": "救美", "seat": her})
             return
         st.stack.pop()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import PASS, Action, Hidden, hide
+from engine.action import PASS, Action, Hidden, hide, use_skill
 from engine.state import Frame
 
 from ..kinds import SkillKind
@@ -41,6 +41,9 @@ class KaoWen(Skill):
             return Frame("skill_step", seat=seat, text=self.id, order=[fr.seat])
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return [use_skill(self.id, fr.order[0])]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         victim = fr.order[0]
@@ -48,7 +51,7 @@ class KaoWen(Skill):
             if not st.seats[victim].hand or not st.seats[fr.seat].alive:
                 st.stack.pop()
                 return
-            ask_trigger(g, fr, [f"skill {self.id} to {victim}"], "prompt.trigger.zh_take_random_hand_card",
+            ask_trigger(g, fr, self.offers(g, fr.seat, fr), "prompt.trigger.zh_take_random_hand_card",
                         args={"zh": "拷问", "seat": victim})
             return
         st.stack.pop()
@@ -73,6 +76,10 @@ class SouQu(Skill):
             return Frame("skill_step", seat=seat, text=self.id, order=[fr.seat])
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """Into the hand, or in front of ``seat`` as intel: the card looked at (``fr.card``)."""
+        return [use_skill(self.id, cards=(fr.card,)), use_skill(self.id, seat, cards=(fr.card,))]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         dead = st.seats[fr.order[0]]
@@ -87,8 +94,8 @@ class SouQu(Skill):
                   {"seat": fr.seat, "card": fr.card, "seat2": fr.order[0], "zh": '搜取'}, audience=(fr.seat,),
                   cards=(fr.card,), public="look.looks_at_random_hand_card")
         if not fr.answer:
-            ask_trigger(g, fr, [f"skill {self.id} cards {fr.card}", f"skill {self.id} to {fr.seat} cards {fr.card}"],
-                        "prompt.trigger.zh_take_card_into_your", args={"zh": "搜取"})
+            ask_trigger(g, fr, self.offers(g, fr.seat, fr), "prompt.trigger.zh_take_card_into_your",
+                        args={"zh": "搜取"})
             return
         act = fr.given()
         st.stack.pop()

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action, Hidden, hide
+from engine.action import Action, Hidden, choose, hide, use_skill
 from engine.state import Frame
 from engine.text import ArgValue
 
 from .. import deck
 from ..kinds import SkillKind
-from .base import Mission, Skill, sexes
+from .base import Mission, Skill, ask_choose, sexes
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -59,6 +59,9 @@ class LianDong(Skill):
         give_step(g, fr, self.id, draw=2, to_self=False, text="prompt.choose.zh_give_n_hand_card_2",
                   args={"zh": "联动", "n": 1})
 
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return give_choices(g, seat, to_self=False)
+
     def hidden(self, g: Game, seat: int, action: Action) -> Hidden | None:
         return give_hidden(seat, action)
 
@@ -78,7 +81,7 @@ def give_step(g: Game, fr: Frame, skill: str, *, draw: int, to_self: bool, text:
         if not me.alive or not me.hand or not targets:
             st.stack.pop()
             return
-        g.ask(fr.seat, "choose", text, [f"choose {c} to {s}" for c in sorted(set(me.hand)) for s in targets], args=args)
+        ask_choose(g, fr.seat, text, give_choices(g, fr.seat, to_self=to_self), args=args)
         return
     act = fr.given()
     st.stack.pop()
@@ -90,6 +93,13 @@ def give_step(g: Game, fr: Frame, skill: str, *, draw: int, to_self: bool, text:
     st.seats[to].hand.append(card)
     g.log("give.gives_cards_seat", fr.seat, {"seat": fr.seat, "cards": (card,), "seat2": to}, audience=(fr.seat, to),
           cards=(card,), public="give.gives_hand_card_seat")
+
+
+def give_choices(g: Game, seat: int, *, to_self: bool) -> list[Action]:
+    """``choose N to S``: a distinct hand card of ``seat`` to a living player (``to_self``:
+    ``seat`` too)."""
+    targets = [s for s in g.living() if to_self or s != seat]
+    return [choose(c, to=s) for c in sorted(set(g.state.seats[seat].hand)) for s in targets]
 
 
 def give_hidden(seat: int, action: Action) -> Hidden | None:
@@ -116,6 +126,11 @@ class FengDu(Skill):
         if len(women) == 1:  # no choice to make (several: the declare frame logs the use)
             g.log("skill.uses_id", seat, {"seat": seat, "id": self.id})
         return women
+
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """The choice among several women (``fr``: the ``declare`` frame waiting for it,
+        its ``order`` the candidates)."""
+        return [use_skill(self.id, c) for c in fr.order]
 
 
 class FiveTrueIntel(Mission):

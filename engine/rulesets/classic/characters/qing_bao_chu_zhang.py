@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import PASS, Action, Hidden, hide
+from engine.action import PASS, Action, Hidden, hide, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
 from ..kinds import SkillKind
-from .base import Mission, Skill, ask_trigger
+from .base import Mission, Skill, ask_choose, ask_trigger, hand_choices
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -32,12 +32,15 @@ class GeQiangYouEr(Skill):
             return Frame("skill_step", seat=seat, text=self.id)
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return [use_skill(self.id)]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         me = st.seats[fr.seat]
         if fr.stage == 0:
             if not fr.answer:
-                ask_trigger(g, fr, [f"skill {self.id}"], "prompt.trigger.zh_draw_n_then_put",
+                ask_trigger(g, fr, self.offers(g, fr.seat, fr), "prompt.trigger.zh_draw_n_then_put",
                             args={"zh": "隔墙有耳", "n": 2, "n2": 1})
                 return
             answer = fr.answer
@@ -52,8 +55,8 @@ class GeQiangYouEr(Skill):
             if not me.hand:
                 st.stack.pop()
                 return
-            g.ask(fr.seat, "choose", "prompt.choose.zh_put_n_hand_card",
-                  [f"choose {c}" for c in sorted(set(me.hand))], args={"zh": "隔墙有耳", "n": 1})
+            ask_choose(g, fr.seat, "prompt.choose.zh_put_n_hand_card", self.choices(g, fr.seat, fr),
+                       args={"zh": "隔墙有耳", "n": 1})
             return
         card = fr.given().pick
         st.stack.pop()
@@ -61,6 +64,9 @@ class GeQiangYouEr(Skill):
         st.pile.append(card)
         g.log("pile_top.puts_card_on_pile_top_2", fr.seat, {"seat": fr.seat, "card": card}, audience=(fr.seat,),
               cards=(card,), public="pile_top.puts_hand_card_on_pile_2")
+
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return hand_choices(g, seat)
 
     def hidden(self, g: Game, seat: int, action: Action) -> Hidden | None:
         if action.kind == "choose":
@@ -80,12 +86,12 @@ class TouLongZhuanFeng(Skill):
     zh: ClassVar[str] = "偷龙转凤"
     kind: ClassVar[SkillKind] = "active"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         st = g.state
         t = st.transit
         if st.timing != "arrive" or t is None or t.holder != seat:
             return []
-        return [f"skill {self.id} cards {c}" for c in sorted(set(st.seats[seat].hand))]
+        return [use_skill(self.id, cards=(c,)) for c in sorted(set(st.seats[seat].hand))]
 
     def declare(self, g: Game, seat: int, action: Action) -> Item:
         item = super().declare(g, seat, action)

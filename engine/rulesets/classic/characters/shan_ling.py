@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import PASS
+from engine.action import PASS, Action, choose, use_skill
 from engine.state import Frame, Item
 
 from ..kinds import SkillKind
-from .base import Mission, Skill
+from .base import Mission, Skill, ask_choose
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -23,11 +23,15 @@ class JuJi(Skill):
     zh: ClassVar[str] = "狙击"
     kind: ClassVar[SkillKind] = "flip"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
-        return [f"skill {self.id} to {s}" for s in g.living() if s != seat and g.state.seats[s].intel]
+    def actions(self, g: Game, seat: int) -> list[Action]:
+        return [use_skill(self.id, s) for s in g.living() if s != seat and g.state.seats[s].intel]
 
     def resolve(self, g: Game, item: Item) -> None:
         g.push(Frame("skill_step", seat=item.user, text=self.id, order=[item.target]))
+
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """An intel of the target (``fr.order[0]``) to burn; ``pass`` after the first."""
+        return [choose(c) for c in g.state.seats[fr.order[0]].intel] + ([PASS] if fr.index else [])
 
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
@@ -47,8 +51,8 @@ class JuJi(Skill):
         if fr.index >= 3 or not target.alive or not target.intel:
             st.stack.pop()
             return
-        options = [f"choose {c}" for c in target.intel] + (["pass"] if fr.index else [])
-        g.ask(fr.seat, "choose", "prompt.choose.zh_burn_intel_seat", options, args={"zh": "狙击", "seat": fr.order[0]})
+        ask_choose(g, fr.seat, "prompt.choose.zh_burn_intel_seat", self.choices(g, fr.seat, fr),
+                   args={"zh": "狙击", "seat": fr.order[0]})
 
 
 class KillNoTrueIntel(Mission):

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action, Hidden, hide
+from engine.action import Action, Hidden, choose, hide, use_skill
 from engine.state import Frame, Item
 
 from .. import flow, marks
 from ..kinds import SkillKind
-from .base import Mission, Skill
+from .base import Mission, Skill, ask_choose
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -43,10 +43,10 @@ class ShouMai(Skill):
     zh: ClassVar[str] = "收买"
     kind: ClassVar[SkillKind] = "active"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         if len(g.state.seats[seat].hand) < PRICE:
             return []
-        return [f"skill {self.id} to {s}" for s in g.living() if s != seat]
+        return [use_skill(self.id, s) for s in g.living() if s != seat]
 
     def valid(self, g: Game, item: Item) -> bool:
         st = g.state
@@ -65,12 +65,8 @@ class ShouMai(Skill):
                 fr.cards.append(fr.answer.pick)
                 fr.answer = None
             if len(fr.cards) < PRICE:
-                left = list(me.hand)
-                for c in fr.cards:
-                    left.remove(c)
-                g.ask(fr.seat, "choose", "prompt.choose.zh_give_hand_card_seat",
-                      [f"choose {c}" for c in sorted(set(left))],
-                      args={"zh": "收买", "seat": target, "n": len(fr.cards) + 1, "n2": PRICE})
+                ask_choose(g, fr.seat, "prompt.choose.zh_give_hand_card_seat", self.choices(g, fr.seat, fr),
+                           args={"zh": "收买", "seat": target, "n": len(fr.cards) + 1, "n2": PRICE})
                 return
             for c in fr.cards:
                 me.hand.remove(c)
@@ -83,8 +79,8 @@ class ShouMai(Skill):
             if not them.alive or not them.intel:
                 st.stack.pop()
                 return
-            g.ask(fr.seat, "choose", "prompt.choose.zh_take_intel_seat",
-                  [f"choose {m}" for m in sorted(set(them.intel))], args={"zh": "收买", "seat": target})
+            ask_choose(g, fr.seat, "prompt.choose.zh_take_intel_seat", self.choices(g, fr.seat, fr),
+                       args={"zh": "收买", "seat": target})
             return
         card = fr.given().pick
         st.stack.pop()
@@ -92,6 +88,16 @@ class ShouMai(Skill):
         g.log("move.intel_card_goes_seat_zh", target, {"seat": target, "card": card, "seat2": fr.seat, "zh": "收买"},
               cards=(card,))
         g.place_intel(fr.seat, [card], [fr.seat], cause=self.id)
+
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """Stage 0: a hand card not yet chosen to give; then an intel of the target."""
+        st = g.state
+        if fr.stage == 0:
+            left = list(st.seats[seat].hand)
+            for c in fr.cards:
+                left.remove(c)
+            return [choose(c) for c in sorted(set(left))]
+        return [choose(m) for m in sorted(set(st.seats[fr.order[0]].intel))]
 
     def hidden_answer(self, g: Game, fr: Frame, action: Action) -> Hidden | None:
         if fr.stage == 0:

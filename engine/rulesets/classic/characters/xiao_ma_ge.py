@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -29,6 +30,11 @@ class YingXiongBenSe(Skill):
             return Frame("skill_step", seat=seat, text=self.id)
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """A fake intel of the hand, in front of any living player."""
+        blacks = sorted({c for c in g.state.seats[seat].hand if deck.IS_BLACK[c]})
+        return [use_skill(self.id, s, cards=(c,)) for s in g.living() for c in blacks]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         me = st.seats[fr.seat]
@@ -37,14 +43,13 @@ class YingXiongBenSe(Skill):
             g.log("skill.uses_id", fr.seat, {"seat": fr.seat, "id": self.id})
             g.draw(fr.seat, 1)
         if not fr.answer:
-            blacks = sorted({c for c in me.hand if deck.IS_BLACK[c]})
-            options = [f"skill {self.id} to {s} cards {c}" for s in g.living() for c in blacks]
             if not me.alive:
                 st.stack.pop()
                 return
             # Asked also without a fake in hand (then only ``pass``): being asked must not
             # tell the table what the hand holds.
-            ask_trigger(g, fr, options, "prompt.trigger.zh_place_fake_intel_from", args={"zh": "英雄本色"})
+            ask_trigger(g, fr, self.offers(g, fr.seat, fr),
+                        "prompt.trigger.zh_place_fake_intel_from", args={"zh": "英雄本色"})
             return
         act = fr.given()
         st.stack.pop()

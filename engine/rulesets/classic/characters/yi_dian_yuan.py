@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import PASS
+from engine.action import PASS, Action, use_skill
 from engine.state import Frame, Item
 
 from .. import deck
@@ -26,9 +26,9 @@ class SuYi(Skill):
     zh: ClassVar[str] = "速译"
     kind: ClassVar[SkillKind] = "flip"
 
-    def actions(self, g: Game, seat: int) -> list[str]:
+    def actions(self, g: Game, seat: int) -> list[Action]:
         st = g.state
-        return [f"skill {self.id}"] if st.timing == "transmit" and st.transit is not None else []
+        return [use_skill(self.id)] if st.timing == "transmit" and st.transit is not None else []
 
     def valid(self, g: Game, item: Item) -> bool:
         return g.state.transit is not None and g.state.seats[item.user].alive
@@ -57,9 +57,13 @@ class DongXi(Skill):
             return Frame("skill_step", seat=seat, text=self.id)
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return [use_skill(self.id)]
+
     def step(self, g: Game, fr: Frame) -> None:
         if not fr.answer:
-            ask_trigger(g, fr, [f"skill {self.id}"], "prompt.trigger.zh_turn_your_character_face", args={"zh": "洞悉"})
+            ask_trigger(g, fr, self.offers(g, fr.seat, fr),
+                        "prompt.trigger.zh_turn_your_character_face", args={"zh": "洞悉"})
             return
         g.state.stack.pop()
         if fr.answer == PASS or not g.state.seats[fr.seat].alive:

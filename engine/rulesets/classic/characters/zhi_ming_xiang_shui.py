@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.action import Action, Hidden
+from engine.action import Action, Hidden, use_skill
 from engine.state import Frame
 
 from ..kinds import SkillKind
-from .base import Skill, ask_trigger
+from .base import Skill, ask_trigger, hand_choices
 from .da_mei_nv import put_back, put_back_hidden
 
 if TYPE_CHECKING:
@@ -41,6 +41,9 @@ class GongShouJianBei(Skill):
             g.draw(fr.seat, 2)
         put_back(g, fr, "攻守兼备")
 
+    def choices(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        return hand_choices(g, seat)
+
     def hidden_answer(self, g: Game, fr: Frame, action: Action) -> Hidden | None:
         return put_back_hidden(fr, action)
 
@@ -64,6 +67,13 @@ class LinWeiShouMing(Skill):
             return Frame("skill_step", seat=seat, text=self.id, order=[fr.seat])
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """Take an intel of a living player other than the dying one (``fr.order[0]``); with
+        none on the table, the skill alone."""
+        dying = fr.order[0]
+        on_table = sorted(m for i in g.living() if i != dying for m in g.state.seats[i].intel)
+        return [use_skill(self.id, on=m) for m in on_table] or [use_skill(self.id)]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         dying = fr.order[0]
@@ -71,9 +81,7 @@ class LinWeiShouMing(Skill):
             if not st.seats[fr.seat].alive or not st.seats[dying].identity:
                 st.stack.pop()
                 return
-            on_table = sorted(m for i in g.living() if i != dying for m in st.seats[i].intel)
-            options = [f"skill {self.id} on {m}" for m in on_table] or [f"skill {self.id}"]
-            ask_trigger(g, fr, options, "prompt.trigger.zh_take_seat_identity_card",
+            ask_trigger(g, fr, self.offers(g, fr.seat, fr), "prompt.trigger.zh_take_seat_identity_card",
                         args={"zh": "临危受命", "seat": dying})
             return
         act = fr.given()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from engine.action import Action, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -33,6 +34,11 @@ class LianJi(Skill):
             return Frame("skill_step", seat=seat, text=self.id, order=[fr.seat])
         return None
 
+    def offers(self, g: Game, seat: int, fr: Frame) -> list[Action]:
+        """A fake intel of the hand, in front of the receiver (``fr.order[0]``)."""
+        blacks = sorted({c for c in g.state.seats[seat].hand if deck.IS_BLACK[c]})
+        return [use_skill(self.id, fr.order[0], cards=(c,)) for c in blacks]
+
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         me = st.seats[fr.seat]
@@ -44,11 +50,10 @@ class LianJi(Skill):
         if not fr.answer:
             # Asked even with no fake in hand (only ``pass``): the prompt must not tell the
             # table what his hand holds.
-            blacks = sorted({c for c in me.hand if deck.IS_BLACK[c]})
             if not me.alive or not st.seats[victim].alive:
                 st.stack.pop()
                 return
-            ask_trigger(g, fr, [f"skill {self.id} to {victim} cards {c}" for c in blacks],
+            ask_trigger(g, fr, self.offers(g, fr.seat, fr),
                         "prompt.trigger.zh_place_fake_intel_from_2", args={"zh": "连击", "seat": victim})
             return
         act = fr.given()
