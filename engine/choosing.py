@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from engine import rng
+from engine.action import choose_option
 from engine.errors import SetupError
 from engine.state import Frame, MatchExt, Seat, SeatExt, State
 
@@ -63,7 +64,7 @@ def choose_characters(g: Game, fr: Frame) -> bool:
         fr.index += 1
     if fr.index < len(fr.order):
         s = fr.order[fr.index]
-        g.ask(s, "character", "prompt.character.choose_your_character", [f"choose {c}" for c in st.seats[s].options],
+        g.ask(s, "character", "prompt.character.choose_your_character", [choose_option(c) for c in st.seats[s].options],
               args={})
         return False
     st.stack.pop()

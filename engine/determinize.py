@@ -458,7 +458,7 @@ def _rename(st: State, sigma: Mapping[int, int]) -> None:
     pr: Prompt | None = st.prompt
     if pr is not None:
         keep = 0 if pr.kind == "discard" else low
-        pr.options = [str(_rename_action(parse(o), sigma, keep)) for o in pr.options]
+        pr.options = [_rename_action(o, sigma, keep) or o for o in pr.options]
         # the prompt's card arguments name the sampled cards too (its line stays as shown);
         # a new dict: the copied state shares the real one's (clone_state copies no dict)
         if any(name.startswith("card") for name in pr.args):

@@ -24,7 +24,6 @@ from engine.action import Action
 from engine.determinize import determinize
 from engine.errors import IllegalAction, NotationError
 from engine.kinds import PromptKind
-from engine.notation import CACHE as READ
 from engine.notation import parse
 from engine.observation import (
     END_REASON,
@@ -46,9 +45,6 @@ from fengsheng.v1 import game_pb2
 
 #: The ruleset ids a match may use (engine/rulesets/).
 RULESETS = RULESET_IDS
-#: The types of a legal list that needs no reading (:meth:`Game._legal_now`).
-_VALUES = frozenset({Action})
-
 
 @dataclass(frozen=True, slots=True)
 class Pending:
@@ -307,13 +303,7 @@ class Game:
         number, cached_seat, actions = self._legal_cache
         if number == p.number and cached_seat == seat:
             return actions
-        raw = self.ruleset.legal_for(self, p)
-        if set(map(type, raw)) <= _VALUES:  # all values (the rulesets' own lists): a copy, in C
-            actions = list(raw)  # type: ignore[arg-type]
-        else:  # text too (prompt options, characters' skills): read through the notation's cache
-            read = READ.get
-            actions = [a if a.__class__ is Action else (read(a) or parse(a))  # type: ignore[arg-type]
-                       for a in raw]
+        actions = list(self.ruleset.legal_for(self, p))  # a copy: the list may be the prompt's own
         self._legal_cache = (p.number, seat, actions)
         return actions
 
@@ -458,7 +448,7 @@ class Game:
             frame = st.stack[-1]
             handlers[frame.kind](self, frame)
 
-    def ask(self, seat: int, kind: PromptKind, key: str, options: Iterable[str] = (), *,
+    def ask(self, seat: int, kind: PromptKind, key: str, options: Iterable[Action] = (), *,
             args: dict[str, ArgValue]) -> None:
         """Open a decision for ``seat``: what is asked is ``key``, a prompt row of the
         ruleset's text table (engine/text.py), with its typed ``args`` (checked as an event's

@@ -102,9 +102,9 @@ class Ruleset:
     """``(ruleset, players, seed, *, tutorial, characters, character_pool) -> State``: a deal."""
     position_state: Callable[[dict[str, Any]], State]
     """A scenario position (shared/spec/scenario-format.md) -> State; raises SetupError."""
-    legal_for: Callable[[Game, Prompt], Sequence[Action | str]]
-    """Every legal action for the open decision (text is read through the notation's
-    cache)."""
+    legal_for: Callable[[Game, Prompt], Sequence[Action]]
+    """Every legal action for the open decision, as values (a ``choose``'s are the
+    prompt's options)."""
     hidden_action: Callable[[Game, int, Action], Hidden | None]
     """For an action that shows a hidden card: (who sees it, what the others see)."""
     discarded: Callable[[Game, int, list[int]], None]

@@ -11,8 +11,7 @@ keyed by its ruleset-scoped id. It *declares*:
   face up) and :attr:`Skill.per` (once per ``phase``, ``turn`` or ``timing``; ``""``: no
   limit besides its text); :attr:`Skill.forced` for a trigger without "you may";
 - **its offers** — :meth:`actions` (uses at a priority / idle point) and :meth:`offers`
-  (uses at a trigger window), the legal ``skill ID …`` actions (engine/action.py values,
-  or their notation while a ruleset still writes text);
+  (uses at a trigger window), the legal ``skill ID …`` actions (engine/action.py values);
 - **its effect** — :meth:`resolve` (the use resolves on the chain) and :meth:`step` (it
   continues on its own frame).
 

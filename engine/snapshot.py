@@ -95,7 +95,10 @@ def _fill(rec: game_pb2.Record, obj: Any) -> None:
         elif isinstance(value, Action):
             field.str = str(value)  # its canonical text (docs/notation.md)
         elif isinstance(value, list):
-            if value and dataclasses.is_dataclass(value[0]):
+            if value and isinstance(value[0], Action):  # a prompt's options: their canonical text
+                field.strs.SetInParent()
+                field.strs.values.extend([a.canonical for a in value])
+            elif value and dataclasses.is_dataclass(value[0]):
                 records = field.records.values
                 for v in value:
                     _fill(records.add(), v)
@@ -163,6 +166,8 @@ def _from_record(rec: game_pb2.Record, kinds: dict[str, type[Any]]) -> Any:
             kwargs[field.name] = [_from_record(r, kinds) for r in field.records.values]
     if cls is S.Frame and kwargs.get("answer"):
         kwargs["answer"] = parse(kwargs["answer"])
+    elif cls is S.Prompt and kwargs.get("options"):
+        kwargs["options"] = [parse(text) for text in kwargs["options"]]
     names = _field_names(cls)
     if len(kwargs) == len(names):
         try:

@@ -193,7 +193,8 @@ class Frame:
 @dataclass(slots=True)
 class Prompt:
     """The open decision: who, what kind, its number, and for ``choose``/``discard``
-    prompts the listed options. What is asked is a value: ``key``, a prompt row of the
+    prompts the listed options (values: :class:`engine.action.Action`; a snapshot writes
+    their canonical text). What is asked is a value: ``key``, a prompt row of the
     ruleset's text table (engine/text.py), and its typed ``args`` (seats, cards, counts,
     ids, printed names); ``text`` is that row's English line for the log, the CLI and the
     scenario files (issue 27)."""
@@ -202,7 +203,7 @@ class Prompt:
     kind: str
     number: int
     text: str = ""
-    options: list[str] = field(default_factory=list)
+    options: list[Action] = field(default_factory=list)
     key: str = ""
     args: dict[str, int | str | tuple[int, ...] | tuple[str, ...]] = field(default_factory=dict)
 

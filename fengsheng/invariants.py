@@ -47,8 +47,9 @@ class Checker:
         p = game.state.prompt
         # a decision whose numbered options all name seats (风度's ``choose S`` at 8–9 players;
         # 谍战篇 毒计's ``choose take`` / ``choose S``): words such as ``pass`` do not count
-        numbered = [o.split()[-1] for o in (p.options if p is not None else []) if o.split()[-1].isdigit()]
-        self._seat_choice = bool(numbered) and all(int(n) < game.players for n in numbered)
+        numbered = [o.to[-1] if o.to else o.picks[0] for o in (p.options if p is not None else [])
+                    if o.kind == "choose" and not o.face and (o.to or len(o.picks) == 1)]
+        self._seat_choice = bool(numbered) and all(n < game.players for n in numbered)
 
     # -------------------------------------------------------------- public log
     _seen_events = 0

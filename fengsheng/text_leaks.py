@@ -218,7 +218,7 @@ class TextCheck:
         p = game.state.prompt
         if p is None:
             return
-        numbers = [int(w) for option in p.options for w in option.split()[1:] if w.isdigit()]
+        numbers = [n for o in p.options for n in (*o.picks, *o.to, *(c for c in (o.card, o.on) if c > 0))]
         self._choose_seats = all(n < self.players for n in numbers)
 
     def knowledge(self, viewer: int) -> Knowledge:

@@ -180,7 +180,7 @@ def h_send(g: Game, fr: Frame) -> None:
     """The send phase (§4.4, §5): the turn player sends one hand card as intel."""
     st = g.state
     if not fr.answer:
-        g.ask(fr.seat, "send", "prompt.send.send_one_hand_card_as", [a.canonical for a in send_actions(g, fr.seat)],
+        g.ask(fr.seat, "send", "prompt.send.send_one_hand_card_as", send_actions(g, fr.seat),
               args={})
         return
     send = fr.given()
@@ -265,7 +265,7 @@ def h_transit(g: Game, fr: Frame) -> None:
             fr.stage = 0
             return
         fr.stage = 3
-        g.ask(t.holder, "receive", "prompt.receive.take_intel", [a.canonical for a in receive_actions(g)], args={})
+        g.ask(t.holder, "receive", "prompt.receive.take_intel", receive_actions(g), args={})
     else:
         answer = fr.answer
         fr.answer = None

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Final
 
 from engine.action import ACCEPT, DECLINE, PASS, Action, send
 from engine.errors import IllegalAction
-from engine.notation import CACHE, parse
 from engine.state import Frame, Item, Prompt
 from engine.text import ArgValue
 
@@ -48,9 +47,8 @@ def legal_for(g: Game, prompt: Prompt) -> Sequence[Action]:
             return SKILLS[fr.text].choices(g, prompt.seat, fr)
         if fr.kind == "card_step":
             return FUNCTIONS[fr.text].choices(g, prompt.seat, fr)
-    # the character deal (engine/choosing.py, the core's): its options are the prompt's text
-    read = CACHE.get
-    return [read(o) or parse(o) for o in prompt.options]
+    # the character deal (engine/choosing.py, the core's): the prompt's options
+    return prompt.options
 
 
 def priority_actions(g: Game, seat: int) -> list[Action]:

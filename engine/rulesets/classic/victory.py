@@ -99,7 +99,7 @@ def declare(g: Game, seat: int, reason: str, chosen: int = -1) -> None:
                     fr = Frame("declare", seat=seat, text=reason, order=extra)
                     g.push(fr)
                     g.ask(seat, "trigger", "prompt.trigger.zh_choose_who_wins_with",
-                          [a.canonical for a in sk.offers(g, seat, fr)], args={"zh": sk.zh})
+                          sk.offers(g, seat, fr), args={"zh": sk.zh})
                     return
                 extra = [chosen]
             winners += [w for w in extra if w not in winners]

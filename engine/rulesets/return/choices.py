@@ -4,10 +4,8 @@
 Cards, skills and set-up build each option as a value (:func:`engine.action.choose` for
 cards and seats, :func:`engine.action.choose_option` for words) and open the decision with
 :func:`ask_choice`; :func:`listed` gives them back to the legal actions. The core's
-``Prompt.options`` still holds text (``engine/state.py``), so these two functions are the
-only places where 再临 writes that text and reads it back (through
-:func:`engine.notation.parse`, the notation's one reader); once the prompt holds values,
-they are the only code to change.
+``Prompt.options`` holds the values themselves (``engine/state.py``): nothing is written
+as text and read back.
 """
 
 from __future__ import annotations
@@ -17,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from engine.action import Action
 from engine.kinds import PromptKind
-from engine.notation import parse
 from engine.state import Prompt
 from engine.text import ArgValue
 
@@ -29,9 +26,9 @@ def ask_choice(g: Game, seat: int, key: str, options: Iterable[Action], *, args:
                kind: PromptKind = "choose") -> None:
     """Open a ``kind`` decision for ``seat`` listing ``options``; ``key`` and ``args``:
     what is asked (a prompt row of data/return-text.tsv and its arguments)."""
-    g.ask(seat, kind, key, [a.canonical for a in options], args=args)
+    g.ask(seat, kind, key, options, args=args)
 
 
 def listed(p: Prompt) -> list[Action]:
     """The options of the open ``choose`` / ``character`` decision, as values."""
-    return [parse(text) for text in p.options]
+    return list(p.options)

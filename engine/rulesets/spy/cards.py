@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, choose_option
+from engine.action import Action, choose, choose_option
 from engine.state import Frame
 
 from . import deck, ruledata, skills
@@ -157,7 +157,7 @@ def h_card(g: Game, fr: Frame) -> None:
             st.stack.pop()
             return
         g.ask(fr.index, "choose", "prompt.choose.zh_choose_hand_card_discard",
-              [f"choose {c}" for c in sorted(st.seats[fr.index].hand)], args={"zh": "试探"})
+              [choose(c) for c in sorted(st.seats[fr.index].hand)], args={"zh": "试探"})
         return
     if fr.text == "threaten":
         threaten(g, fr)
@@ -176,7 +176,7 @@ def h_card(g: Game, fr: Frame) -> None:
             st.stack.pop()
             return
         assert t is not None
-        opts = (["choose flip"] if deck.IS_BLACK[t.card] else []) + ["choose keep"]
+        opts = ([choose_option("flip")] if deck.IS_BLACK[t.card] else []) + [choose_option("keep")]
         g.ask(fr.seat, "choose", "prompt.choose.zh_turn_intel_face_up", opts, args={"zh": "破译", "n": 1})
         return
     skills.h_skill_step(g, fr)
@@ -195,7 +195,7 @@ def threaten(g: Game, fr: Frame) -> None:
             fr.order = [THREATEN_NAMES.index(fr.given().option)]
             fr.answer = None
         else:
-            g.ask(user, "choose", "prompt.choose.zh_name_card", [f"choose {n}" for n in THREATEN_NAMES],
+            g.ask(user, "choose", "prompt.choose.zh_name_card", [choose_option(n) for n in THREATEN_NAMES],
                   args={"zh": "威逼"})
             return
     name = THREATEN_NAMES[fr.order[0]]
@@ -210,7 +210,7 @@ def threaten(g: Game, fr: Frame) -> None:
         return
     if matching:
         g.ask(target, "choose", "prompt.choose.zh_give_seat_one_zh",
-              [f"choose {c}" for c in matching], args={"zh": "威逼", "seat": user, "zh2": deck.FUNCTION_ZH[name]})
+              [choose(c) for c in matching], args={"zh": "威逼", "seat": user, "zh2": deck.FUNCTION_ZH[name]})
         return
     st.stack.pop()
     g.log("show_hand.shows_hand_cards" if hand else "show_hand.shows_hand_none", target,

@@ -1,8 +1,7 @@
 """The legal actions of an open decision (docs/notation.md, spy section): ``main``,
 ``send``, ``arrive``, ``contest``, ``rescue`` and ``handoff`` are computed from the hand and
-the table, as :class:`engine.action.Action` values (skills' actions are text);
-``choose``/``trigger``/``character`` list their options on the prompt (text, read by
-:meth:`engine.game.Game.legal_actions`)."""
+the table, as :class:`engine.action.Action` values (skills' too);
+``choose``/``trigger``/``character`` list their options on the prompt (values as well)."""
 
 from __future__ import annotations
 
@@ -25,7 +24,7 @@ BARRED = Barred.tag
 JAILED = Jailed.tag
 
 
-def legal_for(g: Game, prompt: Prompt) -> Sequence[Action | str]:
+def legal_for(g: Game, prompt: Prompt) -> Sequence[Action]:
     kind = prompt.kind
     seat = prompt.seat
     if kind == "main":
@@ -61,9 +60,9 @@ def hand_by_function(g: Game, seat: int) -> dict[str, list[int]]:
     return out
 
 
-def main_actions(g: Game, seat: int) -> list[Action | str]:
+def main_actions(g: Game, seat: int) -> list[Action]:
     st = g.state
-    out: list[Action | str] = [PASS]
+    out: list[Action] = [PASS]
     others = [s for s in g.living() if s != seat]
     black_intel = sorted(c for s in g.living() for c in st.seats[s].intel if deck.IS_BLACK[c])
     for function, cards in hand_by_function(g, seat).items():
@@ -111,8 +110,8 @@ def arrive_actions(g: Game, seat: int) -> list[Action]:
     return out
 
 
-def contest_actions(g: Game, seat: int) -> list[Action | str]:
-    out: list[Action | str] = [PASS]
+def contest_actions(g: Game, seat: int) -> list[Action]:
+    out: list[Action] = [PASS]
     by = hand_by_function(g, seat)
     if usable(g, seat, "intercept"):
         out += [play(c) for c in by.get("intercept", [])]
@@ -132,10 +131,10 @@ def contest_actions(g: Game, seat: int) -> list[Action | str]:
     return out
 
 
-def rescue_actions(g: Game, seat: int) -> list[Action | str]:
+def rescue_actions(g: Game, seat: int) -> list[Action]:
     st = g.state
     dying = st.stack[-1].seat
-    out: list[Action | str] = [PASS]
+    out: list[Action] = [PASS]
     if usable(g, seat, "clarify"):
         blacks = sorted(c for c in st.seats[dying].intel if deck.IS_BLACK[c])
         out += [play(c, on=m) for c in hand_by_function(g, seat).get("clarify", []) for m in blacks]

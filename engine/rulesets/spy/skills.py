@@ -230,7 +230,7 @@ def h_trigger(g: Game, fr: Frame) -> None:
             fr.answer = None
             st.stack.pop()
             return
-        g.ask(fr.seat, "trigger", "prompt.trigger.face_down_character_may_react", ["pass"], args={})
+        g.ask(fr.seat, "trigger", "prompt.trigger.face_down_character_may_react", [PASS], args={})
         return
     sk = SKILLS[sid]
     if fr.answer:
@@ -255,10 +255,10 @@ def h_trigger(g: Game, fr: Frame) -> None:
         return
     # a flip skill's prompt names nothing: the character is still face down
     if sk.flip:
-        g.ask(fr.seat, "trigger", "prompt.trigger.face_down_character_may_react", ["pass", *map(str, offers)],
+        g.ask(fr.seat, "trigger", "prompt.trigger.face_down_character_may_react", [PASS, *offers],
               args={})
     else:
-        g.ask(fr.seat, "trigger", "prompt.trigger.zh_use_it", ["pass", *map(str, offers)], args={"zh": sk.zh})
+        g.ask(fr.seat, "trigger", "prompt.trigger.zh_use_it", [PASS, *offers], args={"zh": sk.zh})
 
 
 def fire_before_death(g: Game, dead: list[int]) -> None:

@@ -386,19 +386,17 @@ def ask_trigger(g: Game, fr: Frame, offers: Sequence[Action], key: str, args: di
     """A "you may" of an automatic skill on its ``skill_step`` frame ``fr``: ``pass`` or
     one of ``offers`` (its :meth:`Skill.offers`); ``key`` and ``args``: what is asked (a
     prompt row of data/classic-text.tsv and its arguments). The legal actions are read
-    again from the skill (:func:`trigger_actions`), not from the prompt's text; the prompt
-    keeps the text of the same actions for the record (the core's prompt options are
-    text)."""
-    g.ask(fr.seat, "trigger", key, [PASS.canonical, *(a.canonical for a in offers)], args=args)
+    again from the skill (:func:`trigger_actions`); the prompt keeps the same values for
+    the record."""
+    g.ask(fr.seat, "trigger", key, [PASS, *offers], args=args)
 
 
 def ask_choose(g: Game, seat: int, key: str, options: Sequence[Action], args: dict[str, ArgValue]) -> None:
     """A ``choose`` decision of a skill's or a card's step: one of ``options`` (values:
     ``choose N``, ``choose N to S``, ``choose WORD``, ``pass``), the step's
     :meth:`Skill.choices` (a card's ``CardFunction.choices``). The legal actions are read
-    again from those, not from the prompt's text, which keeps the same actions for the
-    record (the core's prompt options are text)."""
-    g.ask(seat, "choose", key, [a.canonical for a in options], args=args)
+    again from those; the prompt keeps the same values for the record."""
+    g.ask(seat, "choose", key, options, args=args)
 
 
 def hand_choices(g: Game, seat: int) -> list[Action]:

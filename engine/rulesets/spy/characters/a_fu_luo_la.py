@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, Hidden
+from engine.action import Action, Hidden, choose
 from engine.state import Frame
 
 from ..skills import SKILLS, Skill
@@ -60,13 +60,13 @@ class MiaoShou(Skill):
             fr.stage += 1
         if fr.stage == 0:
             g.ask(fr.seat, "choose", "prompt.choose.zh_whose_hand_intel_area",
-                  [f"choose {s}" for s in g.living() if st.seats[s].hand or st.seats[s].intel], args={"zh": "妙手"})
+                  [choose(s) for s in g.living() if st.seats[s].hand or st.seats[s].intel], args={"zh": "妙手"})
         elif fr.stage == 1:
             p = st.seats[fr.index]
             g.ask(fr.seat, "choose", "prompt.choose.zh_take_one_card_as",
-                  [f"choose {c}" for c in sorted(p.hand + p.intel)], args={"zh": "妙手"})
+                  [choose(c) for c in sorted(p.hand + p.intel)], args={"zh": "妙手"})
         else:
-            g.ask(fr.seat, "choose", "prompt.choose.zh_in_front_whom", [f"choose {s}" for s in g.living()],
+            g.ask(fr.seat, "choose", "prompt.choose.zh_in_front_whom", [choose(s) for s in g.living()],
                   args={"zh": "妙手"})
 
     def hidden_answer(self, g: Game, seat: int, action: Action) -> Hidden | None:

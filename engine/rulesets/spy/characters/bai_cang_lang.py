@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import PASS, Action, Hidden, hide
+from engine.action import PASS, Action, Hidden, choose, hide
 from engine.state import Frame
 
 from ..cards import give
@@ -44,11 +44,11 @@ class BoAi(Skill):
                     g.draw(fr.seat, 1)
             return
         others = [s for s in g.living() if s != fr.seat]
-        opts = [f"choose {c} to {s}" for c in sorted(st.seats[fr.seat].hand) for s in others]
+        opts = [choose(c, to=s) for c in sorted(st.seats[fr.seat].hand) for s in others]
         if not opts:
             st.stack.pop()
             return
-        g.ask(fr.seat, "choose", "prompt.choose.zh_give_hand_card_another", ["pass", *opts], args={"zh": "博爱"})
+        g.ask(fr.seat, "choose", "prompt.choose.zh_give_hand_card_another", [PASS, *opts], args={"zh": "博爱"})
 
     def hidden_answer(self, g: Game, seat: int, action: Action) -> Hidden | None:
         if action.kind == "choose" and action.to:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, choose_option, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -61,7 +61,7 @@ class DuJi(Skill):
         if fr.stage == 0:
             if not fr.answer:
                 g.ask(fr.seat, "choose", "prompt.choose.zh_take_black_cards_or",
-                      ["choose take", *(f"choose {s}" for s in fr.order)], args={"zh": "毒计"})
+                      [choose_option("take"), *(choose(s) for s in fr.order)], args={"zh": "毒计"})
                 return
             pick = fr.answer
             fr.answer = None
@@ -88,7 +88,7 @@ class DuJi(Skill):
         pair = {drawer, fr.card if fr.card != drawer else fr.order[0]}
         if len(fr.order) == 2:
             pair = set(fr.order)
-        g.ask(drawer, "choose", "prompt.choose.zh_into_whose_intel_area", [f"choose {s}" for s in sorted(pair)],
+        g.ask(drawer, "choose", "prompt.choose.zh_into_whose_intel_area", [choose(s) for s in sorted(pair)],
               args={"zh": "毒计"})
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -66,7 +66,7 @@ class JingMeng(Skill):
             if hand:
                 g.discard_from_hand(fr.index, hand)
             return
-        g.ask(fr.seat, "choose", "prompt.choose.zh_discard_one_card_that", [f"choose {c}" for c in hand],
+        g.ask(fr.seat, "choose", "prompt.choose.zh_discard_one_card_that", [choose(c) for c in hand],
               args={"zh": "惊梦"})
 
 

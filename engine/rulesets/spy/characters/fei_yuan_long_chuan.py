@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose_option, use_skill
 from engine.state import Frame
 
 from ..cards import run_targeted
@@ -32,7 +32,8 @@ class GuiZha(Skill):
             st.stack.pop()
             run_targeted(g, fr.seat, 0, fr.given().option, fr.index)
             return
-        options = ["choose bribe"] if fr.index == fr.seat else ["choose threaten", "choose bribe"]
+        bribe = choose_option("bribe")
+        options = [bribe] if fr.index == fr.seat else [choose_option("threaten"), bribe]
         g.ask(fr.seat, "choose", "prompt.choose.zh_as_zh_or_zh", options,
               args={"zh": "诡诈", "zh2": '威逼', "zh3": '利诱'})
 

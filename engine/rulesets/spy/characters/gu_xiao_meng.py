@@ -57,8 +57,8 @@ class ChengZhi(Skill):
     def step(self, g: Game, fr: Frame) -> None:
         st = g.state
         if not fr.answer:
-            g.ask(fr.seat, "choose", "prompt.choose.zh_take_that_identity_card", ["choose take", "choose keep"],
-                  args={"zh": "承志"})
+            g.ask(fr.seat, "choose", "prompt.choose.zh_take_that_identity_card",
+                  [choose_option("take"), choose_option("keep")], args={"zh": "承志"})
             return
         st.stack.pop()
         if fr.answer == choose_option("take"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import Action, choose
 from engine.state import Frame
 
 from .. import deck
@@ -38,13 +38,13 @@ class YiHuaJieMu(Skill):
                 if not intel:
                     st.stack.pop()
                     return
-                g.ask(fr.seat, "choose", "prompt.choose.zh_choose_intel_move", [f"choose {m}" for m in intel],
+                g.ask(fr.seat, "choose", "prompt.choose.zh_choose_intel_move", [choose(m) for m in intel],
                       args={"zh": "移花接木"})
                 return
         owner = next(i for i, p in enumerate(st.seats) if fr.card in p.intel)
         if not fr.answer:
             g.ask(fr.seat, "choose", "prompt.choose.zh_into_whose_intel_area",
-                  [f"choose {s}" for s in g.living() if s != owner], args={"zh": "移花接木"})
+                  [choose(s) for s in g.living() if s != owner], args={"zh": "移花接木"})
             return
         to = fr.given().pick
         st.stack.pop()

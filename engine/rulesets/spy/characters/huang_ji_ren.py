@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.action import PASS, Action
+from engine.action import PASS, Action, choose
 from engine.state import Frame
 
 from .. import deck
@@ -43,13 +43,13 @@ class DuiZhengXiaYao(Skill):
                 fr.stage = 1
             else:
                 hand = sorted(st.seats[fr.seat].hand)
-                pairs = [f"choose {a},{b}" for a, b in combinations(hand, 2)
+                pairs = [choose(a, b) for a, b in combinations(hand, 2)
                          if set(deck.colors(a)) & set(deck.colors(b))
                          and any(set(deck.colors(m)) & set(deck.colors(a)) & set(deck.colors(b)) for m in intel)]
                 if not pairs:
                     st.stack.pop()
                     return
-                g.ask(fr.seat, "choose", "prompt.choose.zh_show_n_hand_cards", ["pass", *pairs],
+                g.ask(fr.seat, "choose", "prompt.choose.zh_show_n_hand_cards", [PASS, *pairs],
                       args={"zh": "对症下药", "n": 2})
                 return
         colors = {deck.COLORS_ALL[i] for i in fr.order}
@@ -62,7 +62,7 @@ class DuiZhengXiaYao(Skill):
             g.discard_card(m)
             g.log("discard.discards_intel_card", fr.seat, {"seat": fr.seat, "card": m}, cards=(m,))
             return
-        options = [f"choose {m}" for m in intel if colors & set(deck.colors(m))]
+        options = [choose(m) for m in intel if colors & set(deck.colors(m))]
         if not options:
             st.stack.pop()
             return

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, Hidden, use_skill
+from engine.action import PASS, Action, Hidden, choose, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -64,7 +64,7 @@ class SouJi(Skill):
         if not cards:
             st.stack.pop()
             return
-        g.ask(fr.seat, "choose", "prompt.choose.zh_take_black_card_or", ["pass", *(f"choose {c}" for c in cards)],
+        g.ask(fr.seat, "choose", "prompt.choose.zh_take_black_card_or", [PASS, *(choose(c) for c in cards)],
               args={"zh": "搜缉"})
 
     def hidden_answer(self, g: Game, seat: int, action: Action) -> Hidden | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.action import PASS, Action
+from engine.action import PASS, Action, choose
 from engine.state import Frame
 
 from .. import deck
@@ -45,10 +45,10 @@ class MiaoBiQiaoBian(Skill):
         if not intel:
             st.stack.pop()
             return
-        options = [f"choose {m}" for m in intel]
-        options += [f"choose {a},{b}" for a, b in combinations(intel, 2)
+        options = [choose(m) for m in intel]
+        options += [choose(a, b) for a, b in combinations(intel, 2)
                     if not set(deck.colors(a)) & set(deck.colors(b))]
-        g.ask(fr.seat, "choose", "prompt.choose.zh_take_up_n_intel", ["pass", *options],
+        g.ask(fr.seat, "choose", "prompt.choose.zh_take_up_n_intel", [PASS, *options],
               args={"zh": "妙笔巧辩", "n": 2})
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.action import PASS, Action, Hidden, hide, use_skill
+from engine.action import PASS, Action, Hidden, choose, hide, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -50,9 +50,9 @@ class JiaoJi(Skill):
         n = fr.order[0]
         low = max(0, n - deck.count(st.seats[fr.seat].intel, "black"))
         hand = sorted(st.seats[fr.seat].hand)
-        options = ["pass"] if low == 0 else []
+        options = [PASS] if low == 0 else []
         for k in range(max(1, low), n + 1):
-            options += [f"choose {','.join(map(str, combo))}" for combo in combinations(hand, k)]
+            options += [choose(*combo) for combo in combinations(hand, k)]
         if not options:
             st.stack.pop()
             return

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import PASS, Action, use_skill
+from engine.action import PASS, Action, choose, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -44,7 +44,7 @@ class JieDaoShaRen(Skill):
         st = g.state
         if not fr.answer:
             g.ask(fr.seat, "choose", "prompt.choose.zh_put_black_card_into",
-                  ["pass", *(f"choose {s}" for s in g.living())], args={"zh": "借刀杀人"})
+                  [PASS, *(choose(s) for s in g.living())], args={"zh": "借刀杀人"})
             return
         st.stack.pop()
         if fr.answer == PASS:

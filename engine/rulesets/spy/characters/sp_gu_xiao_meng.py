@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, Hidden, hide
+from engine.action import PASS, Action, Hidden, choose, hide
 from engine.state import Frame
 
 from ..cards import give
@@ -46,13 +46,13 @@ class JiBan(Skill):
                 st.stack.pop()
                 return
             g.ask(fr.seat, "choose", "prompt.choose.zh_give_at_least_n",
-                  [f"choose {c} to {s}" for c in hand for s in others], args={"zh": "羁绊", "n": 1})
+                  [choose(c, to=s) for c in hand for s in others], args={"zh": "羁绊", "n": 1})
             return
         if not hand or not st.seats[fr.index].alive:
             st.stack.pop()
             return
         g.ask(fr.seat, "choose", "prompt.choose.zh_give_seat_another_card",
-              ["pass", *(f"choose {c}" for c in hand)], args={"zh": "羁绊", "seat": fr.index})
+              [PASS, *(choose(c) for c in hand)], args={"zh": "羁绊", "seat": fr.index})
 
     def hidden_answer(self, g: Game, seat: int, action: Action) -> Hidden | None:
         if action.kind != "choose":

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, choose_option, use_skill
+from engine.action import Action, choose, choose_option, use_skill
 from engine.state import Frame
 
 from ..cards import place
@@ -43,7 +43,8 @@ class ZhaoBaiHe(Skill):
         hand = st.seats[fr.index].hand
         if not fr.answer:
             g.ask(fr.seat, "choose", "prompt.choose.zh_they_draw_n_or",
-                  ["choose draw", *(["choose discard"] if hand else [])], args={"zh": "朝百合", "n": 1, "n2": 1})
+                  [choose_option("draw"), *([choose_option("discard")] if hand else [])],
+                  args={"zh": "朝百合", "n": 1, "n2": 1})
             return
         st.stack.pop()
         if fr.answer == choose_option("draw"):
@@ -84,7 +85,7 @@ class MuQiangWei(Skill):
                 fr.stage = 1
             else:
                 g.ask(fr.seat, "choose", "prompt.choose.zh_take_intel_into_your",
-                      [f"choose {m}" for m in sorted(me.intel)], args={"zh": "暮蔷薇"})
+                      [choose(m) for m in sorted(me.intel)], args={"zh": "暮蔷薇"})
                 return
         males = [s for s in g.living() if sex(g, s) == "M"]
         if fr.answer:
@@ -98,7 +99,7 @@ class MuQiangWei(Skill):
             st.stack.pop()
             return
         g.ask(fr.seat, "choose", "prompt.choose.zh_put_hand_card_into_2",
-              [f"choose {c} to {s}" for c in sorted(me.hand) for s in males], args={"zh": "暮蔷薇"})
+              [choose(c, to=s) for c in sorted(me.hand) for s in males], args={"zh": "暮蔷薇"})
 
 
 SKILLS[ZhaoBaiHe.id] = ZhaoBaiHe()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.action import PASS, Action, Hidden, hide, use_skill
+from engine.action import PASS, Action, Hidden, choose, hide, use_skill
 from engine.marks import add
 from engine.state import Frame
 
@@ -46,7 +46,7 @@ class JinBi(Skill):
             return
         hand = sorted(st.seats[fr.index].hand)
         g.ask(fr.index, "choose", "prompt.choose.zh_give_seat_n_hand",
-              ["pass", *(f"choose {a},{b}" for a, b in combinations(hand, 2))],
+              [PASS, *(choose(a, b) for a, b in combinations(hand, 2))],
               args={"zh": "禁闭", "seat": fr.seat, "n": 2})
 
     def hidden_answer(self, g: Game, seat: int, action: Action) -> Hidden | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action, use_skill
+from engine.action import Action, choose, use_skill
 from engine.state import Frame
 
 from .. import deck
@@ -48,7 +48,7 @@ class JianRen(Skill):
             g.discard_card(m)
             g.log("discard.discards_intel_card", fr.seat, {"seat": fr.seat, "card": m}, cards=(m,))
             return
-        options = [f"choose {m}" for s in g.living() for m in sorted(st.seats[s].intel) if deck.IS_BLACK[m]]
+        options = [choose(m) for s in g.living() for m in sorted(st.seats[s].intel) if deck.IS_BLACK[m]]
         if not options:
             st.stack.pop()
             return

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.action import Action
+from engine.action import PASS, Action, choose
 from engine.state import Frame
 
 from .. import deck
@@ -39,12 +39,12 @@ class GuangFaBao(Skill):
             card, to = act.pick, act.target
             st.seats[fr.seat].hand.remove(card)
             place(g, to, card)
-        options = [f"choose {c} to {s}" for c in sorted(st.seats[fr.seat].hand) for s in g.living()
+        options = [choose(c, to=s) for c in sorted(st.seats[fr.seat].hand) for s in g.living()
                    if all(deck.count(st.seats[s].intel, col) + 1 < 3 for col in deck.colors(c))]
         if not options:
             st.stack.pop()
             return
-        g.ask(fr.seat, "choose", "prompt.choose.zh_put_hand_card_into", ["pass", *options], args={"zh": "广发报"})
+        g.ask(fr.seat, "choose", "prompt.choose.zh_put_hand_card_into", [PASS, *options], args={"zh": "广发报"})
 
 
 SKILLS[GuangFaBao.id] = GuangFaBao()

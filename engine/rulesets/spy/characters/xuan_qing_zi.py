@@ -37,7 +37,7 @@ class JinKouYiKai(Skill):
         st = g.state
         if not fr.answer:
             g.ask(fr.seat, "choose", "prompt.choose.zh_draw_it_or_swap",
-                  ["choose draw", "choose swap"], args={"zh": "金口一开"})
+                  [choose_option("draw"), choose_option("swap")], args={"zh": "金口一开"})
             return
         st.stack.pop()
         t = st.transit
