@@ -130,4 +130,10 @@ def click_until_result(
                     back.click(timeout=500)
             continue
         page.wait_for_timeout(pause_ms)
-    pytest.fail(f"{what}: no result screen after {clicks} clicks")
+    # what the page showed when it gave up: a prompt stuck "sending", no prompt at all (the
+    # push stopped), or an error, and the step its view was at
+    shown = page.evaluate("""() => ({
+        prompt: document.querySelector('#prompt')?.innerText?.slice(0, 300) ?? null,
+        log: document.querySelector('#log')?.innerText?.slice(-300) ?? null,
+    })""")
+    pytest.fail(f"{what}: no result screen after {clicks} clicks; the page showed {shown}")

@@ -267,6 +267,11 @@ export async function mountTable(root, { matchId, spectator = false }) {
     const wait = Math.max(0, p.arrived + holdMs() - performance.now());
     autoTimer = setTimeout(() => {
       if (state.prompt !== p) return;
+      // no result or error for this answer within 15 s (the socket dropped it): read the
+      // state again and let the seat answer again rather than wait forever
+      autoTimer = setTimeout(() => {
+        if (state.prompt === p && state.sending) onError({ code: "deadline_exceeded", message: "no answer from the server: answer again" });
+      }, 15_000);
       if (!socket.send({ decision: p.decision, action })) {
         api(`/api/matches/${matchId}/act`, { method: "POST", token: grant.token, body: { decision: p.decision, action } })
           .then(() => refresh())
