@@ -20,6 +20,7 @@ import pytest
 import redis
 from helpers.gateway_procs import start_gateway
 from helpers.processes import ROOT, ServiceProcess, start_engine_server, start_worker
+from helpers.web_lobby import TAPS_PER_GAME
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -159,3 +160,17 @@ def base_url(gateway: ServiceProcess) -> str:
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Print the taps per game each ruleset's full browser match took (issue 28 §1: clicks
+    per game reported), gathered from every worker's test reports (``record_property``)."""
+    taps: dict[str, list[int]] = {}
+    for report in terminalreporter.stats.get("passed", []):
+        for name, value in getattr(report, "user_properties", []):
+            if isinstance(name, str) and name.startswith(TAPS_PER_GAME):
+                taps.setdefault(name.removeprefix(TAPS_PER_GAME).strip(), []).append(int(value))
+    if taps:
+        terminalreporter.section("taps on the decision panel per game (issue 28 §1)")
+        for ruleset_id, counts in sorted(taps.items()):
+            terminalreporter.write_line(f"{TAPS_PER_GAME} {ruleset_id}: {counts}")

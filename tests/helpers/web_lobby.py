@@ -44,6 +44,11 @@ def step_reach(page: Any) -> list[list[str]]:
     return [json.loads(r or "[]") for r in reaches]
 
 
+#: the name of the recorded property (``record_property``) of a game's taps on the decision
+#: panel, followed by the ruleset id: tests/e2e/conftest.py prints them at the end of a run
+TAPS_PER_GAME = "taps per game,"
+
+
 def legal_now(page: Any) -> list[str]:
     """The legal actions still open at the composer's current step."""
     out: list[str] = []
