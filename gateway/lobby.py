@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from fengsheng.ratelimit import Bucket, RedisTokenBucket, TokenBucket
 from gateway.chat import ChatMessage, ChatService
 from gateway.keys import LOBBY, lobby_names_key, lobby_online_key
+from services.config import ms_env
 
 
 @dataclass(frozen=True)
@@ -65,14 +66,17 @@ class LobbyLimits:
         def num(name: str, default: float) -> float:
             return float(env.get(f"FENGSHENG_LOBBY_{name}", default))
 
+        def ms(name: str, default_ms: float, was: str = "") -> float:  # durations: services/config.py
+            return ms_env(f"FENGSHENG_LOBBY_{name}", default_ms, was=f"FENGSHENG_LOBBY_{was}" if was else "")
+
         return cls(
-            online_ttl_ms=int(num("ONLINE_TTL_MS", cls.online_ttl_ms)),
-            ping_ms=int(num("PING_MS", cls.ping_ms)),
+            online_ttl_ms=int(ms("ONLINE_TTL_MS", cls.online_ttl_ms)),
+            ping_ms=int(ms("PING_MS", cls.ping_ms)),
             online_cap=int(num("ONLINE_CAP", cls.online_cap)),
             online_keep=int(num("ONLINE_KEEP", cls.online_keep)),
             rate=num("RATE", cls.rate),
             burst=int(num("BURST", cls.burst)),
-            chat_ttl_s=int(num("CHAT_TTL_S", cls.chat_ttl_s)),
+            chat_ttl_s=max(1, int(ms("CHAT_TTL_MS", cls.chat_ttl_s * 1000, was="CHAT_TTL_S") // 1000)),
             chat_keep=int(num("CHAT_KEEP", cls.chat_keep)),
         )
 

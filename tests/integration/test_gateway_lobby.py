@@ -30,7 +30,7 @@ ENV = {
     "FENGSHENG_LOBBY_ONLINE_TTL_MS": str(TTL_MS),
     "FENGSHENG_LOBBY_ONLINE_CAP": str(CAP),
     "FENGSHENG_LOBBY_CHAT_KEEP": str(KEEP),
-    "FENGSHENG_LOBBY_CHAT_TTL_S": "30",
+    "FENGSHENG_LOBBY_CHAT_TTL_MS": "30000",
     "FENGSHENG_LOBBY_BURST": "5",
 }
 LOBBY_KEYS = ("gw:{lobby}:online", "gw:{lobby}:names", "gw:{lobby}:chat:lobby", "gw:{lobby}:chatseq")
@@ -142,7 +142,7 @@ def test_lobby_chat(http: httpx.Client, rdb: redis.Redis) -> None:
     ids = [m["id"] for m in read["messages"]]
     later = http.get("/api/lobby/chat", params={"after": ids[-2]}, headers=bearer(eve)).json()["messages"]
     assert [m["text"] for m in later] == ["hello eve"]
-    # the lines expire (FENGSHENG_LOBBY_CHAT_TTL_S), renewed by each line
+    # the lines expire (FENGSHENG_LOBBY_CHAT_TTL_MS), renewed by each line
     for key in ("gw:{lobby}:chat:lobby", "gw:{lobby}:chatseq"):
         assert 0 < rdb.ttl(key) <= 30, key
     assert rdb.llen("gw:{lobby}:chat:lobby") == KEEP
